@@ -1,0 +1,92 @@
+"""landlord-dsl: the rules of The Landlord's Game and early Monopoly as data.
+
+The façade:
+
+    >>> import landlord_dsl as ld
+    >>> rules = ld.load_edition("landlords-game-1906")     # parse + check
+    >>> game = ld.new_game(rules, players=4, seed=7)        # heuristic bots
+    >>> result = game.play()
+
+`check(text)` returns the diagnostics of .lg source text, `format_source(text)`
+its canonical layout, and `simulate(rules, games=N)` runs many seeded games.
+Every problem a user can cause is raised as a LandlordError.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent, make_agent
+from .compiler import Program, compile_ruleset
+from .engine import Game, GameResult, GameState, state_from_json, state_to_json
+from .errors import Diagnostic, LandlordError, RuleRuntimeError
+from .loader import RuleSet, load, load_text
+from .requests import ScriptedChance, SeededChance
+
+__all__ = [
+    "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
+    "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
+    "ScriptedChance", "SeededChance", "check", "compile_rules", "format_source", "load_edition",
+    "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
+]
+
+__version__ = "0.1.0"
+
+
+def load_edition(name_or_path: str | Path) -> RuleSet:
+    """Return the checked RuleSet of a shipped edition (by name) or a .lg file."""
+    return load(name_or_path)
+
+
+def parse(text: str, file: str = "<string>"):
+    """Return the typed AST (ast.Module) of .lg source text."""
+    from .parser import parse as _parse
+
+    return _parse(text, file)
+
+
+def check(text: str, file: str = "<string>") -> list[Diagnostic]:
+    """Return every problem in .lg source text (an empty list when it is valid)."""
+    try:
+        load_text(text, file)
+    except LandlordError as err:
+        return list(err.diagnostics)
+    return []
+
+
+def format_source(text: str, file: str = "<string>") -> str:
+    """Return .lg source text in its canonical layout (comments are kept)."""
+    from .formatter import format_text
+
+    return format_text(text, file)
+
+
+def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
+    """Return the compiled Program of a RuleSet for the given option values."""
+    return compile_ruleset(rules, options)
+
+
+def shipped_editions() -> list[str]:
+    """Return the names of every shipped edition and variant."""
+    from .resources import shipped_files
+
+    return list(shipped_files())
+
+
+def new_game(
+    rules: RuleSet | Program | str,
+    players: int = 4,
+    seed: int = 0,
+    agents: Sequence[Agent] | None = None,
+    options: dict[str, Any] | None = None,
+    chance=None,
+    turn_limit: int | None = None,
+) -> Game:
+    """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is."""
+    if isinstance(rules, str):
+        rules = load(rules)
+    program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
+    if agents is None:
+        agents = [HeuristicAgent() for _ in range(players)]
+    return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit)

@@ -1,0 +1,167 @@
+"""Agents answer decision and bid requests for one seat.
+
+Every agent works with any edition: it sees only typed requests (options with
+cost and value hints, bid ranges) and the player's cash, never a rule name.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TYPE_CHECKING, Iterable, TextIO
+
+from .errors import LandlordError
+from .requests import BidRequest, DecisionRequest
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+class Agent:
+    """The interface: pick an option index, or bid an amount (None passes)."""
+
+    def choose(self, game: "Game", request: DecisionRequest) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def bid(self, game: "Game", request: BidRequest) -> int | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among legal options; bids the minimum or passes at random."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, request):
+        return self.rng.randrange(len(request.options))
+
+    def bid(self, game, request):
+        return request.minimum if self.rng.random() < 0.5 else None
+
+
+class HeuristicAgent(Agent):
+    """A sensible bot for any edition.
+
+    It takes the option whose value hint most exceeds its cost, among those
+    that leave at least `reserve` in cash; with nothing affordable it takes
+    the cheapest option. In auctions it bids up to a quarter above the opening
+    price while keeping its reserve.
+    """
+
+    def __init__(self, reserve: int = 100, markup_pct: int = 25):
+        self.reserve = reserve
+        self.markup_pct = markup_pct
+
+    def choose(self, game, request):
+        cash = game.bal[game.nacc + request.seat]
+        best, best_gain = -1, None
+        cheapest, cheapest_cost = 0, None
+        limit = cash - self.reserve
+        for i, option in enumerate(request.options):
+            cost = option.cost
+            if cheapest_cost is None or cost < cheapest_cost:
+                cheapest, cheapest_cost = i, cost
+            if cost <= limit or cost <= 0:
+                gain = option.value - cost
+                if best_gain is None or gain > best_gain:
+                    best, best_gain = i, gain
+        return best if best >= 0 else cheapest
+
+    def bid(self, game, request):
+        ceiling = request.start + request.start * self.markup_pct // 100
+        affordable = game.bal[game.nacc + request.seat] - self.reserve
+        if request.minimum <= min(ceiling, affordable):
+            return request.minimum
+        return None
+
+
+class ScriptedAgent(Agent):
+    """Answers from a list, in order: option names or indices, bids or None.
+
+    Used by tests (to pin a scenario) and by replay (the recorded answers).
+    Running out of answers, or an answer that fits no option, is an error.
+    """
+
+    def __init__(self, answers: Iterable[object]):
+        self.answers = list(answers)
+
+    def _next(self, what: str) -> object:
+        if not self.answers:
+            raise LandlordError(f"the scripted agent has no answer left for: {what}")
+        return self.answers.pop(0)
+
+    def choose(self, game, request):
+        answer = self._next(request.prompt)
+        if isinstance(answer, str):
+            names = [o.name for o in request.options]
+            if answer not in names:
+                raise LandlordError(f"scripted answer {answer!r} is not an option of '{request.prompt}' "
+                                    f"({', '.join(names)})")
+            return names.index(answer)
+        return answer  # type: ignore[return-value]
+
+    def bid(self, game, request):
+        return self._next(f"a bid for {request.space}")  # type: ignore[return-value]
+
+
+class SharedScript:
+    """One answer list shared by all seats, in the order the game asks (for replay)."""
+
+    def __init__(self, answers: Iterable[object]):
+        self.agent = ScriptedAgent(answers)
+
+    def seats(self, n: int) -> list[Agent]:
+        return [self.agent] * n
+
+
+class HumanAgent(Agent):
+    """Asks a person at the terminal."""
+
+    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout):
+        self.stdin, self.stdout = stdin, stdout
+
+    def _ask(self, prompt: str, valid) -> str:
+        while True:
+            self.stdout.write(prompt)
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise LandlordError("input ended while the game was waiting for an answer")
+            line = line.strip()
+            if valid(line):
+                return line
+            self.stdout.write("  please answer with one of the numbers shown\n")
+
+    def choose(self, game, request):
+        self.stdout.write(f"\n{game.names[request.seat]} (cash {game.cash(request.seat)}): {request.prompt}\n")
+        for i, o in enumerate(request.options, 1):
+            cost = f"  (costs {o.cost})" if o.cost else ""
+            self.stdout.write(f"  {i}. {o.label}{cost}\n")
+        n = len(request.options)
+        answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
+        return int(answer) - 1
+
+    def bid(self, game, request):
+        high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
+        self.stdout.write(f"\n{game.names[request.seat]} (cash {game.cash(request.seat)}): "
+                          f"auction of {request.space}, {high}.\n")
+        answer = self._ask(
+            f"  bid {request.minimum}..{request.maximum}, or press Enter to pass > ",
+            lambda s: s == "" or (s.isdigit() and request.minimum <= int(s) <= request.maximum),
+        )
+        return int(answer) if answer else None
+
+
+AGENT_KINDS = {"bot": HeuristicAgent, "random": RandomAgent, "human": HumanAgent}
+
+
+def make_agent(kind: str, seed: int, seat: int) -> Agent:
+    """Return a new agent of a named kind (bot, random or human) for a seat."""
+    if kind == "bot":
+        return HeuristicAgent()
+    if kind == "random":
+        return RandomAgent(seed * 1009 + seat)
+    if kind == "human":
+        return HumanAgent()
+    raise LandlordError(f"unknown seat kind '{kind}': use bot, random or human")

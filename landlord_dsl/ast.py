@@ -1,0 +1,502 @@
+"""The typed abstract syntax tree of a .lg file.
+
+Every node is a frozen attrs class. Source spans take no part in equality, so
+two files that say the same thing parse to equal trees whatever their layout:
+that is what `parse(format(x)) == parse(x)` relies on.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a source file; lines and columns are 1-based."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+NO_SPAN = Span("<none>", 1, 1, 1, 1)
+
+
+def _span() -> attrs.Attribute:
+    return attrs.field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Provenance:
+    """Where a declaration comes from: a citation and a confidence."""
+
+    source: str
+    confidence: str | None = None  # primary | secondary | code | reconstruction
+    note: str | None = None
+    span: Span = _span()
+
+
+# ------------------------------------------------------------- expressions
+
+
+@attrs.frozen
+class IntLit:
+    value: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class TextLit:
+    value: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class BoolLit:
+    value: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class NoneLit:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Name:
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ListLit:
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Field:
+    subject: Expr
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Index:
+    subject: Expr
+    key: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Call:
+    function: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Unary:
+    op: str  # "-" or "not"
+    operand: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Binary:
+    op: str  # + - * / % == != < <= > >= and or in notin
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Conditional:
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Aggregate:
+    op: str  # sum count all any filter
+    var: str
+    collection: Expr
+    body: Expr
+    span: Span = _span()
+
+
+Expr = Union[
+    IntLit, TextLit, BoolLit, NoneLit, Name, ListLit, Field, Index, Call, Unary,
+    Binary, Conditional, Aggregate,
+]
+
+# -------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Pay:
+    amount: Expr
+    payer: Expr
+    payee: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Set:
+    target: tuple[str, ...]  # ("x",) or ("player", "jail_turns")
+    op: str  # = += -=
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Let:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class If:
+    condition: Expr
+    then: tuple[Stmt, ...]
+    otherwise: tuple[Stmt, ...] | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class For:
+    var: str
+    collection: Expr
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ChoiceOption:
+    name: str
+    label: str | None
+    binding: tuple[str, Expr] | None
+    guard: Expr | None
+    cost: Expr | None
+    value: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Choose:
+    repeat: bool  # True for `offer`
+    chooser: Expr | None
+    prompt: str
+    options: tuple[ChoiceOption, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Roll:
+    span: Span = _span()
+
+
+@attrs.frozen
+class MoveSteps:
+    direction: str  # forward | backward
+    steps: Expr
+    via: str | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class MoveTo:
+    destination: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Send:
+    who: Expr
+    destination: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Draw:
+    deck: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Give:
+    card: Expr
+    recipient: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Return:
+    card: Expr
+    deck: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Shuffle:
+    deck: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Deal:
+    count: Expr
+    deck: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Auction:
+    space: Expr
+    start: Expr
+    step: Expr | None
+    first: Expr | None
+    proceeds: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Borrow:
+    amount: Expr
+    interest: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class RepayLoans:
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndTurn:
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndGame:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Switch:
+    enable: bool
+    rule: str
+    span: Span = _span()
+
+
+Stmt = Union[
+    Pay, Set, Let, If, For, Choose, Roll, MoveSteps, MoveTo, Send, Draw, Give,
+    Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch,
+]
+
+# ------------------------------------------------------------ declarations
+
+
+@attrs.frozen
+class Header:
+    name: str
+    title: str | None = None
+    players: tuple[int, int] | None = None
+    dice: int | None = None
+    turn_limit: int | None = None
+    extends: str | None = None
+    provenance: Provenance | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class OptionDecl:
+    name: str
+    label: str | None
+    default: int | str | bool
+    choices: tuple[str, ...] | None
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class AccountDecl:
+    name: str
+    label: str | None
+    unlimited: bool
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class ConstDecl:
+    name: str
+    value: Expr
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class TableDecl:
+    name: str
+    label: str | None
+    entries: tuple[tuple[Expr, Expr], ...]
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class GroupDecl:
+    name: str
+    label: str | None
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class FieldDecl:
+    name: str
+    type: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class KindDecl:
+    name: str
+    label: str | None
+    titled: bool
+    improvable: bool
+    fields: tuple[FieldDecl, ...]
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class VarDecl:
+    scope: str  # game | player | space
+    name: str
+    initial: Expr
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class SpaceDecl:
+    name: str
+    label: str
+    kind: str
+    fields: tuple[tuple[str, Expr], ...]
+    groups: tuple[str, ...]
+    provenance: Provenance | None
+    span: Span = _span()
+    field_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False)
+    group_span: Span = _span()
+    kind_span: Span = _span()
+
+
+@attrs.frozen
+class BoardDecl:
+    spaces: tuple[SpaceDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class CardDecl:
+    name: str
+    text: str
+    copies: int
+    provenance: Provenance | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class DeckDecl:
+    name: str
+    label: str | None
+    kept: bool
+    of_titles: bool
+    enabled: Expr | None
+    provenance: Provenance | None
+    cards: tuple[CardDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Param:
+    name: str
+    type: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class FunctionDecl:
+    name: str
+    params: tuple[Param, ...]
+    body: Expr
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Handler:
+    event: str  # setup turn land pass shortfall
+    selector: str | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+    selector_span: Span = _span()
+
+
+@attrs.frozen
+class RuleDecl:
+    name: str
+    label: str | None
+    off: bool
+    provenance: Provenance | None
+    handlers: tuple[Handler, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndDecl:
+    condition: Expr
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class ScoreDecl:
+    formula: Expr
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveDecl:
+    what: str
+    name: str
+    span: Span = _span()
+
+
+Declaration = Union[
+    OptionDecl, AccountDecl, ConstDecl, TableDecl, GroupDecl, KindDecl, VarDecl,
+    BoardDecl, DeckDecl, FunctionDecl, RuleDecl, EndDecl, ScoreDecl, RemoveDecl,
+]
+
+
+@attrs.frozen
+class Module:
+    """One parsed .lg file: its header and its declarations in order."""
+
+    header: Header
+    declarations: tuple[Declaration, ...]
+    source_name: str = attrs.field(default="<string>", eq=False)
+    source_text: str = attrs.field(default="", eq=False, repr=False)

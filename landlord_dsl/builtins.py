@@ -1,0 +1,85 @@
+"""Implementations of the built-in functions declared in landlord_dsl.types.
+
+Each takes the running Game first, then the already-evaluated arguments.
+Groups arrive as tuples of space indices; players as seat numbers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+def _min(g: "Game", a: int, b: int) -> int:
+    return a if a < b else b
+
+
+def _max(g: "Game", a: int, b: int) -> int:
+    return a if a > b else b
+
+
+def _abs(g: "Game", a: int) -> int:
+    return -a if a < 0 else a
+
+
+def _len(g: "Game", items) -> int:
+    return len(items)
+
+
+def _percent(g: "Game", amount: int, pct: int) -> int:
+    return amount * pct // 100
+
+
+def _ahead(g: "Game", steps: int) -> int:
+    return (g.pos[g.actor] + steps) % g.board_size
+
+
+def _behind(g: "Game", steps: int) -> int:
+    return (g.pos[g.actor] - steps) % g.board_size
+
+
+def _via(g: "Game", group: tuple[int, ...], steps: int) -> int | None:
+    route = g.jump_route(g.pos[g.actor], steps, group)
+    return None if route is None else route[-1]
+
+
+def _next_in(g: "Game", group: tuple[int, ...]) -> int:
+    here, size = g.pos[g.actor], g.board_size
+    return min(group, key=lambda s: (s - here - 1) % size)
+
+
+def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
+    owner = g.owner
+    return sum(1 for s in group if owner[s] == player)
+
+
+def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
+    owner = g.owner
+    return bool(group) and all(owner[s] == player for s in group)
+
+
+def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
+    seen: list[int] = []
+    for s in group:
+        o = g.owner[s]
+        if o is not None and o not in seen:
+            seen.append(o)
+    return sorted(seen)
+
+
+def _debt(g: "Game", player: int) -> int:
+    return sum(p + i for lender, borrower, p, i in g.loans if borrower == player)
+
+
+def _credit(g: "Game", player: int) -> int:
+    return sum(p + i for lender, borrower, p, i in g.loans if lender == player)
+
+
+IMPLEMENTATIONS: dict[str, Callable] = {
+    "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
+    "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
+    "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
+    "debt": _debt, "credit": _credit,
+}

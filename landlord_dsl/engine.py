@@ -1,0 +1,593 @@
+"""The generic game state machine that runs a compiled rule set.
+
+The engine knows mechanisms only: seats and positions, a ledger of accounts,
+title deeds and decks, variables, movement along a ring of spaces, decisions
+and chance. Everything a particular game does comes from the Program's
+compiled rules. Money moves only through `transfer`, and every event in the
+log names the rule that caused it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Sequence
+
+import attrs
+import cattrs
+
+from .errors import LandlordError, RuleRuntimeError, SourceText
+from .requests import BidRequest, DecisionRequest, DiceRequest, Option, SeededChance, ShuffleRequest
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .compiler import Program
+
+MAX_NESTING = 48     # handlers triggering handlers (e.g. a card moving onto a card space)
+MAX_OFFER_ROUNDS = 64  # answers to one `offer` before it closes by itself
+DEFAULT_TURN_LIMIT = 10_000
+
+
+class EndTurn(Exception):
+    """Raised by `end turn`: the current player's turn is over."""
+
+
+class EndGame(Exception):
+    """Raised by `end game`, an end condition or the turn limit."""
+
+
+@attrs.define
+class GameState:
+    """Everything needed to continue a game from a turn boundary (saved as JSON)."""
+
+    rules_hash: str
+    options: dict[str, Any]
+    players: int
+    names: list[str]
+    balances: list[int]
+    positions: list[int]
+    origin: int
+    dice: list[int]
+    game_vars: list[Any]
+    player_vars: list[list[Any]]
+    space_vars: list[list[Any]]
+    holders: list[int | None]
+    decks: dict[str, list[int]]
+    active_rules: list[bool]
+    loans: list[list[int]]
+    turn: int
+    next_seat: int
+    minted: int
+    over: bool
+    end_reason: str
+    chance_state: Any
+
+
+@attrs.frozen
+class GameResult:
+    """How a game ended."""
+
+    turns: int
+    rounds: int
+    end_reason: str
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class Game:
+    """One game of a compiled Program between `players` seats.
+
+    Randomness comes only from `chance` (a ChanceSource) and choices only from
+    `agents` (one per seat), so a game is fixed by (rules, seed, decisions).
+    """
+
+    def __init__(self, program: "Program", agents: Sequence["Agent"], chance=None, seed: int = 0,
+                 names: Sequence[str] | None = None, turn_limit: int | None = None):
+        n = len(agents)
+        lo, hi = program.players
+        if not lo <= n <= hi:
+            raise LandlordError(f"{program.title} is for {lo} to {hi} players, not {n}")
+        self.prog = program
+        self.n = n
+        self.agents = list(agents)
+        self.chance = chance if chance is not None else SeededChance(seed)
+        self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
+        self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
+        self.board_size = len(program.space_names)
+        self.nacc = len(program.account_names)
+        self.bal = [0] * (self.nacc + n)
+        self.finite = [not u for u in program.account_unlimited] + [True] * n
+        self.pos = [program.start_space] * n
+        self.origin = program.start_space
+        self.dice: tuple[int, ...] = (0,) * program.dice_count
+        self.dice_total = 0
+        self.dice_double = False
+        self.gv = [v for v in program.game_var_init]
+        self.pv = [[v] * n for v in program.player_var_init]
+        self.sv = [list(vs) for vs in program.space_var_init]
+        self.holder: list[int | None] = [None] * len(program.card_names)
+        self.owner: list[int | None] = [None] * self.board_size
+        self.decks = {name: list(cards) for name, cards in program.deck_cards.items()}
+        self.active = [not off for off in program.rule_off]
+        self.loans: list[list[int]] = []
+        self.seats = list(range(n))
+        self.turn = 0
+        self.next_seat = 0
+        self.current = 0
+        self.actor = 0
+        self.rule = -1
+        self.depth = 0
+        self.minted = 0
+        self.due = 0
+        self.creditor: int | None = None
+        self.over = False
+        self.end_reason = ""
+        self.started = False
+        self.log: list[tuple] = []
+        self.decisions: list[int | None] = []
+        self.dice_request = DiceRequest(program.dice_count)
+
+    # ------------------------------------------------------------ queries
+    def cash(self, seat: int) -> int:
+        """Return a player's cash."""
+        return self.bal[self.nacc + seat]
+
+    def account_balance(self, name: str) -> int:
+        """Return the balance of a declared account."""
+        return self.bal[self.prog.account_names.index(name)]
+
+    def space_name(self, index: int) -> str:
+        return self.prog.space_labels[index]
+
+    def finite_total(self) -> int:
+        """Return the money held by all finite accounts (players included)."""
+        return sum(b for b, f in zip(self.bal, self.finite) if f)
+
+    def conserved(self) -> bool:
+        """Return True if finite money changed only through unlimited accounts."""
+        return self.finite_total() == self.minted
+
+    def rule_name(self, index: int | None = None) -> str:
+        index = self.rule if index is None else index
+        return self.prog.rule_names[index] if index >= 0 else "-"
+
+    # -------------------------------------------------------- failures
+    def fail(self, message: str, span=None, hint: str | None = None) -> RuleRuntimeError:
+        """Return a RuleRuntimeError located at `span` (or at the running rule)."""
+        if span is None and self.rule >= 0:
+            span = self.prog.rule_spans[self.rule]
+        source = self.prog.sources.get(span.file) if span is not None else None
+        where = f" (rule '{self.rule_name()}', turn {self.turn})"
+        diag = (source or SourceText("", "")).diagnostic(message + where, span, hint)
+        return RuleRuntimeError([diag])
+
+    # ------------------------------------------------------------- ledger
+    def account_index(self, payee: int) -> int:
+        """Map a payee value (seat >= 0, account < 0) to its ledger index."""
+        return self.nacc + payee if payee >= 0 else -payee - 1
+
+    def transfer(self, amount: int, src: int, dst: int, span=None) -> int:
+        """Move `amount` between ledger indices; return what was actually paid.
+
+        A player who cannot pay triggers the `on shortfall` rules first; what
+        is still missing afterwards is not paid and is logged as unpaid.
+        """
+        if amount <= 0 or src == dst:
+            if amount < 0:
+                raise self.fail(f"a payment of a negative amount ({amount})", span)
+            return 0
+        bal = self.bal
+        if self.finite[src] and bal[src] < amount:
+            if src >= self.nacc:
+                self._shortfall(src - self.nacc, amount, dst)
+            if bal[src] < amount:
+                paid = max(bal[src], 0)
+                if src < self.nacc:
+                    raise self.fail(f"{self.prog.account_labels[src]} holds {bal[src]} and cannot pay {amount}",
+                                    span)
+                self.log.append(("unpaid", self.turn, src - self.nacc, amount - paid, dst, self.rule))
+                amount = paid
+                if amount == 0:
+                    return 0
+        bal[src] -= amount
+        bal[dst] += amount
+        finite = self.finite
+        if finite[src] != finite[dst]:
+            self.minted += amount if finite[dst] else -amount
+        self.log.append(("pay", self.turn, amount, src, dst, self.rule))
+        return amount
+
+    def _shortfall(self, seat: int, amount: int, creditor_index: int) -> None:
+        handlers = self.prog.shortfall_handlers
+        if not handlers:
+            return
+        saved = (self.actor, self.due, self.creditor)
+        self.actor, self.due = seat, amount
+        self.creditor = creditor_index - self.nacc if creditor_index >= self.nacc else -creditor_index - 1
+        try:
+            self.run_handlers(handlers)
+        finally:
+            self.actor, self.due, self.creditor = saved
+
+    # ----------------------------------------------------------- handlers
+    def run_handlers(self, handlers) -> None:
+        """Run (rule index, function, frame size) handlers whose rules are active."""
+        active = self.active
+        for rule, fn, frame in handlers:
+            if active[rule]:
+                self.run_one(rule, fn, frame)
+
+    def run_one(self, rule: int, fn, frame: int) -> None:
+        saved = self.rule
+        self.rule = rule
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
+        try:
+            fn(self, [None] * frame)
+        finally:
+            self.depth -= 1
+            self.rule = saved
+
+    # ----------------------------------------------------------- movement
+    def jump_route(self, start: int, steps: int, group: tuple[int, ...]) -> list[int] | None:
+        """Return the spaces reached on a move that jumps once along `group`.
+
+        The mover counts to the first member of the group ahead; if steps are
+        left there, one step jumps to the next member, and the rest are
+        counted on from it. None if the count runs out before a member.
+        """
+        size = self.board_size
+        ahead = sorted(group, key=lambda s: (s - start - 1) % size)
+        if len(ahead) < 2:
+            return None
+        first = ahead[0]
+        reach = (first - start) % size or size
+        if reach >= steps:
+            return None
+        landing = ahead[1]
+        left = steps - reach - 1
+        path = [(start + k) % size for k in range(1, reach + 1)] + [landing]
+        path += [(landing + k) % size for k in range(1, left + 1)]
+        return path
+
+    def move_path(self, path: list[int], forward: bool) -> None:
+        """Move the acting player along `path`, then land on its last space."""
+        seat = self.actor
+        start = self.pos[seat]
+        self.origin = start
+        dest = path[-1] if path else start
+        self.pos[seat] = dest
+        self.log.append(("move", self.turn, seat, start, dest, self.rule))
+        if forward:
+            passes = self.prog.pass_handlers
+            for s in path:
+                hs = passes[s]
+                if hs:
+                    self.run_handlers(hs)
+        self.land()
+
+    def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
+        if steps < 0:
+            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
+        start, size = self.pos[self.actor], self.board_size
+        if via is not None:
+            path = self.jump_route(start, steps, via)
+            if path is None:
+                raise self.fail("this move cannot jump: the count ends before the first jump point", span,
+                                "guard the option with `via(group, steps) != none`")
+        elif forward:
+            path = [(start + k) % size for k in range(1, steps + 1)]
+        else:
+            path = [(start - steps) % size]
+        self.move_path(path, forward)
+
+    def move_to(self, dest: int) -> None:
+        start, size = self.pos[self.actor], self.board_size
+        distance = (dest - start) % size
+        self.move_path([(start + k) % size for k in range(1, distance + 1)] or [dest], True)
+
+    def send(self, seat: int, dest: int) -> None:
+        self.log.append(("send", self.turn, seat, self.pos[seat], dest, self.rule))
+        self.pos[seat] = dest
+
+    def land(self) -> None:
+        hs = self.prog.land_handlers[self.pos[self.actor]]
+        if hs:
+            self.run_handlers(hs)
+
+    # -------------------------------------------------------------- chance
+    def roll(self) -> None:
+        dice = self.chance.roll(self.dice_request)
+        self.dice = dice
+        self.dice_total = sum(dice)
+        self.dice_double = len(dice) > 1 and min(dice) == max(dice)
+        self.log.append(("roll", self.turn, self.actor, dice, self.rule))
+
+    def shuffle(self, deck: str) -> None:
+        cards = self.decks[deck]
+        order = self.chance.shuffle(ShuffleRequest(deck, len(cards)))
+        self.decks[deck] = [cards[i] for i in order]
+        self.log.append(("shuffle", self.turn, deck, self.rule))
+
+    # ------------------------------------------------------------- cards
+    def set_holder(self, card: int, seat: int | None) -> None:
+        """Give a card to a player (None: to nobody), taking it out of any deck."""
+        previous = self.holder[card]
+        self.holder[card] = seat
+        space = self.prog.card_space[card]
+        if space is not None:
+            self.owner[space] = seat
+        if previous is None and seat is not None:
+            deck = self.decks.get(self.prog.card_deck[card])
+            if deck is not None and card in deck:
+                deck.remove(card)
+        self.log.append(("card", self.turn, card, previous, seat, self.rule))
+
+    def return_card(self, card: int, deck: str) -> None:
+        if self.holder[card] is not None:
+            self.set_holder(card, None)
+        cards = self.decks[deck]
+        if card in cards:
+            cards.remove(card)
+        cards.append(card)
+
+    def draw(self, deck: str) -> None:
+        cards = self.decks[deck]
+        if not self.prog.deck_enabled[deck](self, None):
+            return
+        if not cards:
+            self.log.append(("empty", self.turn, deck, self.rule))
+            return
+        card = cards.pop(0)
+        self.log.append(("draw", self.turn, self.actor, card, self.rule))
+        effect, frame = self.prog.card_effects[card]
+        frame_list = [None] * max(frame, 1)
+        saved = self.rule
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
+        try:
+            self.card = card
+            effect(self, frame_list)
+        finally:
+            self.depth -= 1
+            self.rule = saved
+        if self.prog.deck_kept[deck]:
+            if self.holder[card] is None and card not in cards:
+                self.set_holder(card, self.actor)
+        elif self.holder[card] is None and card not in cards:
+            cards.append(card)
+
+    def deal(self, count: int, deck: str) -> None:
+        cards = self.decks[deck]
+        for i in range(min(count, len(cards))):
+            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+
+    # ----------------------------------------------------------- decisions
+    def decide(self, seat: int, prompt: str, options: list[Option]) -> int:
+        """Ask `seat` to pick one of `options`; return its index."""
+        request = DecisionRequest(seat, self.rule_name(), prompt, tuple(options))
+        answer = self.agents[seat].choose(self, request)
+        if not isinstance(answer, int) or not 0 <= answer < len(options):
+            raise LandlordError(f"the agent for seat {seat + 1} answered {answer!r}, "
+                                f"not one of the {len(options)} options of '{prompt}'")
+        self.decisions.append(answer)
+        self.log.append(("decide", self.turn, seat, prompt, options[answer].name, self.rule))
+        return answer
+
+    def ask_bid(self, request: BidRequest) -> int | None:
+        answer = self.agents[request.seat].bid(self, request)
+        if answer is not None and (not isinstance(answer, int) or not request.minimum <= answer <= request.maximum):
+            raise LandlordError(f"the agent for seat {request.seat + 1} bid {answer!r}, outside "
+                                f"{request.minimum}..{request.maximum}")
+        self.decisions.append(answer)
+        self.log.append(("bid", self.turn, request.seat, request.space, answer, self.rule))
+        return answer
+
+    def auction(self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None) -> None:
+        """Sell a space's title to the highest bidder; `first` may then buy at that price."""
+        card = self.prog.title_card[space]
+        if card is None:
+            raise self.fail(f"{self.space_name(space)} has no title deed to auction", span)
+        if self.holder[card] is not None:
+            return
+        label = self.space_name(space)
+        bidders = [s for s in self.seats[self.current:] + self.seats[:self.current] if s != first]
+        high, high_bidder = None, None
+        active = list(bidders)
+        rounds = 0
+        while active and rounds < 1000:
+            rounds += 1
+            still = []
+            for seat in active:
+                if seat == high_bidder:
+                    still.append(seat)
+                    continue
+                minimum = start if high is None else high + step
+                maximum = self.cash(seat)
+                if minimum > maximum:
+                    continue
+                answer = self.ask_bid(BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start))
+                if answer is not None:
+                    high, high_bidder = answer, seat
+                    still.append(seat)
+            active = still
+            if len(active) <= 1:
+                break
+        price = high if high is not None else start
+        buyer = high_bidder
+        if first is not None and self.cash(first) >= price:
+            option = self.decide(first, f"Buy {label} for {price}?", [
+                Option("buy", f"Buy {label} for {price}", cost=price, value=start + start // 4),
+                Option("decline", "Let it go"),
+            ])
+            if option == 0:
+                buyer = first
+        if buyer is not None:
+            self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
+            self.set_holder(card, buyer)
+
+    # --------------------------------------------------------------- loans
+    def borrow(self, amount: int, interest_pct: int) -> None:
+        borrower = self.actor
+        if amount <= 0:
+            return
+        interest = amount * interest_pct // 100
+        for lender in self.seats[borrower + 1:] + self.seats[:borrower]:
+            if self.cash(lender) < amount:
+                continue
+            answer = self.decide(lender, f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?", [
+                Option("lend", f"Lend {amount}", cost=amount, value=amount + interest),
+                Option("refuse", "Refuse"),
+            ])
+            if answer == 0:
+                self.transfer(amount, self.nacc + lender, self.nacc + borrower)
+                self.loans.append([lender, borrower, amount, interest])
+                return
+
+    def repay_loans(self) -> None:
+        seat = self.actor
+        for loan in [l for l in self.loans if l[1] == seat]:
+            owed = loan[2] + loan[3]
+            if self.cash(seat) >= owed:
+                self.transfer(owed, self.nacc + seat, self.nacc + loan[0])
+                self.loans.remove(loan)
+
+    # ---------------------------------------------------------- game loop
+    def setup(self) -> None:
+        """Run the `on setup` rules once (done by `play` if not done yet)."""
+        if self.started:
+            return
+        self.started = True
+        self.actor = self.current = 0
+        try:
+            self.run_handlers(self.prog.setup_handlers)
+        except EndTurn:
+            pass
+        except EndGame:
+            self.over, self.end_reason = True, self.end_reason or "ended during setup"
+
+    def play_turn(self) -> None:
+        """Play one player's turn and check whether the game has ended."""
+        if self.over:
+            return
+        seat = self.next_seat
+        self.turn += 1
+        self.current = self.actor = seat
+        self.log.append(("turn", self.turn, seat))
+        try:
+            self.run_handlers(self.prog.turn_handlers)
+        except EndTurn:
+            pass
+        except EndGame:
+            self.over = True
+            self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
+        self.actor = seat
+        self.next_seat = (seat + 1) % self.n
+        if not self.over:
+            for check, name in self.prog.end_conditions:
+                if check(self, None):
+                    self.over, self.end_reason = True, f"end condition ({name})"
+                    break
+        if not self.over and self.turn >= self.turn_limit:
+            self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
+
+    def play(self) -> GameResult:
+        """Play to the end; return the result. Rule bugs raise RuleRuntimeError."""
+        try:
+            self.setup()
+            while not self.over:
+                self.play_turn()
+        except LandlordError:
+            raise
+        except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
+            raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}") from None
+        self.log.append(("end", self.turn, self.end_reason))
+        return self.result()
+
+    def scores(self) -> tuple[int, ...]:
+        """Return every seat's score by the edition's score formula (cash if none)."""
+        out = []
+        for seat in range(self.n):
+            self.actor = seat
+            out.append(self.prog.score(self, None) if self.prog.score else self.cash(seat))
+        return tuple(out)
+
+    def result(self) -> GameResult:
+        scores = self.scores()
+        best = max(scores)
+        winners = tuple(i for i, s in enumerate(scores) if s == best)
+        return GameResult(self.turn, (self.turn + self.n - 1) // self.n, self.end_reason, scores, winners)
+
+    # --------------------------------------------------------- save / load
+    def save(self) -> GameState:
+        """Return the state at a turn boundary (call between turns)."""
+        get_state = getattr(self.chance, "get_state", None)
+        return GameState(
+            rules_hash=self.prog.rules_hash, options=dict(self.prog.options), players=self.n,
+            names=list(self.names), balances=list(self.bal), positions=list(self.pos), origin=self.origin,
+            dice=list(self.dice), game_vars=list(self.gv), player_vars=[list(v) for v in self.pv],
+            space_vars=[list(v) for v in self.sv], holders=list(self.holder),
+            decks={k: list(v) for k, v in self.decks.items()}, active_rules=list(self.active),
+            loans=[list(l) for l in self.loans], turn=self.turn, next_seat=self.next_seat,
+            minted=self.minted, over=self.over, end_reason=self.end_reason,
+            chance_state=_jsonable(get_state()) if get_state else None,
+        )
+
+    def restore(self, state: GameState) -> None:
+        """Continue from a saved state (same rules, same options)."""
+        if state.rules_hash != self.prog.rules_hash or state.options != self.prog.options:
+            raise LandlordError("the saved game was played under other rules or options")
+        if state.players != self.n:
+            raise LandlordError(f"the saved game has {state.players} players, not {self.n}")
+        self.names = list(state.names)
+        self.bal, self.pos, self.origin = list(state.balances), list(state.positions), state.origin
+        self.dice = tuple(state.dice)
+        self.dice_total, self.dice_double = sum(self.dice), len(self.dice) > 1 and len(set(self.dice)) == 1
+        self.gv, self.pv, self.sv = list(state.game_vars), [list(v) for v in state.player_vars], [
+            list(v) for v in state.space_vars]
+        self.holder = list(state.holders)
+        self.owner = [None] * self.board_size
+        for card, seat in enumerate(self.holder):
+            space = self.prog.card_space[card]
+            if space is not None:
+                self.owner[space] = seat
+        self.decks = {k: list(v) for k, v in state.decks.items()}
+        self.active = list(state.active_rules)
+        self.loans = [list(l) for l in state.loans]
+        self.turn, self.next_seat, self.minted = state.turn, state.next_seat, state.minted
+        self.over, self.end_reason, self.started = state.over, state.end_reason, True
+        if state.chance_state is not None and hasattr(self.chance, "set_state"):
+            self.chance.set_state(_tupled(state.chance_state))
+
+    def log_lines(self) -> list[str]:
+        """Return the event log as JSON lines (byte-identical for identical games)."""
+        return [json.dumps(event, separators=(",", ":")) for event in self.log]
+
+
+_converter = cattrs.Converter()
+
+
+def state_to_json(state: GameState) -> str:
+    """Serialise a GameState to JSON text."""
+    return json.dumps(_converter.unstructure(state), sort_keys=True)
+
+
+def state_from_json(text: str) -> GameState:
+    """Read a GameState from JSON text; malformed input raises LandlordError."""
+    try:
+        return _converter.structure(json.loads(text), GameState)
+    except (ValueError, TypeError, KeyError, cattrs.BaseValidationError) as err:
+        raise LandlordError(f"not a saved landlord-dsl game: {err}") from None
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value

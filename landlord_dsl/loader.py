@@ -1,0 +1,171 @@
+"""Loading a rule set: read files, follow `extends`, merge variants, check.
+
+A variant's declarations replace the base's declarations of the same kind and
+name in place, new ones are appended, and `remove KIND NAME` deletes one.
+Spaces merge by name inside the board. Diagnostics keep pointing at the file
+each declaration came from, so an error in a variant names the variant's line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import attrs
+
+from . import ast
+from .checker import Model, check_declarations
+from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .parser import parse, source_of
+from .resources import resolve
+
+_MAX_EXTENDS_DEPTH = 16
+
+
+@attrs.frozen
+class RuleSet:
+    """A checked edition or variant, ready to compile."""
+
+    name: str
+    model: Model
+    modules: tuple[ast.Module, ...]  # the base edition first, this file last
+    path: Path | None
+    rules_hash: str
+
+
+def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
+    kind = {
+        ast.OptionDecl: "option", ast.AccountDecl: "account", ast.ConstDecl: "const",
+        ast.TableDecl: "table", ast.GroupDecl: "group", ast.KindDecl: "kind", ast.DeckDecl: "deck",
+        ast.FunctionDecl: "function", ast.RuleDecl: "rule",
+    }.get(type(d))
+    if kind is not None:
+        return kind, d.name  # type: ignore[union-attr]
+    if isinstance(d, ast.VarDecl):
+        return f"{d.scope} var", d.name
+    if isinstance(d, ast.ScoreDecl):
+        return "score", ""
+    return None
+
+
+def merge(base: list[ast.Declaration], variant: ast.Module, sources: dict[str, SourceText]) -> list[ast.Declaration]:
+    """Return the base declarations with the variant's applied on top."""
+    out = list(base)
+    problems: list[Diagnostic] = []
+    src = sources[variant.source_name]
+    board_index = next((i for i, d in enumerate(out) if isinstance(d, ast.BoardDecl)), None)
+    for d in variant.declarations:
+        if isinstance(d, ast.BoardDecl):
+            if board_index is None:
+                out.append(d)
+                board_index = len(out) - 1
+                continue
+            spaces = list(out[board_index].spaces)  # type: ignore[union-attr]
+            for s in d.spaces:
+                at = next((i for i, old in enumerate(spaces) if old.name == s.name), None)
+                if at is None:
+                    spaces.append(s)
+                else:
+                    spaces[at] = s
+            out[board_index] = ast.BoardDecl(tuple(spaces), span=out[board_index].span)
+        elif isinstance(d, ast.RemoveDecl):
+            if d.what == "space" and board_index is not None:
+                board = out[board_index]
+                spaces = [s for s in board.spaces if s.name != d.name]  # type: ignore[union-attr]
+                if len(spaces) == len(board.spaces):  # type: ignore[union-attr]
+                    problems.append(src.diagnostic(f"the base has no space '{d.name}' to remove", d.span,
+                                                   did_you_mean(d.name, [s.name for s in board.spaces])))
+                out[board_index] = ast.BoardDecl(tuple(spaces), span=board.span)
+                continue
+            if d.what == "card":
+                found = False
+                for i, old in enumerate(out):
+                    if isinstance(old, ast.DeckDecl) and any(c.name == d.name for c in old.cards):
+                        out[i] = attrs.evolve(old, cards=tuple(c for c in old.cards if c.name != d.name))
+                        found = True
+                if not found:
+                    problems.append(src.diagnostic(f"no deck of the base has a card '{d.name}'", d.span, None))
+                continue
+            at = next((i for i, old in enumerate(out) if _decl_key(old) == (d.what, d.name)), None)
+            if at is None:
+                names = [k[1] for k in map(_decl_key, out) if k and k[0] == d.what]
+                problems.append(src.diagnostic(f"the base has no {d.what} '{d.name}' to remove", d.span,
+                                               did_you_mean(d.name, names)))
+            else:
+                del out[at]
+        else:
+            key = _decl_key(d)
+            at = next((i for i, old in enumerate(out) if key is not None and _decl_key(old) == key), None)
+            if at is None:
+                out.append(d)
+            else:
+                out[at] = d
+    if problems:
+        raise LandlordError(problems)
+    return out
+
+
+def _hash(modules: list[ast.Module]) -> str:
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(module.source_text.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LandlordError(f"cannot read {path}: {err}") from None
+    module = parse(text, str(path))
+    if module.header.extends is None:
+        return [module]
+    if depth >= _MAX_EXTENDS_DEPTH:
+        raise LandlordError([source_of(module).diagnostic("`extends` goes too deep (a cycle?)", module.header.span)])
+    target = module.header.extends
+    sibling = path.parent / target
+    try:
+        base_path = sibling if sibling.suffix == ".lg" and sibling.is_file() else resolve(target)
+    except LandlordError as err:
+        raise LandlordError([source_of(module).diagnostic(
+            f"cannot find the edition '{target}' this file extends", module.header.span,
+            err.diagnostics[0].hint)]) from None
+    return _load_modules(base_path, depth + 1) + [module]
+
+
+def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet:
+    """Merge and check already-parsed modules (base first); return the RuleSet."""
+    sources = {m.source_name: source_of(m) for m in modules}
+    decls = list(modules[0].declarations)
+    for variant in modules[1:]:
+        decls = merge(decls, variant, sources)
+    header = modules[0].header
+    for variant in modules[1:]:
+        h = variant.header
+        header = attrs.evolve(
+            header,
+            name=h.name,
+            title=h.title or header.title,
+            players=h.players or header.players,
+            dice=h.dice or header.dice,
+            turn_limit=h.turn_limit or header.turn_limit,
+            provenance=h.provenance or header.provenance,
+        )
+    model = check_declarations(header, decls, sources)
+    return RuleSet(header.name, model, tuple(modules), path, _hash(modules))
+
+
+def load(name_or_path: str | Path) -> RuleSet:
+    """Load and check a shipped edition by name, or a .lg file by path."""
+    path = resolve(str(name_or_path))
+    return load_modules(_load_modules(path), path)
+
+
+def load_text(text: str, file: str = "<string>") -> RuleSet:
+    """Load and check .lg source given as text (it may extend a shipped edition)."""
+    module = parse(text, file)
+    modules = [module]
+    if module.header.extends is not None:
+        modules = _load_modules(resolve(module.header.extends)) + modules
+    return load_modules(modules)

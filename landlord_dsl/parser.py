@@ -1,0 +1,533 @@
+"""Pass 1: .lg text to a typed AST.
+
+The grammar is loaded once per process (LALR, strict, with positions). Lark's
+trees and exceptions stop here: the AstBuilder turns every tree into frozen
+attrs nodes, and every syntax error becomes a LandlordError with the line, a
+caret and the tokens that would have been accepted.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .errors import LandlordError, SourceText
+from .resources import grammar_path
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def _unquote(token: str) -> str:
+    body = token[1:-1]
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class _Builder(Transformer):
+    """Turns Lark trees into ast nodes. Raises nothing domain-specific."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def _span(self, meta: Any) -> ast.Span:
+        if getattr(meta, "empty", True):
+            return ast.Span(self.file, 1, 1, 1, 1)
+        return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tspan(self, tok: Token) -> ast.Span:
+        return ast.Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+
+    # -- terminals
+    def STRING(self, tok: Token) -> str:
+        return _unquote(str(tok))
+
+    def INT(self, tok: Token) -> int:
+        return int(tok)
+
+    def NAME(self, tok: Token) -> Token:
+        return tok
+
+    # keyword-keeping rules give back their keyword
+    def _keyword(self, children: list) -> str:
+        return str(children[0])
+
+    confidence = unlimited = kind_flag = type_name = var_scope = deck_policy = _keyword
+    rule_state = event = removable = choose_mode = direction = switch = _keyword
+    aggregate_op = assign_op = _keyword
+
+    def bool(self, children: list) -> bool:
+        return str(children[0]) == "true"
+
+    # -- expressions
+    @v_args(meta=True)
+    def int_lit(self, meta, children):
+        return ast.IntLit(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def neg_int_lit(self, meta, children):
+        return ast.IntLit(-children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def text_lit(self, meta, children):
+        return ast.TextLit(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def bool_lit(self, meta, children):
+        return ast.BoolLit(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def none_lit(self, meta, children):
+        return ast.NoneLit(span=self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, children):
+        return ast.Name(str(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, children):
+        return ast.ListLit(tuple(c for c in children if c is not None), span=self._span(meta))
+
+    @v_args(meta=True)
+    def field(self, meta, children):
+        subject, name = children
+        return ast.Field(subject, str(name), span=self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, children):
+        return ast.Index(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, children):
+        name, *args = children
+        return ast.Call(str(name), tuple(a for a in args if a is not None), span=self._span(meta))
+
+    @v_args(meta=True)
+    def negate(self, meta, children):
+        return ast.Unary("-", children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_op(self, meta, children):
+        return ast.Unary("not", children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def binary(self, meta, children):
+        left, op, right = children
+        return ast.Binary(str(op), left, right, span=self._span(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, children):
+        return self.binary(meta, children)
+
+    @v_args(meta=True)
+    def or_op(self, meta, children):
+        return ast.Binary("or", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def and_op(self, meta, children):
+        return ast.Binary("and", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def member(self, meta, children):
+        return ast.Binary("in", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_member(self, meta, children):
+        return ast.Binary("not in", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_expr(self, meta, children):
+        return ast.Conditional(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def aggregate(self, meta, children):
+        op, var, collection, body = children
+        return ast.Aggregate(op, str(var), collection, body, span=self._span(meta))
+
+    # -- statements
+    @v_args(meta=True)
+    def block(self, meta, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def pay_stmt(self, meta, children):
+        return ast.Pay(*children, span=self._span(meta))
+
+    def target(self, children):
+        return tuple(str(c) for c in children)
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, children):
+        target, op, value = children
+        return ast.Set(target, op, value, span=self._span(meta))
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, children):
+        return ast.Let(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, children):
+        condition, then, otherwise = children
+        return ast.If(condition, then, otherwise, span=self._span(meta))
+
+    def else_clause(self, children):
+        (body,) = children
+        return (body,) if isinstance(body, ast.If) else body
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, children):
+        var, collection, body = children
+        return ast.For(str(var), collection, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, children):
+        mode, chooser, prompt, *options = children
+        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta))
+
+    def option_binding(self, children):
+        return (str(children[0]), children[1])
+
+    def option_guard(self, children):
+        return children[0]
+
+    option_cost = option_value = option_guard
+
+    @v_args(meta=True)
+    def choice_option(self, meta, children):
+        name, label, binding, guard, cost, value, body = children
+        return ast.ChoiceOption(str(name), label, binding, guard, cost, value, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, children):
+        return ast.Roll(span=self._span(meta))
+
+    @v_args(meta=True)
+    def move_steps(self, meta, children):
+        direction, steps, via = children
+        return ast.MoveSteps(direction, steps, str(via) if via is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def move_to(self, meta, children):
+        return ast.MoveTo(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def send_stmt(self, meta, children):
+        return ast.Send(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta, children):
+        return ast.Draw(str(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def give_stmt(self, meta, children):
+        return ast.Give(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, children):
+        return ast.Return(children[0], str(children[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, children):
+        return ast.Shuffle(str(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def deal_stmt(self, meta, children):
+        return ast.Deal(children[0], str(children[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def auction_stmt(self, meta, children):
+        return ast.Auction(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def borrow_stmt(self, meta, children):
+        return ast.Borrow(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def repay_stmt(self, meta, children):
+        return ast.RepayLoans(span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_turn_stmt(self, meta, children):
+        return ast.EndTurn(span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_game_stmt(self, meta, children):
+        return ast.EndGame(span=self._span(meta))
+
+    @v_args(meta=True)
+    def switch_stmt(self, meta, children):
+        return ast.Switch(children[0] == "enable", str(children[1]), span=self._span(meta))
+
+    # -- header and declarations
+    @v_args(meta=True)
+    def provenance(self, meta, children):
+        source, confidence, note = children
+        return ast.Provenance(source, confidence, note, span=self._span(meta))
+
+    def title(self, children):
+        return ("title", children[0])
+
+    def players(self, children):
+        return ("players", (children[0], children[1]))
+
+    def dice(self, children):
+        return ("dice", children[0])
+
+    def turn_limit(self, children):
+        return ("turn_limit", children[0])
+
+    def extends(self, children):
+        return ("extends", children[0])
+
+    @v_args(meta=True)
+    def header(self, meta, children):
+        name, *items = children
+        fields: dict[str, Any] = {}
+        for item in items:
+            if isinstance(item, ast.Provenance):
+                fields["provenance"] = item
+            else:
+                fields[item[0]] = item[1]
+        return ast.Header(name, span=self._span(meta), **fields)
+
+    def option_choices(self, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def option_decl(self, meta, children):
+        name, label, default, choices, prov = children
+        value = default.value
+        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def account_decl(self, meta, children):
+        name, label, unlimited, prov = children
+        return ast.AccountDecl(str(name), label, unlimited is not None, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def const_decl(self, meta, children):
+        return ast.ConstDecl(str(children[0]), children[1], children[2], span=self._span(meta))
+
+    def table_entry(self, children):
+        return (children[0], children[1])
+
+    @v_args(meta=True)
+    def table_decl(self, meta, children):
+        name, label, *rest = children
+        prov = rest.pop()
+        entries = tuple(e for e in rest if e is not None)
+        return ast.TableDecl(str(name), label, entries, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def group_decl(self, meta, children):
+        return ast.GroupDecl(str(children[0]), children[1], children[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_decl(self, meta, children):
+        return ast.FieldDecl(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def kind_decl(self, meta, children):
+        name, label, *rest = children
+        prov = rest.pop()
+        flags = [r for r in rest if isinstance(r, str)]
+        fields = tuple(r for r in rest if isinstance(r, ast.FieldDecl))
+        return ast.KindDecl(
+            str(name), label, "titled" in flags, "improvable" in flags, fields, prov, span=self._span(meta)
+        )
+
+    @v_args(meta=True)
+    def var_decl(self, meta, children):
+        scope, name, initial, prov = children
+        return ast.VarDecl(scope or "game", str(name), initial, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_value(self, meta, children):
+        return (str(children[0]), children[1], self._span(meta))
+
+    def field_values(self, children):
+        return tuple(c for c in children if c is not None)
+
+    @v_args(meta=True)
+    def member_of(self, meta, children):
+        return (tuple(str(c) for c in children), self._span(meta))
+
+    @v_args(meta=True)
+    def space_decl(self, meta, children):
+        name, label, kind, fields, member_of, prov = children
+        fields = fields or ()
+        groups, group_span = member_of if member_of else ((), self._span(meta))
+        return ast.SpaceDecl(
+            str(name), label, str(kind),
+            tuple((f[0], f[1]) for f in fields), groups, prov,
+            span=self._span(meta),
+            field_spans=tuple(f[2] for f in fields),
+            group_span=group_span,
+            kind_span=self._tspan(kind),
+        )
+
+    @v_args(meta=True)
+    def board_decl(self, meta, children):
+        return ast.BoardDecl(tuple(children), span=self._span(meta))
+
+    def deck_source(self, children):
+        return True
+
+    def enabled_when(self, children):
+        return children[0]
+
+    def card_copies(self, children):
+        return children[0]
+
+    @v_args(meta=True)
+    def card_decl(self, meta, children):
+        name, text, copies, prov, body = children
+        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def deck_decl(self, meta, children):
+        name, label, policy, of_titles, enabled, prov, *cards = children
+        return ast.DeckDecl(
+            str(name), label, policy == "kept", bool(of_titles), enabled, prov, tuple(cards),
+            span=self._span(meta),
+        )
+
+    @v_args(meta=True)
+    def param(self, meta, children):
+        return ast.Param(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def function_decl(self, meta, children):
+        name, *rest = children
+        body, prov = rest[-2], rest[-1]
+        params = tuple(p for p in rest[:-2] if p is not None)
+        return ast.FunctionDecl(str(name), params, body, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def handler(self, meta, children):
+        event, selector, body = children
+        sel_span = self._tspan(selector) if selector is not None else self._span(meta)
+        return ast.Handler(
+            event, str(selector) if selector is not None else None, body,
+            span=self._span(meta), selector_span=sel_span,
+        )
+
+    @v_args(meta=True)
+    def rule_decl(self, meta, children):
+        name, label, state, prov, *handlers = children
+        return ast.RuleDecl(str(name), label, state == "off", prov, tuple(handlers), span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_decl(self, meta, children):
+        return ast.EndDecl(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def score_decl(self, meta, children):
+        return ast.ScoreDecl(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, children):
+        return ast.RemoveDecl(children[0], str(children[1]), span=self._span(meta))
+
+    def start(self, children):
+        header, *decls = children
+        return header, tuple(decls)
+
+
+# Names for grammar terminals, as a person reading an error would say them.
+_TOKEN_NAMES = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "LBRACE": "'{'",
+    "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "$END": "end of file",
+    "VBAR": "'|'", "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'",
+    "PERCENT": "'%'", "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _TOKEN_NAMES:
+        return _TOKEN_NAMES[terminal]
+    pattern = _lark().get_terminal(terminal).pattern if terminal in {t.name for t in _lark().terminals} else None
+    if pattern is not None and pattern.type == "str":
+        return f"'{pattern.value}'"
+    return terminal.lower()
+
+
+def _expected_hint(expected: set[str]) -> str | None:
+    names = sorted({_describe(t) for t in expected})
+    if not names:
+        return None
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return "expected " + ", ".join(names)
+
+
+def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
+    line = getattr(err, "line", None) or 1
+    column = getattr(err, "column", None) or 1
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        last = max(1, len(source.text.splitlines()))
+        line_text = source.line(last) or ""
+        span = ast.Span(source.name, last, len(line_text) + 1, last, len(line_text) + 2)
+        message = "unexpected end of file"
+        hint = _expected_hint(set(err.expected)) or ""
+        if "'}'" in hint:
+            hint = "a '{' is never closed; " + hint
+        return LandlordError([source.diagnostic(message, span, hint or None)])
+    if isinstance(err, UnexpectedCharacters):
+        char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
+        span = ast.Span(source.name, line, column, line, column + 1)
+        hint = "names are lower_case letters, digits and '_'" if char.isalpha() else _expected_hint(set(err.allowed or ()))
+        return LandlordError([source.diagnostic(f"unexpected character {char!r}", span, hint)])
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    width = max(1, len(str(tok)))
+    span = ast.Span(source.name, line, column, line, column + width)
+    hint = _expected_hint(set(err.expected))
+    if tok.type == "RBRACE":
+        message = "unexpected '}'"
+        hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
+    else:
+        message = f"unexpected {_describe(tok.type) if tok.type != 'NAME' else repr(str(tok))}"
+    return LandlordError([source.diagnostic(message, span, hint)])
+
+
+def parse(text: str, file: str = "<string>") -> ast.Module:
+    """Parse .lg source text; return its Module or raise LandlordError."""
+    source = SourceText(file, text)
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, source) from None
+    try:
+        header, decls = _Builder(file).transform(tree)
+    except VisitError as err:  # pragma: no cover - the builder raises nothing by design
+        raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
+    return ast.Module(header, decls, source_name=file, source_text=text)
+
+
+def source_of(module: ast.Module) -> SourceText:
+    """Return the SourceText a module was parsed from."""
+    return SourceText(module.source_name, module.source_text)

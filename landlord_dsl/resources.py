@@ -1,0 +1,60 @@
+"""Locating the files that ship with landlord-dsl: the grammar and editions.
+
+An installed wheel carries them inside the package (`landlord_dsl/grammar`,
+`landlord_dsl/editions`); a source checkout keeps them at the top level of the
+repository. Both layouts are looked up, the installed one first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import Diagnostic, LandlordError, did_you_mean
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_SOURCE_ROOT = _PACKAGE_DIR.parent
+
+
+def _first_existing(*candidates: Path) -> Path | None:
+    for candidate in candidates:
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def grammar_path() -> Path:
+    """Return the path of landlord.lark."""
+    found = _first_existing(
+        _PACKAGE_DIR / "grammar" / "landlord.lark",
+        _SOURCE_ROOT / "grammar" / "landlord.lark",
+    )
+    if found is None:
+        raise LandlordError("the grammar file landlord.lark is missing from this installation")
+    return found
+
+
+def editions_dir() -> Path:
+    """Return the directory holding the shipped editions and variants."""
+    found = _first_existing(_PACKAGE_DIR / "editions", _SOURCE_ROOT / "editions")
+    if found is None:
+        raise LandlordError("the editions directory is missing from this installation")
+    return found
+
+
+def shipped_files() -> dict[str, Path]:
+    """Return every shipped .lg file by name (its file name without .lg)."""
+    return {path.stem: path for path in sorted(editions_dir().rglob("*.lg"))}
+
+
+def resolve(name_or_path: str) -> Path:
+    """Return the .lg file a user means: an existing path, or a shipped name."""
+    path = Path(name_or_path)
+    if path.suffix == ".lg" or path.exists():
+        if path.is_file():
+            return path
+        raise LandlordError(f"no such file: {name_or_path}")
+    shipped = shipped_files()
+    if name_or_path in shipped:
+        return shipped[name_or_path]
+    hint = did_you_mean(name_or_path, shipped) or "run `landlord-dsl list` to see the shipped editions"
+    raise LandlordError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=hint)])

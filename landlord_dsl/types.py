@@ -1,0 +1,136 @@
+"""The value types of the .lg language and the built-in function registry.
+
+Types are small strings: int, bool, text, none, player, space, card, account,
+group, deck, dice, payee (a player or an account), list[T], and a trailing
+'?' for "or none" (player? is an owner that may be absent). `any` is used
+only to stop one error from causing a cascade of others.
+
+Built-in functions are declared here with their signatures, so the checker
+rejects a wrong call before a game runs; their implementations live in the
+engine (landlord_dsl.builtins), keyed by the same names.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+INT, BOOL, TEXT, NONE, ANY = "int", "bool", "text", "none", "any"
+PLAYER, SPACE, CARD, ACCOUNT, GROUP, DECK, DICE, PAYEE = (
+    "player", "space", "card", "account", "group", "deck", "dice", "payee",
+)
+
+
+def list_of(item: str) -> str:
+    return f"list[{item}]"
+
+
+def element_of(type_: str) -> str | None:
+    """Return the element type of an iterable type, or None."""
+    if type_ == GROUP:
+        return SPACE
+    if type_.startswith("list[") and type_.endswith("]"):
+        return type_[5:-1]
+    if type_ == ANY:
+        return ANY
+    return None
+
+
+def optional(type_: str) -> str:
+    return type_ if type_.endswith("?") or type_ in (ANY, NONE) else type_ + "?"
+
+
+def strip_optional(type_: str) -> str:
+    return type_[:-1] if type_.endswith("?") else type_
+
+
+def compatible(expected: str, actual: str) -> bool:
+    """Return True if a value of type `actual` may stand where `expected` is wanted."""
+    if ANY in (expected, actual) or expected == actual:
+        return True
+    if expected == PAYEE:
+        return strip_optional(actual) in (PLAYER, ACCOUNT, PAYEE)
+    if expected.endswith("?"):
+        return actual == NONE or compatible(expected[:-1], strip_optional(actual))
+    if expected == "list[any]":
+        return element_of(actual) is not None
+    if element_of(expected) is not None and element_of(actual) is not None:
+        return compatible(element_of(expected), element_of(actual))  # type: ignore[arg-type]
+    return False
+
+
+def comparable(a: str, b: str) -> bool:
+    """Return True if == and != between these types make sense."""
+    if ANY in (a, b):
+        return True
+    if NONE in (a, b):
+        return a.endswith("?") or b.endswith("?") or NONE == a == b or PAYEE in (a, b)
+    a, b = strip_optional(a), strip_optional(b)
+    if PAYEE in (a, b):
+        return {a, b} <= {PLAYER, ACCOUNT, PAYEE}
+    return a == b
+
+
+def describe(type_: str) -> str:
+    """Return a type as said in an error message."""
+    if type_.endswith("?"):
+        return f"{describe(type_[:-1])} or none"
+    if type_.startswith("list["):
+        return f"a list of {describe(type_[5:-1])}s"
+    return {
+        INT: "a number", BOOL: "true/false", TEXT: "text", NONE: "none", PLAYER: "a player",
+        SPACE: "a space", CARD: "a card", ACCOUNT: "an account", GROUP: "a group", DECK: "a deck",
+        DICE: "the dice", PAYEE: "a player or an account", ANY: "anything",
+    }.get(type_, type_)
+
+
+@attrs.frozen
+class Signature:
+    params: tuple[str, ...]
+    result: str
+    doc: str
+
+
+# The registry of built-in functions: name -> signature. Implementations are in
+# landlord_dsl/builtins.py under the same names (a test checks they match).
+BUILTINS: dict[str, Signature] = {
+    "min": Signature((INT, INT), INT, "the smaller of two numbers"),
+    "max": Signature((INT, INT), INT, "the larger of two numbers"),
+    "abs": Signature((INT,), INT, "the absolute value"),
+    "len": Signature(("list[any]",), INT, "the number of items in a list or group"),
+    "percent": Signature((INT, INT), INT, "percent(a, p): p percent of a, rounded down"),
+    "ahead": Signature((INT,), SPACE, "the space n steps ahead of the acting player"),
+    "behind": Signature((INT,), SPACE, "the space n steps behind the acting player"),
+    "via": Signature((GROUP, INT), optional(SPACE),
+                     "where a move of n steps ends if it jumps once between members of the group, "
+                     "or none when the move cannot jump"),
+    "next_in": Signature((GROUP,), SPACE, "the first member of the group ahead of the acting player"),
+    "count_owned": Signature((PLAYER, GROUP), INT, "how many spaces of the group the player owns"),
+    "owns_all": Signature((PLAYER, GROUP), BOOL, "whether the player owns every space of the group"),
+    "owners": Signature((GROUP,), list_of(PLAYER), "the distinct players owning spaces of the group"),
+    "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
+    "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
+}
+
+# Fields every value of a type has, besides those an edition declares.
+BUILTIN_FIELDS: dict[str, dict[str, str]] = {
+    PLAYER: {"cash": INT, "space": SPACE, "seat": INT, "name": TEXT, "cards": list_of(CARD),
+             "titles": list_of(SPACE)},
+    SPACE: {"owner": optional(PLAYER), "index": INT, "name": TEXT, "kind": TEXT, "title": CARD},
+    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER)},
+    DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
+    ACCOUNT: {"balance": INT, "name": TEXT},
+}
+
+# Names whose meaning depends on where they are used.
+CONTEXT_NAMES: dict[str, str] = {
+    "player": PLAYER,        # the player the rule is acting for
+    "players": list_of(PLAYER),
+    "player_count": INT,
+    "here": SPACE,           # the acting player's space
+    "origin": SPACE,         # where the current player's last move started
+    "dice": DICE,            # the last roll of the dice
+    "spaces": list_of(SPACE),
+}
+SHORTFALL_NAMES: dict[str, str] = {"due": INT, "creditor": PAYEE}
+
+EVENTS = ("setup", "turn", "land", "pass", "shortfall")
