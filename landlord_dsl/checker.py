@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import re
+
 import attrs
 
 from . import ast
@@ -51,6 +53,7 @@ class Model:
     refs: dict[int, tuple[str, object]]
     frames: dict[int, int]
     function_types: dict[str, str]
+    templates: dict[int, list]
 
 
 class _Scope:
@@ -99,6 +102,7 @@ class Checker:
         self.types: dict[int, str] = {}
         self.refs: dict[int, tuple[str, object]] = {}
         self.frames: dict[int, int] = {}
+        self.templates: dict[int, list] = {}
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
@@ -113,7 +117,7 @@ class Checker:
             header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
             kinds={}, game_vars={}, player_vars={}, space_vars={}, spaces=[], space_index={},
             space_fields={}, decks={}, functions={}, rules=[], ends=[], score=None,
-            types=self.types, refs=self.refs, frames=self.frames, function_types={},
+            types=self.types, refs=self.refs, frames=self.frames, function_types={}, templates=self.templates,
         )
         self.m = m
         if header.players is not None and not (1 <= header.players[0] <= header.players[1]):
@@ -420,6 +424,7 @@ class Checker:
         elif isinstance(s, ast.Choose):
             if s.chooser is not None:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")
+            self.templates[id(s)] = self.template(s.prompt, s.span, scope)
             names: set[str] = set()
             for o in s.options:
                 if o.name in names:
@@ -438,6 +443,8 @@ class Checker:
                 if o.guard is not None:
                     self.condition(o.guard, inner, "an option's `when`")
                     inner = inner.child(_narrowings(o.guard, True))
+                if o.label is not None:
+                    self.templates[id(o)] = self.template(o.label, o.span, inner)
                 if o.cost is not None:
                     self.expect(o.cost, inner, INT, "an option's cost")
                 if o.value is not None:
@@ -534,6 +541,24 @@ class Checker:
             self.error(f"`{s.op}` needs a number variable", s.span, None)
         if not compatible(target_t, value_t) and not (target_t.endswith("?") or value_t == NONE and target_t != INT):
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
+
+    def template(self, text: str, span: ast.Span, scope: _Scope) -> list:
+        """Split a prompt or label into text and `{name.field}` expressions, checking each."""
+        parts: list = []
+        at = 0
+        for match in _TEMPLATE.finditer(text):
+            if match.start() > at:
+                parts.append(text[at:match.start()])
+            names = match.group(1).split(".")
+            node: ast.Expr = ast.Name(names[0], span=span)
+            for field in names[1:]:
+                node = ast.Field(node, field, span=span)
+            self.expr(node, scope)
+            parts.append(node)
+            at = match.end()
+        if at < len(text):
+            parts.append(text[at:])
+        return parts
 
     # --------------------------------------------------------- expressions
     def _name_type(self, e: ast.Name, scope: _Scope, constant: bool = False, report: bool = True) -> str:
@@ -766,6 +791,9 @@ class Checker:
                 self.error(f"cannot look for {describe(a)} among {describe(b)}", e.span, None)
             return BOOL
         raise AssertionError(op)  # pragma: no cover
+
+
+_TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\}")
 
 
 def _path(e: ast.Expr) -> str | None:

@@ -573,15 +573,30 @@ class Compiler:
                 body(g, f)
         return for_
 
+    def text(self, parts: list) -> Fn:
+        """Compile a checked template (text and expressions) into a closure giving a string."""
+        if all(isinstance(p, str) for p in parts):
+            constant = "".join(parts)
+            return lambda g, f: constant
+        pieces = []
+        for p in parts:
+            if isinstance(p, str):
+                pieces.append(lambda g, f, p=p: p)
+            else:
+                value, kind = self.fn(p), strip_optional(self.type_of(p))
+                pieces.append(lambda g, f, value=value, kind=kind: show_value(g, value(g, f), kind))
+        return lambda g, f: "".join(piece(g, f) for piece in pieces)
+
     def _s_Choose(self, s):
         chooser = self.fn(s.chooser) if s.chooser is not None else None
+        prompt_text = self.text(self.m.templates.get(id(s), [s.prompt]))
         prompt = s.prompt
         compiled = []
         for o in s.options:
             slot = self.m.refs[id(o)][1] if o.binding is not None else None
             compiled.append((
                 o.name,
-                o.label or o.name,
+                self.text(self.m.templates.get(id(o), [o.label or o.name])),
                 slot,
                 self.fn(o.binding[1]) if o.binding is not None else None,
                 self.fn(o.guard) if o.guard is not None else None,
@@ -609,8 +624,7 @@ class Compiler:
             name, label, slot, x, cost, value, _ = item
             if slot is not None:
                 f[slot] = x
-                label = f"{label}: {_show(g, x)}"
-            return Option(name, label, cost(g, f) if cost else 0, value(g, f) if value else 0)
+            return Option(name, label(g, f), cost(g, f) if cost else 0, value(g, f) if value else 0)
 
         def choose(g, f):
             seat = chooser(g, f) if chooser is not None else g.actor
@@ -621,7 +635,7 @@ class Compiler:
             if len(legal) == 1:
                 pick = legal[0]
             else:
-                pick = legal[g.decide(seat, prompt, [describe(g, f, item) for item in legal])]
+                pick = legal[g.decide(seat, prompt_text(g, f), [describe(g, f, item) for item in legal])]
             if pick[2] is not None:
                 f[pick[2]] = pick[3]
             pick[6](g, f)
@@ -633,7 +647,7 @@ class Compiler:
                 if not legal:
                     return
                 options = [describe(g, f, item) for item in legal] + [Option("done", "Done")]
-                answer = g.decide(seat, prompt, options)
+                answer = g.decide(seat, prompt_text(g, f), options)
                 if answer == len(legal):
                     return
                 pick = legal[answer]
@@ -793,7 +807,8 @@ class Compiler:
                     members = m.groups[h.selector]
                 for s in members:
                     target[s].append(entry)
-        ends = [(self.framed(e.condition, e), f"line {e.span.line}") for e in m.ends]
+        ends = [(self.framed(e.condition, e), e.provenance.source if e.provenance else f"line {e.span.line}")
+                for e in m.ends]
         score = self.framed(m.score.formula, m.score) if m.score is not None else None
         return Program(
             title=header.title or header.name,
@@ -836,10 +851,20 @@ class Compiler:
         )
 
 
-def _show(g, value) -> str:
-    """Return a short text for an option's bound value (spaces show their names)."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < g.board_size:
+def show_value(g, value, kind: str) -> str:
+    """Return a value as a person reads it: names for players, spaces, cards and accounts."""
+    if value is None:
+        return "nobody" if kind == PLAYER else "none"
+    if kind == PLAYER:
+        return g.names[value]
+    if kind == SPACE:
         return g.prog.space_labels[value]
+    if kind == CARD:
+        return g.prog.card_texts[value]
+    if kind == ACCOUNT:
+        return g.prog.account_labels[-value - 1]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)
 
 

@@ -1,0 +1,518 @@
+"""The canonical layout of .lg files (`landlord-dsl fmt`).
+
+The formatter prints the AST back as text: four-space indentation, one
+statement per line, braces at line ends, minimal parentheses. Comments are
+kept: each is emitted before the first declaration, space, card, handler,
+option or statement that starts after it, or at the end of its block; a
+comment on the last line of a statement stays at the end of that line. One
+blank line between items is kept where the source had one. Formatting is
+idempotent and preserves meaning: parse(format(x)) == parse(x).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .errors import LandlordError
+from .parser import parse
+
+WIDTH = 100
+INDENT = "    "
+
+# Binding strength of each expression form; larger binds tighter.
+_LEVEL = {"if": 0, "or": 1, "and": 2, "not": 3, "compare": 4, "sum": 5, "product": 6, "unary": 7, "postfix": 8,
+          "atom": 9}
+_BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
+                 "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+
+
+def quote(text: str) -> str:
+    """Return a .lg string literal for `text`."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def _level(e: ast.Expr) -> int:
+    if isinstance(e, ast.Conditional):
+        return 0
+    if isinstance(e, ast.Binary):
+        return _BINARY_LEVEL[e.op]
+    if isinstance(e, ast.Unary):
+        return 3 if e.op == "not" else 7
+    if isinstance(e, ast.IntLit) and e.value < 0:
+        return 7
+    if isinstance(e, (ast.Field, ast.Index, ast.Call)):
+        return 8
+    return 9
+
+
+def expr(e: ast.Expr, minimum: int = 0) -> str:
+    """Return an expression as text, parenthesised if it binds looser than `minimum`."""
+    text = _expr(e)
+    return f"({text})" if _level(e) < minimum else text
+
+
+def _expr(e: ast.Expr) -> str:
+    if isinstance(e, ast.IntLit):
+        return str(e.value)
+    if isinstance(e, ast.TextLit):
+        return quote(e.value)
+    if isinstance(e, ast.BoolLit):
+        return "true" if e.value else "false"
+    if isinstance(e, ast.NoneLit):
+        return "none"
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.ListLit):
+        return "[" + ", ".join(expr(i) for i in e.items) + "]"
+    if isinstance(e, ast.Field):
+        return f"{expr(e.subject, 8)}.{e.name}"
+    if isinstance(e, ast.Index):
+        return f"{expr(e.subject, 8)}[{expr(e.key)}]"
+    if isinstance(e, ast.Call):
+        return f"{e.function}(" + ", ".join(expr(a) for a in e.args) + ")"
+    if isinstance(e, ast.Unary):
+        if e.op == "not":
+            return f"not {expr(e.operand, 3)}"
+        return f"-{expr(e.operand, 7)}"
+    if isinstance(e, ast.Binary):
+        level = _BINARY_LEVEL[e.op]
+        if level == 4:  # comparisons do not chain
+            return f"{expr(e.left, 5)} {e.op} {expr(e.right, 5)}"
+        return f"{expr(e.left, level)} {e.op} {expr(e.right, level + 1)}"
+    if isinstance(e, ast.Conditional):
+        return f"if {expr(e.condition, 1)} then {expr(e.then)} else {expr(e.otherwise)}"
+    if isinstance(e, ast.Aggregate):
+        return f"{e.op}({e.var} in {expr(e.collection)}: {expr(e.body)})"
+    raise AssertionError(e)  # pragma: no cover
+
+
+def _chain(e: ast.Expr) -> tuple[list[ast.Expr], list[str]] | None:
+    """Split a left-leaning chain of one precedence level (a + b - c) into operands and operators."""
+    if not (isinstance(e, ast.Binary) and e.op in ("or", "and", "+", "-")):
+        return None
+    level = _BINARY_LEVEL[e.op]
+    operands: list[ast.Expr] = []
+    ops: list[str] = []
+    node: ast.Expr = e
+    while isinstance(node, ast.Binary) and node.op in ("or", "and", "+", "-") and _BINARY_LEVEL[node.op] == level:
+        operands.append(node.right)
+        ops.append(node.op)
+        node = node.left
+    operands.append(node)
+    operands.reverse()
+    ops.reverse()
+    return operands, ops
+
+
+def wrapped(prefix: str, e: ast.Expr, depth: int, suffix: str = "") -> list[str]:
+    """Return `prefix + e + suffix` as lines no wider than WIDTH where the expression allows.
+
+    Long chains of `or`, `and`, `+` and `-` break before an operator; the
+    continuation lines are indented one level deeper.
+    """
+    one = INDENT * depth + prefix + expr(e) + suffix
+    chain = _chain(e)
+    if len(one) <= WIDTH or chain is None:
+        return [one]
+    operands, ops = chain
+    level = _BINARY_LEVEL[ops[0]]
+    pieces = [expr(operands[0], level)] + [f"{op} {expr(x, level + 1)}" for op, x in zip(ops, operands[1:])]
+    lines = [INDENT * depth + prefix + pieces[0]]
+    for piece in pieces[1:]:
+        if len(lines[-1]) + 1 + len(piece) <= WIDTH:
+            lines[-1] += " " + piece
+        else:
+            lines.append(INDENT * (depth + 1) + piece)
+    lines[-1] += suffix
+    return lines
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return quote(str(value))
+
+
+class _Printer:
+    def __init__(self, source: str, comments: list["_Comment"]):
+        self.out: list[str] = []
+        self.lines = source.splitlines()
+        self.comments = sorted(comments, key=lambda c: c.line)
+        self.last_line = 0  # last source line already accounted for
+
+    # -- comments and blank lines
+    def _blank_between(self, start: int, end: int) -> bool:
+        return any(not self.lines[i - 1].strip() for i in range(start, end) if 0 < i <= len(self.lines))
+
+    def lead(self, span: ast.Span, depth: int) -> None:
+        """Emit comments and one blank line that come before a node starting at span.line."""
+        previous = self.last_line
+        while self.comments and self.comments[0].line < span.line:
+            c = self.comments.pop(0)
+            if previous and self._blank_between(previous + 1, c.line) and self.out and self.out[-1] != "":
+                self.out.append("")
+            self.out.append(INDENT * depth + str(c).rstrip())
+            previous = c.line
+        if previous and self._blank_between(previous + 1, span.line) and self.out and self.out[-1] != "" \
+                and not self.out[-1].rstrip().endswith("{"):
+            self.out.append("")
+
+    def trail(self, span: ast.Span) -> None:
+        """Attach a comment on the node's last line to the last printed line."""
+        if self.comments and self.comments[0].line == span.end_line:
+            c = self.comments.pop(0)
+            self.out[-1] += "  " + str(c).rstrip()
+        self.last_line = max(self.last_line, span.end_line)
+
+    def close(self, end_line: int, depth: int) -> None:
+        """Emit comments left inside a block before its closing brace."""
+        while self.comments and self.comments[0].line < end_line:
+            self.out.append(INDENT * depth + str(self.comments.pop(0)).rstrip())
+
+    def line(self, depth: int, text: str) -> None:
+        self.out.append(INDENT * depth + text)
+
+    # -- helpers
+    def provenance_lines(self, depth: int, head: str, prov: ast.Provenance | None, tail: str = "") -> list[str]:
+        """Return `head` with its provenance: one line when it fits, else the citation indented below."""
+        if prov is None:
+            return [INDENT * depth + head + tail]
+        parts = [f"source {quote(prov.source)}" + (f" {prov.confidence}" if prov.confidence else "")]
+        if prov.note is not None:
+            parts.append(f"note {quote(prov.note)}")
+        one = INDENT * depth + " ".join(([head] if head else []) + parts) + tail
+        if len(one) <= WIDTH:
+            return [one]
+        lines = [INDENT * depth + head] if head else []
+        inner = depth + 1 if head else depth
+        lines += [INDENT * inner + part for part in parts]
+        lines[-1] += tail
+        return lines
+
+    def with_provenance(self, depth: int, head: str, prov: ast.Provenance | None, tail: str = "") -> None:
+        self.out.extend(self.provenance_lines(depth, head, prov, tail))
+
+    def block(self, stmts: tuple[ast.Stmt, ...], depth: int, end_line: int) -> None:
+        for s in stmts:
+            self.stmt(s, depth)
+        self.close(end_line, depth)
+
+    def opened(self, depth: int, head: str, body: tuple[ast.Stmt, ...], span: ast.Span,
+               prov: ast.Provenance | None = None) -> None:
+        """Print `head {`, a block of statements, and `}` (or `head { }` when empty)."""
+        if not body and not any(span.line < c.line < span.end_line for c in self.comments):
+            self.with_provenance(depth, head, prov, " { }")
+            return
+        self.with_provenance(depth, head, prov, " {")
+        self.last_line = span.line
+        self.block(body, depth + 1, span.end_line)
+        self.line(depth, "}")
+
+    # -- statements
+    def stmt(self, s: ast.Stmt, depth: int) -> None:
+        self.lead(s.span, depth)
+        if isinstance(s, ast.If):
+            self._if(s, depth, "if")
+        elif isinstance(s, ast.For):
+            self.opened(depth, f"for {s.var} in {expr(s.collection)}", s.body, s.span)
+        elif isinstance(s, ast.Choose):
+            head = "offer" if s.repeat else "choose"
+            if s.chooser is not None:
+                head += f" by {expr(s.chooser)}"
+            self.line(depth, f"{head} {quote(s.prompt)} {{")
+            self.last_line = s.span.line
+            for o in s.options:
+                self.option(o, depth + 1)
+            self.close(s.span.end_line, depth + 1)
+            self.line(depth, "}")
+        else:
+            self.line(depth, _simple(s))
+        self.trail(s.span)
+
+    def _if(self, s: ast.If, depth: int, opener: str) -> None:
+        """Print an if statement; `else { if ... }` and `else if` are the same tree, printed as `else if`."""
+        self.line(depth, f"{opener} {expr(s.condition)} {{")
+        self.last_line = s.span.line
+        if s.otherwise is None:
+            self.block(s.then, depth + 1, s.span.end_line)
+            self.line(depth, "}")
+            return
+        self.block(s.then, depth + 1, s.otherwise[0].span.line)
+        if len(s.otherwise) == 1 and isinstance(s.otherwise[0], ast.If):
+            self._if(s.otherwise[0], depth, "} else if")
+            return
+        self.line(depth, "} else {")
+        self.block(s.otherwise, depth + 1, s.span.end_line)
+        self.line(depth, "}")
+
+    def option(self, o: ast.ChoiceOption, depth: int) -> None:
+        self.lead(o.span, depth)
+        head = f"option {o.name}" + (f" {quote(o.label)}" if o.label is not None else "")
+        clauses = []
+        if o.binding is not None:
+            clauses.append(f"for {o.binding[0]} in {expr(o.binding[1])}")
+        if o.guard is not None:
+            clauses.append(f"when {expr(o.guard)}")
+        if o.cost is not None:
+            clauses.append(f"cost {expr(o.cost)}")
+        if o.value is not None:
+            clauses.append(f"value {expr(o.value)}")
+        empty = not o.body and not any(o.span.line < c.line < o.span.end_line for c in self.comments)
+        opener = " { }" if empty else " {"
+        one = " ".join([head] + clauses) + opener
+        if len(INDENT * depth + one) <= WIDTH or not clauses:
+            self.line(depth, one)
+        else:
+            self.line(depth, head)
+            for i, clause in enumerate(clauses):
+                tail = opener if i == len(clauses) - 1 else ""
+                if clause.startswith("when ") and o.guard is not None:
+                    self.out.extend(wrapped("when ", o.guard, depth + 1, tail))
+                else:
+                    self.line(depth + 1, clause + tail)
+        if not empty:
+            self.last_line = o.span.line
+            self.block(o.body, depth + 1, o.span.end_line)
+            self.line(depth, "}")
+        self.trail(o.span)
+
+    # -- declarations
+    def module(self, m: ast.Module) -> None:
+        h = m.header
+        self.lead(h.span, 0)
+        self.line(0, f"edition {quote(h.name)} {{")
+        if h.title is not None:
+            self.line(1, f"title {quote(h.title)}")
+        if h.extends is not None:
+            self.line(1, f"extends {quote(h.extends)}")
+        if h.players is not None:
+            self.line(1, f"players {h.players[0]} to {h.players[1]}")
+        if h.dice is not None:
+            self.line(1, f"dice {h.dice}")
+        if h.turn_limit is not None:
+            self.line(1, f"turn limit {h.turn_limit}")
+        if h.provenance is not None:
+            self.with_provenance(1, "", h.provenance)
+        self.close(h.span.end_line, 1)
+        self.line(0, "}")
+        self.last_line = h.span.end_line
+        for d in m.declarations:
+            self.declaration(d)
+        for c in self.comments:
+            if self.out and self.out[-1] != "" and self._blank_between(self.last_line + 1, c.line):
+                self.out.append("")
+            self.out.append(str(c).rstrip())
+            self.last_line = c.line
+        self.comments = []
+
+    def declaration(self, d: ast.Declaration) -> None:
+        self.lead(d.span, 0)
+        if isinstance(d, ast.OptionDecl):
+            head = f"option {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+            head += f" = {_literal(d.default)}"
+            if d.choices is not None:
+                head += " choices " + " | ".join(quote(c) for c in d.choices)
+            self.with_provenance(0, head, d.provenance)
+        elif isinstance(d, ast.AccountDecl):
+            head = f"account {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+            self.with_provenance(0, head + (" unlimited" if d.unlimited else ""), d.provenance)
+        elif isinstance(d, ast.ConstDecl):
+            self.with_provenance(0, f"const {d.name} = {expr(d.value)}", d.provenance)
+        elif isinstance(d, ast.TableDecl):
+            self._table(d)
+        elif isinstance(d, ast.GroupDecl):
+            head = f"group {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+            self.with_provenance(0, head, d.provenance)
+        elif isinstance(d, ast.KindDecl):
+            head = f"kind {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+            head += (" titled" if d.titled else "") + (" improvable" if d.improvable else "")
+            fields = " ".join(f"{f.name}: {f.type}" for f in d.fields)
+            self.with_provenance(0, head + (f" {{ {fields} }}" if fields else " { }"), d.provenance)
+        elif isinstance(d, ast.VarDecl):
+            scope = "" if d.scope == "game" else d.scope + " "
+            self.with_provenance(0, f"{scope}var {d.name} = {expr(d.initial)}", d.provenance)
+        elif isinstance(d, ast.BoardDecl):
+            self.line(0, "board {")
+            self.last_line = d.span.line
+            for s in d.spaces:
+                self.lead(s.span, 1)
+                head = f"space {s.name} {quote(s.label)} : {s.kind}"
+                if s.fields:
+                    head += " { " + ", ".join(f"{n} = {expr(v)}" for n, v in s.fields) + " }"
+                if s.groups:
+                    head += " in " + ", ".join(s.groups)
+                self.with_provenance(1, head, s.provenance)
+                self.trail(s.span)
+            self.close(d.span.end_line, 1)
+            self.line(0, "}")
+        elif isinstance(d, ast.DeckDecl):
+            head = f"deck {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+            head += " kept" if d.kept else " returned"
+            if d.of_titles:
+                head += " of titles"
+            if d.enabled is not None:
+                head += f" when {expr(d.enabled)}"
+            has_inner_comments = any(d.span.line < c.line < d.span.end_line and
+                                     (not d.cards or c.line > d.cards[0].span.line - 1) for c in self.comments)
+            if not d.cards and not has_inner_comments:
+                self.with_provenance(0, head, d.provenance, " { }")
+            else:
+                self.with_provenance(0, head, d.provenance, " {")
+                self.last_line = d.span.line
+                for c in d.cards:
+                    self.lead(c.span, 1)
+                    card_head = f"card {c.name} {quote(c.text)}" + (f" x {c.copies}" if c.copies != 1 else "")
+                    self.opened(1, card_head, c.body, c.span, c.provenance)
+                    self.trail(c.span)
+                self.close(d.span.end_line, 1)
+                self.line(0, "}")
+        elif isinstance(d, ast.FunctionDecl):
+            params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
+            head = f"function {d.name}({params}) ="
+            body = expr(d.body)
+            if isinstance(d.body, ast.Conditional) and len(head) + 1 + len(body) > WIDTH:
+                self.line(0, head)
+                self._conditional_lines(d.body, 1)
+                if d.provenance is not None:
+                    self.with_provenance(1, "", d.provenance)
+            elif len(f"{head} {body}") > WIDTH and _chain(d.body) is not None:
+                self.line(0, head)
+                self.out.extend(wrapped("", d.body, 1))
+                if d.provenance is not None:
+                    self.with_provenance(1, "", d.provenance)
+            else:
+                self.with_provenance(0, f"{head} {body}", d.provenance)
+        elif isinstance(d, ast.RuleDecl):
+            head = f"rule {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + (" off" if d.off else "")
+            inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
+            if not d.handlers and not inner:
+                self.with_provenance(0, head, d.provenance, " { }")
+            else:
+                self.with_provenance(0, head, d.provenance, " {")
+                self.last_line = d.span.line
+                for h in d.handlers:
+                    self.lead(h.span, 1)
+                    on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
+                    self.opened(1, on, h.body, h.span)
+                    self.trail(h.span)
+                self.close(d.span.end_line, 1)
+                self.line(0, "}")
+        elif isinstance(d, ast.EndDecl):
+            self.with_provenance(0, f"end when {expr(d.condition)}", d.provenance)
+        elif isinstance(d, ast.ScoreDecl):
+            self.with_provenance(0, f"score {expr(d.formula)}", d.provenance)
+        elif isinstance(d, ast.RemoveDecl):
+            self.line(0, f"remove {d.what} {d.name}")
+        else:  # pragma: no cover
+            raise AssertionError(d)
+        self.trail(d.span)
+
+    def _conditional_lines(self, e: ast.Conditional, depth: int) -> None:
+        self.line(depth, f"if {expr(e.condition, 1)} then {expr(e.then)}")
+        rest: ast.Expr = e.otherwise
+        while isinstance(rest, ast.Conditional):
+            self.line(depth, f"else if {expr(rest.condition, 1)} then {expr(rest.then)}")
+            rest = rest.otherwise
+        self.line(depth, f"else {expr(rest)}")
+
+    def _table(self, d: ast.TableDecl) -> None:
+        head = f"table {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        entries = [f"{expr(k)}: {expr(v)}" for k, v in d.entries]
+        one = f"{head} {{ {', '.join(entries)} }}" if entries else f"{head} {{ }}"
+        if len(one) <= WIDTH:
+            self.with_provenance(0, one, d.provenance)
+            return
+        self.line(0, head + " {")
+        for entry in entries:
+            self.line(1, entry + ",")
+        self.with_provenance(0, "}", d.provenance)
+
+
+def _simple(s: ast.Stmt) -> str:
+    if isinstance(s, ast.Pay):
+        return f"pay {expr(s.amount)} from {expr(s.payer)} to {expr(s.payee)}"
+    if isinstance(s, ast.Set):
+        return f"set {'.'.join(s.target)} {s.op} {expr(s.value)}"
+    if isinstance(s, ast.Let):
+        return f"let {s.name} = {expr(s.value)}"
+    if isinstance(s, ast.Roll):
+        return "roll dice"
+    if isinstance(s, ast.MoveSteps):
+        return f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else "")
+    if isinstance(s, ast.MoveTo):
+        return f"move to {expr(s.destination)}"
+    if isinstance(s, ast.Send):
+        return f"send {expr(s.who)} to {expr(s.destination)}"
+    if isinstance(s, ast.Draw):
+        return f"draw {s.deck}"
+    if isinstance(s, ast.Give):
+        return f"give {expr(s.card)} to {expr(s.recipient)}"
+    if isinstance(s, ast.Return):
+        return f"return {expr(s.card)} to {s.deck}"
+    if isinstance(s, ast.Shuffle):
+        return f"shuffle {s.deck}"
+    if isinstance(s, ast.Deal):
+        return f"deal {expr(s.count)} from {s.deck}"
+    if isinstance(s, ast.Auction):
+        text = f"auction {expr(s.space)} start {expr(s.start)}"
+        if s.step is not None:
+            text += f" step {expr(s.step)}"
+        if s.first is not None:
+            text += f" first {expr(s.first)}"
+        return text + f" to {expr(s.proceeds)}"
+    if isinstance(s, ast.Borrow):
+        return f"borrow {expr(s.amount)} interest {expr(s.interest)}"
+    if isinstance(s, ast.RepayLoans):
+        return "repay loans"
+    if isinstance(s, ast.EndTurn):
+        return "end turn"
+    if isinstance(s, ast.EndGame):
+        return "end game"
+    if isinstance(s, ast.Switch):
+        return f"{'enable' if s.enable else 'disable'} {s.rule}"
+    raise AssertionError(s)  # pragma: no cover
+
+
+@attrs.frozen
+class _Comment:
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _comments(text: str) -> list[_Comment]:
+    """Return every `# ...` comment outside string literals, with its line."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        in_string, escaped = False, False
+        for i, ch in enumerate(line):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                found.append(_Comment(number, line[i:]))
+                break
+    return found
+
+
+def format_text(text: str, file: str = "<string>") -> str:
+    """Return `text` in canonical layout; raise LandlordError if it does not parse."""
+    module = parse(text, file)
+    printer = _Printer(text, _comments(text))
+    printer.module(module)
+    out = "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"
+    if parse(out, file) != module:  # pragma: no cover - a formatter bug must never change meaning
+        raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")
+    return out

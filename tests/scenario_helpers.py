@@ -1,0 +1,208 @@
+"""Small helpers for the rule-by-rule scenario tests (tests/test_scenarios_*.py).
+
+A scenario is built by hand: a game whose setup is skipped (`started=True`),
+cash, positions, titles and houses set directly, fixed dice (ScriptedChance)
+and fixed answers (ScriptedAgent, one per seat). The helpers below name
+things by their .lg names so that the tests read like the rule text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import landlord_dsl as ld
+from landlord_dsl import ScriptedAgent, ScriptedChance
+
+EDITION = "landlords-game-1906"
+
+_RULES: dict[str, Any] = {}
+_PROGRAMS: dict[tuple, Any] = {}
+
+
+def rules(edition: str = EDITION):
+    """Return the checked RuleSet of an edition (loaded once per test session)."""
+    if edition not in _RULES:
+        _RULES[edition] = ld.load_edition(edition)
+    return _RULES[edition]
+
+
+def program(edition: str = EDITION, **options):
+    """Return the compiled Program for these option values (compiled once per set of options)."""
+    key = (edition, tuple(sorted(options.items())))
+    if key not in _PROGRAMS:
+        _PROGRAMS[key] = ld.compile_rules(rules(edition), options)
+    return _PROGRAMS[key]
+
+
+def make_game(
+    players: int = 2,
+    answers: Sequence[Iterable[object]] | None = None,
+    throws: Iterable[tuple[int, ...]] = (),
+    shuffles: list[list[int]] | None = None,
+    cash: Sequence[int] | int | None = 0,
+    at: Sequence[str] | None = None,
+    start: bool = True,
+    edition: str = EDITION,
+    **options,
+):
+    """Return a game of `players` scripted seats.
+
+    answers: one answer list per seat; throws: the dice, in order.
+    With start=True the setup (Rule 1) is skipped: every seat gets `cash`
+    (one int for all, or one per seat) and stands on the spaces named in `at`.
+    Options are passed by name, e.g. make_game(chance_deck=False).
+    """
+    prog = program(edition, **options)
+    answers = answers if answers is not None else [[] for _ in range(players)]
+    agents = [ScriptedAgent(list(a)) for a in answers]
+    game = ld.new_game(prog, agents=agents, chance=ScriptedChance(list(throws), shuffles))
+    if start:
+        game.started = True
+        if cash is not None:
+            amounts = [cash] * players if isinstance(cash, int) else list(cash)
+            for seat, amount in enumerate(amounts):
+                set_cash(game, seat, amount)
+        if at is not None:
+            for seat, name in enumerate(at):
+                put(game, seat, name)
+    return game
+
+
+# ----------------------------------------------------------------- names
+def space(game_or_prog, name: str) -> int:
+    """Return the board index of a space by its .lg name."""
+    prog = getattr(game_or_prog, "prog", game_or_prog)
+    return prog.space_names.index(name)
+
+
+def card(game_or_prog, name: str) -> int:
+    """Return the card index of a card by its .lg name (title cards share their space's name)."""
+    prog = getattr(game_or_prog, "prog", game_or_prog)
+    return prog.card_names.index(name)
+
+
+def ledger_name(game, index: int) -> str:
+    """Name a ledger index: an account name, or 'p0', 'p1', ... for players."""
+    if index < game.nacc:
+        return game.prog.account_names[index]
+    return f"p{index - game.nacc}"
+
+
+# ----------------------------------------------------------------- money
+def cash(game, seat: int) -> int:
+    return game.bal[game.nacc + seat]
+
+
+def set_cash(game, seat: int, amount: int) -> None:
+    game.bal[game.nacc + seat] = amount
+
+
+def account(game, name: str) -> int:
+    return game.account_balance(name)
+
+
+def payments(game, since: int = 0) -> list[tuple[int, str, str, str]]:
+    """Every payment in the log (from event `since` on) as (amount, from, to, rule name)."""
+    out = []
+    for event in game.log[since:]:
+        if event[0] == "pay":
+            _, _turn, amount, src, dst, rule = event
+            out.append((amount, ledger_name(game, src), ledger_name(game, dst), game.rule_name(rule)))
+    return out
+
+
+def unpaid(game) -> list[tuple[int, int, str]]:
+    """Every 'unpaid' event as (seat, amount missing, rule name)."""
+    return [(e[2], e[3], game.rule_name(e[5])) for e in game.log if e[0] == "unpaid"]
+
+
+# -------------------------------------------------------------- positions
+def where(game, seat: int) -> str:
+    """The .lg name of the space a seat stands on."""
+    return game.prog.space_names[game.pos[seat]]
+
+
+def put(game, seat: int, name: str) -> None:
+    game.pos[seat] = space(game, name)
+
+
+def moves(game) -> list[tuple[int, str, str, str]]:
+    """Every move and send in the log as (seat, from, to, kind) with kind 'move' or 'send'."""
+    names = game.prog.space_names
+    return [(e[2], names[e[3]], names[e[4]], e[0]) for e in game.log if e[0] in ("move", "send")]
+
+
+# ------------------------------------------------------------- ownership
+def give(game, space_name: str, seat: int | None) -> None:
+    """Make `seat` the holder of the title card of a space (None: back to nobody)."""
+    game.set_holder(game.prog.title_card[space(game, space_name)], seat)
+
+
+def owner(game, space_name: str) -> int | None:
+    return game.owner[space(game, space_name)]
+
+
+def cards_of(game, seat: int) -> list[str]:
+    """Names of every card a seat holds, in card order."""
+    return [game.prog.card_names[c] for c, h in enumerate(game.holder) if h == seat]
+
+
+def deck(game, name: str) -> list[str]:
+    """Names of the cards in a deck, top first."""
+    return [game.prog.card_names[c] for c in game.decks[name]]
+
+
+# ------------------------------------------------------------- variables
+def _index(game, kind: str, name: str) -> int:
+    """Index of a `player var` / `space var` by name, in declaration order."""
+    return list(getattr(rules(game.prog.name).model, kind)).index(name)
+
+
+def pvar(game, name: str, seat: int):
+    return game.pv[_index(game, "player_vars", name)][seat]
+
+
+def set_pvar(game, name: str, seat: int, value) -> None:
+    game.pv[_index(game, "player_vars", name)][seat] = value
+
+
+def houses(game, space_name: str) -> int:
+    return game.sv[_index(game, "space_vars", "houses")][space(game, space_name)]
+
+
+def set_houses(game, space_name: str, count: int) -> None:
+    game.sv[_index(game, "space_vars", "houses")][space(game, space_name)] = count
+
+
+# ------------------------------------------------------------- decisions
+def decisions(game) -> list[tuple[int, str, str]]:
+    """Every decision asked, as (seat, option taken, rule name)."""
+    return [(e[2], e[4], game.rule_name(e[5])) for e in game.log if e[0] == "decide"]
+
+
+def bids(game) -> list[tuple[int, int | None]]:
+    """Every bid asked in an auction, as (seat, answer)."""
+    return [(e[2], e[4]) for e in game.log if e[0] == "bid"]
+
+
+def rolls(game) -> list[tuple[int, tuple[int, ...]]]:
+    return [(e[2], tuple(e[3])) for e in game.log if e[0] == "roll"]
+
+
+def turn(game, seat: int) -> None:
+    """Play one turn of `seat` (whoever was due next)."""
+    game.next_seat = seat
+    game.play_turn()
+
+
+def script_used_up(game) -> bool:
+    """True if every scripted answer and every scripted throw was consumed."""
+    agents_done = all(not a.answers for a in game.agents if isinstance(a, ScriptedAgent))
+    dice_done = not getattr(game.chance, "throws", [])
+    return agents_done and dice_done
+
+
+def assert_script_used_up(game) -> None:
+    left = {seat: a.answers for seat, a in enumerate(game.agents) if isinstance(a, ScriptedAgent) and a.answers}
+    throws = getattr(game.chance, "throws", [])
+    assert not left and not throws, f"unused answers {left}, unused throws {throws}"
