@@ -118,8 +118,16 @@ class SharedScript:
 class HumanAgent(Agent):
     """Asks a person at the terminal."""
 
-    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout):
-        self.stdin, self.stdout = stdin, stdout
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self._stdin, self._stdout = stdin, stdout
+
+    @property
+    def stdin(self) -> TextIO:
+        return self._stdin or sys.stdin
+
+    @property
+    def stdout(self) -> TextIO:
+        return self._stdout or sys.stdout
 
     def _ask(self, prompt: str, valid) -> str:
         while True:

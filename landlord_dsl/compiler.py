@@ -228,7 +228,7 @@ class Compiler:
                 "seat": lambda g, f: sub(g, f) + 1,
                 "name": lambda g, f: g.names[sub(g, f)],
                 "cards": lambda g, f: [c for c, h in enumerate(g.holder) if h == sub(g, f)],
-                "titles": lambda g, f: [s for s, o in enumerate(g.owner) if o == sub(g, f)],
+                "titles": lambda g, f: list(g.titles[sub(g, f)]),
             }[name], _NOTHING
         if t == SPACE:
             if name in self.space_var_index:
@@ -624,7 +624,14 @@ class Compiler:
             name, label, slot, x, cost, value, _ = item
             if slot is not None:
                 f[slot] = x
-            return Option(name, label(g, f), cost(g, f) if cost else 0, value(g, f) if value else 0)
+
+                def lazy_label():
+                    f[slot] = x
+                    return label(g, f)
+            else:
+                def lazy_label():
+                    return label(g, f)
+            return Option(name, lazy_label, cost(g, f) if cost else 0, value(g, f) if value else 0)
 
         def choose(g, f):
             seat = chooser(g, f) if chooser is not None else g.actor

@@ -106,6 +106,7 @@ class Game:
         self.sv = [list(vs) for vs in program.space_var_init]
         self.holder: list[int | None] = [None] * len(program.card_names)
         self.owner: list[int | None] = [None] * self.board_size
+        self.titles: list[list[int]] = [[] for _ in range(n)]  # spaces each seat owns, in board order
         self.decks = {name: list(cards) for name, cards in program.deck_cards.items()}
         self.active = [not off for off in program.rule_off]
         self.loans: list[list[int]] = []
@@ -219,13 +220,13 @@ class Game:
     def run_one(self, rule: int, fn, frame: int) -> None:
         saved = self.rule
         self.rule = rule
-        self.depth += 1
-        if self.depth > MAX_NESTING:
+        depth = self.depth = self.depth + 1
+        if depth > MAX_NESTING:
             raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
         try:
             fn(self, [None] * frame)
         finally:
-            self.depth -= 1
+            self.depth = depth - 1
             self.rule = saved
 
     # ----------------------------------------------------------- movement
@@ -317,6 +318,11 @@ class Game:
         space = self.prog.card_space[card]
         if space is not None:
             self.owner[space] = seat
+            if previous is not None:
+                self.titles[previous].remove(space)
+            if seat is not None:
+                self.titles[seat].append(space)
+                self.titles[seat].sort()
         if previous is None and seat is not None:
             deck = self.decks.get(self.prog.card_deck[card])
             if deck is not None and card in deck:
@@ -548,10 +554,15 @@ class Game:
             list(v) for v in state.space_vars]
         self.holder = list(state.holders)
         self.owner = [None] * self.board_size
+        self.titles = [[] for _ in range(self.n)]
         for card, seat in enumerate(self.holder):
             space = self.prog.card_space[card]
             if space is not None:
                 self.owner[space] = seat
+                if seat is not None:
+                    self.titles[seat].append(space)
+        for owned in self.titles:
+            owned.sort()
         self.decks = {k: list(v) for k, v in state.decks.items()}
         self.active = list(state.active_rules)
         self.loans = [list(l) for l in state.loans]

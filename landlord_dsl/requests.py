@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Protocol
+from typing import Callable, NamedTuple, Protocol, Sequence
 
 import attrs
 
@@ -34,24 +34,47 @@ class ShuffleRequest:
     size: int
 
 
-@attrs.frozen
 class Option:
-    """One legal answer to a decision: name, label, and hints for bots."""
+    """One legal answer to a decision: name, label, and hints for bots.
 
-    name: str
-    label: str
-    cost: int = 0   # money the chooser expects to spend by taking it
-    value: int = 0  # what the rule's author says it is worth to the chooser
+    `cost` is the money the chooser expects to spend by taking it; `value` is
+    what the rule's author says it is worth to the chooser. The label may be
+    given as a function and is then computed only when someone reads it:
+    games create hundreds of thousands of options and bots never read labels.
+    """
+
+    __slots__ = ("name", "_label", "cost", "value")
+
+    def __init__(self, name: str, label: "str | Callable[[], str]", cost: int = 0, value: int = 0):
+        self.name = name
+        self._label = label
+        self.cost = cost
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        if not isinstance(self._label, str):
+            self._label = self._label()
+        return self._label
+
+    def __repr__(self) -> str:
+        return f"Option({self.name!r}, {self.label!r}, cost={self.cost}, value={self.value})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and (self.name, self.label, self.cost, self.value) == (
+            other.name, other.label, other.cost, other.value)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.cost, self.value))
 
 
-@attrs.frozen
-class DecisionRequest:
-    """A player must pick one of `options` (indices into the tuple)."""
+class DecisionRequest(NamedTuple):
+    """A player must pick one of `options` (an index into the sequence)."""
 
     seat: int
     rule: str
     prompt: str
-    options: tuple[Option, ...]
+    options: Sequence[Option]
 
 
 @attrs.frozen

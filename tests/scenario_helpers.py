@@ -16,6 +16,29 @@ from landlord_dsl import ScriptedAgent, ScriptedChance
 EDITION = "landlords-game-1906"
 
 _RULES: dict[str, Any] = {}
+
+
+class RecordingAgent(ScriptedAgent):
+    """A ScriptedAgent that also records what it was asked.
+
+    `asked` holds (prompt, [legal option names]) for every decision and
+    `bid_requests` every BidRequest, so a test can check which options the
+    rules offered, not only which one was taken.
+    """
+
+    def __init__(self, answers):
+        super().__init__(answers)
+        self.asked: list[tuple[str, list[str]]] = []
+        self.bid_requests: list = []
+
+    def choose(self, game, request):
+        self.asked.append((request.prompt, [o.name for o in request.options]))
+        return super().choose(game, request)
+
+    def bid(self, game, request):
+        self.bid_requests.append(request)
+        return super().bid(game, request)
+
 _PROGRAMS: dict[tuple, Any] = {}
 
 
@@ -54,7 +77,7 @@ def make_game(
     """
     prog = program(edition, **options)
     answers = answers if answers is not None else [[] for _ in range(players)]
-    agents = [ScriptedAgent(list(a)) for a in answers]
+    agents = [RecordingAgent(list(a)) for a in answers]
     game = ld.new_game(prog, agents=agents, chance=ScriptedChance(list(throws), shuffles))
     if start:
         game.started = True
@@ -183,6 +206,11 @@ def decisions(game) -> list[tuple[int, str, str]]:
 def bids(game) -> list[tuple[int, int | None]]:
     """Every bid asked in an auction, as (seat, answer)."""
     return [(e[2], e[4]) for e in game.log if e[0] == "bid"]
+
+
+def offered(game, seat: int) -> list[list[str]]:
+    """The legal option names of every decision put to `seat`, in order."""
+    return [names for _prompt, names in game.agents[seat].asked]
 
 
 def rolls(game) -> list[tuple[int, tuple[int, ...]]]:

@@ -1,0 +1,168 @@
+"""The `landlord-dsl` command line: exit codes, output streams, every command."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from landlord_dsl.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+MISTAKES = '''edition "bad" { players 2 to 4 }
+account bank unlimited
+kind plain { }
+board { space a "A" : plain space b "B" : plane }
+rule r {
+    on turn { pay 5 from player to bnk }
+    on land a { set player.cash = 3 }
+}
+'''
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def test_check_ok_edition_by_name():
+    code, out = run("check", "landlords-game-1906")
+    assert code == 0 and "ok" in out
+
+
+def test_check_reports_every_problem_and_exits_1(tmp_path, capsys):
+    path = tmp_path / "bad.lg"
+    path.write_text(MISTAKES)
+    code, _ = run("check", str(path))
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"{path}:4:43: error: unknown kind 'plane'" in err
+    assert "did you mean 'plain'?" in err
+    assert f"{path}:6:36: error: unknown name 'bnk'" in err
+    assert "did you mean 'bank'?" in err
+    assert "cannot set 'player.cash'" in err and "money moves only with `pay`" in err
+    assert "3 problems" in err
+    assert "Traceback" not in err
+
+
+def test_check_syntax_error_has_caret(tmp_path, capsys):
+    path = tmp_path / "syntax.lg"
+    path.write_text('edition "x" { }\nrule r { on turn { pay 1 from player } }\n')
+    assert run("check", str(path))[0] == 1
+    err = capsys.readouterr().err
+    assert ":2:" in err and "^" in err and "expected 'to'" in err
+
+
+def test_check_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(MISTAKES))
+    assert run("check", "-")[0] == 1
+    assert "<stdin>:4:43" in capsys.readouterr().err
+
+
+def test_check_missing_file(capsys):
+    assert run("check", "no/such/file.lg")[0] == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_unknown_edition_is_a_usage_error(capsys):
+    assert run("simulate", "landlords-game-1960")[0] == 2
+    assert "did you mean 'landlords-game-1906'?" in capsys.readouterr().err
+
+
+def test_fmt_check_and_rewrite(tmp_path):
+    path = tmp_path / "x.lg"
+    path.write_text('edition "x" {players 2 to 3}\nkind k {}\nboard { space a "A":k }\n')
+    code, out = run("fmt", "--check", str(path))
+    assert code == 1 and "would reformat" in out
+    assert run("fmt", str(path))[0] == 0
+    assert run("fmt", "--check", str(path))[0] == 0
+    assert path.read_text().startswith('edition "x" {\n    players 2 to 3\n}\n')
+
+
+def test_fmt_stdin_to_stdout(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO('edition "x" {}  kind k {} board{space a "A":k}'))
+    code, out = run("fmt", "-")
+    assert code == 0 and out == 'edition "x" {\n}\nkind k { }\nboard {\n    space a "A" : k\n}\n'
+
+
+def test_simulate_json():
+    code, out = run("simulate", "landlords-game-1906", "--games", "20", "--seed", "3", "--json", "--no-progress")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["games"] == 20 and summary["players"] == 4
+    assert summary["money_conserved_in_all_games"] is True
+    assert len(summary["wins_by_seat"]) == 4 and abs(sum(summary["wins_by_seat"]) - 20) < 1e-6
+    assert set(summary["turns_per_game"]) == {"mean", "median", "min", "max"}
+
+
+def test_simulate_table_and_options():
+    code, out = run("simulate", "landlords-game-1906", "--games", "5", "--players", "3",
+                    "--option", "faster_game=true", "--no-progress")
+    assert code == 0 and "5 games, 3 players" in out and "wins by seat" in out
+
+
+def test_simulate_bad_option_is_usage_error(capsys):
+    assert run("simulate", "landlords-game-1906", "--option", "nonsense")[0] == 2
+    assert run("simulate", "landlords-game-1906", "--option", "faster=1")[0] == 2
+    assert "did you mean 'faster_game'" in capsys.readouterr().err
+
+
+def test_play_narrates_and_logs(tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out = run("play", "landlords-game-1906", "--seed", "7", "--log", str(log))
+    assert code == 0
+    assert "-- Turn 1: Player 1 --" in out and "Final scores:" in out and "winner" in out
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])[0] == "pay" and json.loads(lines[-1])[0] == "end"
+    code2, out2 = run("play", "landlords-game-1906", "--seed", "7")
+    assert out2 == out
+
+
+def test_play_with_a_human_at_the_terminal(monkeypatch, capsys):
+    """A human seat is asked at the terminal; out-of-range answers are asked again."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("9\n1\n" * 400))
+    code, out = run("play", "landlords-game-1906", "--seats", "human,bot", "--seed", "2", "--turn-limit", "30")
+    assert code == 0 and "Final scores" in out
+    prompts = capsys.readouterr().out
+    assert "You 1 (cash" in prompts and "please answer with one of the numbers shown" in prompts
+
+
+def test_play_human_input_ends(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, _ = run("play", "landlords-game-1906", "--seats", "human,bot", "--seed", "2")
+    assert code == 2 and "input ended" in capsys.readouterr().err
+
+
+def test_show_lists_board_and_provenance():
+    code, out = run("show", "landlords-game-1906")
+    assert code == 0
+    assert "Wall Street" in out and "1906, Rule 7" in out and "faster_game" in out
+
+
+def test_list_names_shipped_editions():
+    code, out = run("list")
+    assert code == 0 and "landlords-game-1906" in out
+
+
+def test_no_command_prints_help():
+    code, out = run()
+    assert code == 2 and "usage" in out.lower()
+
+
+def test_console_script_from_another_directory(tmp_path):
+    """The installed `landlord-dsl` finds its grammar and editions without the source tree."""
+    exe = shutil.which("landlord-dsl")
+    if exe is None:
+        pytest.fail("the landlord-dsl console script is not installed (pip install .)")
+    proc = subprocess.run([exe, "check", "landlords-game-1906"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": ""})
+    assert proc.returncode == 0, proc.stderr
+    proc = subprocess.run([exe, "--help"], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0 and "simulate" in proc.stdout

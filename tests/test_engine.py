@@ -1,0 +1,166 @@
+"""The engine's promises: termination, conservation, determinism, replay, save/load."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import landlord_dsl as ld
+from landlord_dsl.agents import HeuristicAgent, RandomAgent, SharedScript
+from landlord_dsl.engine import state_from_json, state_to_json
+from landlord_dsl.resources import shipped_files
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def program_1906():
+    return ld.compile_rules(ld.load_edition("landlords-game-1906"))
+
+
+def test_1906_thousand_games_end_and_conserve_money(program_1906):
+    """1906: 1,000 seeded games with heuristic bots all end by Rule 19 and conserve money."""
+    reasons = set()
+    for seed in range(1000):
+        game = ld.new_game(program_1906, players=4, seed=seed)
+        result = game.play()
+        assert game.conserved(), f"money not conserved in seed {seed}"
+        reasons.add(result.end_reason)
+    assert reasons == {"end condition (1906, Rule 19)"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_1906_random_agents_every_player_count(program_1906, players):
+    """Random legal decisions never break the engine, for every allowed player count."""
+    for seed in range(40):
+        agents = [RandomAgent(seed * 10 + i) for i in range(players)]
+        game = ld.new_game(program_1906, agents=agents, seed=seed)
+        game.play()
+        assert game.conserved()
+
+
+def test_same_seed_gives_byte_identical_log(program_1906):
+    first = ld.new_game(program_1906, players=4, seed=123)
+    first.play()
+    second = ld.new_game(program_1906, players=4, seed=123)
+    second.play()
+    assert "\n".join(first.log_lines()).encode() == "\n".join(second.log_lines()).encode()
+    other = ld.new_game(program_1906, players=4, seed=124)
+    other.play()
+    assert other.log_lines() != first.log_lines()
+
+
+def test_replay_from_seed_and_recorded_decisions(program_1906):
+    """(rules hash, seed, decisions) determine the game: a script of the answers replays it exactly."""
+    agents = [RandomAgent(i) for i in range(4)]
+    original = ld.new_game(program_1906, agents=agents, seed=99)
+    original.play()
+    script = SharedScript(original.decisions)
+    replay = ld.new_game(program_1906, agents=script.seats(4), seed=99)
+    replay.play()
+    assert replay.log_lines() == original.log_lines()
+    assert replay.prog.rules_hash == original.prog.rules_hash
+
+
+def test_save_and_load_mid_game_continues_identically(program_1906):
+    uninterrupted = ld.new_game(program_1906, players=4, seed=5)
+    uninterrupted.play()
+
+    first_half = ld.new_game(program_1906, players=4, seed=5)
+    first_half.setup()
+    for _ in range(37):
+        first_half.play_turn()
+    saved = state_to_json(first_half.save())
+    resumed = ld.new_game(program_1906, players=4, seed=0)
+    resumed.restore(state_from_json(saved))
+    resumed.log = list(first_half.log)
+    while not resumed.over:
+        resumed.play_turn()
+    resumed.log.append(("end", resumed.turn, resumed.end_reason))
+    assert resumed.log_lines() == uninterrupted.log_lines()
+    assert resumed.result() == uninterrupted.result()
+
+
+def test_saved_state_under_other_options_is_refused(program_1906):
+    game = ld.new_game(program_1906, players=4, seed=1)
+    game.setup()
+    saved = game.save()
+    faster = ld.compile_rules(ld.load_edition("landlords-game-1906"), {"faster_game": True})
+    with pytest.raises(ld.LandlordError, match="other rules or options"):
+        ld.new_game(faster, players=4).restore(saved)
+
+
+def test_bad_saved_json_is_a_landlord_error():
+    with pytest.raises(ld.LandlordError):
+        state_from_json("{\"players\": \"many\"}")
+    with pytest.raises(ld.LandlordError):
+        state_from_json("not json")
+
+
+def test_every_event_names_a_rule(program_1906):
+    game = ld.new_game(program_1906, players=4, seed=3)
+    game.play()
+    rule_events = [e for e in game.log if e[0] in ("pay", "move", "send", "card", "decide", "bid", "unpaid")]
+    assert rule_events
+    for event in rule_events:
+        assert 0 <= event[-1] < len(program_1906.rule_names), event
+
+
+def test_player_count_outside_edition_range_is_refused(program_1906):
+    with pytest.raises(ld.LandlordError, match="2 to 4 players"):
+        ld.new_game(program_1906, players=5)
+
+
+def test_options_are_validated():
+    rules = ld.load_edition("landlords-game-1906")
+    with pytest.raises(ld.LandlordError, match="(?s)unknown option 'fast_game'.*faster_game"):
+        ld.compile_rules(rules, {"fast_game": True})
+    with pytest.raises(ld.LandlordError, match="must be one of"):
+        ld.compile_rules(rules, {"double_four": "maybe"})
+    assert ld.compile_rules(rules, {"faster_game": "true"}).options["faster_game"] is True
+
+
+def _distinctive_names() -> set[str]:
+    names = set()
+    for path in shipped_files().values():
+        rules = ld.load_edition(path)
+        for space in rules.model.spaces:
+            if " " in space.label or "'" in space.label:
+                names.add(space.label.lower())
+    return names
+
+
+def test_engine_names_no_game():
+    """Principle 1: no edition's space names appear in the Python package."""
+    names = _distinctive_names() | {"blueblood", "boardwalk", "mother earth", "beggarman"}
+    for path in (ROOT / "landlord_dsl").rglob("*.py"):
+        text = path.read_text(encoding="utf-8").lower()
+        for name in names:
+            assert name not in text, f"{path.name} names {name!r}"
+
+
+def test_heuristic_bot_keeps_a_reserve(program_1906):
+    bot = HeuristicAgent(reserve=100)
+    from landlord_dsl.requests import DecisionRequest, Option
+
+    game = ld.new_game(program_1906, players=2, seed=1)
+    game.bal[game.nacc] = 150
+    request = DecisionRequest(0, "r", "buy?", (Option("buy", "Buy", cost=100, value=140), Option("no", "No")))
+    assert bot.choose(game, request) == 1
+    game.bal[game.nacc] = 300
+    assert bot.choose(game, request) == 0
+
+
+def test_runtime_rule_error_is_located(tmp_path):
+    source = (ROOT / "editions" / "landlords-game-1906.lg").read_text()
+    broken = re.sub(r"const jail_fine = 50", "const jail_fine = -50", source)
+    path = tmp_path / "broken.lg"
+    path.write_text(broken)
+    rules = ld.load_edition(path)
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        for seed in range(50):
+            ld.new_game(rules, players=4, seed=seed).play()
+    text = info.value.render()
+    assert "negative amount" in text and "broken.lg:" in text
