@@ -424,6 +424,7 @@ class DeckDecl:
     label: str | None
     kept: bool
     of_titles: bool
+    titles_in: str | None
     enabled: Expr | None
     provenance: Provenance | None
     cards: tuple[CardDecl, ...]

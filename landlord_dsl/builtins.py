@@ -69,6 +69,15 @@ def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
     return sorted(seen)
 
 
+def _occupants(g: "Game", space: int) -> list[int]:
+    actor, pos = g.actor, g.pos
+    return [p for p in g.seats if pos[p] == space and p != actor]
+
+
+def _distance(g: "Game", start: int, end: int) -> int:
+    return (end - start) % g.board_size
+
+
 def _debt(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if borrower == player)
 
@@ -81,5 +90,5 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
-    "debt": _debt, "credit": _credit,
+    "occupants": _occupants, "distance": _distance, "debt": _debt, "credit": _credit,
 }

@@ -233,6 +233,10 @@ class Checker:
             elif isinstance(d, ast.RemoveDecl):
                 self.error(f"`remove {d.what} {d.name}` only makes sense in a variant", d.span,
                            "add `extends \"edition-name\"` to the header")
+        title_decks = [d for d in m.decks.values() if d.of_titles]
+        if len(title_decks) > 1 and any(d.titles_in is None for d in title_decks):
+            self.error("only one deck can hold all the title deeds", title_decks[1].span,
+                       "restrict each with `of titles in GROUP`")
         reserved = set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}
         for name, span in names_seen.items():
             if name in reserved:
@@ -301,6 +305,8 @@ class Checker:
                 self.types[id(v)] = self.expr(v.initial, _Scope([0]), constant=True)
         self._check_functions()
         for deck in m.decks.values():
+            if deck.titles_in is not None and deck.titles_in not in m.groups:
+                self.error(f"unknown group or kind '{deck.titles_in}'", deck.span, did_you_mean(deck.titles_in, m.groups))
             if deck.enabled is not None:
                 frame = [0]
                 self.condition(deck.enabled, _Scope(frame), "a deck's `when`")
@@ -797,12 +803,15 @@ _TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\}")
 
 
 def _path(e: ast.Expr) -> str | None:
-    """Return 'a.b.c' for a name or a chain of fields, else None."""
-    if isinstance(e, ast.Name):
-        return e.name
-    if isinstance(e, ast.Field):
-        inner = _path(e.subject)
-        return f"{inner}.{e.name}" if inner is not None else None
+    """Return the canonical text of a name, field, index or call: the key of flow narrowing.
+
+    Expressions have no side effects, so the same text means the same value
+    within a condition and, unless a statement changes the game, after it.
+    """
+    if isinstance(e, (ast.Name, ast.Field, ast.Index, ast.Call)):
+        from .formatter import expr as canonical
+
+        return canonical(e)
     return None
 
 

@@ -772,19 +772,26 @@ class Compiler:
         # title deeds come first among the cards, one per titled space in board order
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
         self.title_card: list[int | None] = [None] * len(spaces)
-        title_deck = next((d.name for d in m.decks.values() if d.of_titles), "")
+        title_decks = [d for d in m.decks.values() if d.of_titles]
+
+        def title_deck_of(space: int) -> str:
+            for d in title_decks:
+                if d.titles_in is None or space in m.groups[d.titles_in]:
+                    return d.name
+            return ""
+
         for i, s in enumerate(spaces):
             if m.kinds[s.kind].titled:
                 self.title_card[i] = len(card_names)
                 card_names.append(s.name)
                 card_texts.append(s.label)
                 card_space.append(i)
-                card_deck.append(title_deck)
+                card_deck.append(title_deck_of(i))
                 effects.append((lambda g, f: None, 1))
         deck_cards: dict[str, list[int]] = {}
         for d in m.decks.values():
             if d.of_titles:
-                deck_cards[d.name] = [c for c in self.title_card if c is not None]
+                deck_cards[d.name] = [c for c in self.title_card if c is not None and card_deck[c] == d.name]
                 continue
             deck_cards[d.name] = []
             for c in d.cards:

@@ -353,7 +353,7 @@ class _Printer:
             head = f"deck {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
             head += " kept" if d.kept else " returned"
             if d.of_titles:
-                head += " of titles"
+                head += " of titles" + (f" in {d.titles_in}" if d.titles_in else "")
             if d.enabled is not None:
                 head += f" when {expr(d.enabled)}"
             has_inner_comments = any(d.span.line < c.line < d.span.end_line and

@@ -393,7 +393,7 @@ class _Builder(Transformer):
         return ast.BoardDecl(tuple(children), span=self._span(meta))
 
     def deck_source(self, children):
-        return True
+        return ("titles", str(children[0]) if children[0] is not None else None)
 
     def enabled_when(self, children):
         return children[0]
@@ -410,8 +410,8 @@ class _Builder(Transformer):
     def deck_decl(self, meta, children):
         name, label, policy, of_titles, enabled, prov, *cards = children
         return ast.DeckDecl(
-            str(name), label, policy == "kept", bool(of_titles), enabled, prov, tuple(cards),
-            span=self._span(meta),
+            str(name), label, policy == "kept", of_titles is not None, of_titles[1] if of_titles else None,
+            enabled, prov, tuple(cards), span=self._span(meta),
         )
 
     @v_args(meta=True)

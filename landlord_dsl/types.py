@@ -107,6 +107,9 @@ BUILTINS: dict[str, Signature] = {
     "count_owned": Signature((PLAYER, GROUP), INT, "how many spaces of the group the player owns"),
     "owns_all": Signature((PLAYER, GROUP), BOOL, "whether the player owns every space of the group"),
     "owners": Signature((GROUP,), list_of(PLAYER), "the distinct players owning spaces of the group"),
+    "occupants": Signature((SPACE,), list_of(PLAYER),
+                           "the players other than the acting one whose checkers stand on the space"),
+    "distance": Signature((SPACE, SPACE), INT, "how many steps forward from the first space to the second"),
     "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
     "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
 }
