@@ -27,7 +27,7 @@ from .requests import ScriptedChance, SeededChance
 __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
     "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
-    "ScriptedChance", "SeededChance", "check", "compile_rules", "format_source", "load_edition",
+    "ScriptedChance", "SeededChance", "check", "compile_rules", "diff", "format_source", "load_edition",
     "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
 ]
 
@@ -65,6 +65,13 @@ def format_source(text: str, file: str = "<string>") -> str:
 def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
     """Return the compiled Program of a RuleSet for the given option values."""
     return compile_ruleset(rules, options)
+
+
+def diff(a: RuleSet | str, b: RuleSet | str):
+    """Return the semantic changes (a list of compare.Change) that turn rule set `a` into `b`."""
+    from .compare import diff as _diff
+
+    return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
 
 
 def shipped_editions() -> list[str]:

@@ -297,9 +297,15 @@ class Switch:
     span: Span = _span()
 
 
+@attrs.frozen
+class Eliminate:
+    who: Expr
+    span: Span = _span()
+
+
 Stmt = Union[
     Pay, Set, Let, If, For, Choose, Roll, MoveSteps, MoveTo, Send, Draw, Give,
-    Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch,
+    Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch, Eliminate,
 ]
 
 # ------------------------------------------------------------ declarations

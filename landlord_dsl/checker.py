@@ -494,6 +494,8 @@ class Checker:
         elif isinstance(s, ast.Switch):
             if not any(r.name == s.rule for r in m.rules):
                 self.error(f"unknown rule '{s.rule}'", s.span, did_you_mean(s.rule, [r.name for r in m.rules]))
+        elif isinstance(s, ast.Eliminate):
+            self.expect(s.who, scope, PLAYER, "who leaves the game")
         elif isinstance(s, (ast.RepayLoans, ast.EndTurn, ast.EndGame)):
             pass
         else:  # pragma: no cover

@@ -180,6 +180,28 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if summary["money_conserved_in_all_games"] else 1
 
 
+def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    from .compare import diff, outcomes, render_markdown, render_outcomes, render_text, to_json
+
+    a, b = load(args.a), load(args.b)
+    changes = diff(a, b, sources=args.sources)
+    result = None
+    if args.outcomes:
+        result = outcomes(a, b, args.outcomes, args.players, args.seed)
+    if args.format == "json":
+        out.write(json.dumps(to_json(changes, a.name, b.name, result), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(render_markdown(changes, a.name, b.name))
+        if result is not None:
+            out.write("\n```text" + render_outcomes(result) + "```\n")
+    else:
+        colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
+        out.write(render_text(changes, a.name, b.name, colour))
+        if result is not None:
+            out.write(render_outcomes(result))
+    return 1 if changes else 0
+
+
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     rules = load(args.edition)
     m = rules.model
@@ -261,6 +283,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser("diff", help="semantic differences between two editions or variants (exit 0 same, 1 different)")
+    p.add_argument("a", metavar="A", help="edition/variant name or .lg file")
+    p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--outcomes", type=int, metavar="N", default=0,
+                   help="also simulate N paired games per side (same dice seeds) and compare outcomes")
+    p.add_argument("--players", type=int, help="players in the outcome simulations")
+    p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
+    p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
+    p.set_defaults(func=cmd_diff)
+
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")
     p.set_defaults(func=cmd_show)
@@ -287,7 +321,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 1
     except LandlordError as err:
         sys.stderr.write(err.render() + "\n")
-        return 2 if args.command in ("play", "simulate", "show") else 1
+        return 2 if args.command in ("play", "simulate", "show", "diff") else 1
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

@@ -81,6 +81,7 @@ _CONTEXT: dict[str, Fn] = {
     "spaces": lambda g, f: range(g.board_size),
     "due": lambda g, f: g.due,
     "creditor": lambda g, f: g.creditor,
+    "creditor_player": lambda g, f: g.creditor if g.creditor is not None and g.creditor >= 0 else None,
     "card": lambda g, f: g.card,
 }
 
@@ -753,6 +754,17 @@ class Compiler:
             g.end_reason = f"ended by rule '{g.rule_name()}'"
             raise EndGame()
         return end_game
+
+    def _s_Eliminate(self, s):
+        who = self.fn(s.who)
+        span = s.span
+
+        def eliminate(g, f):
+            seat = who(g, f)
+            if seat is None:
+                raise g.fail("nobody to eliminate (a player that is none)", span)
+            g.eliminate(seat)
+        return eliminate
 
     def _s_Switch(self, s):
         index = self.rule_index[s.rule]

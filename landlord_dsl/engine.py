@@ -54,6 +54,7 @@ class GameState:
     decks: dict[str, list[int]]
     active_rules: list[bool]
     loans: list[list[int]]
+    seats: list[int]
     turn: int
     next_seat: int
     minted: int
@@ -398,7 +399,7 @@ class Game:
         if self.holder[card] is not None:
             return
         label = self.space_name(space)
-        bidders = [s for s in self.seats[self.current:] + self.seats[:self.current] if s != first]
+        bidders = [s for s in self._in_seat_order(self.current) if s != first]
         high, high_bidder = None, None
         active = list(bidders)
         rounds = 0
@@ -433,13 +434,23 @@ class Game:
             self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
             self.set_holder(card, buyer)
 
+    def eliminate(self, seat: int) -> None:
+        """Take a player out of the game: no more turns, bids, loans or decisions."""
+        if seat in self.seats:
+            self.seats = [s for s in self.seats if s != seat]
+            self.log.append(("out", self.turn, seat, self.rule))
+            if not self.seats:
+                self.over, self.end_reason = True, "every player has left the game"
+
     # --------------------------------------------------------------- loans
     def borrow(self, amount: int, interest_pct: int) -> None:
         borrower = self.actor
         if amount <= 0:
             return
         interest = amount * interest_pct // 100
-        for lender in self.seats[borrower + 1:] + self.seats[:borrower]:
+        for lender in self._in_seat_order(borrower):
+            if lender == borrower:
+                continue
             if self.cash(lender) < amount:
                 continue
             answer = self.decide(lender, f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?", [
@@ -489,7 +500,7 @@ class Game:
             self.over = True
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
-        self.next_seat = (seat + 1) % self.n
+        self.next_seat = self._seat_after(seat)
         if not self.over:
             for check, name in self.prog.end_conditions:
                 if check(self, None):
@@ -497,6 +508,18 @@ class Game:
                     break
         if not self.over and self.turn >= self.turn_limit:
             self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
+
+    def _in_seat_order(self, first: int) -> list[int]:
+        """Return the players still in the game, starting from `first` (or the next one) round the table."""
+        return sorted(self.seats, key=lambda s: (s - first) % self.n)
+
+    def _seat_after(self, seat: int) -> int:
+        """Return the next seat still in the game after `seat`, in seat order."""
+        for step in range(1, self.n + 1):
+            candidate = (seat + step) % self.n
+            if candidate in self.seats:
+                return candidate
+        return seat
 
     def play(self) -> GameResult:
         """Play to the end; return the result. Rule bugs raise RuleRuntimeError."""
@@ -535,7 +558,7 @@ class Game:
             dice=list(self.dice), game_vars=list(self.gv), player_vars=[list(v) for v in self.pv],
             space_vars=[list(v) for v in self.sv], holders=list(self.holder),
             decks={k: list(v) for k, v in self.decks.items()}, active_rules=list(self.active),
-            loans=[list(l) for l in self.loans], turn=self.turn, next_seat=self.next_seat,
+            loans=[list(l) for l in self.loans], seats=list(self.seats), turn=self.turn, next_seat=self.next_seat,
             minted=self.minted, over=self.over, end_reason=self.end_reason,
             chance_state=_jsonable(get_state()) if get_state else None,
         )
@@ -566,6 +589,7 @@ class Game:
         self.decks = {k: list(v) for k, v in state.decks.items()}
         self.active = list(state.active_rules)
         self.loans = [list(l) for l in state.loans]
+        self.seats = list(state.seats)
         self.turn, self.next_seat, self.minted = state.turn, state.next_seat, state.minted
         self.over, self.end_reason, self.started = state.over, state.end_reason, True
         if state.chance_state is not None and hasattr(self.chance, "set_state"):

@@ -472,6 +472,8 @@ def _simple(s: ast.Stmt) -> str:
         return "end turn"
     if isinstance(s, ast.EndGame):
         return "end game"
+    if isinstance(s, ast.Eliminate):
+        return f"eliminate {expr(s.who)}"
     if isinstance(s, ast.Switch):
         return f"{'enable' if s.enable else 'disable'} {s.rule}"
     raise AssertionError(s)  # pragma: no cover

@@ -55,6 +55,8 @@ def describe_event(game: "Game", event: tuple) -> str | None:
     if kind == "bid":
         _, _, seat, label, amount, r = event
         return f"{names[seat]} bids {amount} for {label}." if amount is not None else None
+    if kind == "out":
+        return f"{names[event[2]]} leaves the game [{rule(event[3])}]."
     if kind == "rule":
         _, _, index, enabled, r = event
         return f"Rule '{game.rule_name(index)}' is now {'in force' if enabled else 'off'}."

@@ -277,6 +277,10 @@ class _Builder(Transformer):
         return ast.EndGame(span=self._span(meta))
 
     @v_args(meta=True)
+    def eliminate_stmt(self, meta, children):
+        return ast.Eliminate(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
     def switch_stmt(self, meta, children):
         return ast.Switch(children[0] == "enable", str(children[1]), span=self._span(meta))
 

@@ -134,6 +134,6 @@ CONTEXT_NAMES: dict[str, str] = {
     "dice": DICE,            # the last roll of the dice
     "spaces": list_of(SPACE),
 }
-SHORTFALL_NAMES: dict[str, str] = {"due": INT, "creditor": PAYEE}
+SHORTFALL_NAMES: dict[str, str] = {"due": INT, "creditor": PAYEE, "creditor_player": optional(PLAYER)}
 
 EVENTS = ("setup", "turn", "land", "pass", "shortfall")

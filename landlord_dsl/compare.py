@@ -1,0 +1,444 @@
+"""Semantic differences between two rule sets (`landlord-dsl diff`).
+
+Declarations are compared by what they mean, not by their text: expressions
+and rules are normalised with the formatter, spaces are matched by name and
+then by board position (a renamed or re-kinded space is one change, not a
+removal and an addition), tables are compared entry by entry. Every change
+carries the provenance of both sides.
+
+`outcomes` plays the same seeds under both rule sets (common random numbers:
+game i throws from seed i on both sides) and reports paired differences with
+95% confidence intervals.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import statistics
+from typing import Any, Iterable, Sequence
+
+import attrs
+
+from . import ast
+from .agents import HeuristicAgent
+from .compiler import compile_ruleset
+from .engine import Game
+from .formatter import expr, quote
+from .loader import RuleSet
+from .simulate import gini
+
+CATEGORIES = ("header", "option", "account", "const", "table", "group", "kind", "variable", "space", "deck", "card",
+              "function", "rule", "end", "score")
+
+
+@attrs.frozen
+class Change:
+    """One difference: what kind of thing, which one, and the two sides.
+
+    `change` is one of added, removed, changed, renamed, moved. `old`/`new`
+    are normalised texts (None on the side where the thing is absent);
+    `details` lists sub-changes as (what, old, new), e.g. ("price", "10", "25").
+    """
+
+    category: str
+    change: str
+    name: str
+    old: str | None = None
+    new: str | None = None
+    old_source: str | None = None
+    new_source: str | None = None
+    old_location: str | None = None
+    new_location: str | None = None
+    details: tuple[tuple[str, str | None, str | None], ...] = ()
+    new_name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = attrs.asdict(self)
+        data["details"] = [{"what": w, "old": o, "new": n} for w, o, n in self.details]
+        return data
+
+
+def _source(p: ast.Provenance | None) -> str | None:
+    if p is None:
+        return None
+    return p.source + (f" ({p.confidence})" if p.confidence else "")
+
+
+def _where(node: Any) -> str | None:
+    span = getattr(node, "span", None)
+    return f"{span.file}:{span.line}" if span is not None and span.file != "<none>" else None
+
+
+def _decl_text(d: Any) -> str:
+    """Return a declaration's normalised text (its canonical layout without comments)."""
+    from .formatter import _Printer
+
+    printer = _Printer("", [])
+    printer.declaration(d)
+    return "\n".join(line.rstrip() for line in printer.out)
+
+
+def _pair(category: str, name: str, a: Any, b: Any, text_a: str | None, text_b: str | None,
+          details: Iterable[tuple[str, str | None, str | None]] = ()) -> Change | None:
+    details = tuple(details)
+    if a is None and b is None:
+        return None
+    if a is None:
+        return Change(category, "added", name, None, text_b, None, _source(getattr(b, "provenance", None)),
+                      None, _where(b))
+    if b is None:
+        return Change(category, "removed", name, text_a, None, _source(getattr(a, "provenance", None)), None,
+                      _where(a))
+    if text_a == text_b and not details:
+        return None
+    return Change(category, "changed", name, text_a, text_b, _source(getattr(a, "provenance", None)),
+                  _source(getattr(b, "provenance", None)), _where(a), _where(b), details)
+
+
+def _by_name(items: Iterable[Any], key=lambda d: d.name) -> dict[str, Any]:
+    return {key(i): i for i in items}
+
+
+def _without_provenance(d: Any) -> Any:
+    """Return a declaration with its citation removed, so a change of source alone shows as such."""
+    if attrs.has(type(d)) and "provenance" in attrs.fields_dict(type(d)):
+        return attrs.evolve(d, provenance=None)
+    return d
+
+
+def _compare_named(category: str, a: dict[str, Any], b: dict[str, Any], sources: bool) -> list[Change]:
+    out = []
+    for name in list(a) + [n for n in b if n not in a]:
+        da, db = a.get(name), b.get(name)
+        ta = _decl_text(_without_provenance(da)) if da is not None else None
+        tb = _decl_text(_without_provenance(db)) if db is not None else None
+        details = []
+        if sources and da is not None and db is not None and _source(da.provenance) != _source(db.provenance):
+            details.append(("source", _source(da.provenance), _source(db.provenance)))
+        change = _pair(category, name, da, db, ta, tb, details)
+        if change is not None:
+            out.append(change)
+    return out
+
+
+def _table_changes(a: dict[str, ast.TableDecl], b: dict[str, ast.TableDecl], sources: bool) -> list[Change]:
+    out = []
+    for name in list(a) + [n for n in b if n not in a]:
+        ta, tb = a.get(name), b.get(name)
+        if ta is None or tb is None:
+            change = _pair("table", name, ta, tb, ta and _decl_text(ta), tb and _decl_text(tb))
+            if change:
+                out.append(change)
+            continue
+        ea = {expr(k): expr(v) for k, v in ta.entries}
+        eb = {expr(k): expr(v) for k, v in tb.entries}
+        details = [(f"[{k}]", ea.get(k), eb.get(k)) for k in list(ea) + [k for k in eb if k not in ea]
+                   if ea.get(k) != eb.get(k)]
+        if ta.label != tb.label:
+            details.append(("label", ta.label, tb.label))
+        if sources and _source(ta.provenance) != _source(tb.provenance):
+            details.append(("source", _source(ta.provenance), _source(tb.provenance)))
+        if details:
+            out.append(Change("table", "changed", name, None, None, _source(ta.provenance), _source(tb.provenance),
+                              _where(ta), _where(tb), tuple(details)))
+    return out
+
+
+def _space_summary(s: ast.SpaceDecl) -> str:
+    fields = ", ".join(f"{n} = {expr(v)}" for n, v in s.fields)
+    text = f"{quote(s.label)} : {s.kind}" + (f" {{ {fields} }}" if fields else "")
+    return text + (f" in {', '.join(s.groups)}" if s.groups else "")
+
+
+def _space_details(a: ast.SpaceDecl, b: ast.SpaceDecl, pa: int, pb: int,
+                   sources: bool) -> list[tuple[str, str | None, str | None]]:
+    details: list[tuple[str, str | None, str | None]] = []
+    if pa != pb:
+        details.append(("position", str(pa), str(pb)))
+    if a.label != b.label:
+        details.append(("label", a.label, b.label))
+    if a.kind != b.kind:
+        details.append(("kind", a.kind, b.kind))
+    fa = {n: expr(v) for n, v in a.fields}
+    fb = {n: expr(v) for n, v in b.fields}
+    for n in list(fa) + [n for n in fb if n not in fa]:
+        if fa.get(n) != fb.get(n):
+            details.append((n, fa.get(n), fb.get(n)))
+    if set(a.groups) != set(b.groups):
+        details.append(("groups", ", ".join(a.groups) or None, ", ".join(b.groups) or None))
+    if sources and _source(a.provenance) != _source(b.provenance):
+        details.append(("source", _source(a.provenance), _source(b.provenance)))
+    return details
+
+
+def _space_changes(a: list[ast.SpaceDecl], b: list[ast.SpaceDecl], sources: bool) -> list[Change]:
+    pos_a = {s.name: i for i, s in enumerate(a)}
+    pos_b = {s.name: i for i, s in enumerate(b)}
+    matched: list[tuple[ast.SpaceDecl, ast.SpaceDecl]] = [(s, b[pos_b[s.name]]) for s in a if s.name in pos_b]
+    left = [s for s in a if s.name not in pos_b]
+    right = {pos_b[s.name]: s for s in b if s.name not in pos_a}
+    renamed: list[tuple[ast.SpaceDecl, ast.SpaceDecl]] = []
+    for s in list(left):
+        # a space that lost its name but kept its place on the board was renamed
+        twin = right.get(pos_a[s.name])
+        if twin is not None:
+            renamed.append((s, twin))
+            left.remove(s)
+            del right[pos_a[s.name]]
+    out: list[Change] = []
+    for sa, sb in matched:
+        details = _space_details(sa, sb, pos_a[sa.name], pos_b[sb.name], sources)
+        if details:
+            kind = "moved" if details[0][0] == "position" and len(details) == 1 else "changed"
+            out.append(Change("space", kind, sa.name, _space_summary(sa), _space_summary(sb), _source(sa.provenance),
+                              _source(sb.provenance), _where(sa), _where(sb), tuple(details)))
+    for sa, sb in renamed:
+        details = _space_details(sa, sb, pos_a[sa.name], pos_b[sb.name], sources)
+        out.append(Change("space", "renamed", sa.name, _space_summary(sa), _space_summary(sb), _source(sa.provenance),
+                          _source(sb.provenance), _where(sa), _where(sb), tuple(details), new_name=sb.name))
+    for s in left:
+        out.append(Change("space", "removed", s.name, _space_summary(s), None, _source(s.provenance), None,
+                          _where(s), None, (("position", str(pos_a[s.name]), None),)))
+    for i, s in sorted(right.items()):
+        out.append(Change("space", "added", s.name, None, _space_summary(s), None, _source(s.provenance),
+                          None, _where(s), (("position", None, str(i)),)))
+    return out
+
+
+def _deck_changes(a: dict[str, ast.DeckDecl], b: dict[str, ast.DeckDecl]) -> list[Change]:
+    out = []
+    for name in list(a) + [n for n in b if n not in a]:
+        da, db = a.get(name), b.get(name)
+        header_a = _decl_text(attrs.evolve(da, cards=(), provenance=None)) if da else None
+        header_b = _decl_text(attrs.evolve(db, cards=(), provenance=None)) if db else None
+        change = _pair("deck", name, da, db, header_a, header_b)
+        if change is not None:
+            out.append(change)
+        ca = {c.name: c for c in da.cards} if da else {}
+        cb = {c.name: c for c in db.cards} if db else {}
+        for card in list(ca) + [n for n in cb if n not in ca]:
+            def text(c: ast.CardDecl | None) -> str | None:
+                if c is None:
+                    return None
+                holder = attrs.evolve(da or db, cards=(attrs.evolve(c, provenance=None),), provenance=None,
+                                      label=None, enabled=None)
+                return "\n".join(_decl_text(holder).splitlines()[1:-1]).strip()
+            change = _pair("card", f"{name}.{card}", ca.get(card), cb.get(card), text(ca.get(card)), text(cb.get(card)))
+            if change is not None:
+                out.append(change)
+    return out
+
+
+def _header_changes(a: ast.Header, b: ast.Header) -> list[Change]:
+    out = []
+    for field in ("title", "players", "dice", "turn_limit"):
+        va, vb = getattr(a, field), getattr(b, field)
+        if va != vb:
+            show = lambda v: None if v is None else (f"{v[0]} to {v[1]}" if isinstance(v, tuple) else str(v))  # noqa: E731
+            out.append(Change("header", "changed", field, show(va), show(vb), _source(a.provenance),
+                              _source(b.provenance), _where(a), _where(b)))
+    return out
+
+
+def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
+    """Return the semantic changes that turn rule set `a` into rule set `b`.
+
+    A declaration whose citation alone differs is reported only when
+    `sources` is true; real changes always carry both sides' provenance.
+    """
+    ma, mb = a.model, b.model
+    changes: list[Change] = []
+    changes += _header_changes(ma.header, mb.header)
+    changes += _compare_named("option", ma.options, mb.options, sources)
+    changes += _compare_named("account", _by_name(ma.accounts), _by_name(mb.accounts), sources)
+    changes += _compare_named("const", ma.consts, mb.consts, sources)
+    changes += _table_changes(ma.tables, mb.tables, sources)
+    changes += _compare_named("group", _groups(a), _groups(b), sources)
+    changes += _compare_named("kind", ma.kinds, mb.kinds, sources)
+    var_a = {f"{d.scope} {n}": d for table in (ma.game_vars, ma.player_vars, ma.space_vars) for n, d in table.items()}
+    var_b = {f"{d.scope} {n}": d for table in (mb.game_vars, mb.player_vars, mb.space_vars) for n, d in table.items()}
+    changes += _compare_named("variable", var_a, var_b, sources)
+    changes += _space_changes(ma.spaces, mb.spaces, sources)
+    changes += _deck_changes(ma.decks, mb.decks)
+    changes += _compare_named("function", ma.functions, mb.functions, sources)
+    changes += _compare_named("rule", _by_name(ma.rules), _by_name(mb.rules), sources)
+    ends_a = {f"end {i + 1}": e for i, e in enumerate(ma.ends)}
+    ends_b = {f"end {i + 1}": e for i, e in enumerate(mb.ends)}
+    changes += _compare_named("end", ends_a, ends_b, sources)
+    score_a = {"score": ma.score} if ma.score else {}
+    score_b = {"score": mb.score} if mb.score else {}
+    changes += _compare_named("score", score_a, score_b, sources)
+    return changes
+
+
+def _groups(rs: RuleSet) -> dict[str, ast.GroupDecl]:
+    found: dict[str, ast.GroupDecl] = {}
+    for module in rs.modules:
+        for d in module.declarations:
+            if isinstance(d, ast.GroupDecl):
+                found[d.name] = d
+    return {n: d for n, d in found.items() if n in rs.model.groups}
+
+
+# ------------------------------------------------------------------ rendering
+
+_COLOURS = {"added": "\033[32m", "removed": "\033[31m", "changed": "\033[33m", "renamed": "\033[36m",
+            "moved": "\033[36m"}
+_RESET, _BOLD = "\033[0m", "\033[1m"
+_SIGN = {"added": "+", "removed": "-", "changed": "~", "renamed": "~", "moved": "~"}
+
+
+def _cite(c: Change) -> str:
+    if c.old_source == c.new_source:
+        return f"[{c.old_source}]" if c.old_source else ""
+    return f"[{c.old_source or '-'} -> {c.new_source or '-'}]"
+
+
+def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False) -> str:
+    """Return changes grouped by category, for a terminal."""
+    if not changes:
+        return ""
+    paint = (lambda text, kind: f"{_COLOURS[kind]}{text}{_RESET}") if colour else (lambda text, kind: text)
+    bold = (lambda text: f"{_BOLD}{text}{_RESET}") if colour else (lambda text: text)
+    lines = [f"--- {a}", f"+++ {b}"]
+    for category in CATEGORIES:
+        group = [c for c in changes if c.category == category]
+        if not group:
+            continue
+        lines.append("")
+        lines.append(bold(f"{category}s ({len(group)})" if not category.endswith("s") else category))
+        for c in group:
+            title = c.name + (f" -> {c.new_name}" if c.new_name else "")
+            lines.append(paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + f"  {_cite(c)}")
+            for what, old, new in c.details:
+                lines.append(f"      {what}: {old if old is not None else '(none)'} -> {new if new is not None else '(none)'}")
+            if c.category == "space" and c.change not in ("added", "removed"):
+                continue  # a space's details already say what changed
+            if c.old != c.new:
+                lines.extend(_text_lines(c.old, c.new, paint))
+    return "\n".join(lines) + "\n"
+
+
+def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
+    """Return -/+ lines for two normalised texts: whole texts when short, else a unified diff."""
+    old_lines = old.splitlines() if old is not None else []
+    new_lines = new.splitlines() if new is not None else []
+    if len(old_lines) <= 2 and len(new_lines) <= 2 or not old_lines or not new_lines:
+        return ([paint(f"      - {t}", "removed") for t in old_lines]
+                + [paint(f"      + {t}", "added") for t in new_lines])
+    out = []
+    for line in list(difflib.unified_diff(old_lines, new_lines, lineterm="", n=1))[2:]:
+        if line.startswith("@@"):
+            out.append("      ...")
+        elif line.startswith("-"):
+            out.append(paint(f"      - {line[1:]}", "removed"))
+        elif line.startswith("+"):
+            out.append(paint(f"      + {line[1:]}", "added"))
+        else:
+            out.append(f"        {line[1:]}")
+    return out
+
+
+def render_markdown(changes: Sequence[Change], a: str, b: str) -> str:
+    """Return changes as a Markdown document (one table per category)."""
+    if not changes:
+        return ""
+    out = [f"# Differences: `{a}` → `{b}`", ""]
+    esc = lambda t: "" if t is None else str(t).replace("|", "\\|").replace("\n", "<br>")  # noqa: E731
+    for category in CATEGORIES:
+        group = [c for c in changes if c.category == category]
+        if not group:
+            continue
+        out += [f"## {category.capitalize()}", "", "| change | name | old | new | sources |", "|---|---|---|---|---|"]
+        for c in group:
+            if c.details:
+                old = "<br>".join(f"{w}: {esc(o)}" for w, o, n in c.details)
+                new = "<br>".join(f"{w}: {esc(n)}" for w, o, n in c.details)
+            else:
+                old, new = esc(c.old), esc(c.new)
+            name = c.name + (f" → {c.new_name}" if c.new_name else "")
+            out.append(f"| {c.change} | `{name}` | {old} | {new} | {esc(_cite(c))} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def to_json(changes: Sequence[Change], a: str, b: str, outcomes: dict | None = None) -> dict[str, Any]:
+    """Return the documented JSON form: {"a", "b", "equal", "changes": [...], "outcomes"?}."""
+    data: dict[str, Any] = {"a": a, "b": b, "equal": not changes, "changes": [c.to_json() for c in changes]}
+    if outcomes is not None:
+        data["outcomes"] = outcomes
+    return data
+
+
+# ------------------------------------------------------------------- outcomes
+
+def _interval(values: Sequence[float]) -> dict[str, float]:
+    n = len(values)
+    mean = statistics.fmean(values) if values else 0.0
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+    return {"mean": round(mean, 4), "ci95_low": round(mean - half, 4), "ci95_high": round(mean + half, 4)}
+
+
+def _play(program, players: int, seed: int) -> tuple[Game, Any]:
+    game = Game(program, [HeuristicAgent() for _ in range(players)], seed=seed)
+    result = game.play()
+    return game, result
+
+
+def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, seed: int = 0,
+             options_a: dict | None = None, options_b: dict | None = None) -> dict[str, Any]:
+    """Simulate `games` paired games (same seeds on both sides); return differences with 95% CIs."""
+    pa, pb = compile_ruleset(a, options_a), compile_ruleset(b, options_b)
+    n = players or min(pa.players[1], pb.players[1])
+    length_a, length_b, gini_a, gini_b = [], [], [], []
+    wins_a, wins_b = [0.0] * n, [0.0] * n
+    land_a: dict[str, int] = {}
+    land_b: dict[str, int] = {}
+    for i in range(games):
+        for program, lengths, ginis, wins, land in ((pa, length_a, gini_a, wins_a, land_a),
+                                                   (pb, length_b, gini_b, wins_b, land_b)):
+            game, result = _play(program, n, seed + i)
+            lengths.append(result.turns)
+            ginis.append(gini(result.scores))
+            for w in result.winners:
+                wins[w] += 1 / len(result.winners)
+            for event in game.log:
+                if event[0] in ("move", "send"):
+                    name = program.space_labels[event[4]]
+                    land[name] = land.get(name, 0) + 1
+    total_a, total_b = sum(land_a.values()) or 1, sum(land_b.values()) or 1
+    freq = []
+    for name in list(land_a) + [x for x in land_b if x not in land_a]:
+        fa, fb = land_a.get(name, 0) / total_a, land_b.get(name, 0) / total_b
+        freq.append({"space": name, "a": round(fa, 4), "b": round(fb, 4), "difference": round(fb - fa, 4)})
+    freq.sort(key=lambda r: -abs(r["difference"]))
+    return {
+        "games": games,
+        "players": n,
+        "seed": seed,
+        "game_length": {"a": _interval(length_a), "b": _interval(length_b),
+                        "difference": _interval([y - x for x, y in zip(length_a, length_b)])},
+        "final_wealth_gini": {"a": _interval(gini_a), "b": _interval(gini_b),
+                              "difference": _interval([y - x for x, y in zip(gini_a, gini_b)])},
+        "wins_by_seat": {"a": [round(w / games, 4) for w in wins_a], "b": [round(w / games, 4) for w in wins_b]},
+        "landing_frequencies": freq[:10],
+    }
+
+
+def render_outcomes(data: dict[str, Any]) -> str:
+    """Return the outcome comparison as text."""
+    def ci(d: dict[str, float]) -> str:
+        return f"{d['mean']:.3f} [{d['ci95_low']:.3f}, {d['ci95_high']:.3f}]"
+
+    lines = [f"\noutcomes ({data['games']} paired games, {data['players']} players, seeds {data['seed']}..)"]
+    for key, label in (("game_length", "turns per game"), ("final_wealth_gini", "final wealth Gini")):
+        d = data[key]
+        lines.append(f"  {label:18} a {ci(d['a'])}   b {ci(d['b'])}   b-a {ci(d['difference'])}")
+    lines.append("  wins by seat       a " + " ".join(f"{w:.2f}" for w in data["wins_by_seat"]["a"])
+                 + "   b " + " ".join(f"{w:.2f}" for w in data["wins_by_seat"]["b"]))
+    lines.append("  landing frequency (largest changes):")
+    for row in data["landing_frequencies"]:
+        lines.append(f"    {row['space']:40} a {row['a']:.4f}   b {row['b']:.4f}   {row['difference']:+.4f}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,109 @@
+"""`landlord-dsl diff`: semantic changes, formats, exit codes, outcomes."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import landlord_dsl as ld
+from landlord_dsl.cli import main
+from landlord_dsl.compare import outcomes
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+@pytest.mark.parametrize("name", ld.shipped_editions())
+def test_diff_of_a_file_with_itself_is_empty(name):
+    code, out = run("diff", name, name)
+    assert code == 0 and out == ""
+
+
+def test_diff_1904_to_1906_lists_the_real_changes():
+    changes = ld.diff("landlords-game-1904", "landlords-game-1906")
+    by_key = {(c.category, c.name): c for c in changes}
+    # start money: a fixed $500 became a table by player count
+    assert by_key[("const", "start_cash")].change == "removed"
+    assert by_key[("table", "start_cash")].new.startswith("table start_cash")
+    # the necessity tax doubled, with both sides' sources
+    tax = by_key[("const", "necessity_tax")]
+    assert tax.old == "const necessity_tax = 5" and tax.new == "const necessity_tax = 10"
+    assert tax.old_source == "1904, Absolute necessities (primary)" and tax.new_source == "1906, Rule 4 (secondary)"
+    # lot 1 of the patent is Wayback in 1906: matched by position, renamed, repriced
+    wayback = by_key[("space", "lot_1")]
+    assert wayback.change == "renamed" and wayback.new_name == "wayback"
+    assert ("price", "10", "25") in wayback.details and ("rent", "1", "0") in wayback.details
+    # the patent's first luxury became Speculation
+    spec = by_key[("space", "luxury_1")]
+    assert spec.new_name == "speculation" and ("kind", "luxury", "brokerage") in spec.details
+    # new rules of 1906
+    assert by_key[("rule", "speculation_rule")].change == "added"
+    assert by_key[("rule", "trust")].change == "added"
+    # wages are the same $100 in both: not a change
+    assert ("const", "wages") not in by_key
+
+
+def test_diff_sources_flag_reports_citation_only_changes():
+    without = {(c.category, c.name) for c in ld.diff("landlords-game-1904", "landlords-game-1906")}
+    from landlord_dsl.compare import diff
+
+    changes = diff(ld.load_edition("landlords-game-1904"), ld.load_edition("landlords-game-1906"), sources=True)
+    wages = [c for c in changes if (c.category, c.name) == ("const", "wages")]
+    assert ("const", "wages") not in without
+    assert wages and wages[0].details == (("source", "1904, Mother Earth (primary)", "1906, Rule 3 (secondary)"),)
+
+
+def test_diff_variant_against_its_edition():
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--color", "never")
+    assert code == 1
+    assert "- const start_cash = 500" in out and "+ const start_cash = 100" in out
+    assert "- removed circuits_to_end" in out and "+ added circuits_to_end" in out
+
+
+def test_diff_json_schema():
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["equal"] is False
+    assert data["a"] == "landlords-game-1904"
+    keys = {"category", "change", "name", "old", "new", "old_source", "new_source", "old_location",
+            "new_location", "details", "new_name"}
+    for change in data["changes"]:
+        assert set(change) == keys
+
+
+def test_diff_markdown():
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--format", "markdown")
+    assert code == 1 and out.startswith("# Differences") and "| changed | `start_cash` |" in out
+
+
+def test_diff_colour_only_when_asked():
+    _, plain = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets")
+    _, coloured = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--color", "always")
+    assert "\033[" not in plain and "\033[" in coloured
+
+
+def test_diff_unknown_edition_exits_2(capsys):
+    assert run("diff", "landlords-game-1904", "nope")[0] == 2
+
+
+def test_outcomes_use_common_random_numbers():
+    """Identical rules under the same seeds give identical outcomes: every paired difference is exactly 0."""
+    rules = ld.load_edition("landlords-game-1904")
+    data = outcomes(rules, rules, games=8, players=3, seed=11)
+    assert data["game_length"]["difference"] == {"mean": 0, "ci95_low": 0, "ci95_high": 0}
+    assert data["final_wealth_gini"]["difference"]["mean"] == 0
+    assert data["wins_by_seat"]["a"] == data["wins_by_seat"]["b"]
+
+
+def test_outcomes_show_what_a_rule_change_does():
+    """Starting with $100 instead of $500 makes final wealth less equal (1904, without lot tickets)."""
+    a = ld.load_edition("landlords-game-1904")
+    b = ld.load_edition("landlords-game-1904-without-lot-tickets")
+    data = outcomes(a, b, games=40, players=4, seed=0)
+    assert data["final_wealth_gini"]["difference"]["ci95_low"] > 0
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--outcomes", "5")
+    assert "paired games" in out and "landing frequency" in out
