@@ -303,9 +303,16 @@ class Eliminate:
     span: Span = _span()
 
 
+@attrs.frozen
+class Do:
+    action: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
 Stmt = Union[
     Pay, Set, Let, If, For, Choose, Roll, MoveSteps, MoveTo, Send, Draw, Give,
-    Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch, Eliminate,
+    Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch, Eliminate, Do,
 ]
 
 # ------------------------------------------------------------ declarations
@@ -454,6 +461,15 @@ class FunctionDecl:
 
 
 @attrs.frozen
+class ActionDecl:
+    name: str
+    params: tuple[Param, ...]
+    provenance: Provenance | None
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class Handler:
     event: str  # setup turn land pass shortfall
     selector: str | None
@@ -495,7 +511,7 @@ class RemoveDecl:
 
 Declaration = Union[
     OptionDecl, AccountDecl, ConstDecl, TableDecl, GroupDecl, KindDecl, VarDecl,
-    BoardDecl, DeckDecl, FunctionDecl, RuleDecl, EndDecl, ScoreDecl, RemoveDecl,
+    BoardDecl, DeckDecl, FunctionDecl, ActionDecl, RuleDecl, EndDecl, ScoreDecl, RemoveDecl,
 ]
 
 

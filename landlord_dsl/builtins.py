@@ -41,8 +41,7 @@ def _behind(g: "Game", steps: int) -> int:
 
 
 def _via(g: "Game", group: tuple[int, ...], steps: int) -> int | None:
-    route = g.jump_route(g.pos[g.actor], steps, group)
-    return None if route is None else route[-1]
+    return g.jump_target(g.pos[g.actor], steps, group)
 
 
 def _next_in(g: "Game", group: tuple[int, ...]) -> int:

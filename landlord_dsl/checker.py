@@ -46,6 +46,7 @@ class Model:
     space_fields: dict[str, str]
     decks: dict[str, ast.DeckDecl]
     functions: dict[str, ast.FunctionDecl]
+    actions: dict[str, ast.ActionDecl]
     rules: list[ast.RuleDecl]
     ends: list[ast.EndDecl]
     score: ast.ScoreDecl | None
@@ -54,6 +55,7 @@ class Model:
     frames: dict[int, int]
     function_types: dict[str, str]
     templates: dict[int, list]
+    table_types: dict[str, tuple[str, str]]
 
 
 class _Scope:
@@ -116,8 +118,9 @@ class Checker:
         m = Model(
             header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
             kinds={}, game_vars={}, player_vars={}, space_vars={}, spaces=[], space_index={},
-            space_fields={}, decks={}, functions={}, rules=[], ends=[], score=None,
+            space_fields={}, decks={}, functions={}, actions={}, rules=[], ends=[], score=None,
             types=self.types, refs=self.refs, frames=self.frames, function_types={}, templates=self.templates,
+            table_types={},
         )
         self.m = m
         if header.players is not None and not (1 <= header.players[0] <= header.players[1]):
@@ -125,6 +128,7 @@ class Checker:
                        "write e.g. `players 2 to 4`")
         self._collect(decls)
         self._check_board()
+        self._check_groups(decls)
         self._check_bodies()
         if not m.spaces:
             self.error("the edition has no board", header.span, "add a `board { space ... }` block")
@@ -219,6 +223,9 @@ class Checker:
                 if d.name in BUILTINS:
                     self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
                 m.functions[d.name] = d
+            elif isinstance(d, ast.ActionDecl):
+                global_name(d.name, d)
+                m.actions[d.name] = d
             elif isinstance(d, ast.RuleDecl):
                 if any(r.name == d.name for r in m.rules):
                     self.error(f"rule '{d.name}' is declared twice", d.span, "give each rule its own name")
@@ -269,6 +276,9 @@ class Checker:
                     if not compatible(want, t):
                         self.error(f"field '{name}' of '{s.name}' should be {describe(want)}, not {describe(t)}",
                                    value.span, None)
+                    elif t == GROUP and isinstance(value, ast.Name) and value.name in m.groups:
+                        # a group-valued field (a lot's section, say) makes the space a member
+                        m.groups[value.name].append(i)
             for g in s.groups:
                 if g not in m.groups or g in m.kinds:
                     self.error(f"unknown group '{g}' for space '{s.name}'", s.group_span,
@@ -276,6 +286,12 @@ class Checker:
                                or "declare it with `group NAME`")
                 else:
                     m.groups[g].append(i)
+
+    def _check_groups(self, decls: list[ast.Declaration]) -> None:
+        for d in decls:
+            if isinstance(d, ast.GroupDecl) and not self.m.groups.get(d.name):
+                self.error(f"group '{d.name}' has no spaces", d.span,
+                           f"add `in {d.name}` to its spaces, or give them a group field set to {d.name}")
 
     # -------------------------------------------------------------- bodies
     def _check_bodies(self) -> None:
@@ -298,8 +314,7 @@ class Checker:
             if len(values - {ANY}) > 1:
                 self.error(f"the values of table '{t.name}' mix types: "
                            + ", ".join(describe(v) for v in sorted(values)), t.span, None)
-            self.types[id(t)] = next(iter(values - {ANY}), ANY)
-            self.types[id(t) + 1] = next(iter(keys - {ANY}), ANY)
+            m.table_types[t.name] = (next(iter(keys - {ANY}), ANY), next(iter(values - {ANY}), ANY))
         for table in (m.game_vars, m.player_vars, m.space_vars):
             for v in table.values():
                 self.types[id(v)] = self.expr(v.initial, _Scope([0]), constant=True)
@@ -316,6 +331,7 @@ class Checker:
                 scope = _Scope(frame, in_card=True)
                 self.block(card.body, scope)
                 self.frames[id(card)] = frame[0]
+        self._check_actions()
         for rule in m.rules:
             for h in rule.handlers:
                 self._check_handler(h)
@@ -334,22 +350,19 @@ class Checker:
         m = self.m
         calls: dict[str, set[str]] = {}
         for f in m.functions.values():
-            frame = [0]
-            scope = _Scope(frame)
-            for p in f.params:
-                self.refs[id(p)] = ("local", scope.define(p.name, FIELD_TYPES[p.type] if p.type != "player" else PLAYER))
-            m.function_types[f.name] = ANY  # provisional, allows forward use
-        # infer in declaration order, twice, so functions may call later ones
-        for _ in range(2):
+            m.function_types[f.name] = ANY  # provisional, so functions may use later ones
+        # Infer twice: the first pass learns the result types (its diagnostics are
+        # dropped), the second checks every call against them.
+        for final in (False, True):
             for f in m.functions.values():
                 frame = [0]
                 scope = _Scope(frame)
                 for p in f.params:
-                    scope.define(p.name, FIELD_TYPES[p.type] if p.type != "player" else PLAYER)
+                    scope.define(p.name, _param_type(p.type))
                 saved = len(self.diagnostics)
                 m.function_types[f.name] = self.expr(f.body, scope)
                 self.frames[id(f)] = frame[0]
-                if _ == 0:
+                if not final:
                     del self.diagnostics[saved:]
                 calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
         # no recursion: a .lg file must not be able to loop forever
@@ -365,6 +378,30 @@ class Checker:
                         stack = []
                         break
                     if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+
+    def _check_actions(self) -> None:
+        m = self.m
+        calls: dict[str, set[str]] = {}
+        for a in m.actions.values():
+            frame = [0]
+            scope = _Scope(frame)
+            for p in a.params:
+                self.refs[id(p)] = ("local", scope.define(p.name, _param_type(p.type)))
+            self.block(a.body, scope)
+            self.frames[id(a)] = frame[0]
+            calls[a.name] = {s.action for s in _walk_statements(a.body) if isinstance(s, ast.Do)}
+        for start in m.actions:
+            stack, seen = [start], set()
+            while stack:
+                for nxt in calls.get(stack.pop(), ()):
+                    if nxt == start:
+                        self.error(f"action '{start}' runs itself (directly or through others)",
+                                   m.actions[start].span, "actions may not be recursive, so that every game ends")
+                        stack = []
+                        break
+                    if nxt not in seen and nxt in calls:
                         seen.add(nxt)
                         stack.append(nxt)
 
@@ -494,6 +531,21 @@ class Checker:
         elif isinstance(s, ast.Switch):
             if not any(r.name == s.rule for r in m.rules):
                 self.error(f"unknown rule '{s.rule}'", s.span, did_you_mean(s.rule, [r.name for r in m.rules]))
+        elif isinstance(s, ast.Do):
+            action = m.actions.get(s.action)
+            arg_types = [self.expr(a, scope) for a in s.args]
+            if action is None:
+                self.error(f"unknown action '{s.action}'", s.span,
+                           did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`")
+                return
+            if len(arg_types) != len(action.params):
+                self.error(f"action '{s.action}' takes {len(action.params)} argument"
+                           f"{'s' if len(action.params) != 1 else ''}, not {len(arg_types)}", s.span, None)
+                return
+            for i, (p, got) in enumerate(zip(action.params, arg_types)):
+                if not compatible(_param_type(p.type), got):
+                    self.error(f"argument {i + 1} of '{s.action}' must be {describe(_param_type(p.type))}, "
+                               f"not {describe(got)}", s.args[i].span, None)
         elif isinstance(s, ast.Eliminate):
             self.expect(s.who, scope, PLAYER, "who leaves the game")
         elif isinstance(s, (ast.RepayLoans, ast.EndTurn, ast.EndGame)):
@@ -656,12 +708,12 @@ class Checker:
             subject_t = self.expr(e.subject, scope, constant)
             key_t = self.expr(e.key, scope, constant)
             if subject_t == "table":
-                table = m.tables[e.subject.name]  # type: ignore[union-attr]
-                want = self.types.get(id(table) + 1, ANY)
+                name = e.subject.name  # type: ignore[union-attr]
+                want, value_t = m.table_types.get(name, (ANY, ANY))
                 if not compatible(want, key_t):
-                    self.error(f"table '{table.name}' is looked up by {describe(want)}, not {describe(key_t)}",
+                    self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",
                                e.key.span, None)
-                return self.types.get(id(table), ANY)
+                return value_t
             elem = element_of(subject_t)
             if elem is not None and subject_t != GROUP:
                 if not compatible(INT, key_t):
@@ -740,7 +792,7 @@ class Checker:
         arg_types = [self.expr(a, scope, constant) for a in e.args]
         if e.function in m.functions:
             f = m.functions[e.function]
-            params = tuple(FIELD_TYPES[p.type] if p.type != "player" else PLAYER for p in f.params)
+            params = tuple(_param_type(p.type) for p in f.params)
             result = m.function_types.get(e.function, ANY)
             self.refs[id(e)] = ("function", e.function)
         elif e.function in BUILTINS:
@@ -833,6 +885,27 @@ def _narrowings(cond: ast.Expr, holds: bool) -> frozenset[str]:
     if isinstance(cond, ast.Unary) and cond.op == "not":
         return _narrowings(cond.operand, not holds)
     return frozenset()
+
+
+def _param_type(type_name: str) -> str:
+    """Return the value type of a declared parameter (a `player` parameter is never none)."""
+    return PLAYER if type_name == "player" else FIELD_TYPES[type_name]
+
+
+def _walk_statements(stmts):
+    """Yield every statement in a block, nested ones included."""
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, ast.If):
+            stack.extend(s.then)
+            stack.extend(s.otherwise or ())
+        elif isinstance(s, ast.For):
+            stack.extend(s.body)
+        elif isinstance(s, ast.Choose):
+            for o in s.options:
+                stack.extend(o.body)
 
 
 def _walk_calls(e: ast.Expr):

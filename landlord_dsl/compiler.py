@@ -1,14 +1,19 @@
 """Pass 3: compile a checked Model, with chosen option values, into a Program.
 
-Every expression and statement becomes a Python closure `f(game, frame)`;
-names are resolved to list indices here, constants and options are folded,
-and handlers are grouped per space, so the running game does no lookups by
-name. Nothing here raises for a checked model except for bad option values.
+The compiler generates Python source: one function per handler, card,
+action, function, end condition and score, in which the .lg file's local
+names are Python locals, expressions are inlined, and options, constants
+and tables are folded to literals. The source is compiled once with
+`compile`/`exec` into a private namespace holding only the engine's
+helpers, so a running game does no lookups by name and no interpretation.
+The generated source is kept on the Program (`python_source`) for reading.
+
+Nothing in a .lg file becomes code except through this translation of its
+checked AST: names are the checker's resolved references, never user text.
 """
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Callable
 
 import attrs
@@ -16,16 +21,15 @@ import attrs
 from . import ast
 from .builtins import IMPLEMENTATIONS
 from .checker import Model
-from .engine import EndGame, EndTurn, MAX_OFFER_ROUNDS
+from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import Diagnostic, LandlordError, did_you_mean
 from .loader import RuleSet
 from .parser import source_of
 from .requests import Option
-from .types import ACCOUNT, DICE, GROUP, PLAYER, SPACE, CARD, strip_optional
+from .types import ACCOUNT, CARD, DICE, PLAYER, SPACE, strip_optional
 
-Fn = Callable[[Any, Any], Any]
 _NOTHING = object()
-_CONSTANT_FRAME = 64  # constant expressions bind few names; aggregates in them need slots
+_SIMPLE = (int, str, bool, type(None))
 
 
 @attrs.define
@@ -45,6 +49,7 @@ class Program:
     account_unlimited: list[bool]
     space_names: list[str]
     space_labels: list[str]
+    space_kinds: list[str]
     start_space: int
     game_var_init: list[Any]
     player_var_init: list[Any]
@@ -54,39 +59,131 @@ class Program:
     card_space: list[int | None]
     card_deck: list[str]
     title_card: list[int | None]
-    card_effects: list[tuple[Fn, int]]
+    card_effects: list[Callable]
     deck_cards: dict[str, list[int]]
     deck_kept: dict[str, bool]
-    deck_enabled: dict[str, Fn]
+    deck_enabled: dict[str, Callable]
     rule_names: list[str]
     rule_off: list[bool]
     rule_spans: list[ast.Span]
-    setup_handlers: tuple
-    turn_handlers: tuple
-    shortfall_handlers: tuple
-    land_handlers: list[tuple]
-    pass_handlers: list[tuple]
-    end_conditions: list[tuple[Fn, str]]
-    score: Fn | None
+    # One generated function per event (and per space for land/pass) that runs,
+    # in declaration order, the handlers of the rules in force; None if no rule
+    # handles that event there.
+    on_setup: Callable | None
+    on_turn: Callable | None
+    on_shortfall: Callable | None
+    on_land: list[Callable | None]
+    on_pass: list[Callable | None]
+    end_conditions: list[tuple[Callable, str]]
+    score: Callable | None
+    python_source: str = ""
 
 
-# Closures for the names whose value depends on the moment (see types.CONTEXT_NAMES).
-_CONTEXT: dict[str, Fn] = {
-    "player": lambda g, f: g.actor,
-    "players": lambda g, f: g.seats,
-    "player_count": lambda g, f: g.n,
-    "here": lambda g, f: g.pos[g.actor],
-    "origin": lambda g, f: g.origin,
-    "dice": lambda g, f: g.dice,
-    "spaces": lambda g, f: range(g.board_size),
-    "due": lambda g, f: g.due,
-    "creditor": lambda g, f: g.creditor,
-    "creditor_player": lambda g, f: g.creditor if g.creditor is not None and g.creditor >= 0 else None,
-    "card": lambda g, f: g.card,
+# ------------------------------------------------------ run-time helpers
+# Called from generated code for the rare, checked cases; each raises a
+# located RuleRuntimeError instead of letting a Python error escape.
+
+def _present(g, value, span, what):
+    if value is None:
+        raise g.fail(f"{what} is none here", span, "guard it, e.g. `if x != none { ... }`")
+    return value
+
+
+def _field(g, column, space, name, span):
+    value = column[space]
+    if value is None:
+        raise g.fail(f"space '{g.prog.space_names[space]}' has no field '{name}'", span,
+                     "its kind does not declare it; guard the use by kind or group")
+    return value
+
+
+def _lookup(g, container, key, span):
+    try:
+        return container[key]
+    except (KeyError, IndexError, TypeError):
+        if isinstance(container, dict):
+            raise g.fail(f"the table has no entry {key!r}", span,
+                         "known keys: " + ", ".join(map(repr, container))) from None
+        raise g.fail(f"index {key!r} is outside the list", span) from None
+
+
+def _divide(g, a, b, span, modulo):
+    if b == 0:
+        raise g.fail("division by zero", span)
+    return a % b if modulo else a // b
+
+
+def _ledger(g, payee, span):
+    if payee is None:
+        raise g.fail("this payment has nobody to pay or be paid (an owner that is none?)", span)
+    return g.nacc + payee if payee >= 0 else -payee - 1
+
+
+def _switch(g, rule, enable):
+    if g.active[rule] != enable:
+        g.active[rule] = enable
+        g.log.append(("rule", g.turn, rule, enable, g.rule))
+
+
+def _choose(g, seat, prompt, legal, describe, span, prompt_text):
+    if not legal:
+        raise g.fail(f"no option of '{prompt_text}' is allowed here", span,
+                     "add an option without a `when`, so there is always a way on")
+    if len(legal) == 1:
+        return legal[0]
+    return legal[g.decide(seat, prompt(), [describe(k, x) for k, x in legal])]
+
+
+def _offer(g, seat, prompt, legal, describe):
+    options = [describe(k, x) for k, x in legal]
+    options.append(Option("done", "Done"))
+    answer = g.decide(seat, prompt(), options)
+    return None if answer == len(legal) else legal[answer]
+
+
+def _end_game(g):
+    g.end_reason = f"ended by rule '{g.rule_name()}'"
+    raise EndGame()
+
+
+def _show(g, value, kind):
+    """Return a value as a person reads it: names for players, spaces, cards and accounts."""
+    if value is None:
+        return "nobody" if kind == PLAYER else "none"
+    if kind == PLAYER:
+        return g.names[value]
+    if kind == SPACE:
+        return g.prog.space_labels[value]
+    if kind == CARD:
+        return g.prog.card_texts[value]
+    if kind == ACCOUNT:
+        return g.prog.account_labels[-value - 1]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _too_deep(g):
+    raise g.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
+
+
+_RUNTIME = {
+    "_too_deep": _too_deep,
+    "_present": _present, "_field": _field, "_lookup": _lookup, "_divide": _divide, "_ledger": _ledger,
+    "_switch": _switch, "_choose": _choose, "_offer": _offer, "_end_game": _end_game, "_show": _show,
+    "_EndTurn": EndTurn, "_Option": Option, "_MAX_OFFER": MAX_OFFER_ROUNDS, "_MAX_NESTING": MAX_NESTING,
 }
 
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
+
+class _Code:
+    """Lines of generated Python with indentation."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
 
 
 class Compiler:
@@ -99,75 +196,66 @@ class Compiler:
         self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
         self.player_var_index = {n: i for i, n in enumerate(m.player_vars)}
         self.space_var_index = {n: i for i, n in enumerate(m.space_vars)}
-        self.deck_names = list(m.decks)
+        self.rule_index = {r.name: i for i, r in enumerate(m.rules)}
+        self.groups = {name: tuple(members) for name, members in m.groups.items()}
         self.consts: dict[str, Any] = {}
         self.tables: dict[str, dict] = {}
-        self.groups = {name: tuple(members) for name, members in m.groups.items()}
-        self.group_sets = {name: frozenset(members) for name, members in m.groups.items()}
-        self.rule_index = {r.name: i for i, r in enumerate(m.rules)}
-        self.functions: dict[str, list] = {}
+        self.columns: dict[str, list] = {}
+        self.ns: dict[str, Any] = dict(_RUNTIME)
+        self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
+        self.names_by_id: dict[int, str] = {}
+        self.counter = 0
+        self.source: list[str] = []
 
-    # ----------------------------------------------------------- helpers
+    # ---------------------------------------------------------- namespace
+    def _unique(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def ref(self, value: Any, prefix: str = "_k") -> str:
+        """Return a name in the generated namespace bound to `value` (one per object)."""
+        key = id(value)
+        if key not in self.names_by_id:
+            name = self._unique(prefix)
+            self.ns[name] = value
+            self.names_by_id[key] = name
+        return self.names_by_id[key]
+
+    def literal(self, value: Any) -> str:
+        if isinstance(value, _SIMPLE):
+            return repr(value)
+        if isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value):
+            return repr(value)
+        return self.ref(value)
+
+    def span(self, span: ast.Span) -> str:
+        return self.ref(span, "_sp")
+
     def type_of(self, e: ast.Expr) -> str:
         return self.m.types.get(id(e), "any")
 
     def constant(self, e: ast.Expr) -> Any:
-        """Evaluate an expression that the checker proved needs no game."""
-        fn, value = self.expr(e)
-        return value if value is not _NOTHING else fn(None, [None] * _CONSTANT_FRAME)
+        """Evaluate an expression the checker proved fixed (it needs no game)."""
+        code, value = self.expr(e)
+        if value is not _NOTHING:
+            return value
+        return eval(compile(code, "<constant>", "eval"), self.ns, {"g": None})  # noqa: S307 - our own code
 
-    def framed(self, e: ast.Expr, owner: object) -> Fn:
-        """Compile a top-level expression that gets a fresh frame of its own on each use."""
-        body = self.fn(e)
-        size = max(1, self.m.frames.get(id(owner), 0))
-        return lambda g, f: body(g, [None] * size)
+    # -------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr) -> tuple[str, Any]:
+        """Return (Python expression text, constant value or _NOTHING)."""
+        return getattr(self, "_e_" + type(e).__name__)(e)
 
-    def payee(self, e: ast.Expr) -> Fn:
-        """Compile a payer/payee expression to a ledger index."""
-        t = strip_optional(self.type_of(e))
-        fn, value = self.expr(e)
-        span = e.span
-        if t == ACCOUNT:
-            if value is not _NOTHING:
-                index = -value - 1
-                return lambda g, f: index
-            return lambda g, f: -fn(g, f) - 1
-        if t == PLAYER:
-            def player_index(g, f):
-                seat = fn(g, f)
-                if seat is None:
-                    raise g.fail("this payment has no player to pay or be paid (an owner that is none?)", span)
-                return g.nacc + seat
-            return player_index
-
-        def any_index(g, f):
-            v = fn(g, f)
-            if v is None:
-                raise g.fail("this payment has nobody to pay or be paid", span)
-            return g.nacc + v if v >= 0 else -v - 1
-        return any_index
-
-    # ------------------------------------------------------- expressions
-    def expr(self, e: ast.Expr) -> tuple[Fn, Any]:
-        """Return (closure, constant value or _NOTHING)."""
-        method = getattr(self, "_e_" + type(e).__name__)
-        return method(e)
-
-    def fn(self, e: ast.Expr) -> Fn:
+    def code(self, e: ast.Expr) -> str:
         return self.expr(e)[0]
 
-    @staticmethod
-    def _const(value: Any) -> tuple[Fn, Any]:
-        return (lambda g, f: value), value
+    def _const(self, value: Any) -> tuple[str, Any]:
+        return self.literal(value), value
 
     def _e_IntLit(self, e):
         return self._const(e.value)
 
-    def _e_TextLit(self, e):
-        return self._const(e.value)
-
-    def _e_BoolLit(self, e):
-        return self._const(e.value)
+    _e_TextLit = _e_BoolLit = _e_IntLit
 
     def _e_NoneLit(self, e):
         return self._const(None)
@@ -176,14 +264,12 @@ class Compiler:
         parts = [self.expr(i) for i in e.items]
         if all(v is not _NOTHING for _, v in parts):
             return self._const(tuple(v for _, v in parts))
-        fns = [p[0] for p in parts]
-        return (lambda g, f: [x(g, f) for x in fns]), _NOTHING
+        return "[" + ", ".join(c for c, _ in parts) + "]", _NOTHING
 
     def _e_Name(self, e):
         kind, payload = self.m.refs[id(e)]
         if kind == "local":
-            slot = payload
-            return (lambda g, f: f[slot]), _NOTHING
+            return f"v{payload}", _NOTHING
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -199,10 +285,9 @@ class Compiler:
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return self._const(self._table(payload))
+            return self.ref(self._table(payload), "_t"), self._table(payload)
         if kind == "game_var":
-            i = self.game_var_index[payload]
-            return (lambda g, f: g.gv[i]), _NOTHING
+            return f"g.gv[{self.game_var_index[payload]}]", _NOTHING
         if kind == "context":
             return _CONTEXT[payload], _NOTHING
         raise AssertionError(kind)  # pragma: no cover
@@ -213,194 +298,130 @@ class Compiler:
             self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
         return self.tables[name]
 
-    def _e_Field(self, e):
-        t = strip_optional(self.type_of(e.subject))
-        sub, value = self.expr(e.subject)
-        name = e.name
-        m = self.m
-        span = e.span
-        if t == PLAYER:
-            if name in self.player_var_index:
-                i = self.player_var_index[name]
-                return (lambda g, f: g.pv[i][sub(g, f)]), _NOTHING
-            return {
-                "cash": lambda g, f: g.bal[g.nacc + sub(g, f)],
-                "space": lambda g, f: g.pos[sub(g, f)],
-                "seat": lambda g, f: sub(g, f) + 1,
-                "name": lambda g, f: g.names[sub(g, f)],
-                "cards": lambda g, f: [c for c, h in enumerate(g.holder) if h == sub(g, f)],
-                "titles": lambda g, f: list(g.titles[sub(g, f)]),
-            }[name], _NOTHING
-        if t == SPACE:
-            if name in self.space_var_index:
-                i = self.space_var_index[name]
-                return (lambda g, f: g.sv[i][sub(g, f)]), _NOTHING
-            if name in m.space_fields:
-                column = self._space_column(name)
-                label = self.m.spaces
-
-                def space_field(g, f):
-                    s = sub(g, f)
-                    v = column[s]
-                    if v is None:
-                        raise g.fail(f"space '{label[s].name}' has no field '{name}'", span,
-                                     "its kind does not declare it; guard the use by kind or group")
-                    return v
-                if value is not _NOTHING:
-                    return self._const(space_field(None, None))
-                return space_field, _NOTHING
-            title_card = self.title_card
-            return {
-                "owner": lambda g, f: g.owner[sub(g, f)],
-                "index": lambda g, f: sub(g, f),
-                "name": lambda g, f: g.prog.space_labels[sub(g, f)],
-                "kind": lambda g, f: m.spaces[sub(g, f)].kind,
-                "title": lambda g, f: title_card[sub(g, f)],
-            }[name], _NOTHING
-        if t == CARD:
-            return {
-                "name": lambda g, f: g.prog.card_names[sub(g, f)],
-                "text": lambda g, f: g.prog.card_texts[sub(g, f)],
-                "space": lambda g, f: g.prog.card_space[sub(g, f)],
-                "holder": lambda g, f: g.holder[sub(g, f)],
-            }[name], _NOTHING
-        if t == DICE:
-            return {
-                "total": lambda g, f: g.dice_total,
-                "double": lambda g, f: g.dice_double,
-                "first": lambda g, f: g.dice[0],
-                "second": lambda g, f: g.dice[1] if len(g.dice) > 1 else 0,
-            }[name], _NOTHING
-        if t == ACCOUNT:
-            labels = [a.label or a.name for a in m.accounts]
-            if name == "balance":
-                return (lambda g, f: g.bal[-sub(g, f) - 1]), _NOTHING
-            return (lambda g, f: labels[-sub(g, f) - 1]), _NOTHING
-        raise AssertionError((t, name))  # pragma: no cover
-
-    def _space_column(self, name: str) -> list:
-        if not hasattr(self, "_columns"):
-            self._columns: dict[str, list] = {}
-        if name not in self._columns:
+    def _column(self, name: str) -> list:
+        if name not in self.columns:
             column: list = [None] * len(self.m.spaces)
             for i, s in enumerate(self.m.spaces):
                 for field_name, value in s.fields:
                     if field_name == name:
                         column[i] = self.constant(value)
-            self._columns[name] = column
-        return self._columns[name]
+            self.columns[name] = column
+        return self.columns[name]
+
+    def _e_Field(self, e):
+        t = strip_optional(self.type_of(e.subject))
+        sub, value = self.expr(e.subject)
+        name = e.name
+        if t == PLAYER:
+            if name in self.player_var_index:
+                return f"g.pv[{self.player_var_index[name]}][{sub}]", _NOTHING
+            return {
+                "cash": f"g.bal[g.nacc + {sub}]",
+                "space": f"g.pos[{sub}]",
+                "seat": f"({sub} + 1)",
+                "name": f"g.names[{sub}]",
+                "cards": f"g.cards_of({sub})",
+                "titles": f"list(g.titles[{sub}])",
+            }[name], _NOTHING
+        if t == SPACE:
+            if name in self.space_var_index:
+                return f"g.sv[{self.space_var_index[name]}][{sub}]", _NOTHING
+            if name in self.m.space_fields:
+                column = self._column(name)
+                if value is not _NOTHING and column[value] is not None:
+                    return self._const(column[value])
+                col = self.ref(column, "_col")
+                if all(v is not None for v in column):
+                    return f"{col}[{sub}]", _NOTHING
+                return f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})", _NOTHING
+            if name == "index":
+                return sub, value
+            if name == "title":
+                return f"{self.ref(self.title_card, '_titles')}[{sub}]", _NOTHING
+            return {
+                "owner": f"g.owner[{sub}]",
+                "name": f"g.prog.space_labels[{sub}]",
+                "kind": f"g.prog.space_kinds[{sub}]",
+            }[name], _NOTHING
+        if t == CARD:
+            return {
+                "name": f"g.prog.card_names[{sub}]",
+                "text": f"g.prog.card_texts[{sub}]",
+                "space": f"g.prog.card_space[{sub}]",
+                "holder": f"g.holder[{sub}]",
+            }[name], _NOTHING
+        if t == DICE:
+            return {
+                "total": "g.dice_total",
+                "double": "g.dice_double",
+                "first": "g.dice[0]",
+                "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
+            }[name], _NOTHING
+        if t == ACCOUNT:
+            if name == "balance":
+                return f"g.bal[-({sub}) - 1]", _NOTHING
+            return f"g.prog.account_labels[-({sub}) - 1]", _NOTHING
+        raise AssertionError((t, name))  # pragma: no cover
 
     def _e_Index(self, e):
         sub, sv = self.expr(e.subject)
         key, kv = self.expr(e.key)
-        span = e.span
         if sv is not _NOTHING and kv is not _NOTHING:
             try:
                 return self._const(sv[kv])
-            except (KeyError, IndexError):
-                pass
-
-        def index(g, f):
-            container, k = sub(g, f), key(g, f)
-            try:
-                return container[k]
             except (KeyError, IndexError, TypeError):
-                if isinstance(container, dict):
-                    raise g.fail(f"the table has no entry {k!r}", span,
-                                 "known keys: " + ", ".join(map(repr, container))) from None
-                raise g.fail(f"index {k!r} is outside the list", span) from None
-        return index, _NOTHING
+                pass
+        return f"_lookup(g, {sub}, {key}, {self.span(e.span)})", _NOTHING
 
     def _e_Call(self, e):
         kind, name = self.m.refs[id(e)]
-        args = [self.fn(a) for a in e.args]
+        args = [self.code(a) for a in e.args]
         if kind == "builtin":
-            impl = IMPLEMENTATIONS[name]
-            if len(args) == 1:
-                a0 = args[0]
-                return (lambda g, f: impl(g, a0(g, f))), _NOTHING
-            if len(args) == 2:
-                a0, a1 = args
-                return (lambda g, f: impl(g, a0(g, f), a1(g, f))), _NOTHING
-            return (lambda g, f: impl(g, *[a(g, f) for a in args])), _NOTHING
-        decl = self.m.functions[name]
-        size = max(self.m.frames.get(id(decl), 0), len(decl.params), 1)
-        cell = self.functions.setdefault(name, [None])
-        if cell[0] is None:
-            cell[0] = True  # placeholder while compiling (no recursion is allowed)
-            cell[0] = self.fn(decl.body)
-        body_cell = cell
-        nargs = len(args)
-
-        def call(g, f):
-            frame = [None] * size
-            for i in range(nargs):
-                frame[i] = args[i](g, f)
-            return body_cell[0](g, frame)
-        return call, _NOTHING
+            return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+        return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
 
     def _e_Unary(self, e):
         x, v = self.expr(e.operand)
         if e.op == "-":
-            if v is not _NOTHING:
-                return self._const(-v)
-            return (lambda g, f: -x(g, f)), _NOTHING
-        if v is not _NOTHING:
-            return self._const(not v)
-        return (lambda g, f: not x(g, f)), _NOTHING
+            return self._const(-v) if v is not _NOTHING else (f"(-{x})", _NOTHING)
+        return self._const(not v) if v is not _NOTHING else (f"(not {x})", _NOTHING)
 
     def _e_Binary(self, e):
         op = e.op
         a, av = self.expr(e.left)
         b, bv = self.expr(e.right)
-        span = e.span
+        # Expressions have no side effects, so a constant on either side folds.
         if op == "and":
             if av is not _NOTHING:
                 return (b, bv) if av else self._const(False)
-            return (lambda g, f: a(g, f) and b(g, f)), _NOTHING
+            if bv is not _NOTHING:
+                return (a, av) if bv else self._const(False)
+            return f"({a} and {b})", _NOTHING
         if op == "or":
             if av is not _NOTHING:
                 return self._const(True) if av else (b, bv)
-            return (lambda g, f: a(g, f) or b(g, f)), _NOTHING
+            if bv is not _NOTHING:
+                return self._const(True) if bv else (a, av)
+            return f"({a} or {b})", _NOTHING
+        if op in ("==", "!=") and "None" in (a, b) and av is _NOTHING or op in ("==", "!=") and bv is None:
+            return f"({a} {'is' if op == '==' else 'is not'} {b})", _NOTHING
         if op in ("in", "not in"):
-            negate = op == "not in"
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
-                members = self.group_sets[e.right.name]
-                if negate:
-                    return (lambda g, f: a(g, f) not in members), _NOTHING
-                return (lambda g, f: a(g, f) in members), _NOTHING
-            if negate:
-                return (lambda g, f: a(g, f) not in b(g, f)), _NOTHING
-            return (lambda g, f: a(g, f) in b(g, f)), _NOTHING
+                b = self.ref(frozenset(self.groups[e.right.name]), "_set")
+            return f"({a} {op} {b})", _NOTHING
         if op in ("/", "%"):
-            py = operator.floordiv if op == "/" else operator.mod
-
-            def divide(g, f):
-                d = b(g, f)
-                if d == 0:
-                    raise g.fail("division by zero", span)
-                return py(a(g, f), d)
             if av is not _NOTHING and bv is not _NOTHING and bv != 0:
-                return self._const(py(av, bv))
-            return divide, _NOTHING
-        py = {"+": operator.add, "-": operator.sub, "*": operator.mul, **_COMPARE}[op]
+                return self._const(av // bv if op == "/" else av % bv)
+            if bv is not _NOTHING and bv != 0:
+                return f"({a} {'//' if op == '/' else '%'} {b})", _NOTHING
+            return f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", _NOTHING
         if av is not _NOTHING and bv is not _NOTHING:
+            import operator
+
+            py = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
+                  "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
             return self._const(py(av, bv))
-        if bv is not _NOTHING:
-            if op == "+":
-                return (lambda g, f: a(g, f) + bv), _NOTHING
-            if op == "*":
-                return (lambda g, f: a(g, f) * bv), _NOTHING
-            if op == "==":
-                return (lambda g, f: a(g, f) == bv), _NOTHING
-            if op == "!=":
-                return (lambda g, f: a(g, f) != bv), _NOTHING
-            if op == ">=":
-                return (lambda g, f: a(g, f) >= bv), _NOTHING
-            if op == "<":
-                return (lambda g, f: a(g, f) < bv), _NOTHING
-            return (lambda g, f: py(a(g, f), bv)), _NOTHING
-        return (lambda g, f: py(a(g, f), b(g, f))), _NOTHING
+        return f"({a} {op} {b})", _NOTHING
 
     def _e_Conditional(self, e):
         c, cv = self.expr(e.condition)
@@ -408,380 +429,269 @@ class Compiler:
         b, bv = self.expr(e.otherwise)
         if cv is not _NOTHING:
             return (a, av) if cv else (b, bv)
-        return (lambda g, f: a(g, f) if c(g, f) else b(g, f)), _NOTHING
+        return f"({a} if {c} else {b})", _NOTHING
 
     def _e_Aggregate(self, e):
         _, slot = self.m.refs[id(e)]
-        coll = self.fn(e.collection)
-        body = self.fn(e.body)
-        op = e.op
-        if op == "sum":
-            def agg(g, f):
-                total = 0
-                for x in coll(g, f):
-                    f[slot] = x
-                    total += body(g, f)
-                return total
-        elif op == "count":
-            def agg(g, f):
-                n = 0
-                for x in coll(g, f):
-                    f[slot] = x
-                    if body(g, f):
-                        n += 1
-                return n
-        elif op == "all":
-            def agg(g, f):
-                for x in coll(g, f):
-                    f[slot] = x
-                    if not body(g, f):
-                        return False
-                return True
-        elif op == "any":
-            def agg(g, f):
-                for x in coll(g, f):
-                    f[slot] = x
-                    if body(g, f):
-                        return True
-                return False
-        else:
-            def agg(g, f):
-                out = []
-                for x in coll(g, f):
-                    f[slot] = x
-                    if body(g, f):
-                        out.append(x)
-                return out
-        return agg, _NOTHING
+        var = f"v{slot}"
+        coll = self.code(e.collection)
+        body = self.code(e.body)
+        return {
+            "sum": f"sum({body} for {var} in {coll})",
+            "count": f"sum(1 for {var} in {coll} if {body})",
+            "all": f"all({body} for {var} in {coll})",
+            "any": f"any({body} for {var} in {coll})",
+            "filter": f"[{var} for {var} in {coll} if {body}]",
+        }[e.op], _NOTHING
 
-    # -------------------------------------------------------- statements
-    def block(self, stmts) -> Fn:
-        fns = [self.stmt(s) for s in stmts]
-        fns = [f for f in fns if f is not None]
-        if not fns:
-            return lambda g, f: None
-        if len(fns) == 1:
-            return fns[0]
-        if len(fns) == 2:
-            s0, s1 = fns
-
-            def two(g, f):
-                s0(g, f)
-                s1(g, f)
-            return two
-        fns_t = tuple(fns)
-
-        def run(g, f):
-            for s in fns_t:
-                s(g, f)
-        return run
-
-    def stmt(self, s: ast.Stmt) -> Fn | None:
-        return getattr(self, "_s_" + type(s).__name__)(s)
-
-    def _s_Pay(self, s):
-        amount = self.fn(s.amount)
-        payer = self.payee(s.payer)
-        payee = self.payee(s.payee)
-        span = s.span
-        return lambda g, f: g.transfer(amount(g, f), payer(g, f), payee(g, f), span)
-
-    def _s_Set(self, s):
-        kind, payload = self.m.refs[id(s)]
-        value = self.fn(s.value)
-        op = s.op
-        if kind == "local":
-            slot = payload
-            if op == "=":
-                def set_local(g, f):
-                    f[slot] = value(g, f)
-            elif op == "+=":
-                def set_local(g, f):
-                    f[slot] += value(g, f)
-            else:
-                def set_local(g, f):
-                    f[slot] -= value(g, f)
-            return set_local
-        if kind == "game_var":
-            i = self.game_var_index[payload]
-            gv_column = lambda g: g.gv  # noqa: E731
-            key = lambda g, f: i  # noqa: E731
-            column = gv_column
-        else:
-            field, owner_ref = payload
-            key = self._owner_fn(owner_ref)
-            i = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
-            column = (lambda g: g.pv[i]) if kind == "player_var" else (lambda g: g.sv[i])
-        if op == "=":
-            def set_var(g, f):
-                column(g)[key(g, f)] = value(g, f)
-        elif op == "+=":
-            def set_var(g, f):
-                column(g)[key(g, f)] += value(g, f)
-        else:
-            def set_var(g, f):
-                column(g)[key(g, f)] -= value(g, f)
-        return set_var
-
-    def _owner_fn(self, ref: tuple[str, Any]) -> Fn:
-        """Return a closure giving the player or space whose variable a `set` changes."""
-        kind, payload = ref
-        if kind == "local":
-            return lambda g, f: f[payload]
-        if kind == "space":
-            return lambda g, f: payload
-        if kind == "game_var":
-            i = self.game_var_index[payload]
-            return lambda g, f: g.gv[i]
-        return _CONTEXT[payload]
-
-    def _s_Let(self, s):
-        _, slot = self.m.refs[id(s)]
-        value = self.fn(s.value)
-
-        def let(g, f):
-            f[slot] = value(g, f)
-        return let
-
-    def _s_If(self, s):
-        cond, cv = self.expr(s.condition)
-        then = self.block(s.then)
-        other = self.block(s.otherwise) if s.otherwise is not None else None
-        if cv is not _NOTHING:
-            if cv:
-                return then
-            return other
-        if other is None:
-            def if_(g, f):
-                if cond(g, f):
-                    then(g, f)
-        else:
-            def if_(g, f):
-                if cond(g, f):
-                    then(g, f)
-                else:
-                    other(g, f)
-        return if_
-
-    def _s_For(self, s):
-        _, slot = self.m.refs[id(s)]
-        coll = self.fn(s.collection)
-        body = self.block(s.body)
-
-        def for_(g, f):
-            for x in list(coll(g, f)):
-                f[slot] = x
-                body(g, f)
-        return for_
-
-    def text(self, parts: list) -> Fn:
-        """Compile a checked template (text and expressions) into a closure giving a string."""
-        if all(isinstance(p, str) for p in parts):
-            constant = "".join(parts)
-            return lambda g, f: constant
+    def text(self, parts: list) -> str:
+        """Return Python code building a prompt or label from a checked template."""
         pieces = []
         for p in parts:
             if isinstance(p, str):
-                pieces.append(lambda g, f, p=p: p)
+                pieces.append(repr(p))
             else:
-                value, kind = self.fn(p), strip_optional(self.type_of(p))
-                pieces.append(lambda g, f, value=value, kind=kind: show_value(g, value(g, f), kind))
-        return lambda g, f: "".join(piece(g, f) for piece in pieces)
+                pieces.append(f"_show(g, {self.code(p)}, {strip_optional(self.type_of(p))!r})")
+        return " + ".join(pieces) if pieces else "''"
 
-    def _s_Choose(self, s):
-        chooser = self.fn(s.chooser) if s.chooser is not None else None
-        prompt_text = self.text(self.m.templates.get(id(s), [s.prompt]))
-        prompt = s.prompt
-        compiled = []
-        for o in s.options:
-            slot = self.m.refs[id(o)][1] if o.binding is not None else None
-            compiled.append((
-                o.name,
-                self.text(self.m.templates.get(id(o), [o.label or o.name])),
-                slot,
-                self.fn(o.binding[1]) if o.binding is not None else None,
-                self.fn(o.guard) if o.guard is not None else None,
-                self.fn(o.cost) if o.cost is not None else None,
-                self.fn(o.value) if o.value is not None else None,
-                self.block(o.body),
-            ))
-        repeat = s.repeat
-        span = s.span
+    # --------------------------------------------------------- statements
+    def block(self, out: _Code, stmts) -> None:
+        before = len(out.lines)
+        for s in stmts:
+            getattr(self, "_s_" + type(s).__name__)(out, s)
+        if len(out.lines) == before:
+            out.line("pass")
 
-        def legal_options(g, f):
-            legal = []
-            for name, label, slot, binding, guard, cost, value, body in compiled:
-                if binding is None:
-                    if guard is None or guard(g, f):
-                        legal.append((name, label, slot, None, cost, value, body))
+    def ledger(self, e: ast.Expr) -> str:
+        """Return code for the ledger index of a payer or payee."""
+        t = self.type_of(e)
+        code, value = self.expr(e)
+        if strip_optional(t) == ACCOUNT and value is not _NOTHING:
+            return repr(-value - 1)
+        if t == PLAYER:
+            return f"g.nacc + {code}"
+        return f"_ledger(g, {code}, {self.span(e.span)})"
+
+    def present(self, e: ast.Expr, what: str) -> str:
+        code = self.code(e)
+        if self.type_of(e).endswith("?") or self.type_of(e) == "any":
+            return f"_present(g, {code}, {self.span(e.span)}, {what!r})"
+        return code
+
+    def _s_Pay(self, out, s):
+        out.line(f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
+                 f"{self.span(s.span)})")
+
+    def _s_Set(self, out, s):
+        kind, payload = self.m.refs[id(s)]
+        value = self.code(s.value)
+        op = s.op
+        if kind == "local":
+            target = f"v{payload}"
+        elif kind == "game_var":
+            target = f"g.gv[{self.game_var_index[payload]}]"
+        else:
+            field, (owner_kind, owner) = payload
+            owner_code = {"local": lambda: f"v{owner}", "space": lambda: repr(owner),
+                          "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
+                          "context": lambda: _CONTEXT[owner]}[owner_kind]()
+            index = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
+            target = f"g.{'pv' if kind == 'player_var' else 'sv'}[{index}][{owner_code}]"
+        out.line(f"{target} {op} {value}")
+
+    def _s_Let(self, out, s):
+        out.line(f"v{self.m.refs[id(s)][1]} = {self.code(s.value)}")
+
+    def _s_If(self, out, s):
+        cond, cv = self.expr(s.condition)
+        if cv is not _NOTHING:
+            chosen = s.then if cv else s.otherwise
+            if chosen:
+                self.block(out, chosen)
+            return
+        out.line(f"if {cond}:")
+        out.depth += 1
+        self.block(out, s.then)
+        out.depth -= 1
+        if s.otherwise:
+            out.line("else:")
+            out.depth += 1
+            self.block(out, s.otherwise)
+            out.depth -= 1
+
+    def _s_For(self, out, s):
+        slot = self.m.refs[id(s)][1]
+        out.line(f"for v{slot} in list({self.code(s.collection)}):")
+        out.depth += 1
+        self.block(out, s.body)
+        out.depth -= 1
+
+    def _s_Choose(self, out, s):
+        n = self._unique("")
+        legal, pick, describe = f"_legal{n}", f"_pick{n}", f"_describe{n}"
+        seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
+        prompt = self.text(self.m.templates.get(id(s), [s.prompt]))
+        # describe(k, x): the Option for legal entry (k, x), evaluated lazily where it can be
+        out.line(f"def {describe}(k, x):")
+        out.depth += 1
+        for k, o in enumerate(s.options):
+            out.line(f"if k == {k}:")
+            out.depth += 1
+            if o.binding is not None:
+                out.line(f"v{self.m.refs[id(o)][1]} = x")
+            label = self.text(self.m.templates.get(id(o), [o.label or o.name]))
+            bound = f"v{self.m.refs[id(o)][1]}=v{self.m.refs[id(o)][1]}" if o.binding is not None else ""
+            cost = self.code(o.cost) if o.cost is not None else "0"
+            value = self.code(o.value) if o.value is not None else "0"
+            out.line(f"return _Option({o.name!r}, lambda {bound}: {label}, {cost}, {value})")
+            out.depth -= 1
+        out.depth -= 1
+        if s.repeat:
+            out.line(f"for _round{n} in range(_MAX_OFFER):")
+            out.depth += 1
+        self._legal(out, s, legal)
+        if s.repeat:
+            out.line(f"if not {legal}:")
+            out.line("    break")
+            out.line(f"{pick} = _offer(g, {seat}, lambda: {prompt}, {legal}, {describe})")
+            out.line(f"if {pick} is None:")
+            out.line("    break")
+        else:
+            out.line(f"{pick} = _choose(g, {seat}, lambda: {prompt}, {legal}, {describe}, {self.span(s.span)}, "
+                     f"{s.prompt!r})")
+        for k, o in enumerate(s.options):
+            out.line(f"{'if' if k == 0 else 'elif'} {pick}[0] == {k}:")
+            out.depth += 1
+            if o.binding is not None:
+                out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
+            self.block(out, o.body)
+            out.depth -= 1
+        if s.repeat:
+            out.depth -= 1
+
+    def _legal(self, out: _Code, s: ast.Choose, legal: str) -> None:
+        out.line(f"{legal} = []")
+        for k, o in enumerate(s.options):
+            guard = self.code(o.guard) if o.guard is not None else None
+            if o.binding is not None:
+                var = f"v{self.m.refs[id(o)][1]}"
+                collection = self.code(o.binding[1])
+                if not collection.startswith("list("):
+                    collection = f"list({collection})"
+                out.line(f"for {var} in {collection}:")
+                out.depth += 1
+                if guard is not None:
+                    out.line(f"if {guard}:")
+                    out.line(f"    {legal}.append(({k}, {var}))")
                 else:
-                    for x in list(binding(g, f)):
-                        f[slot] = x
-                        if guard is None or guard(g, f):
-                            legal.append((name, label, slot, x, cost, value, body))
-            return legal
-
-        def describe(g, f, item) -> Option:
-            name, label, slot, x, cost, value, _ = item
-            if slot is not None:
-                f[slot] = x
-
-                def lazy_label():
-                    f[slot] = x
-                    return label(g, f)
+                    out.line(f"{legal}.append(({k}, {var}))")
+                out.depth -= 1
+            elif guard is not None:
+                out.line(f"if {guard}:")
+                out.line(f"    {legal}.append(({k}, None))")
             else:
-                def lazy_label():
-                    return label(g, f)
-            return Option(name, lazy_label, cost(g, f) if cost else 0, value(g, f) if value else 0)
+                out.line(f"{legal}.append(({k}, None))")
 
-        def choose(g, f):
-            seat = chooser(g, f) if chooser is not None else g.actor
-            legal = legal_options(g, f)
-            if not legal:
-                raise g.fail(f"no option of '{prompt}' is allowed here", span,
-                             "add an option without a `when`, so there is always a way on")
-            if len(legal) == 1:
-                pick = legal[0]
-            else:
-                pick = legal[g.decide(seat, prompt_text(g, f), [describe(g, f, item) for item in legal])]
-            if pick[2] is not None:
-                f[pick[2]] = pick[3]
-            pick[6](g, f)
+    def _s_Roll(self, out, s):
+        out.line("g.roll()")
 
-        def offer(g, f):
-            seat = chooser(g, f) if chooser is not None else g.actor
-            for _ in range(MAX_OFFER_ROUNDS):
-                legal = legal_options(g, f)
-                if not legal:
-                    return
-                options = [describe(g, f, item) for item in legal] + [Option("done", "Done")]
-                answer = g.decide(seat, prompt_text(g, f), options)
-                if answer == len(legal):
-                    return
-                pick = legal[answer]
-                if pick[2] is not None:
-                    f[pick[2]] = pick[3]
-                pick[6](g, f)
-        return offer if repeat else choose
+    def _s_MoveSteps(self, out, s):
+        via = self.literal(self.groups[s.via]) if s.via is not None else "None"
+        out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, {via}, {self.span(s.span)})")
 
-    def _s_Roll(self, s):
-        return lambda g, f: g.roll()
+    def _s_MoveTo(self, out, s):
+        out.line(f"g.move_to({self.present(s.destination, 'the destination')})")
 
-    def _s_MoveSteps(self, s):
-        steps = self.fn(s.steps)
-        forward = s.direction == "forward"
-        via = self.groups[s.via] if s.via is not None else None
-        span = s.span
-        return lambda g, f: g.move_steps(steps(g, f), forward, via, span)
+    def _s_Send(self, out, s):
+        out.line(f"g.send({self.present(s.who, 'the player to send')}, "
+                 f"{self.present(s.destination, 'the destination')})")
 
-    def _s_MoveTo(self, s):
-        dest = self.fn(s.destination)
-        return lambda g, f: g.move_to(dest(g, f))
+    def _s_Draw(self, out, s):
+        out.line(f"g.draw({s.deck!r})")
 
-    def _s_Send(self, s):
-        who = self.fn(s.who)
-        dest = self.fn(s.destination)
-        span = s.span
+    def _s_Give(self, out, s):
+        out.line(f"g.set_holder({self.present(s.card, 'the card to give')}, "
+                 f"{self.present(s.recipient, 'the player to receive it')})")
 
-        def send(g, f):
-            seat = who(g, f)
-            if seat is None:
-                raise g.fail("nobody to send (a player that is none)", span)
-            g.send(seat, dest(g, f))
-        return send
+    def _s_Return(self, out, s):
+        out.line(f"g.return_card({self.present(s.card, 'the card to return')}, {s.deck!r})")
 
-    def _s_Draw(self, s):
-        deck = s.deck
-        return lambda g, f: g.draw(deck)
+    def _s_Shuffle(self, out, s):
+        out.line(f"g.shuffle({s.deck!r})")
 
-    def _s_Give(self, s):
-        card = self.fn(s.card)
-        who = self.fn(s.recipient)
-        span = s.span
+    def _s_Deal(self, out, s):
+        out.line(f"g.deal({self.code(s.count)}, {s.deck!r})")
 
-        def give(g, f):
-            c, seat = card(g, f), who(g, f)
-            if c is None or seat is None:
-                raise g.fail("`give` needs a card and a player, one of them is none", span)
-            g.set_holder(c, seat)
-        return give
+    def _s_Auction(self, out, s):
+        step = f"max(1, {self.code(s.step)})" if s.step is not None else "1"
+        first = self.code(s.first) if s.first is not None else "None"
+        out.line(f"g.auction({self.code(s.space)}, {self.code(s.start)}, {step}, {first}, "
+                 f"{self.code(s.proceeds)}, {self.span(s.span)})")
 
-    def _s_Return(self, s):
-        card = self.fn(s.card)
-        deck = s.deck
-        span = s.span
+    def _s_Borrow(self, out, s):
+        out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
 
-        def return_(g, f):
-            c = card(g, f)
-            if c is None:
-                raise g.fail("`return` needs a card, this one is none", span)
-            g.return_card(c, deck)
-        return return_
+    def _s_RepayLoans(self, out, s):
+        out.line("g.repay_loans()")
 
-    def _s_Shuffle(self, s):
-        deck = s.deck
-        return lambda g, f: g.shuffle(deck)
+    def _s_EndTurn(self, out, s):
+        out.line("raise _EndTurn()")
 
-    def _s_Deal(self, s):
-        count = self.fn(s.count)
-        deck = s.deck
-        return lambda g, f: g.deal(count(g, f), deck)
+    def _s_EndGame(self, out, s):
+        out.line("_end_game(g)")
 
-    def _s_Auction(self, s):
-        space = self.fn(s.space)
-        start = self.fn(s.start)
-        step = self.fn(s.step) if s.step is not None else (lambda g, f: 1)
-        first = self.fn(s.first) if s.first is not None else (lambda g, f: None)
-        proceeds = self.fn(s.proceeds)
-        span = s.span
-        return lambda g, f: g.auction(space(g, f), start(g, f), max(1, step(g, f)), first(g, f), proceeds(g, f), span)
+    def _s_Switch(self, out, s):
+        out.line(f"_switch(g, {self.rule_index[s.rule]}, {s.enable})")
 
-    def _s_Borrow(self, s):
-        amount = self.fn(s.amount)
-        interest = self.fn(s.interest)
-        return lambda g, f: g.borrow(amount(g, f), interest(g, f))
+    def _s_Eliminate(self, out, s):
+        out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
 
-    def _s_RepayLoans(self, s):
-        return lambda g, f: g.repay_loans()
+    def _s_Do(self, out, s):
+        out.line(f"_a_{s.action}(g{''.join(', ' + self.code(a) for a in s.args)})")
 
-    def _s_EndTurn(self, s):
-        def end_turn(g, f):
-            raise EndTurn()
-        return end_turn
+    # ------------------------------------------------------------ program
+    def function(self, name: str, params: list[str], body: Callable[[_Code], None]) -> str:
+        """Generate `def name(g, params): body` into the program source; return its name."""
+        out = _Code()
+        out.line(f"def {name}({', '.join(['g'] + params)}):")
+        out.depth += 1
+        body(out)
+        self.source.append("\n".join(out.lines))
+        return name
 
-    def _s_EndGame(self, s):
-        def end_game(g, f):
-            g.end_reason = f"ended by rule '{g.rule_name()}'"
-            raise EndGame()
-        return end_game
+    def statements_function(self, prefix: str, stmts) -> str:
+        return self.function(self._unique(prefix), [], lambda out: self.block(out, stmts))
 
-    def _s_Eliminate(self, s):
-        who = self.fn(s.who)
-        span = s.span
+    def expression_function(self, prefix: str, e: ast.Expr) -> str:
+        return self.function(self._unique(prefix), [], lambda out: out.line(f"return {self.code(e)}"))
 
-        def eliminate(g, f):
-            seat = who(g, f)
-            if seat is None:
-                raise g.fail("nobody to eliminate (a player that is none)", span)
-            g.eliminate(seat)
-        return eliminate
+    def dispatcher(self, entries: list[tuple[int, str]], made: dict[tuple, str]) -> str | None:
+        """Generate (once per distinct list) a function running these handlers of the rules in force."""
+        if not entries:
+            return None
+        key = tuple(entries)
+        if key not in made:
+            def body(out: _Code) -> None:
+                out.line("saved = g.rule")
+                out.line("depth = g.depth = g.depth + 1")
+                out.line("if depth > _MAX_NESTING:")
+                out.line("    _too_deep(g)")
+                out.line("try:")
+                out.depth += 1
+                for rule, name in entries:
+                    out.line(f"if g.active[{rule}]:")
+                    out.line(f"    g.rule = {rule}")
+                    out.line(f"    {name}(g)")
+                out.depth -= 1
+                out.line("finally:")
+                out.line("    g.depth = depth - 1")
+                out.line("    g.rule = saved")
+            made[key] = self.function(self._unique("_dispatch"), [], body)
+        return made[key]
 
-    def _s_Switch(self, s):
-        index = self.rule_index[s.rule]
-        enable = s.enable
-
-        def switch(g, f):
-            if g.active[index] != enable:
-                g.active[index] = enable
-                g.log.append(("rule", g.turn, index, enable, g.rule))
-        return switch
-
-    # ---------------------------------------------------------- program
     def compile(self) -> Program:
         m, rs = self.m, self.rs
-        header = m.header
         spaces = m.spaces
-        # title deeds come first among the cards, one per titled space in board order
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
         self.title_card: list[int | None] = [None] * len(spaces)
         title_decks = [d for d in m.decks.values() if d.of_titles]
@@ -799,43 +709,68 @@ class Compiler:
                 card_texts.append(s.label)
                 card_space.append(i)
                 card_deck.append(title_deck_of(i))
-                effects.append((lambda g, f: None, 1))
+                effects.append(None)
+        for f in m.functions.values():
+            # the checker gives a function's parameters the first slots of its own frame
+            self.function(f"_f_{f.name}", [f"v{i}" for i in range(len(f.params))],
+                          lambda out, f=f: out.line(f"return {self.code(f.body)}"))
+        for a in m.actions.values():
+            self.function(f"_a_{a.name}", [f"v{self.m.refs[id(p)][1]}" for p in a.params],
+                          lambda out, a=a: self.block(out, a.body))
         deck_cards: dict[str, list[int]] = {}
+        effect_names: list[str | None] = [None] * len(card_names)
         for d in m.decks.values():
             if d.of_titles:
                 deck_cards[d.name] = [c for c in self.title_card if c is not None and card_deck[c] == d.name]
                 continue
             deck_cards[d.name] = []
             for c in d.cards:
-                body = self.block(c.body)
+                name = self.statements_function("_card", c.body)
                 for _ in range(c.copies):
                     deck_cards[d.name].append(len(card_names))
                     card_names.append(c.name)
                     card_texts.append(c.text)
                     card_space.append(None)
                     card_deck.append(d.name)
-                    effects.append((body, max(1, self.m.frames.get(id(c), 0))))
-        handlers: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
-        land: list[list] = [[] for _ in spaces]
-        passing: list[list] = [[] for _ in spaces]
+                    effect_names.append(name)
+        handler_names: list[tuple[int, ast.Handler, str]] = []
         for ri, rule in enumerate(m.rules):
             for h in rule.handlers:
-                entry = (ri, self.block(h.body), max(1, self.m.frames.get(id(h), 0)))
-                if h.event in handlers:
-                    handlers[h.event].append(entry)
-                    continue
-                target = land if h.event == "land" else passing
-                if h.selector is None:
-                    members = range(len(spaces))
-                elif h.selector in m.space_index:
-                    members = [m.space_index[h.selector]]
-                else:
-                    members = m.groups[h.selector]
-                for s in members:
-                    target[s].append(entry)
-        ends = [(self.framed(e.condition, e), e.provenance.source if e.provenance else f"line {e.span.line}")
-                for e in m.ends]
-        score = self.framed(m.score.formula, m.score) if m.score is not None else None
+                handler_names.append((ri, h, self.statements_function(f"_rule{ri}_{h.event}_", h.body)))
+        events: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
+        land: list[list] = [[] for _ in spaces]
+        passing: list[list] = [[] for _ in spaces]
+        for ri, h, name in handler_names:
+            if h.event in events:
+                events[h.event].append((ri, name))
+                continue
+            target = land if h.event == "land" else passing
+            if h.selector is None:
+                members = range(len(spaces))
+            elif h.selector in m.space_index:
+                members = [m.space_index[h.selector]]
+            else:
+                members = m.groups[h.selector]
+            for s in members:
+                target[s].append((ri, name))
+        dispatchers: dict[tuple, str] = {}
+        event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
+        land_names = [self.dispatcher(entries, dispatchers) for entries in land]
+        pass_names = [self.dispatcher(entries, dispatchers) for entries in passing]
+        end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
+        score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
+        enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
+                         for d in m.decks.values() if d.enabled is not None}
+        source = "\n\n".join(self.source) + "\n"
+        exec(compile(source, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
+        ns = self.ns
+
+        def no_effect(g):
+            return None
+
+        card_effects = [ns[name] if name else no_effect for name in effect_names]
+        function = lambda name: ns[name] if name else None  # noqa: E731
+        header = m.header
         return Program(
             title=header.title or header.name,
             name=header.name,
@@ -850,6 +785,7 @@ class Compiler:
             account_unlimited=[a.unlimited for a in m.accounts],
             space_names=[s.name for s in spaces],
             space_labels=[s.label for s in spaces],
+            space_kinds=[s.kind for s in spaces],
             start_space=0,
             game_var_init=[self.constant(v.initial) for v in m.game_vars.values()],
             player_var_init=[self.constant(v.initial) for v in m.player_vars.values()],
@@ -859,39 +795,40 @@ class Compiler:
             card_space=card_space,
             card_deck=card_deck,
             title_card=self.title_card,
-            card_effects=effects,
+            card_effects=card_effects,
             deck_cards=deck_cards,
             deck_kept={d.name: d.kept for d in m.decks.values()},
-            deck_enabled={d.name: (self.framed(d.enabled, d) if d.enabled is not None else (lambda g, f: True))
+            deck_enabled={d.name: (ns[enabled_names[d.name]] if d.name in enabled_names else (lambda g: True))
                           for d in m.decks.values()},
             rule_names=[r.name for r in m.rules],
             rule_off=[r.off for r in m.rules],
             rule_spans=[r.span for r in m.rules],
-            setup_handlers=tuple(handlers["setup"]),
-            turn_handlers=tuple(handlers["turn"]),
-            shortfall_handlers=tuple(handlers["shortfall"]),
-            land_handlers=[tuple(x) for x in land],
-            pass_handlers=[tuple(x) for x in passing],
-            end_conditions=ends,
-            score=score,
+            on_setup=function(event_names["setup"]),
+            on_turn=function(event_names["turn"]),
+            on_shortfall=function(event_names["shortfall"]),
+            on_land=[function(name) for name in land_names],
+            on_pass=[function(name) for name in pass_names],
+            end_conditions=[(ns[name], e.provenance.source if e.provenance else f"line {e.span.line}")
+                            for name, e in end_names],
+            score=ns[score_name] if score_name else None,
+            python_source=source,
         )
 
 
-def show_value(g, value, kind: str) -> str:
-    """Return a value as a person reads it: names for players, spaces, cards and accounts."""
-    if value is None:
-        return "nobody" if kind == PLAYER else "none"
-    if kind == PLAYER:
-        return g.names[value]
-    if kind == SPACE:
-        return g.prog.space_labels[value]
-    if kind == CARD:
-        return g.prog.card_texts[value]
-    if kind == ACCOUNT:
-        return g.prog.account_labels[-value - 1]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+# Python code for the names whose value depends on the moment (types.CONTEXT_NAMES).
+_CONTEXT: dict[str, str] = {
+    "player": "g.actor",
+    "players": "g.seats",
+    "player_count": "g.n",
+    "here": "g.pos[g.actor]",
+    "origin": "g.origin",
+    "dice": "g.dice",
+    "spaces": "range(g.board_size)",
+    "due": "g.due",
+    "creditor": "g.creditor",
+    "creditor_player": "(g.creditor if g.creditor is not None and g.creditor >= 0 else None)",
+    "card": "g.card",
+}
 
 
 def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str, Any]:

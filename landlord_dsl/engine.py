@@ -94,6 +94,7 @@ class Game:
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
         self.board_size = len(program.space_names)
+        self.pass_spaces = [s for s, dispatch in enumerate(program.on_pass) if dispatch is not None]
         self.nacc = len(program.account_names)
         self.bal = [0] * (self.nacc + n)
         self.finite = [not u for u in program.account_unlimited] + [True] * n
@@ -124,6 +125,7 @@ class Game:
         self.over = False
         self.end_reason = ""
         self.started = False
+        self.card: int | None = None
         self.log: list[tuple] = []
         self.decisions: list[int | None] = []
         self.dice_request = DiceRequest(program.dice_count)
@@ -132,6 +134,10 @@ class Game:
     def cash(self, seat: int) -> int:
         """Return a player's cash."""
         return self.bal[self.nacc + seat]
+
+    def cards_of(self, seat: int) -> list[int]:
+        """Return the cards a player holds, title deeds included, in card order."""
+        return [card for card, holder in enumerate(self.holder) if holder == seat]
 
     def account_balance(self, name: str) -> int:
         """Return the balance of a declared account."""
@@ -199,38 +205,31 @@ class Game:
         return amount
 
     def _shortfall(self, seat: int, amount: int, creditor_index: int) -> None:
-        handlers = self.prog.shortfall_handlers
-        if not handlers:
+        handlers = self.prog.on_shortfall
+        if handlers is None:
             return
         saved = (self.actor, self.due, self.creditor)
         self.actor, self.due = seat, amount
         self.creditor = creditor_index - self.nacc if creditor_index >= self.nacc else -creditor_index - 1
         try:
-            self.run_handlers(handlers)
+            handlers(self)
         finally:
             self.actor, self.due, self.creditor = saved
 
     # ----------------------------------------------------------- handlers
-    def run_handlers(self, handlers) -> None:
-        """Run (rule index, function, frame size) handlers whose rules are active."""
-        active = self.active
-        for rule, fn, frame in handlers:
-            if active[rule]:
-                self.run_one(rule, fn, frame)
-
-    def run_one(self, rule: int, fn, frame: int) -> None:
-        saved = self.rule
-        self.rule = rule
-        depth = self.depth = self.depth + 1
-        if depth > MAX_NESTING:
-            raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
-        try:
-            fn(self, [None] * frame)
-        finally:
-            self.depth = depth - 1
-            self.rule = saved
-
     # ----------------------------------------------------------- movement
+    def jump_target(self, start: int, steps: int, group: tuple[int, ...]) -> int | None:
+        """Return where `jump_route` ends, without building the route (None if no jump)."""
+        size = self.board_size
+        if len(group) < 2:
+            return None
+        first = min(group, key=lambda s: (s - start - 1) % size)
+        reach = (first - start) % size or size
+        if reach >= steps:
+            return None
+        landing = min(group, key=lambda s: (s - first - 1) % size)
+        return (landing + steps - reach - 1) % size
+
     def jump_route(self, start: int, steps: int, group: tuple[int, ...]) -> list[int] | None:
         """Return the spaces reached on a move that jumps once along `group`.
 
@@ -260,12 +259,29 @@ class Game:
         dest = path[-1] if path else start
         self.pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
-        if forward:
-            passes = self.prog.pass_handlers
+        if forward and self.pass_spaces:
+            passes = self.prog.on_pass
             for s in path:
-                hs = passes[s]
-                if hs:
-                    self.run_handlers(hs)
+                dispatch = passes[s]
+                if dispatch is not None:
+                    dispatch(self)
+        self.land()
+
+    def _advance(self, steps: int) -> None:
+        """Move the acting player `steps` forward: `move_path` without building the path."""
+        seat = self.actor
+        start = self.pos[seat]
+        size = self.board_size
+        self.origin = start
+        dest = (start + steps) % size
+        self.pos[seat] = dest
+        self.log.append(("move", self.turn, seat, start, dest, self.rule))
+        if self.pass_spaces:
+            passed = sorted((((s - start) % size or size), s) for s in self.pass_spaces)
+            passes = self.prog.on_pass
+            for distance, s in passed:
+                if distance <= steps:
+                    passes[s](self)
         self.land()
 
     def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
@@ -278,6 +294,8 @@ class Game:
                 raise self.fail("this move cannot jump: the count ends before the first jump point", span,
                                 "guard the option with `via(group, steps) != none`")
         elif forward:
+            if steps <= size:
+                return self._advance(steps)
             path = [(start + k) % size for k in range(1, steps + 1)]
         else:
             path = [(start - steps) % size]
@@ -293,9 +311,9 @@ class Game:
         self.pos[seat] = dest
 
     def land(self) -> None:
-        hs = self.prog.land_handlers[self.pos[self.actor]]
-        if hs:
-            self.run_handlers(hs)
+        dispatch = self.prog.on_land[self.pos[self.actor]]
+        if dispatch is not None:
+            dispatch(self)
 
     # -------------------------------------------------------------- chance
     def roll(self) -> None:
@@ -340,25 +358,24 @@ class Game:
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
-        if not self.prog.deck_enabled[deck](self, None):
+        if not self.prog.deck_enabled[deck](self):
             return
         if not cards:
             self.log.append(("empty", self.turn, deck, self.rule))
             return
         card = cards.pop(0)
         self.log.append(("draw", self.turn, self.actor, card, self.rule))
-        effect, frame = self.prog.card_effects[card]
-        frame_list = [None] * max(frame, 1)
-        saved = self.rule
+        effect = self.prog.card_effects[card]
+        saved_card = self.card
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
         try:
             self.card = card
-            effect(self, frame_list)
+            effect(self)
         finally:
             self.depth -= 1
-            self.rule = saved
+            self.card = saved_card
         if self.prog.deck_kept[deck]:
             if self.holder[card] is None and card not in cards:
                 self.set_holder(card, self.actor)
@@ -478,7 +495,8 @@ class Game:
         self.started = True
         self.actor = self.current = 0
         try:
-            self.run_handlers(self.prog.setup_handlers)
+            if self.prog.on_setup is not None:
+                self.prog.on_setup(self)
         except EndTurn:
             pass
         except EndGame:
@@ -493,7 +511,8 @@ class Game:
         self.current = self.actor = seat
         self.log.append(("turn", self.turn, seat))
         try:
-            self.run_handlers(self.prog.turn_handlers)
+            if self.prog.on_turn is not None:
+                self.prog.on_turn(self)
         except EndTurn:
             pass
         except EndGame:
@@ -503,7 +522,7 @@ class Game:
         self.next_seat = self._seat_after(seat)
         if not self.over:
             for check, name in self.prog.end_conditions:
-                if check(self, None):
+                if check(self):
                     self.over, self.end_reason = True, f"end condition ({name})"
                     break
         if not self.over and self.turn >= self.turn_limit:
@@ -539,7 +558,7 @@ class Game:
         out = []
         for seat in range(self.n):
             self.actor = seat
-            out.append(self.prog.score(self, None) if self.prog.score else self.cash(seat))
+            out.append(self.prog.score(self) if self.prog.score else self.cash(seat))
         return tuple(out)
 
     def result(self) -> GameResult:

@@ -386,6 +386,9 @@ class _Printer:
                     self.with_provenance(1, "", d.provenance)
             else:
                 self.with_provenance(0, f"{head} {body}", d.provenance)
+        elif isinstance(d, ast.ActionDecl):
+            params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
+            self.opened(0, f"action {d.name}({params})", d.body, d.span, d.provenance)
         elif isinstance(d, ast.RuleDecl):
             head = f"rule {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + (" off" if d.off else "")
             inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
@@ -472,6 +475,8 @@ def _simple(s: ast.Stmt) -> str:
         return "end turn"
     if isinstance(s, ast.EndGame):
         return "end game"
+    if isinstance(s, ast.Do):
+        return f"do {s.action}(" + ", ".join(expr(a) for a in s.args) + ")"
     if isinstance(s, ast.Eliminate):
         return f"eliminate {expr(s.who)}"
     if isinstance(s, ast.Switch):

@@ -37,7 +37,7 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
     kind = {
         ast.OptionDecl: "option", ast.AccountDecl: "account", ast.ConstDecl: "const",
         ast.TableDecl: "table", ast.GroupDecl: "group", ast.KindDecl: "kind", ast.DeckDecl: "deck",
-        ast.FunctionDecl: "function", ast.RuleDecl: "rule",
+        ast.FunctionDecl: "function", ast.ActionDecl: "action", ast.RuleDecl: "rule",
     }.get(type(d))
     if kind is not None:
         return kind, d.name  # type: ignore[union-attr]

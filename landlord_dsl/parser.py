@@ -21,12 +21,16 @@ from .resources import grammar_path
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
+    # strict=True proves the grammar free of conflicts and terminal collisions,
+    # an analysis that takes half a second; Lark's cache keeps its result in
+    # the temp directory, keyed by the grammar's hash, so it runs once per grammar.
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         strict=True,
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=True,
     )
 
 
@@ -428,6 +432,18 @@ class _Builder(Transformer):
         body, prov = rest[-2], rest[-1]
         params = tuple(p for p in rest[:-2] if p is not None)
         return ast.FunctionDecl(str(name), params, body, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def action_decl(self, meta, children):
+        name, *rest = children
+        body, prov = rest[-1], rest[-2]
+        params = tuple(p for p in rest[:-2] if p is not None)
+        return ast.ActionDecl(str(name), params, prov, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def do_stmt(self, meta, children):
+        name, *args = children
+        return ast.Do(str(name), tuple(a for a in args if a is not None), span=self._span(meta))
 
     @v_args(meta=True)
     def handler(self, meta, children):
