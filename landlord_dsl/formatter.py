@@ -235,7 +235,7 @@ class _Printer:
 
     def _if(self, s: ast.If, depth: int, opener: str) -> None:
         """Print an if statement; `else { if ... }` and `else if` are the same tree, printed as `else if`."""
-        self.line(depth, f"{opener} {expr(s.condition)} {{")
+        self.out.extend(wrapped(f"{opener} ", s.condition, depth, " {"))
         self.last_line = s.span.line
         if s.otherwise is None:
             self.block(s.then, depth + 1, s.span.end_line)
