@@ -361,6 +361,7 @@ class ConstDecl:
 class TableDecl:
     name: str
     label: str | None
+    rising: bool
     entries: tuple[tuple[Expr, Expr], ...]
     provenance: Provenance | None
     span: Span = _span()
@@ -438,6 +439,7 @@ class DeckDecl:
     kept: bool
     of_titles: bool
     titles_in: str | None
+    size: int | None
     enabled: Expr | None
     provenance: Provenance | None
     cards: tuple[CardDecl, ...]

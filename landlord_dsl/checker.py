@@ -129,6 +129,7 @@ class Checker:
         self._collect(decls)
         self._check_board()
         self._check_groups(decls)
+        self._check_title_decks()
         self._check_bodies()
         if not m.spaces:
             self.error("the edition has no board", header.span, "add a `board { space ... }` block")
@@ -218,6 +219,10 @@ class Checker:
                     seen.add(c.name)
                 if d.of_titles and d.cards:
                     self.error(f"deck '{d.name}' is made of the title deeds and cannot list cards", d.span, None)
+                count = sum(c.copies for c in d.cards)
+                if d.size is not None and not d.of_titles and count != d.size:
+                    self.error(f"deck '{d.name}' declares size {d.size} but has {count} card{'s' if count != 1 else ''}",
+                               d.span, "add or remove cards, or correct the size")
             elif isinstance(d, ast.FunctionDecl):
                 global_name(d.name, d)
                 if d.name in BUILTINS:
@@ -287,6 +292,16 @@ class Checker:
                 else:
                     m.groups[g].append(i)
 
+    def _check_title_decks(self) -> None:
+        m = self.m
+        for d in m.decks.values():
+            if d.of_titles and d.size is not None:
+                members = m.groups.get(d.titles_in, []) if d.titles_in else range(len(m.spaces))
+                count = sum(1 for i in members if m.spaces[i].kind in m.kinds and m.kinds[m.spaces[i].kind].titled)
+                if count != d.size:
+                    self.error(f"deck '{d.name}' declares size {d.size} but the board has {count} title deeds for it",
+                               d.span, "correct the size or the board")
+
     def _check_groups(self, decls: list[ast.Declaration]) -> None:
         for d in decls:
             if isinstance(d, ast.GroupDecl) and not self.m.groups.get(d.name):
@@ -315,6 +330,8 @@ class Checker:
                 self.error(f"the values of table '{t.name}' mix types: "
                            + ", ".join(describe(v) for v in sorted(values)), t.span, None)
             m.table_types[t.name] = (next(iter(keys - {ANY}), ANY), next(iter(values - {ANY}), ANY))
+            if t.rising:
+                self._check_rising(t)
         for table in (m.game_vars, m.player_vars, m.space_vars):
             for v in table.values():
                 self.types[id(v)] = self.expr(v.initial, _Scope([0]), constant=True)
@@ -345,6 +362,20 @@ class Checker:
             self.frames[id(m.score)] = frame[0]
             if not compatible(INT, t):
                 self.error(f"the score must be a number, not {describe(t)}", m.score.formula.span, None)
+
+    def _check_rising(self, t: ast.TableDecl) -> None:
+        """A `rising` table's values, in key order, must never fall (literal entries are checked)."""
+        pairs = [(k.value, v.value) for k, v in t.entries
+                 if isinstance(k, ast.IntLit) and isinstance(v, ast.IntLit)]
+        if len(pairs) != len(t.entries):
+            self.error(f"table '{t.name}' is `rising`, so its keys and values must be plain numbers", t.span, None)
+            return
+        ordered = sorted(pairs)
+        for (k0, v0), (k1, v1) in zip(ordered, ordered[1:]):
+            if v1 < v0:
+                entry = next(v for k, v in t.entries if isinstance(k, ast.IntLit) and k.value == k1)
+                self.error(f"table '{t.name}' is `rising` but falls from {v0} at {k0} to {v1} at {k1}", entry.span,
+                           "fix the value, or drop `rising` if the table is not meant to rise")
 
     def _check_functions(self) -> None:
         m = self.m

@@ -354,6 +354,8 @@ class _Printer:
             head += " kept" if d.kept else " returned"
             if d.of_titles:
                 head += " of titles" + (f" in {d.titles_in}" if d.titles_in else "")
+            if d.size is not None:
+                head += f" size {d.size}"
             if d.enabled is not None:
                 head += f" when {expr(d.enabled)}"
             has_inner_comments = any(d.span.line < c.line < d.span.end_line and
@@ -424,6 +426,7 @@ class _Printer:
 
     def _table(self, d: ast.TableDecl) -> None:
         head = f"table {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        head += " rising" if d.rising else ""
         entries = [f"{expr(k)}: {expr(v)}" for k, v in d.entries]
         one = f"{head} {{ {', '.join(entries)} }}" if entries else f"{head} {{ }}"
         if len(one) <= WIDTH:

@@ -78,7 +78,7 @@ class _Builder(Transformer):
     def _keyword(self, children: list) -> str:
         return str(children[0])
 
-    confidence = unlimited = kind_flag = type_name = var_scope = deck_policy = _keyword
+    confidence = unlimited = rising = kind_flag = type_name = var_scope = deck_policy = _keyword
     rule_state = event = removable = choose_mode = direction = switch = _keyword
     aggregate_op = assign_op = _keyword
 
@@ -343,10 +343,10 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def table_decl(self, meta, children):
-        name, label, *rest = children
+        name, label, rising, *rest = children
         prov = rest.pop()
         entries = tuple(e for e in rest if e is not None)
-        return ast.TableDecl(str(name), label, entries, prov, span=self._span(meta))
+        return ast.TableDecl(str(name), label, rising is not None, entries, prov, span=self._span(meta))
 
     @v_args(meta=True)
     def group_decl(self, meta, children):
@@ -406,6 +406,9 @@ class _Builder(Transformer):
     def enabled_when(self, children):
         return children[0]
 
+    def deck_size(self, children):
+        return children[0]
+
     def card_copies(self, children):
         return children[0]
 
@@ -416,10 +419,10 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def deck_decl(self, meta, children):
-        name, label, policy, of_titles, enabled, prov, *cards = children
+        name, label, policy, of_titles, size, enabled, prov, *cards = children
         return ast.DeckDecl(
             str(name), label, policy == "kept", of_titles is not None, of_titles[1] if of_titles else None,
-            enabled, prov, tuple(cards), span=self._span(meta),
+            size, enabled, prov, tuple(cards), span=self._span(meta),
         )
 
     @v_args(meta=True)
