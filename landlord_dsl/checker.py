@@ -389,7 +389,7 @@ class Checker:
                 frame = [0]
                 scope = _Scope(frame)
                 for p in f.params:
-                    scope.define(p.name, _param_type(p.type))
+                    self.define(scope, p.name, _param_type(p.type), p.span)
                 saved = len(self.diagnostics)
                 m.function_types[f.name] = self.expr(f.body, scope)
                 self.frames[id(f)] = frame[0]
@@ -419,7 +419,7 @@ class Checker:
             frame = [0]
             scope = _Scope(frame)
             for p in a.params:
-                self.refs[id(p)] = ("local", scope.define(p.name, _param_type(p.type)))
+                self.refs[id(p)] = ("local", self.define(scope, p.name, _param_type(p.type), p.span))
             self.block(a.body, scope)
             self.frames[id(a)] = frame[0]
             calls[a.name] = {s.action for s in _walk_statements(a.body) if isinstance(s, ast.Do)}
@@ -450,6 +450,21 @@ class Checker:
         self.frames[id(h)] = frame[0]
 
     # ---------------------------------------------------------- statements
+    def define(self, scope: _Scope, name: str, type_: str, span: ast.Span) -> int:
+        """Define a local name; refuse one that would hide a declared or built-in name."""
+        m = self.m
+        hidden = ("a space" if name in m.space_index else "a kind" if name in m.kinds
+                  else "a group" if name in m.groups else "an option" if name in m.options
+                  else "a constant" if name in m.consts else "a table" if name in m.tables
+                  else "a deck" if name in m.decks else "a variable" if name in m.game_vars
+                  else "an account" if any(a.name == name for a in m.accounts)
+                  else "a built-in name" if name in CONTEXT_NAMES or name in SHORTFALL_NAMES or name == "card"
+                  else None)
+        if hidden is not None:
+            self.error(f"the local name '{name}' would hide {hidden} of the same name", span,
+                       "choose another name for the local")
+        return scope.define(name, type_)
+
     def block(self, stmts: Iterable[ast.Stmt], scope: _Scope) -> None:
         for s in stmts:
             self.stmt(s, scope)
@@ -480,7 +495,7 @@ class Checker:
             self._set(s, scope)
         elif isinstance(s, ast.Let):
             t = self.expr(s.value, scope)
-            self.refs[id(s)] = ("local", scope.define(s.name, t))
+            self.refs[id(s)] = ("local", self.define(scope, s.name, t, s.span))
         elif isinstance(s, ast.If):
             self.condition(s.condition, scope, "an `if` condition")
             self.block(s.then, scope.child(_narrowings(s.condition, True)))
@@ -493,7 +508,7 @@ class Checker:
                 self.error(f"cannot loop over {describe(t)}", s.collection.span, "loop over a list or a group")
                 elem = ANY
             inner = scope.child()
-            self.refs[id(s)] = ("local", inner.define(s.var, elem))
+            self.refs[id(s)] = ("local", self.define(inner, s.var, elem, s.span))
             self.block(s.body, inner)
         elif isinstance(s, ast.Choose):
             if s.chooser is not None:
@@ -513,7 +528,7 @@ class Checker:
                     if elem is None:
                         self.error(f"cannot offer one option per item of {describe(t)}", o.binding[1].span, None)
                         elem = ANY
-                    self.refs[id(o)] = ("local", inner.define(o.binding[0], elem))
+                    self.refs[id(o)] = ("local", self.define(inner, o.binding[0], elem, o.span))
                 if o.guard is not None:
                     self.condition(o.guard, inner, "an option's `when`")
                     inner = inner.child(_narrowings(o.guard, True))
@@ -783,7 +798,7 @@ class Checker:
                 self.error(f"cannot go through {describe(ct)}", e.collection.span, "use a list or a group")
                 elem = ANY
             inner = scope.child()
-            self.refs[id(e)] = ("local", inner.define(e.var, elem))
+            self.refs[id(e)] = ("local", self.define(inner, e.var, elem, e.span))
             bt = self.expr(e.body, inner, constant)
             if e.op == "sum":
                 if not compatible(INT, bt):

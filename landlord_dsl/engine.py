@@ -154,6 +154,44 @@ class Game:
         """Return True if finite money changed only through unlimited accounts."""
         return self.finite_total() == self.minted
 
+    def invariant_problems(self) -> list[str]:
+        """Return every broken invariant of the state (an empty list when all hold).
+
+        Money is conserved; no finite account is negative; every title deed's
+        holder is its space's owner and each seat's title list matches; every
+        card is either in exactly one deck or held, never both; positions are
+        on the board; the seats still playing are real seats.
+        """
+        problems = []
+        if not self.conserved():
+            problems.append(f"money not conserved: finite accounts hold {self.finite_total()}, "
+                            f"{self.minted} came in from unlimited accounts")
+        for index, (balance, finite) in enumerate(zip(self.bal, self.finite)):
+            if finite and balance < 0:
+                name = self.names[index - self.nacc] if index >= self.nacc else self.prog.account_labels[index]
+                problems.append(f"{name} has a negative balance ({balance})")
+        for space, card in enumerate(self.prog.title_card):
+            if card is not None and self.owner[space] != self.holder[card]:
+                problems.append(f"{self.space_name(space)}: owner {self.owner[space]} but deed held by "
+                                f"{self.holder[card]}")
+        for seat in range(self.n):
+            owned = sorted(s for s, o in enumerate(self.owner) if o == seat)
+            if self.titles[seat] != owned:
+                problems.append(f"seat {seat + 1}'s title list {self.titles[seat]} is not what it owns {owned}")
+        placed: dict[int, str] = {}
+        for deck, cards in self.decks.items():
+            for card in cards:
+                if card in placed:
+                    problems.append(f"card {self.prog.card_names[card]} is in {placed[card]} and {deck}")
+                placed[card] = deck
+                if self.holder[card] is not None:
+                    problems.append(f"card {self.prog.card_names[card]} is in deck {deck} and held by a player")
+        if any(not 0 <= p < self.board_size for p in self.pos):
+            problems.append(f"a position is off the board: {self.pos}")
+        if any(not 0 <= s < self.n for s in self.seats):
+            problems.append(f"unknown seats in play: {self.seats}")
+        return problems
+
     def rule_name(self, index: int | None = None) -> str:
         index = self.rule if index is None else index
         return self.prog.rule_names[index] if index >= 0 else "-"
