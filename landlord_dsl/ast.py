@@ -124,7 +124,7 @@ class Conditional:
 
 @attrs.frozen
 class Aggregate:
-    op: str  # sum count all any filter
+    op: str  # sum count all any filter map
     var: str
     collection: Expr
     body: Expr
@@ -397,6 +397,7 @@ class KindDecl:
 class VarDecl:
     scope: str  # game | player | space
     name: str
+    type: str | None
     initial: Expr
     provenance: Provenance | None
     span: Span = _span()
@@ -481,12 +482,22 @@ class Handler:
 
 
 @attrs.frozen
+class Trigger:
+    condition: Expr
+    repeat: bool
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class RuleDecl:
     name: str
     label: str | None
     off: bool
+    replaces: tuple[str, ...]
     provenance: Provenance | None
     handlers: tuple[Handler, ...]
+    triggers: tuple[Trigger, ...] = ()
     span: Span = _span()
 
 

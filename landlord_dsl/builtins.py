@@ -77,6 +77,12 @@ def _distance(g: "Game", start: int, end: int) -> int:
     return (end - start) % g.board_size
 
 
+def _gini_pct(g: "Game", values) -> int:
+    from .simulate import gini
+
+    return round(100 * gini(list(values)))
+
+
 def _debt(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if borrower == player)
 
@@ -89,5 +95,5 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
-    "occupants": _occupants, "distance": _distance, "debt": _debt, "credit": _credit,
+    "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
 }

@@ -334,7 +334,15 @@ class Checker:
                 self._check_rising(t)
         for table in (m.game_vars, m.player_vars, m.space_vars):
             for v in table.values():
-                self.types[id(v)] = self.expr(v.initial, _Scope([0]), constant=True)
+                initial = self.expr(v.initial, _Scope([0]), constant=True)
+                declared = FIELD_TYPES[v.type] if v.type else initial
+                if not compatible(declared, initial):
+                    self.error(f"variable '{v.name}' holds {describe(declared)} but starts as {describe(initial)}",
+                               v.initial.span, None)
+                elif declared == NONE:
+                    self.error(f"variable '{v.name}' starts as none: declare its type, e.g. `var {v.name}: player = none`",
+                               v.span, None)
+                self.types[id(v)] = declared
         self._check_functions()
         for deck in m.decks.values():
             if deck.titles_in is not None and deck.titles_in not in m.groups:
@@ -349,9 +357,21 @@ class Checker:
                 self.block(card.body, scope)
                 self.frames[id(card)] = frame[0]
         self._check_actions()
+        rule_names = [r.name for r in m.rules]
         for rule in m.rules:
             for h in rule.handlers:
                 self._check_handler(h)
+            for t in rule.triggers:
+                frame = [0]
+                self.condition(t.condition, _Scope(frame), "a trigger's condition")
+                self.block(t.body, _Scope(frame))
+                self.frames[id(t)] = frame[0]
+            for replaced in rule.replaces:
+                if replaced not in rule_names:
+                    self.error(f"rule '{rule.name}' replaces an unknown rule '{replaced}'", rule.span,
+                               did_you_mean(replaced, rule_names))
+                elif replaced == rule.name:
+                    self.error(f"rule '{rule.name}' cannot replace itself", rule.span, None)
         for e in m.ends:
             frame = [0]
             self.condition(e.condition, _Scope(frame), "an end condition")
@@ -659,7 +679,10 @@ class Checker:
             node: ast.Expr = ast.Name(names[0], span=span)
             for field in names[1:]:
                 node = ast.Field(node, field, span=span)
-            self.expr(node, scope)
+            t = self.expr(node, scope)
+            if strip_optional(t) in (GROUP, DECK, DICE, "table") or element_of(t) is not None:
+                self.error(f"'{match.group(1)}' is {describe(t)}, which cannot be shown in a text", span,
+                           "show a player, space, card, account, number or text")
             parts.append(node)
             at = match.end()
         if at < len(text):
@@ -804,6 +827,8 @@ class Checker:
                 if not compatible(INT, bt):
                     self.error(f"`sum` adds numbers, not {describe(bt)}", e.body.span, None)
                 return INT
+            if e.op == "map":
+                return list_of(bt)
             if not compatible(BOOL, bt):
                 self.error(f"`{e.op}` needs a true/false test after ':'", e.body.span, None)
             return INT if e.op == "count" else list_of(elem) if e.op == "filter" else BOOL

@@ -65,6 +65,9 @@ class Program:
     deck_enabled: dict[str, Callable]
     rule_names: list[str]
     rule_off: list[bool]
+    rule_replaces: list[tuple[int, ...]]
+    # (rule index, condition, body, repeat) for every `when` trigger, in declaration order
+    triggers: list[tuple[int, Callable, Callable, bool]]
     rule_spans: list[ast.Span]
     # One generated function per event (and per space for land/pass) that runs,
     # in declaration order, the handlers of the rules in force; None if no rule
@@ -120,9 +123,7 @@ def _ledger(g, payee, span):
 
 
 def _switch(g, rule, enable):
-    if g.active[rule] != enable:
-        g.active[rule] = enable
-        g.log.append(("rule", g.turn, rule, enable, g.rule))
+    g.switch_rule(rule, enable)
 
 
 def _choose(g, seat, prompt, legal, describe, span, prompt_text):
@@ -442,6 +443,7 @@ class Compiler:
             "all": f"all({body} for {var} in {coll})",
             "any": f"any({body} for {var} in {coll})",
             "filter": f"[{var} for {var} in {coll} if {body}]",
+            "map": f"[{body} for {var} in {coll}]",
         }[e.op], _NOTHING
 
     def text(self, parts: list) -> str:
@@ -757,6 +759,9 @@ class Compiler:
         event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
         land_names = [self.dispatcher(entries, dispatchers) for entries in land]
         pass_names = [self.dispatcher(entries, dispatchers) for entries in passing]
+        trigger_names = [(ri, self.expression_function("_when", t.condition),
+                          self.statements_function(f"_rule{ri}_when_", t.body), t.repeat)
+                         for ri, rule in enumerate(m.rules) for t in rule.triggers]
         end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
         score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
@@ -802,6 +807,8 @@ class Compiler:
                           for d in m.decks.values()},
             rule_names=[r.name for r in m.rules],
             rule_off=[r.off for r in m.rules],
+            rule_replaces=[tuple(self.rule_index[x] for x in r.replaces) for r in m.rules],
+            triggers=[(ri, ns[cond], ns[body], repeat) for ri, cond, body, repeat in trigger_names],
             rule_spans=[r.span for r in m.rules],
             on_setup=function(event_names["setup"]),
             on_turn=function(event_names["turn"]),
@@ -820,6 +827,7 @@ _CONTEXT: dict[str, str] = {
     "player": "g.actor",
     "players": "g.seats",
     "player_count": "g.n",
+    "turn_number": "g.turn",
     "here": "g.pos[g.actor]",
     "origin": "g.origin",
     "dice": "g.dice",

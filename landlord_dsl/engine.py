@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 MAX_NESTING = 48     # handlers triggering handlers (e.g. a card moving onto a card space)
 MAX_OFFER_ROUNDS = 64  # answers to one `offer` before it closes by itself
+MAX_TRIGGER_REPEATS = 100  # firings of one `when ... repeat` trigger at one check
 DEFAULT_TURN_LIMIT = 10_000
 
 
@@ -53,6 +54,7 @@ class GameState:
     holders: list[int | None]
     decks: dict[str, list[int]]
     active_rules: list[bool]
+    fired: list[bool]
     loans: list[list[int]]
     seats: list[int]
     turn: int
@@ -111,6 +113,12 @@ class Game:
         self.titles: list[list[int]] = [[] for _ in range(n)]  # spaces each seat owns, in board order
         self.decks = {name: list(cards) for name, cards in program.deck_cards.items()}
         self.active = [not off for off in program.rule_off]
+        for rule, replaced in enumerate(program.rule_replaces):
+            if self.active[rule]:
+                for other in replaced:
+                    self.active[other] = False
+        self.fired = [False] * len(program.triggers)
+        self.wealth_history: list[tuple[int, ...]] | None = None
         self.loans: list[list[int]] = []
         self.seats = list(range(n))
         self.turn = 0
@@ -257,7 +265,13 @@ class Game:
     # ----------------------------------------------------------- handlers
     # ----------------------------------------------------------- movement
     def jump_target(self, start: int, steps: int, group: tuple[int, ...]) -> int | None:
-        """Return where `jump_route` ends, without building the route (None if no jump)."""
+        """Return where a move of `steps` ends if it jumps once along `group`, or None.
+
+        The mover counts to the first member of the group ahead; if steps are
+        left there, one step jumps to the next member, and the rest are
+        counted on from it. None if the count runs out at or before the first
+        member (or the group has fewer than two members).
+        """
         size = self.board_size
         if len(group) < 2:
             return None
@@ -268,45 +282,46 @@ class Game:
         landing = min(group, key=lambda s: (s - first - 1) % size)
         return (landing + steps - reach - 1) % size
 
-    def jump_route(self, start: int, steps: int, group: tuple[int, ...]) -> list[int] | None:
-        """Return the spaces reached on a move that jumps once along `group`.
+    def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
+        """Move the acting player: forward (optionally jumping along `via`) or backward."""
+        if steps < 0:
+            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
+        start, size = self.pos[self.actor], self.board_size
+        if via is not None:
+            dest = self.jump_target(start, steps, via)
+            if dest is None:
+                raise self.fail("this move cannot jump: the count ends before the first jump point", span,
+                                "guard the option with `via(group, steps) != none`")
+            # a jump travels along the track: the spaces it skips are passed, not landed on
+            self._advance((dest - start) % size or size)
+        elif forward:
+            self._advance(steps)
+        else:
+            self._relocate((start - steps) % size)
 
-        The mover counts to the first member of the group ahead; if steps are
-        left there, one step jumps to the next member, and the rest are
-        counted on from it. None if the count runs out before a member.
-        """
-        size = self.board_size
-        ahead = sorted(group, key=lambda s: (s - start - 1) % size)
-        if len(ahead) < 2:
-            return None
-        first = ahead[0]
-        reach = (first - start) % size or size
-        if reach >= steps:
-            return None
-        landing = ahead[1]
-        left = steps - reach - 1
-        path = [(start + k) % size for k in range(1, reach + 1)] + [landing]
-        path += [(landing + k) % size for k in range(1, left + 1)]
-        return path
+    def move_to(self, dest: int) -> None:
+        """Move the acting player forward to `dest`, passing what lies between."""
+        distance = (dest - self.pos[self.actor]) % self.board_size
+        if distance:
+            self._advance(distance)
+        else:
+            self._relocate(dest)
 
-    def move_path(self, path: list[int], forward: bool) -> None:
-        """Move the acting player along `path`, then land on its last space."""
+    def _relocate(self, dest: int) -> None:
+        """Move the acting player to `dest` without passing anything, then land."""
         seat = self.actor
-        start = self.pos[seat]
-        self.origin = start
-        dest = path[-1] if path else start
+        self.origin = start = self.pos[seat]
         self.pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
-        if forward and self.pass_spaces:
-            passes = self.prog.on_pass
-            for s in path:
-                dispatch = passes[s]
-                if dispatch is not None:
-                    dispatch(self)
         self.land()
 
     def _advance(self, steps: int) -> None:
-        """Move the acting player `steps` forward: `move_path` without building the path."""
+        """Move the acting player `steps` forward along the track, passing and then landing.
+
+        `on pass` handlers fire, in the order reached, for every space the
+        move reaches or goes past (each once per move), the landing space
+        included; then the landing handlers of the destination run.
+        """
         seat = self.actor
         start = self.pos[seat]
         size = self.board_size
@@ -321,28 +336,6 @@ class Game:
                 if distance <= steps:
                     passes[s](self)
         self.land()
-
-    def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
-        if steps < 0:
-            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
-        start, size = self.pos[self.actor], self.board_size
-        if via is not None:
-            path = self.jump_route(start, steps, via)
-            if path is None:
-                raise self.fail("this move cannot jump: the count ends before the first jump point", span,
-                                "guard the option with `via(group, steps) != none`")
-        elif forward:
-            if steps <= size:
-                return self._advance(steps)
-            path = [(start + k) % size for k in range(1, steps + 1)]
-        else:
-            path = [(start - steps) % size]
-        self.move_path(path, forward)
-
-    def move_to(self, dest: int) -> None:
-        start, size = self.pos[self.actor], self.board_size
-        distance = (dest - start) % size
-        self.move_path([(start + k) % size for k in range(1, distance + 1)] or [dest], True)
 
     def send(self, seat: int, dest: int) -> None:
         self.log.append(("send", self.turn, seat, self.pos[seat], dest, self.rule))
@@ -489,6 +482,40 @@ class Game:
             self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
             self.set_holder(card, buyer)
 
+    def switch_rule(self, rule: int, enable: bool) -> None:
+        """Put a rule in force (and the rules it replaces out of force), or the reverse."""
+        if self.active[rule] == enable:
+            return
+        self.active[rule] = enable
+        for other in self.prog.rule_replaces[rule]:
+            self.active[other] = not enable
+        self.log.append(("rule", self.turn, rule, enable, self.rule))
+
+    def run_triggers(self) -> None:
+        """Fire the `when` triggers of the rules in force whose conditions hold."""
+        for index, (rule, condition, body, repeat) in enumerate(self.prog.triggers):
+            if not self.active[rule] or (self.fired[index] and not repeat):
+                continue
+            firings = 0
+            while self.active[rule] and condition(self):
+                saved = self.rule
+                self.rule = rule
+                try:
+                    body(self)
+                finally:
+                    self.rule = saved
+                self.fired[index] = True
+                firings += 1
+                if not repeat:
+                    break
+                if firings >= MAX_TRIGGER_REPEATS:
+                    raise self.fail(f"a `when ... repeat` trigger fired {firings} times at one check; "
+                                    "its body must make its condition false", self.prog.rule_spans[rule])
+
+    def track_wealth(self) -> None:
+        """Record every seat's score (its wealth) after setup and after every round from now on."""
+        self.wealth_history = []
+
     def eliminate(self, seat: int) -> None:
         """Take a player out of the game: no more turns, bids, loans or decisions."""
         if seat in self.seats:
@@ -535,10 +562,13 @@ class Game:
         try:
             if self.prog.on_setup is not None:
                 self.prog.on_setup(self)
+            self.run_triggers()
         except EndTurn:
             pass
         except EndGame:
             self.over, self.end_reason = True, self.end_reason or "ended during setup"
+        if self.wealth_history is not None:
+            self.wealth_history.append(self.scores())
 
     def play_turn(self) -> None:
         """Play one player's turn and check whether the game has ended."""
@@ -549,8 +579,14 @@ class Game:
         self.current = self.actor = seat
         self.log.append(("turn", self.turn, seat))
         try:
-            if self.prog.on_turn is not None:
-                self.prog.on_turn(self)
+            try:
+                if self.prog.on_turn is not None:
+                    self.prog.on_turn(self)
+            except EndTurn:
+                pass
+            self.actor = seat
+            if self.prog.triggers:
+                self.run_triggers()
         except EndTurn:
             pass
         except EndGame:
@@ -558,6 +594,8 @@ class Game:
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
         self.next_seat = self._seat_after(seat)
+        if self.wealth_history is not None and self.next_seat <= seat:
+            self.wealth_history.append(self.scores())
         if not self.over:
             for check, name in self.prog.end_conditions:
                 if check(self):
@@ -594,9 +632,13 @@ class Game:
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score by the edition's score formula (cash if none)."""
         out = []
-        for seat in range(self.n):
-            self.actor = seat
-            out.append(self.prog.score(self) if self.prog.score else self.cash(seat))
+        saved = self.actor
+        try:
+            for seat in range(self.n):
+                self.actor = seat
+                out.append(self.prog.score(self) if self.prog.score else self.cash(seat))
+        finally:
+            self.actor = saved
         return tuple(out)
 
     def result(self) -> GameResult:
@@ -615,6 +657,7 @@ class Game:
             dice=list(self.dice), game_vars=list(self.gv), player_vars=[list(v) for v in self.pv],
             space_vars=[list(v) for v in self.sv], holders=list(self.holder),
             decks={k: list(v) for k, v in self.decks.items()}, active_rules=list(self.active),
+            fired=list(self.fired),
             loans=[list(l) for l in self.loans], seats=list(self.seats), turn=self.turn, next_seat=self.next_seat,
             minted=self.minted, over=self.over, end_reason=self.end_reason,
             chance_state=_jsonable(get_state()) if get_state else None,
@@ -645,6 +688,7 @@ class Game:
             owned.sort()
         self.decks = {k: list(v) for k, v in state.decks.items()}
         self.active = list(state.active_rules)
+        self.fired = list(state.fired)
         self.loans = [list(l) for l in state.loans]
         self.seats = list(state.seats)
         self.turn, self.next_seat, self.minted = state.turn, state.next_seat, state.minted

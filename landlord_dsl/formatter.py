@@ -334,7 +334,8 @@ class _Printer:
             self.with_provenance(0, head + (f" {{ {fields} }}" if fields else " { }"), d.provenance)
         elif isinstance(d, ast.VarDecl):
             scope = "" if d.scope == "game" else d.scope + " "
-            self.with_provenance(0, f"{scope}var {d.name} = {expr(d.initial)}", d.provenance)
+            annotation = f": {d.type}" if d.type else ""
+            self.with_provenance(0, f"{scope}var {d.name}{annotation} = {expr(d.initial)}", d.provenance)
         elif isinstance(d, ast.BoardDecl):
             self.line(0, "board {")
             self.last_line = d.span.line
@@ -393,16 +394,26 @@ class _Printer:
             self.opened(0, f"action {d.name}({params})", d.body, d.span, d.provenance)
         elif isinstance(d, ast.RuleDecl):
             head = f"rule {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + (" off" if d.off else "")
+            if d.replaces:
+                head += " replaces " + ", ".join(d.replaces)
             inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
-            if not d.handlers and not inner:
+            if not d.handlers and not d.triggers and not inner:
                 self.with_provenance(0, head, d.provenance, " { }")
             else:
                 self.with_provenance(0, head, d.provenance, " {")
                 self.last_line = d.span.line
-                for h in d.handlers:
+                parts = sorted(list(d.handlers) + list(d.triggers), key=lambda p: (p.span.line, p.span.column))
+                if any(p.span.file == "<none>" for p in parts):
+                    parts = list(d.handlers) + list(d.triggers)
+                for h in parts:
                     self.lead(h.span, 1)
-                    on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
-                    self.opened(1, on, h.body, h.span)
+                    if isinstance(h, ast.Trigger):
+                        lines = wrapped("when ", h.condition, 1, " repeat" if h.repeat else "")
+                        self.out.extend(lines[:-1])
+                        self.opened(1, lines[-1].strip(), h.body, h.span)
+                    else:
+                        on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
+                        self.opened(1, on, h.body, h.span)
                     self.trail(h.span)
                 self.close(d.span.end_line, 1)
                 self.line(0, "}")

@@ -78,7 +78,7 @@ class _Builder(Transformer):
     def _keyword(self, children: list) -> str:
         return str(children[0])
 
-    confidence = unlimited = rising = kind_flag = type_name = var_scope = deck_policy = _keyword
+    confidence = unlimited = rising = repeat = kind_flag = type_name = var_scope = deck_policy = _keyword
     rule_state = event = removable = choose_mode = direction = switch = _keyword
     aggregate_op = assign_op = _keyword
 
@@ -368,8 +368,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def var_decl(self, meta, children):
-        scope, name, initial, prov = children
-        return ast.VarDecl(scope or "game", str(name), initial, prov, span=self._span(meta))
+        scope, name, type_name, initial, prov = children
+        return ast.VarDecl(scope or "game", str(name), type_name, initial, prov, span=self._span(meta))
 
     @v_args(meta=True)
     def field_value(self, meta, children):
@@ -457,10 +457,23 @@ class _Builder(Transformer):
             span=self._span(meta), selector_span=sel_span,
         )
 
+    def replaces(self, children):
+        return tuple(str(c) for c in children)
+
+    @v_args(meta=True)
+    def trigger(self, meta, children):
+        condition, repeat, body = children
+        return ast.Trigger(condition, repeat is not None, body, span=self._span(meta))
+
     @v_args(meta=True)
     def rule_decl(self, meta, children):
-        name, label, state, prov, *handlers = children
-        return ast.RuleDecl(str(name), label, state == "off", prov, tuple(handlers), span=self._span(meta))
+        name, label, state, replaces, prov, *parts = children
+        return ast.RuleDecl(
+            str(name), label, state == "off", replaces or (), prov,
+            tuple(p for p in parts if isinstance(p, ast.Handler)),
+            tuple(p for p in parts if isinstance(p, ast.Trigger)),
+            span=self._span(meta),
+        )
 
     @v_args(meta=True)
     def end_decl(self, meta, children):

@@ -23,6 +23,8 @@ class GameRecord:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     conserved: bool
+    gini_by_round: tuple[float, ...] = ()  # Gini of the seats' wealth after setup and after each round
+    prosperity: bool = False  # the poorest player ended with at least twice the poorest start
 
 
 def gini(values: Sequence[float]) -> float:
@@ -36,12 +38,21 @@ def gini(values: Sequence[float]) -> float:
 
 
 def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None) -> GameRecord:
-    """Play one seeded game with agents of the given kinds (bots by default)."""
+    """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
+
+    Wealth is the edition's score formula. Prosperity (Magie's test) holds
+    when the poorest player's final wealth is at least twice the poorest
+    player's wealth right after setup.
+    """
     kinds = list(seats) if seats else ["bot"] * players
     game = Game(program, [make_agent(k, seed, i) for i, k in enumerate(kinds)], seed=seed)
+    game.track_wealth()
     result = game.play()
+    history = game.wealth_history or [result.scores]
+    start = min(history[0])
     return GameRecord(seed, result.turns, result.rounds, result.end_reason, result.scores, result.winners,
-                      game.conserved())
+                      game.conserved(), tuple(round(gini(w), 4) for w in history),
+                      min(result.scores) >= 2 * start and start > 0)
 
 
 def simulate(program: Program, games: int, players: int, seed: int = 0,
@@ -64,6 +75,14 @@ def summarise(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
             wins[w] += 1 / len(r.winners)
     spreads = [max(r.scores) - min(r.scores) for r in records]
     ginis = [gini(r.scores) for r in records]
+    by_round: list[list[float]] = []
+    for r in records:
+        for i, value in enumerate(r.gini_by_round):
+            if i == len(by_round):
+                by_round.append([])
+            by_round[i].append(value)
+    # report a round while at least half of the games are still running (or ended after it)
+    gini_curve = [round(statistics.fmean(v), 4) for v in by_round if len(v) * 2 >= len(records)]
     reasons: dict[str, int] = {}
     for r in records:
         key = r.end_reason.split(" (")[0]
@@ -84,8 +103,19 @@ def summarise(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
             "mean_gini": round(statistics.fmean(ginis), 4) if ginis else 0,
         },
         "end_reasons": reasons,
+        "gini_by_round": gini_curve,
+        "prosperity_rate": round(sum(r.prosperity for r in records) / len(records), 4) if records else 0,
         "money_conserved_in_all_games": all(r.conserved for r in records),
     }
+
+
+def _sparse(curve: Sequence[float], points: int = 8) -> str:
+    """Return about `points` evenly spaced (round: value) pairs of a curve."""
+    if not curve:
+        return "-"
+    step = max(1, (len(curve) - 1) // (points - 1))
+    picks = sorted(set(list(range(0, len(curve), step)) + [len(curve) - 1]))
+    return "   ".join(f"r{i}: {curve[i]:.3f}" for i in picks)
 
 
 def render_summary(summary: dict[str, Any], title: str) -> str:
@@ -100,6 +130,9 @@ def render_summary(summary: dict[str, Any], title: str) -> str:
         f"  final wealth      mean score {w['mean_score']}   mean spread (max-min) {w['mean_spread']}"
         f"   mean Gini {w['mean_gini']}",
         "  ended by          " + ", ".join(f"{k}: {v}" for k, v in sorted(summary["end_reasons"].items())),
+        "  Gini by round     " + _sparse(summary["gini_by_round"]),
+        f"  prosperity        poorest player doubled the poorest start in "
+        f"{100 * summary['prosperity_rate']:.1f}% of games",
         f"  money conserved   {'yes, in every game' if summary['money_conserved_in_all_games'] else 'NO'}",
     ]
     return "\n".join(lines)

@@ -110,6 +110,8 @@ BUILTINS: dict[str, Signature] = {
     "occupants": Signature((SPACE,), list_of(PLAYER),
                            "the players other than the acting one whose checkers stand on the space"),
     "distance": Signature((SPACE, SPACE), INT, "how many steps forward from the first space to the second"),
+    "gini_pct": Signature((list_of(INT),), INT,
+                          "the Gini coefficient of a list of numbers, in percent (0 = all equal, near 100 = one holds all)"),
     "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
     "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
 }
@@ -129,6 +131,7 @@ CONTEXT_NAMES: dict[str, str] = {
     "player": PLAYER,        # the player the rule is acting for
     "players": list_of(PLAYER),
     "player_count": INT,
+    "turn_number": INT,      # turns played so far, this one included
     "here": SPACE,           # the acting player's space
     "origin": SPACE,         # where the current player's last move started
     "dice": DICE,            # the last roll of the dice
