@@ -336,6 +336,8 @@ class Checker:
             for v in table.values():
                 initial = self.expr(v.initial, _Scope([0]), constant=True)
                 declared = FIELD_TYPES[v.type] if v.type else initial
+                if v.type and initial == NONE:
+                    declared = optional(declared)
                 if not compatible(declared, initial):
                     self.error(f"variable '{v.name}' holds {describe(declared)} but starts as {describe(initial)}",
                                v.initial.span, None)

@@ -24,7 +24,8 @@ class GameRecord:
     winners: tuple[int, ...]
     conserved: bool
     gini_by_round: tuple[float, ...] = ()  # Gini of the seats' wealth after setup and after each round
-    prosperity: bool = False  # the poorest player ended with at least twice the poorest start
+    prosperity: bool = False  # the poorest player ended with at least twice the smallest starting money
+    cash: tuple[int, ...] = ()  # every seat's cash at the end
 
 
 def gini(values: Sequence[float]) -> float:
@@ -41,18 +42,30 @@ def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | N
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
     Wealth is the edition's score formula. Prosperity (Magie's test) holds
-    when the poorest player's final wealth is at least twice the poorest
-    player's wealth right after setup.
+    when the poorest player's final wealth is at least twice the smallest
+    starting money, the money a seat received from unlimited accounts
+    (the bank) during setup.
     """
     kinds = list(seats) if seats else ["bot"] * players
     game = Game(program, [make_agent(k, seed, i) for i, k in enumerate(kinds)], seed=seed)
     game.track_wealth()
     result = game.play()
     history = game.wealth_history or [result.scores]
-    start = min(history[0])
+    start = min(starting_money(game))
     return GameRecord(seed, result.turns, result.rounds, result.end_reason, result.scores, result.winners,
                       game.conserved(), tuple(round(gini(w), 4) for w in history),
-                      min(result.scores) >= 2 * start and start > 0)
+                      start > 0 and min(result.scores) >= 2 * start, tuple(game.cash(i) for i in range(game.n)))
+
+
+def starting_money(game: Game) -> list[int]:
+    """Return what each seat received from unlimited accounts before the first turn."""
+    money = [0] * game.n
+    for event in game.log:
+        if event[0] == "turn":
+            break
+        if event[0] == "pay" and not game.finite[event[3]] and event[4] >= game.nacc:
+            money[event[4] - game.nacc] += event[2]
+    return money
 
 
 def simulate(program: Program, games: int, players: int, seed: int = 0,
