@@ -314,17 +314,16 @@ class Game:
             self.wages_paid(seat)
         self.land(seat)
 
-    def choose_move(self, seat: int, from_jail: bool) -> None:
+    def choose_move(self, seat: int) -> None:
         """Rules 2, 8, 17: forward; backward between the Chances; the railroad
         pass on a double; or refusing to move onto Speculation."""
         here, total = self.pos[seat], self.total
         moves = ["forward"]
-        if TWO_WAY[here] and not from_jail:
+        if TWO_WAY[here]:
             moves.append("backward")
         if self.double and jump_route(here, total) is not None:
             moves.append("pass")
-        if (here + total) % SIZE == SPECULATION or (
-                not from_jail and TWO_WAY[here] and (here - total) % SIZE == SPECULATION):
+        if (here + total) % SIZE == SPECULATION or (TWO_WAY[here] and (here - total) % SIZE == SPECULATION):
             moves.append("stay")
         move = "forward"
         if len(moves) > 1:
@@ -383,9 +382,15 @@ class Game:
     def land_necessity(self, seat: int) -> None:
         self.pay(seat, NECESSITY_TAX, TREASURY)
 
-    def land_trespass(self, seat: int) -> None:
+    def send_to_jail(self, seat: int) -> None:
+        """Rules 5, 6 and 8: to Jail; a pending Poor House stay gives way to it."""
         self.pos[seat] = JAIL
         self.in_jail[seat] = True
+        self.jail_turns[seat] = 0
+        self.in_poor[seat] = False
+
+    def land_trespass(self, seat: int) -> None:
+        self.send_to_jail(seat)
 
     def land_franchise(self, seat: int) -> None:
         here = self.pos[seat]
@@ -421,12 +426,13 @@ class Game:
             self.auction(SPECULATION, seat)
         broker = self.owner[SPECULATION]
         self.pay(seat, SPECULATION_ANTE, MISC)
+        if self.in_poor[seat]:
+            raise TurnOver()  # he could not pay the ante
         self.roll()
         total = self.total
         if total == 3 or (total == 4 and not self.double):
             if broker is not None:
-                self.pos[broker] = JAIL
-                self.in_jail[broker] = True
+                self.send_to_jail(broker)
                 self.owner[SPECULATION] = None
         else:
             won = 100 if self.double else SPECULATION_WIN[total]
@@ -441,8 +447,7 @@ class Game:
         if card == GO_MOTHER_EARTH:
             self.move_to(seat, 0)
         elif card == TRESPASS_JAIL:
-            self.pos[seat] = JAIL
-            self.in_jail[seat] = True
+            self.send_to_jail(seat)
         elif card == FINE:
             self.pay(seat, 10, TREASURY)
         elif card == DIVIDEND:
@@ -492,8 +497,8 @@ class Game:
                     self.owner[space] = None
 
     def jail_turn(self, seat: int) -> bool:
-        """Rule 6: pay $50, or throw for a double; the third failure pays the
-        fine. Returns True when the turn ends here."""
+        """Rule 6: pay $50, or throw for a double; after three missed turns the
+        next failure pays the fine. Returns True when the turn ends here."""
         if self.cash[seat] >= JAIL_FINE and self.bots[seat].choose(
                 self.cash[seat], ((JAIL_FINE, JAIL_FINE + 20), (0, 0))) == 0:
             self.pay(seat, JAIL_FINE, TREASURY)
@@ -504,16 +509,17 @@ class Game:
                 self.in_jail[seat] = False
             else:
                 self.jail_turns[seat] += 1
-                if self.jail_turns[seat] < JAIL_TURNS_MAX:
+                if self.jail_turns[seat] <= JAIL_TURNS_MAX:
                     return True
                 self.pay(seat, JAIL_FINE, TREASURY)
                 self.in_jail[seat] = False
+                self.jail_turns[seat] = 0
                 if self.in_poor[seat]:
                     return True
         else:
             self.roll()
         self.jail_turns[seat] = 0
-        self.choose_move(seat, from_jail=True)
+        self.choose_move(seat)
         return False
 
     def trust(self, seat: int) -> None:
@@ -551,19 +557,23 @@ class Game:
         self.turn += 1
         state = IN_JAIL if self.in_jail[seat] else IN_POOR_HOUSE if self.in_poor[seat] else FREE
         ended = False
-        if state == FREE:
-            self.roll()
-            self.choose_move(seat, from_jail=False)
-        elif state == IN_JAIL:
-            ended = self.jail_turn(seat)
+        try:
+            if state == FREE:
+                self.roll()
+                self.choose_move(seat)
+            elif state == IN_JAIL:
+                ended = self.jail_turn(seat)
+        except TurnOver:
+            ended = True
         if not ended:
-            if self.owner[5] is not None:       # cheap pre-check: the trust needs all railroads owned
-                self.trust(seat)
+            owner = self.owner
+            if True in self.in_trust or None not in [owner[r] for r in RAILROADS]:
+                self.trust(seat)            # (nothing to do unless all railroads are owned or a trust exists)
             if state == IN_POOR_HOUSE:
                 # Rule 12: he stays until his next turn, then throws and moves out.
                 self.in_poor[seat] = False
                 self.roll()
-                self.move_forward(seat, self.total)
+                self.choose_move(seat)
             self.build(seat)
         self.next_seat = (seat + 1) % self.n
         if max(self.wages) >= WAGES_TO_END:
@@ -594,6 +604,10 @@ class Game:
     def conserved(self) -> bool:
         """Money only enters or leaves through the Miscellaneous pile, and nobody is in debt to the bank."""
         return sum(self.cash) + self.treasury == self.minted and min(self.cash) >= 0
+
+
+class TurnOver(Exception):
+    """The rest of a player's turn is skipped (the .lg's `end turn`)."""
 
 
 class Result(tuple):

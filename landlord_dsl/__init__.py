@@ -8,7 +8,8 @@ The façade:
     >>> result = game.play()
 
 `check(text)` returns the diagnostics of .lg source text, `format_source(text)`
-its canonical layout, and `simulate(rules, games=N)` runs many seeded games.
+its canonical layout, and `diff(a, b)` the semantic changes between two rule
+sets; `landlord_dsl.simulate.simulate` runs many seeded games.
 Every problem a user can cause is raised as a LandlordError.
 """
 

@@ -45,13 +45,12 @@ class HeuristicAgent(Agent):
 
     It takes the option whose value hint most exceeds its cost, among those
     that leave at least `reserve` in cash; with nothing affordable it takes
-    the cheapest option. In auctions it bids up to a quarter above the opening
-    price while keeping its reserve.
+    the cheapest option. In auctions it bids up to the rules' value hint
+    while keeping its reserve.
     """
 
-    def __init__(self, reserve: int = 100, markup_pct: int = 25):
+    def __init__(self, reserve: int = 100):
         self.reserve = reserve
-        self.markup_pct = markup_pct
 
     def choose(self, game, request):
         cash = game.bal[game.nacc + request.seat]
@@ -69,7 +68,7 @@ class HeuristicAgent(Agent):
         return best if best >= 0 else cheapest
 
     def bid(self, game, request):
-        ceiling = request.start + request.start * self.markup_pct // 100
+        ceiling = request.value
         affordable = game.bal[game.nacc + request.seat] - self.reserve
         if request.minimum <= min(ceiling, affordable):
             return request.minimum

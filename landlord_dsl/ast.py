@@ -264,6 +264,7 @@ class Auction:
     start: Expr
     step: Expr | None
     first: Expr | None
+    value: Expr | None
     proceeds: Expr
     span: Span = _span()
 

@@ -105,6 +105,7 @@ class Checker:
         self.refs: dict[int, tuple[str, object]] = {}
         self.frames: dict[int, int] = {}
         self.templates: dict[int, list] = {}
+        self.game_functions: set[str] = set()
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
@@ -149,36 +150,49 @@ class Checker:
         m = self.m
         names_seen: dict[str, ast.Span] = {}
 
-        def global_name(name: str, decl) -> None:
+        reserved = set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}
+
+        def global_name(name: str, decl) -> bool:
+            """Claim a top-level name; return False (after reporting) if it cannot be had."""
+            if name in reserved:
+                self.error(f"'{name}' is a built-in name and cannot be declared", decl.span, "choose another name")
+                return False
             if name in names_seen:
                 prev = names_seen[name]
                 self.error(f"the name '{name}' is already used", decl.span,
                            f"it is declared at {prev.file}:{prev.line}; every top-level name must be unique")
-            else:
-                names_seen[name] = decl.span
+                return False
+            names_seen[name] = decl.span
+            return True
 
         for d in decls:
             if isinstance(d, ast.OptionDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.options[d.name] = d
                 if d.choices is not None and d.default not in d.choices:
                     self.error(f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
                                d.span, "choices: " + ", ".join(repr(c) for c in d.choices))
             elif isinstance(d, ast.AccountDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.accounts.append(d)
             elif isinstance(d, ast.ConstDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.consts[d.name] = d
             elif isinstance(d, ast.TableDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.tables[d.name] = d
             elif isinstance(d, ast.GroupDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.groups[d.name] = []
                 m.group_labels[d.name] = d.label or d.name
             elif isinstance(d, ast.KindDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.kinds[d.name] = d
                 m.groups.setdefault(d.name, [])
                 m.group_labels[d.name] = d.label or d.name
@@ -189,11 +203,13 @@ class Checker:
                     elif m.space_fields.get(f.name, t) != t:
                         self.error(f"field '{f.name}' has another type in another kind", f.span,
                                    "a field name must mean the same thing on every kind")
-                    m.space_fields[f.name] = t
+                    else:
+                        m.space_fields[f.name] = t
             elif isinstance(d, ast.VarDecl):
                 table = {"game": m.game_vars, "player": m.player_vars, "space": m.space_vars}[d.scope]
                 if d.scope == "game":
-                    global_name(d.name, d)
+                    if not global_name(d.name, d):
+                        continue
                 builtin = BUILTIN_FIELDS.get(d.scope, {})
                 if d.name in builtin:
                     self.error(f"'{d.name}' is a built-in field of every {d.scope}", d.span, "choose another name")
@@ -205,11 +221,13 @@ class Checker:
                         self.error(f"space '{s.name}' is declared twice", s.span,
                                    f"the first is at line {m.spaces[m.space_index[s.name]].span.line}")
                         continue
-                    global_name(s.name, s)
+                    if not global_name(s.name, s):
+                        continue
                     m.space_index[s.name] = len(m.spaces)
                     m.spaces.append(s)
             elif isinstance(d, ast.DeckDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.decks[d.name] = d
                 seen: set[str] = set()
                 for c in d.cards:
@@ -224,12 +242,14 @@ class Checker:
                     self.error(f"deck '{d.name}' declares size {d.size} but has {count} card{'s' if count != 1 else ''}",
                                d.span, "add or remove cards, or correct the size")
             elif isinstance(d, ast.FunctionDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 if d.name in BUILTINS:
                     self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
                 m.functions[d.name] = d
             elif isinstance(d, ast.ActionDecl):
-                global_name(d.name, d)
+                if not global_name(d.name, d):
+                    continue
                 m.actions[d.name] = d
             elif isinstance(d, ast.RuleDecl):
                 if any(r.name == d.name for r in m.rules):
@@ -249,10 +269,6 @@ class Checker:
         if len(title_decks) > 1 and any(d.titles_in is None for d in title_decks):
             self.error("only one deck can hold all the title deeds", title_decks[1].span,
                        "restrict each with `of titles in GROUP`")
-        reserved = set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}
-        for name, span in names_seen.items():
-            if name in reserved:
-                self.error(f"'{name}' is a built-in name and cannot be declared", span, None)
 
     # --------------------------------------------------------------- board
     def _check_board(self) -> None:
@@ -418,6 +434,15 @@ class Checker:
                 if not final:
                     del self.diagnostics[saved:]
                 calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
+        # which functions read the game (directly or through other functions)
+        self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.refs)}
+        changed = True
+        while changed:
+            changed = False
+            for name, called in calls.items():
+                if name not in self.game_functions and called & self.game_functions:
+                    self.game_functions.add(name)
+                    changed = True
         # no recursion: a .lg file must not be able to loop forever
         for start in m.functions:
             stack, seen = [start], set()
@@ -565,7 +590,9 @@ class Checker:
             pass
         elif isinstance(s, ast.MoveSteps):
             self.expect(s.steps, scope, INT, "the number of steps")
-            if s.via is not None and s.via not in m.groups:
+            if s.via is not None and s.direction == "backward":
+                self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
+            elif s.via is not None and s.via not in m.groups:
                 self.error(f"unknown group '{s.via}'", s.span, did_you_mean(s.via, m.groups))
         elif isinstance(s, ast.MoveTo):
             self.expect(s.destination, scope, SPACE, "where to move")
@@ -592,6 +619,8 @@ class Checker:
                 self.expect(s.step, scope, INT, "the smallest raise")
             if s.first is not None:
                 self.expect(s.first, scope, PLAYER, "who has the first option")
+            if s.value is not None:
+                self.expect(s.value, scope, INT, "the value hint for bidders")
             self.expect(s.proceeds, scope, PAYEE, "who receives the price")
         elif isinstance(s, ast.Borrow):
             self.expect(s.amount, scope, INT, "the amount to borrow")
@@ -868,6 +897,9 @@ class Checker:
             params = tuple(_param_type(p.type) for p in f.params)
             result = m.function_types.get(e.function, ANY)
             self.refs[id(e)] = ("function", e.function)
+            if constant and e.function in self.game_functions:
+                self.error(f"'{e.function}' reads the game and cannot be used here", e.span,
+                           "board fields, tables, constants and starting values must be fixed")
         elif e.function in BUILTINS:
             sig = BUILTINS[e.function]
             params, result = sig.params, sig.result
@@ -979,6 +1011,29 @@ def _walk_statements(stmts):
         elif isinstance(s, ast.Choose):
             for o in s.options:
                 stack.extend(o.body)
+
+
+_FIXED_BUILTINS = {"min", "max", "abs", "percent", "len", "gini_pct"}
+
+
+def _reads_game(e: ast.Expr, refs: dict) -> bool:
+    """Return True if an expression reads the running game (context names, variables, game built-ins)."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        ref = refs.get(id(node))
+        if ref is not None and ref[0] in ("context", "game_var"):
+            return True
+        if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and node.function not in _FIXED_BUILTINS:
+            return True
+        if isinstance(node, ast.Field) and node.name not in ("index", "name", "kind"):
+            return True  # fields of players and spaces change during a game
+        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
+            if isinstance(value, tuple):
+                stack.extend(v for v in value if attrs.has(type(v)))
+            elif attrs.has(type(value)) and not isinstance(value, ast.Span):
+                stack.append(value)
+    return False
 
 
 def _walk_calls(e: ast.Expr):

@@ -107,11 +107,17 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def default_players(program: Program) -> int:
+    """Return four players, or the nearest number the edition allows."""
+    low, high = program.players
+    return min(max(4, low), high)
+
+
 def _seats(args: argparse.Namespace, program: Program) -> list[str]:
     if args.seats:
         kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
     else:
-        kinds = ["bot"] * (args.players or program.players[1])
+        kinds = ["bot"] * (args.players or default_players(program))
     return kinds
 
 
@@ -157,7 +163,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     program = _program(args.edition, args.option)
-    players = args.players or program.players[1]
+    players = args.players or default_players(program)
     show_progress = not args.no_progress and sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
@@ -264,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
         p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
-        p.add_argument("--players", type=int, help="number of players (default: the most the edition allows)")
+        p.add_argument("--players", type=int, help="number of players (default 4, or the nearest the edition allows)")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="set an edition option (repeatable)")
 

@@ -627,8 +627,9 @@ class Compiler:
     def _s_Auction(self, out, s):
         step = f"max(1, {self.code(s.step)})" if s.step is not None else "1"
         first = self.code(s.first) if s.first is not None else "None"
+        value = self.code(s.value) if s.value is not None else "None"
         out.line(f"g.auction({self.code(s.space)}, {self.code(s.start)}, {step}, {first}, "
-                 f"{self.code(s.proceeds)}, {self.span(s.span)})")
+                 f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})")
 
     def _s_Borrow(self, out, s):
         out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")

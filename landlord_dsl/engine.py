@@ -127,6 +127,8 @@ class Game:
         self.actor = 0
         self.rule = -1
         self.depth = 0
+        self.shortfalls = 0  # payments being settled by `on shortfall` rules right now
+        self.short: set[int] = set()  # seats whose shortfall is being settled
         self.minted = 0
         self.due = 0
         self.creditor: int | None = None
@@ -232,7 +234,11 @@ class Game:
         bal = self.bal
         if self.finite[src] and bal[src] < amount:
             if src >= self.nacc:
-                self._shortfall(src - self.nacc, amount, dst)
+                self.shortfalls += 1
+                try:
+                    self._shortfall(src - self.nacc, amount, dst)
+                finally:
+                    self.shortfalls -= 1
             if bal[src] < amount:
                 paid = max(bal[src], 0)
                 if src < self.nacc:
@@ -241,6 +247,7 @@ class Game:
                 self.log.append(("unpaid", self.turn, src - self.nacc, amount - paid, dst, self.rule))
                 amount = paid
                 if amount == 0:
+                    self._left_during_payment(src)
                     return 0
         bal[src] -= amount
         bal[dst] += amount
@@ -248,12 +255,21 @@ class Game:
         if finite[src] != finite[dst]:
             self.minted += amount if finite[dst] else -amount
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))
+        self._left_during_payment(src)
         return amount
+
+    def _left_during_payment(self, src: int) -> None:
+        """End the turn of a current player who left the game while this payment was settled."""
+        if src >= self.nacc and not self.shortfalls and self.started:
+            seat = src - self.nacc
+            if seat == self.current and seat not in self.seats:
+                raise EndTurn()
 
     def _shortfall(self, seat: int, amount: int, creditor_index: int) -> None:
         handlers = self.prog.on_shortfall
-        if handlers is None:
-            return
+        if handlers is None or seat in self.short:
+            return  # a payment that fails while a shortfall is being settled is simply short
+        self.short.add(seat)
         saved = (self.actor, self.due, self.creditor)
         self.actor, self.due = seat, amount
         self.creditor = creditor_index - self.nacc if creditor_index >= self.nacc else -creditor_index - 1
@@ -261,6 +277,7 @@ class Game:
             handlers(self)
         finally:
             self.actor, self.due, self.creditor = saved
+            self.short.discard(seat)
 
     # ----------------------------------------------------------- handlers
     # ----------------------------------------------------------- movement
@@ -374,9 +391,10 @@ class Game:
                 self.titles[seat].append(space)
                 self.titles[seat].sort()
         if previous is None and seat is not None:
-            deck = self.decks.get(self.prog.card_deck[card])
-            if deck is not None and card in deck:
-                deck.remove(card)
+            for deck in self.decks.values():  # wherever it was returned to
+                if card in deck:
+                    deck.remove(card)
+                    break
         self.log.append(("card", self.turn, card, previous, seat, self.rule))
 
     def return_card(self, card: int, deck: str) -> None:
@@ -439,8 +457,15 @@ class Game:
         self.log.append(("bid", self.turn, request.seat, request.space, answer, self.rule))
         return answer
 
-    def auction(self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None) -> None:
-        """Sell a space's title to the highest bidder; `first` may then buy at that price."""
+    def auction(self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None,
+                value: int | None = None) -> None:
+        """Sell a space's title to the highest bidder; `first` may then buy at that price.
+
+        Players still in the game are asked in turn from the current player
+        (except `first`) to bid at least `step` over the high bid, until one
+        bidder is left. `value` is the rules' hint of the title's worth.
+        """
+        value = start + start // 4 if value is None else value
         card = self.prog.title_card[space]
         if card is None:
             raise self.fail(f"{self.space_name(space)} has no title deed to auction", span)
@@ -462,7 +487,7 @@ class Game:
                 maximum = self.cash(seat)
                 if minimum > maximum:
                     continue
-                answer = self.ask_bid(BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start))
+                answer = self.ask_bid(BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value))
                 if answer is not None:
                     high, high_bidder = answer, seat
                     still.append(seat)
@@ -473,7 +498,7 @@ class Game:
         buyer = high_bidder
         if first is not None and self.cash(first) >= price:
             option = self.decide(first, f"Buy {label} for {price}?", [
-                Option("buy", f"Buy {label} for {price}", cost=price, value=start + start // 4),
+                Option("buy", f"Buy {label} for {price}", cost=price, value=value),
                 Option("decline", "Let it go"),
             ])
             if option == 0:
@@ -523,6 +548,10 @@ class Game:
             self.log.append(("out", self.turn, seat, self.rule))
             if not self.seats:
                 self.over, self.end_reason = True, "every player has left the game"
+            # A player who has left takes no further part in his own turn: at once, or,
+            # when he leaves while short of money, once that payment is settled.
+            if seat == self.current and self.started and not self.shortfalls:
+                raise EndTurn()
 
     # --------------------------------------------------------------- loans
     def borrow(self, amount: int, interest_pct: int) -> None:

@@ -11,6 +11,8 @@ idempotent and preserves meaning: parse(format(x)) == parse(x).
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from . import ast
@@ -241,13 +243,27 @@ class _Printer:
             self.block(s.then, depth + 1, s.span.end_line)
             self.line(depth, "}")
             return
-        self.block(s.then, depth + 1, s.otherwise[0].span.line)
+        self.block(s.then, depth + 1, self._else_line(s))
         if len(s.otherwise) == 1 and isinstance(s.otherwise[0], ast.If):
             self._if(s.otherwise[0], depth, "} else if")
             return
         self.line(depth, "} else {")
         self.block(s.otherwise, depth + 1, s.span.end_line)
         self.line(depth, "}")
+
+    def _else_line(self, s: ast.If) -> int:
+        """Return the source line of the `else` that ends `s`'s then-block (comments before it stay inside)."""
+        line = s.then[-1].span.end_line if s.then else s.span.line
+        column = s.then[-1].span.end_column if s.then else s.span.column
+        last = s.otherwise[0].span.line if s.otherwise else s.span.end_line
+        for number in range(line, last + 1):
+            if 0 < number <= len(self.lines):
+                code = _blank_strings_and_comments(self.lines[number - 1])
+                if number == line:
+                    code = " " * (column - 1) + code[column - 1:]
+                if re.search(r"\belse\b", code):
+                    return number
+        return last
 
     def option(self, o: ast.ChoiceOption, depth: int) -> None:
         self.lead(o.span, depth)
@@ -480,6 +496,8 @@ def _simple(s: ast.Stmt) -> str:
             text += f" step {expr(s.step)}"
         if s.first is not None:
             text += f" first {expr(s.first)}"
+        if s.value is not None:
+            text += f" value {expr(s.value)}"
         return text + f" to {expr(s.proceeds)}"
     if isinstance(s, ast.Borrow):
         return f"borrow {expr(s.amount)} interest {expr(s.interest)}"
@@ -496,6 +514,13 @@ def _simple(s: ast.Stmt) -> str:
     if isinstance(s, ast.Switch):
         return f"{'enable' if s.enable else 'disable'} {s.rule}"
     raise AssertionError(s)  # pragma: no cover
+
+
+def _blank_strings_and_comments(line: str) -> str:
+    """Return a source line with string literals and any comment replaced by spaces (same length)."""
+    line = re.sub(r'"(?:[^"\\\n]|\\.)*"', lambda m: " " * len(m.group(0)), line)
+    at = line.find("#")
+    return line if at < 0 else line[:at] + " " * (len(line) - at)
 
 
 @attrs.frozen

@@ -545,8 +545,10 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     if tok.type == "RBRACE":
         message = "unexpected '}'"
         hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
+    elif tok.type in ("NAME", "COMPARE", "ADD_OP", "MUL_OP", "INT", "STRING"):
+        message = f"unexpected {str(tok)!r}"
     else:
-        message = f"unexpected {_describe(tok.type) if tok.type != 'NAME' else repr(str(tok))}"
+        message = f"unexpected {_describe(tok.type)}"
     return LandlordError([source.diagnostic(message, span, hint)])
 
 

@@ -79,7 +79,11 @@ class DecisionRequest(NamedTuple):
 
 @attrs.frozen
 class BidRequest:
-    """A player may bid an amount in [minimum, maximum] or pass (None)."""
+    """A player may bid an amount in [minimum, maximum] or pass (None).
+
+    `value` is the rules' hint of what the title is worth to a bidder (bots
+    bid up to it); without a hint it is the opening price plus a quarter.
+    """
 
     seat: int
     rule: str
@@ -88,6 +92,7 @@ class BidRequest:
     minimum: int
     maximum: int
     start: int
+    value: int
 
 
 class ChanceSource(Protocol):

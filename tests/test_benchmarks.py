@@ -1,0 +1,79 @@
+"""Smoke tests for benchmarks/: the hand-written baseline and the bench driver.
+
+No timing is asserted: these only check that the benchmark runs, that the
+baseline's games end and conserve money, and that the baseline still plays
+the same games as the interpreter (otherwise the speed ratio compares
+different work).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import landlord_dsl as ld
+
+BENCH_DIR = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCH_DIR / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+baseline = _load("baseline_1906")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_baseline_games_end_and_conserve_money(players):
+    for seed in range(20):
+        game = baseline.Game(players, seed)
+        result = game.play()
+        assert game.over
+        assert 0 < result.turns <= baseline.TURN_LIMIT
+        assert max(game.wages) >= baseline.WAGES_TO_END or result.turns == baseline.TURN_LIMIT
+        assert game.conserved(), f"seed {seed}: money not conserved"
+        assert len(result.scores) == players and result.winners
+
+
+def test_baseline_is_deterministic():
+    assert baseline.Game(4, 11).play() == baseline.Game(4, 11).play()
+
+
+def test_baseline_plays_the_same_games_as_the_interpreter():
+    program = ld.compile_rules(ld.load_edition("landlords-game-1906"))
+    for seed in range(10):
+        game = ld.new_game(program, players=4, seed=seed)
+        expected = game.play()
+        mine = baseline.Game(4, seed)
+        got = mine.play()
+        assert (got.turns, got.scores, got.winners) == (expected.turns, expected.scores, expected.winners), seed
+        assert mine.pos == game.pos and mine.owner == game.owner, seed
+
+
+def test_bench_json_output():
+    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--games", "5", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    for key in ("edition", "games", "players", "load_seconds", "compile_seconds", "interpreter", "baseline",
+                "ratio", "baseline_speedup", "identical_games"):
+        assert key in report, key
+    assert report["edition"] == "landlords-game-1906" and report["games"] == 5 and report["players"] == 4
+    for engine in ("interpreter", "baseline"):
+        figures = report[engine]
+        for key in ("seconds", "player_turns", "turns_per_second", "games_per_second", "mean_turns_per_game",
+                    "money_conserved"):
+            assert key in figures, (engine, key)
+        assert figures["games"] == 5 and figures["money_conserved"] == 5
+        assert figures["turns_per_second"] > 0
+    assert report["interpreter"]["player_turns"] == report["baseline"]["player_turns"]
+    assert report["identical_games"] == 5
+    assert report["ratio"] > 0
