@@ -504,6 +504,7 @@ class RuleDecl:
 
 @attrs.frozen
 class EndDecl:
+    name: str | None
     condition: Expr
     provenance: Provenance | None
     span: Span = _span()

@@ -257,6 +257,9 @@ class Checker:
                     continue
                 m.rules.append(d)
             elif isinstance(d, ast.EndDecl):
+                if d.name is not None and any(e.name == d.name for e in m.ends):
+                    self.error(f"end condition '{d.name}' is declared twice", d.span, None)
+                    continue
                 m.ends.append(d)
             elif isinstance(d, ast.ScoreDecl):
                 if m.score is not None:

@@ -81,7 +81,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         except LandlordError as err:
             failed += 1
             sys.stderr.write(err.render() + "\n")
-            count = len(err.diagnostics)
+            count = sum(1 for d in err.diagnostics if d.severity == "error")
             sys.stderr.write(f"{target}: {count} problem{'s' if count != 1 else ''}\n")
     return 1 if failed else 0
 

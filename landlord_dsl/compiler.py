@@ -760,9 +760,11 @@ class Compiler:
         event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
         land_names = [self.dispatcher(entries, dispatchers) for entries in land]
         pass_names = [self.dispatcher(entries, dispatchers) for entries in passing]
+        # a trigger whose condition is false under these options can never fire: leave it out
         trigger_names = [(ri, self.expression_function("_when", t.condition),
                           self.statements_function(f"_rule{ri}_when_", t.body), t.repeat)
-                         for ri, rule in enumerate(m.rules) for t in rule.triggers]
+                         for ri, rule in enumerate(m.rules) for t in rule.triggers
+                         if self.expr(t.condition)[1] is not False]
         end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
         score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)

@@ -255,7 +255,8 @@ class Game:
         if finite[src] != finite[dst]:
             self.minted += amount if finite[dst] else -amount
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))
-        self._left_during_payment(src)
+        if len(self.seats) < self.n:
+            self._left_during_payment(src)
         return amount
 
     def _left_during_payment(self, src: int) -> None:

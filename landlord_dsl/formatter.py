@@ -434,7 +434,8 @@ class _Printer:
                 self.close(d.span.end_line, 1)
                 self.line(0, "}")
         elif isinstance(d, ast.EndDecl):
-            self.with_provenance(0, f"end when {expr(d.condition)}", d.provenance)
+            named = f" {d.name}" if d.name else ""
+            self.with_provenance(0, f"end{named} when {expr(d.condition)}", d.provenance)
         elif isinstance(d, ast.ScoreDecl):
             self.with_provenance(0, f"score {expr(d.formula)}", d.provenance)
         elif isinstance(d, ast.RemoveDecl):

@@ -45,6 +45,8 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
         return f"{d.scope} var", d.name
     if isinstance(d, ast.ScoreDecl):
         return "score", ""
+    if isinstance(d, ast.EndDecl) and d.name is not None:
+        return "end", d.name
     return None
 
 
@@ -156,9 +158,73 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     return RuleSet(header.name, model, tuple(modules), path, _hash(modules))
 
 
+def _touched(module: ast.Module) -> dict[tuple[str, str], ast.Declaration | ast.SpaceDecl]:
+    """Return what a variant file changes: (kind, name) -> its declaration (a RemoveDecl for removals)."""
+    touched: dict[tuple[str, str], ast.Declaration | ast.SpaceDecl] = {}
+    for d in module.declarations:
+        if isinstance(d, ast.BoardDecl):
+            for space in d.spaces:
+                touched[("space", space.name)] = space
+        elif isinstance(d, ast.RemoveDecl):
+            touched[(d.what, d.name)] = d
+        else:
+            key = _decl_key(d)
+            if key is not None:
+                touched[key] = d
+    return touched
+
+
+def load_combined(names: list[str]) -> RuleSet:
+    """Load several variants of one edition applied together, in order.
+
+    Two variants that change the same declaration differently conflict: the
+    error names both places.
+    """
+    chains = [_load_modules(resolve(name)) for name in names]
+    base = chains[0][0].source_name
+    for name, chain in zip(names, chains):
+        if chain[0].source_name != base:
+            raise LandlordError([Diagnostic(
+                f"'{name}' is not a variant of the same edition as '{names[0]}'",
+                hint=f"it builds on {Path(chain[0].source_name).stem}, the first on {Path(base).stem}")])
+    modules: list[ast.Module] = []
+    owner: dict[str, str] = {}
+    for name, chain in zip(names, chains):
+        for module in chain:
+            if module.source_name not in owner:
+                owner[module.source_name] = name
+                modules.append(module)
+    shared = {m.source_name for m in chains[0] if all(m.source_name in {c.source_name for c in ch} for ch in chains)}
+    problems: list[Diagnostic] = []
+    seen: dict[tuple[str, str], tuple[ast.Module, object]] = {}
+    for module in modules:
+        if module.source_name in shared:
+            continue
+        for key, decl in _touched(module).items():
+            if key in seen and seen[key][1] != decl:
+                first_module, first = seen[key]
+                where = f"{first.span.file}:{first.span.line}"
+                problems.append(source_of(module).diagnostic(
+                    f"conflict: {key[0]} '{key[1]}' is changed differently by two variants", decl.span,
+                    f"{Path(first_module.source_name).stem} changes it at {where}"))
+                problems.append(attrs.evolve(source_of(first_module).diagnostic(
+                    f"the other change of {key[0]} '{key[1]}'", first.span), severity="note"))
+            else:
+                seen.setdefault(key, (module, decl))
+    if problems:
+        raise LandlordError(problems)
+    ruleset = load_modules(modules)
+    combined = "+".join(names)
+    return attrs.evolve(ruleset, name=combined,
+                        model=attrs.evolve(ruleset.model, header=attrs.evolve(ruleset.model.header, name=combined)))
+
+
 def load(name_or_path: str | Path) -> RuleSet:
-    """Load and check a shipped edition by name, or a .lg file by path."""
-    path = resolve(str(name_or_path))
+    """Load and check a shipped edition by name, or a .lg file by path; `a+b` applies variants together."""
+    text = str(name_or_path)
+    if "+" in text and not Path(text).exists():
+        return load_combined([part.strip() for part in text.split("+") if part.strip()])
+    path = resolve(text)
     return load_modules(_load_modules(path), path)
 
 

@@ -477,7 +477,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def end_decl(self, meta, children):
-        return ast.EndDecl(children[0], children[1], span=self._span(meta))
+        name, condition, prov = children
+        return ast.EndDecl(str(name) if name is not None else None, condition, prov, span=self._span(meta))
 
     @v_args(meta=True)
     def score_decl(self, meta, children):
