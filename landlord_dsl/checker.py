@@ -165,8 +165,13 @@ class Checker:
             names_seen[name] = decl.span
             return True
 
+        # declarations that only claim their name and are filed by it
+        filed: dict[type, dict] = {ast.ConstDecl: m.consts, ast.TableDecl: m.tables, ast.ActionDecl: m.actions}
         for d in decls:
-            if isinstance(d, ast.OptionDecl):
+            if type(d) in filed:
+                if global_name(d.name, d):
+                    filed[type(d)][d.name] = d
+            elif isinstance(d, ast.OptionDecl):
                 if not global_name(d.name, d):
                     continue
                 m.options[d.name] = d
@@ -177,14 +182,6 @@ class Checker:
                 if not global_name(d.name, d):
                     continue
                 m.accounts.append(d)
-            elif isinstance(d, ast.ConstDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.consts[d.name] = d
-            elif isinstance(d, ast.TableDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.tables[d.name] = d
             elif isinstance(d, ast.GroupDecl):
                 if not global_name(d.name, d):
                     continue
@@ -247,10 +244,6 @@ class Checker:
                 if d.name in BUILTINS:
                     self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
                 m.functions[d.name] = d
-            elif isinstance(d, ast.ActionDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.actions[d.name] = d
             elif isinstance(d, ast.RuleDecl):
                 if any(r.name == d.name for r in m.rules):
                     self.error(f"rule '{d.name}' is declared twice", d.span, "give each rule its own name")
