@@ -20,8 +20,11 @@ from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .types import (
     ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, BUILTINS, CARD, CONTEXT_NAMES, DECK, DICE, GROUP, INT,
     NONE, PAYEE, PLAYER, SHORTFALL_NAMES, SPACE, TEXT, comparable, compatible, describe,
-    element_of, list_of, optional, strip_optional,
+    element_of, list_of, optional, strip_optional, table_name, table_of,
 )
+
+MAX_NUMBER = 10 ** 15  # amounts, counts and thresholds; larger is surely a typing slip
+MAX_PLAYERS = 100
 
 FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER)}
 
@@ -124,9 +127,13 @@ class Checker:
             table_types={},
         )
         self.m = m
-        if header.players is not None and not (1 <= header.players[0] <= header.players[1]):
-            self.error("the player range must go from a smaller to a larger number", header.span,
-                       "write e.g. `players 2 to 4`")
+        if header.players is not None and not (1 <= header.players[0] <= header.players[1] <= MAX_PLAYERS):
+            self.error(f"the player range must go from a smaller to a larger number, at most {MAX_PLAYERS}",
+                       header.span, "write e.g. `players 2 to 4`")
+        if header.dice is not None and not 1 <= header.dice <= 10:
+            self.error("an edition throws from 1 to 10 dice", header.span, "write e.g. `dice 2`")
+        if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_NUMBER:
+            self.error("the turn limit must be at least 1", header.span, None)
         self._collect(decls)
         self._check_board()
         self._check_groups(decls)
@@ -228,6 +235,8 @@ class Checker:
                 m.decks[d.name] = d
                 seen: set[str] = set()
                 for c in d.cards:
+                    if not 1 <= c.copies <= 1000:
+                        self.error(f"card '{c.name}' must have 1 to 1000 copies", c.span, None)
                     if c.name in seen:
                         self.error(f"card '{c.name}' appears twice in deck '{d.name}'", c.span,
                                    "use `x N` after the card text for several copies")
@@ -245,8 +254,11 @@ class Checker:
                     self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
                 m.functions[d.name] = d
             elif isinstance(d, ast.RuleDecl):
-                if any(r.name == d.name for r in m.rules):
-                    self.error(f"rule '{d.name}' is declared twice", d.span, "give each rule its own name")
+                first = next((r for r in m.rules if r.name == d.name), None)
+                if first is not None:
+                    where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != d.span.file else "")
+                    self.error(f"rule '{d.name}' is declared twice", d.span,
+                               f"the first is at {where}; give each rule its own name")
                     continue
                 m.rules.append(d)
             elif isinstance(d, ast.EndDecl):
@@ -315,8 +327,10 @@ class Checker:
                                d.span, "correct the size or the board")
 
     def _check_groups(self, decls: list[ast.Declaration]) -> None:
+        reported: set[str] = set()
         for d in decls:
-            if isinstance(d, ast.GroupDecl) and not self.m.groups.get(d.name):
+            if isinstance(d, ast.GroupDecl) and not self.m.groups.get(d.name) and d.name not in reported:
+                reported.add(d.name)
                 self.error(f"group '{d.name}' has no spaces", d.span,
                            f"add `in {d.name}` to its spaces, or give them a group field set to {d.name}")
 
@@ -422,9 +436,9 @@ class Checker:
             for f in m.functions.values():
                 frame = [0]
                 scope = _Scope(frame)
+                saved = len(self.diagnostics)
                 for p in f.params:
                     self.define(scope, p.name, _param_type(p.type), p.span)
-                saved = len(self.diagnostics)
                 m.function_types[f.name] = self.expr(f.body, scope)
                 self.frames[id(f)] = frame[0]
                 if not final:
@@ -707,7 +721,7 @@ class Checker:
             for field in names[1:]:
                 node = ast.Field(node, field, span=span)
             t = self.expr(node, scope)
-            if strip_optional(t) in (GROUP, DECK, DICE, "table") or element_of(t) is not None:
+            if strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None:
                 self.error(f"'{match.group(1)}' is {describe(t)}, which cannot be shown in a text", span,
                            "show a player, space, card, account, number or text")
             parts.append(node)
@@ -745,7 +759,7 @@ class Checker:
             return DECK
         if n in m.tables:
             self.refs[id(e)] = ("table", n)
-            return "table"
+            return table_of(n)
         if n in m.game_vars and not constant:
             self.refs[id(e)] = ("game_var", n)
             return self.types.get(id(m.game_vars[n]), ANY)
@@ -783,6 +797,8 @@ class Checker:
     def _expr(self, e: ast.Expr, scope: _Scope, constant: bool) -> str:
         m = self.m
         if isinstance(e, ast.IntLit):
+            if abs(e.value) > MAX_NUMBER:
+                self.error("this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
             return INT
         if isinstance(e, ast.TextLit):
             return TEXT
@@ -803,8 +819,8 @@ class Checker:
         if isinstance(e, ast.Index):
             subject_t = self.expr(e.subject, scope, constant)
             key_t = self.expr(e.key, scope, constant)
-            if subject_t == "table":
-                name = e.subject.name  # type: ignore[union-attr]
+            name = table_name(subject_t)
+            if name is not None:
                 want, value_t = m.table_types.get(name, (ANY, ANY))
                 if not compatible(want, key_t):
                     self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",

@@ -876,4 +876,9 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
 
 def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None) -> Program:
     """Compile a checked RuleSet with the given option values into a Program."""
-    return Compiler(ruleset, resolve_options(ruleset, options)).compile()
+    try:
+        return Compiler(ruleset, resolve_options(ruleset, options)).compile()
+    except (RecursionError, MemoryError):
+        from .parser import TOO_DEEP
+
+        raise LandlordError([Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None

@@ -38,13 +38,14 @@ class Diagnostic:
         lines = [f"{span.file}:{span.line}:{span.column}: {self.severity}: {self.message}"]
         if self.line_text is not None:
             gutter = str(span.line)
-            text = self.line_text.expandtabs(4)
+            raw = self.line_text
+            text = raw.expandtabs(4)
+            # columns count characters of the raw line; tabs are shown as spaces, so measure on the expanded text
+            start = len(raw[:span.column - 1].expandtabs(4))
+            end = len(raw[:span.end_column - 1].expandtabs(4)) if span.end_line == span.line else start + 1
+            width = max(1, min(end - start, max(1, len(text) - start)))
             lines.append(f" {gutter} | {text}")
-            width = 1
-            if span.end_line == span.line and span.end_column > span.column:
-                width = span.end_column - span.column
-            width = max(1, min(width, max(1, len(text) - span.column + 1)))
-            lines.append(f" {' ' * len(gutter)} | {' ' * (span.column - 1)}{'^' * width}")
+            lines.append(f" {' ' * len(gutter)} | {' ' * start}{'^' * width}")
         if self.hint:
             lines.append(f" {' ' * len(str(span.line))}   hint: {self.hint}")
         return "\n".join(lines)
@@ -80,7 +81,8 @@ class SourceText:
     def __init__(self, name: str, text: str):
         self.name = name
         self.text = text
-        self._lines = text.splitlines()
+        # Lines end at "\n" only, as the parser counts them (str.splitlines also breaks at \f, \x85, ...).
+        self._lines = [line.removesuffix("\r") for line in text.split("\n")]
 
     def line(self, number: int) -> str | None:
         """Return line `number` (1-based) without its newline, or None."""

@@ -558,7 +558,12 @@ def format_text(text: str, file: str = "<string>") -> str:
     """Return `text` in canonical layout; raise LandlordError if it does not parse."""
     module = parse(text, file)
     printer = _Printer(text, _comments(text))
-    printer.module(module)
+    try:
+        printer.module(module)
+    except RecursionError:
+        from .parser import TOO_DEEP
+
+        raise LandlordError(f"{file}: {TOO_DEEP[0]}") from None
     out = "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"
     if parse(out, file) != module:  # pragma: no cover - a formatter bug must never change meaning
         raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")

@@ -50,8 +50,9 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
     return None
 
 
-def merge(base: list[ast.Declaration], variant: ast.Module, sources: dict[str, SourceText]) -> list[ast.Declaration]:
-    """Return the base declarations with the variant's applied on top."""
+def merge(base: list[ast.Declaration], variant: ast.Module,
+          sources: dict[str, SourceText]) -> tuple[list[ast.Declaration], list[Diagnostic]]:
+    """Return the base declarations with the variant's applied on top, and what could not be applied."""
     out = list(base)
     problems: list[Diagnostic] = []
     src = sources[variant.source_name]
@@ -102,9 +103,7 @@ def merge(base: list[ast.Declaration], variant: ast.Module, sources: dict[str, S
                 out.append(d)
             else:
                 out[at] = d
-    if problems:
-        raise LandlordError(problems)
-    return out
+    return out, problems
 
 
 def _hash(modules: list[ast.Module]) -> str:
@@ -125,23 +124,45 @@ def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
         return [module]
     if depth >= _MAX_EXTENDS_DEPTH:
         raise LandlordError([source_of(module).diagnostic("`extends` goes too deep (a cycle?)", module.header.span)])
-    target = module.header.extends
-    sibling = path.parent / target
-    try:
-        base_path = sibling if sibling.suffix == ".lg" and sibling.is_file() else resolve(target)
-    except LandlordError as err:
-        raise LandlordError([source_of(module).diagnostic(
-            f"cannot find the edition '{target}' this file extends", module.header.span,
-            err.diagnostics[0].hint)]) from None
-    return _load_modules(base_path, depth + 1) + [module]
+    return _load_modules(_base_of(module, path.parent), depth + 1) + [module]
+
+
+def _base_of(module: ast.Module, folder: Path | None) -> Path:
+    """Return the file a module `extends`: a shipped edition, or a .lg file in the variant's own folder.
+
+    Nothing else is followed, so checking untrusted text can never read
+    (and quote) an arbitrary file.
+    """
+    target = module.header.extends or ""
+    hint = None
+    if target.endswith(".lg"):
+        relative = Path(target)
+        inside = folder is not None and not relative.is_absolute() and ".." not in relative.parts
+        if inside:
+            try:
+                if (folder / relative).is_file():
+                    return folder / relative
+            except OSError:
+                pass
+        hint = ("a .lg file is looked for only in the variant's own folder" if not inside
+                else f"no file {target} in {folder}")
+    else:
+        try:
+            return resolve(target)
+        except LandlordError as err:
+            hint = err.diagnostics[0].hint
+    raise LandlordError([source_of(module).diagnostic(
+        f"cannot find the edition '{target}' this file extends", module.header.span, hint)])
 
 
 def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet:
     """Merge and check already-parsed modules (base first); return the RuleSet."""
     sources = {m.source_name: source_of(m) for m in modules}
     decls = list(modules[0].declarations)
+    problems: list[Diagnostic] = []
     for variant in modules[1:]:
-        decls = merge(decls, variant, sources)
+        decls, cannot = merge(decls, variant, sources)
+        problems.extend(cannot)  # reported together with whatever the checker finds
     header = modules[0].header
     for variant in modules[1:]:
         h = variant.header
@@ -154,7 +175,16 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
             turn_limit=h.turn_limit or header.turn_limit,
             provenance=h.provenance or header.provenance,
         )
-    model = check_declarations(header, decls, sources)
+    try:
+        model = check_declarations(header, decls, sources)
+    except LandlordError as err:
+        raise LandlordError(problems + list(err.diagnostics)) from None
+    except RecursionError:
+        from .parser import TOO_DEEP
+
+        raise LandlordError([Diagnostic(f"{modules[-1].source_name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
+    if problems:
+        raise LandlordError(problems)
     return RuleSet(header.name, model, tuple(modules), path, _hash(modules))
 
 
@@ -233,5 +263,6 @@ def load_text(text: str, file: str = "<string>") -> RuleSet:
     module = parse(text, file)
     modules = [module]
     if module.header.extends is not None:
-        modules = _load_modules(resolve(module.header.extends)) + modules
+        folder = Path(file).parent if file.endswith(".lg") and Path(file).parent.is_dir() else None
+        modules = _load_modules(_base_of(module, folder)) + modules
     return load_modules(modules)

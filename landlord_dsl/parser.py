@@ -15,7 +15,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
-from .errors import LandlordError, SourceText
+from .errors import Diagnostic, LandlordError, SourceText
 from .resources import grammar_path
 
 
@@ -69,7 +69,9 @@ class _Builder(Transformer):
         return _unquote(str(tok))
 
     def INT(self, tok: Token) -> int:
-        return int(tok)
+        # Python refuses to read integers of thousands of digits; any such number is far
+        # beyond the checker's limit anyway, so it stands in as one that is too large.
+        return int(tok) if len(tok) <= 100 else 10 ** 100
 
     def NAME(self, tok: Token) -> Token:
         return tok
@@ -525,17 +527,19 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        last = max(1, len(source.text.splitlines()))
+        last = max(1, len(source.text.rstrip("\n").split("\n")))
         line_text = source.line(last) or ""
         span = ast.Span(source.name, last, len(line_text) + 1, last, len(line_text) + 2)
-        message = "unexpected end of file"
         hint = _expected_hint(set(err.expected)) or ""
-        if "'}'" in hint:
-            hint = "a '{' is never closed; " + hint
-        return LandlordError([source.diagnostic(message, span, hint or None)])
+        if "RBRACE" in set(err.expected):
+            hint = "a '{' is never closed" + (f"; {hint}" if hint else "")
+        return LandlordError([source.diagnostic("unexpected end of file", span, hint or None)])
     if isinstance(err, UnexpectedCharacters):
         char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
         span = ast.Span(source.name, line, column, line, column + 1)
+        if char == '"':
+            return LandlordError([source.diagnostic("a string is never closed on this line", span,
+                                                    'close it with " before the end of the line')])
         hint = "names are lower_case letters, digits and '_'" if char.isalpha() else _expected_hint(set(err.allowed or ()))
         return LandlordError([source.diagnostic(f"unexpected character {char!r}", span, hint)])
     assert isinstance(err, UnexpectedToken)
@@ -545,7 +549,8 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     hint = _expected_hint(set(err.expected))
     if tok.type == "RBRACE":
         message = "unexpected '}'"
-        hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
+        if not _braces_balance(source.text):
+            hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
     elif tok.type in ("NAME", "COMPARE", "ADD_OP", "MUL_OP", "INT", "STRING"):
         message = f"unexpected {str(tok)!r}"
     else:
@@ -553,16 +558,49 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     return LandlordError([source.diagnostic(message, span, hint)])
 
 
+def _braces_balance(text: str) -> bool:
+    """Return True if the braces outside strings and comments pair up."""
+    depth = 0
+    for line in text.split("\n"):
+        in_string = escaped = False
+        for ch in line:
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                break
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth < 0:
+                    return False
+    return depth == 0
+
+
+TOO_DEEP = ("the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
+            "split long expressions with `let` or functions")
+
+
 def parse(text: str, file: str = "<string>") -> ast.Module:
     """Parse .lg source text; return its Module or raise LandlordError."""
     source = SourceText(file, text)
     try:
         tree = _lark().parse(text)
+        header, decls = _Builder(file).transform(tree)
     except UnexpectedInput as err:
         raise _syntax_error(err, source) from None
-    try:
-        header, decls = _Builder(file).transform(tree)
+    except RecursionError:
+        raise LandlordError([Diagnostic(f"{file}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
     except VisitError as err:  # pragma: no cover - the builder raises nothing by design
+        if isinstance(err.orig_exc, RecursionError):
+            raise LandlordError([Diagnostic(f"{file}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
         raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
     return ast.Module(header, decls, source_name=file, source_text=text)
 

@@ -47,11 +47,14 @@ def shipped_files() -> dict[str, Path]:
 
 
 def resolve(name_or_path: str) -> Path:
-    """Return the .lg file a user means: an existing path, or a shipped name."""
+    """Return the .lg file a user means: a path ending in .lg, or a shipped name."""
     path = Path(name_or_path)
-    if path.suffix == ".lg" or path.exists():
-        if path.is_file():
-            return path
+    if path.suffix == ".lg":
+        try:
+            if path.is_file():
+                return path
+        except OSError:  # a name too long to be a path, say
+            pass
         raise LandlordError(f"no such file: {name_or_path}")
     shipped = shipped_files()
     if name_or_path in shipped:

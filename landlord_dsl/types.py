@@ -24,6 +24,16 @@ def list_of(item: str) -> str:
     return f"list[{item}]"
 
 
+def table_of(name: str) -> str:
+    """Return the type of a table value: it remembers which table, for its key and value types."""
+    return f"table[{name}]"
+
+
+def table_name(type_: str) -> str | None:
+    """Return the table a table type refers to, or None."""
+    return type_[6:-1] if type_.startswith("table[") else None
+
+
 def element_of(type_: str) -> str | None:
     """Return the element type of an iterable type, or None."""
     if type_ == GROUP:
@@ -70,12 +80,29 @@ def comparable(a: str, b: str) -> bool:
     return a == b
 
 
+_PLURAL = {
+    INT: "numbers", BOOL: "true/false values", TEXT: "texts", NONE: "nones", PLAYER: "players", SPACE: "spaces",
+    CARD: "cards", ACCOUNT: "accounts", GROUP: "groups", DECK: "decks", DICE: "dice", PAYEE: "players or accounts",
+    ANY: "things",
+}
+
+
+def _plural(type_: str) -> str:
+    if type_.startswith("list["):
+        return f"lists of {_plural(type_[5:-1])}"
+    if type_.endswith("?"):
+        return f"{_plural(type_[:-1])} or nones"
+    return _PLURAL.get(type_) or describe(type_).removeprefix("the ") + "s"
+
+
 def describe(type_: str) -> str:
     """Return a type as said in an error message."""
     if type_.endswith("?"):
         return f"{describe(type_[:-1])} or none"
     if type_.startswith("list["):
-        return f"a list of {describe(type_[5:-1])}s"
+        return f"a list of {_plural(type_[5:-1])}"
+    if type_.startswith("table["):
+        return f"the table '{table_name(type_)}'"
     return {
         INT: "a number", BOOL: "true/false", TEXT: "text", NONE: "none", PLAYER: "a player",
         SPACE: "a space", CARD: "a card", ACCOUNT: "an account", GROUP: "a group", DECK: "a deck",

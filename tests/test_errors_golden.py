@@ -141,8 +141,6 @@ def _caret_column(rendered: str) -> int:
     return caret.index("^") - caret.index("|") - 1
 
 
-@pytest.mark.xfail(strict=True, reason="Diagnostic.render expands tabs in the quoted line but not in the "
-                   "caret's offset, so the caret lands left of the mistake on tab-indented lines")
 def test_caret_under_the_mistake_on_tab_indented_lines():
     text = BASE + 'rule rent "Rent" {\n\ton land lot {\n\t\tpay here.rnet from player to treasury\n\t}\n}\n'
     d = _only(text)
@@ -151,9 +149,6 @@ def test_caret_under_the_mistake_on_tab_indented_lines():
     assert _caret_column(rendered) == quoted.index("here.rnet") - quoted.index("|") - 1
 
 
-@pytest.mark.xfail(strict=True, reason="SourceText uses str.splitlines(), which also breaks lines at \\f, "
-                   "\\r, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029; Lark counts only \\n, so after such a "
-                   "character in a comment or string the wrong source line is quoted")
 @pytest.mark.parametrize("breaker", ["\x0c", "\r", "\u2028", "\x85"])
 def test_quoted_line_is_the_line_of_the_mistake(breaker: str):
     text = BASE + f"# a comment with a {breaker} inside\n" + 'rule rent "Rent" { on land lot { pay here.rnet from player to treasury } }\n'
@@ -162,18 +157,13 @@ def test_quoted_line_is_the_line_of_the_mistake(breaker: str):
     assert d.line_text is not None and "here.rnet" in d.line_text
 
 
-@pytest.mark.xfail(strict=True, reason="the parser truncates the expected-token list to 8 names before "
-                   "looking for '}' in it, so an unclosed rule or block never gets the "
-                   "\"a '{' is never closed\" hint, and the list shown ('card', 'else', ...) is irrelevant")
 def test_unclosed_rule_brace_says_a_brace_is_never_closed():
-    text = BASE + 'rule rent "Rent" {\n    on land lot { pay here.rent from player to treasury }\n'
+    text = BASE + 'rule rent "Rent" {\n    on land lot {\n        pay here.rent from player to treasury\n'
     d = _only(text)
     assert d.message == "unexpected end of file"
     assert "never closed" in (d.hint or "")
 
 
-@pytest.mark.xfail(strict=True, reason="an unexpected '}' always gets \"check that every '{' and '}' pair up\", "
-                   "even when the braces balance and the real mistake is a missing keyword")
 def test_missing_to_before_a_closing_brace_does_not_blame_the_braces():
     text = BASE + 'rule fine "Fine" {\n    on turn {\n        pay 10 from player\n    }\n}\n'
     d = _only(text)
@@ -181,8 +171,6 @@ def test_missing_to_before_a_closing_brace_does_not_blame_the_braces():
     assert "pair up" not in (d.hint or "")
 
 
-@pytest.mark.xfail(strict=True, reason="types.describe() puts an article inside list types: "
-                   "'a list of a players', 'a list of anythings', 'a list of a list of a numberss'")
 @pytest.mark.parametrize("expr, fragment", [
     ("players", "a list of a players"),
     ("[[1], [2]]", "numberss"),
@@ -193,32 +181,25 @@ def test_list_types_are_described_in_plain_english(expr: str, fragment: str):
     assert "list of a " not in d.message
 
 
-@pytest.mark.xfail(strict=True, reason="len(table) says 'must be a list of anythings, not table'")
 def test_len_of_a_table_message():
     text = BASE + 'table fares { 1: 5 }\nrule r { on turn { pay len(fares) from player to treasury } }\n'
     d = _only(text)
     assert "anythings" not in d.message
 
 
-@pytest.mark.xfail(strict=True, reason="a wrong token described by its category gives 'unexpected a number' / "
-                   "'unexpected a quoted string' / 'unexpected a comparison'")
+# was 'unexpected a number' / 'unexpected a quoted string' / 'unexpected a comparison'; fixed
 @pytest.mark.parametrize("line", ["option 3 = 1", 'const c = "a" "b"', "rule r { on turn { == } }"])
 def test_unexpected_token_message_is_grammatical(line: str):
     d = _only(BASE + line + "\n")
     assert not d.message.startswith("unexpected a ")
 
 
-@pytest.mark.xfail(strict=True, reason="a string left open at the end of a line is reported as "
-                   "\"unexpected character '\\\"'\" with a list of declarations as hint; it should say "
-                   "that the string is never closed (strings cannot span lines)")
 def test_unterminated_string_is_named_as_such():
     text = BASE + 'group corners "The corners\nrule r { on turn { roll dice } }\n'
     d = _only(text)
     assert "string" in (d.message + " " + (d.hint or "")).lower()
 
 
-@pytest.mark.xfail(strict=True, reason="a rule declared twice: unlike spaces and variables, the hint does "
-                   "not say where the first declaration is")
 def test_duplicate_rule_hint_names_the_first_declaration():
     text = BASE + 'rule rent "A" { on turn { roll dice } }\nrule rent "B" { on turn { roll dice } }\n'
     d = _only(text)
@@ -248,24 +229,18 @@ def test_option_default_not_a_choice_points_at_the_default():
     assert d.span.column == d.line_text.index('"bank"') + 1
 
 
-@pytest.mark.xfail(strict=True, reason="an integer literal over 4300 digits becomes \"internal error while "
-                   "reading the file\" with no line, column or caret")
 def test_huge_number_literal_is_located():
     d = _only(BASE + "const big = " + "9" * 5000 + "\n")
     assert d.span is not None and d.span.line == 9
     assert "internal error" not in d.message
 
 
-@pytest.mark.xfail(strict=True, reason="check()/load_text() report an unknown `extends` target with no "
-                   "location, while load(path) points at the header ('cannot find the edition ...')")
 def test_unknown_extends_target_is_located_in_check():
     d = _only('edition "v" { extends "landlords-game-196" }\nconst wages = 3\n')
     assert d.span is not None and d.span.line == 1
     assert d.hint == "did you mean 'landlords-game-1906'?"
 
 
-@pytest.mark.xfail(strict=True, reason="a variant's merge problems (`remove` of something the base lacks) are "
-                   "raised before the checker runs, so the variant's other mistakes are not reported with them")
 def test_variant_reports_every_mistake_together():
     text = ('edition "v" { extends "landlords-game-1906" }\n'
             "remove rule no_such_rule\n"
@@ -276,12 +251,16 @@ def test_variant_reports_every_mistake_together():
     assert any("tresury" in m for m in messages), messages
 
 
-@pytest.mark.xfail(strict=True, reason="check()/load_text() follow `extends` to any file path and quote its "
-                   "first line in the error (e.g. /etc/passwd, /proc/self/environ): checking untrusted text "
-                   "discloses local files")
 def test_check_does_not_quote_arbitrary_files(tmp_path: Path):
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET-TOKEN=hunter2\n", encoding="utf-8")
     diags = ld.check(f'edition "v" {{ extends "{secret}" }}\n', "untrusted.lg")
     assert diags
     assert "hunter2" not in "\n".join(d.render() for d in diags)
+
+
+def test_each_problem_is_reported_once():
+    text = BASE + "function bonus(go: int) = go + 1\n"
+    diags = ld.check(text, "bug.lg")
+    rendered = [d.render() for d in diags]
+    assert len(rendered) == len(set(rendered)), "\n\n".join(rendered)
