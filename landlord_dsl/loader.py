@@ -180,9 +180,9 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     except LandlordError as err:
         raise LandlordError(problems + list(err.diagnostics)) from None
     except RecursionError:
-        from .parser import TOO_DEEP
+        from .parser import too_deep
 
-        raise LandlordError([Diagnostic(f"{modules[-1].source_name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
+        raise too_deep(source_of(modules[-1])) from None
     if problems:
         raise LandlordError(problems)
     return RuleSet(header.name, model, tuple(modules), path, _hash(modules))

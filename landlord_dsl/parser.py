@@ -588,6 +588,14 @@ TOO_DEEP = ("the file nests too deeply for landlord-dsl (an expression or block 
             "split long expressions with `let` or functions")
 
 
+def too_deep(source: SourceText) -> LandlordError:
+    """Return the error for a file nested beyond Python's recursion, at its longest line."""
+    lines = source.text.split("\n")
+    number = max(range(len(lines)), key=lambda i: len(lines[i])) + 1 if lines else 1
+    span = ast.Span(source.name, number, 1, number, len(lines[number - 1]) + 1 if lines else 2)
+    return LandlordError([source.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
+
+
 def parse(text: str, file: str = "<string>") -> ast.Module:
     """Parse .lg source text; return its Module or raise LandlordError."""
     source = SourceText(file, text)
@@ -597,10 +605,10 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     except UnexpectedInput as err:
         raise _syntax_error(err, source) from None
     except RecursionError:
-        raise LandlordError([Diagnostic(f"{file}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
+        raise too_deep(source) from None
     except VisitError as err:  # pragma: no cover - the builder raises nothing by design
         if isinstance(err.orig_exc, RecursionError):
-            raise LandlordError([Diagnostic(f"{file}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
+            raise too_deep(source) from None
         raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
     return ast.Module(header, decls, source_name=file, source_text=text)
 
