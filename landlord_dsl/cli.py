@@ -58,12 +58,14 @@ def _read(target: str) -> tuple[str, str]:
 # ----------------------------------------------------------------- commands
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    for name, path in shipped_files().items():
+    files = shipped_files()
+    width = max((len(name) for name in files), default=0) + 2
+    for name, path in files.items():
         try:
             title = load(path).model.header.title or ""
         except LandlordError:
             title = "(does not check)"
-        out.write(f"{name:40} {title}\n")
+        out.write(f"{name:{width}}{title}\n")
     return 0
 
 

@@ -29,7 +29,7 @@ from .loader import RuleSet
 from .simulate import gini
 
 CATEGORIES = ("header", "option", "account", "const", "table", "group", "kind", "variable", "space", "deck", "card",
-              "function", "rule", "end", "score")
+              "function", "action", "rule", "end", "score")
 
 
 @attrs.frozen
@@ -262,6 +262,7 @@ def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
     changes += _space_changes(ma.spaces, mb.spaces, sources)
     changes += _deck_changes(ma.decks, mb.decks)
     changes += _compare_named("function", ma.functions, mb.functions, sources)
+    changes += _compare_named("action", ma.actions, mb.actions, sources)
     changes += _compare_named("rule", _by_name(ma.rules), _by_name(mb.rules), sources)
     ends_a = {e.name or f"end {i + 1}": e for i, e in enumerate(ma.ends)}
     ends_b = {e.name or f"end {i + 1}": e for i, e in enumerate(mb.ends)}

@@ -195,6 +195,10 @@ def _touched(module: ast.Module) -> dict[tuple[str, str], ast.Declaration | ast.
         if isinstance(d, ast.BoardDecl):
             for space in d.spaces:
                 touched[("space", space.name)] = space
+        elif isinstance(d, ast.DeckDecl):
+            touched[("deck", d.name)] = d
+            for card in d.cards:  # restating a deck restates each of its cards
+                touched[("card", card.name)] = card
         elif isinstance(d, ast.RemoveDecl):
             touched[(d.what, d.name)] = d
         else:
@@ -243,10 +247,25 @@ def load_combined(names: list[str]) -> RuleSet:
                 seen.setdefault(key, (module, decl))
     if problems:
         raise LandlordError(problems)
-    ruleset = load_modules(modules)
+    # the same removal made by two variants is made once
+    removed: set[tuple[str, str]] = set()
+    applied = []
+    for module in modules:
+        keep = []
+        for d in module.declarations:
+            if isinstance(d, ast.RemoveDecl) and module.source_name not in shared:
+                if (d.what, d.name) in removed:
+                    continue
+                removed.add((d.what, d.name))
+            keep.append(d)
+        applied.append(attrs.evolve(module, declarations=tuple(keep)) if len(keep) != len(module.declarations)
+                       else module)
+    ruleset = load_modules(applied)
     combined = "+".join(names)
-    return attrs.evolve(ruleset, name=combined,
-                        model=attrs.evolve(ruleset.model, header=attrs.evolve(ruleset.model.header, name=combined)))
+    base_title = chains[0][0].header.title or Path(base).stem
+    header = attrs.evolve(ruleset.model.header, name=combined,
+                          title=f"{base_title}, with " + ", ".join(n for n in names if n != Path(base).stem))
+    return attrs.evolve(ruleset, name=combined, model=attrs.evolve(ruleset.model, header=header))
 
 
 def load(name_or_path: str | Path) -> RuleSet:
