@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent, make_agent
+from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
 from .compiler import Program, compile_ruleset
 from .engine import Game, GameResult, GameState, state_from_json, state_to_json
 from .errors import Diagnostic, LandlordError, RuleRuntimeError

@@ -14,6 +14,7 @@ checked AST: names are the checker's resolved references, never user text.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 import attrs
@@ -404,8 +405,7 @@ class Compiler:
             if bv is not _NOTHING:
                 return self._const(True) if bv else (a, av)
             return f"({a} or {b})", _NOTHING
-        if op in ("==", "!=") and "None" in (a, b) and av is _NOTHING or op in ("==", "!=") and bv is None:
-            return f"({a} {'is' if op == '==' else 'is not'} {b})", _NOTHING
+
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
                 b = self.ref(frozenset(self.groups[e.right.name]), "_set")
@@ -416,9 +416,9 @@ class Compiler:
             if bv is not _NOTHING and bv != 0:
                 return f"({a} {'//' if op == '/' else '%'} {b})", _NOTHING
             return f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", _NOTHING
+        if op in ("==", "!=") and (av is None or bv is None) and (av is _NOTHING or bv is _NOTHING):
+            return f"({a} {'is' if op == '==' else 'is not'} {b})", _NOTHING  # comparing with none
         if av is not _NOTHING and bv is not _NOTHING:
-            import operator
-
             py = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
                   "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
             return self._const(py(av, bv))

@@ -15,7 +15,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
-from .errors import Diagnostic, LandlordError, SourceText
+from .errors import LandlordError, SourceText
 from .resources import grammar_path
 
 
