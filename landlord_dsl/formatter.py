@@ -17,7 +17,7 @@ import attrs
 
 from . import ast
 from .errors import LandlordError
-from .parser import parse
+from .parser import blank_strings, code_of, parse
 
 WIDTH = 100
 INDENT = "    "
@@ -142,7 +142,7 @@ def _literal(value: object) -> str:
 class _Printer:
     def __init__(self, source: str, comments: list["_Comment"]):
         self.out: list[str] = []
-        self.lines = source.splitlines()
+        self.lines = source.split("\n")  # lines as the parser counts them
         self.comments = sorted(comments, key=lambda c: c.line)
         self.last_line = 0  # last source line already accounted for
 
@@ -258,7 +258,7 @@ class _Printer:
         last = s.otherwise[0].span.line if s.otherwise else s.span.end_line
         for number in range(line, last + 1):
             if 0 < number <= len(self.lines):
-                code = _blank_strings_and_comments(self.lines[number - 1])
+                code = code_of(self.lines[number - 1])
                 if number == line:
                     code = " " * (column - 1) + code[column - 1:]
                 if re.search(r"\belse\b", code):
@@ -517,13 +517,6 @@ def _simple(s: ast.Stmt) -> str:
     raise AssertionError(s)  # pragma: no cover
 
 
-def _blank_strings_and_comments(line: str) -> str:
-    """Return a source line with string literals and any comment replaced by spaces (same length)."""
-    line = re.sub(r'"(?:[^"\\\n]|\\.)*"', lambda m: " " * len(m.group(0)), line)
-    at = line.find("#")
-    return line if at < 0 else line[:at] + " " * (len(line) - at)
-
-
 @attrs.frozen
 class _Comment:
     line: int
@@ -536,21 +529,10 @@ class _Comment:
 def _comments(text: str) -> list[_Comment]:
     """Return every `# ...` comment outside string literals, with its line."""
     found = []
-    for number, line in enumerate(text.splitlines(), 1):
-        in_string, escaped = False, False
-        for i, ch in enumerate(line):
-            if in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
-                    in_string = False
-            elif ch == '"':
-                in_string = True
-            elif ch == "#":
-                found.append(_Comment(number, line[i:]))
-                break
+    for number, line in enumerate(text.split("\n"), 1):
+        at = blank_strings(line).find("#")
+        if at >= 0:
+            found.append(_Comment(number, line[at:]))
     return found
 
 

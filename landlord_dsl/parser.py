@@ -9,6 +9,7 @@ caret and the tokens that would have been accepted.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
@@ -558,24 +559,30 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     return LandlordError([source.diagnostic(message, span, hint)])
 
 
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def blank_strings(line: str) -> str:
+    """Return a source line with its string literals replaced by spaces (columns unchanged).
+
+    What is left of a '#' in the result is code; from it on, a comment.
+    """
+    return _STRING.sub(lambda m: " " * len(m.group(0)), line)
+
+
+def code_of(line: str) -> str:
+    """Return a source line with string literals and any comment blanked out (columns unchanged)."""
+    blanked = blank_strings(line)
+    at = blanked.find("#")
+    return blanked if at < 0 else blanked[:at] + " " * (len(blanked) - at)
+
+
 def _braces_balance(text: str) -> bool:
     """Return True if the braces outside strings and comments pair up."""
     depth = 0
     for line in text.split("\n"):
-        in_string = escaped = False
-        for ch in line:
-            if in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
-                    in_string = False
-            elif ch == '"':
-                in_string = True
-            elif ch == "#":
-                break
-            elif ch == "{":
+        for ch in code_of(line):
+            if ch == "{":
                 depth += 1
             elif ch == "}":
                 depth -= 1
