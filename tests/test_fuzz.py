@@ -409,3 +409,27 @@ def test_eof_line_is_a_line_of_the_file():
     text = 'edition "x" {\x0c\x0c'
     (d,) = ld.check(text, FILE)
     assert d.span.line == 1
+
+
+# ---------------------------------------------------------------- formatting
+
+def _round_trips(text: str) -> None:
+    """Whatever parses formats to text that parses to the same tree, and formatting is idempotent."""
+    try:
+        module = ld.parse(text, "fmt.lg")
+    except LandlordError:
+        return
+    out = ld.format_source(text, "fmt.lg")
+    assert ld.parse(out, "fmt.lg") == module, out
+    assert ld.format_source(out, "fmt.lg") == out
+
+
+@given(from_lark(GRAMMAR, explicit=_explicit(spaced=True)))
+def test_format_round_trip_on_generated_files(text: str):
+    _round_trips(text)
+
+
+@given(mutated([EDITION_1906] + GOLDEN_SOURCES))
+def test_format_round_trip_on_mutated_editions(text: str):
+    _round_trips(text)
+
