@@ -17,6 +17,12 @@ def _party(game: "Game", index: int) -> str:
 
 def describe_event(game: "Game", event: tuple) -> str | None:
     """Return one log event as a sentence, or None for events not worth telling."""
+    text = _describe(game, event)
+    # a sentence that ends on a name like "R. R." keeps one full stop
+    return text.replace("..", ".") if text is not None else None
+
+
+def _describe(game: "Game", event: tuple) -> str | None:
     kind = event[0]
     names = game.names
     space = game.prog.space_labels
