@@ -210,6 +210,7 @@ class MoveSteps:
     steps: Expr
     via: str | None = None
     span: Span = _span()
+    name_span: Span = _span()  # where the `via` group is named
 
 
 @attrs.frozen
@@ -229,6 +230,7 @@ class Send:
 class Draw:
     deck: str
     span: Span = _span()
+    name_span: Span = _span()
 
 
 @attrs.frozen
@@ -243,12 +245,14 @@ class Return:
     card: Expr
     deck: str
     span: Span = _span()
+    name_span: Span = _span()
 
 
 @attrs.frozen
 class Shuffle:
     deck: str
     span: Span = _span()
+    name_span: Span = _span()
 
 
 @attrs.frozen
@@ -256,6 +260,7 @@ class Deal:
     count: Expr
     deck: str
     span: Span = _span()
+    name_span: Span = _span()
 
 
 @attrs.frozen
@@ -296,6 +301,7 @@ class Switch:
     enable: bool
     rule: str
     span: Span = _span()
+    name_span: Span = _span()
 
 
 @attrs.frozen
@@ -339,6 +345,7 @@ class OptionDecl:
     choices: tuple[str, ...] | None
     provenance: Provenance | None
     span: Span = _span()
+    default_span: Span = _span()
 
 
 @attrs.frozen

@@ -184,7 +184,7 @@ class Checker:
                 m.options[d.name] = d
                 if d.choices is not None and d.default not in d.choices:
                     self.error(f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
-                               d.span, "choices: " + ", ".join(repr(c) for c in d.choices))
+                               d.default_span, "choices: " + ", ".join(repr(c) for c in d.choices))
             elif isinstance(d, ast.AccountDecl):
                 if not global_name(d.name, d):
                     continue
@@ -603,25 +603,25 @@ class Checker:
             if s.via is not None and s.direction == "backward":
                 self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
             elif s.via is not None and s.via not in m.groups:
-                self.error(f"unknown group '{s.via}'", s.span, did_you_mean(s.via, m.groups))
+                self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
         elif isinstance(s, ast.MoveTo):
             self.expect(s.destination, scope, SPACE, "where to move")
         elif isinstance(s, ast.Send):
             self.expect(s.who, scope, PLAYER, "who is sent")
             self.expect(s.destination, scope, SPACE, "where to send")
         elif isinstance(s, ast.Draw):
-            self._deck(s.deck, s.span)
+            self._deck(s.deck, s.name_span)
         elif isinstance(s, ast.Give):
             self.expect(s.card, scope, CARD, "what is given")
             self.expect(s.recipient, scope, PLAYER, "who receives it")
         elif isinstance(s, ast.Return):
             self.expect(s.card, scope, CARD, "what is returned")
-            self._deck(s.deck, s.span)
+            self._deck(s.deck, s.name_span)
         elif isinstance(s, ast.Shuffle):
-            self._deck(s.deck, s.span)
+            self._deck(s.deck, s.name_span)
         elif isinstance(s, ast.Deal):
             self.expect(s.count, scope, INT, "how many cards")
-            self._deck(s.deck, s.span)
+            self._deck(s.deck, s.name_span)
         elif isinstance(s, ast.Auction):
             self.expect(s.space, scope, SPACE, "what is auctioned")
             self.expect(s.start, scope, INT, "the opening price")
@@ -637,7 +637,7 @@ class Checker:
             self.expect(s.interest, scope, INT, "the interest in percent")
         elif isinstance(s, ast.Switch):
             if not any(r.name == s.rule for r in m.rules):
-                self.error(f"unknown rule '{s.rule}'", s.span, did_you_mean(s.rule, [r.name for r in m.rules]))
+                self.error(f"unknown rule '{s.rule}'", s.name_span, did_you_mean(s.rule, [r.name for r in m.rules]))
         elif isinstance(s, ast.Do):
             action = m.actions.get(s.action)
             arg_types = [self.expr(a, scope) for a in s.args]

@@ -233,7 +233,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def move_steps(self, meta, children):
         direction, steps, via = children
-        return ast.MoveSteps(direction, steps, str(via) if via is not None else None, span=self._span(meta))
+        return ast.MoveSteps(direction, steps, str(via) if via is not None else None, span=self._span(meta),
+                             name_span=self._tspan(via) if via is not None else self._span(meta))
 
     @v_args(meta=True)
     def move_to(self, meta, children):
@@ -245,7 +246,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def draw_stmt(self, meta, children):
-        return ast.Draw(str(children[0]), span=self._span(meta))
+        return ast.Draw(str(children[0]), span=self._span(meta), name_span=self._tspan(children[0]))
 
     @v_args(meta=True)
     def give_stmt(self, meta, children):
@@ -253,15 +254,15 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def return_stmt(self, meta, children):
-        return ast.Return(children[0], str(children[1]), span=self._span(meta))
+        return ast.Return(children[0], str(children[1]), span=self._span(meta), name_span=self._tspan(children[1]))
 
     @v_args(meta=True)
     def shuffle_stmt(self, meta, children):
-        return ast.Shuffle(str(children[0]), span=self._span(meta))
+        return ast.Shuffle(str(children[0]), span=self._span(meta), name_span=self._tspan(children[0]))
 
     @v_args(meta=True)
     def deal_stmt(self, meta, children):
-        return ast.Deal(children[0], str(children[1]), span=self._span(meta))
+        return ast.Deal(children[0], str(children[1]), span=self._span(meta), name_span=self._tspan(children[1]))
 
     @v_args(meta=True)
     def auction_stmt(self, meta, children):
@@ -289,7 +290,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def switch_stmt(self, meta, children):
-        return ast.Switch(children[0] == "enable", str(children[1]), span=self._span(meta))
+        return ast.Switch(children[0] == "enable", str(children[1]), span=self._span(meta),
+                          name_span=self._tspan(children[1]))
 
     # -- header and declarations
     @v_args(meta=True)
@@ -330,7 +332,8 @@ class _Builder(Transformer):
     def option_decl(self, meta, children):
         name, label, default, choices, prov = children
         value = default.value
-        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta))
+        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta),
+                              default_span=default.span)
 
     @v_args(meta=True)
     def account_decl(self, meta, children):

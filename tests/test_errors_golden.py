@@ -206,23 +206,20 @@ def test_duplicate_rule_hint_names_the_first_declaration():
     assert "line 9" in (d.hint or "")
 
 
-@pytest.mark.xfail(strict=True, reason="an unknown deck/group/rule after draw, shuffle, `via` or enable "
-                   "underlines the whole statement instead of the misspelled name")
 @pytest.mark.parametrize("stmt, name", [
     ("draw chance_crads", "chance_crads"),
     ("move forward 3 via cornres", "cornres"),
     ("enable rnet", "rnet"),
 ])
 def test_unknown_name_in_a_statement_is_underlined(stmt: str, name: str):
-    text = (BASE + 'group corners "Corners"\ndeck chance_cards "Chance" returned { card a "A" { } }\n'
+    text = (BASE.replace('space go "Go" : start', 'space go "Go" : start in corners')
+            + 'group corners "Corners"\ndeck chance_cards "Chance" returned { card a "A" { } }\n'
             + 'rule rent "Rent" {\n    on turn {\n        ' + stmt + "\n    }\n}\n")
     d = _only(text)
     assert d.span.column == d.line_text.index(name) + 1
     assert d.span.end_column - d.span.column == len(name)
 
 
-@pytest.mark.xfail(strict=True, reason="an option default outside its choices underlines the whole "
-                   "declaration rather than the default value")
 def test_option_default_not_a_choice_points_at_the_default():
     text = BASE + 'option ante_to "Ante" = "bank" choices "treasury" | "broker"\n'
     d = _only(text)
