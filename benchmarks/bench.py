@@ -39,33 +39,27 @@ import baseline_1906  # noqa: E402
 BASELINE_EDITION = "landlords-game-1906"
 
 
-def run_interpreter(program, games: int, players: int, first_seed: int) -> dict:
+def timed_games(new_game, games: int, first_seed: int) -> dict:
+    """Play `games` games made by `new_game(seed)`, timing only the play; return the figures."""
     results, turns, conserved = [], 0, 0
     gc.collect()
     c0, t0 = process_time(), perf_counter()
     for seed in range(first_seed, first_seed + games):
-        game = ld.new_game(program, players=players, seed=seed)
+        game = new_game(seed)
         result = game.play()
         turns += result.turns
         conserved += game.conserved()
         results.append((result.turns, result.scores))
     seconds, cpu = perf_counter() - t0, process_time() - c0
     return _figures(seconds, cpu, games, turns, conserved, results)
+
+
+def run_interpreter(program, games: int, players: int, first_seed: int) -> dict:
+    return timed_games(lambda seed: ld.new_game(program, players=players, seed=seed), games, first_seed)
 
 
 def run_baseline(games: int, players: int, first_seed: int) -> dict:
-    results, turns, conserved = [], 0, 0
-    Game = baseline_1906.Game
-    gc.collect()
-    c0, t0 = process_time(), perf_counter()
-    for seed in range(first_seed, first_seed + games):
-        game = Game(players, seed)
-        result = game.play()
-        turns += result.turns
-        conserved += game.conserved()
-        results.append((result.turns, result.scores))
-    seconds, cpu = perf_counter() - t0, process_time() - c0
-    return _figures(seconds, cpu, games, turns, conserved, results)
+    return timed_games(lambda seed: baseline_1906.Game(players, seed), games, first_seed)
 
 
 def _figures(seconds: float, cpu: float, games: int, turns: int, conserved: int, results: list) -> dict:

@@ -160,9 +160,6 @@ class HumanAgent(Agent):
         return int(answer) if answer else None
 
 
-AGENT_KINDS = {"bot": HeuristicAgent, "random": RandomAgent, "human": HumanAgent}
-
-
 def make_agent(kind: str, seed: int, seat: int) -> Agent:
     """Return a new agent of a named kind (bot, random or human) for a seat."""
     if kind == "bot":

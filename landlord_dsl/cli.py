@@ -22,7 +22,7 @@ from .engine import Game
 from .errors import LandlordError, RuleRuntimeError
 from .formatter import format_text
 from .loader import load, load_text
-from .narrate import describe_event
+from .narrate import narrate
 from .resources import shipped_files
 from .simulate import render_summary, simulate, summarise
 
@@ -135,11 +135,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
     def flush() -> None:
         nonlocal printed
-        for event in game.log[printed:]:
-            text = describe_event(game, event)
-            quiet = event[0] in ("bid", "card") or (event[0] == "decide" and event[4] == "done")
-            if text is not None and (args.verbose or not quiet):
-                out.write(text + "\n")
+        for text in narrate(game, printed, args.verbose):
+            out.write(text + "\n")
         printed = len(game.log)
 
     try:

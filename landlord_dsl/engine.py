@@ -247,7 +247,8 @@ class Game:
                 self.log.append(("unpaid", self.turn, src - self.nacc, amount - paid, dst, self.rule))
                 amount = paid
                 if amount == 0:
-                    self._left_during_payment(src)
+                    if len(self.seats) < self.n:
+                        self._left_during_payment(src)
                     return 0
         bal[src] -= amount
         bal[dst] += amount

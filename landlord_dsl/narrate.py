@@ -19,7 +19,7 @@ def describe_event(game: "Game", event: tuple) -> str | None:
     """Return one log event as a sentence, or None for events not worth telling."""
     text = _describe(game, event)
     # a sentence that ends on a name like "R. R." keeps one full stop
-    return text.replace("..", ".") if text is not None else None
+    return text[:-1] if text is not None and text.endswith("..") else text
 
 
 def _describe(game: "Game", event: tuple) -> str | None:
@@ -71,9 +71,15 @@ def _describe(game: "Game", event: tuple) -> str | None:
     return None
 
 
-def narrate(game: "Game", start: int = 0) -> Iterator[str]:
-    """Yield sentences for the events logged from index `start` on."""
+def _quiet(event: tuple) -> bool:
+    """Return True for events told only in verbose narration (bids, card moves, declined offers)."""
+    return event[0] in ("bid", "card") or (event[0] == "decide" and event[4] == "done")
+
+
+def narrate(game: "Game", start: int = 0, verbose: bool = False) -> Iterator[str]:
+    """Yield sentences for the events logged from index `start` on (all of them when verbose)."""
     for event in game.log[start:]:
-        text = describe_event(game, event)
-        if text is not None:
-            yield text
+        if verbose or not _quiet(event):
+            text = describe_event(game, event)
+            if text is not None:
+                yield text
