@@ -34,7 +34,7 @@ class RandomAgent(Agent):
         self.rng = random.Random(seed)
 
     def choose(self, game, request):
-        return self.rng.randrange(len(request.options))
+        return self.rng.randrange(len(request.legal))
 
     def bid(self, game, request):
         return request.minimum if self.rng.random() < 0.5 else None
@@ -53,16 +53,15 @@ class HeuristicAgent(Agent):
         self.reserve = reserve
 
     def choose(self, game, request):
-        cash = game.bal[game.nacc + request.seat]
+        limit = game.bal[game.nacc + request.seat] - self.reserve
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None
-        limit = cash - self.reserve
-        for i, option in enumerate(request.options):
-            cost = option.cost
+        # the hints straight from the request's entries: (option number, bound value, cost, value)
+        for i, (_, _, cost, value) in enumerate(request.legal):
             if cheapest_cost is None or cost < cheapest_cost:
                 cheapest, cheapest_cost = i, cost
             if cost <= limit or cost <= 0:
-                gain = option.value - cost
+                gain = value - cost
                 if best_gain is None or gain > best_gain:
                     best, best_gain = i, gain
         return best if best >= 0 else cheapest
@@ -93,7 +92,7 @@ class ScriptedAgent(Agent):
     def choose(self, game, request):
         answer = self._next(request.prompt)
         if isinstance(answer, str):
-            names = [o.name for o in request.options]
+            names = request.names
             if answer not in names:
                 raise LandlordError(f"scripted answer {answer!r} is not an option of '{request.prompt}' "
                                     f"({', '.join(names)})")
@@ -142,10 +141,11 @@ class HumanAgent(Agent):
 
     def choose(self, game, request):
         self.stdout.write(f"\n{game.names[request.seat]} (cash {game.cash(request.seat)}): {request.prompt}\n")
-        for i, o in enumerate(request.options, 1):
+        options = request.options
+        for i, o in enumerate(options, 1):
             cost = f"  (costs {o.cost})" if o.cost else ""
             self.stdout.write(f"  {i}. {o.label}{cost}\n")
-        n = len(request.options)
+        n = len(options)
         answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
         return int(answer) - 1
 

@@ -51,7 +51,7 @@ def _next_in(g: "Game", group: tuple[int, ...]) -> int:
 
 def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
     owner = g.owner
-    return sum(1 for s in group if owner[s] == player)
+    return [owner[s] for s in group].count(player)
 
 
 def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
@@ -96,4 +96,16 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
     "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
+}
+
+
+# Python expressions the compiler writes in place of a call, for built-ins
+# simple enough to need no function: `{0}`, `{1}` are the arguments' code,
+# each used exactly once (so each argument is evaluated once, as in a call).
+INLINE: dict[str, str] = {
+    "min": "min({0}, {1})", "max": "max({0}, {1})", "abs": "abs({0})", "len": "len({0})",
+    "percent": "({0} * {1} // 100)",
+    "ahead": "((g.pos[g.actor] + {0}) % g.board_size)",
+    "behind": "((g.pos[g.actor] - {0}) % g.board_size)",
+    "distance": "((-({0}) + {1}) % g.board_size)",
 }

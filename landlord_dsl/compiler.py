@@ -20,13 +20,13 @@ from typing import Any, Callable
 import attrs
 
 from . import ast
-from .builtins import IMPLEMENTATIONS
+from .builtins import IMPLEMENTATIONS, INLINE
 from .checker import Model
 from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import Diagnostic, LandlordError, did_you_mean
 from .loader import RuleSet
 from .parser import source_of
-from .requests import Option
+from .requests import ChoiceSite
 from .types import ACCOUNT, CARD, DICE, PLAYER, SPACE, strip_optional
 
 _NOTHING = object()
@@ -127,22 +127,6 @@ def _switch(g, rule, enable):
     g.switch_rule(rule, enable)
 
 
-def _choose(g, seat, prompt, legal, describe, span, prompt_text):
-    if not legal:
-        raise g.fail(f"no option of '{prompt_text}' is allowed here", span,
-                     "add an option without a `when`, so there is always a way on")
-    if len(legal) == 1:
-        return legal[0]
-    return legal[g.decide(seat, prompt(), [describe(k, x) for k, x in legal])]
-
-
-def _offer(g, seat, prompt, legal, describe):
-    options = [describe(k, x) for k, x in legal]
-    options.append(Option("done", "Done"))
-    answer = g.decide(seat, prompt(), options)
-    return None if answer == len(legal) else legal[answer]
-
-
 def _end_game(g):
     g.end_reason = f"ended by rule '{g.rule_name()}'"
     raise EndGame()
@@ -172,8 +156,8 @@ def _too_deep(g):
 _RUNTIME = {
     "_too_deep": _too_deep,
     "_present": _present, "_field": _field, "_lookup": _lookup, "_divide": _divide, "_ledger": _ledger,
-    "_switch": _switch, "_choose": _choose, "_offer": _offer, "_end_game": _end_game, "_show": _show,
-    "_EndTurn": EndTurn, "_Option": Option, "_MAX_OFFER": MAX_OFFER_ROUNDS, "_MAX_NESTING": MAX_NESTING,
+    "_switch": _switch, "_end_game": _end_game, "_show": _show,
+    "_EndTurn": EndTurn, "_MAX_OFFER": MAX_OFFER_ROUNDS, "_MAX_NESTING": MAX_NESTING,
 }
 
 
@@ -379,6 +363,8 @@ class Compiler:
         kind, name = self.m.refs[id(e)]
         args = [self.code(a) for a in e.args]
         if kind == "builtin":
+            if name in INLINE:
+                return INLINE[name].format(*args), _NOTHING
             return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
         return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
 
@@ -530,24 +516,38 @@ class Compiler:
 
     def _s_Choose(self, out, s):
         n = self._unique("")
-        legal, pick, describe = f"_legal{n}", f"_pick{n}", f"_describe{n}"
+        legal, pick, chosen = f"_legal{n}", f"_pick{n}", f"_k{n}"
         seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
         prompt = self.text(self.m.templates.get(id(s), [s.prompt]))
-        # describe(k, x): the Option for legal entry (k, x), evaluated lazily where it can be
-        out.line(f"def {describe}(k, x):")
-        out.depth += 1
+        names = [o.name for o in s.options]
+        labels: list[str | None] = []
+        dynamic = []  # (option number, option) whose label depends on the game
         for k, o in enumerate(s.options):
-            out.line(f"if k == {k}:")
+            parts = self.m.templates.get(id(o), [o.label or o.name])
+            if all(isinstance(p, str) for p in parts):
+                labels.append("".join(parts))
+            else:
+                labels.append(None)
+                dynamic.append((k, o))
+        done = len(s.options)  # an offer's "done" is the option after the rule's own
+        if s.repeat:
+            names.append("done")
+            labels.append("Done")
+        site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
+        describe = "None"
+        if dynamic:
+            # the labels people read, computed only if somebody reads them
+            describe = f"_describe{n}"
+            out.line(f"def {describe}(k, x):")
             out.depth += 1
-            if o.binding is not None:
-                out.line(f"v{self.m.refs[id(o)][1]} = x")
-            label = self.text(self.m.templates.get(id(o), [o.label or o.name]))
-            bound = f"v{self.m.refs[id(o)][1]}=v{self.m.refs[id(o)][1]}" if o.binding is not None else ""
-            cost = self.code(o.cost) if o.cost is not None else "0"
-            value = self.code(o.value) if o.value is not None else "0"
-            out.line(f"return _Option({o.name!r}, lambda {bound}: {label}, {cost}, {value})")
+            for k, o in dynamic:
+                out.line(f"if k == {k}:")
+                out.depth += 1
+                if o.binding is not None:
+                    out.line(f"v{self.m.refs[id(o)][1]} = x")
+                out.line(f"return {self.text(self.m.templates[id(o)])}")
+                out.depth -= 1
             out.depth -= 1
-        out.depth -= 1
         if s.repeat:
             out.line(f"for _round{n} in range(_MAX_OFFER):")
             out.depth += 1
@@ -555,14 +555,14 @@ class Compiler:
         if s.repeat:
             out.line(f"if not {legal}:")
             out.line("    break")
-            out.line(f"{pick} = _offer(g, {seat}, lambda: {prompt}, {legal}, {describe})")
-            out.line(f"if {pick} is None:")
+            out.line(f"{legal}.append(({done}, None, 0, 0))")
+        out.line(f"{pick} = g.choose({seat}, {prompt}, {legal}, {site}, {describe})")
+        out.line(f"{chosen} = {pick}[0]")
+        if s.repeat:
+            out.line(f"if {chosen} == {done}:")
             out.line("    break")
-        else:
-            out.line(f"{pick} = _choose(g, {seat}, lambda: {prompt}, {legal}, {describe}, {self.span(s.span)}, "
-                     f"{s.prompt!r})")
         for k, o in enumerate(s.options):
-            out.line(f"{'if' if k == 0 else 'elif'} {pick}[0] == {k}:")
+            out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
             out.depth += 1
             if o.binding is not None:
                 out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
@@ -572,27 +572,27 @@ class Compiler:
             out.depth -= 1
 
     def _legal(self, out: _Code, s: ast.Choose, legal: str) -> None:
+        """Generate code collecting the legal entries (option number, bound value, cost, value)."""
         out.line(f"{legal} = []")
         for k, o in enumerate(s.options):
             guard = self.code(o.guard) if o.guard is not None else None
+            var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
+            cost = self.code(o.cost) if o.cost is not None else "0"
+            value = self.code(o.value) if o.value is not None else "0"
+            append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
             if o.binding is not None:
-                var = f"v{self.m.refs[id(o)][1]}"
                 collection = self.code(o.binding[1])
                 if not collection.startswith("list("):
                     collection = f"list({collection})"
                 out.line(f"for {var} in {collection}:")
                 out.depth += 1
-                if guard is not None:
-                    out.line(f"if {guard}:")
-                    out.line(f"    {legal}.append(({k}, {var}))")
-                else:
-                    out.line(f"{legal}.append(({k}, {var}))")
-                out.depth -= 1
-            elif guard is not None:
+            if guard is not None:
                 out.line(f"if {guard}:")
-                out.line(f"    {legal}.append(({k}, None))")
+                out.line(f"    {append}")
             else:
-                out.line(f"{legal}.append(({k}, None))")
+                out.line(append)
+            if o.binding is not None:
+                out.depth -= 1
 
     def _s_Roll(self, out, s):
         out.line("g.roll()")
@@ -668,11 +668,16 @@ class Compiler:
     def expression_function(self, prefix: str, e: ast.Expr) -> str:
         return self.function(self._unique(prefix), [], lambda out: out.line(f"return {self.code(e)}"))
 
-    def dispatcher(self, entries: list[tuple[int, str]], made: dict[tuple, str]) -> str | None:
-        """Generate (once per distinct list) a function running these handlers of the rules in force."""
+    def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
+        """Generate (once per distinct list) a function running these handlers of the rules in force.
+
+        The handlers' bodies are written into the dispatcher itself, one after
+        another, each under the test that its rule is in force: a turn runs
+        many handlers, and a call per handler is most of what they cost.
+        """
         if not entries:
             return None
-        key = tuple(entries)
+        key = tuple((rule, id(handler)) for rule, handler in entries)
         if key not in made:
             def body(out: _Code) -> None:
                 out.line("saved = g.rule")
@@ -681,10 +686,14 @@ class Compiler:
                 out.line("    _too_deep(g)")
                 out.line("try:")
                 out.depth += 1
-                for rule, name in entries:
+                for rule, handler in entries:
+                    out.line(f"# rule {self.m.rules[rule].name}: on {handler.event} "
+                             f"{handler.selector or ''}".rstrip())
                     out.line(f"if g.active[{rule}]:")
-                    out.line(f"    g.rule = {rule}")
-                    out.line(f"    {name}(g)")
+                    out.depth += 1
+                    out.line(f"g.rule = {rule}")
+                    self.block(out, handler.body)
+                    out.depth -= 1
                 out.depth -= 1
                 out.line("finally:")
                 out.line("    g.depth = depth - 1")
@@ -736,16 +745,13 @@ class Compiler:
                     card_space.append(None)
                     card_deck.append(d.name)
                     effect_names.append(name)
-        handler_names: list[tuple[int, ast.Handler, str]] = []
-        for ri, rule in enumerate(m.rules):
-            for h in rule.handlers:
-                handler_names.append((ri, h, self.statements_function(f"_rule{ri}_{h.event}_", h.body)))
+        handlers = [(ri, h) for ri, rule in enumerate(m.rules) for h in rule.handlers]
         events: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
         land: list[list] = [[] for _ in spaces]
         passing: list[list] = [[] for _ in spaces]
-        for ri, h, name in handler_names:
+        for ri, h in handlers:
             if h.event in events:
-                events[h.event].append((ri, name))
+                events[h.event].append((ri, h))
                 continue
             target = land if h.event == "land" else passing
             if h.selector is None:
@@ -755,7 +761,7 @@ class Compiler:
             else:
                 members = m.groups[h.selector]
             for s in members:
-                target[s].append((ri, name))
+                target[s].append((ri, h))
         dispatchers: dict[tuple, str] = {}
         event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
         land_names = [self.dispatcher(entries, dispatchers) for entries in land]

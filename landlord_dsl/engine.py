@@ -10,13 +10,13 @@ log names the rule that caused it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import attrs
 import cattrs
 
 from .errors import LandlordError, RuleRuntimeError, SourceText
-from .requests import BidRequest, DecisionRequest, DiceRequest, Option, SeededChance, ShuffleRequest
+from .requests import BidRequest, ChoiceSite, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -26,6 +26,10 @@ MAX_NESTING = 48     # handlers triggering handlers (e.g. a card moving onto a c
 MAX_OFFER_ROUNDS = 64  # answers to one `offer` before it closes by itself
 MAX_TRIGGER_REPEATS = 100  # firings of one `when ... repeat` trigger at one check
 DEFAULT_TURN_LIMIT = 10_000
+
+# The engine's own decisions: taking a title at the auction price, and lending.
+_FIRST_REFUSAL = ChoiceSite(("buy", "decline"), (None, "Let it go"), "Buy the title at the highest bid?")
+_LOAN = ChoiceSite(("lend", "refuse"), (None, "Refuse"), "Lend the money?")
 
 
 class EndTurn(Exception):
@@ -349,10 +353,12 @@ class Game:
         self.pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
         if self.pass_spaces:
-            passed = sorted((((s - start) % size or size), s) for s in self.pass_spaces)
-            passes = self.prog.on_pass
-            for distance, s in passed:
-                if distance <= steps:
+            passed = [(distance, s) for s in self.pass_spaces if (distance := (s - start) % size or size) <= steps]
+            if passed:
+                if len(passed) > 1:
+                    passed.sort()
+                passes = self.prog.on_pass
+                for _, s in passed:
                     passes[s](self)
         self.land()
 
@@ -370,7 +376,7 @@ class Game:
         dice = self.chance.roll(self.dice_request)
         self.dice = dice
         self.dice_total = sum(dice)
-        self.dice_double = len(dice) > 1 and min(dice) == max(dice)
+        self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
         self.log.append(("roll", self.turn, self.actor, dice, self.rule))
 
     def shuffle(self, deck: str) -> None:
@@ -439,16 +445,29 @@ class Game:
             self.set_holder(cards[0], self.seats[i % len(self.seats)])
 
     # ----------------------------------------------------------- decisions
-    def decide(self, seat: int, prompt: str, options: list[Option]) -> int:
-        """Ask `seat` to pick one of `options`; return its index."""
-        request = DecisionRequest(seat, self.rule_name(), prompt, tuple(options))
-        answer = self.agents[seat].choose(self, request)
-        if not isinstance(answer, int) or not 0 <= answer < len(options):
+    def choose(self, seat: int, prompt: str, legal: list[tuple], site: ChoiceSite,
+               describe: Callable[[int, Any], str] | None = None) -> tuple:
+        """Ask `seat` to pick one of a choice's `legal` entries; return the entry picked.
+
+        Entries are `(option number, bound value, cost, value)`. A single
+        legal option is taken without asking; none at all is a fault of the rules.
+        """
+        count = len(legal)
+        if count < 2:
+            if count:
+                return legal[0]
+            raise self.fail(f"no option of '{site.prompt}' is allowed here", site.span,
+                            "add an option without a `when`, so there is always a way on")
+        rule = self.rule
+        answer = self.agents[seat].choose(
+            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names))
+        if answer.__class__ is not int and not isinstance(answer, int) or not 0 <= answer < count:
             raise LandlordError(f"the agent for seat {seat + 1} answered {answer!r}, "
-                                f"not one of the {len(options)} options of '{prompt}'")
+                                f"not one of the {count} options of '{prompt}'")
+        entry = legal[answer]
         self.decisions.append(answer)
-        self.log.append(("decide", self.turn, seat, prompt, options[answer].name, self.rule))
-        return answer
+        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
+        return entry
 
     def ask_bid(self, request: BidRequest) -> int | None:
         answer = self.agents[request.seat].bid(self, request)
@@ -467,13 +486,14 @@ class Game:
         (except `first`) to bid at least `step` over the high bid, until one
         bidder is left. `value` is the rules' hint of the title's worth.
         """
-        value = start + start // 4 if value is None else value
         card = self.prog.title_card[space]
         if card is None:
             raise self.fail(f"{self.space_name(space)} has no title deed to auction", span)
         if self.holder[card] is not None:
             return
+        value = start + start // 4 if value is None else value
         label = self.space_name(space)
+        rule = self.rule_name()
         bidders = [s for s in self._in_seat_order(self.current) if s != first]
         high, high_bidder = None, None
         active = list(bidders)
@@ -489,7 +509,7 @@ class Game:
                 maximum = self.cash(seat)
                 if minimum > maximum:
                     continue
-                answer = self.ask_bid(BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value))
+                answer = self.ask_bid(BidRequest(seat, rule, label, high, minimum, maximum, start, value))
                 if answer is not None:
                     high, high_bidder = answer, seat
                     still.append(seat)
@@ -499,11 +519,9 @@ class Game:
         price = high if high is not None else start
         buyer = high_bidder
         if first is not None and self.cash(first) >= price:
-            option = self.decide(first, f"Buy {label} for {price}?", [
-                Option("buy", f"Buy {label} for {price}", cost=price, value=value),
-                Option("decline", "Let it go"),
-            ])
-            if option == 0:
+            entry = self.choose(first, f"Buy {label} for {price}?", [(0, None, price, value), (1, None, 0, 0)],
+                                _FIRST_REFUSAL, lambda k, x: f"Buy {label} for {price}")
+            if entry[0] == 0:
                 buyer = first
         if buyer is not None:
             self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
@@ -566,11 +584,10 @@ class Game:
                 continue
             if self.cash(lender) < amount:
                 continue
-            answer = self.decide(lender, f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?", [
-                Option("lend", f"Lend {amount}", cost=amount, value=amount + interest),
-                Option("refuse", "Refuse"),
-            ])
-            if answer == 0:
+            entry = self.choose(lender, f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?",
+                                [(0, None, amount, amount + interest), (1, None, 0, 0)], _LOAN,
+                                lambda k, x: f"Lend {amount}")
+            if entry[0] == 0:
                 self.transfer(amount, self.nacc + lender, self.nacc + borrower)
                 self.loans.append([lender, borrower, amount, interest])
                 return
@@ -641,6 +658,8 @@ class Game:
 
     def _seat_after(self, seat: int) -> int:
         """Return the next seat still in the game after `seat`, in seat order."""
+        if len(self.seats) == self.n:
+            return (seat + 1) % self.n
         for step in range(1, self.n + 1):
             candidate = (seat + step) % self.n
             if candidate in self.seats:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Callable, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 import attrs
 
@@ -34,51 +34,96 @@ class ShuffleRequest:
     size: int
 
 
-class Option:
-    """One legal answer to a decision: name, label, and hints for bots.
+class Option(NamedTuple):
+    """One legal answer to a decision: its name, a label for people, and hints for bots.
 
     `cost` is the money the chooser expects to spend by taking it; `value` is
-    what the rule's author says it is worth to the chooser. The label may be
-    given as a function and is then computed only when someone reads it:
-    games create hundreds of thousands of options and bots never read labels.
+    what the rule's author says it is worth to the chooser.
     """
 
-    __slots__ = ("name", "_label", "cost", "value")
-
-    def __init__(self, name: str, label: "str | Callable[[], str]", cost: int = 0, value: int = 0):
-        self.name = name
-        self._label = label
-        self.cost = cost
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        if not isinstance(self._label, str):
-            self._label = self._label()
-        return self._label
-
-    def __repr__(self) -> str:
-        return f"Option({self.name!r}, {self.label!r}, cost={self.cost}, value={self.value})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Option) and (self.name, self.label, self.cost, self.value) == (
-            other.name, other.label, other.cost, other.value)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.cost, self.value))
-
-
-class DecisionRequest(NamedTuple):
-    """A player must pick one of `options` (an index into the sequence)."""
-
-    seat: int
-    rule: str
-    prompt: str
-    options: Sequence[Option]
+    name: str
+    label: str
+    cost: int = 0
+    value: int = 0
 
 
 @attrs.frozen
-class BidRequest:
+class ChoiceSite:
+    """What is fixed about one `choose`/`offer` in the rules: made once, when they are compiled.
+
+    `names` and `labels` are indexed by option number (the option's position
+    in the rule); a label of None is computed at the decision, from the
+    state of the game then. `prompt` is the prompt as written, for errors.
+    """
+
+    names: tuple[str, ...]
+    labels: tuple[str | None, ...]
+    prompt: str
+    span: Any = None
+
+
+class DecisionRequest:
+    """A player must pick one of the legal options (the answer is an index into them).
+
+    `legal` holds one `(option number, bound value, cost, value)` tuple per
+    legal option, in the order offered: the cheap view bots use. `options`
+    gives the same options as `Option`s, with names and labels for people;
+    they are built only when asked for, because games ask hundreds of
+    thousands of questions that bots answer from the hints alone.
+    """
+
+    __slots__ = ("seat", "prompt", "legal", "_site", "_describe", "_rule", "_rule_names")
+
+    def __init__(self, seat: int, prompt: str, legal: Sequence[tuple], site: ChoiceSite,
+                 describe: Callable[[int, Any], str] | None = None, rule: int = -1,
+                 rule_names: Sequence[str] = ()):
+        self.seat = seat
+        self.prompt = prompt
+        self.legal = legal
+        self._site = site
+        self._describe = describe
+        self._rule = rule
+        self._rule_names = rule_names
+
+    @classmethod
+    def from_options(cls, seat: int, prompt: str, options: Sequence[Option], rule: str = "-") -> "DecisionRequest":
+        """Return a request offering these options (for tests and tools; games make their own)."""
+        site = ChoiceSite(tuple(o.name for o in options), tuple(o.label for o in options), prompt)
+        legal = [(k, None, o.cost, o.value) for k, o in enumerate(options)]
+        return cls(seat, prompt, legal, site, rule=0, rule_names=(rule,))
+
+    @property
+    def rule(self) -> str:
+        """Return the name of the rule that asks ("-" outside any rule)."""
+        return self._rule_names[self._rule] if self._rule >= 0 else "-"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Return the legal options' names, in order."""
+        names = self._site.names
+        return tuple(names[entry[0]] for entry in self.legal)
+
+    @property
+    def costs(self) -> tuple[int, ...]:
+        return tuple(entry[2] for entry in self.legal)
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(entry[3] for entry in self.legal)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """Return the legal options with their names, labels and hints."""
+        site, describe = self._site, self._describe
+        return tuple(
+            Option(site.names[k], site.labels[k] if site.labels[k] is not None else describe(k, x), cost, value)
+            for k, x, cost, value in self.legal)
+
+    def __repr__(self) -> str:
+        return f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, options={self.options!r})"
+
+
+class BidRequest(NamedTuple):
     """A player may bid an amount in [minimum, maximum] or pass (None).
 
     `value` is the rules' hint of what the title is worth to a bidder (bots
@@ -106,9 +151,10 @@ class SeededChance:
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
+        self._randint = self.rng.randint
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
-        randint = self.rng.randint
+        randint = self._randint
         if request.count == 2:
             return (randint(1, 6), randint(1, 6))
         return tuple(randint(1, 6) for _ in range(request.count))

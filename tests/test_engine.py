@@ -147,7 +147,9 @@ def test_heuristic_bot_keeps_a_reserve(program_1906):
 
     game = ld.new_game(program_1906, players=2, seed=1)
     game.bal[game.nacc] = 150
-    request = DecisionRequest(0, "r", "buy?", (Option("buy", "Buy", cost=100, value=140), Option("no", "No")))
+    request = DecisionRequest.from_options(0, "buy?", [Option("buy", "Buy", cost=100, value=140), Option("no", "No")])
+    assert request.names == ("buy", "no") and request.costs == (100, 0) and request.values == (140, 0)
+    assert request.options[0].label == "Buy"
     assert bot.choose(game, request) == 1
     game.bal[game.nacc] = 300
     assert bot.choose(game, request) == 0
