@@ -60,11 +60,9 @@ def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
 
 
 def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
-    seen: list[int] = []
-    for s in group:
-        o = g.owner[s]
-        if o is not None and o not in seen:
-            seen.append(o)
+    owner = g.owner
+    seen = {owner[s] for s in group}
+    seen.discard(None)
     return sorted(seen)
 
 

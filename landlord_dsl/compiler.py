@@ -421,7 +421,7 @@ class Compiler:
     def _e_Aggregate(self, e):
         _, slot = self.m.refs[id(e)]
         var = f"v{slot}"
-        coll = self.code(e.collection)
+        coll = self.iterable(e.collection)
         body = self.code(e.body)
         return {
             "sum": f"sum({body} for {var} in {coll})",
@@ -432,15 +432,36 @@ class Compiler:
             "map": f"[{body} for {var} in {coll}]",
         }[e.op], _NOTHING
 
+    def iterable(self, e: ast.Expr) -> str:
+        """Return code for a collection that is only read while it is looped over.
+
+        Expressions change nothing, so an aggregate or the options of a
+        `choose` can loop over the engine's own list of a player's titles
+        instead of the copy that `player.titles` gives everywhere else.
+        """
+        if isinstance(e, ast.Field) and e.name == "titles" and strip_optional(self.type_of(e.subject)) == PLAYER:
+            return f"g.titles[{self.code(e.subject)}]"
+        return self.code(e)
+
     def text(self, parts: list) -> str:
         """Return Python code building a prompt or label from a checked template."""
-        pieces = []
+        pieces: list[str] = []
+        literal = ""  # text known now: constant holes are shown once, here
         for p in parts:
-            if isinstance(p, str):
-                pieces.append(repr(p))
-            else:
-                pieces.append(f"_show(g, {self.code(p)}, {strip_optional(self.type_of(p))!r})")
-        return " + ".join(pieces) if pieces else "''"
+            if not isinstance(p, str):
+                code, value = self.expr(p)
+                kind = strip_optional(self.type_of(p))
+                if value is _NOTHING or kind in (PLAYER, SPACE, CARD, ACCOUNT):
+                    if literal:
+                        pieces.append(repr(literal))
+                        literal = ""
+                    pieces.append(f"_show(g, {code}, {kind!r})")
+                    continue
+                p = _show(None, value, kind)
+            literal += p
+        if literal or not pieces:
+            pieces.append(repr(literal))
+        return " + ".join(pieces)
 
     # --------------------------------------------------------- statements
     def block(self, out: _Code, stmts) -> None:
@@ -534,6 +555,14 @@ class Compiler:
             names.append("done")
             labels.append("Done")
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
+        if s.repeat:
+            out.line(f"for _round{n} in range(_MAX_OFFER):")
+            out.depth += 1
+        self._legal(out, s, legal)
+        if s.repeat:
+            out.line(f"if not {legal}:")
+            out.line("    break")
+            out.line(f"{legal}.append(({done}, None, 0, 0))")
         describe = "None"
         if dynamic:
             # the labels people read, computed only if somebody reads them
@@ -548,15 +577,11 @@ class Compiler:
                 out.line(f"return {self.text(self.m.templates[id(o)])}")
                 out.depth -= 1
             out.depth -= 1
+        ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
         if s.repeat:
-            out.line(f"for _round{n} in range(_MAX_OFFER):")
-            out.depth += 1
-        self._legal(out, s, legal)
-        if s.repeat:
-            out.line(f"if not {legal}:")
-            out.line("    break")
-            out.line(f"{legal}.append(({done}, None, 0, 0))")
-        out.line(f"{pick} = g.choose({seat}, {prompt}, {legal}, {site}, {describe})")
+            out.line(f"{pick} = {ask}")
+        else:  # one legal option is taken without asking (Game.choose does the same)
+            out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
         out.line(f"{chosen} = {pick}[0]")
         if s.repeat:
             out.line(f"if {chosen} == {done}:")
@@ -581,10 +606,7 @@ class Compiler:
             value = self.code(o.value) if o.value is not None else "0"
             append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
             if o.binding is not None:
-                collection = self.code(o.binding[1])
-                if not collection.startswith("list("):
-                    collection = f"list({collection})"
-                out.line(f"for {var} in {collection}:")
+                out.line(f"for {var} in {self.iterable(o.binding[1])}:")
                 out.depth += 1
             if guard is not None:
                 out.line(f"if {guard}:")
@@ -598,6 +620,9 @@ class Compiler:
         out.line("g.roll()")
 
     def _s_MoveSteps(self, out, s):
+        if s.via is None and s.direction == "forward":
+            out.line(f"g.advance({self.code(s.steps)}, {self.span(s.span)})")
+            return
         via = self.literal(self.groups[s.via]) if s.via is not None else "None"
         out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, {via}, {self.span(s.span)})")
 
@@ -625,10 +650,17 @@ class Compiler:
         out.line(f"g.deal({self.code(s.count)}, {s.deck!r})")
 
     def _s_Auction(self, out, s):
-        step = f"max(1, {self.code(s.step)})" if s.step is not None else "1"
+        step = "1"
+        if s.step is not None:
+            code, value = self.expr(s.step)
+            step = repr(max(1, value)) if value is not _NOTHING else f"max(1, {code})"
         first = self.code(s.first) if s.first is not None else "None"
         value = self.code(s.value) if s.value is not None else "None"
-        out.line(f"g.auction({self.code(s.space)}, {self.code(s.start)}, {step}, {first}, "
+        space = f"_space{self._unique('')}"
+        out.line(f"{space} = {self.code(s.space)}")
+        # an owned title is not for sale: skip the call (and its price) at once
+        out.line(f"if g.owner[{space}] is None:")
+        out.line(f"    g.auction({space}, {self.code(s.start)}, {step}, {first}, "
                  f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})")
 
     def _s_Borrow(self, out, s):
@@ -666,7 +698,20 @@ class Compiler:
         return self.function(self._unique(prefix), [], lambda out: self.block(out, stmts))
 
     def expression_function(self, prefix: str, e: ast.Expr) -> str:
-        return self.function(self._unique(prefix), [], lambda out: out.line(f"return {self.code(e)}"))
+        return self.function(self._unique(prefix), [], lambda out: self.return_expression(out, e))
+
+    def return_expression(self, out: _Code, e: ast.Expr) -> None:
+        """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
+        if isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
+            var = f"v{self.m.refs[id(e)][1]}"
+            found = e.op == "any"
+            out.line(f"for {var} in {self.code(e.collection)}:")
+            body = self.code(e.body)
+            out.line(f"    if {body if found else f'not ({body})'}:")
+            out.line(f"        return {found}")
+            out.line(f"return {not found}")
+        else:
+            out.line(f"return {self.code(e)}")
 
     def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
         """Generate (once per distinct list) a function running these handlers of the rules in force.
@@ -725,7 +770,7 @@ class Compiler:
         for f in m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
             self.function(f"_f_{f.name}", [f"v{i}" for i in range(len(f.params))],
-                          lambda out, f=f: out.line(f"return {self.code(f.body)}"))
+                          lambda out, f=f: self.return_expression(out, f.body))
         for a in m.actions.values():
             self.function(f"_a_{a.name}", [f"v{self.m.refs[id(p)][1]}" for p in a.params],
                           lambda out, a=a: self.block(out, a.body))

@@ -97,6 +97,7 @@ class Game:
         self.n = n
         self.agents = list(agents)
         self.chance = chance if chance is not None else SeededChance(seed)
+        self._roll = self.chance.roll
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
         self.board_size = len(program.space_names)
@@ -122,6 +123,7 @@ class Game:
                 for other in replaced:
                     self.active[other] = False
         self.fired = [False] * len(program.triggers)
+        self.triggers_live = self._triggers_live()
         self.wealth_history: list[tuple[int, ...]] | None = None
         self.loans: list[list[int]] = []
         self.seats = list(range(n))
@@ -316,9 +318,9 @@ class Game:
                 raise self.fail("this move cannot jump: the count ends before the first jump point", span,
                                 "guard the option with `via(group, steps) != none`")
             # a jump travels along the track: the spaces it skips are passed, not landed on
-            self._advance((dest - start) % size or size)
+            self.advance((dest - start) % size or size)
         elif forward:
-            self._advance(steps)
+            self.advance(steps)
         else:
             self._relocate((start - steps) % size)
 
@@ -326,7 +328,7 @@ class Game:
         """Move the acting player forward to `dest`, passing what lies between."""
         distance = (dest - self.pos[self.actor]) % self.board_size
         if distance:
-            self._advance(distance)
+            self.advance(distance)
         else:
             self._relocate(dest)
 
@@ -338,29 +340,35 @@ class Game:
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
         self.land()
 
-    def _advance(self, steps: int) -> None:
+    def advance(self, steps: int, span=None) -> None:
         """Move the acting player `steps` forward along the track, passing and then landing.
 
         `on pass` handlers fire, in the order reached, for every space the
         move reaches or goes past (each once per move), the landing space
-        included; then the landing handlers of the destination run.
+        included; then the landing handlers of the space the player is on.
         """
+        if steps < 0:
+            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
         seat = self.actor
-        start = self.pos[seat]
+        pos = self.pos
+        start = pos[seat]
         size = self.board_size
         self.origin = start
         dest = (start + steps) % size
-        self.pos[seat] = dest
+        pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
+        prog = self.prog
         if self.pass_spaces:
             passed = [(distance, s) for s in self.pass_spaces if (distance := (s - start) % size or size) <= steps]
             if passed:
                 if len(passed) > 1:
                     passed.sort()
-                passes = self.prog.on_pass
+                passes = prog.on_pass
                 for _, s in passed:
                     passes[s](self)
-        self.land()
+        dispatch = prog.on_land[pos[self.actor]]  # where he is now: a pass may have moved him
+        if dispatch is not None:
+            dispatch(self)
 
     def send(self, seat: int, dest: int) -> None:
         self.log.append(("send", self.turn, seat, self.pos[seat], dest, self.rule))
@@ -373,7 +381,7 @@ class Game:
 
     # -------------------------------------------------------------- chance
     def roll(self) -> None:
-        dice = self.chance.roll(self.dice_request)
+        dice = self._roll(self.dice_request)
         self.dice = dice
         self.dice_total = sum(dice)
         self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
@@ -534,7 +542,14 @@ class Game:
         self.active[rule] = enable
         for other in self.prog.rule_replaces[rule]:
             self.active[other] = not enable
+        self.triggers_live = self._triggers_live()
         self.log.append(("rule", self.turn, rule, enable, self.rule))
+
+    def _triggers_live(self) -> bool:
+        """Return True if some `when` trigger of a rule in force may still fire."""
+        active, fired = self.active, self.fired
+        return any(active[rule] and (repeat or not fired[index])
+                   for index, (rule, _, _, repeat) in enumerate(self.prog.triggers))
 
     def run_triggers(self) -> None:
         """Fire the `when` triggers of the rules in force whose conditions hold."""
@@ -549,7 +564,9 @@ class Game:
                     body(self)
                 finally:
                     self.rule = saved
-                self.fired[index] = True
+                if not self.fired[index]:
+                    self.fired[index] = True
+                    self.triggers_live = self._triggers_live()
                 firings += 1
                 if not repeat:
                     break
@@ -623,17 +640,18 @@ class Game:
         if self.over:
             return
         seat = self.next_seat
-        self.turn += 1
+        turn = self.turn = self.turn + 1
         self.current = self.actor = seat
-        self.log.append(("turn", self.turn, seat))
+        self.log.append(("turn", turn, seat))
+        prog = self.prog
         try:
             try:
-                if self.prog.on_turn is not None:
-                    self.prog.on_turn(self)
+                if prog.on_turn is not None:
+                    prog.on_turn(self)
             except EndTurn:
                 pass
             self.actor = seat
-            if self.prog.triggers:
+            if self.triggers_live:
                 self.run_triggers()
         except EndTurn:
             pass
@@ -641,16 +659,17 @@ class Game:
             self.over = True
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
-        self.next_seat = self._seat_after(seat)
-        if self.wealth_history is not None and self.next_seat <= seat:
+        self.next_seat = next_seat = self._seat_after(seat)
+        if self.wealth_history is not None and next_seat <= seat:
             self.wealth_history.append(self.scores())
         if not self.over:
-            for check, name in self.prog.end_conditions:
+            for check, name in prog.end_conditions:
                 if check(self):
                     self.over, self.end_reason = True, f"end condition ({name})"
                     break
-        if not self.over and self.turn >= self.turn_limit:
-            self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
+            else:
+                if turn >= self.turn_limit:
+                    self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
 
     def _in_seat_order(self, first: int) -> list[int]:
         """Return the players still in the game, starting from `first` (or the next one) round the table."""
@@ -739,6 +758,7 @@ class Game:
         self.decks = {k: list(v) for k, v in state.decks.items()}
         self.active = list(state.active_rules)
         self.fired = list(state.fired)
+        self.triggers_live = self._triggers_live()
         self.loans = [list(l) for l in state.loans]
         self.seats = list(state.seats)
         self.turn, self.next_seat, self.minted = state.turn, state.next_seat, state.minted
