@@ -15,6 +15,7 @@ checked AST: names are the checker's resolved references, never user text.
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any, Callable
 
 import attrs
@@ -27,9 +28,13 @@ from .errors import Diagnostic, LandlordError, did_you_mean
 from .loader import RuleSet
 from .parser import source_of
 from .requests import ChoiceSite
-from .types import ACCOUNT, CARD, DICE, PLAYER, SPACE, strip_optional
+from .types import ACCOUNT, BOOL, CARD, DICE, PLAYER, SPACE, strip_optional
 
 _NOTHING = object()
+_UNROLLED = ("sum", "count", "all", "any")
+_UNROLL_LIMIT = 8
+# generated code cheap and safe to evaluate twice: a local, a number, the acting player's space
+_CHEAP = re.compile(r"v\d+|-?\d+|g\.pos\[g\.actor\]")
 _SIMPLE = (int, str, bool, type(None))
 
 
@@ -190,6 +195,7 @@ class Compiler:
         self.ns: dict[str, Any] = dict(_RUNTIME)
         self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
         self.names_by_id: dict[int, str] = {}
+        self.bound: dict[int, Any] = {}  # locals fixed while an aggregate is unrolled
         self.counter = 0
         self.source: list[str] = []
 
@@ -255,6 +261,8 @@ class Compiler:
     def _e_Name(self, e):
         kind, payload = self.m.refs[id(e)]
         if kind == "local":
+            if payload in self.bound:
+                return self._const(self.bound[payload])
             return f"v{payload}", _NOTHING
         if kind == "option":
             return self._const(self.options[payload])
@@ -319,7 +327,10 @@ class Compiler:
                 col = self.ref(column, "_col")
                 if all(v is not None for v in column):
                     return f"{col}[{sub}]", _NOTHING
-                return f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})", _NOTHING
+                checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
+                if _CHEAP.fullmatch(sub):  # look twice rather than call: the common case has the field
+                    return f"({col}[{sub}] if {col}[{sub}] is not None else {checked})", _NOTHING
+                return checked, _NOTHING
             if name == "index":
                 return sub, value
             if name == "title":
@@ -366,6 +377,11 @@ class Compiler:
             if name in INLINE:
                 return INLINE[name].format(*args), _NOTHING
             return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+        # a function whose value the options fix (say, a multiplier that is 1 unless
+        # a faster game is chosen) is that value: arguments change nothing, so skip them
+        value = self.expr(self.m.functions[name].body)[1]
+        if value is not _NOTHING:
+            return self._const(value)
         return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
 
     def _e_Unary(self, e):
@@ -421,6 +437,9 @@ class Compiler:
     def _e_Aggregate(self, e):
         _, slot = self.m.refs[id(e)]
         var = f"v{slot}"
+        items = self.expr(e.collection)[1]
+        if e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
+            return self._unrolled(e, slot, items)
         coll = self.iterable(e.collection)
         body = self.code(e.body)
         return {
@@ -431,6 +450,38 @@ class Compiler:
             "filter": f"[{var} for {var} in {coll} if {body}]",
             "map": f"[{body} for {var} in {coll}]",
         }[e.op], _NOTHING
+
+    def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> tuple[str, Any]:
+        """Return an aggregate over a short fixed collection written out item by item.
+
+        `all(r in railroads: r.owner != none)` becomes one `and` of four
+        tests with the spaces as constants, which also lets their fields fold.
+        """
+        parts = []
+        for item in items:
+            self.bound[slot] = item
+            parts.append(self.expr(e.body))
+        del self.bound[slot]
+        if e.op in ("all", "any"):
+            decided = e.op == "any"  # the value one item can settle the whole at
+            codes = []
+            for code, value in parts:
+                if value is _NOTHING:
+                    codes.append(code)
+                elif bool(value) == decided:
+                    if not codes:
+                        return self._const(decided)
+                    codes.append(repr(decided))
+                    break
+            if not codes:
+                return self._const(not decided)
+            if self.type_of(e.body) != BOOL:  # `and`/`or` give an operand, `all`/`any` a bool
+                codes = [f"bool({c})" for c in codes]
+            return "(" + f" {'or' if decided else 'and'} ".join(codes) + ")", _NOTHING
+        if all(value is not _NOTHING for _, value in parts):
+            return self._const(sum(value if e.op == "sum" else 1 if value else 0 for _, value in parts))
+        terms = [code if e.op == "sum" else f"(1 if {code} else 0)" for code, _ in parts]
+        return "(0 + " + " + ".join(terms) + ")", _NOTHING
 
     def iterable(self, e: ast.Expr) -> str:
         """Return code for a collection that is only read while it is looped over.

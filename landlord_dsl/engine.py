@@ -9,6 +9,7 @@ log names the rule that caused it.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -30,6 +31,14 @@ DEFAULT_TURN_LIMIT = 10_000
 # The engine's own decisions: taking a title at the auction price, and lending.
 _FIRST_REFUSAL = ChoiceSite(("buy", "decline"), (None, "Let it go"), "Buy the title at the highest bid?")
 _LOAN = ChoiceSite(("lend", "refuse"), (None, "Refuse"), "Lend the money?")
+
+
+@functools.lru_cache(maxsize=4096)
+def _jump_points(start: int, group: tuple[int, ...], size: int) -> tuple[int, int]:
+    """Return (steps to the group's first member ahead of `start`, the member after that one)."""
+    first = min(group, key=lambda s: (s - start - 1) % size)
+    landing = min(group, key=lambda s: (s - first - 1) % size)
+    return (first - start) % size or size, landing
 
 
 class EndTurn(Exception):
@@ -300,11 +309,9 @@ class Game:
         size = self.board_size
         if len(group) < 2:
             return None
-        first = min(group, key=lambda s: (s - start - 1) % size)
-        reach = (first - start) % size or size
+        reach, landing = _jump_points(start, group, size)
         if reach >= steps:
             return None
-        landing = min(group, key=lambda s: (s - first - 1) % size)
         return (landing + steps - reach - 1) % size
 
     def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
@@ -358,14 +365,15 @@ class Game:
         pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
         prog = self.prog
-        if self.pass_spaces:
-            passed = [(distance, s) for s in self.pass_spaces if (distance := (s - start) % size or size) <= steps]
-            if passed:
-                if len(passed) > 1:
-                    passed.sort()
-                passes = prog.on_pass
-                for _, s in passed:
-                    passes[s](self)
+        pass_spaces = self.pass_spaces
+        if len(pass_spaces) == 1:
+            if ((pass_spaces[0] - start) % size or size) <= steps:
+                prog.on_pass[pass_spaces[0]](self)
+        elif pass_spaces:
+            passed = sorted((distance, s) for s in pass_spaces if (distance := (s - start) % size or size) <= steps)
+            passes = prog.on_pass
+            for _, s in passed:
+                passes[s](self)
         dispatch = prog.on_land[pos[self.actor]]  # where he is now: a pass may have moved him
         if dispatch is not None:
             dispatch(self)
@@ -381,10 +389,13 @@ class Game:
 
     # -------------------------------------------------------------- chance
     def roll(self) -> None:
-        dice = self._roll(self.dice_request)
-        self.dice = dice
-        self.dice_total = sum(dice)
-        self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
+        dice = self.dice = self._roll(self.dice_request)
+        if len(dice) == 2:  # the usual pair, without the general sums
+            first, second = dice
+            self.dice_total, self.dice_double = first + second, first == second
+        else:
+            self.dice_total = sum(dice)
+            self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
         self.log.append(("roll", self.turn, self.actor, dice, self.rule))
 
     def shuffle(self, deck: str) -> None:
