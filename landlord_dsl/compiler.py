@@ -33,6 +33,18 @@ from .types import ACCOUNT, BOOL, CARD, DICE, PLAYER, SPACE, strip_optional
 _NOTHING = object()
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
+_INLINE_LIMIT = 400  # characters of generated code a function body may have to be written in place
+
+
+def _has_aggregate(e: Any) -> bool:
+    """Return True if an expression contains an aggregate (sum, count, all, any, filter, map)."""
+    if isinstance(e, ast.Aggregate):
+        return True
+    if isinstance(e, tuple):
+        return any(_has_aggregate(x) for x in e)
+    if not attrs.has(type(e)):
+        return False
+    return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 # generated code cheap and safe to evaluate twice: a local, a number, the acting player's space
 _CHEAP = re.compile(r"v\d+|-?\d+|g\.pos\[g\.actor\]")
 _SIMPLE = (int, str, bool, type(None))
@@ -195,7 +207,8 @@ class Compiler:
         self.ns: dict[str, Any] = dict(_RUNTIME)
         self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
         self.names_by_id: dict[int, str] = {}
-        self.bound: dict[int, Any] = {}  # locals fixed while an aggregate is unrolled
+        # locals replaced by (code, value): an unrolled aggregate's item, an inlined function's arguments
+        self.bound: dict[int, tuple[str, Any]] = {}
         self.counter = 0
         self.source: list[str] = []
 
@@ -262,7 +275,7 @@ class Compiler:
         kind, payload = self.m.refs[id(e)]
         if kind == "local":
             if payload in self.bound:
-                return self._const(self.bound[payload])
+                return self.bound[payload]
             return f"v{payload}", _NOTHING
         if kind == "option":
             return self._const(self.options[payload])
@@ -377,12 +390,30 @@ class Compiler:
             if name in INLINE:
                 return INLINE[name].format(*args), _NOTHING
             return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+        decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them
-        value = self.expr(self.m.functions[name].body)[1]
+        value = self.expr(decl.body)[1]
         if value is not _NOTHING:
             return self._const(value)
+        if self._inlinable(decl, args):
+            outer, self.bound = self.bound, {i: (a, _NOTHING) for i, a in enumerate(args)}
+            try:
+                code, value = self.expr(decl.body)
+            finally:
+                self.bound = outer
+            if len(code) <= _INLINE_LIMIT:
+                return code, value
         return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+
+    def _inlinable(self, decl: ast.FunctionDecl, args: list[str]) -> bool:
+        """Return True if a call may be replaced by the function's body, arguments substituted.
+
+        Only for arguments cheap to evaluate more than once, and only for bodies
+        without aggregates when there are arguments (an aggregate's loop name
+        could hide the caller's name an argument is written with).
+        """
+        return all(_CHEAP.fullmatch(a) for a in args) and not (args and _has_aggregate(decl.body))
 
     def _e_Unary(self, e):
         x, v = self.expr(e.operand)
@@ -458,10 +489,14 @@ class Compiler:
         tests with the spaces as constants, which also lets their fields fold.
         """
         parts = []
+        outer = self.bound.get(slot)
         for item in items:
-            self.bound[slot] = item
+            self.bound[slot] = self._const(item)
             parts.append(self.expr(e.body))
-        del self.bound[slot]
+        if outer is None:
+            del self.bound[slot]
+        else:
+            self.bound[slot] = outer
         if e.op in ("all", "any"):
             decided = e.op == "any"  # the value one item can settle the whole at
             codes = []
