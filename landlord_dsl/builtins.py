@@ -56,7 +56,10 @@ def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
 
 def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
     owner = g.owner
-    return bool(group) and all(owner[s] == player for s in group)
+    for s in group:
+        if owner[s] != player:
+            return False
+    return bool(group)
 
 
 def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:

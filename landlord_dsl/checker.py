@@ -17,6 +17,7 @@ import attrs
 
 from . import ast
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .parser import parse_hole
 from .types import (
     ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, BUILTINS, CARD, CONTEXT_NAMES, DECK, DICE, GROUP, INT,
     NONE, PAYEE, PLAYER, SHORTFALL_NAMES, SPACE, TEXT, comparable, compatible, describe,
@@ -710,24 +711,39 @@ class Checker:
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
 
     def template(self, text: str, span: ast.Span, scope: _Scope) -> list:
-        """Split a prompt or label into text and `{name.field}` expressions, checking each."""
+        """Split a prompt or label into text and the expressions of its `{...}` holes, checking each.
+
+        `{{` and `}}` stand for literal braces.
+        """
         parts: list = []
-        at = 0
+        literal = ""
         for match in _TEMPLATE.finditer(text):
-            if match.start() > at:
-                parts.append(text[at:match.start()])
-            names = match.group(1).split(".")
-            node: ast.Expr = ast.Name(names[0], span=span)
-            for field in names[1:]:
-                node = ast.Field(node, field, span=span)
-            t = self.expr(node, scope)
-            if strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None:
-                self.error(f"'{match.group(1)}' is {describe(t)}, which cannot be shown in a text", span,
+            piece = match.group(0)
+            if piece in ("{{", "}}"):
+                literal += piece[0]
+                continue
+            if piece[0] != "{":
+                literal += piece
+                continue
+            if piece == "{" or not piece.endswith("}"):
+                self.error(f"a '{{' in the text {text!r} is never closed", span,
+                           "close the hole with '}', or write '{{' for a brace")
+                continue
+            hole = parse_hole(piece[1:-1], span)
+            if isinstance(hole, str):
+                self.error(f"cannot read the hole {piece} in the text {text!r}: {hole}", span,
+                           "a hole holds an expression, like {player} or {house_price(s)}")
+                continue
+            t = self.expr(hole, scope)
+            if t != ANY and strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None:
+                self.error(f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text", span,
                            "show a player, space, card, account, number or text")
-            parts.append(node)
-            at = match.end()
-        if at < len(text):
-            parts.append(text[at:])
+            if literal:
+                parts.append(literal)
+                literal = ""
+            parts.append(hole)
+        if literal:
+            parts.append(literal)
         return parts
 
     # --------------------------------------------------------- expressions
@@ -970,7 +986,8 @@ class Checker:
         raise AssertionError(op)  # pragma: no cover
 
 
-_TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\}")
+# The pieces of a text: an escaped brace, a hole (to its '}' or the end), or plain text.
+_TEMPLATE = re.compile(r"\{\{|\}\}|\{[^{}]*\}?|[^{}]+|\}")
 
 
 def _path(e: ast.Expr) -> str | None:

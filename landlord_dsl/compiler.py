@@ -45,8 +45,8 @@ def _has_aggregate(e: Any) -> bool:
     if not attrs.has(type(e)):
         return False
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
-# generated code cheap and safe to evaluate twice: a local, a number, the acting player's space
-_CHEAP = re.compile(r"v\d+|-?\d+|g\.pos\[g\.actor\]")
+# generated code cheap and safe to evaluate twice: a local, a number, the acting player or his space
+_CHEAP = re.compile(r"v\d+|-?\d+|g\.actor|g\.pos\[g\.actor\]")
 _SIMPLE = (int, str, bool, type(None))
 
 

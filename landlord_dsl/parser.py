@@ -28,6 +28,7 @@ def _lark() -> Lark:
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
+        start=["start", "hole"],
         strict=True,
         propagate_positions=True,
         maybe_placeholders=True,
@@ -53,16 +54,21 @@ def _unquote(token: str) -> str:
 class _Builder(Transformer):
     """Turns Lark trees into ast nodes. Raises nothing domain-specific."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, at: ast.Span | None = None):
         super().__init__()
         self.file = file
+        self.at = at  # the one span every node gets (the text an expression hole sits in)
 
     def _span(self, meta: Any) -> ast.Span:
+        if self.at is not None:
+            return self.at
         if getattr(meta, "empty", True):
             return ast.Span(self.file, 1, 1, 1, 1)
         return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _tspan(self, tok: Token) -> ast.Span:
+        if self.at is not None:
+            return self.at
         return ast.Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
 
     # -- terminals
@@ -498,6 +504,9 @@ class _Builder(Transformer):
         header, *decls = children
         return header, tuple(decls)
 
+    def hole(self, children):
+        return children[0]
+
 
 # Names for grammar terminals, as a person reading an error would say them.
 _TOKEN_NAMES = {
@@ -610,7 +619,7 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     """Parse .lg source text; return its Module or raise LandlordError."""
     source = SourceText(file, text)
     try:
-        tree = _lark().parse(text)
+        tree = _lark().parse(text, start="start")
         header, decls = _Builder(file).transform(tree)
     except UnexpectedInput as err:
         raise _syntax_error(err, source) from None
@@ -621,6 +630,24 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
             raise too_deep(source) from None
         raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
     return ast.Module(header, decls, source_name=file, source_text=text)
+
+
+def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
+    """Parse the expression of a `{...}` hole in a prompt or label.
+
+    Returns the expression, every node of it located at `at` (the text it
+    sits in), or, if the hole is not an expression, what is wrong with it.
+    """
+    try:
+        return _Builder(at.file, at).transform(_lark().parse(text, start="hole"))
+    except UnexpectedInput as err:
+        if isinstance(err, UnexpectedCharacters):
+            return f"unexpected character {text[err.pos_in_stream]!r}"
+        if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+            return "it ends too soon" if text.strip() else "it is empty"
+        return f"unexpected {str(err.token)!r}"
+    except (RecursionError, VisitError):
+        return "it nests too deeply"
 
 
 def source_of(module: ast.Module) -> SourceText:

@@ -29,10 +29,13 @@ class RecordingAgent(ScriptedAgent):
     def __init__(self, answers):
         super().__init__(answers)
         self.asked: list[tuple[str, list[str]]] = []
+        self.labels: list[list[str]] = []
         self.bid_requests: list = []
 
     def choose(self, game, request):
-        self.asked.append((request.prompt, [o.name for o in request.options]))
+        options = request.options  # built on demand, labels included: every scenario reads them
+        self.asked.append((request.prompt, [o.name for o in options]))
+        self.labels.append([o.label for o in options])
         return super().choose(game, request)
 
     def bid(self, game, request):
@@ -211,6 +214,11 @@ def bids(game) -> list[tuple[int, int | None]]:
 def offered(game, seat: int) -> list[list[str]]:
     """The legal option names of every decision put to `seat`, in order."""
     return [names for _prompt, names in game.agents[seat].asked]
+
+
+def labels(game, seat: int) -> list[list[str]]:
+    """The labels of the legal options of every decision put to `seat`, in order."""
+    return game.agents[seat].labels
 
 
 def rolls(game) -> list[tuple[int, tuple[int, ...]]]:

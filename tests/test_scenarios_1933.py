@@ -24,6 +24,7 @@ from scenario_helpers import (
     decisions,
     give,
     houses,
+    labels,
     make_game,
     moves,
     offered,
@@ -502,6 +503,26 @@ def test_1933_tear_down_sells_back_at_half_price_evenly():
     turn(g, 0)
     assert houses(g, "boardwalk") == 1 and houses(g, "park_place") == 1
     assert payments(g) == [(100, "bank", "p0", "improving")]
+
+
+def test_1933_improving_labels_show_prices_computed_by_the_rules():
+    """1933, HOUSES and MORTGAGES: the labels people read give the house price, the half price
+    a building sells back for, and what redeeming costs (the mortgage plus 10%)."""
+    g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["done"], []])
+    for s in LIGHT_BLUE:
+        give(g, s, 0)
+    set_houses(g, "boardwalk", 1)
+    mortgage(g, "park_place")
+    turn(g, 0)
+    shown = labels(g, 0)[0]
+    assert "Redeem Park Place for 192" in shown
+    assert "Tear down a building on Boardwalk for 100" in shown
+    assert shown[-1] == "Done"
+    g2 = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["done"], []])
+    for s in LIGHT_BLUE:
+        give(g2, s, 0)
+    turn(g2, 0)
+    assert "Build on Park Place for 200" in labels(g2, 0)[0]
 
 
 def test_1933_no_building_on_a_mortgaged_lot():
