@@ -6,6 +6,8 @@ Groups arrive as tuples of space indices; players as seat numbers.
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -49,22 +51,30 @@ def _next_in(g: "Game", group: tuple[int, ...]) -> int:
     return min(group, key=lambda s: (s - here - 1) % size)
 
 
+@functools.lru_cache(maxsize=1024)
+def _owners_getter(group: tuple[int, ...]) -> Callable[[list], tuple]:
+    """Return a function giving the owners of a group's spaces as a tuple (one C call, not a loop)."""
+    if len(group) == 1:
+        (only,) = group
+        return lambda owner: (owner[only],)
+    return operator.itemgetter(*group) if group else (lambda owner: ())
+
+
+def _owners_of(g: "Game", group) -> tuple:
+    """Return the owner of every space of a group (a tuple, or a list such as `filter` makes)."""
+    return _owners_getter(group if group.__class__ is tuple else tuple(group))(g.owner)
+
+
 def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
-    owner = g.owner
-    return [owner[s] for s in group].count(player)
+    return _owners_of(g, group).count(player)
 
 
 def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
-    owner = g.owner
-    for s in group:
-        if owner[s] != player:
-            return False
-    return bool(group)
+    return len(group) > 0 and _owners_of(g, group).count(player) == len(group)
 
 
 def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
-    owner = g.owner
-    seen = {owner[s] for s in group}
+    seen = set(_owners_of(g, group))
     seen.discard(None)
     return sorted(seen)
 

@@ -308,13 +308,14 @@ class Checker:
                                    value.span, None)
                     elif t == GROUP and isinstance(value, ast.Name) and value.name in m.groups:
                         # a group-valued field (a lot's section, say) makes the space a member
-                        m.groups[value.name].append(i)
+                        if i not in m.groups[value.name]:
+                            m.groups[value.name].append(i)
             for g in s.groups:
                 if g not in m.groups or g in m.kinds:
                     self.error(f"unknown group '{g}' for space '{s.name}'", s.group_span,
                                did_you_mean(g, [n for n in m.groups if n not in m.kinds])
                                or "declare it with `group NAME`")
-                else:
+                elif i not in m.groups[g]:  # `in` may repeat what a group-valued field says
                     m.groups[g].append(i)
 
     def _check_title_decks(self) -> None:

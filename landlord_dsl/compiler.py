@@ -14,6 +14,7 @@ checked AST: names are the checker's resolved references, never user text.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import re
 from typing import Any, Callable
@@ -31,6 +32,7 @@ from .requests import ChoiceSite
 from .types import ACCOUNT, BOOL, CARD, DICE, PLAYER, SPACE, strip_optional
 
 _NOTHING = object()
+_LOCAL = re.compile(r"v\d+")
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
 _INLINE_LIMIT = 400  # characters of generated code a function body may have to be written in place
@@ -207,6 +209,8 @@ class Compiler:
         self.ns: dict[str, Any] = dict(_RUNTIME)
         self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
         self.names_by_id: dict[int, str] = {}
+        # what generated code may assume of a local space variable: the spaces it can hold
+        self.domains: dict[str, frozenset[int]] = {}
         # locals replaced by (code, value): an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, tuple[str, Any]] = {}
         self.counter = 0
@@ -338,7 +342,8 @@ class Compiler:
                 if value is not _NOTHING and column[value] is not None:
                     return self._const(column[value])
                 col = self.ref(column, "_col")
-                if all(v is not None for v in column):
+                domain = self.domains.get(sub)
+                if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
                     return f"{col}[{sub}]", _NOTHING
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
                 if _CHEAP.fullmatch(sub):  # look twice rather than call: the common case has the field
@@ -424,7 +429,11 @@ class Compiler:
     def _e_Binary(self, e):
         op = e.op
         a, av = self.expr(e.left)
-        b, bv = self.expr(e.right)
+        if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
+            with self.narrowed(self._membership(e.left)):
+                b, bv = self.expr(e.right)
+        else:
+            b, bv = self.expr(e.right)
         # Expressions have no side effects, so a constant on either side folds.
         if op == "and":
             if av is not _NOTHING:
@@ -472,7 +481,8 @@ class Compiler:
         if e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
         coll = self.iterable(e.collection)
-        body = self.code(e.body)
+        with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
+            body = self.code(e.body)
         return {
             "sum": f"sum({body} for {var} in {coll})",
             "count": f"sum(1 for {var} in {coll} if {body})",
@@ -517,6 +527,52 @@ class Compiler:
             return self._const(sum(value if e.op == "sum" else 1 if value else 0 for _, value in parts))
         terms = [code if e.op == "sum" else f"(1 if {code} else 0)" for code, _ in parts]
         return "(0 + " + " + ".join(terms) + ")", _NOTHING
+
+    def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
+        """Return the spaces a collection of spaces can hold (None if that is not known here)."""
+        if isinstance(e, ast.Field) and e.name == "titles" and strip_optional(self.type_of(e.subject)) == PLAYER:
+            return self.titled
+        value = self.expr(e)[1]
+        if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return frozenset(value)
+        return None
+
+    def _membership(self, test: ast.Expr | None) -> list[tuple[str, frozenset[int] | None]]:
+        """Return (variable code, spaces) for every `VARIABLE in COLLECTION` that `test` requires.
+
+        `test` requires its own membership tests, and those of every operand
+        of an `and` at its top.
+        """
+        if isinstance(test, ast.Binary) and test.op == "and":
+            return self._membership(test.left) + self._membership(test.right)
+        if isinstance(test, ast.Binary) and test.op == "in" and isinstance(test.left, ast.Name) \
+                and strip_optional(self.type_of(test.left)) == SPACE:
+            var = self.code(test.left)
+            if _LOCAL.fullmatch(var):
+                return [(var, self.domain_of(test.right))]
+        return []
+
+    @contextlib.contextmanager
+    def narrowed(self, facts: list[tuple[str, frozenset[int] | None]], fresh: bool = False):
+        """Within the block, generated code may rely on each local `var` holding one of its spaces.
+
+        Used only where nothing can assign the variable (expressions and the
+        guards and hints of options), so a fact about its value cannot go stale.
+        `fresh`: the variables are bound here, anew (a loop's), so what was
+        known of a variable of that name outside does not apply.
+        """
+        saved = dict(self.domains)
+        for var, domain in facts:
+            outer = None if fresh else self.domains.get(var)
+            if domain is None:
+                if fresh:
+                    self.domains.pop(var, None)
+            else:
+                self.domains[var] = domain if outer is None else outer & domain
+        try:
+            yield
+        finally:
+            self.domains = saved
 
     def iterable(self, e: ast.Expr) -> str:
         """Return code for a collection that is only read while it is looped over.
@@ -686,10 +742,13 @@ class Compiler:
         """Generate code collecting the legal entries (option number, bound value, cost, value)."""
         out.line(f"{legal} = []")
         for k, o in enumerate(s.options):
-            guard = self.code(o.guard) if o.guard is not None else None
             var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
-            cost = self.code(o.cost) if o.cost is not None else "0"
-            value = self.code(o.value) if o.value is not None else "0"
+            domain = self.domain_of(o.binding[1]) if o.binding is not None else None
+            with self.narrowed([(var, domain)], fresh=True):
+                guard = self.code(o.guard) if o.guard is not None else None
+                with self.narrowed(self._membership(o.guard)):
+                    cost = self.code(o.cost) if o.cost is not None else "0"
+                    value = self.code(o.value) if o.value is not None else "0"
             append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
             if o.binding is not None:
                 out.line(f"for {var} in {self.iterable(o.binding[1])}:")
@@ -837,6 +896,7 @@ class Compiler:
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
         self.title_card: list[int | None] = [None] * len(spaces)
+        self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
 
         def title_deck_of(space: int) -> str:

@@ -26,15 +26,22 @@ class RecordingAgent(ScriptedAgent):
     rules offered, not only which one was taken.
     """
 
-    def __init__(self, answers):
+    def __init__(self, answers, passes: Iterable[str] = ()):
         super().__init__(answers)
         self.asked: list[tuple[str, list[str]]] = []
         self.labels: list[list[str]] = []
         self.bid_requests: list = []
+        self.passes = tuple(passes)
+        self.passed: list[tuple[str, list[str]]] = []
 
     def choose(self, game, request):
         options = request.options  # built on demand, labels included: every scenario reads them
-        self.asked.append((request.prompt, [o.name for o in options]))
+        names = [o.name for o in options]
+        if request.prompt in self.passes and "done" in names and not (self.answers and self.answers[0] in names):
+            # an offer this scenario is not about: say "done" unless the script answers it
+            self.passed.append((request.prompt, names))
+            return names.index("done")
+        self.asked.append((request.prompt, names))
         self.labels.append([o.label for o in options])
         return super().choose(game, request)
 
@@ -69,18 +76,21 @@ def make_game(
     at: Sequence[str] | None = None,
     start: bool = True,
     edition: str = EDITION,
+    passes: Sequence[str] = (),
     **options,
 ):
     """Return a game of `players` scripted seats.
 
     answers: one answer list per seat; throws: the dice, in order.
+    passes: prompts of offers the seats answer "done" to, unless their next
+    scripted answer is one of the options (the offers a scenario is not about).
     With start=True the setup (Rule 1) is skipped: every seat gets `cash`
     (one int for all, or one per seat) and stands on the spaces named in `at`.
     Options are passed by name, e.g. make_game(chance_deck=False).
     """
     prog = program(edition, **options)
     answers = answers if answers is not None else [[] for _ in range(players)]
-    agents = [RecordingAgent(list(a)) for a in answers]
+    agents = [RecordingAgent(list(a), passes) for a in answers]
     game = ld.new_game(prog, agents=agents, chance=ScriptedChance(list(throws), shuffles))
     if start:
         game.started = True

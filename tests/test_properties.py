@@ -101,6 +101,9 @@ def test_rule_file_is_consistent(path: Path):
                 assert value.value >= 0, f"{s.name}.{name} = {value.value}"
     # every rule does something or documents a rule with no effect (it has provenance either way)
     assert all(r.provenance.source for r in m.rules)
+    # a group lists each member once, in board order, however membership was declared
+    for name, members in m.groups.items():
+        assert members == sorted(set(members)), f"group {name}: {members}"
 
 
 BREAKAGES = [

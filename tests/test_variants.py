@@ -106,8 +106,12 @@ def game_1906(edition: str, **kw):
 
 
 def game_1933(edition: str, **kw):
-    """A scenario game of a 1933 variant, the stand-in card decks off unless asked for."""
+    """A scenario game of a 1933 variant, the stand-in card decks off unless asked for.
+
+    The seats pass on the once-a-turn trading offer unless the script answers it.
+    """
     kw.setdefault("proxy_decks", False)
+    kw.setdefault("passes", ("Offer a property to the other players?",))
     return make_game(edition=edition, **kw)
 
 
