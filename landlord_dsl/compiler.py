@@ -192,10 +192,12 @@ class _Code:
 
 
 class Compiler:
-    def __init__(self, ruleset: RuleSet, options: dict[str, Any]):
+    def __init__(self, ruleset: RuleSet, options: dict[str, Any], optimize: bool = True):
         self.rs = ruleset
         self.m: Model = ruleset.model
         self.options = options
+        # False: a plain translation, for tests that check the optimised code plays the same games
+        self.optimize = optimize
         m = self.m
         self.account_index = {a.name: i for i, a in enumerate(m.accounts)}
         self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
@@ -342,11 +344,11 @@ class Compiler:
                 if value is not _NOTHING and column[value] is not None:
                     return self._const(column[value])
                 col = self.ref(column, "_col")
-                domain = self.domains.get(sub)
+                domain = self.domains.get(sub) if self.optimize else None
                 if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
                     return f"{col}[{sub}]", _NOTHING
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
-                if _CHEAP.fullmatch(sub):  # look twice rather than call: the common case has the field
+                if self.optimize and _CHEAP.fullmatch(sub):  # look twice rather than call: the common case has the field
                     return f"({col}[{sub}] if {col}[{sub}] is not None else {checked})", _NOTHING
                 return checked, _NOTHING
             if name == "index":
@@ -392,16 +394,16 @@ class Compiler:
         kind, name = self.m.refs[id(e)]
         args = [self.code(a) for a in e.args]
         if kind == "builtin":
-            if name in INLINE:
+            if name in INLINE and self.optimize:
                 return INLINE[name].format(*args), _NOTHING
             return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them
-        value = self.expr(decl.body)[1]
+        value = self.expr(decl.body)[1] if self.optimize else _NOTHING
         if value is not _NOTHING:
             return self._const(value)
-        if self._inlinable(decl, args):
+        if self.optimize and self._inlinable(decl, args):
             outer, self.bound = self.bound, {i: (a, _NOTHING) for i, a in enumerate(args)}
             try:
                 code, value = self.expr(decl.body)
@@ -478,7 +480,7 @@ class Compiler:
         _, slot = self.m.refs[id(e)]
         var = f"v{slot}"
         items = self.expr(e.collection)[1]
-        if e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
+        if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
         coll = self.iterable(e.collection)
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
@@ -593,7 +595,7 @@ class Compiler:
             if not isinstance(p, str):
                 code, value = self.expr(p)
                 kind = strip_optional(self.type_of(p))
-                if value is _NOTHING or kind in (PLAYER, SPACE, CARD, ACCOUNT):
+                if value is _NOTHING or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
                     if literal:
                         pieces.append(repr(literal))
                         literal = ""
@@ -847,7 +849,7 @@ class Compiler:
 
     def return_expression(self, out: _Code, e: ast.Expr) -> None:
         """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
-        if isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
+        if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
             var = f"v{self.m.refs[id(e)][1]}"
             found = e.op == "any"
             out.line(f"for {var} in {self.code(e.collection)}:")
@@ -1071,10 +1073,14 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     return values
 
 
-def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None) -> Program:
-    """Compile a checked RuleSet with the given option values into a Program."""
+def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True) -> Program:
+    """Compile a checked RuleSet with the given option values into a Program.
+
+    `optimize=False` gives a plain translation (no inlining, unrolling or
+    proofs that field reads cannot fail): slower, and playing the same games.
+    """
     try:
-        return Compiler(ruleset, resolve_options(ruleset, options)).compile()
+        return Compiler(ruleset, resolve_options(ruleset, options), optimize).compile()
     except (RecursionError, MemoryError):
         from .parser import TOO_DEEP
 

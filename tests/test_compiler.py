@@ -1,0 +1,103 @@
+"""The compiler's optimisations change speed, never games.
+
+The compiler writes handlers into dispatchers, folds and inlines functions,
+unrolls short aggregates and leaves out field checks it can prove needless.
+`compile_ruleset(..., optimize=False)` is a plain translation; every shipped
+edition and variant must play byte-identical games both ways, and the
+field checks that remain must still catch what they are there for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import landlord_dsl as ld
+from landlord_dsl.agents import HeuristicAgent, RandomAgent
+from landlord_dsl.compiler import compile_ruleset
+from landlord_dsl.resources import editions_dir
+
+FILES = sorted(editions_dir().rglob("*.lg"))
+
+
+def _log(program: ld.Program, seed: int, random_agents: bool) -> list[str]:
+    n = max(program.players[0], min(4, program.players[1]))
+    agents = [RandomAgent(seed * 31 + i) if random_agents else HeuristicAgent() for i in range(n)]
+    game = ld.new_game(program, seed=seed, agents=agents, turn_limit=400)
+    try:
+        game.play()
+    except ld.RuleRuntimeError as err:  # the same failure, at the same moment, both ways
+        return game.log_lines() + [err.render()]
+    return game.log_lines()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_optimised_and_plain_compilations_play_the_same_games(path: Path):
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    assert fast.python_source != plain.python_source
+    for seed, random_agents in [(0, False), (1, False), (2, True)]:
+        assert _log(fast, seed, random_agents) == _log(plain, seed, random_agents), (path.stem, seed)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), faster=st.booleans(), average=st.booleans(), chance=st.booleans(),
+       single_tax=st.sampled_from(["never", "vote", "from_start", "at_turn", "when_concentrated"]))
+def test_optimised_and_plain_agree_under_any_1906_options(seed, faster, average, chance, single_tax):
+    rules = ld.load_edition("landlords-game-1906")
+    options = {"faster_game": faster, "average_hands": average, "chance_deck": chance, "single_tax": single_tax}
+    fast, plain = compile_ruleset(rules, options), compile_ruleset(rules, options, optimize=False)
+    assert _log(fast, seed, seed % 2 == 1) == _log(plain, seed, seed % 2 == 1)
+
+
+SMALL = """
+edition "x" { players 2 to 2 }
+account bank "Bank" unlimited
+kind start "Start" { }
+kind lot "Lot" titled { price: int color: group }
+kind station "Station" titled { price: int }
+group reds "Reds"
+board {
+    space go "Go" : start
+    space red_lot "Red lot" : lot { price = 10, color = reds }
+    space depot "Depot" : station { price = 20 }
+}
+"""
+
+
+def _runtime_error(tmp_path: Path, rules_text: str, optimize: bool) -> str:
+    path = tmp_path / "x.lg"
+    path.write_text(SMALL + rules_text)
+    program = compile_ruleset(ld.load_edition(path), optimize=optimize)
+    game = ld.new_game(program, players=2, seed=0)
+    for seat in range(2):
+        game.set_holder(program.title_card[1 + seat], seat)
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    return info.value.render()
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+@pytest.mark.parametrize("rules_text", [
+    # `or` proves nothing about the right-hand side
+    'function colourful(s: space) = s in lot or len(s.color) > 0\n'
+    'rule r "r" { on turn { if colourful(depot) { end game } } }\n',
+    # a player's titles may be stations, which have no colour
+    'rule r "r" { on turn { offer "Pick" { option o "O" for s in player.titles when len(s.color) > 0 { } } } }\n',
+    # `not (s in lot)` excludes lots, it does not include them
+    'rule r "r" { on turn { for s in player.titles { if not (s in lot) and len(s.color) > 0 { end game } } } }\n',
+])
+def test_field_checks_the_compiler_keeps_still_fail_clearly(tmp_path, rules_text, optimize):
+    text = _runtime_error(tmp_path, rules_text, optimize)
+    assert "has no field 'color'" in text and "x.lg:" in text
+
+
+def test_field_reads_proved_safe_are_written_without_a_check(tmp_path):
+    path = tmp_path / "x.lg"
+    path.write_text(SMALL + 'function reds_held(p: player) = count(s in p.titles: s in lot and s.color == reds)\n'
+                    'score reds_held(player)\n')
+    source = compile_ruleset(ld.load_edition(path)).python_source
+    assert "_field(" not in source.split("def _score")[0].split("def _f_reds_held")[1]
