@@ -6,7 +6,6 @@ Groups arrive as tuples of space indices; players as seat numbers.
 
 from __future__ import annotations
 
-import functools
 import operator
 from typing import TYPE_CHECKING, Callable
 
@@ -51,30 +50,39 @@ def _next_in(g: "Game", group: tuple[int, ...]) -> int:
     return min(group, key=lambda s: (s - here - 1) % size)
 
 
-@functools.lru_cache(maxsize=1024)
-def _owners_getter(group: tuple[int, ...]) -> Callable[[list], tuple]:
-    """Return a function giving the owners of a group's spaces as a tuple (one C call, not a loop)."""
-    if len(group) == 1:
-        (only,) = group
-        return lambda owner: (owner[only],)
-    return operator.itemgetter(*group) if group else (lambda owner: ())
+_GETTERS: dict[tuple[int, ...], Callable[[list], tuple]] = {}
 
 
-def _owners_of(g: "Game", group) -> tuple:
-    """Return the owner of every space of a group (a tuple, or a list such as `filter` makes)."""
-    return _owners_getter(group if group.__class__ is tuple else tuple(group))(g.owner)
+def _owners_getter(group) -> Callable[[list], tuple]:
+    """Return a function giving the owners of a group's spaces as a tuple (one C call, not a loop).
+
+    Made once per group and kept: the groups of a game are few.
+    """
+    key = group if group.__class__ is tuple else tuple(group)  # `filter` gives lists
+    getter = _GETTERS.get(key)
+    if getter is None:
+        if len(key) == 1:
+            (only,) = key
+            getter = lambda owner: (owner[only],)  # noqa: E731 - itemgetter of one item gives no tuple
+        else:
+            getter = operator.itemgetter(*key) if key else (lambda owner: ())
+        if len(_GETTERS) < 4096:
+            _GETTERS[key] = getter
+    return getter
 
 
 def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
-    return _owners_of(g, group).count(player)
+    getter = _GETTERS.get(group) if group.__class__ is tuple else None
+    return (getter or _owners_getter(group))(g.owner).count(player)
 
 
 def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
-    return len(group) > 0 and _owners_of(g, group).count(player) == len(group)
+    getter = _GETTERS.get(group) if group.__class__ is tuple else None
+    return len(group) > 0 and (getter or _owners_getter(group))(g.owner).count(player) == len(group)
 
 
 def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
-    seen = set(_owners_of(g, group))
+    seen = set(_owners_getter(group)(g.owner))
     seen.discard(None)
     return sorted(seen)
 
