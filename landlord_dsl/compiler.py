@@ -739,6 +739,8 @@ class Compiler:
             out.depth -= 1
         if s.repeat:
             out.depth -= 1
+            out.line("else:")  # the loop ran out of rounds: say so in the log
+            out.line(f"    g.offer_closed({site})")
 
     def _legal(self, out: _Code, s: ast.Choose, legal: str) -> None:
         """Generate code collecting the legal entries (option number, bound value, cost, value)."""

@@ -488,6 +488,10 @@ class Game:
         self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
         return entry
 
+    def offer_closed(self, site: ChoiceSite) -> None:
+        """Log that an `offer` closed by itself after MAX_OFFER_ROUNDS answers (a rule or bot that never says done)."""
+        self.log.append(("offer_closed", self.turn, self.actor, site.prompt, self.rule))
+
     def ask_bid(self, request: BidRequest) -> int | None:
         answer = self.agents[request.seat].bid(self, request)
         if answer is not None and (not isinstance(answer, int) or not request.minimum <= answer <= request.maximum):

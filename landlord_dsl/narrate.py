@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from .engine import MAX_OFFER_ROUNDS
+
 if TYPE_CHECKING:
     from .engine import Game
 
@@ -58,6 +60,9 @@ def _describe(game: "Game", event: tuple) -> str | None:
     if kind == "decide":
         _, _, seat, prompt, option, r = event
         return f"{names[seat]}: {prompt} -> {option}."
+    if kind == "offer_closed":
+        _, _, seat, prompt, r = event
+        return f"{names[seat]}: {prompt} -> closed after {MAX_OFFER_ROUNDS} answers [{rule(r)}]."
     if kind == "bid":
         _, _, seat, label, amount, r = event
         return f"{names[seat]} bids {amount} for {label}." if amount is not None else None

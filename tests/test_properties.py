@@ -209,6 +209,21 @@ def test_whole_games_end_conserve_money_and_replay(path: Path):
         assert replay.log_lines() == game.log_lines()
 
 
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_bots_never_run_an_offer_out_of_rounds(path: Path):
+    """With the heuristic bots, every `offer` ends by "done" or by running out of options.
+
+    An offer closed by the engine after 64 answers means a rule's hints make
+    the bots go round in circles (say, borrowing and repaying a note for ever).
+    """
+    prog = program(path, ())
+    for seed in range(8 if not THOROUGH else 80):
+        game = Game(prog, [HeuristicAgent() for _ in range(min(4, prog.players[1]))], seed=seed, turn_limit=600)
+        game.play()
+        closed = [e for e in game.log if e[0] == "offer_closed"]
+        assert not closed, f"seed {seed}: {closed[:3]}"
+
+
 # ------------------------------------------------------ 4. mutated variants
 
 def _render(header: ast.Header, decls) -> str:
