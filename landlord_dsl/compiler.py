@@ -14,6 +14,7 @@ checked AST: names are the checker's resolved references, never user text.
 
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
 import operator
 import re
@@ -36,6 +37,15 @@ _LOCAL = re.compile(r"v\d+")
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
 _INLINE_LIMIT = 400  # characters of generated code a function body may have to be written in place
+
+
+def _string_literal(code: str) -> str | None:
+    """Return the string a piece of generated code is, if it is a single string literal."""
+    try:
+        value = pyast.literal_eval(code)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _has_aggregate(e: Any) -> bool:
@@ -588,7 +598,10 @@ class Compiler:
         return self.code(e)
 
     def text(self, parts: list) -> str:
-        """Return Python code building a prompt or label from a checked template."""
+        """Return Python code building a prompt or label from a checked template.
+
+        A text whose holes the options fix is a single string literal.
+        """
         pieces: list[str] = []
         literal = ""  # text known now: constant holes are shown once, here
         for p in parts:
@@ -686,14 +699,13 @@ class Compiler:
         prompt = self.text(self.m.templates.get(id(s), [s.prompt]))
         names = [o.name for o in s.options]
         labels: list[str | None] = []
-        dynamic = []  # (option number, option) whose label depends on the game
+        dynamic = []  # (option number, label code, option) for labels that depend on the game
         for k, o in enumerate(s.options):
-            parts = self.m.templates.get(id(o), [o.label or o.name])
-            if all(isinstance(p, str) for p in parts):
-                labels.append("".join(parts))
-            else:
-                labels.append(None)
-                dynamic.append((k, o))
+            code = self.text(self.m.templates.get(id(o), [o.label or o.name]))
+            fixed = _string_literal(code)
+            labels.append(fixed)
+            if fixed is None:
+                dynamic.append((k, code, o))
         done = len(s.options)  # an offer's "done" is the option after the rule's own
         if s.repeat:
             names.append("done")
@@ -713,12 +725,12 @@ class Compiler:
             describe = f"_describe{n}"
             out.line(f"def {describe}(k, x):")
             out.depth += 1
-            for k, o in dynamic:
+            for k, code, o in dynamic:
                 out.line(f"if k == {k}:")
                 out.depth += 1
                 if o.binding is not None:
                     out.line(f"v{self.m.refs[id(o)][1]} = x")
-                out.line(f"return {self.text(self.m.templates[id(o)])}")
+                out.line(f"return {code}")
                 out.depth -= 1
             out.depth -= 1
         ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"

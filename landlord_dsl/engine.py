@@ -106,7 +106,6 @@ class Game:
         self.n = n
         self.agents = list(agents)
         self.chance = chance if chance is not None else SeededChance(seed)
-        self._roll = self.chance.roll
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
         self.board_size = len(program.space_names)
@@ -154,6 +153,16 @@ class Game:
         self.log: list[tuple] = []
         self.decisions: list[int | None] = []
         self.dice_request = DiceRequest(program.dice_count)
+
+    @property
+    def chance(self):
+        """The chance source that answers this game's dice and shuffles."""
+        return self._chance
+
+    @chance.setter
+    def chance(self, source) -> None:
+        self._chance = source
+        self._roll = source.roll  # bound once: dice are thrown a few times every turn
 
     # ------------------------------------------------------------ queries
     def cash(self, seat: int) -> int:
