@@ -27,7 +27,9 @@ from .types import (
 MAX_NUMBER = 10 ** 15  # amounts, counts and thresholds; larger is surely a typing slip
 MAX_PLAYERS = 100
 
-FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER)}
+# The value types of declared types; a `player` or `card` variable may hold none.
+FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER),
+               "card": optional(CARD)}
 
 
 @attrs.define
@@ -203,7 +205,10 @@ class Checker:
                 m.group_labels[d.name] = d.label or d.name
                 for f in d.fields:
                     t = FIELD_TYPES[f.type]
-                    if f.name in BUILTIN_FIELDS[SPACE]:
+                    if f.type == "card":
+                        self.error(f"field '{f.name}' cannot hold a card: a space's fields are fixed values", f.span,
+                                   "use a `space var NAME: card = none` for a card kept on a space")
+                    elif f.name in BUILTIN_FIELDS[SPACE]:
                         self.error(f"'{f.name}' is a built-in field of every space", f.span, "choose another name")
                     elif m.space_fields.get(f.name, t) != t:
                         self.error(f"field '{f.name}' has another type in another kind", f.span,
@@ -1023,8 +1028,8 @@ def _narrowings(cond: ast.Expr, holds: bool) -> frozenset[str]:
 
 
 def _param_type(type_name: str) -> str:
-    """Return the value type of a declared parameter (a `player` parameter is never none)."""
-    return PLAYER if type_name == "player" else FIELD_TYPES[type_name]
+    """Return the value type of a declared parameter (a `player` or `card` parameter is never none)."""
+    return strip_optional(FIELD_TYPES[type_name])
 
 
 def _walk_statements(stmts):

@@ -202,6 +202,15 @@ def set_pvar(game, name: str, seat: int, value) -> None:
     game.pv[_index(game, "player_vars", name)][seat] = value
 
 
+def svar(game, name: str, space_name: str):
+    """The value of a space variable on a space, both by their .lg names."""
+    return game.sv[_index(game, "space_vars", name)][space(game, space_name)]
+
+
+def set_svar(game, name: str, space_name: str, value) -> None:
+    game.sv[_index(game, "space_vars", name)][space(game, space_name)] = value
+
+
 def houses(game, space_name: str) -> int:
     return game.sv[_index(game, "space_vars", "houses")][space(game, space_name)]
 

@@ -35,6 +35,8 @@ from scenario_helpers import (
     rules,
     set_houses,
     set_pvar,
+    set_svar,
+    svar,
     turn,
     unpaid,
     where,
@@ -44,7 +46,8 @@ EDITION = "monopoly-1933-atlantic-city"
 JAIL_INSURANCE = "monopoly-1933-jail-insurance"
 PAUPERS = "monopoly-1933-paupers"
 HOUSING_SHORTAGE = "monopoly-1933-housing-shortage"
-VARIANTS = [JAIL_INSURANCE, PAUPERS, HOUSING_SHORTAGE]
+FREE_RIDES = "monopoly-1933-free-rides"
+VARIANTS = [JAIL_INSURANCE, PAUPERS, HOUSING_SHORTAGE, FREE_RIDES]
 
 
 TRADE_PROMPT = "Offer a property to the other players?"
@@ -58,14 +61,6 @@ def game(edition: str = EDITION, **kw):
     kw.setdefault("proxy_decks", False)
     kw.setdefault("passes", (TRADE_PROMPT,))
     return make_game(edition=edition, **kw)
-
-
-def svar(g, name: str, space_name: str):
-    return g.sv[list(rules(g.prog.name).model.space_vars).index(name)][g.prog.space_names.index(space_name)]
-
-
-def set_svar(g, name: str, space_name: str, value) -> None:
-    g.sv[list(rules(g.prog.name).model.space_vars).index(name)][g.prog.space_names.index(space_name)] = value
 
 
 def mortgage(g, space_name: str) -> None:
@@ -614,6 +609,32 @@ def test_1933_trading_bots_sell_the_lot_a_rival_needs_and_the_rival_buys():
     assert payments(g) == [(120, "p1", "p0", "trading")]
 
 
+def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
+    """1933, Landing on Jail: the Get out of Jail cards "can be traded between players at any
+    price they can agree on"; here offered at the $50 fine it saves."""
+    g = game(players=2, cash=500, at=["jail", "go"], throws=[(4, 6)], proxy_decks=True,
+             answers=[["sell_card"], ["buy"]])
+    jail_card = g.prog.card_names.index("chance_jail_free")
+    g.set_holder(jail_card, 0)
+    turn(g, 0)  # just visiting, then ten to Free Parking
+    assert g.holder[jail_card] == 1
+    assert payments(g) == [(50, "p1", "p0", "trading")]
+    assert labels(g, 0) == [["Offer Get out of Jail free: keep this card for 50", "Done"]]
+    assert_script_used_up(g)
+
+
+def test_1933_short_of_cash_a_player_may_sell_his_get_out_of_jail_card():
+    """1933, Landing on Jail and BANKRUPTCY RULES: a player short of cash may sell his card."""
+    g = game(players=2, cash=[30, 500], at=["short_line", "go"], throws=[(1, 2)], proxy_decks=True,
+             answers=[["sell_card"], ["buy"]])
+    jail_card = g.prog.card_names.index("chest_jail_free")
+    g.set_holder(jail_card, 0)
+    turn(g, 0)  # Luxury Tax, $75, with $30 in hand
+    assert g.holder[jail_card] == 1
+    assert payments(g) == [(50, "p1", "p0", "raising_cash"), (75, "p0", "bank", "luxury_tax_rule")]
+    assert g.seats == [0, 1]
+
+
 # =====================================================================
 # Mortgages
 # =====================================================================
@@ -950,3 +971,43 @@ def test_1933_housing_shortage_hotel_torn_down_only_with_four_houses_in_the_bank
     turn(g2, 0)
     assert houses(g2, "park_place") == 4
     assert payments(g2) == [(100, "bank", "p0", "improving")]
+
+
+# =====================================================================
+# Variant: FREE RIDES
+# =====================================================================
+
+def test_1933_free_rides_the_seller_takes_less_cash_and_stops_free_three_times():
+    """1933, FREE RIDES: a seller may take free rides (stops without rent) for less cash."""
+    g = game(FREE_RIDES, players=2, cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)],
+             answers=[["done", "sell", "with_rides"], ["buy"]])
+    give(g, "baltic_avenue", 0)
+    turn(g, 0)
+    assert owner(g, "baltic_avenue") == 1
+    assert payments(g) == [(120 - 24, "p1", "p0", "trading")]
+    assert svar(g, "free_rides_left", "baltic_avenue") == 3
+    for ride in range(3):
+        put(g, 0, "go")
+        g.chance.throws = [(1, 2)]
+        mark = len(g.log)
+        turn(g, 0)  # onto Baltic Avenue, free
+        assert payments(g, mark) == []
+        assert svar(g, "free_rides_left", "baltic_avenue") == 2 - ride
+    put(g, 0, "go")
+    g.chance.throws = [(1, 2)]
+    mark = len(g.log)
+    turn(g, 0)
+    assert payments(g, mark) == [(4, "p0", "p1", "land_rent")]  # the rides are used up
+    assert_script_used_up(g)
+
+
+def test_1933_free_rides_lapse_when_the_property_is_sold_again():
+    """1933, FREE RIDES (reconstruction): rides belong to the sale they were part of."""
+    g = game(FREE_RIDES, players=3, cash=500, at=["go", "go", "go"], throws=[(1, 1), (2, 3)],
+             answers=[["done", "sell", "cash"], ["buy"], []])
+    give(g, "baltic_avenue", 0)
+    set_svar(g, "free_rider", "baltic_avenue", 2)
+    set_svar(g, "free_rides_left", "baltic_avenue", 2)
+    turn(g, 0)
+    assert owner(g, "baltic_avenue") == 1 and payments(g) == [(120, "p1", "p0", "trading")]
+    assert svar(g, "free_rider", "baltic_avenue") is None and svar(g, "free_rides_left", "baltic_avenue") == 0

@@ -41,7 +41,9 @@ from scenario_helpers import (
     set_cash,
     set_houses,
     set_pvar,
+    set_svar,
     space,
+    svar,
     turn,
     unpaid,
     where,
@@ -92,14 +94,6 @@ def _model(g):
 
 def gvar(g, name):
     return g.gv[list(_model(g).game_vars).index(name)]
-
-
-def svar(g, name, space_name):
-    return g.sv[list(_model(g).space_vars).index(name)][space(g, space_name)]
-
-
-def set_svar(g, name, space_name, value):
-    g.sv[list(_model(g).space_vars).index(name)][space(g, space_name)] = value
 
 
 def active(g, rule):

@@ -52,6 +52,7 @@ from scenario_helpers import (
     rules,
     set_houses,
     set_pvar,
+    set_svar,
     turn,
     unpaid,
     where,
@@ -77,6 +78,7 @@ JAIL_INSURANCE = "monopoly-1933-jail-insurance"
 NO_AUCTIONS = "monopoly-1933-no-auctions"
 NO_EVEN_BUILDING = "monopoly-1933-no-even-building"
 PAUPERS = "monopoly-1933-paupers"
+FREE_RIDES = "monopoly-1933-free-rides"
 START_500 = "monopoly-1933-500-start"
 
 
@@ -435,6 +437,20 @@ def test_variant_monopoly_1933_paupers_a_pauper_pays_no_tax():
     assert unpaid(plain) == [(0, 25, "luxury_tax_rule")] and 0 not in plain.seats
 
 
+def test_variant_monopoly_1933_free_rides_no_rent_for_the_seller_on_a_free_ride():
+    """1933, FREE RIDES: the seller of a lot, paid in part with free rides, stops on it rent-free."""
+    g = game_1933(FREE_RIDES, cash=500, at=["go", "go"], throws=[(1, 2)])
+    give(g, "baltic_avenue", 1)
+    set_svar(g, "free_rider", "baltic_avenue", 0)
+    set_svar(g, "free_rides_left", "baltic_avenue", 1)
+    turn(g, 0)
+    assert where(g, 0) == "baltic_avenue" and payments(g) == []
+    plain = game_1933(E1933, cash=500, at=["go", "go"], throws=[(1, 2)])
+    give(plain, "baltic_avenue", 1)
+    turn(plain, 0)
+    assert payments(plain) == [(4, "p0", "p1", "land_rent")]
+
+
 def test_variant_monopoly_1933_housing_shortage_no_house_when_the_banker_has_none():
     """1933, HOUSING SHORTAGE: with the 32 houses on the board, the owner of a monopoly must wait."""
     def build_offered(edition):
@@ -581,6 +597,11 @@ EXPECTED_CHANGES: dict[str, set[tuple[str, str, str]]] = {
     NO_EVEN_BUILDING: {("function", "changed", "even_to_build"), ("function", "changed", "even_to_tear_down")},
     PAUPERS: {("const", "added", "pauper_cash"), ("function", "added", "pauper"),
               ("function", "changed", "bank_charge"), ("rule", "changed", "bankruptcy")},
+    FREE_RIDES: {("const", "added", "free_ride_discount_pct"), ("const", "added", "free_rides_granted"),
+                 ("function", "added", "price_with_rides"), ("function", "added", "ride_worth"),
+                 ("function", "changed", "rent_waived"), ("action", "changed", "offer_for_sale"),
+                 ("rule", "added", "free_rides"), ("variable", "added", "space free_rider"),
+                 ("variable", "added", "space free_rides_left")},
 }
 
 def _diff_params():
