@@ -590,11 +590,13 @@ class Compiler:
         """Return code for a collection that is only read while it is looped over.
 
         Expressions change nothing, so an aggregate or the options of a
-        `choose` can loop over the engine's own list of a player's titles
-        instead of the copy that `player.titles` gives everywhere else.
+        `choose` can loop over the engine's own lists of a player's titles
+        and cards instead of the copies `player.titles` and `player.cards`
+        give everywhere else.
         """
-        if isinstance(e, ast.Field) and e.name == "titles" and strip_optional(self.type_of(e.subject)) == PLAYER:
-            return f"g.titles[{self.code(e.subject)}]"
+        if isinstance(e, ast.Field) and e.name in ("titles", "cards") \
+                and strip_optional(self.type_of(e.subject)) == PLAYER:
+            return f"g.{'titles' if e.name == 'titles' else 'hands'}[{self.code(e.subject)}]"
         return self.code(e)
 
     def text(self, parts: list) -> str:

@@ -124,6 +124,7 @@ class Game:
         self.holder: list[int | None] = [None] * len(program.card_names)
         self.owner: list[int | None] = [None] * self.board_size
         self.titles: list[list[int]] = [[] for _ in range(n)]  # spaces each seat owns, in board order
+        self.hands: list[list[int]] = [[] for _ in range(n)]  # cards each seat holds, in card order
         self.decks = {name: list(cards) for name, cards in program.deck_cards.items()}
         self.active = [not off for off in program.rule_off]
         for rule, replaced in enumerate(program.rule_replaces):
@@ -170,8 +171,8 @@ class Game:
         return self.bal[self.nacc + seat]
 
     def cards_of(self, seat: int) -> list[int]:
-        """Return the cards a player holds, title deeds included, in card order."""
-        return [card for card, holder in enumerate(self.holder) if holder == seat]
+        """Return the cards a player holds, title deeds included, in card order (a new list)."""
+        return list(self.hands[seat])
 
     def account_balance(self, name: str) -> int:
         """Return the balance of a declared account."""
@@ -212,6 +213,9 @@ class Game:
             owned = sorted(s for s, o in enumerate(self.owner) if o == seat)
             if self.titles[seat] != owned:
                 problems.append(f"seat {seat + 1}'s title list {self.titles[seat]} is not what it owns {owned}")
+            held = [card for card, holder in enumerate(self.holder) if holder == seat]
+            if self.hands[seat] != held:
+                problems.append(f"seat {seat + 1}'s hand {self.hands[seat]} is not the cards it holds {held}")
         placed: dict[int, str] = {}
         for deck, cards in self.decks.items():
             for card in cards:
@@ -418,6 +422,13 @@ class Game:
         """Give a card to a player (None: to nobody), taking it out of any deck."""
         previous = self.holder[card]
         self.holder[card] = seat
+        if previous is not None:
+            self.hands[previous].remove(card)
+        if seat is not None:
+            hand = self.hands[seat]
+            hand.append(card)
+            if len(hand) > 1 and hand[-2] > card:
+                hand.sort()
         space = self.prog.card_space[card]
         if space is not None:
             self.owner[space] = seat
@@ -771,7 +782,10 @@ class Game:
         self.holder = list(state.holders)
         self.owner = [None] * self.board_size
         self.titles = [[] for _ in range(self.n)]
+        self.hands = [[] for _ in range(self.n)]
         for card, seat in enumerate(self.holder):
+            if seat is not None:
+                self.hands[seat].append(card)
             space = self.prog.card_space[card]
             if space is not None:
                 self.owner[space] = seat
