@@ -30,6 +30,7 @@ from scenario_helpers import (
     offered,
     owner,
     payments,
+    program,
     put,
     pvar,
     rules,
@@ -748,14 +749,15 @@ def test_1933_turn_limit_ends_the_game_and_ranks_by_net_worth():
 # =====================================================================
 
 def _play(edition, seed, players=4):
-    prog = ld.compile_rules(rules(edition), {})
-    g = ld.new_game(prog, agents=[HeuristicAgent() for _ in range(players)], seed=seed)
+    g = ld.new_game(program(edition), agents=[HeuristicAgent() for _ in range(players)], seed=seed)
     return g, g.play()
 
 
-def test_1933_two_hundred_bot_games_finish_and_conserve_money():
+def test_1933_a_thousand_bot_games_finish_conserve_money_and_replay():
+    """1933: 1,000 four-player games of heuristic bots end (by bankruptcy or the cap), conserve
+    money, and (every tenth, checked) replay to the same event log from their seed and decisions."""
     reasons = {}
-    for seed in range(200):
+    for seed in range(1000):
         g, result = _play(EDITION, seed)
         assert g.conserved(), seed
         key = result.end_reason.split(" (")[0]
@@ -764,8 +766,12 @@ def test_1933_two_hundred_bot_games_finish_and_conserve_money():
             assert len(g.seats) == 1
         else:
             assert key == "turn limit" and result.turns == 1000
+        if seed % 10 == 0:
+            replay = ld.new_game(program(EDITION), agents=ld.agents.SharedScript(g.decisions).seats(4), seed=seed)
+            replay.play()
+            assert replay.log_lines() == g.log_lines(), seed
     # with property changing hands, land monopolies form and bankruptcies end the games
-    assert set(reasons) <= {"end condition", "turn limit"} and reasons["end condition"] >= 190, reasons
+    assert set(reasons) <= {"end condition", "turn limit"} and reasons["end condition"] >= 950, reasons
 
 
 @pytest.mark.parametrize("edition", VARIANTS)
