@@ -478,9 +478,24 @@ class Game:
             self.move_backward(seat, self.total)
 
     # --------------------------------------------------------- turns
+    def first_player(self) -> None:
+        """Preface: the highest throw plays first; those tied throw again (five
+        rounds at most, then the first of them in seat order)."""
+        contenders = list(range(self.n))
+        for _ in range(5):
+            if len(contenders) > 1:
+                throws = {}
+                for p in contenders:
+                    self.roll()
+                    throws[p] = self.total
+                best = max(throws.values())
+                contenders = [p for p in contenders if throws[p] == best]
+        self.next_seat = contenders[0]
+
     def setup(self) -> None:
         """Rule 1: $400 each (4 players), deal 24 of the shuffled green cards,
         each player buys what he wants of his hand at the printed prices."""
+        self.first_player()
         n, cash = self.n, self.cash
         for p in range(n):
             self.receive(p, START_CASH[n])

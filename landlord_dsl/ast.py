@@ -201,6 +201,7 @@ class Choose:
 
 @attrs.frozen
 class Roll:
+    thrower: Expr | None = None  # who throws (for the log); the acting player if None
     span: Span = _span()
 
 
@@ -317,8 +318,16 @@ class Do:
     span: Span = _span()
 
 
+@attrs.frozen
+class GiveTurn:
+    """`give turn to PLAYER`: the next turn is his, and play goes on round the table from him."""
+
+    player: Expr
+    span: Span = _span()
+
+
 Stmt = Union[
-    Pay, Set, Let, If, For, Choose, Roll, MoveSteps, MoveTo, Send, Draw, Give,
+    Pay, Set, Let, If, For, Choose, Roll, MoveSteps, MoveTo, Send, Draw, Give, GiveTurn,
     Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch, Eliminate, Do,
 ]
 

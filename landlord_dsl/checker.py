@@ -604,7 +604,8 @@ class Checker:
                     self.expect(o.value, inner, INT, "an option's value")
                 self.block(o.body, inner)
         elif isinstance(s, ast.Roll):
-            pass
+            if s.thrower is not None:
+                self.expect(s.thrower, scope, PLAYER, "who throws")
         elif isinstance(s, ast.MoveSteps):
             self.expect(s.steps, scope, INT, "the number of steps")
             if s.via is not None and s.direction == "backward":
@@ -618,6 +619,8 @@ class Checker:
             self.expect(s.destination, scope, SPACE, "where to send")
         elif isinstance(s, ast.Draw):
             self._deck(s.deck, s.name_span)
+        elif isinstance(s, ast.GiveTurn):
+            self.expect(s.player, scope, PLAYER, "whose turn is next")
         elif isinstance(s, ast.Give):
             self.expect(s.card, scope, CARD, "what is given")
             self.expect(s.recipient, scope, PLAYER, "who receives it")

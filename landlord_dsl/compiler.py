@@ -780,7 +780,10 @@ class Compiler:
                 out.depth -= 1
 
     def _s_Roll(self, out, s):
-        out.line("g.roll()")
+        out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")
+
+    def _s_GiveTurn(self, out, s):
+        out.line(f"g.give_turn({self.present(s.player, 'the player to play next')}, {self.span(s.span)})")
 
     def _s_MoveSteps(self, out, s):
         if s.via is None and s.direction == "forward":

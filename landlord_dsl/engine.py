@@ -138,6 +138,7 @@ class Game:
         self.seats = list(range(n))
         self.turn = 0
         self.next_seat = 0
+        self.turn_after: int | None = None  # who plays next, when a rule said so (`give turn to`)
         self.current = 0
         self.actor = 0
         self.rule = -1
@@ -401,7 +402,8 @@ class Game:
             dispatch(self)
 
     # -------------------------------------------------------------- chance
-    def roll(self) -> None:
+    def roll(self, seat: int | None = None) -> None:
+        """Throw the dice: by `seat` (for the log), the acting player if None."""
         dice = self.dice = self._roll(self.dice_request)
         if len(dice) == 2:  # the usual pair, without the general sums
             first, second = dice
@@ -409,7 +411,7 @@ class Game:
         else:
             self.dice_total = sum(dice)
             self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
-        self.log.append(("roll", self.turn, self.actor, dice, self.rule))
+        self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
 
     def shuffle(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -570,6 +572,13 @@ class Game:
             self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
             self.set_holder(card, buyer)
 
+    def give_turn(self, seat: int, span=None) -> None:
+        """Make `seat` play the next turn (the first, during setup); the order goes on from him."""
+        if seat not in self.seats:
+            raise self.fail(f"{self.names[seat]} has left the game and cannot have the next turn", span)
+        self.turn_after = seat
+        self.log.append(("next", self.turn, seat, self.rule))
+
     def switch_rule(self, rule: int, enable: bool) -> None:
         """Put a rule in force (and the rules it replaces out of force), or the reverse."""
         if self.active[rule] == enable:
@@ -667,6 +676,8 @@ class Game:
             pass
         except EndGame:
             self.over, self.end_reason = True, self.end_reason or "ended during setup"
+        if self.turn_after is not None:
+            self.next_seat = self._take_turn_after()
         if self.wealth_history is not None:
             self.wealth_history.append(self.scores())
 
@@ -694,7 +705,8 @@ class Game:
             self.over = True
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
-        self.next_seat = next_seat = self._seat_after(seat)
+        next_seat = self._take_turn_after() if self.turn_after is not None else self._seat_after(seat)
+        self.next_seat = next_seat
         if self.wealth_history is not None and next_seat <= seat:
             self.wealth_history.append(self.scores())
         if not self.over:
@@ -705,6 +717,11 @@ class Game:
             else:
                 if turn >= self.turn_limit:
                     self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
+
+    def _take_turn_after(self) -> int:
+        """Return the seat a rule gave the next turn to, if he is still playing (else the next one after him)."""
+        seat, self.turn_after = self.turn_after, None
+        return seat if seat in self.seats else self._seat_after(seat)
 
     def _in_seat_order(self, first: int) -> list[int]:
         """Return the players still in the game, starting from `first` (or the next one) round the table."""

@@ -474,7 +474,9 @@ def _simple(s: ast.Stmt) -> str:
     if isinstance(s, ast.Let):
         return f"let {s.name} = {expr(s.value)}"
     if isinstance(s, ast.Roll):
-        return "roll dice"
+        return "roll dice" + (f" by {expr(s.thrower)}" if s.thrower is not None else "")
+    if isinstance(s, ast.GiveTurn):
+        return f"give turn to {expr(s.player)}"
     if isinstance(s, ast.MoveSteps):
         return f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else "")
     if isinstance(s, ast.MoveTo):

@@ -60,6 +60,9 @@ def _describe(game: "Game", event: tuple) -> str | None:
     if kind == "decide":
         _, _, seat, prompt, option, r = event
         return f"{names[seat]}: {prompt} -> {option}."
+    if kind == "next":
+        _, _, seat, r = event
+        return f"{names[seat]} has the next turn [{rule(r)}]."
     if kind == "offer_closed":
         _, _, seat, prompt, r = event
         return f"{names[seat]}: {prompt} -> closed after {MAX_OFFER_ROUNDS} answers [{rule(r)}]."

@@ -234,7 +234,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def roll_stmt(self, meta, children):
-        return ast.Roll(span=self._span(meta))
+        return ast.Roll(children[0], span=self._span(meta))
 
     @v_args(meta=True)
     def move_steps(self, meta, children):
@@ -257,6 +257,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def give_stmt(self, meta, children):
         return ast.Give(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def give_turn_stmt(self, meta, children):
+        return ast.GiveTurn(children[0], span=self._span(meta))
 
     @v_args(meta=True)
     def return_stmt(self, meta, children):

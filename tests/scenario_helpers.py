@@ -77,6 +77,7 @@ def make_game(
     start: bool = True,
     edition: str = EDITION,
     passes: Sequence[str] = (),
+    first: int | None = None,
     **options,
 ):
     """Return a game of `players` scripted seats.
@@ -84,6 +85,8 @@ def make_game(
     answers: one answer list per seat; throws: the dice, in order.
     passes: prompts of offers the seats answer "done" to, unless their next
     scripted answer is one of the options (the offers a scenario is not about).
+    first: for a setup that throws for the first player (1906), the seat that
+    wins the opening throws; they are put before `throws`.
     With start=True the setup (Rule 1) is skipped: every seat gets `cash`
     (one int for all, or one per seat) and stands on the spaces named in `at`.
     Options are passed by name, e.g. make_game(chance_deck=False).
@@ -91,7 +94,10 @@ def make_game(
     prog = program(edition, **options)
     answers = answers if answers is not None else [[] for _ in range(players)]
     agents = [RecordingAgent(list(a), passes) for a in answers]
-    game = ld.new_game(prog, agents=agents, chance=ScriptedChance(list(throws), shuffles))
+    throws = list(throws)
+    if first is not None:
+        throws = opening_throws(players, first) + throws
+    game = ld.new_game(prog, agents=agents, chance=ScriptedChance(throws, shuffles))
     if start:
         game.started = True
         if cash is not None:
@@ -102,6 +108,11 @@ def make_game(
             for seat, name in enumerate(at):
                 put(game, seat, name)
     return game
+
+
+def opening_throws(players: int, first: int) -> list[tuple[int, int]]:
+    """Throws, one per seat in seat order, that make `first` the clear winner of the opening throws."""
+    return [(6, 5) if seat == first else (1, 2) for seat in range(players)]
 
 
 # ----------------------------------------------------------------- names

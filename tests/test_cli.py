@@ -118,9 +118,11 @@ def test_play_narrates_and_logs(tmp_path):
     log = tmp_path / "game.jsonl"
     code, out = run("play", "landlords-game-1906", "--seed", "7", "--log", str(log))
     assert code == 0
-    assert "-- Turn 1: Player 1 --" in out and "Final scores:" in out and "winner" in out
+    # 1906: the opening throws decide who plays first (seed 7: Player 2 throws highest)
+    assert "Player 2 has the next turn [first_player]." in out
+    assert "-- Turn 1: Player 2 --" in out and "Final scores:" in out and "winner" in out
     lines = log.read_text().splitlines()
-    assert json.loads(lines[0])[0] == "pay" and json.loads(lines[-1])[0] == "end"
+    assert json.loads(lines[0])[0] == "roll" and json.loads(lines[-1])[0] == "end"
     code2, out2 = run("play", "landlords-game-1906", "--seed", "7")
     assert out2 == out
 

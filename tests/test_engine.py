@@ -181,3 +181,35 @@ def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
         assert IMPLEMENTATIONS["count_owned"](game, seat, group) == owners.count(seat)
         assert IMPLEMENTATIONS["owns_all"](game, seat, group) == (bool(group) and owners.count(seat) == len(group))
     assert IMPLEMENTATIONS["owners"](game, group) == sorted({o for o in owners if o is not None})
+
+
+_TURN_ORDER = """
+edition "x" {{ players 2 to 4 turn limit 6 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+board {{
+    space go "Go" : start
+}}
+rule order "Order" {{
+    on turn {{
+        if turn_number == 1 {{
+            {body}
+        }}
+    }}
+}}
+"""
+
+
+def test_give_turn_sets_who_plays_next_and_the_order_goes_on_from_him(tmp_path):
+    rules = ld.load_text(_TURN_ORDER.format(body="give turn to players[2]"))
+    game = ld.new_game(rules, players=3, seed=0)
+    game.play()
+    assert [e[2] for e in game.log if e[0] == "turn"] == [0, 2, 0, 1, 2, 0]
+    assert ("next", 1, 2, 0) in game.log
+
+
+def test_give_turn_to_a_player_who_has_left_is_a_located_error():
+    rules = ld.load_text(_TURN_ORDER.format(body="let p = players[1]\n eliminate p\n give turn to p"))
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        ld.new_game(rules, players=3, seed=0).play()
+    assert "Player 2 has left the game and cannot have the next turn" in info.value.render()

@@ -68,6 +68,44 @@ PRICE = {
 
 
 # =====================================================================
+# Preface - the first player
+# =====================================================================
+
+def _opening(players: int, throws, answers=None):
+    """A game whose setup runs: the opening throws, then the deal (all cards declined)."""
+    answers = answers or [["decline"] * (24 // players) for _ in range(players)]
+    return make_game(players=players, start=False, throws=throws, answers=answers, chance_deck=False)
+
+
+def test_1906_preface_the_highest_opening_throw_plays_first():
+    """Preface: 'Determine first player by throwing dice' - each throws, the highest begins."""
+    g = _opening(3, [(1, 2), (6, 6), (3, 4)])
+    g.setup()
+    assert [(seat, sum(dice)) for seat, dice in rolls(g)] == [(0, 3), (1, 12), (2, 7)]
+    assert g.next_seat == 1
+    g.chance.throws = [(1, 3)]  # onto the Game Preserves: straight to Jail, no decisions
+    g.play_turn()
+    assert ("turn", 1, 1) in g.log  # the first turn is seat 1's
+    assert g.next_seat == 2
+
+
+def test_1906_preface_players_tied_for_the_highest_throw_throw_again():
+    """Preface (reconstruction): only the players tied for the highest throw throw again."""
+    g = _opening(3, [(6, 5), (5, 6), (1, 1), (1, 2), (2, 2)])
+    g.setup()
+    assert [(seat, sum(dice)) for seat, dice in rolls(g)] == [(0, 11), (1, 11), (2, 2), (0, 3), (1, 4)]
+    assert g.next_seat == 1
+
+
+def test_1906_preface_after_five_tied_rounds_the_first_in_seat_order_begins():
+    """Preface (reconstruction): five rounds of ties at most, then the first of them in seat order."""
+    g = _opening(2, [(3, 3)] * 10)
+    g.setup()
+    assert len(rolls(g)) == 10 and g.next_seat == 0
+    assert_script_used_up(g)
+
+
+# =====================================================================
 # Rule 1 - Buying titles to lots
 # =====================================================================
 
@@ -80,7 +118,7 @@ def _dealt(g):
 def test_1906_rule_1_deal_24_green_cards_one_around_to_the_left():
     """Rule 1: 'deal out one around, to the left, until 24 have been dealt, then place the
     remainder of the pack on the board' - card k goes to seat k mod 2; 5 of 29 stay undealt."""
-    g = make_game(players=2, start=False, answers=[["decline"] * 12, ["decline"] * 12], chance_deck=False)
+    g = make_game(players=2, start=False, first=0, answers=[["decline"] * 12, ["decline"] * 12], chance_deck=False)
     g.setup()
     dealt = _dealt(g)
     assert len(dealt) == 24
@@ -93,7 +131,7 @@ def test_1906_rule_1_deal_24_green_cards_one_around_to_the_left():
 
 def test_1906_rule_1_the_green_pack_is_shuffled_before_the_deal():
     """Rule 1: 'Shuffle the green cards and deal...' - the deal follows the shuffled order."""
-    g = make_game(players=2, start=False, answers=[["decline"] * 12, ["decline"] * 12],
+    g = make_game(players=2, start=False, first=0, answers=[["decline"] * 12, ["decline"] * 12],
                   shuffles=[list(range(28, -1, -1))], chance_deck=False)
     g.setup()
     dealt = _dealt(g)
@@ -105,7 +143,7 @@ def test_1906_rule_1_option_to_buy_dealt_cards_price_to_public_treasury():
     """Rule 1: each player may buy any or all of the cards dealt to him, 'the sale price of the
     cards being paid into the PUBLIC TREASURY'; 'cards not purchased must be returned to the pack'."""
     # Seat 0 is dealt wayback, royal_rusher_rr, the_farm, ...; seat 1 lonely_lane, the_pike, speculation, ...
-    g = make_game(players=2, start=False, chance_deck=False,
+    g = make_game(players=2, start=False, first=0, chance_deck=False,
                   answers=[["buy", "buy"] + ["decline"] * 10, ["decline", "decline", "buy"] + ["decline"] * 9])
     g.setup()
     assert cash(g, 0) == 600 - 25 - 50
@@ -128,7 +166,7 @@ def test_1906_rule_1_starting_cash_and_cards_per_player(players, start_cash):
     """Preface and Rule 1: $600 each for two players, $500 for three, $400 for four; the 24 dealt
     cards are shared equally (12, 8, 6) and each is offered to its holder."""
     per_seat = 24 // players
-    g = make_game(players=players, start=False, chance_deck=False,
+    g = make_game(players=players, start=False, first=0, chance_deck=False,
                   answers=[["decline"] * per_seat for _ in range(players)])
     g.setup()
     assert [cash(g, s) for s in range(players)] == [start_cash] * players
@@ -150,7 +188,7 @@ AVERAGE_HANDS = {
 def test_1906_rule_1_average_hands_option_gives_the_four_hands_and_75_dollars():
     """Preface: 'let each player take one of the average hands indicated below, and $75 in cash'
     (hands as in boards.md 2.4, each worth $325); nothing is dealt, nothing paid to the treasury."""
-    g = make_game(players=4, start=False, average_hands=True, chance_deck=False)
+    g = make_game(players=4, start=False, first=0, average_hands=True, chance_deck=False)
     g.setup()
     for seat, hand in AVERAGE_HANDS.items():
         assert cash(g, seat) == 75

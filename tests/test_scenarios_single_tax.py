@@ -207,7 +207,7 @@ def test_1906_single_tax_adoption_from_the_start_empties_the_treasury_after_setu
     """single_tax="from_start": the Single Tax is in operation before the first turn. Rule 1's
     $25 for Wayback reaches the treasury during setup, and Rule 2 ('Begin game under single
     tax with empty PUBLIC TREASURY') sends it on to MISCELLANEOUS."""
-    g = game(players=2, start=False, single_tax="from_start",
+    g = game(players=2, start=False, first=0, single_tax="from_start",
              answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
     g.setup()
     assert cards_of(g, 0) == ["wayback"]
@@ -224,7 +224,7 @@ def test_1906_single_tax_adoption_from_the_start_empties_the_treasury_after_setu
 
 def test_1906_single_tax_adoption_never_keeps_the_ordinary_rules():
     """single_tax="never": no turn, wealth gap or setup brings the Single Tax in."""
-    g = game(players=2, start=False, single_tax="never", answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
+    g = game(players=2, start=False, first=0, single_tax="never", answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
     g.setup()
     assert g.scores() == (675, 600)
     set_cash(g, 0, 5000)
@@ -923,7 +923,7 @@ def test_1906_monopolist_demonstration_one_player_holds_all_the_land(players):
     all other advantages of the game. Provide each player with $100 at the start' - the first
     seat (index 0) holds the 22 lots; the railroads, franchises and broker's license are dealt
     in board order round the others (the variant's reading of 'all other advantages')."""
-    g = game(players=players, start=False, edition=DEMO)
+    g = game(players=players, start=False, first=0, edition=DEMO)
     g.setup()
     assert [cash(g, s) for s in range(players)] == [100] * players
     assert sorted(cards_of(g, 0)) == sorted(LOTS)
@@ -940,7 +940,7 @@ def test_1906_monopolist_demonstration_the_landlord_gets_no_wages():
     """Closing section: 'let the game proceed under the rules with the exception that the
     landlord gets no wages' - passing Mother Earth the landlord draws nothing (the pass still
     counts towards the end of the game), a tenant draws $100 and pays the landlord rent."""
-    g = game(players=2, start=False, edition=DEMO, throws=[(2, 3), (2, 3)], answers=[["done"], []])
+    g = game(players=2, start=False, first=0, edition=DEMO, throws=[(2, 3), (2, 3)], answers=[["done"], []])
     g.setup()
     put(g, 0, "wall_street")
     put(g, 1, "wall_street")
@@ -958,7 +958,7 @@ def test_1906_monopolist_demonstration_the_landlord_gets_no_wages():
 def test_1906_monopolist_demonstration_under_the_single_tax():
     """Closing section: 'The remedy is the Single Tax' - with single_tax=from_start the
     landlord's 22 title deeds are of no value and rent goes to the Public Treasury."""
-    g = game(players=2, start=False, edition=DEMO, single_tax="from_start", throws=[(1, 2)])
+    g = game(players=2, start=False, first=0, edition=DEMO, single_tax="from_start", throws=[(1, 2)])
     g.setup()
     assert in_force(g)
     assert g.scores() == (100, 100 + 7 * 100)

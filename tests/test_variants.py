@@ -212,7 +212,7 @@ def test_variant_landlords_game_1904_without_lot_tickets_no_tickets_and_100_doll
 
 def test_variant_landlords_game_1906_average_hands_each_player_takes_a_hand_and_75():
     """1906, preface: each player takes one of the four average hands and $75, no cards are bought."""
-    g = game_1906(AVERAGE_HANDS, players=4, start=False)
+    g = game_1906(AVERAGE_HANDS, players=4, start=False, first=0)
     g.setup()
     hands = {
         0: ["the_bowery", "beggarmans_court", "wall_street", "royal_rusher_rr", "gee_whiz_rr"],
@@ -232,7 +232,7 @@ def test_variant_landlords_game_1906_average_hands_each_player_takes_a_hand_and_
 
 def test_variant_landlords_game_1906_monopolist_demonstration_landlord_holds_the_land_and_draws_no_wages():
     """1906, closing section: the landlord holds every lot, all start with $100, he draws no wages."""
-    g = game_1906(DEMONSTRATION, players=2, start=False, throws=[(1, 2), (1, 2)])
+    g = game_1906(DEMONSTRATION, players=2, start=False, first=0, throws=[(1, 2), (1, 2)])
     g.setup()
     lots = [s.name for s in rules(DEMONSTRATION).model.spaces if s.kind == "lot"]
     assert lots and all(owner(g, s) == 0 for s in lots)
