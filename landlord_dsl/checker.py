@@ -734,18 +734,19 @@ class Checker:
             if piece[0] != "{":
                 literal += piece
                 continue
+            at = self._span_in_text(span, text, match.start(), len(piece))
             if piece == "{" or not piece.endswith("}"):
-                self.error(f"a '{{' in the text {text!r} is never closed", span,
+                self.error(f"a '{{' in the text {text!r} is never closed", at,
                            "close the hole with '}', or write '{{' for a brace")
                 continue
-            hole = parse_hole(piece[1:-1], span)
+            hole = parse_hole(piece[1:-1], at)
             if isinstance(hole, str):
-                self.error(f"cannot read the hole {piece} in the text {text!r}: {hole}", span,
+                self.error(f"cannot read the hole {piece} in the text {text!r}: {hole}", at,
                            "a hole holds an expression, like {player} or {house_price(s)}")
                 continue
             t = self.expr(hole, scope)
             if t != ANY and strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None:
-                self.error(f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text", span,
+                self.error(f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text", at,
                            "show a player, space, card, account, number or text")
             if literal:
                 parts.append(literal)
@@ -754,6 +755,21 @@ class Checker:
         if literal:
             parts.append(literal)
         return parts
+
+    def _span_in_text(self, span: ast.Span, text: str, start: int, length: int) -> ast.Span:
+        """Return the span of text[start:start + length] in the file, or `span` if it cannot be found.
+
+        The text is the first string literal on the line of `span` after its
+        start (a `choose` prompt, an option label); with escapes before the
+        piece the columns would not match, so the statement's span is kept.
+        """
+        source = self.sources.get(span.file)
+        line = source.line(span.line) if source is not None else None
+        quote = line.find('"', span.column - 1) if line else -1
+        if quote < 0 or "\\" in line[quote + 1:quote + 1 + start] or line[quote + 1:quote + 1 + len(text)] != text:
+            return span
+        column = quote + 2 + start
+        return ast.Span(span.file, span.line, column, span.line, column + length)
 
     # --------------------------------------------------------- expressions
     def _name_type(self, e: ast.Name, scope: _Scope, constant: bool = False, report: bool = True) -> str:
