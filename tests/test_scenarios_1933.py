@@ -32,6 +32,7 @@ from scenario_helpers import (
     payments,
     program,
     put,
+    rolls,
     pvar,
     rules,
     set_houses,
@@ -85,13 +86,21 @@ GREEN = ["arctic_avenue", "baltic_avenue"]
 
 def test_1933_setup_1500_each_and_both_decks_shuffled():
     """1933, set-up: the Banker issues each player $1,500; Chance and Community Chest are shuffled."""
-    g = game(players=4, start=False, proxy_decks=True)
+    g = game(players=4, start=False, proxy_decks=True, first=0)
     g.setup()
     assert [cash(g, s) for s in range(4)] == [1500] * 4
     assert g.minted == 6000
     shuffled = [e[2] for e in g.log if e[0] == "shuffle"]
     assert shuffled == ["chance_cards", "chest_cards"]
     assert all(where(g, s) == "go" for s in range(4))
+
+
+def test_1933_setup_the_high_scorer_of_a_throw_moves_first():
+    """1933, set-up: 'Roll the dice and high scorer moves first'; ties throw again (reconstruction)."""
+    g = game(players=3, start=False, throws=[(2, 3), (6, 4), (5, 5), (1, 2), (3, 3)])
+    g.setup()
+    assert [(seat, sum(dice)) for seat, dice in rolls(g)] == [(0, 5), (1, 10), (2, 10), (1, 3), (2, 6)]
+    assert g.next_seat == 2 and ("next", 0, 2, g.prog.rule_names.index("first_player")) in g.log
 
 
 def test_1933_salary_200_on_passing_go():
@@ -741,7 +750,8 @@ def test_1933_turn_limit_ends_the_game_and_ranks_by_net_worth():
     g = ld.new_game(rules(EDITION), players=2, seed=1, turn_limit=6)
     result = g.play()
     assert result.end_reason == "turn limit (6)" and result.turns == 6
-    assert result.scores == g.scores() and result.winners == (result.scores.index(max(result.scores)),)
+    best = max(result.scores)
+    assert result.scores == g.scores() and result.winners == tuple(i for i, v in enumerate(result.scores) if v == best)
 
 
 # =====================================================================

@@ -410,7 +410,7 @@ def test_variant_monopoly_1933_no_even_building_tearing_down_need_not_be_even():
 
 def test_variant_monopoly_1933_500_start_every_player_starts_with_500():
     for edition, start in [(START_500, 500), (E1933, 1500)]:
-        g = game_1933(edition, players=3, start=False)
+        g = game_1933(edition, players=3, start=False, first=0)
         g.setup()
         assert [cash(g, s) for s in range(3)] == [start] * 3
         assert payments(g) == [(start, "bank", f"p{s}", "setting_up") for s in range(3)]
