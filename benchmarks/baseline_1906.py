@@ -107,7 +107,7 @@ CARD_WORTH = 100
 LOAN_INTEREST_PCT = 10
 BOT_RESERVE_HINT = 60
 TURN_LIMIT = 2000
-MAX_OFFER_ROUNDS = 64        # the interpreter closes an `offer` after 64 answers
+MAX_OFFER_ROUNDS = 256       # the interpreter closes an `offer` after 256 answers
 
 # The reconstructed red pack, in its (never shuffled) order.
 (GO_MOTHER_EARTH, TRESPASS_JAIL, FINE, DIVIDEND, DOCTOR, WALK_BACK, NEXT_RAILROAD,

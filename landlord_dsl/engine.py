@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .compiler import Program
 
 MAX_NESTING = 48     # handlers triggering handlers (e.g. a card moving onto a card space)
-MAX_OFFER_ROUNDS = 64  # answers to one `offer` before it closes by itself
+MAX_OFFER_ROUNDS = 256  # answers to one `offer` before it closes by itself (a rich 1933 turn builds 60 and more)
 MAX_TRIGGER_REPEATS = 100  # firings of one `when ... repeat` trigger at one check
 DEFAULT_TURN_LIMIT = 10_000
 

@@ -213,7 +213,7 @@ def test_whole_games_end_conserve_money_and_replay(path: Path):
 def test_bots_never_run_an_offer_out_of_rounds(path: Path):
     """With the heuristic bots, every `offer` ends by "done" or by running out of options.
 
-    An offer closed by the engine after 64 answers means a rule's hints make
+    An offer closed by the engine after 256 answers means a rule's hints make
     the bots go round in circles (say, borrowing and repaying a note for ever).
     """
     prog = program(path, ())
