@@ -50,39 +50,42 @@ def _next_in(g: "Game", group: tuple[int, ...]) -> int:
     return min(group, key=lambda s: (s - here - 1) % size)
 
 
-_GETTERS: dict[tuple[int, ...], Callable[[list], tuple]] = {}
+class _OwnerGetters(dict):
+    """For each group (a tuple of spaces), a function giving its spaces' owners as a tuple.
 
-
-def _owners_getter(group) -> Callable[[list], tuple]:
-    """Return a function giving the owners of a group's spaces as a tuple (one C call, not a loop).
-
-    Made once per group and kept: the groups of a game are few.
+    One C call (`operator.itemgetter`) instead of a loop; made on first use and
+    kept, up to a bound, since the groups of a game are few.
     """
-    key = group if group.__class__ is tuple else tuple(group)  # `filter` gives lists
-    getter = _GETTERS.get(key)
-    if getter is None:
-        if len(key) == 1:
-            (only,) = key
+
+    def __missing__(self, group: tuple[int, ...]) -> Callable[[list], tuple]:
+        if len(group) == 1:
+            (only,) = group
             getter = lambda owner: (owner[only],)  # noqa: E731 - itemgetter of one item gives no tuple
         else:
-            getter = operator.itemgetter(*key) if key else (lambda owner: ())
-        if len(_GETTERS) < 4096:
-            _GETTERS[key] = getter
-    return getter
+            getter = operator.itemgetter(*group) if group else (lambda owner: ())
+        if len(self) < 4096:
+            self[group] = getter
+        return getter
+
+
+_GETTERS = _OwnerGetters()
+
+
+def _owners_of(g: "Game", group) -> tuple:
+    """Return the owner of every space of a group (a tuple, or a list such as `filter` makes)."""
+    return _GETTERS[group if group.__class__ is tuple else tuple(group)](g.owner)
 
 
 def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
-    getter = _GETTERS.get(group) if group.__class__ is tuple else None
-    return (getter or _owners_getter(group))(g.owner).count(player)
+    return _owners_of(g, group).count(player)
 
 
 def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
-    getter = _GETTERS.get(group) if group.__class__ is tuple else None
-    return len(group) > 0 and (getter or _owners_getter(group))(g.owner).count(player) == len(group)
+    return len(group) > 0 and _owners_of(g, group).count(player) == len(group)
 
 
 def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
-    seen = set(_owners_getter(group)(g.owner))
+    seen = set(_owners_of(g, group))
     seen.discard(None)
     return sorted(seen)
 

@@ -343,7 +343,7 @@ class Compiler:
                 "space": f"g.pos[{sub}]",
                 "seat": f"({sub} + 1)",
                 "name": f"g.names[{sub}]",
-                "cards": f"g.cards_of({sub})",
+                "cards": f"list(g.hands[{sub}])",
                 "titles": f"list(g.titles[{sub}])",
             }[name], _NOTHING
         if t == SPACE:
@@ -540,9 +540,16 @@ class Compiler:
         terms = [code if e.op == "sum" else f"(1 if {code} else 0)" for code, _ in parts]
         return "(0 + " + " + ".join(terms) + ")", _NOTHING
 
+    def _holdings(self, e: ast.Expr) -> str | None:
+        """Return the engine's list a player's `titles` or `cards` read (`titles`/`hands`), or None."""
+        if isinstance(e, ast.Field) and e.name in ("titles", "cards") \
+                and strip_optional(self.type_of(e.subject)) == PLAYER:
+            return "titles" if e.name == "titles" else "hands"
+        return None
+
     def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
         """Return the spaces a collection of spaces can hold (None if that is not known here)."""
-        if isinstance(e, ast.Field) and e.name == "titles" and strip_optional(self.type_of(e.subject)) == PLAYER:
+        if self._holdings(e) == "titles":
             return self.titled
         value = self.expr(e)[1]
         if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
@@ -594,9 +601,9 @@ class Compiler:
         and cards instead of the copies `player.titles` and `player.cards`
         give everywhere else.
         """
-        if isinstance(e, ast.Field) and e.name in ("titles", "cards") \
-                and strip_optional(self.type_of(e.subject)) == PLAYER:
-            return f"g.{'titles' if e.name == 'titles' else 'hands'}[{self.code(e.subject)}]"
+        holdings = self._holdings(e)
+        if holdings is not None:
+            return f"g.{holdings}[{self.code(e.subject)}]"
         return self.code(e)
 
     def text(self, parts: list) -> str:

@@ -502,7 +502,7 @@ class Game:
         rule = self.rule
         answer = self.agents[seat].choose(
             self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names))
-        if answer.__class__ is not int and not isinstance(answer, int) or not 0 <= answer < count:
+        if not isinstance(answer, int) or not 0 <= answer < count:
             raise LandlordError(f"the agent for seat {seat + 1} answered {answer!r}, "
                                 f"not one of the {count} options of '{prompt}'")
         entry = legal[answer]

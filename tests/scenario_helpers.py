@@ -110,6 +110,10 @@ def make_game(
     return game
 
 
+# The prompt of the 1933 once-a-turn trading offer, which most scenarios pass on.
+TRADE_PROMPT_1933 = "Offer a property to the other players?"
+
+
 def opening_throws(players: int, first: int) -> list[tuple[int, int]]:
     """Throws, one per seat in seat order, that make `first` the clear winner of the opening throws."""
     return [(6, 5) if seat == first else (1, 2) for seat in range(players)]

@@ -17,6 +17,7 @@ import pytest
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent
 from scenario_helpers import (
+    TRADE_PROMPT_1933,
     assert_script_used_up,
     cards_of,
     cash,
@@ -52,16 +53,13 @@ FREE_RIDES = "monopoly-1933-free-rides"
 VARIANTS = [JAIL_INSURANCE, PAUPERS, HOUSING_SHORTAGE, FREE_RIDES]
 
 
-TRADE_PROMPT = "Offer a property to the other players?"
-
-
 def game(edition: str = EDITION, **kw):
     """A scenario game of the 1933 edition (or a variant), the stand-in card decks off unless asked for.
 
     The seats pass on the once-a-turn trading offer unless the script answers it.
     """
     kw.setdefault("proxy_decks", False)
-    kw.setdefault("passes", (TRADE_PROMPT,))
+    kw.setdefault("passes", (TRADE_PROMPT_1933,))
     return make_game(edition=edition, **kw)
 
 
@@ -587,7 +585,7 @@ def test_1933_trading_no_sale_of_land_with_houses_and_one_offer_a_turn():
         set_houses(g, s, 1)
     give(g, "reading_railroad", 0)
     turn(g, 0)
-    trade_offers = [names for prompt, names in g.agents[0].asked if prompt == TRADE_PROMPT]
+    trade_offers = [names for prompt, names in g.agents[0].asked if prompt == TRADE_PROMPT_1933]
     assert trade_offers == [["sell", "done"]]  # the railroad only, and only once
     assert labels(g, 0)[-1] == ["Offer Reading Railroad for 400", "Done"]
     assert owner(g, "reading_railroad") == 0 and payments(g) == []

@@ -36,6 +36,7 @@ from landlord_dsl.agents import HeuristicAgent
 from landlord_dsl.cli import main
 from landlord_dsl.resources import editions_dir
 from scenario_helpers import (
+    TRADE_PROMPT_1933,
     assert_script_used_up,
     bids,
     cards_of,
@@ -113,7 +114,7 @@ def game_1933(edition: str, **kw):
     The seats pass on the once-a-turn trading offer unless the script answers it.
     """
     kw.setdefault("proxy_decks", False)
-    kw.setdefault("passes", ("Offer a property to the other players?",))
+    kw.setdefault("passes", (TRADE_PROMPT_1933,))
     return make_game(edition=edition, **kw)
 
 
