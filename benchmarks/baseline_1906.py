@@ -5,7 +5,8 @@ default options (faster_game=false, average_hands=false, chance_deck=true,
 speculation_ante_to="miscellaneous", double_four="double",
 shelter_tax_on_jail_square=false), with the same bot policy as
 landlord_dsl.agents.HeuristicAgent, but written directly in plain Python:
-lists of ints, one class, no framework and no import from landlord_dsl.
+lists of ints, one class, no framework and no import from landlord_dsl (the
+bot is heuristic_bot.py, shared with the 1933 baseline).
 
 It draws its randomness the way the interpreter's SeededChance does (one
 `random.Random(seed)`: the green pack is shuffled with `rng.shuffle`, each die
@@ -20,6 +21,8 @@ from __future__ import annotations
 import argparse
 import random
 import time
+
+from heuristic_bot import HeuristicBot
 
 # ------------------------------------------------------------------- board
 
@@ -130,39 +133,6 @@ def jump_route(start: int, steps: int) -> list[int] | None:
     path = [(start + k) % SIZE for k in range(1, reach + 1)] + [landing]
     path += [(landing + k) % SIZE for k in range(1, steps - reach)]
     return path
-
-
-# --------------------------------------------------------------------- bot
-
-class HeuristicBot:
-    """The HeuristicAgent policy: the best value-minus-cost option that keeps a
-    cash reserve (the cheapest option if none does); bid the minimum up to 25%
-    above the opening price while keeping the reserve. Options are (cost, value)."""
-
-    __slots__ = ("reserve", "markup_pct")
-
-    def __init__(self, reserve: int = 100, markup_pct: int = 25):
-        self.reserve = reserve
-        self.markup_pct = markup_pct
-
-    def choose(self, cash: int, options) -> int:
-        best, best_gain = -1, None
-        cheapest, cheapest_cost = 0, None
-        limit = cash - self.reserve
-        for i, (cost, value) in enumerate(options):
-            if cheapest_cost is None or cost < cheapest_cost:
-                cheapest, cheapest_cost = i, cost
-            if cost <= limit or cost <= 0:
-                gain = value - cost
-                if best_gain is None or gain > best_gain:
-                    best, best_gain = i, gain
-        return best if best >= 0 else cheapest
-
-    def bid(self, cash: int, start: int, minimum: int) -> int | None:
-        ceiling = start + start * self.markup_pct // 100
-        if minimum <= min(ceiling, cash - self.reserve):
-            return minimum
-        return None
 
 
 # -------------------------------------------------------------------- game
@@ -354,7 +324,7 @@ class Game:
                 minimum = start if high is None else high + 5
                 if minimum > cash[seat]:
                     continue
-                answer = bots[seat].bid(cash[seat], start, minimum)
+                answer = bots[seat].bid(cash[seat], start + start // 4, minimum)
                 if answer is not None:
                     high, high_bidder = answer, seat
                     still.append(seat)

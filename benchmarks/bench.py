@@ -5,7 +5,8 @@
 
 In one process it plays N seeded games (seeds first_seed .. first_seed+N-1)
 through landlord_dsl (load + compile once, then new_game + play per game) and,
-for the 1906 edition, the same N seeds through benchmarks/baseline_1906.py.
+for an edition with a hand-written baseline (1906: baseline_1906.py, 1933:
+baseline_1933.py), the same N seeds through the baseline.
 It reports player-turns per second, games per second and mean turns per game
 for each, and the interpreter/baseline speed ratio. Loading (parse + check)
 and compiling the rules are timed separately and kept out of the per-game
@@ -35,8 +36,14 @@ for path in (str(ROOT), str(HERE)):
 import landlord_dsl as ld  # noqa: E402
 
 import baseline_1906  # noqa: E402
+import baseline_1933  # noqa: E402
 
-BASELINE_EDITION = "landlords-game-1906"
+DEFAULT_EDITION = "landlords-game-1906"
+# The hand-written simulators, by the edition whose rules (default options) they play.
+BASELINES = {
+    "landlords-game-1906": baseline_1906,
+    "monopoly-1933-atlantic-city": baseline_1933,
+}
 
 
 def timed_games(new_game, games: int, first_seed: int) -> dict:
@@ -58,8 +65,8 @@ def run_interpreter(program, games: int, players: int, first_seed: int) -> dict:
     return timed_games(lambda seed: ld.new_game(program, players=players, seed=seed), games, first_seed)
 
 
-def run_baseline(games: int, players: int, first_seed: int) -> dict:
-    return timed_games(lambda seed: baseline_1906.Game(players, seed), games, first_seed)
+def run_baseline(baseline, games: int, players: int, first_seed: int) -> dict:
+    return timed_games(lambda seed: baseline.Game(players, seed), games, first_seed)
 
 
 def _figures(seconds: float, cpu: float, games: int, turns: int, conserved: int, results: list) -> dict:
@@ -92,14 +99,14 @@ def benchmark(edition: str, games: int, players: int, first_seed: int, repeat: i
         raise SystemExit(f"{program.title} is for {lo} to {hi} players, not {players}")
 
     # With --repeat the engines take turns, so both see the same machine load.
-    has_baseline = program.name == BASELINE_EDITION
+    baseline = BASELINES.get(program.name)  # a variant has its own name, so no baseline
     interp_runs, base_runs = [], []
     for _ in range(repeat):
         interp_runs.append(run_interpreter(program, games, players, first_seed))
-        if has_baseline:
-            base_runs.append(run_baseline(games, players, first_seed))
+        if baseline is not None:
+            base_runs.append(run_baseline(baseline, games, players, first_seed))
     interp = best_of(interp_runs)
-    base = best_of(base_runs) if has_baseline else None
+    base = best_of(base_runs) if baseline is not None else None
 
     report = {
         "edition": program.name,
@@ -156,7 +163,7 @@ def render(r: dict) -> str:
                      "absolute figures are low (the ratio suffers less); see --repeat")
     lines.append("")
     if r["baseline"] is None:
-        lines.append(f"(no hand-written baseline for {r['edition']}: it exists only for {BASELINE_EDITION})")
+        lines.append(f"(no hand-written baseline for {r['edition']}: there is one for {', '.join(BASELINES)})")
     else:
         lines.append(f"interpreter/baseline speed: {r['ratio']:.3f}  (the baseline is {r['baseline_speedup']:.2f}x faster)")
         lines.append(f"same game (turns and scores) from both in {r['identical_games']}/{r['games']} seeds")
@@ -169,8 +176,9 @@ def render(r: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Time the landlord-dsl interpreter against a hand-written simulator.")
     ap.add_argument("--games", type=int, default=300, help="games per engine (default 300)")
-    ap.add_argument("--edition", default=BASELINE_EDITION,
-                    help=f"edition name or .lg path (default {BASELINE_EDITION}; the baseline exists only for it)")
+    ap.add_argument("--edition", default=DEFAULT_EDITION,
+                    help=f"edition name or .lg path (default {DEFAULT_EDITION}; baselines exist for "
+                         f"{', '.join(BASELINES)})")
     ap.add_argument("--players", type=int, default=4, help="heuristic bots per game (default 4)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--repeat", type=int, default=1,

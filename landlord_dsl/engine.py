@@ -195,8 +195,9 @@ class Game:
 
         Money is conserved; no finite account is negative; every title deed's
         holder is its space's owner and each seat's title list matches; every
-        card is either in exactly one deck or held, never both; positions are
-        on the board; the seats still playing are real seats.
+        card is either in exactly one deck or held, never both, and no card
+        that started in a deck has been lost; positions are on the board; the
+        seats still playing are real seats.
         """
         problems = []
         if not self.conserved():
@@ -225,6 +226,10 @@ class Game:
                 placed[card] = deck
                 if self.holder[card] is not None:
                     problems.append(f"card {self.prog.card_names[card]} is in deck {deck} and held by a player")
+        for cards in self.prog.deck_cards.values():
+            for card in cards:
+                if card not in placed and self.holder[card] is None:
+                    problems.append(f"card {self.prog.card_names[card]} is in no deck and held by nobody: lost")
         if any(not 0 <= p < self.board_size for p in self.pos):
             problems.append(f"a position is off the board: {self.pos}")
         if any(not 0 <= s < self.n for s in self.seats):
@@ -472,13 +477,15 @@ class Game:
             self.card = card
             effect(self)
         finally:
+            # Also when the effect ends the turn (the drawer went bankrupt, or `end turn`):
+            # the card is put away before the turn unwinds, never lost.
             self.depth -= 1
             self.card = saved_card
-        if self.prog.deck_kept[deck]:
             if self.holder[card] is None and card not in cards:
-                self.set_holder(card, self.actor)
-        elif self.holder[card] is None and card not in cards:
-            cards.append(card)
+                if self.prog.deck_kept[deck] and self.actor in self.seats:
+                    self.set_holder(card, self.actor)
+                else:
+                    cards.append(card)
 
     def deal(self, count: int, deck: str) -> None:
         cards = self.decks[deck]

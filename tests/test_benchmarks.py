@@ -19,6 +19,8 @@ import pytest
 import landlord_dsl as ld
 
 BENCH_DIR = Path(__file__).resolve().parent.parent / "benchmarks"
+if str(BENCH_DIR) not in sys.path:
+    sys.path.insert(0, str(BENCH_DIR))  # the baselines import their shared bot as bench.py does
 
 
 def _load(name: str):
@@ -29,6 +31,7 @@ def _load(name: str):
 
 
 baseline = _load("baseline_1906")
+baseline_1933 = _load("baseline_1933")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -58,6 +61,33 @@ def test_baseline_plays_the_same_games_as_the_interpreter():
         assert mine.pos == game.pos and mine.owner == game.owner, seed
 
 
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_baseline_1933_games_end_and_conserve_money(players):
+    for seed in range(10):
+        game = baseline_1933.Game(players, seed)
+        result = game.play()
+        assert game.over and 0 < result.turns <= baseline_1933.TURN_LIMIT
+        assert len(game.seats) == 1 or result.turns == baseline_1933.TURN_LIMIT
+        assert game.conserved(), f"seed {seed}: money not conserved"
+        assert len(result.scores) == players and result.winners
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_baseline_1933_plays_the_same_games_as_the_interpreter(players):
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    for seed in range(8):
+        game = ld.new_game(program, players=players, seed=seed)
+        expected = game.play()
+        mine = baseline_1933.Game(players, seed)
+        got = mine.play()
+        assert (got.turns, got.scores, got.winners) == (expected.turns, expected.scores, expected.winners), seed
+        assert mine.pos == game.pos and mine.owner == game.owner and mine.seats == game.seats, seed
+        # the baseline numbers the cards Chance first, then Community Chest, in file order
+        ids = program.deck_cards["chance_cards"] + program.deck_cards["chest_cards"]
+        assert game.decks["chance_cards"] == [ids[c] for c in mine.chance], seed
+        assert game.decks["chest_cards"] == [ids[c] for c in mine.chest], seed
+
+
 def test_bench_json_output():
     proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--games", "5", "--json"],
                           capture_output=True, text=True, timeout=120)
@@ -77,3 +107,15 @@ def test_bench_json_output():
     assert report["interpreter"]["player_turns"] == report["baseline"]["player_turns"]
     assert report["identical_games"] == 5
     assert report["ratio"] > 0
+
+
+def test_bench_runs_the_1933_baseline_and_none_for_a_variant():
+    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--edition", "monopoly-1933-atlantic-city",
+                           "--games", "3", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["baseline"]["money_conserved"] == 3 and report["identical_games"] == 3
+    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--edition", "monopoly-1933-paupers",
+                           "--games", "2"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "no hand-written baseline for monopoly-1933-paupers" in proc.stdout

@@ -213,3 +213,42 @@ def test_give_turn_to_a_player_who_has_left_is_a_located_error():
     with pytest.raises(ld.RuleRuntimeError) as info:
         ld.new_game(rules, players=3, seed=0).play()
     assert "Player 2 has left the game and cannot have the next turn" in info.value.render()
+
+
+_DRAW_THEN_END = """
+edition "x" {{ players 2 to 4 turn limit 1 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+board {{
+    space go "Go" : start
+}}
+deck pack "Pack" {how} {{
+    card first "Ends the turn" {{
+        {effect}
+    }}
+    card second "Does nothing" {{ }}
+}}
+rule drawing "Draw" {{
+    on turn {{
+        draw pack
+    }}
+}}
+"""
+
+
+@pytest.mark.parametrize("how, effect, holder", [
+    ("returned", "end turn", None),
+    ("returned", "eliminate player", None),
+    ("kept", "end turn", 0),
+    ("kept", "eliminate player", None),  # the drawer has left: back to the deck
+])
+def test_a_drawn_card_is_put_away_even_when_its_effect_ends_the_turn(how, effect, holder):
+    rules = ld.load_text(_DRAW_THEN_END.format(how=how, effect=effect))
+    game = ld.new_game(rules, players=2, seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.play_turn()
+    first = game.prog.card_names.index("first")
+    assert game.holder[first] == holder
+    assert game.decks["pack"] == ([1, first] if holder is None else [1])
+    assert game.invariant_problems() == []

@@ -147,6 +147,21 @@ def test_1933_chance_card_is_followed_and_returned_to_the_bottom():
     assert len(deck(g, "chance_cards")) == 16
 
 
+def test_1933_a_card_that_bankrupts_its_drawer_still_goes_back_to_the_bottom():
+    """1933, set-up (draw, follow, return) with BANKRUPTCY RULES: the card sends the player to a
+    hotel he cannot pay for; he goes out and his turn ends, but the card is returned all the same."""
+    g = game(players=3, cash=[100, 0, 0], at=["go", "go", "go"], throws=[(3, 4)], proxy_decks=True)
+    for s in LIGHT_BLUE:
+        give(g, s, 1)
+        set_houses(g, s, 5)
+    on_top(g, "chance_cards", "chance_boardwalk")
+    turn(g, 0)
+    assert where(g, 0) == "boardwalk" and g.seats == [1, 2]
+    assert deck(g, "chance_cards")[-1] == "chance_boardwalk"
+    assert len(deck(g, "chance_cards")) == 16
+    assert [p for p in g.invariant_problems() if "not conserved" not in p] == []  # cash was set by hand
+
+
 def test_1933_community_chest_card_pays_the_bank():
     g = game(cash=100, at=["jail", "go"], throws=[(3, 4)], proxy_decks=True)
     on_top(g, "chest_cards", "chest_doctor")
@@ -763,11 +778,12 @@ def _play(edition, seed, players=4):
 
 def test_1933_a_thousand_bot_games_finish_conserve_money_and_replay():
     """1933: 1,000 four-player games of heuristic bots end (by bankruptcy or the cap), conserve
-    money, and (every tenth, checked) replay to the same event log from their seed and decisions."""
+    money and every card, and (every tenth, checked) replay to the same event log from their seed
+    and decisions."""
     reasons = {}
     for seed in range(1000):
         g, result = _play(EDITION, seed)
-        assert g.conserved(), seed
+        assert g.invariant_problems() == [], seed  # money conserved, no card lost, holdings consistent
         key = result.end_reason.split(" (")[0]
         reasons[key] = reasons.get(key, 0) + 1
         if key == "end condition":
