@@ -421,7 +421,7 @@ class Game:
     def shuffle(self, deck: str) -> None:
         cards = self.decks[deck]
         order = self.chance.shuffle(ShuffleRequest(deck, len(cards)))
-        self.decks[deck] = [cards[i] for i in order]
+        cards[:] = [cards[i] for i in order]  # in place: a `draw` running meanwhile holds this list
         self.log.append(("shuffle", self.turn, deck, self.rule))
 
     # ------------------------------------------------------------- cards

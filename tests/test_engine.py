@@ -241,8 +241,9 @@ rule drawing "Draw" {{
     ("returned", "eliminate player", None),
     ("kept", "end turn", 0),
     ("kept", "eliminate player", None),  # the drawer has left: back to the deck
+    ("returned", "shuffle pack", None),  # the deck it goes back to was reordered meanwhile
 ])
-def test_a_drawn_card_is_put_away_even_when_its_effect_ends_the_turn(how, effect, holder):
+def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
     rules = ld.load_text(_DRAW_THEN_END.format(how=how, effect=effect))
     game = ld.new_game(rules, players=2, seed=0)
     game.setup()
