@@ -50,19 +50,23 @@ def _next_in(g: "Game", group: tuple[int, ...]) -> int:
     return min(group, key=lambda s: (s - here - 1) % size)
 
 
-class _OwnerGetters(dict):
-    """For each group (a tuple of spaces), a function giving its spaces' owners as a tuple.
+def owner_getter(group: tuple[int, ...]) -> Callable[[list], tuple]:
+    """Return a function of `Game.owner` giving the owners of a group's spaces, as a tuple.
 
-    One C call (`operator.itemgetter`) instead of a loop; made on first use and
-    kept, up to a bound, since the groups of a game are few.
+    One C call (`operator.itemgetter`) instead of a loop, for two spaces or more.
     """
+    if len(group) == 1:
+        (only,) = group
+        return lambda owner: (owner[only],)  # itemgetter of one item gives no tuple
+    return operator.itemgetter(*group) if group else (lambda owner: ())
+
+
+class _OwnerGetters(dict):
+    """For each group, its owner_getter: made on first use and kept, up to a
+    bound, since the groups of a game are few."""
 
     def __missing__(self, group: tuple[int, ...]) -> Callable[[list], tuple]:
-        if len(group) == 1:
-            (only,) = group
-            getter = lambda owner: (owner[only],)  # noqa: E731 - itemgetter of one item gives no tuple
-        else:
-            getter = operator.itemgetter(*group) if group else (lambda owner: ())
+        getter = owner_getter(group)
         if len(self) < 4096:
             self[group] = getter
         return getter

@@ -23,14 +23,14 @@ from typing import Any, Callable
 import attrs
 
 from . import ast
-from .builtins import IMPLEMENTATIONS, INLINE
+from .builtins import IMPLEMENTATIONS, INLINE, owner_getter
 from .checker import Model
 from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import Diagnostic, LandlordError, did_you_mean
 from .loader import RuleSet
 from .parser import source_of
 from .requests import ChoiceSite
-from .types import ACCOUNT, BOOL, CARD, DICE, PLAYER, SPACE, strip_optional
+from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, strip_optional
 
 _NOTHING = object()
 _LOCAL = re.compile(r"v\d+")
@@ -58,6 +58,15 @@ def _has_aggregate(e: Any) -> bool:
         return False
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 # generated code cheap and safe to evaluate twice: a local, a number, the acting player or his space
+# Ownership built-ins over a group whose spaces the compiler can fix, written in place:
+# `{owners}` is the tuple of the group's owners (one C call), `{n}` its size (never 0),
+# `{0}` the player. The built-ins themselves are the reference (tests/test_compiler.py).
+_OWNERSHIP = {
+    "count_owned": "{owners}.count({0})",
+    "owns_all": "({owners}.count({0}) == {n})",
+    "owners": "sorted(set({owners}) - {{None}})",
+}
+
 _CHEAP = re.compile(r"v\d+|-?\d+|g\.actor|g\.pos\[g\.actor\]")
 _SIMPLE = (int, str, bool, type(None))
 
@@ -190,6 +199,71 @@ _RUNTIME = {
 }
 
 
+# The game's lists that nothing rebinds while a turn is played (only Game.restore
+# does, between turns; everything else changes them in place), and the per-variable
+# lists inside `sv`/`pv`: a generated function may read each once into a local.
+_STABLE_LISTS = frozenset({"owner", "bal", "pos", "titles", "hands", "holder", "active", "gv"})
+_STABLE_ROWS = frozenset({"sv", "pv"})
+
+
+class _GameListReads(pyast.NodeTransformer):
+    """Replace reads of the game's stable lists by locals bound once at the top of the function.
+
+    Used on each top-level generated function `def f(g, ...)` read at least
+    twice; nested functions that take a `g` of their own are left alone.
+    """
+
+    def __init__(self, function: pyast.FunctionDef):
+        self.counts: dict[str, int] = {}
+        self.reads: dict[str, pyast.expr] = {}
+        self.counting = True
+        for node in function.body:
+            self.visit(node)
+        self.alias = {key: f"_h_{key}" for key, count in self.counts.items() if count >= 2}
+        self.counting = False
+
+    @staticmethod
+    def _key(node: pyast.AST) -> str | None:
+        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "g" \
+                and isinstance(node.ctx, pyast.Load) and node.attr in _STABLE_LISTS:
+            return node.attr
+        if isinstance(node, pyast.Subscript) and isinstance(node.ctx, pyast.Load) \
+                and isinstance(node.value, pyast.Attribute) and isinstance(node.value.value, pyast.Name) \
+                and node.value.value.id == "g" and node.value.attr in _STABLE_ROWS \
+                and isinstance(node.slice, pyast.Constant) and isinstance(node.slice.value, int):
+            return f"{node.value.attr}{node.slice.value}"
+        return None
+
+    def visit(self, node):
+        if isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and "g" in {a.arg for a in node.args.args}:
+            return node  # another game's g, as far as this pass can tell
+        key = self._key(node)
+        if key is not None:
+            if self.counting:
+                self.counts[key] = self.counts.get(key, 0) + 1
+                self.reads[key] = node
+                return node
+            if key in self.alias:
+                return pyast.copy_location(pyast.Name(self.alias[key], pyast.Load()), node)
+        return self.generic_visit(node)
+
+    def rewrite(self, function: pyast.FunctionDef) -> None:
+        if not self.alias:
+            return
+        function.body = [self.visit(node) for node in function.body]
+        bind = [pyast.Assign([pyast.Name(name, pyast.Store())], self.reads[key]) for key, name in self.alias.items()]
+        function.body[:0] = bind
+
+
+def read_game_lists_once(source: str) -> str:
+    """Return generated source whose functions read the game's stable lists into locals first."""
+    tree = pyast.parse(source)
+    for function in tree.body:
+        if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == "g":
+            _GameListReads(function).rewrite(function)
+    return pyast.unparse(pyast.fix_missing_locations(tree)) + "\n"
+
+
 class _Code:
     """Lines of generated Python with indentation."""
 
@@ -218,6 +292,7 @@ class Compiler:
         self.consts: dict[str, Any] = {}
         self.tables: dict[str, dict] = {}
         self.columns: dict[str, list] = {}
+        self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(_RUNTIME)
         self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
         self.names_by_id: dict[int, str] = {}
@@ -404,6 +479,10 @@ class Compiler:
         kind, name = self.m.refs[id(e)]
         args = [self.code(a) for a in e.args]
         if kind == "builtin":
+            if name in _OWNERSHIP and self.optimize:
+                fixed = self._fixed_group_owners(e.args[-1])
+                if fixed is not None:
+                    return _OWNERSHIP[name].format(*args[:-1], owners=fixed[0], n=fixed[1]), _NOTHING
             if name in INLINE and self.optimize:
                 return INLINE[name].format(*args), _NOTHING
             return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
@@ -422,6 +501,38 @@ class Compiler:
             if len(code) <= _INLINE_LIMIT:
                 return code, value
         return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+
+    def _fixed_group_owners(self, group: ast.Expr) -> tuple[str, str] | None:
+        """Return code for (the owners of a group's spaces, the group's size), or None.
+
+        Only where the group is fixed before the game: a constant group, or a
+        group-valued field of a space variable every space of whose domain has
+        the field, with members. Its owner getter is then made once, here.
+        """
+        value = self.expr(group)[1]
+        if value is not _NOTHING:
+            if not (isinstance(value, tuple) and value):
+                return None
+            if value not in self.owner_getters:
+                self.owner_getters[value] = (self.ref(owner_getter(value), "_og"), str(len(value)))
+            getter, size = self.owner_getters[value]
+            return f"{getter}(g.owner)", size
+        if not (isinstance(group, ast.Field) and group.name in self.m.space_fields
+                and group.name not in self.space_var_index
+                and strip_optional(self.type_of(group.subject)) == SPACE):
+            return None
+        sub = self.code(group.subject)
+        column = self._column(group.name)
+        domain = self.domains.get(sub)
+        if not _CHEAP.fullmatch(sub) or not all(
+                isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)):
+            return None
+        if group.name not in self.owner_getters:
+            getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
+            sizes = [len(t) if isinstance(t, tuple) else 0 for t in column]
+            self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
+        getters, sizes = self.owner_getters[group.name]
+        return f"{getters}[{sub}](g.owner)", f"{sizes}[{sub}]"
 
     def _inlinable(self, decl: ast.FunctionDecl, args: list[str]) -> bool:
         """Return True if a call may be replaced by the function's body, arguments substituted.
@@ -621,7 +732,10 @@ class Compiler:
                     if literal:
                         pieces.append(repr(literal))
                         literal = ""
-                    pieces.append(f"_show(g, {code}, {kind!r})")
+                    if self.optimize and self.type_of(p) == INT:  # never none, never a bool: its digits
+                        pieces.append(f"str({code})")
+                    else:
+                        pieces.append(f"_show(g, {code}, {kind!r})")
                     continue
                 p = _show(None, value, kind)
             literal += p
@@ -995,6 +1109,8 @@ class Compiler:
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
                          for d in m.decks.values() if d.enabled is not None}
         source = "\n\n".join(self.source) + "\n"
+        if self.optimize:
+            source = read_game_lists_once(source)
         exec(compile(source, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
         ns = self.ns
 

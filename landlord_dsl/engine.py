@@ -792,7 +792,12 @@ class Game:
         )
 
     def restore(self, state: GameState) -> None:
-        """Continue from a saved state (same rules, same options)."""
+        """Continue from a saved state (same rules, same options); call between turns.
+
+        This is the one place that replaces the game's lists (owners, balances,
+        variables...) rather than changing them in place: compiled rules read
+        each into a local once per call (compiler.read_game_lists_once).
+        """
         if state.rules_hash != self.prog.rules_hash or state.options != self.prog.options:
             raise LandlordError("the saved game was played under other rules or options")
         if state.players != self.n:

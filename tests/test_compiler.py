@@ -9,6 +9,7 @@ field checks that remain must still catch what they are there for.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,72 @@ def test_field_reads_proved_safe_are_written_without_a_check(tmp_path):
                     'score reds_held(player)\n')
     source = compile_ruleset(ld.load_edition(path)).python_source
     assert "_field(" not in source.split("def _score")[0].split("def _f_reds_held")[1]
+
+
+OWNERSHIP = """
+edition "owners" { players 2 to 3 turn limit 80 }
+account bank "Bank" unlimited
+kind start "Start" { }
+kind lot "Lot" titled { price: int color: group }
+kind station "Station" titled { price: int }
+group solo "One lot"
+group pair "Two lots"
+group trio "Three lots"
+board {
+    space go "Go" : start
+    space a "A" : lot { price = 10, color = solo } in solo
+    space b "B" : lot { price = 10, color = pair } in pair
+    space depot "Depot" : station { price = 10 }
+    space c "C" : lot { price = 10, color = pair } in pair
+    space d "D" : lot { price = 10, color = trio } in trio
+    space e "E" : lot { price = 10, color = trio } in trio
+    space f "F" : lot { price = 10, color = trio } in trio
+}
+rule cash "Cash" {
+    on setup {
+        for p in players {
+            pay 200 from bank to p
+        }
+    }
+}
+rule moving "Move" {
+    on turn {
+        roll dice
+        move forward dice.total
+    }
+}
+rule buying "Buy, or pay by the group's owners" {
+    on land lot {
+        if here.owner == none {
+            choose "Buy {here}?" {
+                option buy "Buy" when player.cash >= here.price {
+                    pay here.price from player to bank
+                    give here.title to player
+                }
+                option refuse "No" { }
+            }
+        } else if here.owner != player and owns_all(here.owner, here.color) {
+            pay count_owned(here.owner, here.color) + len(owners(here.color)) from player to here.owner
+        }
+    }
+}
+score 1000 * count_owned(player, solo) + 100 * count_owned(player, pair)
+    + (if owns_all(player, trio) then 50 else 0) + len(owners(trio))
+    + count(s in player.titles: s in lot and owns_all(player, s.color))
+"""
+
+
+def test_ownership_built_ins_written_in_place_agree_with_the_calls(tmp_path):
+    """Groups of one, two and three spaces, named or read from a field, written in place when optimised."""
+    path = tmp_path / "owners.lg"
+    path.write_text(OWNERSHIP)
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    # named groups and `s.color` of a player's lots are fixed; `here.color` may be a station's: a checked call
+    in_place = re.compile(r"_ogc?\d+(\[v\d+\])?\(")  # a prepared owner getter applied
+    assert len(in_place.findall(fast.python_source)) == 5 and "_b_owns_all(" in fast.python_source
+    assert not in_place.search(plain.python_source)
+    for seed in range(30):
+        assert _log(fast, seed, True) == _log(plain, seed, True), seed
+        game = ld.new_game(fast, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)])
+        assert game.play().scores == ld.new_game(plain, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)]).play().scores
