@@ -489,9 +489,10 @@ class Compiler:
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them
-        value = self.expr(decl.body)[1] if self.optimize else _NOTHING
-        if value is not _NOTHING:
-            return self._const(value)
+        if self.optimize:
+            value = self._value_without_arguments(decl)
+            if value is not _NOTHING:
+                return self._const(value)
         if self.optimize and self._inlinable(decl, args):
             outer, self.bound = self.bound, {i: (a, _NOTHING) for i, a in enumerate(args)}
             try:
@@ -501,6 +502,18 @@ class Compiler:
             if len(code) <= _INLINE_LIMIT:
                 return code, value
         return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+
+    def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
+        """Return the value of a function's body if the options alone fix it, else _NOTHING.
+
+        The body's locals are its own: none of the caller's bindings (its
+        arguments, an unrolled item) may stand for them.
+        """
+        outer, self.bound = self.bound, {}
+        try:
+            return self.expr(decl.body)[1]
+        finally:
+            self.bound = outer
 
     def _fixed_group_owners(self, group: ast.Expr) -> tuple[str, str] | None:
         """Return code for (the owners of a group's spaces, the group's size), or None.

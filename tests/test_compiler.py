@@ -171,3 +171,29 @@ def test_ownership_built_ins_written_in_place_agree_with_the_calls(tmp_path):
         assert _log(fast, seed, True) == _log(plain, seed, True), seed
         game = ld.new_game(fast, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)])
         assert game.play().scores == ld.new_game(plain, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)]).play().scores
+
+
+FOLDING = """
+edition "folding" { players 2 to 2 turn limit 1 }
+account bank "Bank" unlimited
+kind start "Start" { }
+board {
+    space go "Go" : start
+}
+function double(x: int) = x * 2
+function unrolled() = sum(n in [1, 2, 3]: double(5))
+function nested(a: int, b: int) = if a > 100 then 0 else b
+function outer(k: int) = nested(k, 7)
+score unrolled() + outer(1)
+"""
+
+
+def test_a_folded_or_inlined_function_sees_only_its_own_arguments(tmp_path):
+    """Regression: while folding `double(5)` inside the unrolled `sum`, the compiler took the item
+    `n` (the caller's local number 0) for `double`'s own parameter, and scored 12 instead of 30."""
+    path = tmp_path / "folding.lg"
+    path.write_text(FOLDING)
+    rules = ld.load_edition(path)
+    for optimize in (True, False):
+        game = ld.new_game(compile_ruleset(rules, optimize=optimize), players=2, seed=0)
+        assert game.play().scores == (37, 37), optimize
