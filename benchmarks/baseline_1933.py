@@ -732,7 +732,8 @@ class Game:
     # -------------------------------------------------------- scoring
     def net_worth(self, seat: int) -> int:
         """Cash, plus price of titles and buildings, less what redeeming mortgages would cost."""
-        return self.cash[seat] + sum(PRICE[s] + self.houses[s] * HOUSE_PRICE[s] - (REDEEM[s] if self.mortgaged[s] else 0)
+        houses, mortgaged = self.houses, self.mortgaged
+        return self.cash[seat] + sum(PRICE[s] + houses[s] * HOUSE_PRICE[s] - (REDEEM[s] if mortgaged[s] else 0)
                                      for s in self.titles[seat])
 
     def result(self) -> Result:

@@ -57,7 +57,12 @@ def _has_aggregate(e: Any) -> bool:
     if not attrs.has(type(e)):
         return False
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+
 # generated code cheap and safe to evaluate twice: a local, a number, the acting player or his space
+_CHEAP = re.compile(r"v\d+|-?\d+|g\.actor|g\.pos\[g\.actor\]")
+_SIMPLE = (int, str, bool, type(None))
+
 # Ownership built-ins over a group whose spaces the compiler can fix, written in place:
 # `{owners}` is the tuple of the group's owners (one C call), `{n}` its size (never 0),
 # `{0}` the player. The built-ins themselves are the reference (tests/test_compiler.py).
@@ -66,9 +71,6 @@ _OWNERSHIP = {
     "owns_all": "({owners}.count({0}) == {n})",
     "owners": "sorted(set({owners}) - {{None}})",
 }
-
-_CHEAP = re.compile(r"v\d+|-?\d+|g\.actor|g\.pos\[g\.actor\]")
-_SIMPLE = (int, str, bool, type(None))
 
 
 @attrs.define

@@ -172,8 +172,10 @@ def test_ownership_built_ins_written_in_place_agree_with_the_calls(tmp_path):
     assert not in_place.search(plain.python_source)
     for seed in range(30):
         assert _log(fast, seed, True) == _log(plain, seed, True), seed
-        game = ld.new_game(fast, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)])
-        assert game.play().scores == ld.new_game(plain, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)]).play().scores
+        fast_scores, plain_scores = (
+            ld.new_game(p, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)]).play().scores
+            for p in (fast, plain))
+        assert fast_scores == plain_scores, seed
 
 
 FOLDING = """

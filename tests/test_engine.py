@@ -223,7 +223,7 @@ board {{
     space go "Go" : start
 }}
 deck pack "Pack" {how} {{
-    card first "Ends the turn" {{
+    card first "The effect under test" {{
         {effect}
     }}
     card second "Does nothing" {{ }}
