@@ -479,7 +479,8 @@ class Compiler:
 
     def _e_Call(self, e):
         kind, name = self.m.refs[id(e)]
-        args = [self.code(a) for a in e.args]
+        parts = [self.expr(a) for a in e.args]
+        args = [code for code, _ in parts]
         if kind == "builtin":
             if name in _OWNERSHIP and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1])
@@ -490,8 +491,9 @@ class Compiler:
             return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
-        # a faster game is chosen) is that value: arguments change nothing, so skip them
-        if self.optimize:
+        # a faster game is chosen) is that value: arguments change nothing, so skip them,
+        # provided none of them could fail (a missing field is a rule bug to report)
+        if self.optimize and all(value is not _NOTHING or _CHEAP.fullmatch(code) for code, value in parts):
             value = self._value_without_arguments(decl)
             if value is not _NOTHING:
                 return self._const(value)
