@@ -532,6 +532,8 @@ class Checker:
     def block(self, stmts: Iterable[ast.Stmt], scope: _Scope) -> None:
         for s in stmts:
             self.stmt(s, scope)
+            if scope.narrowed:
+                scope.narrowed = _still_narrowed(scope.narrowed, [s], scope)
 
     def condition(self, e: ast.Expr, scope: _Scope, where: str) -> None:
         t = self.expr(e, scope)
@@ -572,6 +574,8 @@ class Checker:
                 self.error(f"cannot loop over {describe(t)}", s.collection.span, "loop over a list or a group")
                 elem = ANY
             inner = scope.child()
+            # the second time round comes after what the body did the first time
+            inner.narrowed = _still_narrowed(inner.narrowed, s.body, scope)
             self.refs[id(s)] = ("local", self.define(inner, s.var, elem, s.span))
             self.block(s.body, inner)
         elif isinstance(s, ast.Choose):
@@ -586,6 +590,8 @@ class Checker:
                     self.error("`offer` adds the option 'done' itself", o.span, "rename this option")
                 names.add(o.name)
                 inner = scope.child()
+                if s.repeat:  # an offer's later rounds come after what the chosen options did
+                    inner.narrowed = _still_narrowed(inner.narrowed, [x for opt in s.options for x in opt.body], scope)
                 if o.binding is not None:
                     t = self.expr(o.binding[1], scope)
                     elem = element_of(t)
@@ -1026,6 +1032,25 @@ def _path(e: ast.Expr) -> str | None:
 
         return canonical(e)
     return None
+
+
+def _still_narrowed(narrowed: frozenset[str], stmts: Iterable[ast.Stmt], scope: "_Scope") -> frozenset[str]:
+    """Return the narrowings that still hold once `stmts` have run.
+
+    A statement that changes the game (a payment, a card given, a variable
+    set...) may make any field, variable or call none again; only local
+    names it does not `set` stay known not to be none.
+    """
+    assigned: set[str] = set()
+    changes_game = False
+    for s in _walk_statements(list(stmts)):
+        if isinstance(s, ast.Set) and len(s.target) == 1 and scope.lookup(s.target[0]) is not None:
+            assigned.add(s.target[0])
+        elif not isinstance(s, (ast.Let, ast.If, ast.For)):
+            changes_game = True
+    if not changes_game and not assigned:
+        return narrowed
+    return frozenset(p for p in narrowed if p.isidentifier() and scope.lookup(p) is not None and p not in assigned)
 
 
 def _narrowings(cond: ast.Expr, holds: bool) -> frozenset[str]:

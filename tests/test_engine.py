@@ -253,3 +253,62 @@ def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
     assert game.holder[first] == holder
     assert game.decks["pack"] == ([1, first] if holder is None else [1])
     assert game.invariant_problems() == []
+
+
+_NARROWED = """
+edition "narrow" {{ players 2 to 2 turn limit 2 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+kind lot "Lot" titled {{ price: int }}
+board {{
+    space go "Go" : start
+    space red_lot "Red lot" : lot {{ price = 10 }}
+}}
+deck deeds "Deeds" returned of titles {{ }}
+rule setup_cash "Cash" {{
+    on setup {{
+        for p in players {{
+            pay 50 from bank to p
+        }}
+        give red_lot.title to players[0]
+    }}
+}}
+rule r "Give the deed back, and charge its owner" {{
+    on turn {{
+        if red_lot.owner != none {{
+            {body}
+        }}
+    }}
+}}
+"""
+
+
+@pytest.mark.parametrize("body", [
+    # after a statement that changes the game, `red_lot.owner` may be none again
+    "return red_lot.title to deeds\n pay 1 from red_lot.owner to bank",
+    # the second time round a loop comes after the first
+    "for p in players {\n pay 1 from red_lot.owner to bank\n return red_lot.title to deeds\n }",
+    # so does an offer's second round
+    'offer "Pay?" {\n option pay_it "Pay" {\n pay 1 from red_lot.owner to bank\n'
+    ' return red_lot.title to deeds\n }\n }',
+])
+def test_a_field_known_not_none_is_checked_again_after_the_game_changes(body):
+    """Flow narrowing lasts only while nothing changes the game: a use after that is checked at run
+    time and fails with a located error, not with a Python TypeError."""
+    rules = ld.load_text(_NARROWED.format(body=body))
+    game = ld.new_game(rules, players=2, seed=0,
+                       agents=[ld.agents.ScriptedAgent(["pay_it"] * 3)] * 2 if "offer" in body else None)
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    text = info.value.render()
+    assert "nobody to pay or be paid" in text and "pay 1 from red_lot.owner" in text and "TypeError" not in text
+
+
+def test_a_local_known_not_none_stays_known_after_the_game_changes():
+    """A local names the value it was given: giving the deed back does not make `holder` none."""
+    rules = ld.load_text(_NARROWED.format(body="let holder = red_lot.owner\n"
+                                               " return red_lot.title to deeds\n pay 1 from holder to bank"))
+    game = ld.new_game(rules, players=2, seed=0)
+    game.play()
+    assert game.cash(0) == 49 and game.owner[1] is None
+    assert "g.nacc + v0" in ld.compile_rules(rules).python_source  # no run-time check needed
