@@ -583,6 +583,7 @@ class Checker:
                 self.expect(s.chooser, scope, PLAYER, "who chooses")
             self.templates[id(s)] = self.template(s.prompt, s.span, scope)
             names: set[str] = set()
+            every_body = [x for o in s.options for x in o.body]
             for o in s.options:
                 if o.name in names:
                     self.error(f"option '{o.name}' appears twice", o.span, None)
@@ -591,7 +592,7 @@ class Checker:
                 names.add(o.name)
                 inner = scope.child()
                 if s.repeat:  # an offer's later rounds come after what the chosen options did
-                    inner.narrowed = _still_narrowed(inner.narrowed, [x for opt in s.options for x in opt.body], scope)
+                    inner.narrowed = _still_narrowed(inner.narrowed, every_body, scope)
                 if o.binding is not None:
                     t = self.expr(o.binding[1], scope)
                     elem = element_of(t)
