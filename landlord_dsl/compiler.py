@@ -6,7 +6,9 @@ names are Python locals, expressions are inlined, and options, constants
 and tables are folded to literals. The source is compiled once with
 `compile`/`exec` into a private namespace holding only the engine's
 helpers, so a running game does no lookups by name and no interpretation.
-The generated source is kept on the Program (`python_source`) for reading.
+The generated source is kept on the Program (`python_source`) for reading;
+what runs is its syntax tree after one last pass (read_game_lists_once),
+with the same line numbers.
 
 Nothing in a .lg file becomes code except through this translation of its
 checked AST: names are the checker's resolved references, never user text.
@@ -257,13 +259,14 @@ class _GameListReads(pyast.NodeTransformer):
         function.body[:0] = bind
 
 
-def read_game_lists_once(source: str) -> str:
-    """Return generated source whose functions read the game's stable lists into locals first."""
+def read_game_lists_once(source: str) -> pyast.Module:
+    """Return the syntax tree of generated source whose functions read the game's stable lists into
+    locals first. Its line numbers are the source's, so tracebacks and profiles point into it."""
     tree = pyast.parse(source)
     for function in tree.body:
         if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == "g":
             _GameListReads(function).rewrite(function)
-    return pyast.unparse(pyast.fix_missing_locations(tree)) + "\n"
+    return pyast.fix_missing_locations(tree)
 
 
 class _Code:
@@ -1126,9 +1129,8 @@ class Compiler:
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
                          for d in m.decks.values() if d.enabled is not None}
         source = "\n\n".join(self.source) + "\n"
-        if self.optimize:
-            source = read_game_lists_once(source)
-        exec(compile(source, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
+        code = read_game_lists_once(source) if self.optimize else source
+        exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
         ns = self.ns
 
         def no_effect(g):

@@ -46,6 +46,7 @@ def test_optimised_and_plain_compilations_play_the_same_games(path: Path):
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
     assert fast.python_source != plain.python_source
+    assert "# rule " in fast.python_source  # the source kept for reading names the rules
     for seed, random_agents in [(0, False), (1, False), (2, True)]:
         assert _log(fast, seed, random_agents) == _log(plain, seed, random_agents), (path.stem, seed)
 
