@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+import traceback
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import attrs
@@ -39,6 +41,9 @@ def _jump_points(start: int, group: tuple[int, ...], size: int) -> tuple[int, in
     first = min(group, key=lambda s: (s - start - 1) % size)
     landing = min(group, key=lambda s: (s - first - 1) % size)
     return (first - start) % size or size, landing
+
+
+_RULE_MARK = re.compile(r"\s*# rule (\w+): ")
 
 
 class EndTurn(Exception):
@@ -753,9 +758,31 @@ class Game:
         except LandlordError:
             raise
         except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
+            rule = self._rule_in_traceback(err.__traceback__)
+            if rule is not None:  # the handlers' `finally`s have put back the rule before this one
+                self.rule = rule
             raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}") from None
         self.log.append(("end", self.turn, self.end_reason))
         return self.result()
+
+    def _rule_in_traceback(self, tb) -> int | None:
+        """Return the rule whose compiled handler was running where a traceback ends, or None.
+
+        The generated source marks each handler with `# rule NAME: ...` and
+        runs with its line numbers: the innermost compiled frame under such a
+        mark, within its function, names the rule.
+        """
+        lines = self.prog.python_source.splitlines()
+        for frame, line in reversed(list(traceback.walk_tb(tb))):
+            if not frame.f_code.co_filename.startswith("<compiled "):
+                continue
+            for text in reversed(lines[:line]):
+                mark = _RULE_MARK.match(text)
+                if mark and mark.group(1) in self.prog.rule_names:
+                    return self.prog.rule_names.index(mark.group(1))
+                if text.startswith("def "):
+                    break
+        return None
 
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score by the edition's score formula (cash if none)."""

@@ -312,3 +312,48 @@ def test_a_local_known_not_none_stays_known_after_the_game_changes():
     game.play()
     assert game.cash(0) == 49 and game.owner[1] is None
     assert "g.nacc + v0" in ld.compile_rules(rules).python_source  # no run-time check needed
+
+
+class _BrokenDice:
+    """A chance source whose second throw is not a number: a failure outside the rules' own checks."""
+
+    def __init__(self):
+        self.throws = 0
+
+    def roll(self, request):
+        self.throws += 1
+        return (3, 4) if self.throws == 1 else ("three", 4)
+
+    def shuffle(self, request):
+        return list(range(request.size))
+
+
+_WALK = """
+edition "x" { players 2 to 4 turn limit 6 }
+account bank "Bank" unlimited
+kind start "Start" { }
+board {
+    space go "Go" : start
+}
+rule pay_day "Pay day" {
+    on turn {
+        pay 1 from bank to player
+    }
+}
+rule walk "Walk" {
+    on turn {
+        roll dice
+    }
+}
+"""
+
+
+def test_an_unexpected_failure_names_the_rule_that_was_running():
+    """A Python error inside compiled rules is reported under the rule that was running, found from
+    the traceback (the handlers have already put back the rule by the time it is caught)."""
+    rules = ld.load_text(_WALK)
+    game = ld.new_game(rules, players=2, seed=0, chance=_BrokenDice())
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    text = info.value.render()
+    assert "TypeError" in text and "(rule 'walk', turn 2)" in text
