@@ -5,11 +5,12 @@ unrolls short aggregates and leaves out field checks it can prove needless.
 `compile_ruleset(..., optimize=False)` is a plain translation; every shipped
 edition and variant must play byte-identical games both ways. So must
 randomly generated rules: int functions that call each other (folding,
-inlining, aggregates over fixed lists, an option, game state), and functions
-over a board of lots, stations and fieldless spaces (field reads guarded or
-not, groups, a player's titles, ownership built-ins), where a read that
-fails must fail the same way. The field checks that remain must still catch
-what they are there for.
+inlining, aggregates over fixed lists, an option, game state), and
+functions, statements and an offer over a board of lots, stations and
+fieldless spaces (field reads guarded or not, groups, a player's titles,
+ownership built-ins, variables, deeds given and returned), where a read that
+fails must fail the same way and no checked program may fail with a Python
+error. The field checks that remain must still catch what they are there for.
 """
 
 from __future__ import annotations
@@ -359,6 +360,14 @@ rule buying "Buy" {{
         }}
     }}
 }}
+player var points = 0
+space var marks = 0
+deck deeds "Deeds" returned of titles {{ }}
+rule generated "Generated statements" {{
+    on turn {{
+{statements}
+    }}
+}}
 rule offering "An offer over the player's titles" {{
     on turn {{
         offer "Pick one" {{
@@ -371,7 +380,7 @@ rule offering "An offer over the player's titles" {{
 function probe(s: space, x: int) = {probe}
 function tally(s: space) = {tally}
 function top() = {top}
-score top() + tally(b2) + probe(st1, k) + player.cash
+score top() + tally(b2) + probe(st1, k) + player.cash + player.points
 """
 
 _SPACE_CONSTANTS = ["go", "r1", "st1", "r2", "b1", "pk", "b2", "b3", "st2"]
@@ -469,6 +478,84 @@ def _typed_expr(draw, want: str, scope: dict[str, str], calls: dict[str, tuple[s
 
 
 @st.composite
+def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], fresh: list[int], depth: int,
+                indent: int = 2, tested: frozenset[str] = frozenset()) -> list[str]:
+    """A block of well-typed statements: locals, `set`, `if`, `for`, payments, variables, deeds given
+    and returned, and payments by an owner tested not to be none (with statements in between).
+
+    `tested`: spaces whose owner an enclosing block tested against none (the checker rejects a
+    second test while it still knows the answer)."""
+    pad = "    " * indent
+    scope = dict(scope)  # a block's `let`s are its own
+    lines: list[str] = []
+
+    def expr(kind: str) -> str:
+        return draw(_typed_expr(kind, scope, calls, fresh, 2))
+
+    def small(kind_expr: str) -> str:  # a payment between 0 and 9
+        return f"min(max({kind_expr}, 0), 9)"
+
+    def block(names: dict[str, str], tested_inside: frozenset[str] = tested) -> list[str]:
+        return draw(_statements(names, calls, fresh, depth - 1, indent + 1, tested_inside)) if depth > 0 else []
+
+    for _ in range(draw(st.integers(1, 4))):
+        ints = [n for n, t in scope.items() if t == "int"]
+        kind = draw(st.sampled_from(
+            ["let", "pay", "paid", "points", "marks", "deed"] + (["set"] if ints else [])
+            + (["if", "for", "owner_pays"] if depth > 0 else [])))
+        if kind == "let":
+            fresh.append(len(fresh))
+            name = f"a{len(fresh)}"
+            lines.append(f"{pad}let {name} = {expr('int')}")
+            scope[name] = "int"
+        elif kind == "set":
+            lines.append(f"{pad}set {draw(st.sampled_from(ints))} {draw(st.sampled_from(['=', '+=', '-=']))} "
+                         f"{expr('int')}")
+        elif kind == "pay":
+            lines.append(f"{pad}pay {small(expr('int'))} from player to bank")
+        elif kind == "paid":
+            lines.append(f"{pad}pay {small(expr('int'))} from bank to player")
+        elif kind == "points":
+            lines.append(f"{pad}set player.points += {small(expr('int'))}")
+        elif kind == "marks":
+            lines.append(f"{pad}set {expr('space')}.marks += 1")
+        elif kind == "deed":
+            space = expr("space")
+            if draw(st.booleans()):  # (not `owner == none`: inside `if s.owner != none` it is always false)
+                lines.append(f"{pad}if {space} in lot {{")
+                lines.append(f"{pad}    give {space}.title to player")
+            else:
+                lines.append(f"{pad}if {space} in station {{")
+                lines.append(f"{pad}    return {space}.title to deeds")
+            lines.append(f"{pad}}}")
+        elif kind == "if":
+            lines.append(f"{pad}if {expr('bool')} {{")
+            lines += block(scope)
+            lines.append(f"{pad}}} else {{")
+            lines += block(scope)
+            lines.append(f"{pad}}}")
+        elif kind == "for":
+            fresh.append(len(fresh))
+            var = f"t{len(fresh)}"
+            collection = draw(st.sampled_from(["player.titles", expr("group")]))
+            lines.append(f"{pad}for {var} in {collection} {{")
+            lines += block({**scope, var: "space"})
+            lines.append(f"{pad}}}")
+        else:  # owner_pays: narrowed by the test, perhaps no longer after the statements between
+            untested = [c for c in _SPACE_CONSTANTS if c not in tested]
+            if not untested:
+                continue
+            space = draw(st.sampled_from(untested))
+            lines.append(f"{pad}if {space}.owner != none {{")
+            lines += block(scope, tested | {space})
+            if space not in ("go", "pk") and draw(st.booleans()):  # the owner is none again
+                lines.append(f"{pad}    return {space}.title to deeds")
+            lines.append(f"{pad}    pay 1 from {space}.owner to bank")
+            lines.append(f"{pad}}}")
+    return lines
+
+
+@st.composite
 def _typed_program(draw) -> str:
     fresh: list[int] = []
     probe = draw(_typed_expr("int", {"s": "space", "x": "int"}, {}, fresh, 3))
@@ -476,7 +563,8 @@ def _typed_program(draw) -> str:
     top = draw(_typed_expr("int", {}, {"probe": ("space", "int"), "tally": ("space",)}, fresh, 3))
     option = {part: draw(_typed_expr(kind, {"s": "space"}, {"probe": ("space", "int")}, fresh, 2))
               for part, kind in (("when", "bool"), ("cost", "int"), ("value", "int"))}
-    return BOARD_FOR_GENERATED.format(probe=probe, tally=tally, top=top, **option)
+    statements = "\n".join(draw(_statements({}, {"probe": ("space", "int"), "tally": ("space",)}, fresh, 2)))
+    return BOARD_FOR_GENERATED.format(probe=probe, tally=tally, top=top, statements=statements, **option)
 
 
 @settings(max_examples=600 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 100,
@@ -484,11 +572,15 @@ def _typed_program(draw) -> str:
 @given(text=_typed_program(), seed=st.integers(0, 50))
 def test_generated_rules_over_spaces_play_the_same_optimised_and_plain(tmp_path_factory, text, seed):
     """Field checks left out, ownership written in place, folding and inlining never change a game:
-    random functions and an offer's options over lots, stations and fieldless spaces (guarded or
-    not), groups, titles and ownership, played both ways; a field read that fails must fail the
-    same way."""
+    random functions, statements and an offer's options over lots, stations and fieldless spaces
+    (guarded or not), groups, titles, ownership, variables and deeds, played both ways; a field
+    read that fails must fail the same way. And a checked program never fails with a Python error:
+    a stale `!= none` narrowing (a deed returned in between) was caught this way."""
     path = tmp_path_factory.mktemp("typed") / "typed.lg"
     path.write_text(text)
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
-    assert _log(fast, seed, True) == _log(plain, seed, True), text
+    log = _log(fast, seed, True)
+    assert log == _log(plain, seed, True), text
+    # a checked program stops, if at all, with a rule error that points at it, never a Python one
+    assert "failed at run time" not in log[-1], text
