@@ -363,6 +363,19 @@ rule buying "Buy" {{
 player var points = 0
 space var marks = 0
 deck deeds "Deeds" returned of titles {{ }}
+deck tricks "Tricks" returned {{
+    card trick_one "Trick one" {{
+{trick_one}
+    }}
+    card trick_two "Trick two" {{
+{trick_two}
+    }}
+}}
+rule short "Short of money" {{
+    on shortfall {{
+{shortfall}
+    }}
+}}
 rule generated "Generated statements" {{
     on turn {{
 {statements}
@@ -479,12 +492,14 @@ def _typed_expr(draw, want: str, scope: dict[str, str], calls: dict[str, tuple[s
 
 @st.composite
 def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], fresh: list[int], depth: int,
-                indent: int = 2, tested: frozenset[str] = frozenset()) -> list[str]:
+                indent: int = 2, tested: frozenset[str] = frozenset(), choices: bool = False,
+                draws: bool = False) -> list[str]:
     """A block of well-typed statements: locals, `set`, `if`, `for`, payments, variables, deeds given
     and returned, and payments by an owner tested not to be none (with statements in between).
 
     `tested`: spaces whose owner an enclosing block tested against none (the checker rejects a
-    second test while it still knows the answer)."""
+    second test while it still knows the answer); `choices`, `draws`: whether `choose` and
+    `draw tricks` may appear."""
     pad = "    " * indent
     scope = dict(scope)  # a block's `let`s are its own
     lines: list[str] = []
@@ -496,13 +511,15 @@ def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], 
         return f"min(max({kind_expr}, 0), 9)"
 
     def block(names: dict[str, str], tested_inside: frozenset[str] = tested) -> list[str]:
-        return draw(_statements(names, calls, fresh, depth - 1, indent + 1, tested_inside)) if depth > 0 else []
+        return draw(_statements(names, calls, fresh, depth - 1, indent + 1, tested_inside, choices, draws)) \
+            if depth > 0 else []
 
     for _ in range(draw(st.integers(1, 4))):
         ints = [n for n, t in scope.items() if t == "int"]
         kind = draw(st.sampled_from(
             ["let", "pay", "paid", "points", "marks", "deed"] + (["set"] if ints else [])
-            + (["if", "for", "owner_pays"] if depth > 0 else [])))
+            + (["if", "for", "owner_pays"] if depth > 0 else [])
+            + (["choose"] if choices and depth > 0 else []) + (["draw"] if draws else [])))
         if kind == "let":
             fresh.append(len(fresh))
             name = f"a{len(fresh)}"
@@ -534,6 +551,19 @@ def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], 
             lines.append(f"{pad}}} else {{")
             lines += block(scope)
             lines.append(f"{pad}}}")
+        elif kind == "draw":  # a card whose generated effect runs here
+            lines.append(f"{pad}draw tricks")
+        elif kind == "choose":
+            fresh.append(len(fresh))
+            var = f"t{len(fresh)}"
+            lines.append(f'{pad}choose "Which?" {{')
+            lines.append(f'{pad}    option each "Take {{{var}}}" for {var} in player.titles when {expr("bool")} {{')
+            lines += [f"    {line}" for line in block({**scope, var: "space"})]
+            lines.append(f"{pad}    }}")
+            lines.append(f'{pad}    option other "Something else" {{')
+            lines += [f"    {line}" for line in block(scope)]
+            lines.append(f"{pad}    }}")
+            lines.append(f"{pad}}}")
         elif kind == "for":
             fresh.append(len(fresh))
             var = f"t{len(fresh)}"
@@ -556,26 +586,32 @@ def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], 
 
 
 @st.composite
-def _typed_program(draw) -> str:
+def _typed_program(draw, extras: bool = False) -> str:
+    """A generated program on BOARD_FOR_GENERATED; with `extras`, its statements also choose and
+    draw cards whose effects are generated, and its shortfall handler is generated."""
     fresh: list[int] = []
     probe = draw(_typed_expr("int", {"s": "space", "x": "int"}, {}, fresh, 3))
     tally = draw(_typed_expr("int", {"s": "space"}, {"probe": ("space", "int")}, fresh, 3))
     top = draw(_typed_expr("int", {}, {"probe": ("space", "int"), "tally": ("space",)}, fresh, 3))
     option = {part: draw(_typed_expr(kind, {"s": "space"}, {"probe": ("space", "int")}, fresh, 2))
               for part, kind in (("when", "bool"), ("cost", "int"), ("value", "int"))}
-    statements = "\n".join(draw(_statements({}, {"probe": ("space", "int"), "tally": ("space",)}, fresh, 2)))
-    return BOARD_FOR_GENERATED.format(probe=probe, tally=tally, top=top, statements=statements, **option)
+    calls = {"probe": ("space", "int"), "tally": ("space",)}
+    statements = "\n".join(draw(_statements({}, calls, fresh, 2, choices=extras, draws=extras)))
+    tricks = {"trick_one": "", "trick_two": ""}
+    shortfall = ""
+    if extras:  # card effects draw no further cards; the shortfall handler may put the short player out
+        tricks = {name: "\n".join(draw(_statements({}, calls, fresh, 1, choices=True)))
+                  for name in tricks}
+        shortfall = draw(st.sampled_from([
+            "        if player.cash < due {\n            eliminate player\n        }",
+            "        set player.points -= 1",
+            "\n".join(draw(_statements({}, calls, fresh, 1, choices=True))),
+        ]))
+    return BOARD_FOR_GENERATED.format(probe=probe, tally=tally, top=top, statements=statements,
+                                      shortfall=shortfall, **tricks, **option)
 
 
-@settings(max_examples=600 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 100,
-          deadline=None)
-@given(text=_typed_program(), seed=st.integers(0, 50))
-def test_generated_rules_over_spaces_play_the_same_optimised_and_plain(tmp_path_factory, text, seed):
-    """Field checks left out, ownership written in place, folding and inlining never change a game:
-    random functions, statements and an offer's options over lots, stations and fieldless spaces
-    (guarded or not), groups, titles, ownership, variables and deeds, played both ways; a field
-    read that fails must fail the same way. And a checked program never fails with a Python error:
-    a stale `!= none` narrowing (a deed returned in between) was caught this way."""
+def _plays_the_same_and_fails_only_clearly(tmp_path_factory, text: str, seed: int) -> None:
     path = tmp_path_factory.mktemp("typed") / "typed.lg"
     path.write_text(text)
     rules = ld.load_edition(path)
@@ -584,3 +620,25 @@ def test_generated_rules_over_spaces_play_the_same_optimised_and_plain(tmp_path_
     assert log == _log(plain, seed, True), text
     # a checked program stops, if at all, with a rule error that points at it, never a Python one
     assert "failed at run time" not in log[-1], text
+
+
+_TYPED_EXAMPLES = 600 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 100
+
+
+@settings(max_examples=_TYPED_EXAMPLES, deadline=None)
+@given(text=_typed_program(), seed=st.integers(0, 50))
+def test_generated_rules_over_spaces_play_the_same_optimised_and_plain(tmp_path_factory, text, seed):
+    """Field checks left out, ownership written in place, folding and inlining never change a game:
+    random functions, statements and an offer's options over lots, stations and fieldless spaces
+    (guarded or not), groups, titles, ownership, variables and deeds, played both ways; a field
+    read that fails must fail the same way. And a checked program never fails with a Python error:
+    a stale `!= none` narrowing (a deed returned in between) was caught this way."""
+    _plays_the_same_and_fails_only_clearly(tmp_path_factory, text, seed)
+
+
+@settings(max_examples=_TYPED_EXAMPLES, deadline=None)
+@given(text=_typed_program(extras=True), seed=st.integers(0, 50))
+def test_generated_cards_choices_and_shortfalls_play_the_same_optimised_and_plain(tmp_path_factory, text, seed):
+    """The same with generated card effects (drawn by the generated statements), `choose` with an
+    option per title, and a generated `on shortfall` handler that may put the player out."""
+    _plays_the_same_and_fails_only_clearly(tmp_path_factory, text, seed)
