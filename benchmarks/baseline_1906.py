@@ -6,7 +6,8 @@ speculation_ante_to="miscellaneous", double_four="double",
 shelter_tax_on_jail_square=false), with the same bot policy as
 landlord_dsl.agents.HeuristicAgent, but written directly in plain Python:
 lists of ints, one class, no framework and no import from landlord_dsl (the
-bot is heuristic_bot.py, shared with the 1933 baseline).
+bot, the bidding and the command line are baseline_common.py, shared with
+the 1933 baseline).
 
 It draws its randomness the way the interpreter's SeededChance does (one
 `random.Random(seed)`: the green pack is shuffled with `rng.shuffle`, each die
@@ -18,11 +19,10 @@ Run it alone:  python benchmarks/baseline_1906.py --games 1000
 
 from __future__ import annotations
 
-import argparse
 import random
-import time
 
-from heuristic_bot import HeuristicBot
+import baseline_common
+from baseline_common import HeuristicBot, Result, bid_up
 
 # ------------------------------------------------------------------- board
 
@@ -311,26 +311,7 @@ class Game:
         player who stopped there may then take it at the highest bid."""
         start = PRICE[space]
         cash, bots, n = self.cash, self.bots, self.n
-        active = [(first + k) % n for k in range(1, n)]
-        high, high_bidder = None, None
-        rounds = 0
-        while active and rounds < 1000:
-            rounds += 1
-            still = []
-            for seat in active:
-                if seat == high_bidder:
-                    still.append(seat)
-                    continue
-                minimum = start if high is None else high + 5
-                if minimum > cash[seat]:
-                    continue
-                answer = bots[seat].bid(cash[seat], start + start // 4, minimum)
-                if answer is not None:
-                    high, high_bidder = answer, seat
-                    still.append(seat)
-            active = still
-            if len(active) <= 1:
-                break
+        high, high_bidder = bid_up([(first + k) % n for k in range(1, n)], cash, bots, start, 5, start + start // 4)
         price = high if high is not None else start
         buyer = high_bidder
         if cash[first] >= price and bots[first].choose(cash[first], ((price, start + start // 4), (0, 0))) == 0:
@@ -595,45 +576,8 @@ class TurnOver(Exception):
     """The rest of a player's turn is skipped (the .lg's `end turn`)."""
 
 
-class Result(tuple):
-    """(turns, rounds, end_reason, scores, winners), like the interpreter's GameResult."""
-
-    __slots__ = ()
-
-    def __new__(cls, turns, rounds, end_reason, scores, winners):
-        return super().__new__(cls, (turns, rounds, end_reason, scores, winners))
-
-    turns = property(lambda self: self[0])
-    rounds = property(lambda self: self[1])
-    end_reason = property(lambda self: self[2])
-    scores = property(lambda self: self[3])
-    winners = property(lambda self: self[4])
-
-
-def play(seed: int, players: int = 4) -> tuple[Result, bool]:
-    """Play one game; return its result and whether money was conserved."""
-    game = Game(players, seed)
-    result = game.play()
-    return result, game.conserved()
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="The hand-written 1906 baseline simulator.")
-    ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0, help="first seed (games use seed, seed+1, ...)")
-    args = ap.parse_args(argv)
-    turns = 0
-    t0 = time.perf_counter()
-    for seed in range(args.seed, args.seed + args.games):
-        result, ok = play(seed, args.players)
-        if not ok:
-            raise SystemExit(f"seed {seed}: money was not conserved")
-        turns += result.turns
-    dt = time.perf_counter() - t0
-    print(f"{args.games} games, {turns} player-turns in {dt:.3f}s: "
-          f"{turns / dt:,.0f} turns/s, {args.games / dt:,.1f} games/s, {turns / args.games:.1f} turns/game")
-    return 0
+    return baseline_common.main(Game, "The hand-written 1906 baseline simulator.", argv)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 It plays editions/monopoly-1933-atlantic-city.lg with its default options
 (proxy_decks=true) and the same bot policy as
 landlord_dsl.agents.HeuristicAgent, written directly in plain Python: lists
-of ints, one class, no framework and no import from landlord_dsl (the bot is
-heuristic_bot.py, shared with the 1906 baseline).
+of ints, one class, no framework and no import from landlord_dsl (the bot,
+the bidding and the command line are baseline_common.py, shared with the
+1906 baseline).
 
 It asks the bots the same questions as the .lg file, with the same options in
 the same order and the same cost/value hints: buy or decline; the Banker's
@@ -21,11 +22,10 @@ Run it alone:  python benchmarks/baseline_1933.py --games 1000
 
 from __future__ import annotations
 
-import argparse
 import random
-import time
 
-from heuristic_bot import HeuristicBot
+import baseline_common
+from baseline_common import HeuristicBot, Result, bid_up
 
 # ------------------------------------------------------------------- board
 
@@ -131,21 +131,6 @@ class TurnOver(Exception):
     """The rest of the turn is skipped: the current player has gone bankrupt."""
 
 
-class Result(tuple):
-    """(turns, rounds, end_reason, scores, winners), like the interpreter's GameResult."""
-
-    __slots__ = ()
-
-    def __new__(cls, turns, rounds, end_reason, scores, winners):
-        return super().__new__(cls, (turns, rounds, end_reason, scores, winners))
-
-    turns = property(lambda self: self[0])
-    rounds = property(lambda self: self[1])
-    end_reason = property(lambda self: self[2])
-    scores = property(lambda self: self[3])
-    winners = property(lambda self: self[4])
-
-
 # -------------------------------------------------------------------- game
 
 class Game:
@@ -232,6 +217,15 @@ class Game:
     def choose(self, seat: int, options) -> int:
         """Ask `seat`'s bot; a single option is taken without asking, as the interpreter does."""
         return self.bots[seat].choose(self.cash[seat], options) if len(options) > 1 else 0
+
+    def offer(self, seat: int, options: list, acts: list):
+        """One round of an `offer`: return the act picked, or None when there is nothing to offer
+        or the player is done (the option the interpreter adds last)."""
+        if not options:
+            return None
+        options.append((0, 0))
+        answer = self.choose(seat, options)
+        return acts[answer] if answer < len(acts) else None
 
     # -------------------------------------------------------- holdings
     def give_title(self, space: int, seat: int | None) -> None:
@@ -329,13 +323,10 @@ class Game:
                 if self.can_tear_down(s):
                     options.append((0, HOUSE_PRICE[s] // 2))
                     acts.append((TEAR_DOWN, s))
-            if not options:
+            picked = self.offer(seat, options, acts)
+            if picked is None:
                 break
-            options.append((0, 0))
-            answer = self.choose(seat, options)
-            if answer == len(acts):
-                break
-            act, x = acts[answer]
+            act, x = picked
             if act == SELL:
                 self.offer_for_sale(x)
             elif act == SELL_CARD:
@@ -429,28 +420,9 @@ class Game:
     # ------------------------------------------------------------ spaces
     def auction(self, space: int) -> None:
         """The Banker's auction: from $5, raises of $5, every player still in the game may bid."""
-        cash, bots, n, current = self.cash, self.bots, self.n, self.current
-        value = PRICE[space]
-        active = sorted(self.seats, key=lambda s: (s - current) % n)
-        high, high_bidder = None, None
-        rounds = 0
-        while active and rounds < 1000:
-            rounds += 1
-            still = []
-            for seat in active:
-                if seat == high_bidder:
-                    still.append(seat)
-                    continue
-                minimum = OPENING_BID if high is None else high + MIN_RAISE
-                if minimum > cash[seat]:
-                    continue
-                answer = bots[seat].bid(cash[seat], value, minimum)
-                if answer is not None:
-                    high, high_bidder = answer, seat
-                    still.append(seat)
-            active = still
-            if len(active) <= 1:
-                break
+        current, n = self.current, self.n
+        bidders = sorted(self.seats, key=lambda s: (s - current) % n)
+        high, high_bidder = bid_up(bidders, self.cash, self.bots, OPENING_BID, MIN_RAISE, PRICE[space])
         if high_bidder is not None:
             self.pay(high_bidder, high, BANK)
             self.give_title(space, high_bidder)
@@ -654,13 +626,10 @@ class Game:
                 if not mortgaged[s] and houses[s] == 0:
                     options.append((0, MORTGAGE[s] - REDEEM[s]))
                     acts.append((MORTGAGE_IT, s))
-            if not options:
+            picked = self.offer(seat, options, acts)
+            if picked is None:
                 return
-            options.append((0, 0))
-            answer = self.choose(seat, options)
-            if answer == len(acts):
-                return
-            act, s = acts[answer]
+            act, s = picked
             if act == BUILD:
                 self.pay(seat, HOUSE_PRICE[s], BANK)
                 houses[s] += 1
@@ -687,13 +656,10 @@ class Game:
                 for c in self.jail_cards[seat]:
                     options.append((0, -1))
                     acts.append((SELL_CARD, c))
-            if not options:
+            picked = self.offer(seat, options, acts)
+            if picked is None:
                 return
-            options.append((0, 0))
-            answer = self.choose(seat, options)
-            if answer == len(acts):
-                return
-            act, x = acts[answer]
+            act, x = picked
             if act == SELL:
                 self.offer_for_sale(x)
             else:
@@ -747,30 +713,8 @@ class Game:
         return sum(self.cash) == self.minted and min(self.cash) >= 0
 
 
-def play(seed: int, players: int = 4) -> tuple[Result, bool]:
-    """Play one game; return its result and whether money was conserved."""
-    game = Game(players, seed)
-    result = game.play()
-    return result, game.conserved()
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="The hand-written 1933 baseline simulator.")
-    ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0, help="first seed (games use seed, seed+1, ...)")
-    args = ap.parse_args(argv)
-    turns = 0
-    t0 = time.perf_counter()
-    for seed in range(args.seed, args.seed + args.games):
-        result, ok = play(seed, args.players)
-        if not ok:
-            raise SystemExit(f"seed {seed}: money was not conserved")
-        turns += result.turns
-    dt = time.perf_counter() - t0
-    print(f"{args.games} games, {turns} player-turns in {dt:.3f}s: "
-          f"{turns / dt:,.0f} turns/s, {args.games / dt:,.1f} games/s, {turns / args.games:.1f} turns/game")
-    return 0
+    return baseline_common.main(Game, "The hand-written 1933 baseline simulator.", argv)
 
 
 if __name__ == "__main__":
