@@ -183,13 +183,15 @@ def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
     assert IMPLEMENTATIONS["owners"](game, group) == sorted({o for o in owners if o is not None})
 
 
+def _one_space(turn_limit: int, rest: str) -> str:
+    """Return the text of a small edition: a bank, one start space, then `rest` (decks, rules...)."""
+    return (f'edition "x" {{ players 2 to 4 turn limit {turn_limit} }}\n'
+            'account bank "Bank" unlimited\n'
+            'kind start "Start" { }\n'
+            'board {\n    space go "Go" : start\n}\n' + rest)
+
+
 _TURN_ORDER = """
-edition "x" {{ players 2 to 4 turn limit 6 }}
-account bank "Bank" unlimited
-kind start "Start" {{ }}
-board {{
-    space go "Go" : start
-}}
 rule order "Order" {{
     on turn {{
         if turn_number == 1 {{
@@ -201,7 +203,7 @@ rule order "Order" {{
 
 
 def test_give_turn_sets_who_plays_next_and_the_order_goes_on_from_him(tmp_path):
-    rules = ld.load_text(_TURN_ORDER.format(body="give turn to players[2]"))
+    rules = ld.load_text(_one_space(6, _TURN_ORDER.format(body="give turn to players[2]")))
     game = ld.new_game(rules, players=3, seed=0)
     game.play()
     assert [e[2] for e in game.log if e[0] == "turn"] == [0, 2, 0, 1, 2, 0]
@@ -209,19 +211,13 @@ def test_give_turn_sets_who_plays_next_and_the_order_goes_on_from_him(tmp_path):
 
 
 def test_give_turn_to_a_player_who_has_left_is_a_located_error():
-    rules = ld.load_text(_TURN_ORDER.format(body="let p = players[1]\n eliminate p\n give turn to p"))
+    rules = ld.load_text(_one_space(6, _TURN_ORDER.format(body="let p = players[1]\n eliminate p\n give turn to p")))
     with pytest.raises(ld.RuleRuntimeError) as info:
         ld.new_game(rules, players=3, seed=0).play()
     assert "Player 2 has left the game and cannot have the next turn" in info.value.render()
 
 
 _DRAW_THEN_END = """
-edition "x" {{ players 2 to 4 turn limit 1 }}
-account bank "Bank" unlimited
-kind start "Start" {{ }}
-board {{
-    space go "Go" : start
-}}
 deck pack "Pack" {how} {{
     card first "The effect under test" {{
         {effect}
@@ -244,7 +240,7 @@ rule drawing "Draw" {{
     ("returned", "shuffle pack", None),  # the deck it goes back to was reordered meanwhile
 ])
 def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
-    rules = ld.load_text(_DRAW_THEN_END.format(how=how, effect=effect))
+    rules = ld.load_text(_one_space(1, _DRAW_THEN_END.format(how=how, effect=effect)))
     game = ld.new_game(rules, players=2, seed=0)
     game.setup()
     game.next_seat = 0
@@ -329,12 +325,6 @@ class _BrokenDice:
 
 
 _WALK = """
-edition "x" { players 2 to 4 turn limit 6 }
-account bank "Bank" unlimited
-kind start "Start" { }
-board {
-    space go "Go" : start
-}
 rule pay_day "Pay day" {
     on turn {
         pay 1 from bank to player
@@ -351,7 +341,7 @@ rule walk "Walk" {
 def test_an_unexpected_failure_names_the_rule_that_was_running():
     """A Python error inside compiled rules is reported under the rule that was running, found from
     the traceback (the handlers have already put back the rule by the time it is caught)."""
-    rules = ld.load_text(_WALK)
+    rules = ld.load_text(_one_space(6, _WALK))
     game = ld.new_game(rules, players=2, seed=0, chance=_BrokenDice())
     with pytest.raises(ld.RuleRuntimeError) as info:
         game.play()
