@@ -486,7 +486,7 @@ class Compiler:
         args = [code for code, _ in parts]
         if kind == "builtin":
             if name in _OWNERSHIP and self.optimize:
-                fixed = self._fixed_group_owners(e.args[-1])
+                fixed = self._fixed_group_owners(e.args[-1], parts[-1][1])
                 if fixed is not None:
                     return _OWNERSHIP[name].format(*args[:-1], owners=fixed[0], n=fixed[1]), _NOTHING
             if name in INLINE and self.optimize:
@@ -522,14 +522,14 @@ class Compiler:
         finally:
             self.bound = outer
 
-    def _fixed_group_owners(self, group: ast.Expr) -> tuple[str, str] | None:
+    def _fixed_group_owners(self, group: ast.Expr, value: Any) -> tuple[str, str] | None:
         """Return code for (the owners of a group's spaces, the group's size), or None.
 
-        Only where the group is fixed before the game: a constant group, or a
-        group-valued field of a space variable every space of whose domain has
-        the field, with members. Its owner getter is then made once, here.
+        Only where the group is fixed before the game: a constant group (its
+        `value`, already worked out), or a group-valued field of a space
+        variable every space of whose domain has the field, with members. Its
+        owner getter is then made once, here.
         """
-        value = self.expr(group)[1]
         if value is not _NOTHING:
             if not (isinstance(value, tuple) and value):
                 return None
