@@ -117,11 +117,16 @@ def _credit(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if lender == player)
 
 
+def _cards_left(g: "Game", deck: str) -> int:
+    return len(g.decks[deck])
+
+
 IMPLEMENTATIONS: dict[str, Callable] = {
     "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
     "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
+    "cards_left": _cards_left,
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any, Sequence, TextIO
 
 from . import __version__
 from .agents import make_agent
-from .compiler import Program, compile_ruleset
+from .compiler import Program, compile_ruleset, is_reconstruction
 from .engine import Game
 from .errors import LandlordError, RuleRuntimeError
 from .formatter import format_text
@@ -230,6 +230,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     for i, s in enumerate(m.spaces):
         fields = ", ".join(f"{n} {_show_expr(v)}" for n, v in s.fields)
         out.write(f"  {i:>3}  {s.label:32} {s.kind:12} {fields}{cite(s.provenance)}\n")
+    out.write("\nDecks:\n")
+    for d in m.decks.values():
+        size = f" ({d.size} cards)" if d.size is not None else ""
+        out.write(f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}\n")
+        for c in d.cards:
+            invented = is_reconstruction(d) or is_reconstruction(c)
+            mark = "  [reconstructed card, not period text]" if invented else cite(c.provenance)
+            out.write(f"    {c.name}: {c.text}{mark}\n")
     out.write("\nRules:\n")
     for r in m.rules:
         state = " (off at the start)" if r.off else ""

@@ -123,6 +123,13 @@ class Program:
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
     python_source: str = ""
+    # per card: True when it, or its deck, is tagged `reconstruction` (narration and `show` say so)
+    card_reconstructed: list[bool] = attrs.field(factory=list)
+
+
+def is_reconstruction(decl) -> bool:
+    """Return True if a deck or card declaration is tagged `reconstruction`."""
+    return decl.provenance is not None and decl.provenance.confidence == "reconstruction"
 
 
 # ------------------------------------------------------ run-time helpers
@@ -1057,6 +1064,7 @@ class Compiler:
         m, rs = self.m, self.rs
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
+        card_reconstructed: list[bool] = []
         self.title_card: list[int | None] = [None] * len(spaces)
         self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
@@ -1074,6 +1082,7 @@ class Compiler:
                 card_texts.append(s.label)
                 card_space.append(i)
                 card_deck.append(title_deck_of(i))
+                card_reconstructed.append(is_reconstruction(m.decks[card_deck[-1]]) if card_deck[-1] else False)
                 effects.append(None)
         for f in m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
@@ -1097,6 +1106,7 @@ class Compiler:
                     card_texts.append(c.text)
                     card_space.append(None)
                     card_deck.append(d.name)
+                    card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))
                     effect_names.append(name)
         handlers = [(ri, h) for ri, rule in enumerate(m.rules) for h in rule.handlers]
         events: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
@@ -1182,6 +1192,7 @@ class Compiler:
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            card_reconstructed=card_reconstructed,
         )
 
 

@@ -56,7 +56,8 @@ def _describe(game: "Game", event: tuple) -> str | None:
         return f"{names[after]} now holds {what} [{rule(r)}]."
     if kind == "draw":
         _, _, seat, card, r = event
-        return f"{names[seat]} draws: \"{game.prog.card_texts[card]}\"."
+        invented = " (a reconstructed card, not period text)" if game.prog.card_reconstructed[card] else ""
+        return f"{names[seat]} draws: \"{game.prog.card_texts[card]}\"{invented}."
     if kind == "decide":
         _, _, seat, prompt, option, r = event
         return f"{names[seat]}: {prompt} -> {option}."

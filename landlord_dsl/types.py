@@ -141,6 +141,7 @@ BUILTINS: dict[str, Signature] = {
                           "the Gini coefficient of a list of numbers, in percent (0 = all equal, near 100 = one holds all)"),
     "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
     "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
+    "cards_left": Signature((DECK,), INT, "how many cards the deck holds now (drawn cards kept by players are not in it)"),
 }
 
 # Fields every value of a type has, besides those an edition declares.

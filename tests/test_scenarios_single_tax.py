@@ -569,9 +569,11 @@ def test_1906_single_tax_rule_5_reservations_still_send_to_jail(start, throw, re
 
 
 def test_1906_single_tax_rule_5_no_jail_on_lord_bluebloods_estate_once_the_college_stands():
-    """Single Tax Rules 5 and 6(c): the Free College on Lord Blueblood's Estate annuls its jail
-    penalty; Hogg's Game Preserves (no second college) still sends to jail."""
-    g = st_game(cash=[50, 50], at=["poor_house", "mother_earth"], throws=[(4, 6), (1, 3)])
+    """Single Tax Rules 5 and 6(c), option college_annuls_jail="its_site": the Free College on
+    Lord Blueblood's Estate annuls its jail penalty; Hogg's Game Preserves (no second college)
+    still sends to jail."""
+    g = st_game(cash=[50, 50], at=["poor_house", "mother_earth"], throws=[(4, 6), (1, 3)],
+                college_annuls_jail="its_site")
     set_treasury(g, 350)
     g.run_triggers()  # six buy-outs, then the college
     assert svar(g, "college", "lord_bluebloods_estate") is True
@@ -580,6 +582,30 @@ def test_1906_single_tax_rule_5_no_jail_on_lord_bluebloods_estate_once_the_colle
     assert where(g, 0) == "lord_bluebloods_estate" and pvar(g, "in_jail", 0) is False
     turn(g, 1)
     assert where(g, 1) == "jail" and pvar(g, "in_jail", 1) is True
+
+
+def test_1906_single_tax_rule_6c_the_college_annuls_the_jail_penalty_on_both_reservations():
+    """Single Tax Rule 6(c): the Free College is placed on Lord Blueblood's Estate 'and the jail
+    penalty is annulled' - with the default options (one college) a trespass on Hogg's Game
+    Preserves no longer jails either; it gives no Education card (no college stands there)."""
+    g = st_game(cash=[50, 50], at=["mother_earth", "mother_earth"], throws=[(1, 3)])
+    set_treasury(g, 350)
+    g.run_triggers()
+    assert svar(g, "college", "hoggs_game_preserves") is False
+    turn(g, 0)
+    assert where(g, 0) == "hoggs_game_preserves" and pvar(g, "in_jail", 0) is False
+    assert pvar(g, "education", 0) == 0
+
+
+def test_1906_single_tax_rule_6c_with_a_second_college_hoggs_waits_for_its_own():
+    """Single Tax Rules 5 and 6(c), option second_college: seven purchases put the first college
+    up; Hogg's Game Preserves, awaiting its own, still jails a trespasser."""
+    g = st_game(cash=[50, 0], at=["mother_earth", "mother_earth"], throws=[(1, 3)], second_college=True)
+    set_treasury(g, 350)
+    g.run_triggers()
+    assert svar(g, "college", "lord_bluebloods_estate") is True
+    turn(g, 0)
+    assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
 
 
 def test_1906_single_tax_rule_5_second_college_frees_hoggs_game_preserves():
@@ -728,6 +754,48 @@ def test_1906_single_tax_rule_7_four_education_cards_make_a_professor_worth_100(
     assert g.result().scores == (150, 0)
 
 
+def test_1906_single_tax_rule_7_education_cards_count_nothing_at_the_end():
+    """Single Tax Rule 7 (reading stated on `worth`): only the Professor counts 100; three
+    Education cards add nothing to his score, although every card counts 100 by the object of
+    the game."""
+    g = _college_game(education=3)
+    assert g.scores()[0] == 50
+
+
+def test_1906_single_tax_rule_6_every_treasury_inflow_counts_towards_the_50():
+    """Single Tax Rule 6 (reading stated on st_public_ownership): the $18 bid for building on
+    The Bowery is no land rent or fine, yet with the $40 already there it makes the $50 that
+    buys Soakum Lighting (unowned: the $50 goes to MISCELLANEOUS)."""
+    g = st_game(cash=[200, 0], at=["mother_earth", "mother_earth"], throws=[(1, 1)],
+                answers=[[16, "done"], []])
+    set_treasury(g, 40)
+    turn(g, 0)
+    assert (18, "p0", "treasury", "st_building") in payments(g)
+    assert svar(g, "public", "soakum_lighting") is True
+    assert account(g, "treasury") == 8
+
+
+def test_1906_single_tax_rule_4_one_house_per_lot():
+    """Single Tax Rule 4 (reading stated on st_building): building is offered only on an
+    unimproved lot, so a lot with a house is not offered again."""
+    g = st_game(cash=[500, 0], at=["mother_earth", "mother_earth"], throws=[(1, 1)], answers=[["done"], []])
+    set_houses(g, "wayback", 1)
+    turn(g, 0)
+    built = [labels for labels in g.agents[0].labels if any(l.startswith("Offer the land rent") for l in labels)]
+    assert built and not any("Wayback" in l for l in built[0])
+
+
+def test_1906_single_tax_adoption_a_prisoner_may_call_the_vote_after_a_failed_throw():
+    """Single Tax (a vote 'at any time') with Rule 6: a prisoner who fails to throw a double
+    stays in Jail but may still call the vote in his turn."""
+    g = game(cash=[0, 100], throws=[(1, 2)], answers=[["call_vote"], ["aye"]], single_tax="vote")
+    put(g, 0, "jail")
+    set_pvar(g, "in_jail", 0, True)
+    turn(g, 0)
+    assert pvar(g, "in_jail", 0) is True
+    assert in_force(g)
+
+
 def test_1906_single_tax_rule_7_no_education_before_the_college():
     """Single Tax Rule 7: education only 'After the first FREE COLLEGE is erected' - before it,
     Lord Blueblood's Estate is trespass (Rule 5) and gives no card."""
@@ -796,6 +864,19 @@ def test_1906_single_tax_rule_8_the_four_natural_opportunities(k, corner):
     assert where(g, 0) == g.prog.space_names[(space(g, corner) + 3) % 40]
 
 
+def test_1906_single_tax_rule_8_option_he_re_enters_at_the_space_after_the_corner():
+    """Single Tax Rule 8 ('throws his dice, and moves out'), option opportunity_reentry =
+    "next_space": from Farmlands he counts his 4 from Boomtown (11), the space after the jail
+    corner, and stops on Shooting Star R. R. (15); by default he counts from the corner."""
+    g = st_game(cash=[0, 100], at=["rickety_row", "mother_earth"], throws=[(1, 2), (1, 3)],
+                answers=[[1], ["refuse"]], opportunity_reentry="next_space")
+    give(g, "shooting_star_rr", 1)
+    turn(g, 0)
+    turn(g, 0)
+    assert where(g, 0) == "shooting_star_rr"
+    assert moves(g)[-2:] == [(0, "jail", "boomtown", "send"), (0, "boomtown", "shooting_star_rr", "move")]
+
+
 def test_1906_single_tax_rule_8_only_the_opportunity_behind_him_is_offered():
     """Single Tax Rule 8: 'back of the space to which his throw would bring him' - from Lonely
     Lane (3) only Timberland lies behind, so he is put there without a choice."""
@@ -846,16 +927,17 @@ def test_1906_single_tax_rule_8_under_the_ordinary_rules_the_poor_house():
     assert pvar(g, "opportunity", 0) is None
 
 
-def test_1906_single_tax_rule_8_prisoner_who_cannot_pay_the_fine_waits_on_his_opportunity():
-    """Single Tax Rule 8 with Rule 6: a prisoner who has missed three turns must pay the $50
-    fine; with $10 he cannot, so he takes up Farmlands (beside the Jail) and stays there until
-    his next turn ('Then just before throwing in his next turn ...')."""
-    g = st_game(cash=[10, 0], at=["jail", "mother_earth"], throws=[(1, 2), (1, 3)], answers=[[1], []])
+def test_1906_single_tax_rule_8_prisoner_who_cannot_realize_the_fine_stays_in_jail():
+    """Single Tax Rule 8 with Rule 6: a prisoner who has missed three turns with $10 and no
+    property on which to realize the $50 fine is not forced out (Rule 6 limits the missed
+    turns only for one who has such property), so no natural opportunity is needed: he stays
+    in Jail and comes out on a double."""
+    g = st_game(cash=[10, 0], at=["jail", "mother_earth"], throws=[(1, 2), (2, 2)], answers=[["carry_on"] * 2, []])
     set_pvar(g, "in_jail", 0, True)
     set_pvar(g, "jail_turns", 0, 3)
     turn(g, 0)
-    assert pvar(g, "opportunity", 0) == space(g, "jail")
-    assert where(g, 0) == "jail"  # fails: he has moved on to soakum_lighting
+    assert pvar(g, "opportunity", 0) is None and pvar(g, "in_jail", 0) is True
+    assert where(g, 0) == "jail" and payments(g) == [] and unpaid(g) == []
     turn(g, 0)
     assert moves(g)[-1] == (0, "jail", "beggarmans_court", "move")
 
@@ -938,8 +1020,9 @@ def test_1906_monopolist_demonstration_one_player_holds_all_the_land(players):
 
 def test_1906_monopolist_demonstration_the_landlord_gets_no_wages():
     """Closing section: 'let the game proceed under the rules with the exception that the
-    landlord gets no wages' - passing Mother Earth the landlord draws nothing (the pass still
-    counts towards the end of the game), a tenant draws $100 and pays the landlord rent."""
+    landlord gets no wages' - passing Mother Earth the landlord draws nothing (and, having
+    received nothing, has not received his wages: Rule 19), a tenant draws $100 and pays the
+    landlord rent."""
     g = game(players=2, start=False, first=0, edition=DEMO, throws=[(2, 3), (2, 3)], answers=[["done"], []])
     g.setup()
     put(g, 0, "wall_street")
@@ -948,11 +1031,23 @@ def test_1906_monopolist_demonstration_the_landlord_gets_no_wages():
     turn(g, 0)
     assert where(g, 0) == "lonely_lane"
     assert payments(g, since) == []
-    assert pvar(g, "wages_received", 0) == 1
+    assert pvar(g, "wages_received", 0) == 0
     since = len(g.log)
     turn(g, 1)
     assert payments(g, since) == [(100, "miscellaneous", "p1", "wages_rule"), (2, "p1", "p0", "land_rent_rule")]
     assert (cash(g, 0), cash(g, 1)) == (102, 198)
+
+
+def test_1906_monopolist_demonstration_the_landlords_passes_do_not_end_the_game():
+    """Rule 19: 'The game ends when one player has received his wages five times' - the
+    landlord, who gets no wages, passing Mother Earth a fifth time does not end the game."""
+    g = game(players=2, start=False, first=0, edition=DEMO, throws=[(2, 3)], answers=[["done"], []])
+    g.setup()
+    put(g, 0, "wall_street")
+    set_pvar(g, "wages_received", 0, 4)
+    turn(g, 0)
+    assert where(g, 0) == "lonely_lane"
+    assert not g.over
 
 
 def test_1906_monopolist_demonstration_under_the_single_tax():
