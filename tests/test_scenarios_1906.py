@@ -1437,3 +1437,35 @@ def test_1906_rule_17_the_railroad_pass_jump_costs_one_count():
     g = game(cash=[50, 0], at=["rubeville", "mother_earth"], throws=[(2, 2)], answers=[["pass"], []])
     turn(g, 0)
     assert where(g, 0) == "chance_1"
+
+
+MARK_SHOW = "[reconstructed card, not period text]"
+MARK_PLAY = "(a reconstructed card, not period text)"
+
+
+def test_1906_rule_11_narration_marks_a_card_of_the_reconstructed_chance_pack():
+    """Rule 11 (the red pack's texts are lost): a drawn Chance card is told as reconstructed,
+    from the deck's `reconstruction` tag; a purple Luxury card (tagged `code`) is not."""
+    from landlord_dsl.narrate import narrate
+    g = make_game(cash=[200, 0], at=["beggarmans_court", "mother_earth"], throws=[(3, 5)],
+                  answers=[[], []], chance_deck=True)
+    turn(g, 0)  # 8 from Beggarman's Court (14): the first Chance (22)
+    drawn = [line for line in narrate(g) if "draws" in line]
+    assert drawn == [f'Player 1 draws: "Go to Mother Earth and collect your wages" {MARK_PLAY}.']
+    g = game(cash=[100, 0], at=["madison_square", "mother_earth"], throws=[(2, 4)], answers=[["forward", "buy"], []])
+    turn(g, 0)
+    assert [line for line in narrate(g) if "draws" in line] == ['Player 1 draws: "An automobile".']
+
+
+def test_1906_rule_11_show_marks_every_card_of_the_reconstructed_chance_pack():
+    """Rule 11: `show` lists the decks; every card of the reconstructed red pack is marked, no
+    purple Luxury card is."""
+    import io
+    from landlord_dsl.cli import main
+    out = io.StringIO()
+    assert main(["show", "landlords-game-1906"], out=out) == 0
+    decks = out.getvalue().split("\nDecks:\n")[1].split("\nRules:\n")[0]
+    chance = decks.split("  chance_cards")[1].splitlines()[1:]
+    luxury = decks.split("  luxury_cards")[1].split("  chance_cards")[0].splitlines()[1:]
+    assert len(chance) == 8 and all(line.endswith(MARK_SHOW) for line in chance)
+    assert len(luxury) == 27 and not any(MARK_SHOW in line for line in luxury)

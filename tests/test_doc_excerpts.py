@@ -1,0 +1,80 @@
+"""The excerpts the documentation quotes are the real files and the real output.
+
+A ```text block right after a marker comment is checked here:
+
+* `<!-- lg: quote -->`: the block is a verbatim excerpt of a shipped .lg file;
+* `<!-- play: ARGS; turns N M ... -->`: the block is those turns of the
+  narration `landlord-dsl play ARGS` prints, regenerated and compared;
+* `<!-- log: ARGS; turn N -->`: the block is the events of turn N in the log
+  `landlord-dsl play ARGS --log FILE` writes.
+
+So a change to a rule file or to the engine that makes an excerpt stale fails
+here; regenerate the excerpt from the command in its marker.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from landlord_dsl.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md"]
+SHIPPED = [p.read_text() for p in sorted((ROOT / "editions").rglob("*.lg"))]
+_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```text\n(.*?)```", re.S)
+
+
+def excerpts(kind: str) -> list[tuple[str, str, str]]:
+    """Return (page, marker, block text) of every excerpt of one kind ('lg', 'play', 'log') on the pages."""
+    found = []
+    for page in PAGES:
+        for marker, block in _BLOCK.findall((ROOT / page).read_text()):
+            if marker.startswith(kind):
+                found.append((page, marker, block))
+    return found
+
+
+def play_output(args: list[str]) -> str:
+    """Return what `landlord-dsl play ARGS` prints."""
+    out = io.StringIO()
+    assert main(["play", *args], out=out) == 0
+    return out.getvalue()
+
+
+def split_marker(marker: str) -> tuple[list[str], list[int]]:
+    """Return the play arguments and the turn numbers of a 'play:' or 'log:' marker."""
+    args, turns = marker.split(":", 1)[1].split(";")
+    return shlex.split(args), [int(t) for t in turns.split()[1:]]
+
+
+@pytest.mark.parametrize("page,marker,block", excerpts("lg"))
+def test_quoted_rule_text_is_in_a_shipped_file(page, marker, block):
+    assert any(block in text for text in SHIPPED), f"{page}: this quote is in no shipped .lg file:\n{block}"
+
+
+def test_the_pages_have_excerpts_of_every_kind():
+    assert excerpts("lg") and excerpts("play") and excerpts("log")
+
+
+@pytest.mark.parametrize("page,marker,block", excerpts("play"))
+def test_transcript_excerpt_is_the_real_narration(page, marker, block):
+    args, turns = split_marker(marker)
+    text = play_output(args)
+    chunks = {int(m.group(1)): m.group(0).strip("\n")
+              for m in re.finditer(r"\n-- Turn (\d+): .*?(?=\n\n-- Turn |\n\nThe game ends|\Z)", text, re.S)}
+    expected = "\n\n".join(chunks[t] for t in turns) + "\n"
+    assert block == expected, f"{page}: regenerate with `landlord-dsl play {' '.join(args)}`"
+
+
+@pytest.mark.parametrize("page,marker,block", excerpts("log"))
+def test_log_excerpt_is_the_real_event_log(page, marker, block, tmp_path):
+    args, turns = split_marker(marker)
+    log = tmp_path / "log.jsonl"
+    play_output([*args, "--log", str(log)])
+    lines = [line for line in log.read_text().splitlines() if re.match(rf'\["\w+",{turns[0]},', line)]
+    assert block == "\n".join(lines) + "\n", f"{page}: regenerate with `landlord-dsl play {' '.join(args)} --log FILE`"
