@@ -3,7 +3,7 @@
 It plays the same rule subset as editions/landlords-game-1906.lg with its
 default options (faster_game=false, average_hands=false, chance_deck=true,
 speculation_ante_to="miscellaneous", double_four="double",
-shelter_tax_on_jail_square=false), with the same bot policy as
+shelter_tax_on_jail_square=true), with the same bot policy as
 landlord_dsl.agents.HeuristicAgent, but written directly in plain Python:
 lists of ints, one class, no framework and no import from landlord_dsl (the
 bot, the bidding and the command line are baseline_common.py, shared with
@@ -175,6 +175,7 @@ class Game:
                 LOT: self.land_lot, NECESSITY: self.land_necessity, TRESPASS: self.land_trespass,
                 RAILROAD: self.land_railroad, FRANCHISE: self.land_franchise,
                 BROKERAGE: self.land_speculation, CHANCE: self.land_chance, LUXURY: self.land_luxury,
+                JAIL_CORNER: self.land_jail_corner,
             }.get(k)
 
     # ----------------------------------------------------------- money
@@ -203,10 +204,9 @@ class Game:
         self.cash[seat] += amount
         self.minted += amount
 
-    def shortfall(self, seat: int, due: int) -> None:
-        """Rule 12/16: ask the others, in turn, for a loan of the missing money."""
+    def borrow(self, seat: int, amount: int) -> None:
+        """Rule 16: ask the others, in turn, for a loan of `amount`; the first who agrees lends it."""
         cash = self.cash
-        amount = due - cash[seat]
         interest = amount * LOAN_INTEREST_PCT // 100
         n = self.n
         for k in range(1, n):
@@ -217,8 +217,12 @@ class Game:
                 cash[lender] -= amount
                 cash[seat] += amount
                 self.loans.append([lender, seat, amount, interest])
-                break
-        if cash[seat] < due:
+                return
+
+    def shortfall(self, seat: int, due: int) -> None:
+        """Rule 12/16: ask the others, in turn, for a loan of the missing money."""
+        self.borrow(seat, due - self.cash[seat])
+        if self.cash[seat] < due:
             self.pos[seat] = POOR_HOUSE
             self.in_poor[seat] = True
 
@@ -333,6 +337,11 @@ class Game:
     def land_necessity(self, seat: int) -> None:
         self.pay(seat, NECESSITY_TAX, TREASURY)
 
+    def land_jail_corner(self, seat: int) -> None:
+        """Rules 4 and 6: stopping on the jail corner's Shelter square pays the tax."""
+        if not self.in_jail[seat]:
+            self.pay(seat, NECESSITY_TAX, TREASURY)
+
     def send_to_jail(self, seat: int) -> None:
         """Rules 5, 6 and 8: to Jail; a pending Poor House stay gives way to it."""
         self.pos[seat] = JAIL
@@ -418,12 +427,14 @@ class Game:
         """Rule 13: buy a luxury for $75, or go back to where the move began and
         move backward by the same throw."""
         cash = self.cash[seat]
-        buy = cash >= LUXURY_PRICE and self.bots[seat].choose(cash, ((LUXURY_PRICE, CARD_WORTH), (0, 0))) == 0
+        # Short of $75 he may borrow (Rule 13), but the bot never takes an option costing more
+        # than its cash less its reserve; once the purple pack is used up nothing is for sale.
+        buy = (cash >= LUXURY_PRICE and self.luxuries_left > 0
+               and self.bots[seat].choose(cash, ((LUXURY_PRICE, CARD_WORTH), (0, 0))) == 0)
         if buy:
             self.pay(seat, LUXURY_PRICE, MISC)
-            if self.luxuries_left:
-                self.luxuries_left -= 1
-                self.luxuries[seat] += 1
+            self.luxuries_left -= 1
+            self.luxuries[seat] += 1
         else:
             self.pos[seat] = self.origin
             self.move_backward(seat, self.total)
@@ -462,31 +473,34 @@ class Game:
                 else:
                     self.owner[space] = None
 
-    def jail_turn(self, seat: int) -> bool:
-        """Rule 6: pay $50, or throw for a double; after three missed turns the
-        next failure pays the fine. Returns True when the turn ends here."""
-        if self.cash[seat] >= JAIL_FINE and self.bots[seat].choose(
-                self.cash[seat], ((JAIL_FINE, JAIL_FINE + 20), (0, 0))) == 0:
+    def property_value(self, seat: int) -> int:
+        """Rule 6: what he could realize money on: his title deeds at their printed prices and $100 a house."""
+        owner = self.owner
+        return sum(PRICE[s] + HOUSE_PRICE * self.houses[s] for s in TITLED if owner[s] == seat)
+
+    def jail_turn(self, seat: int) -> None:
+        """Rule 6: pay $50, or throw for a double; after three missed turns a
+        failure makes him realize the fine on his property (borrowing it), or
+        stay if he cannot. Only a prisoner who comes out moves."""
+        cash = self.cash
+        if cash[seat] >= JAIL_FINE and self.bots[seat].choose(
+                cash[seat], ((JAIL_FINE, JAIL_FINE + 20), (0, 0))) == 0:
             self.pay(seat, JAIL_FINE, TREASURY)
             self.in_jail[seat] = False
-        if self.in_jail[seat]:
-            self.roll()
-            if self.double:
-                self.in_jail[seat] = False
-            else:
-                self.jail_turns[seat] += 1
-                if self.jail_turns[seat] <= JAIL_TURNS_MAX:
-                    return True
-                self.pay(seat, JAIL_FINE, TREASURY)
-                self.in_jail[seat] = False
-                self.jail_turns[seat] = 0
-                if self.in_poor[seat]:
-                    return True
-        else:
-            self.roll()
-        self.jail_turns[seat] = 0
-        self.choose_move(seat)
-        return False
+        self.roll()
+        if self.in_jail[seat] and self.double:
+            self.in_jail[seat] = False
+        elif self.in_jail[seat]:
+            self.jail_turns[seat] += 1
+            if self.jail_turns[seat] > JAIL_TURNS_MAX:
+                if cash[seat] < JAIL_FINE and self.property_value(seat) >= JAIL_FINE - cash[seat]:
+                    self.borrow(seat, JAIL_FINE - cash[seat])
+                if cash[seat] >= JAIL_FINE:
+                    self.pay(seat, JAIL_FINE, TREASURY)
+                    self.in_jail[seat] = False
+        if not self.in_jail[seat]:
+            self.jail_turns[seat] = 0
+            self.choose_move(seat)
 
     def trust(self, seat: int) -> None:
         """Rule 9: two players who own all the railroads may form a Trust."""
@@ -528,7 +542,7 @@ class Game:
                 self.roll()
                 self.choose_move(seat)
             elif state == IN_JAIL:
-                ended = self.jail_turn(seat)
+                self.jail_turn(seat)
         except TurnOver:
             ended = True
         if not ended:
