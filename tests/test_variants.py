@@ -244,7 +244,7 @@ def test_variant_landlords_game_1906_monopolist_demonstration_landlord_holds_the
     turn(g, 0)
     turn(g, 1)
     assert [p for p in payments(g) if p[3] == "wages_rule"] == [(100, "miscellaneous", "p1", "wages_rule")]
-    assert pvar(g, "wages_received", 0) == 1  # his circuit still counts towards the end of the game
+    assert pvar(g, "wages_received", 0) == 0  # Rule 19: having received no wages, his circuit does not count
     assert_script_used_up(g)
 
 
