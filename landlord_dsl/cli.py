@@ -236,7 +236,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}\n")
         for c in d.cards:
             invented = is_reconstruction(d) or is_reconstruction(c)
-            mark = "  [reconstructed card, not period text]" if invented else cite(c.provenance)
+            mark = "  [reconstructed card, not the edition's own text]" if invented else cite(c.provenance)
             out.write(f"    {c.name}: {c.text}{mark}\n")
     out.write("\nRules:\n")
     for r in m.rules:

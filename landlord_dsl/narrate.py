@@ -56,7 +56,7 @@ def _describe(game: "Game", event: tuple) -> str | None:
         return f"{names[after]} now holds {what} [{rule(r)}]."
     if kind == "draw":
         _, _, seat, card, r = event
-        invented = " (a reconstructed card, not period text)" if game.prog.card_reconstructed[card] else ""
+        invented = " (a reconstructed card, not the edition's own text)" if game.prog.card_reconstructed[card] else ""
         return f"{names[seat]} draws: \"{game.prog.card_texts[card]}\"{invented}."
     if kind == "decide":
         _, _, seat, prompt, option, r = event

@@ -1439,8 +1439,8 @@ def test_1906_rule_17_the_railroad_pass_jump_costs_one_count():
     assert where(g, 0) == "chance_1"
 
 
-MARK_SHOW = "[reconstructed card, not period text]"
-MARK_PLAY = "(a reconstructed card, not period text)"
+MARK_SHOW = "[reconstructed card, not the edition's own text]"
+MARK_PLAY = "(a reconstructed card, not the edition's own text)"
 
 
 def test_1906_rule_11_narration_marks_a_card_of_the_reconstructed_chance_pack():
