@@ -3,8 +3,9 @@
 A ```text block right after a marker comment is checked here:
 
 * `<!-- lg: quote -->`: the block is a verbatim excerpt of a shipped .lg file;
-* `<!-- play: ARGS; turns N M ... -->`: the block is those turns of the
-  narration `landlord-dsl play ARGS` prints, regenerated and compared;
+* `<!-- play: ARGS; [head K] turns N M ... -->`: the block is those turns of
+  the narration `landlord-dsl play ARGS` prints, regenerated and compared
+  (after its first K lines below the title and a line "..." with `head K`);
 * `<!-- log: ARGS; turn N -->`: the block is the events of turn N in the log
   `landlord-dsl play ARGS --log FILE` writes.
 
@@ -24,7 +25,7 @@ import pytest
 from landlord_dsl.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md"]
+PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md", "docs/getting-started.md"]
 SHIPPED = [p.read_text() for p in sorted((ROOT / "editions").rglob("*.lg"))]
 _BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```text\n(.*?)```", re.S)
 
@@ -46,10 +47,13 @@ def play_output(args: list[str]) -> str:
     return out.getvalue()
 
 
-def split_marker(marker: str) -> tuple[list[str], list[int]]:
-    """Return the play arguments and the turn numbers of a 'play:' or 'log:' marker."""
-    args, turns = marker.split(":", 1)[1].split(";")
-    return shlex.split(args), [int(t) for t in turns.split()[1:]]
+def split_marker(marker: str) -> tuple[list[str], list[int], int]:
+    """Return the play arguments, the turn numbers and the head length of a 'play:' or 'log:' marker."""
+    args, rest = marker.split(":", 1)[1].split(";")
+    words = rest.split()
+    head = int(words[1]) if words[0] == "head" else 0
+    turns = words[words.index("turns" if "turns" in words else "turn") + 1:]
+    return shlex.split(args), [int(t) for t in turns], head
 
 
 @pytest.mark.parametrize("page,marker,block", excerpts("lg"))
@@ -63,17 +67,19 @@ def test_the_pages_have_excerpts_of_every_kind():
 
 @pytest.mark.parametrize("page,marker,block", excerpts("play"))
 def test_transcript_excerpt_is_the_real_narration(page, marker, block):
-    args, turns = split_marker(marker)
+    args, turns, head = split_marker(marker)
     text = play_output(args)
     chunks = {int(m.group(1)): m.group(0).strip("\n")
               for m in re.finditer(r"\n-- Turn (\d+): .*?(?=\n\n-- Turn |\n\nThe game ends|\Z)", text, re.S)}
     expected = "\n\n".join(chunks[t] for t in turns) + "\n"
+    if head:
+        expected = "\n".join(text.splitlines()[1:head + 1]) + "\n...\n" + expected
     assert block == expected, f"{page}: regenerate with `landlord-dsl play {' '.join(args)}`"
 
 
 @pytest.mark.parametrize("page,marker,block", excerpts("log"))
 def test_log_excerpt_is_the_real_event_log(page, marker, block, tmp_path):
-    args, turns = split_marker(marker)
+    args, turns, _ = split_marker(marker)
     log = tmp_path / "log.jsonl"
     play_output([*args, "--log", str(log)])
     lines = [line for line in log.read_text().splitlines() if re.match(rf'\["\w+",{turns[0]},', line)]
