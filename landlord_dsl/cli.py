@@ -17,7 +17,7 @@ from typing import Any, Sequence, TextIO
 
 from . import __version__
 from .agents import make_agent
-from .compiler import Program, compile_ruleset, is_reconstruction
+from .compiler import RECONSTRUCTED_CARD, Program, compile_ruleset, is_reconstruction
 from .engine import Game
 from .errors import LandlordError, RuleRuntimeError
 from .formatter import format_text
@@ -236,7 +236,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}\n")
         for c in d.cards:
             invented = is_reconstruction(d) or is_reconstruction(c)
-            mark = "  [reconstructed card, not the edition's own text]" if invented else cite(c.provenance)
+            mark = f"  [{RECONSTRUCTED_CARD}]" if invented else cite(c.provenance)
             out.write(f"    {c.name}: {c.text}{mark}\n")
     out.write("\nRules:\n")
     for r in m.rules:

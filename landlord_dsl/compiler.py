@@ -127,6 +127,10 @@ class Program:
     card_reconstructed: list[bool] = attrs.field(factory=list)
 
 
+# How `show` and the narration describe a card that is_reconstruction says is one.
+RECONSTRUCTED_CARD = "reconstructed card, not the edition's own text"
+
+
 def is_reconstruction(decl) -> bool:
     """Return True if a deck or card declaration is tagged `reconstruction`."""
     return decl.provenance is not None and decl.provenance.confidence == "reconstruction"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
+from .compiler import RECONSTRUCTED_CARD
 from .engine import MAX_OFFER_ROUNDS
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def _describe(game: "Game", event: tuple) -> str | None:
         return f"{names[after]} now holds {what} [{rule(r)}]."
     if kind == "draw":
         _, _, seat, card, r = event
-        invented = " (a reconstructed card, not the edition's own text)" if game.prog.card_reconstructed[card] else ""
+        invented = f" (a {RECONSTRUCTED_CARD})" if game.prog.card_reconstructed[card] else ""
         return f"{names[seat]} draws: \"{game.prog.card_texts[card]}\"{invented}."
     if kind == "decide":
         _, _, seat, prompt, option, r = event

@@ -251,6 +251,36 @@ def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
     assert game.invariant_problems() == []
 
 
+_TAGGED_PACK = """
+deck pack "Pack" kept {
+    card invented "An invented card" source "house rule" reconstruction { }
+    card sourced "A sourced card" source "a rule book" secondary { }
+}
+rule drawing "Draw, then collect what is left in the pack" {
+    on turn {
+        draw pack
+        pay cards_left(pack) from bank to player
+    }
+}
+"""
+
+
+def test_cards_left_and_the_narration_of_a_reconstructed_card():
+    """cards_left(deck) counts the cards still in a deck (a kept card leaves it); the narration
+    marks a drawn card tagged `reconstruction`, and only that one."""
+    from landlord_dsl.narrate import narrate
+    rules = ld.load_text(_one_space(2, _TAGGED_PACK))
+    game = ld.new_game(rules, players=2, seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.play_turn()
+    game.play_turn()
+    assert [game.cash(0), game.cash(1)] == [1, 0]
+    drawn = [line for line in narrate(game) if "draws" in line]
+    assert drawn == ['Player 1 draws: "An invented card" (a reconstructed card, not the edition\'s own text).',
+                     'Player 2 draws: "A sourced card".']
+
+
 _NARROWED = """
 edition "narrow" {{ players 2 to 2 turn limit 2 }}
 account bank "Bank" unlimited
