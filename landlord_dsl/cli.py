@@ -17,6 +17,7 @@ from typing import Any, Sequence, TextIO
 
 from . import __version__
 from .agents import make_agent
+from .bibliography import render_markdown
 from .compiler import Program, compile_ruleset
 from .engine import Game
 from .errors import LandlordError, RuleRuntimeError
@@ -237,6 +238,11 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
+    out.write(render_markdown())
+    return 0
+
+
 def _show_expr(e) -> str:
     from .formatter import expr
 
@@ -303,6 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")
+    p.set_defaults(func=cmd_sources)
     return parser
 
 
