@@ -103,5 +103,7 @@ def render_markdown(sources: dict[str, Source] | None = None) -> str:
         lines += ["", f"### {s.key}", "", f"**{s.identity}.** *{_KIND_WORDS[s.kind].capitalize()}.*", "", s.about]
         if s.where:
             lines.append("")
-            lines += [f"* [{text}]({url})" if url else f"* {text}" for text, url in s.where]
+            # parentheses in an address would end a Markdown link early
+            lines += [f"* [{text}]({url.replace('(', '%28').replace(')', '%29')})" if url else f"* {text}"
+                      for text, url in s.where]
     return "\n".join(lines) + "\n"

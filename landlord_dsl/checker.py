@@ -324,8 +324,8 @@ class Checker:
                 at = self._span_in_text(prov.span, prov.source, part.start, max(1, len(word)))
                 if part.key is None:
                     self.error(f"the citation '{part.text}' does not start with a source key", at,
-                               "write KEY, LOCATOR as in \"magie-1906, Rule 4\"; the keys are listed by "
-                               "`landlord-dsl sources`")
+                               did_you_mean(word, known) or "write KEY, LOCATOR as in \"magie-1906, Rule 4\"; "
+                               "the keys are listed by `landlord-dsl sources`")
                 else:
                     same_year = [k for k in known if part.key in k.split("-")]
                     hint = did_you_mean(part.key, known) or (f"did you mean '{same_year[0]}'?" if same_year else

@@ -216,7 +216,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     def cite(p) -> str:
         if p is None:
             return ""
-        return f"  [{p.source}{', ' + p.confidence if p.confidence else ''}]"
+        # the confidence stands outside the brackets: a citation has commas of its own
+        return f"  [{p.source}]" + (f" ({p.confidence})" if p.confidence else "")
 
     out.write(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})\n")
     if h.players:
