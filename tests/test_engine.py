@@ -28,7 +28,7 @@ def test_1906_thousand_games_end_and_conserve_money(program_1906):
         result = game.play()
         assert game.conserved(), f"money not conserved in seed {seed}"
         reasons.add(result.end_reason)
-    assert reasons == {"end condition (1906, Rule 19)"}
+    assert reasons == {"end condition (magie-1906, Rule 19)"}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

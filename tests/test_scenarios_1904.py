@@ -751,7 +751,7 @@ def test_1904_five_times_around_game_ends_when_the_last_player_passes_the_fifth_
     assert not g.over
     turn(g, 1)
     assert pvar(g, "circuits", 1) == 5
-    assert g.over and g.end_reason == "end condition (1904, Five times around)"
+    assert g.over and g.end_reason == "end condition (magie-1904, Five times around)"
     assert payments(g) == [(100, "wages_box", "p1", "mother_earth_wages")]
 
 
@@ -1074,7 +1074,7 @@ def test_1904_without_lot_tickets_number_of_circuits_chosen_by_the_players():
     assert not g.over
     turn(g, 0)
     assert payments(g) == [WAGES] and pvar(g, "circuits", 0) == 3
-    assert g.over and g.end_reason == "end condition (1904, Five times around)"
+    assert g.over and g.end_reason == "end condition (magie-1904, Five times around)"
     g2 = variant(cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(1, 2)], answers=[["forward"], []],
                  circuits_to_end=3)
     give(g2, "lot_1", 0)
@@ -1099,7 +1099,7 @@ def test_1904_simulated_games_end_after_five_circuits_and_conserve_money(edition
     for seed in SEEDS:
         g = ld.new_game(prog, players=4, seed=seed)
         result = g.play()
-        assert result.end_reason == "end condition (1904, Five times around)", seed
+        assert result.end_reason == "end condition (magie-1904, Five times around)", seed
         assert all(pvar(g, "circuits", s) >= 5 for s in range(4)), seed
         assert g.conserved(), seed
 
