@@ -327,8 +327,8 @@ class Checker:
                                did_you_mean(word, known) or "write KEY, LOCATOR as in \"magie-1906, Rule 4\"; "
                                "the keys are listed by `landlord-dsl sources`")
                 else:
-                    same_year = [k for k in known if part.key in k.split("-")]
-                    hint = did_you_mean(part.key, known) or (f"did you mean '{same_year[0]}'?" if same_year else
+                    containing = [k for k in known if part.key in k.split("-")]
+                    hint = did_you_mean(part.key, known) or (f"did you mean '{containing[0]}'?" if containing else
                                                              "the keys are listed by `landlord-dsl sources`; add "
                                                              "your own with `reference \"KEY\" \"what it is\"`")
                     self.error(f"unknown source key '{part.key}'", at, hint)
