@@ -19,8 +19,8 @@ from .errors import LandlordError
 from .resources import editions_dir
 
 KEY = re.compile(r"[a-z0-9][a-z0-9-]*")
-KINDS = ("primary", "transcription", "code", "secondary", "project")
-_KIND_WORDS = {
+# the kinds of source, with how the sources page describes each
+KINDS = {
     "primary": "primary document", "transcription": "transcription of a primary document",
     "code": "third-party encoding", "secondary": "secondary work", "project": "not a historical source",
 }
@@ -100,7 +100,7 @@ def render_markdown(sources: dict[str, Source] | None = None) -> str:
         if s.section != section:
             section = s.section
             lines += ["", f"## {section}"]
-        lines += ["", f"### {s.key}", "", f"**{s.identity}.** *{_KIND_WORDS[s.kind].capitalize()}.*", "", s.about]
+        lines += ["", f"### {s.key}", "", f"**{s.identity}.** *{KINDS[s.kind].capitalize()}.*", "", s.about]
         if s.where:
             lines.append("")
             # parentheses in an address would end a Markdown link early
