@@ -534,6 +534,16 @@ class ScoreDecl:
 
 
 @attrs.frozen
+class ReferenceDecl:
+    """A bibliography entry a rule file adds for its own citations."""
+
+    key: str
+    identity: str
+    where: str | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class RemoveDecl:
     what: str
     name: str
@@ -542,7 +552,7 @@ class RemoveDecl:
 
 Declaration = Union[
     OptionDecl, AccountDecl, ConstDecl, TableDecl, GroupDecl, KindDecl, VarDecl,
-    BoardDecl, DeckDecl, FunctionDecl, ActionDecl, RuleDecl, EndDecl, ScoreDecl, RemoveDecl,
+    BoardDecl, DeckDecl, FunctionDecl, ActionDecl, RuleDecl, EndDecl, ScoreDecl, RemoveDecl, ReferenceDecl,
 ]
 
 

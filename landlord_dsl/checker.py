@@ -16,6 +16,7 @@ import re
 import attrs
 
 from . import ast
+from .bibliography import KEY, parse_citation, shipped_sources
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .parser import parse_hole
 from .types import (
@@ -112,6 +113,7 @@ class Checker:
         self.frames: dict[int, int] = {}
         self.templates: dict[int, list] = {}
         self.game_functions: set[str] = set()
+        self.references: dict[str, ast.ReferenceDecl] = {}
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
@@ -138,6 +140,7 @@ class Checker:
         if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_NUMBER:
             self.error("the turn limit must be at least 1", header.span, None)
         self._collect(decls)
+        self._check_citations(header, decls)
         self._check_board()
         self._check_groups(decls)
         self._check_title_decks()
@@ -279,10 +282,56 @@ class Checker:
             elif isinstance(d, ast.RemoveDecl):
                 self.error(f"`remove {d.what} {d.name}` only makes sense in a variant", d.span,
                            "add `extends \"edition-name\"` to the header")
+            elif isinstance(d, ast.ReferenceDecl):
+                self._reference(d)
         title_decks = [d for d in m.decks.values() if d.of_titles]
         if len(title_decks) > 1 and any(d.titles_in is None for d in title_decks):
             self.error("only one deck can hold all the title deeds", title_decks[1].span,
                        "restrict each with `of titles in GROUP`")
+
+    # ------------------------------------------------------------ citations
+    def _reference(self, d: ast.ReferenceDecl) -> None:
+        shipped = shipped_sources()
+        if KEY.fullmatch(d.key) is None:
+            self.error(f"'{d.key}' cannot be a source key", d.span,
+                       "a key is lower-case letters, digits and '-', e.g. \"club-rules-2024\"")
+        elif d.key in shipped:
+            self.error(f"'{d.key}' is already a key of the shipped bibliography", d.span,
+                       "cite it as it is, or give your source another key")
+        elif d.key in self.references:
+            self.error(f"reference '{d.key}' is declared twice", d.span,
+                       f"the first is at line {self.references[d.key].span.line}")
+        else:
+            self.references[d.key] = d
+
+    def _check_citations(self, header: ast.Header, decls: list[ast.Declaration]) -> None:
+        """Report every citation part that does not start with a key of the bibliography or of a `reference`."""
+        cited: list[ast.Provenance | None] = [header.provenance]
+        for d in decls:
+            cited.append(getattr(d, "provenance", None))
+            if isinstance(d, ast.BoardDecl):
+                cited.extend(s.provenance for s in d.spaces)
+            elif isinstance(d, ast.DeckDecl):
+                cited.extend(c.provenance for c in d.cards)
+        known = list(shipped_sources()) + list(self.references)
+        for prov in cited:
+            if prov is None:
+                continue
+            for part in parse_citation(prov.source):
+                if part.key in known:
+                    continue
+                word = part.key or part.text.split(",")[0].split(":")[0].strip()
+                at = self._span_in_text(prov.span, prov.source, part.start, max(1, len(word)))
+                if part.key is None:
+                    self.error(f"the citation '{part.text}' does not start with a source key", at,
+                               did_you_mean(word, known) or "write KEY, LOCATOR as in \"magie-1906, Rule 4\"; "
+                               "the keys are listed by `landlord-dsl sources`")
+                else:
+                    containing = [k for k in known if part.key in k.split("-")]
+                    hint = did_you_mean(part.key, known) or (f"did you mean '{containing[0]}'?" if containing else
+                                                             "the keys are listed by `landlord-dsl sources`; add "
+                                                             "your own with `reference \"KEY\" \"what it is\"`")
+                    self.error(f"unknown source key '{part.key}'", at, hint)
 
     # --------------------------------------------------------------- board
     def _check_board(self) -> None:

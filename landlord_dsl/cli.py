@@ -17,6 +17,7 @@ from typing import Any, Sequence, TextIO
 
 from . import __version__
 from .agents import make_agent
+from .bibliography import render_markdown
 from .compiler import RECONSTRUCTED_CARD, Program, compile_ruleset, is_reconstruction
 from .engine import Game
 from .errors import LandlordError, RuleRuntimeError
@@ -215,7 +216,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     def cite(p) -> str:
         if p is None:
             return ""
-        return f"  [{p.source}{', ' + p.confidence if p.confidence else ''}]"
+        # the confidence stands outside the brackets: a citation has commas of its own
+        return f"  [{p.source}]" + (f" ({p.confidence})" if p.confidence else "")
 
     out.write(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})\n")
     if h.players:
@@ -242,6 +244,11 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     for r in m.rules:
         state = " (off at the start)" if r.off else ""
         out.write(f"  {r.name}: {r.label or ''}{state}{cite(r.provenance)}\n")
+    return 0
+
+
+def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
+    out.write(render_markdown())
     return 0
 
 
@@ -311,6 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")
+    p.set_defaults(func=cmd_sources)
     return parser
 
 

@@ -440,6 +440,14 @@ class _Printer:
             self.with_provenance(0, f"score {expr(d.formula)}", d.provenance)
         elif isinstance(d, ast.RemoveDecl):
             self.line(0, f"remove {d.what} {d.name}")
+        elif isinstance(d, ast.ReferenceDecl):
+            head = f"reference {quote(d.key)} {quote(d.identity)}"
+            at = f"at {quote(d.where)}" if d.where is not None else None
+            if at is not None and len(head) + 1 + len(at) > WIDTH:
+                self.line(0, head)
+                self.line(1, at)
+            else:
+                self.line(0, head + (" " + at if at else ""))
         else:  # pragma: no cover
             raise AssertionError(d)
         self.trail(d.span)

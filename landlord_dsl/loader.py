@@ -47,6 +47,8 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
         return "score", ""
     if isinstance(d, ast.EndDecl) and d.name is not None:
         return "end", d.name
+    if isinstance(d, ast.ReferenceDecl):
+        return "reference", d.key
     return None
 
 

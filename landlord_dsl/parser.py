@@ -504,6 +504,10 @@ class _Builder(Transformer):
     def remove_decl(self, meta, children):
         return ast.RemoveDecl(children[0], str(children[1]), span=self._span(meta))
 
+    @v_args(meta=True)
+    def reference_decl(self, meta, children):
+        return ast.ReferenceDecl(children[0], children[1], children[2], span=self._span(meta))
+
     def start(self, children):
         header, *decls = children
         return header, tuple(decls)

@@ -145,7 +145,7 @@ def test_play_human_input_ends(monkeypatch, capsys):
 def test_show_lists_board_and_provenance():
     code, out = run("show", "landlords-game-1906")
     assert code == 0
-    assert "Wall Street" in out and "1906, Rule 7" in out and "faster_game" in out
+    assert "Wall Street" in out and "magie-1906, Rule 7" in out and "faster_game" in out
 
 
 def test_list_names_shipped_editions():

@@ -32,7 +32,7 @@ def test_diff_1904_to_1906_lists_the_real_changes():
     # the necessity tax doubled, with both sides' sources
     tax = by_key[("const", "necessity_tax")]
     assert tax.old == "const necessity_tax = 5" and tax.new == "const necessity_tax = 10"
-    assert tax.old_source == "1904, Absolute necessities (primary)" and tax.new_source == "1906, Rule 4 (secondary)"
+    assert tax.old_source == "magie-1904, Absolute necessities (primary)" and tax.new_source == "magie-1906, Rule 4 (secondary)"
     # lot 1 of the patent is Wayback in 1906: matched by position, renamed, repriced
     wayback = by_key[("space", "lot_1")]
     assert wayback.change == "renamed" and wayback.new_name == "wayback"
@@ -54,7 +54,7 @@ def test_diff_sources_flag_reports_citation_only_changes():
     changes = diff(ld.load_edition("landlords-game-1904"), ld.load_edition("landlords-game-1906"), sources=True)
     wages = [c for c in changes if (c.category, c.name) == ("const", "wages")]
     assert ("const", "wages") not in without
-    assert wages and wages[0].details == (("source", "1904, Mother Earth (primary)", "1906, Rule 3 (secondary)"),)
+    assert wages and wages[0].details == (("source", "magie-1904, Mother Earth (primary)", "magie-1906, Rule 3 (secondary)"),)
 
 
 def test_diff_variant_against_its_edition():

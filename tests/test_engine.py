@@ -28,7 +28,7 @@ def test_1906_thousand_games_end_and_conserve_money(program_1906):
         result = game.play()
         assert game.conserved(), f"money not conserved in seed {seed}"
         reasons.add(result.end_reason)
-    assert reasons == {"end condition (1906, Rule 19)"}
+    assert reasons == {"end condition (magie-1906, Rule 19)"}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -253,8 +253,8 @@ def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
 
 _TAGGED_PACK = """
 deck pack "Pack" kept {
-    card invented "An invented card" source "house rule" reconstruction { }
-    card sourced "A sourced card" source "a rule book" secondary { }
+    card invented "An invented card" source "house-rule" reconstruction { }
+    card sourced "A sourced card" source "house-rule: a rule book" secondary { }
 }
 rule drawing "Draw, then collect what is left in the pack" {
     on turn {

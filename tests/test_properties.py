@@ -296,7 +296,7 @@ def _walk_only(path: Path) -> str:
     keep = [d for d in module.declarations
             if isinstance(d, (ast.KindDecl, ast.GroupDecl, ast.BoardDecl, ast.ConstDecl, ast.TableDecl))]
     header = ast.Header("walk", players=(2, 4), dice=module.header.dice)
-    walk = parse('edition "x" { }\nrule walk source "test" { on turn { roll dice move forward dice.total } }\n')
+    walk = parse('edition "x" { }\nrule walk source "none: a test" { on turn { roll dice move forward dice.total } }\n')
     return _render(header, keep + list(walk.declarations))
 
 
@@ -315,27 +315,27 @@ def test_without_redirections_landing_is_uniform(path: Path):
 
 
 SCALED = '''
-edition "scaled" { players 2 to 3 source "test fixture" }
-account bank unlimited source "test"
-account pot source "test"
-const wage = 7 source "test"
-const tax = 3 source "test"
-table bonus { 1: 2, 2: 5 } source "test"
+edition "scaled" { players 2 to 3 source "none: a test" }
+account bank unlimited source "none: a test"
+account pot source "none: a test"
+const wage = 7 source "none: a test"
+const tax = 3 source "none: a test"
+table bonus { 1: 2, 2: 5 } source "none: a test"
 kind plain { }
 kind lot titled { price: int rent: int }
-player var laps = 0 source "test"
+player var laps = 0 source "none: a test"
 board {
-    space go "Go" : plain source "test"
-    space a "A" : lot { price = 6, rent = 2 } source "test"
-    space t "Tax" : plain source "test"
-    space b "B" : lot { price = 9, rent = 4 } source "test"
-    space c "C" : plain source "test"
+    space go "Go" : plain source "none: a test"
+    space a "A" : lot { price = 6, rent = 2 } source "none: a test"
+    space t "Tax" : plain source "none: a test"
+    space b "B" : lot { price = 9, rent = 4 } source "none: a test"
+    space c "C" : plain source "none: a test"
 }
-rule start source "test" { on setup { for p in players { pay wage * 4 from bank to p } } }
-rule walk source "test" { on turn { roll dice move forward dice.total } }
-rule wages source "test" { on pass go { pay wage from bank to player set player.laps += 1 } }
-rule taxes source "test" { on land t { pay tax from player to pot } }
-rule lots source "test" {
+rule start source "none: a test" { on setup { for p in players { pay wage * 4 from bank to p } } }
+rule walk source "none: a test" { on turn { roll dice move forward dice.total } }
+rule wages source "none: a test" { on pass go { pay wage from bank to player set player.laps += 1 } }
+rule taxes source "none: a test" { on land t { pay tax from player to pot } }
+rule lots source "none: a test" {
     on land lot {
         if here.owner == none {
             choose "Buy?" {
@@ -347,7 +347,7 @@ rule lots source "test" {
         }
     }
 }
-end when any(p in players: p.laps >= 4) source "test"
+end when any(p in players: p.laps >= 4) source "none: a test"
 '''
 
 

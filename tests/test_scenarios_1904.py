@@ -1,8 +1,7 @@
 """Scenario tests for The Landlord's Game as patented in 1904 (US 748,626): one or more per clause.
 
-Rule text: /work/shared/seeds/003_*.txt (the patent has no numbered rules; clauses are cited by
-their paragraph heading, e.g. "1904, Rent"). Board positions, prices and rents: boards.md
-section 1 (lot n at its position, price $10n, rent $n). Encodings under test:
+Rule text: magie-1904 (the patent has no numbered rules; clauses are cited by
+their paragraph heading, e.g. "magie-1904, Rent"). Board positions, prices and rents: magie-1904 (lot n at its position, price $10n, rent $n). Encodings under test:
 editions/landlords-game-1904.lg and editions/variants/landlords-game-1904-without-lot-tickets.lg.
 
 Each scenario sets the state by hand (cash, positions, titles, player variables), fixes the dice
@@ -182,7 +181,7 @@ def test_1904_lot_spaces_rented_at_the_lower_figure_rent_to_treasury(start, thro
 
 
 def test_1904_lot_spaces_the_question_names_the_lot():
-    """1904, lot-spaces: the player stopping on Lot 3 is asked whether to buy or rent Lot 3."""
+    """magie-1904, lot-spaces: the player stopping on Lot 3 is asked whether to buy or rent Lot 3."""
     g = game(cash=[100, 0], throws=[(2, 4)], answers=[["rent"], []])
     turn(g, 0)
     assert g.agents[0].asked == [("Lot 3 is for sale at 30 or for rent at 3.", ["buy", "rent"])]
@@ -215,7 +214,7 @@ def test_1904_rent_paid_to_the_owner():
 
 
 def test_1904_rent_nothing_on_his_own_lot():
-    """1904, Rent: 'If he stops upon one of his own lots, of course he pays nothing.'"""
+    """magie-1904, Rent: 'If he stops upon one of his own lots, of course he pays nothing.'"""
     g = game(cash=[50, 0], throws=[(2, 4)])
     give(g, "lot_3", 0)
     turn(g, 0)
@@ -376,7 +375,7 @@ def test_1904_no_trespassing_double_frees_him_counting_from_the_coal_square():
 
 
 def test_1904_no_trespassing_fine_of_50_to_the_public_treasury():
-    """1904, No trespassing: '... or until he pays into the "Public treasury" a fine of fifty
+    """magie-1904, No trespassing: '... or until he pays into the "Public treasury" a fine of fifty
     dollars' - then he throws and counts 7 from the coal square: Shelter ($5 tax)."""
     g = _jailed(cash=[100, 0], throws=[(3, 4)], answers=[["pay_fine"], []])
     turn(g, 0)
@@ -386,7 +385,7 @@ def test_1904_no_trespassing_fine_of_50_to_the_public_treasury():
 
 
 def test_1904_no_trespassing_prisoner_without_50_dollars_must_throw():
-    """1904, No trespassing: with $40 the fine is not offered; a failed throw keeps him in jail."""
+    """magie-1904, No trespassing: with $40 the fine is not offered; a failed throw keeps him in jail."""
     g = _jailed(cash=[40, 0], throws=[(1, 2)])
     turn(g, 0)
     assert offered(g, 0) == []
@@ -416,7 +415,7 @@ def test_1904_railroad_fare_5_to_the_railroad_box(start, throw, rr):
 
 
 def test_1904_railroad_double_gives_a_pass_to_jump_to_the_next_railroad():
-    """1904, Railroad: 'If a player throws a double, he "Gets a pass" and has the privilege of
+    """magie-1904, Railroad: 'If a player throws a double, he "Gets a pass" and has the privilege of
     jumping once from one railroad to another, provided he would in his ordinary moving pass a
     "R. R."' - from Lot 1 a double 6 counts 4 to the first R.R., jumps to the second (the .lg counts
     the jump as one step of the throw) and counts 1 more: Lot 9, rent $9. Nothing is paid on the
@@ -502,7 +501,7 @@ def test_1904_railroad_pass_jumping_over_mother_earth_collects_wages():
 # =====================================================================
 
 def test_1904_luxuries_ticket_bought_for_50_to_the_treasury():
-    """1904, Luxuries: 'if a player stops on a "Luxury" he pays fifty dollars to the "Public
+    """magie-1904, Luxuries: 'if a player stops on a "Luxury" he pays fifty dollars to the "Public
     treasury," receiving in return a luxury ticket'."""
     g = game(cash=[100, 0], at=["lot_2", "mother_earth"], throws=[(2, 3)], answers=[["buy"], []])
     turn(g, 0)
@@ -524,7 +523,7 @@ def test_1904_luxuries_refusing_loses_the_move():
 
 
 def test_1904_luxuries_player_who_cannot_afford_it_loses_the_move():
-    """1904, Luxuries: '... as he chooses or can afford' - with $40 he is not asked and goes back."""
+    """magie-1904, Luxuries: '... as he chooses or can afford' - with $40 he is not asked and goes back."""
     g = game(cash=[40, 0], at=["lot_2", "mother_earth"], throws=[(2, 3)])
     turn(g, 0)
     assert offered(g, 0) == []
@@ -582,7 +581,7 @@ def test_1904_franchises_others_pay_the_holder_5(start, throw, franchise):
 
 
 def test_1904_franchises_holder_pays_nothing_on_his_own_charter():
-    """1904, Franchises: only 'the other players' are taxed."""
+    """magie-1904, Franchises: only 'the other players' are taxed."""
     g = game(cash=[50, 0], at=["coal", "mother_earth"], throws=[(1, 2)])
     give(g, "light_franchise", 0)
     turn(g, 0)
@@ -594,7 +593,7 @@ def test_1904_franchises_holder_pays_nothing_on_his_own_charter():
 # =====================================================================
 
 def test_1904_public_park_stopping_there_costs_nothing():
-    """1904, Public park: 'A player may stop is the "Public park" without paying anything' - and
+    """magie-1904, Public park: 'A player may stop is the "Public park" without paying anything' - and
     stopping there does not put him in the poorhouse drawn on the same corner: next turn he moves
     on freely."""
     # (owning Lot 13, he could take a bank note at the start of each turn: he declines)
@@ -645,7 +644,7 @@ def test_1904_mother_earth_stopping_on_the_beginning_point_completes_the_circuit
 
 
 def test_1904_mother_earth_no_wages_without_going_round():
-    """1904, Mother Earth: wages only for going round the board."""
+    """magie-1904, Mother Earth: wages only for going round the board."""
     g = game(cash=[0, 0], at=["lot_19", "mother_earth"], throws=[(1, 2)], answers=[["done"], []])
     give(g, "lot_21", 0)
     turn(g, 0)
@@ -695,7 +694,7 @@ def test_1904_five_times_around_backward_past_mother_earth_tallies_nothing():
 
 
 def test_1904_five_times_around_forward_only_before_five_circuits():
-    """1904, Five times around: with four circuits he is not asked, and moves forward."""
+    """magie-1904, Five times around: with four circuits he is not asked, and moves forward."""
     g = game(cash=[50, 0], at=["lot_3", "mother_earth"], throws=[(1, 2)])
     set_pvar(g, "circuits", 0, 4)
     give(g, "lot_5", 0)
@@ -752,7 +751,7 @@ def test_1904_five_times_around_game_ends_when_the_last_player_passes_the_fifth_
     assert not g.over
     turn(g, 1)
     assert pvar(g, "circuits", 1) == 5
-    assert g.over and g.end_reason == "end condition (1904, Five times around)"
+    assert g.over and g.end_reason == "end condition (magie-1904, Five times around)"
     assert payments(g) == [(100, "wages_box", "p1", "mother_earth_wages")]
 
 
@@ -761,7 +760,7 @@ def test_1904_five_times_around_game_ends_when_the_last_player_passes_the_fifth_
 # =====================================================================
 
 def test_1904_borrowing_bank_note_of_100_on_lots_worth_110():
-    """1904, Borrowing: 'A player may borrow from the "Bank" in amounts of one hundred dollars ...
+    """magie-1904, Borrowing: 'A player may borrow from the "Bank" in amounts of one hundred dollars ...
     the total value of which must be at least ten dollars more than is borrowed' - with no cash and
     Lot 11 ($110), he takes a note to pay Lot 3's rent."""
     g = game(cash=[0, 0], throws=[(2, 4)], answers=[["done", "note"], []])
@@ -956,7 +955,7 @@ def test_1904_poorhouse_leaves_when_his_throws_would_finish_the_round():
 
 
 def test_1904_poorhouse_a_double_does_not_free_him():
-    """1904, Poorhouse (reconstruction as above): a double 12 is just 12 towards the 20 spaces."""
+    """magie-1904, Poorhouse (reconstruction as above): a double 12 is just 12 towards the 20 spaces."""
     g = game(cash=[0, 0], at=["public_park", "mother_earth"], throws=[(6, 6)])
     set_pvar(g, "in_poorhouse", 0, True)
     turn(g, 0)
@@ -1075,7 +1074,7 @@ def test_1904_without_lot_tickets_number_of_circuits_chosen_by_the_players():
     assert not g.over
     turn(g, 0)
     assert payments(g) == [WAGES] and pvar(g, "circuits", 0) == 3
-    assert g.over and g.end_reason == "end condition (1904, Five times around)"
+    assert g.over and g.end_reason == "end condition (magie-1904, Five times around)"
     g2 = variant(cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(1, 2)], answers=[["forward"], []],
                  circuits_to_end=3)
     give(g2, "lot_1", 0)
@@ -1100,7 +1099,7 @@ def test_1904_simulated_games_end_after_five_circuits_and_conserve_money(edition
     for seed in SEEDS:
         g = ld.new_game(prog, players=4, seed=seed)
         result = g.play()
-        assert result.end_reason == "end condition (1904, Five times around)", seed
+        assert result.end_reason == "end condition (magie-1904, Five times around)", seed
         assert all(pvar(g, "circuits", s) >= 5 for s in range(4)), seed
         assert g.conserved(), seed
 

@@ -1,7 +1,7 @@
 """Scenario tests for The Landlord's Game, 1906 edition: one or more per rule clause.
 
-Rule text: /work/shared/seeds/000_*.txt and 001_*.txt (Rules 1-19 and the
-faster-game rules). Board positions, prices and rents: boards.md section 2.
+Rule text: magie-1906 (Rules 1-19 and the
+faster-game rules). Board positions, prices and rents: moddable-boards and geoland-lizzie.
 Encoding under test: editions/landlords-game-1906.lg.
 
 Each scenario sets the state by hand (cash, positions, titles, houses), fixes
@@ -189,7 +189,7 @@ AVERAGE_HANDS = {
 
 def test_1906_rule_1_average_hands_option_gives_the_four_hands_and_75_dollars():
     """Preface: 'let each player take one of the average hands indicated below, and $75 in cash'
-    (hands as in boards.md 2.4, each worth $325); nothing is dealt, nothing paid to the treasury."""
+    (hands as in magie-1906-l3, each worth $325); nothing is dealt, nothing paid to the treasury."""
     g = make_game(players=4, start=False, first=0, average_hands=True, chance_deck=False)
     g.setup()
     for seat, hand in AVERAGE_HANDS.items():
@@ -437,7 +437,7 @@ def test_1906_rule_6_cannot_miss_more_than_three_turns():
 def test_1906_rule_6_worked_example_freed_prisoner_counts_from_the_jail_corner():
     """Rule 6: 'When he does come out of JAIL he must begin to count his move on the space
     immediately in front of the JAIL (Shelter)' - Shelter is the jail corner's track square
-    (boards.md 2.7), so a 4 from Jail lands on Beggarman's Court (14)."""
+    (moddable-boards and geoland-lizzie), so a 4 from Jail lands on Beggarman's Court (14)."""
     g = _jailed(cash=[100, 0], throws=[(1, 3)], answers=[["pay_fine"], []])
     give(g, "beggarmans_court", 1)
     turn(g, 0)
@@ -1267,7 +1267,7 @@ def test_1906_rule_4_the_necessity_spaces_cite_rule_4():
     model = rules().model
     taxed = [s for s in model.spaces if s.kind in ("necessity", "jail_corner")]
     assert [s.name for s in taxed] == ["fuel", "jail", "food", "clothing"]
-    assert all(re.search(r"1906, Rules? 4\b", s.provenance.source) for s in taxed)
+    assert all(re.search(r"magie-1906, Rules? 4\b", s.provenance.source) for s in taxed)
 
 
 def _prisoner(cash0, jail_turns=3, **kw):

@@ -1,7 +1,7 @@
 """Scenario tests for Monopoly as taught in Atlantic City in 1933: one or more per rule clause.
 
-Rule text: /work/shared/seeds/004_*.txt (cited by its paragraph headings).
-Board, prices, rents and the stand-in card decks: boards.md section 4.
+Rule text: anspach-1933 (cited by its paragraph headings).
+Board, prices, rents and the stand-in card decks: parker-1935 and anspach-1933.
 Encoding under test: editions/monopoly-1933-atlantic-city.lg and the three
 custom variants in editions/variants/monopoly-1933-*.lg.
 
@@ -83,7 +83,7 @@ GREEN = ["arctic_avenue", "baltic_avenue"]
 # =====================================================================
 
 def test_1933_setup_1500_each_and_both_decks_shuffled():
-    """1933, set-up: the Banker issues each player $1,500; Chance and Community Chest are shuffled."""
+    """anspach-1933, set-up: the Banker issues each player $1,500; Chance and Community Chest are shuffled."""
     g = game(players=4, start=False, proxy_decks=True, first=0)
     g.setup()
     assert [cash(g, s) for s in range(4)] == [1500] * 4
@@ -94,7 +94,7 @@ def test_1933_setup_1500_each_and_both_decks_shuffled():
 
 
 def test_1933_setup_the_high_scorer_of_a_throw_moves_first():
-    """1933, set-up: 'Roll the dice and high scorer moves first'; ties throw again (reconstruction)."""
+    """anspach-1933, set-up: 'Roll the dice and high scorer moves first'; ties throw again (reconstruction)."""
     g = game(players=3, start=False, throws=[(2, 3), (6, 4), (5, 5), (1, 2), (3, 3)])
     g.setup()
     assert [(seat, sum(dice)) for seat, dice in rolls(g)] == [(0, 5), (1, 10), (2, 10), (1, 3), (2, 6)]
@@ -117,7 +117,7 @@ def test_1933_salary_200_on_landing_on_go():
 
 
 def test_1933_doubles_give_another_throw():
-    """1933, Doubles and Other Jail Rules: a double throws again (a third double goes to Jail)."""
+    """anspach-1933, Doubles and Other Jail Rules: a double throws again (a third double goes to Jail)."""
     g = game(cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)])
     turn(g, 0)
     assert [m[1:] for m in moves(g)] == [("go", "community_chest_1", "move"),
@@ -138,7 +138,7 @@ def test_1933_three_doubles_in_a_row_go_to_jail_without_moving():
 # =====================================================================
 
 def test_1933_chance_card_is_followed_and_returned_to_the_bottom():
-    """1933, set-up: take the top Chance card and follow it; a returned card goes to the bottom."""
+    """anspach-1933, set-up: take the top Chance card and follow it; a returned card goes to the bottom."""
     g = game(cash=100, at=["go", "go"], throws=[(3, 4)], proxy_decks=True)
     on_top(g, "chance_cards", "chance_advance_to_go")
     turn(g, 0)
@@ -367,7 +367,7 @@ def test_1933_no_rent_on_own_property():
 
 
 def test_1933_land_monopoly_doubles_land_rent():
-    """1933, MONOPOLY LAND RENT: the owner of every parcel of a colour group doubles the land rent."""
+    """anspach-1933, MONOPOLY LAND RENT: the owner of every parcel of a colour group doubles the land rent."""
     g = game(cash=100, at=["go", "go"], throws=[(1, 2)])
     for s in GREEN:
         give(g, s, 1)
@@ -376,7 +376,7 @@ def test_1933_land_monopoly_doubles_land_rent():
 
 
 def test_1933_mortgaged_parcel_keeps_the_monopoly_but_pays_no_rent():
-    """1933, MORTGAGED PARCELS IN A LAND MONOPOLY and MORTGAGES."""
+    """anspach-1933, MORTGAGED PARCELS IN A LAND MONOPOLY and MORTGAGES."""
     g = game(cash=100, at=["go", "go"], throws=[(1, 2), (1, 2)])
     for s in GREEN:
         give(g, s, 1)
@@ -398,7 +398,7 @@ def test_1933_no_monopoly_no_doubling():
 
 @pytest.mark.parametrize("built, rent", [(1, 10), (2, 30), (3, 90), (4, 160), (5, 250)])
 def test_1933_house_rents_from_the_title_card(built, rent):
-    """1933, RENTS FROM HOUSES ON LAND MONOPOLIES: Arctic Avenue 1 -> 3 houses: $10, $30, $90."""
+    """anspach-1933, RENTS FROM HOUSES ON LAND MONOPOLIES: Arctic Avenue 1 -> 3 houses: $10, $30, $90."""
     g = game(cash=1000, at=["luxury_tax", "go"], throws=[(1, 2)])
     for s in GREEN:
         give(g, s, 1)
@@ -425,7 +425,7 @@ RAILROADS = ["reading_railroad", "pennsylvania_railroad", "b_and_o_railroad", "s
 
 @pytest.mark.parametrize("held, fare", [(1, 25), (2, 50), (3, 100), (4, 200)])
 def test_1933_railroad_fares_double_with_each_line(held, fare):
-    """1933, RAILROADS AND RAILROAD MONOPOLIES: $25, $50, $100, $200."""
+    """anspach-1933, RAILROADS AND RAILROAD MONOPOLIES: $25, $50, $100, $200."""
     g = game(cash=500, at=["go", "go"], throws=[(1, 4)])
     for r in RAILROADS[:held]:
         give(g, r, 1)
@@ -448,7 +448,7 @@ def test_1933_mortgaged_railroad_pays_no_fare_but_counts_for_the_others():
 
 @pytest.mark.parametrize("both, multiplier", [(False, 4), (True, 10)])
 def test_1933_utilities_four_or_ten_times_a_fresh_throw(both, multiplier):
-    """1933, UTILITY MONOPOLIES: throw again; x4, or x10 when the owner has both utilities."""
+    """anspach-1933, UTILITY MONOPOLIES: throw again; x4, or x10 when the owner has both utilities."""
     g = game(cash=500, at=["chance_1", "go"], throws=[(3, 2), (4, 5)])
     give(g, "electric_company", 1)
     if both:
@@ -463,7 +463,7 @@ def test_1933_utilities_four_or_ten_times_a_fresh_throw(both, multiplier):
 # =====================================================================
 
 def test_1933_houses_only_on_a_land_monopoly():
-    """1933, HOUSES ARE BUILT ONLY ON A LAND MONOPOLY: Boardwalk alone cannot be built on."""
+    """anspach-1933, HOUSES ARE BUILT ONLY ON A LAND MONOPOLY: Boardwalk alone cannot be built on."""
     g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["done"], []])
     give(g, "boardwalk", 0)
     turn(g, 0)
@@ -483,7 +483,7 @@ def test_1933_houses_only_on_a_land_monopoly():
     (["park_place", "boardwalk"], 200),
 ])
 def test_1933_house_prices_by_side_of_the_board(group, price):
-    """1933, HOUSES: $50, $100, $150, $200 on the four sides."""
+    """anspach-1933, HOUSES: $50, $100, $150, $200 on the four sides."""
     g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["build", "done"], []])
     for s in group:
         give(g, s, 0)
@@ -493,7 +493,7 @@ def test_1933_house_prices_by_side_of_the_board(group, price):
 
 
 def test_1933_even_building_at_most_one_house_more():
-    """1933, HOUSES: no more than one house more on one space than on any other of the monopoly."""
+    """anspach-1933, HOUSES: no more than one house more on one space than on any other of the monopoly."""
     g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["build", "done"], []])
     for s in LIGHT_BLUE:
         give(g, s, 0)
@@ -505,7 +505,7 @@ def test_1933_even_building_at_most_one_house_more():
 
 
 def test_1933_hotel_after_four_houses_and_only_one_per_lot():
-    """1933, HOUSES: with four houses, the fifth building is a hotel at a house's price; one hotel a lot."""
+    """anspach-1933, HOUSES: with four houses, the fifth building is a hotel at a house's price; one hotel a lot."""
     g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["build", "done"], []])
     for s in LIGHT_BLUE:
         give(g, s, 0)
@@ -519,7 +519,7 @@ def test_1933_hotel_after_four_houses_and_only_one_per_lot():
 
 
 def test_1933_tear_down_sells_back_at_half_price_evenly():
-    """1933, HOUSES: houses torn down are sold back to the Bank at half price."""
+    """anspach-1933, HOUSES: houses torn down are sold back to the Bank at half price."""
     g = game(cash=100, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["tear_down", "done"], []])
     for s in LIGHT_BLUE:
         give(g, s, 0)
@@ -579,7 +579,7 @@ def test_1933_trading_the_first_player_who_accepts_buys_the_property():
 
 
 def test_1933_trading_mortgaged_property_is_sold_mortgaged_for_less():
-    """1933, trading: property may be sold "whether mortgaged or not"; the mortgage goes with it
+    """anspach-1933, trading: property may be sold "whether mortgaged or not"; the mortgage goes with it
     and the price is less what redeeming it will cost the buyer."""
     g = game(players=2, cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)],
              answers=[["done", "sell"], ["buy"]])
@@ -608,7 +608,7 @@ def test_1933_trading_no_sale_of_land_with_houses_and_one_offer_a_turn():
 
 
 def test_1933_short_of_cash_a_player_may_sell_property_to_another():
-    """1933, BANKRUPTCY RULES: to raise cash a player may sell property to other players."""
+    """anspach-1933, BANKRUPTCY RULES: to raise cash a player may sell property to other players."""
     g = game(players=2, cash=[10, 1000], at=["chance_3", "go"], throws=[(1, 2)],
              answers=[["sell", "done"], ["buy"]])
     give(g, "park_place", 0)
@@ -633,7 +633,7 @@ def test_1933_trading_bots_sell_the_lot_a_rival_needs_and_the_rival_buys():
 
 
 def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
-    """1933, Landing on Jail: the Get out of Jail cards "can be traded between players at any
+    """anspach-1933, Landing on Jail: the Get out of Jail cards "can be traded between players at any
     price they can agree on"; here offered at the $50 fine it saves."""
     g = game(players=2, cash=500, at=["jail", "go"], throws=[(4, 6)], proxy_decks=True,
              answers=[["sell_card"], ["buy"]])
@@ -647,7 +647,7 @@ def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
 
 
 def test_1933_short_of_cash_a_player_may_sell_his_get_out_of_jail_card():
-    """1933, Landing on Jail and BANKRUPTCY RULES: a player short of cash may sell his card."""
+    """anspach-1933, Landing on Jail and BANKRUPTCY RULES: a player short of cash may sell his card."""
     g = game(players=2, cash=[30, 500], at=["short_line", "go"], throws=[(1, 2)], proxy_decks=True,
              answers=[["sell_card"], ["buy"]])
     jail_card = g.prog.card_names.index("chest_jail_free")
@@ -663,7 +663,7 @@ def test_1933_short_of_cash_a_player_may_sell_his_get_out_of_jail_card():
 # =====================================================================
 
 def test_1933_mortgage_at_the_card_value_only_without_houses():
-    """1933, MORTGAGES: borrow the mortgage value from the Bank, only after selling the houses."""
+    """anspach-1933, MORTGAGES: borrow the mortgage value from the Bank, only after selling the houses."""
     g = game(cash=0, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["mortgage", "done"], []])
     for s in LIGHT_BLUE:
         give(g, s, 0)
@@ -687,7 +687,7 @@ def test_1933_mortgage_redeemed_at_value_plus_ten_percent():
 # =====================================================================
 
 def test_1933_short_player_raises_cash_by_mortgaging_and_pays():
-    """1933, BANKRUPTCY RULES: to raise cash a player mortgages his land after selling houses."""
+    """anspach-1933, BANKRUPTCY RULES: to raise cash a player mortgages his land after selling houses."""
     g = game(cash=[5, 0], at=["go", "go"], throws=[(1, 2)], answers=[["mortgage"], []])
     for s in GREEN:
         give(g, s, 1)
@@ -819,7 +819,7 @@ def test_1933_jail_insurance_25_before_throwing_saves_from_the_corner():
 
 
 def test_1933_jail_insurance_covers_one_turn_only():
-    """1933, JAIL INSURANCE: a piece that falls short of the corner must be insured again."""
+    """anspach-1933, JAIL INSURANCE: a piece that falls short of the corner must be insured again."""
     g = game(JAIL_INSURANCE, cash=100, at=["atlantic_avenue", "go"], throws=[(1, 2), (1, 2)],
              answers=[["corner", "done", "done"], []])
     give(g, "marvin_gardens", 1)
@@ -1008,7 +1008,7 @@ def test_1933_housing_shortage_hotel_torn_down_only_with_four_houses_in_the_bank
 # =====================================================================
 
 def test_1933_free_rides_the_seller_takes_less_cash_and_stops_free_three_times():
-    """1933, FREE RIDES: a seller may take free rides (stops without rent) for less cash."""
+    """anspach-1933, FREE RIDES: a seller may take free rides (stops without rent) for less cash."""
     g = game(FREE_RIDES, players=2, cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)],
              answers=[["done", "sell", "with_rides"], ["buy"]])
     give(g, "baltic_avenue", 0)
@@ -1032,7 +1032,7 @@ def test_1933_free_rides_the_seller_takes_less_cash_and_stops_free_three_times()
 
 
 def test_1933_free_rides_lapse_when_the_property_is_sold_again():
-    """1933, FREE RIDES (reconstruction): rides belong to the sale they were part of."""
+    """anspach-1933, FREE RIDES (reconstruction): rides belong to the sale they were part of."""
     g = game(FREE_RIDES, players=3, cash=500, at=["go", "go", "go"], throws=[(1, 1), (2, 3)],
              answers=[["done", "sell", "cash"], ["buy"], []])
     give(g, "baltic_avenue", 0)

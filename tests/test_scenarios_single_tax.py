@@ -1,8 +1,8 @@
 """Scenario tests for the 1906 Single Tax rules and the monopolist demonstration.
 
-Rule text: the closing section of /work/shared/seeds/000_*.txt (the land monopolist
+Rule text: the closing section of magie-1906 (the land monopolist
 demonstration, the vote of at least two players, Single Tax Rules 1-8). Natural
-opportunities (inner corners): boards.md 5.2 - Timberland 40/10 beside Mother Earth,
+opportunities (inner corners): moddable-boards - Timberland 40/10 beside Mother Earth,
 Farmlands 60/25 beside the Jail, Coal Mines 80/50 beside the Poor House, Oil Fields
 100/75 beside Lord Blueblood's Estate.
 Encoding under test: editions/landlords-game-1906.lg (the section after "# the Single
@@ -63,7 +63,7 @@ LOTS = ["wayback", "lonely_lane", "the_pike", "the_farm", "rubeville", "boomtown
 BUYOUT_ORDER = ["soakum_lighting", "slambang_trolley", "pdq_rr", "gee_whiz_rr", "shooting_star_rr",
                 "royal_rusher_rr"]
 CORNERS = ["mother_earth", "jail", "poor_house", "lord_bluebloods_estate"]  # option order of Rule 8's choice
-OPPORTUNITY = {  # corner: (name, wages, rent) - boards.md 5.2
+OPPORTUNITY = {  # corner: (name, wages, rent) - moddable-boards
     "mother_earth": ("Timberland", 40, 10),
     "jail": ("Farmlands", 60, 25),
     "poor_house": ("Coal Mines", 80, 50),
@@ -848,7 +848,7 @@ def test_1906_single_tax_rule_8_next_turn_wages_then_rent_then_he_moves_out():
 
 @pytest.mark.parametrize("k,corner", list(enumerate(CORNERS)))
 def test_1906_single_tax_rule_8_the_four_natural_opportunities(k, corner):
-    """Single Tax Rule 8 and boards.md 5.2: from Wall Street (38) all four lie behind him;
+    """Single Tax Rule 8 and moddable-boards: from Wall Street (38) all four lie behind him;
     Timberland pays $40 wages for $10 rent, Farmlands 60/25, Coal Mines 80/50, Oil Fields
     100/75; he moves out by his throw (3) from the corner beside it."""
     _name, wages, rent = OPPORTUNITY[corner]

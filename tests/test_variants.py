@@ -197,7 +197,7 @@ def test_every_variant_has_a_scenario_test(name: str):
 # --------------------------------------------- landlords-game-1904-without-lot-tickets
 
 def test_variant_landlords_game_1904_without_lot_tickets_no_tickets_and_100_dollars():
-    """1904, Playing without the lot tickets: no lots dealt at the start, $100 each."""
+    """magie-1904, Playing without the lot tickets: no lots dealt at the start, $100 each."""
     g = make_game(3, edition=WITHOUT_LOT_TICKETS, start=False)
     g.setup()
     assert [cash(g, s) for s in range(3)] == [100, 100, 100]
@@ -212,7 +212,7 @@ def test_variant_landlords_game_1904_without_lot_tickets_no_tickets_and_100_doll
 # --------------------------------------------------- landlords-game-1906-average-hands
 
 def test_variant_landlords_game_1906_average_hands_each_player_takes_a_hand_and_75():
-    """1906, preface: each player takes one of the four average hands and $75, no cards are bought."""
+    """magie-1906, preface: each player takes one of the four average hands and $75, no cards are bought."""
     g = game_1906(AVERAGE_HANDS, players=4, start=False, first=0)
     g.setup()
     hands = {
@@ -232,7 +232,7 @@ def test_variant_landlords_game_1906_average_hands_each_player_takes_a_hand_and_
 # ----------------------------------------- landlords-game-1906-monopolist-demonstration
 
 def test_variant_landlords_game_1906_monopolist_demonstration_landlord_holds_the_land_and_draws_no_wages():
-    """1906, closing section: the landlord holds every lot, all start with $100, he draws no wages."""
+    """magie-1906, closing section: the landlord holds every lot, all start with $100, he draws no wages."""
     g = game_1906(DEMONSTRATION, players=2, start=False, first=0, throws=[(1, 2), (1, 2)])
     g.setup()
     lots = [s.name for s in rules(DEMONSTRATION).model.spaces if s.kind == "lot"]
@@ -251,7 +251,7 @@ def test_variant_landlords_game_1906_monopolist_demonstration_landlord_holds_the
 # ---------------------------------------------------- landlords-game-1906-prolonged-game
 
 def test_variant_landlords_game_1906_prolonged_game_fifth_wages_do_not_end_it():
-    """1906, Rule 19: the prolonged game does not stop when a player has received his wages five times."""
+    """magie-1906, Rule 19: the prolonged game does not stop when a player has received his wages five times."""
     for edition, ends in [(E1906, True), (PROLONGED, False)]:
         g = game_1906(edition, cash=200, at=["jail", "jail"], throws=[(4, 6)])
         set_pvar(g, "wages_received", 1, 5)
@@ -261,7 +261,7 @@ def test_variant_landlords_game_1906_prolonged_game_fifth_wages_do_not_end_it():
 
 
 def test_variant_landlords_game_1906_prolonged_game_stops_at_the_next_double_after_the_agreed_turn():
-    """1906, Rule 19: 'agree to stop, say, at the next double thrown by any of the players'."""
+    """magie-1906, Rule 19: 'agree to stop, say, at the next double thrown by any of the players'."""
     g = game_1906(PROLONGED, cash=200, at=["jail", "jail"], throws=[(5, 5), (4, 6), (1, 1)],
                   stop_after_turn=10)
     g.turn = 4
@@ -420,7 +420,7 @@ def test_variant_monopoly_1933_500_start_every_player_starts_with_500():
 # ---------------------------------------------------- the 1933 customs (older variants)
 
 def test_variant_monopoly_1933_jail_insurance_the_corner_policy_keeps_him_out_of_jail():
-    """1933, JAIL INSURANCE: $25 before throwing insures against the Go to Jail corner."""
+    """anspach-1933, JAIL INSURANCE: $25 before throwing insures against the Go to Jail corner."""
     g = game_1933(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)],
                   answers=[["corner", "done"], []])
     turn(g, 0)
@@ -429,7 +429,7 @@ def test_variant_monopoly_1933_jail_insurance_the_corner_policy_keeps_him_out_of
 
 
 def test_variant_monopoly_1933_paupers_a_pauper_pays_no_tax():
-    """1933, PAUPERS: no property and less than $100: the Luxury Tax is cancelled."""
+    """anspach-1933, PAUPERS: no property and less than $100: the Luxury Tax is cancelled."""
     g = game_1933(PAUPERS, cash=50, at=["short_line", "go"], throws=[(1, 2)])
     turn(g, 0)
     assert where(g, 0) == "luxury_tax" and payments(g) == [] and cash(g, 0) == 50 and 0 in g.seats
@@ -439,7 +439,7 @@ def test_variant_monopoly_1933_paupers_a_pauper_pays_no_tax():
 
 
 def test_variant_monopoly_1933_free_rides_no_rent_for_the_seller_on_a_free_ride():
-    """1933, FREE RIDES: the seller of a lot, paid in part with free rides, stops on it rent-free."""
+    """anspach-1933, FREE RIDES: the seller of a lot, paid in part with free rides, stops on it rent-free."""
     g = game_1933(FREE_RIDES, cash=500, at=["go", "go"], throws=[(1, 2)])
     give(g, "baltic_avenue", 1)
     set_svar(g, "free_rider", "baltic_avenue", 0)
@@ -453,7 +453,7 @@ def test_variant_monopoly_1933_free_rides_no_rent_for_the_seller_on_a_free_ride(
 
 
 def test_variant_monopoly_1933_housing_shortage_no_house_when_the_banker_has_none():
-    """1933, HOUSING SHORTAGE: with the 32 houses on the board, the owner of a monopoly must wait."""
+    """anspach-1933, HOUSING SHORTAGE: with the 32 houses on the board, the owner of a monopoly must wait."""
     def build_offered(edition):
         g = game_1933(edition, cash=1000, at=["jail", "go"], throws=[(3, 4)], answers=[["done"], []])
         give(g, "arctic_avenue", 0)
@@ -512,9 +512,9 @@ def test_two_variants_that_change_one_declaration_differently_conflict(tmp_path:
     mine.write_text(
         'edition "monopoly-1933-1000-start" {\n'
         '    extends "monopoly-1933-atlantic-city"\n'
-        '    source "a test" reconstruction\n'
+        '    source "none: a test" reconstruction\n'
         "}\n\n"
-        'const start_cash = 1000 source "a test" reconstruction\n'
+        'const start_cash = 1000 source "none: a test" reconstruction\n'
     )
     with pytest.raises(ld.LandlordError) as info:
         ld.load_edition(f"{START_500}+{mine}")
@@ -544,7 +544,7 @@ def test_variants_of_different_editions_do_not_combine():
 def test_removing_a_card_conflicts_with_a_variant_that_restates_its_deck(tmp_path: Path):
     mine = tmp_path / "monopoly-1933-no-refund.lg"
     mine.write_text('edition "monopoly-1933-no-refund" {\n    extends "monopoly-1933-atlantic-city"\n'
-                    '    source "a test" reconstruction\n}\n\nremove card chest_tax_refund\n')
+                    '    source "none: a test" reconstruction\n}\n\nremove card chest_tax_refund\n')
     with pytest.raises(ld.LandlordError):
         ld.load_edition(f"{mine}+{JACKPOT}")
 
@@ -554,7 +554,7 @@ def test_two_variants_that_remove_the_same_rule_combine(tmp_path: Path):
     for n in ("a", "b"):
         path = tmp_path / f"landlords-game-1906-no-trust-{n}.lg"
         path.write_text(f'edition "landlords-game-1906-no-trust-{n}" {{\n    extends "landlords-game-1906"\n'
-                        '    source "a test" reconstruction\n}\n\nremove rule trust\n')
+                        '    source "none: a test" reconstruction\n}\n\nremove rule trust\n')
         names.append(str(path))
     rs = ld.load_edition("+".join(names))
     assert "trust" not in [r.name for r in rs.model.rules]
