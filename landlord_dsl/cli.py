@@ -237,6 +237,19 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
+    from .board import board_svg
+
+    rules = load(args.edition)
+    svg = board_svg(rules, _parse_options(args.option))
+    if args.svg in (None, "-"):
+        out.write(svg)
+        return 0
+    Path(args.svg).write_text(svg, encoding="utf-8")
+    out.write(f"wrote {args.svg}\n")
+    return 0
+
+
 def _show_expr(e) -> str:
     from .formatter import expr
 
@@ -303,6 +316,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("board", help="draw an edition's board as an SVG picture")
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument("--svg", metavar="FILE", help="write the picture to FILE (default: standard output)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="set an edition option (repeatable)")
+    p.set_defaults(func=cmd_board)
     return parser
 
 
@@ -326,7 +346,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 1
     except LandlordError as err:
         sys.stderr.write(err.render() + "\n")
-        return 2 if args.command in ("play", "simulate", "show", "diff") else 1
+        return 2 if args.command in ("play", "simulate", "show", "diff", "board") else 1
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

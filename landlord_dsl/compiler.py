@@ -123,6 +123,9 @@ class Program:
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
     python_source: str = ""
+    # Each space field's value on every space (None where the space's kind lacks it),
+    # folded for these options; group-valued fields hold their spaces' indices.
+    space_fields: dict[str, list] = attrs.field(factory=dict)
 
 
 # ------------------------------------------------------ run-time helpers
@@ -1182,6 +1185,7 @@ class Compiler:
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            space_fields={name: list(self._column(name)) for name in self.m.space_fields},
         )
 
 
