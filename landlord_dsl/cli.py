@@ -25,6 +25,7 @@ from .loader import load, load_text
 from .narrate import narrate
 from .resources import shipped_files
 from .simulate import render_summary, simulate, summarise
+from .watch import record, replay_html
 
 
 class UsageError(Exception):
@@ -124,7 +125,8 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    program = _program(args.edition, args.option)
+    rules = load(args.edition)
+    program = compile_ruleset(rules, _parse_options(args.option))
     kinds = _seats(args, program)
     agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
     names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
@@ -132,6 +134,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
     out.write(f"{program.title}, {len(kinds)} players, seed {args.seed}\n")
     printed = 0
+    recording = record(game, rules) if args.html else None
 
     def flush() -> None:
         nonlocal printed
@@ -150,6 +153,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if args.log:
             Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+    if recording is not None:
+        Path(args.html).write_text(replay_html(game, rules, recording), encoding="utf-8")
     result = game.result()
     out.write("\nFinal scores:\n")
     for seat, score in enumerate(result.scores):
@@ -291,6 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
     p.add_argument("--turn-limit", type=int, help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
     p.set_defaults(func=cmd_play)
 
