@@ -159,17 +159,20 @@ _PAGE = """<!DOCTYPE html>
 body { margin: 0; font: 15px/1.45 Helvetica, Arial, sans-serif; color: var(--ink); background: #f3f1ea; }
 header { padding: 10px 16px; background: #20303f; color: #fff; }
 header h1 { margin: 0; font-size: 18px; font-weight: 600; }
-main { display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; align-items: flex-start; }
-#board { flex: 1 1 560px; max-width: 820px; background: var(--paper); border: 1px solid var(--line); }
+main { display: grid; gap: 12px 16px; padding: 16px; align-items: start;
+       grid-template-columns: minmax(0, 820px) minmax(280px, 1fr); grid-template-areas: "board controls" "board side"; }
+@media (max-width: 900px) { main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "board" "side"; } }
+#board { grid-area: board; background: var(--paper); border: 1px solid var(--line); }
 #board svg { width: 100%; height: auto; display: block; }
-aside { flex: 1 1 320px; min-width: 280px; }
+#controlbox { grid-area: controls; margin-bottom: 0; }
+aside { grid-area: side; min-width: 0; }
 .card { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; margin-bottom: 12px; }
 #controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 #controls button { font: inherit; padding: 4px 10px; border: 1px solid #888; border-radius: 4px; background: #fafafa; cursor: pointer; }
 #controls button:focus-visible, #slider:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 #slider { width: 100%; margin-top: 8px; }
 #position { color: var(--muted); font-size: 13px; margin-left: auto; }
-#narration { min-height: 3.2em; font-size: 16px; }
+#narration { min-height: 3.2em; font-size: 16px; margin-top: 10px; }
 #cite { color: var(--muted); font-size: 13px; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
@@ -186,8 +189,7 @@ tr.acting td { background: #fff6d6; }
 <header><h1>{{TITLE}}</h1></header>
 <main>
 <div id="board">{{BOARD}}</div>
-<aside>
-  <div class="card">
+  <div class="card" id="controlbox">
     <div id="controls">
       <button id="first" title="First event (Home)" aria-label="first event">|&#x25C0;</button>
       <button id="back" title="Step back (Left arrow)" aria-label="step back">&#x25C0;</button>
@@ -198,8 +200,9 @@ tr.acting td { background: #fff6d6; }
       <span id="position"></span>
     </div>
     <input id="slider" type="range" min="0" value="0" aria-label="event">
+    <div id="narration"></div><div id="cite"></div>
   </div>
-  <div class="card"><div id="narration"></div><div id="cite"></div></div>
+<aside>
   <div class="card"><table id="players"><thead><tr><th>player</th><th>cash</th><th>on</th></tr></thead><tbody></tbody></table></div>
   <div class="card"><table id="accounts"><tbody></tbody></table></div>
 </aside>

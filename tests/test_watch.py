@@ -202,3 +202,18 @@ def test_the_play_button_moves_the_game_on(chromium, tmp_path):
     playing = _shown(_dump_dom(chromium, f"{page.as_uri()}#play", tmp_path / "profile", budget_ms=3000))
     assert still.frame == 0
     assert playing.frame is not None and playing.frame >= 3
+
+
+def test_the_replays_in_the_docs_are_the_games_the_rules_play_today():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("make_replays", root / "examples" / "make_replays.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    for file, edition, options, players, seed, heading in module.REPLAYS:
+        page = root / "docs" / "replays" / file
+        assert page.is_file(), f"{page} is missing: run python examples/make_replays.py"
+        assert page.read_text(encoding="utf-8") == module.build(edition, options, players, seed, heading), (
+            f"{page} is out of date: run python examples/make_replays.py")
