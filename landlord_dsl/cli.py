@@ -26,6 +26,7 @@ from .loader import load, load_text
 from .narrate import narrate
 from .resources import shipped_files
 from .simulate import render_summary, simulate, summarise
+from .watch import record, replay_html
 
 
 class UsageError(Exception):
@@ -125,7 +126,8 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    program = _program(args.edition, args.option)
+    rules = load(args.edition)
+    program = compile_ruleset(rules, _parse_options(args.option))
     kinds = _seats(args, program)
     agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
     names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
@@ -133,6 +135,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
     out.write(f"{program.title}, {len(kinds)} players, seed {args.seed}\n")
     printed = 0
+    recording = record(game, rules) if args.html else None
 
     def flush() -> None:
         nonlocal printed
@@ -151,6 +154,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if args.log:
             Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+    if recording is not None:
+        Path(args.html).write_text(replay_html(game, rules, recording), encoding="utf-8")
     result = game.result()
     out.write("\nFinal scores:\n")
     for seat, score in enumerate(result.scores):
@@ -252,6 +257,19 @@ def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
+    from .board import board_svg
+
+    rules = load(args.edition)
+    svg = board_svg(rules, _parse_options(args.option))
+    if args.svg in (None, "-"):
+        out.write(svg)
+        return 0
+    Path(args.svg).write_text(svg, encoding="utf-8")
+    out.write(f"wrote {args.svg}\n")
+    return 0
+
+
 def _show_expr(e) -> str:
     from .formatter import expr
 
@@ -293,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
     p.add_argument("--turn-limit", type=int, help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
     p.set_defaults(func=cmd_play)
 
@@ -321,6 +340,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")
     p.set_defaults(func=cmd_sources)
+
+    p = sub.add_parser("board", help="draw an edition's board as an SVG picture")
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument("--svg", metavar="FILE", help="write the picture to FILE (default: standard output)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="set an edition option (repeatable)")
+    p.set_defaults(func=cmd_board)
     return parser
 
 
@@ -344,7 +370,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 1
     except LandlordError as err:
         sys.stderr.write(err.render() + "\n")
-        return 2 if args.command in ("play", "simulate", "show", "diff") else 1
+        return 2 if args.command in ("play", "simulate", "show", "diff", "board") else 1
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

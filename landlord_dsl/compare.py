@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 import statistics
 from typing import Any, Iterable, Sequence
 
@@ -297,9 +298,9 @@ def _cite(c: Change) -> str:
 
 
 def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False) -> str:
-    """Return changes grouped by category, for a terminal."""
+    """Return changes grouped by category, for a terminal ("no differences" when there are none)."""
     if not changes:
-        return ""
+        return f"no differences between {a} and {b}\n"
     paint = (lambda text, kind: f"{_COLOURS[kind]}{text}{_RESET}") if colour else (lambda text, kind: text)
     bold = (lambda text: f"{_BOLD}{text}{_RESET}") if colour else (lambda text: text)
     lines = [f"--- {a}", f"+++ {b}"]
@@ -342,26 +343,60 @@ def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
 
 
 def render_markdown(changes: Sequence[Change], a: str, b: str) -> str:
-    """Return changes as a Markdown document (one table per category)."""
+    """Return changes as a Markdown document: one section per category, one entry per change.
+
+    A change whose texts are one line each reads `old` → `new` inline; a longer one
+    (a rule, a deck) is a `diff` code block of the changed lines with a little
+    context, so a reader sees what changed rather than two whole bodies.
+    """
     if not changes:
-        return ""
+        return f"No differences between `{a}` and `{b}`.\n"
     out = [f"# Differences: `{a}` → `{b}`", ""]
-    esc = lambda t: "" if t is None else str(t).replace("|", "\\|").replace("\n", "<br>")  # noqa: E731
     for category in CATEGORIES:
         group = [c for c in changes if c.category == category]
         if not group:
             continue
-        out += [f"## {category.capitalize()}", "", "| change | name | old | new | sources |", "|---|---|---|---|---|"]
+        out += [f"## {category.capitalize()}", ""]
         for c in group:
-            if c.details:
-                old = "<br>".join(f"{w}: {esc(o)}" for w, o, n in c.details)
-                new = "<br>".join(f"{w}: {esc(n)}" for w, o, n in c.details)
-            else:
-                old, new = esc(c.old), esc(c.new)
             name = c.name + (f" → {c.new_name}" if c.new_name else "")
-            out.append(f"| {c.change} | `{name}` | {old} | {new} | {esc(_cite(c))} |")
-        out.append("")
+            cite = _cite(c)
+            out += [f"**{c.change}** `{name}`" + (f" · sources: {_md_escape(cite[1:-1].replace(' -> ', ' → '))}" if cite else ""), ""]
+            if c.details:
+                out += ["| what | old | new |", "|---|---|---|"]
+                out += [f"| {_md_escape(w)} | {_md_code(o)} | {_md_code(n)} |" for w, o, n in c.details]
+                out.append("")
+                if c.category == "space" and c.change not in ("added", "removed"):
+                    continue  # a space's details already say what changed
+            if c.old == c.new:
+                continue
+            old_lines = c.old.splitlines() if c.old is not None else []
+            new_lines = c.new.splitlines() if c.new is not None else []
+            if len(old_lines) <= 1 and len(new_lines) <= 1:
+                sides = [_md_code(t[0]) if t else "(none)" for t in (old_lines, new_lines)]
+                out.append(sides[1] if not old_lines else sides[0] if not new_lines else " → ".join(sides))
+            else:
+                out.append("```diff")
+                if old_lines and new_lines:
+                    out += list(difflib.unified_diff(old_lines, new_lines, lineterm="", n=2))[2:]
+                else:
+                    out += [("+" if new_lines else "-") + line for line in new_lines or old_lines]
+                out.append("```")
+            out.append("")
     return "\n".join(out)
+
+
+def _md_escape(text: str) -> str:
+    """Return text with the characters Markdown would read as markup escaped."""
+    return re.sub(r"([|*_\\`<])", r"\\\1", text)
+
+
+def _md_code(text: str | None) -> str:
+    """Return text as inline code, fenced with more backticks than it contains, or "(none)"."""
+    if text is None:
+        return "(none)"
+    fence = "`" * (max(map(len, re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if len(fence) > 1 else ""
+    return f"{fence}{pad}{text.replace('|', '&#124;')}{pad}{fence}"
 
 
 def to_json(changes: Sequence[Change], a: str, b: str, outcomes: dict | None = None) -> dict[str, Any]:

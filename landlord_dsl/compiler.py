@@ -125,6 +125,9 @@ class Program:
     python_source: str = ""
     # per card: True when it, or its deck, is tagged `reconstruction` (narration and `show` say so)
     card_reconstructed: list[bool] = attrs.field(factory=list)
+    # Each space field's value on every space (None where the space's kind lacks it),
+    # folded for these options; group-valued fields hold their spaces' indices.
+    space_fields: dict[str, list] = attrs.field(factory=dict)
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.
@@ -1197,6 +1200,7 @@ class Compiler:
             score=ns[score_name] if score_name else None,
             python_source=source,
             card_reconstructed=card_reconstructed,
+            space_fields={name: list(self._column(name)) for name in self.m.space_fields},
         )
 
 

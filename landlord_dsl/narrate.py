@@ -81,7 +81,7 @@ def _describe(game: "Game", event: tuple) -> str | None:
     return None
 
 
-def _quiet(event: tuple) -> bool:
+def quiet_event(event: tuple) -> bool:
     """Return True for events told only in verbose narration (bids, card moves, declined offers)."""
     return event[0] in ("bid", "card") or (event[0] == "decide" and event[4] == "done")
 
@@ -89,7 +89,7 @@ def _quiet(event: tuple) -> bool:
 def narrate(game: "Game", start: int = 0, verbose: bool = False) -> Iterator[str]:
     """Yield sentences for the events logged from index `start` on (all of them when verbose)."""
     for event in game.log[start:]:
-        if verbose or not _quiet(event):
+        if verbose or not quiet_event(event):
             text = describe_event(game, event)
             if text is not None:
                 yield text

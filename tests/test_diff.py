@@ -19,8 +19,9 @@ def run(*argv: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize("name", ld.shipped_editions())
 def test_diff_of_a_file_with_itself_is_empty(name):
+    assert ld.diff(name, name) == []
     code, out = run("diff", name, name)
-    assert code == 0 and out == ""
+    assert code == 0 and out == f"no differences between {name} and {name}\n"
 
 
 def test_diff_1904_to_1906_lists_the_real_changes():
@@ -77,7 +78,26 @@ def test_diff_json_schema():
 
 def test_diff_markdown():
     code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--format", "markdown")
-    assert code == 1 and out.startswith("# Differences") and "| changed | `start_cash` |" in out
+    assert code == 1 and out.startswith("# Differences") and "**changed** `start_cash`" in out
+
+
+def test_diff_markdown_shows_a_changed_rule_as_a_diff_of_its_changed_lines():
+    code, out = run("diff", "monopoly-1933-atlantic-city", "monopoly-1933-paupers", "--format", "markdown")
+    assert code == 1 and "<br>" not in out
+    block = out.split("**changed** `bankruptcy`", 1)[1].split("```diff\n", 1)[1].split("\n```", 1)[0]
+    lines = block.splitlines()
+    changed = [line for line in lines if line[:1] in "+-"]
+    assert changed and all(line[:1] in "+- @" for line in lines)
+    assert any(line.startswith("+") and "written off" in line for line in changed)
+    assert len(changed) < len(lines)  # unchanged lines are context, not repeated as changes
+    assert "**added** `pauper_cash`" in out and "`const pauper_cash = 100`" in out
+
+
+def test_diff_of_identical_rule_sets_says_so():
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904")
+    assert code == 0 and out == "no differences between landlords-game-1904 and landlords-game-1904\n"
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904", "--format", "markdown")
+    assert code == 0 and out.startswith("No differences between")
 
 
 def test_diff_colour_only_when_asked():

@@ -1,0 +1,115 @@
+"""`landlord-dsl board`: the board picture drawn from a rule file."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import landlord_dsl as ld
+from landlord_dsl.board import board_svg
+from landlord_dsl.cli import main
+
+SVG = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _spaces(svg: str) -> list[ET.Element]:
+    root = ET.fromstring(svg)
+    return [g for g in root.iter(f"{SVG}g") if g.get("id", "").startswith("space-")]
+
+
+def _texts(element: ET.Element) -> list[str]:
+    return ["".join(t.itertext()) for t in element.iter(f"{SVG}text")]
+
+
+def _rect(element: ET.Element) -> tuple[float, float, float, float]:
+    r = element.find(f"{SVG}rect")
+    return tuple(float(r.get(k)) for k in ("x", "y", "width", "height"))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1904", "landlords-game-1906", "monopoly-1933-atlantic-city"])
+def test_every_space_is_drawn_once_in_order_with_its_label_and_prices(edition):
+    rules = ld.load_edition(edition)
+    program = ld.compile_rules(rules)
+    spaces = _spaces(board_svg(rules))
+    assert [g.get("id") for g in spaces] == [f"space-{i}" for i in range(len(program.space_names))]
+    for i, g in enumerate(spaces):
+        words = " ".join(_texts(g))
+        assert all(word in words for word in program.space_labels[i].split()), (i, words)
+        price = program.space_fields.get("price", [None] * len(spaces))[i]
+        if price is not None:
+            assert f"price {price}" in words
+    # spaces do not overlap: the track is a ring of distinct rectangles
+    rects = [_rect(g) for g in spaces]
+    for a in range(len(rects)):
+        for b in range(a + 1, len(rects)):
+            ax, ay, aw, ah = rects[a]
+            bx, by, bw, bh = rects[b]
+            assert ax + aw <= bx + 1e-6 or bx + bw <= ax + 1e-6 or ay + ah <= by + 1e-6 or by + bh <= ay + 1e-6
+
+
+def test_the_start_is_the_bottom_right_corner_and_play_runs_along_the_bottom_first():
+    rules = ld.load_edition("monopoly-1933-atlantic-city")
+    rects = [_rect(g) for g in _spaces(board_svg(rules))]
+    x0, y0, _, _ = rects[0]
+    assert x0 == max(r[0] for r in rects) and y0 == max(r[1] for r in rects)
+    assert rects[1][0] < x0 and rects[1][1] == y0  # the next space is to its left
+
+
+def test_spaces_of_one_colour_group_share_a_band_colour_and_different_groups_differ():
+    rules = ld.load_edition("monopoly-1933-atlantic-city")
+    spaces = _spaces(board_svg(rules))
+
+    def band(i: int) -> str | None:
+        rects = spaces[i].findall(f"{SVG}rect")
+        return rects[1].get("fill") if len(rects) > 1 else None
+
+    index = rules.model.space_index
+    assert band(index["park_place"]) == band(index["boardwalk"]) is not None
+    assert band(index["arctic_avenue"]) != band(index["boardwalk"])
+    assert band(index["community_chest_1"]) is None  # a space in no set has no band
+
+
+def test_text_from_the_rule_file_cannot_inject_markup(tmp_path):
+    source = (
+        'edition "inject" { title "A <script>alert(1)</script> & co" players 2 to 2 }\n'
+        'kind plain "Plain & <b>bold</b>" { }\n'
+        "board {\n"
+        '    space a "Start \\u001b[31m <svg onload=x>" : plain\n'
+        '    space b "B" : plain\n'
+        "}\n"
+        "rule r { on turn { end game } }\n"
+    )
+    rules = ld.load_text(source, "inject.lg")
+    svg = board_svg(rules)
+    root = ET.fromstring(svg)  # still well-formed XML
+    assert not [el for el in root.iter() if el.tag in (f"{SVG}script", "script", f"{SVG}svg") and el is not root]
+    assert "<script>" not in svg and "<b>" not in svg and "\x1b" not in svg
+    assert "&lt;script&gt;" in svg
+
+
+def test_the_cli_writes_the_picture_to_a_file_or_to_standard_output(tmp_path):
+    target = tmp_path / "board.svg"
+    out = io.StringIO()
+    assert main(["board", "landlords-game-1906", "--svg", str(target)], out=out) == 0
+    assert len(_spaces(target.read_text(encoding="utf-8"))) == 40
+    out = io.StringIO()
+    assert main(["board", "landlords-game-1904"], out=out) == 0
+    assert out.getvalue().startswith("<svg")
+
+
+def test_the_pictures_in_the_docs_are_those_the_editions_draw_today():
+    spec = importlib.util.spec_from_file_location("draw_boards", ROOT / "examples" / "draw_boards.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    names = module.editions()
+    assert names, "no editions found"
+    for name in names:
+        picture = ROOT / "docs" / "assets" / "boards" / f"{name}.svg"
+        assert picture.is_file(), f"{picture} is missing: run python examples/draw_boards.py"
+        assert picture.read_text(encoding="utf-8") == board_svg(ld.load_edition(name)), (
+            f"{picture} is out of date: run python examples/draw_boards.py")

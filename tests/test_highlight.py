@@ -1,0 +1,61 @@
+"""The Pygments lexer for .lg files: registered, complete, and in step with the grammar."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pygments = pytest.importorskip("pygments")
+
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E402
+from pygments.token import Comment, Error, Keyword, Name, Operator, String  # noqa: E402
+
+from landlord_dsl.highlight import LandlordLexer, grammar_words  # noqa: E402
+from landlord_dsl.resources import grammar_path, shipped_files  # noqa: E402
+from landlord_dsl.types import BUILTINS  # noqa: E402
+
+
+def _tokens(text: str) -> list[tuple]:
+    return list(LandlordLexer().get_tokens(text))
+
+
+def test_the_lexer_is_found_by_alias_and_by_file_name():
+    # the pygments.lexers entry point in pyproject.toml is what mkdocs and Jupyter use
+    assert isinstance(get_lexer_by_name("lg"), LandlordLexer)
+    assert isinstance(get_lexer_for_filename("house-rules.lg"), LandlordLexer)
+
+
+@pytest.mark.parametrize("name", sorted(shipped_files()))
+def test_every_shipped_file_lexes_without_error_tokens_and_loses_nothing(name):
+    text = shipped_files()[name].read_text(encoding="utf-8")
+    tokens = _tokens(text)
+    assert [value for kind, value in tokens if kind is Error] == []
+    assert "".join(value for _, value in tokens) == text + ("" if text.endswith("\n") else "\n")
+
+
+def test_every_quoted_word_of_the_grammar_is_a_keyword_of_the_lexer():
+    words, declarations = grammar_words()
+    quoted = set(re.findall(r'"([a-z_]+)"', grammar_path().read_text(encoding="utf-8")))
+    assert words == quoted
+    assert {"rule", "edition", "const", "deck", "card", "space", "var", "remove"} <= declarations
+    for word in sorted(words):
+        (kind, value), *_ = _tokens(word)
+        assert value == word and kind in Keyword or kind is Operator.Word, word
+
+
+def test_the_parts_of_a_rule_get_their_own_token_kinds():
+    text = 'rule r "A rule" source "x" secondary {\n  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n'
+    kinds = {value: kind for kind, value in _tokens(text) if value.strip()}
+    assert kinds["rule"] is Keyword.Declaration
+    assert kinds["on"] is Keyword and kinds["pay"] is Keyword
+    assert kinds["secondary"] is Keyword.Pseudo
+    assert kinds["max"] is Name.Builtin and "max" in BUILTINS
+    assert kinds["here"] is Name
+    assert kinds["# rent"] in Comment
+    assert kinds["A rule"] is String.Double
+
+
+def test_a_text_hole_is_highlighted_as_an_expression():
+    kinds = [(kind, value) for kind, value in _tokens('"Pay {here.price} to {owner}?"') if value.strip()]
+    assert (String.Interpol, "{") in kinds and (Name, "price") in kinds and (Name, "owner") in kinds
