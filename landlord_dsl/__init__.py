@@ -15,15 +15,27 @@ Every problem a user can cause is raised as a LandlordError.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
-from .compiler import Program, compile_ruleset
-from .engine import Game, GameResult, GameState, state_from_json, state_to_json
-from .errors import Diagnostic, LandlordError, RuleRuntimeError
-from .loader import RuleSet, load, load_text
-from .requests import ScriptedChance, SeededChance
+if TYPE_CHECKING:
+    from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
+    from .compiler import Program
+    from .engine import Game, GameResult, GameState, state_from_json, state_to_json
+    from .errors import Diagnostic, LandlordError, RuleRuntimeError
+    from .loader import RuleSet, load_text
+    from .requests import ScriptedChance, SeededChance
+
+# The public classes are imported on first use, so that `import landlord_dsl`
+# (and `landlord-dsl --help`) does not pay for the parser, checker and compiler.
+_LAZY = {
+    "Agent": "agents", "HeuristicAgent": "agents", "HumanAgent": "agents", "RandomAgent": "agents",
+    "ScriptedAgent": "agents", "Program": "compiler", "Game": "engine", "GameResult": "engine",
+    "GameState": "engine", "state_from_json": "engine", "state_to_json": "engine", "Diagnostic": "errors",
+    "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
+    "ScriptedChance": "requests", "SeededChance": "requests",
+}
 
 __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
@@ -32,11 +44,27 @@ __all__ = [
     "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
 ]
 
+
+def __getattr__(name: str) -> Any:
+    """Return a public class or function of the package, importing its module on first use."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'landlord_dsl' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __version__ = "0.1.0"
 
 
 def load_edition(name_or_path: str | Path) -> RuleSet:
     """Return the checked RuleSet of a shipped edition (by name) or a .lg file."""
+    from .loader import load
+
     return load(name_or_path)
 
 
@@ -49,6 +77,9 @@ def parse(text: str, file: str = "<string>"):
 
 def check(text: str, file: str = "<string>") -> list[Diagnostic]:
     """Return every problem in .lg source text (an empty list when it is valid)."""
+    from .errors import LandlordError
+    from .loader import load_text
+
     try:
         load_text(text, file)
     except LandlordError as err:
@@ -65,12 +96,15 @@ def format_source(text: str, file: str = "<string>") -> str:
 
 def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
     """Return the compiled Program of a RuleSet for the given option values."""
+    from .compiler import compile_ruleset
+
     return compile_ruleset(rules, options)
 
 
 def diff(a: RuleSet | str, b: RuleSet | str):
     """Return the semantic changes (a list of compare.Change) that turn rule set `a` into `b`."""
     from .compare import diff as _diff
+    from .loader import load
 
     return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
 
@@ -92,6 +126,11 @@ def new_game(
     turn_limit: int | None = None,
 ) -> Game:
     """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is."""
+    from .agents import HeuristicAgent
+    from .compiler import Program, compile_ruleset
+    from .engine import Game
+    from .loader import load
+
     if isinstance(rules, str):
         rules = load(rules)
     program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)

@@ -25,7 +25,7 @@ from .formatter import format_text
 from .loader import load, load_text
 from .narrate import narrate
 from .resources import shipped_files
-from .simulate import render_summary, simulate, summarise
+from .simulate import render_summary
 from .watch import record, replay_html
 
 
@@ -166,21 +166,30 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    program = _program(args.edition, args.option)
-    players = args.players or default_players(program)
-    show_progress = not args.no_progress and sys.stderr.isatty()
-
+def _progress_bar(what: str):
+    """Return a progress callback drawing a bar on standard error, or None when it is not a terminal."""
     def progress(done: int, total: int) -> None:
         width = 30
         filled = width * done // total
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()
 
-    records = simulate(program, args.games, players, args.seed, progress if show_progress else None)
-    summary = summarise(records, players)
+    return progress
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from .parallel import simulate_many
+
+    rules = load(args.edition)
+    options = _parse_options(args.option)
+    program = compile_ruleset(rules, options)
+    players = args.players or default_players(program)
+    show_progress = not args.no_progress and sys.stderr.isatty()
+    result = simulate_many(rules, args.games, players, args.seed, options, args.jobs, args.backend, args.scheduler,
+                           _progress_bar("games") if show_progress else None)
+    summary = result.result()
     summary["edition"] = program.name
     summary["options"] = program.options
     summary["seed"] = args.seed
@@ -189,6 +198,39 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_summary(summary, program.title) + "\n")
     return 0 if summary["money_conserved_in_all_games"] else 1
+
+
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    from .sweep import parse_grid, plot, render_table, run_sweep
+
+    rules = load(args.edition)
+    grid = parse_grid(args.option)
+    try:
+        players = [int(p) for p in args.players.split(",")] if args.players else [
+            default_players(compile_ruleset(rules))]
+    except ValueError:
+        raise UsageError(f"--players wants numbers separated by commas, not {args.players!r}") from None
+    if any(p < 1 for p in players):
+        raise UsageError("--players must be at least 1")
+    show_progress = not args.no_progress and sys.stderr.isatty()
+
+    def progress(i: int, n: int, cell: dict, reused: bool) -> None:
+        what = ", ".join(f"{k}={v}" for k, v in cell["options"].items()) or "defaults"
+        sys.stderr.write(f"  cell {i}/{n}: {what}, {cell['players']} players"
+                         f"{' (already in ' + args.out + ')' if reused else ''}\n")
+        sys.stderr.flush()
+
+    records = run_sweep(rules, grid, players, args.games, args.seed, args.jobs, args.backend, args.scheduler,
+                        Path(args.out) if args.out else None, progress if show_progress else None)
+    if args.json:
+        out.write(json.dumps(records, indent=2, sort_keys=True) + "\n")
+    else:
+        out.write(f"{rules.model.header.title or rules.name}: {args.games} games per cell, seeds "
+                  f"{args.seed} to {args.seed + args.games - 1} in every cell\n\n")
+        out.write(render_table(records))
+    if args.plot:
+        plot(records, Path(args.plot), rules.model.header.title or rules.name)
+    return 0 if all(r["summary"]["money_conserved_in_all_games"] for r in records) else 1
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
@@ -299,6 +341,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="only report files that would change (exit 1 if any)")
     p.set_defaults(func=cmd_fmt)
 
+    def parallel_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--jobs", type=int, metavar="N", help="processes to play games in (default: every core)")
+        p.add_argument("--backend", choices=("local", "dask"), default="local",
+                       help="local processes, or a Dask cluster (needs the distributed extra)")
+        p.add_argument("--scheduler", metavar="ADDRESS",
+                       help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)")
+
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
         p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
@@ -320,7 +369,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parallel_options(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("sweep", help="simulate a grid of option values and player counts on the same seeds")
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="an option and the values to try (repeatable: the grid is every combination)")
+    p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
+    p.add_argument("--games", type=int, default=100, help="games per cell (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
+    p.add_argument("--out", metavar="FILE", help="append each finished cell to FILE (JSON lines); "
+                   "cells already in FILE are not played again")
+    p.add_argument("--json", action="store_true", help="print every cell's summary as JSON")
+    p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
+    p.add_argument("--no-progress", action="store_true", help="no progress lines")
+    parallel_options(p)
+    p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("diff", help="semantic differences between two editions or variants (exit 0 same, 1 different)")
     p.add_argument("a", metavar="A", help="edition/variant name or .lg file")
@@ -359,8 +424,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         parser.print_help(out)
         return 2
     try:
-        if getattr(args, "games", 1) < 1 or (getattr(args, "players", None) or 1) < 1:
-            raise UsageError("--games and --players must be at least 1")
+        for name in ("games", "jobs", "players"):
+            value = getattr(args, name, None)
+            if isinstance(value, int) and value < 1:
+                raise UsageError(f"--{name} must be at least 1")
         return args.func(args, out)
     except UsageError as err:
         sys.stderr.write(f"landlord-dsl: {err}\n")
@@ -370,7 +437,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 1
     except LandlordError as err:
         sys.stderr.write(err.render() + "\n")
-        return 2 if args.command in ("play", "simulate", "show", "diff", "board") else 1
+        return 2 if args.command in ("play", "simulate", "sweep", "show", "diff", "board") else 1
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

@@ -216,7 +216,11 @@ def load_combined(names: list[str]) -> RuleSet:
     Two variants that change the same declaration differently conflict: the
     error names both places.
     """
-    chains = [_load_modules(resolve(name)) for name in names]
+    return combine_chains(names, [_load_modules(resolve(name)) for name in names])
+
+
+def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
+    """Return the RuleSet of several variants applied together, each given as its parsed chain (base first)."""
     base = chains[0][0].source_name
     for name, chain in zip(names, chains):
         if chain[0].source_name != base:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import statistics
+from collections import Counter
+from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import attrs
@@ -79,47 +81,117 @@ def simulate(program: Program, games: int, players: int, seed: int = 0,
     return records
 
 
+@attrs.define
+class Summary:
+    """What many games add up to, kept without the games: the streaming form of `summarise`.
+
+    Everything is held exactly (integers, fractions and counts), so adding games in
+    any order, or merging summaries made in other processes, gives the same result
+    to the last digit: `simulate --jobs N` equals `--jobs 1`. Memory does not grow
+    with the number of games (the game lengths are kept as a count per length).
+    """
+
+    players: int
+    games: int = 0
+    turns: Counter = attrs.field(factory=Counter)  # game length -> how many games
+    wins: list[Fraction] = attrs.field(default=None)
+    score_means: Fraction = Fraction(0)  # sum over games of float(mean score), exactly
+    spreads: int = 0
+    ginis: Fraction = Fraction(0)
+    reasons: Counter = attrs.field(factory=Counter)
+    # per round: (sum of the Gini values in ten-thousandths, number of games that reached it)
+    by_round: list[list[int]] = attrs.field(factory=list)
+    prosperous: int = 0
+    conserved: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        if self.wins is None:
+            self.wins = [Fraction(0)] * self.players
+
+    def add(self, r: GameRecord) -> None:
+        """Count one game in."""
+        self.games += 1
+        self.turns[r.turns] += 1
+        for w in r.winners:
+            self.wins[w] += Fraction(1, len(r.winners))
+        self.score_means += Fraction(statistics.fmean(r.scores))
+        self.spreads += max(r.scores) - min(r.scores)
+        self.ginis += Fraction(gini(r.scores))
+        self.reasons[r.end_reason.split(" (")[0]] += 1
+        for i, value in enumerate(r.gini_by_round):
+            if i == len(self.by_round):
+                self.by_round.append([0, 0])
+            self.by_round[i][0] += round(value * 10000)  # the values are rounded to four places
+            self.by_round[i][1] += 1
+        self.prosperous += r.prosperity
+        self.conserved = self.conserved and r.conserved
+
+    def merge(self, other: "Summary") -> None:
+        """Add another summary's games to this one."""
+        if other.players != self.players:
+            raise ValueError("summaries of games with different numbers of players")
+        self.games += other.games
+        self.turns.update(other.turns)
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.score_means += other.score_means
+        self.spreads += other.spreads
+        self.ginis += other.ginis
+        self.reasons.update(other.reasons)
+        for i, (total, count) in enumerate(other.by_round):
+            if i == len(self.by_round):
+                self.by_round.append([0, 0])
+            self.by_round[i][0] += total
+            self.by_round[i][1] += count
+        self.prosperous += other.prosperous
+        self.conserved = self.conserved and other.conserved
+
+    def result(self) -> dict[str, Any]:
+        """Return the summary shown by `landlord-dsl simulate` (also its --json output)."""
+        n = self.games
+        return {
+            "games": n,
+            "players": self.players,
+            "turns_per_game": {
+                "mean": round(sum(t * c for t, c in self.turns.items()) / n, 2) if n else 0,
+                "median": _median(self.turns) if n else 0,
+                "min": min(self.turns, default=0),
+                "max": max(self.turns, default=0),
+            },
+            "wins_by_seat": [round(float(w), 2) for w in self.wins],
+            "final_wealth": {
+                "mean_score": round(float(self.score_means) / n, 2) if n else 0,
+                "mean_spread": round(self.spreads / n, 2) if n else 0,
+                "mean_gini": round(float(self.ginis) / n, 4) if n else 0,
+            },
+            "end_reasons": dict(sorted(self.reasons.items())),
+            # a round is reported while at least half of the games are still running (or ended after it)
+            "gini_by_round": [round(float(Fraction(total, 10000 * count)), 4)
+                              for total, count in self.by_round if count * 2 >= n],
+            "prosperity_rate": round(self.prosperous / n, 4) if n else 0,
+            "money_conserved_in_all_games": self.conserved,
+        }
+
+
+def _median(counts: Counter) -> float:
+    """Return the median of values given as value -> count (as statistics.median would)."""
+    n = sum(counts.values())
+    lower, upper = (n - 1) // 2, n // 2
+    seen, low_value = 0, None
+    for value in sorted(counts):
+        seen += counts[value]
+        if low_value is None and seen > lower:
+            low_value = value
+        if seen > upper:
+            return low_value if lower == upper else (low_value + value) / 2
+    raise ValueError("no values")
+
+
 def summarise(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
     """Return the summary shown by `landlord-dsl simulate` (also its --json output)."""
-    turns = [r.turns for r in records]
-    wins = [0.0] * players
+    summary = Summary(players)
     for r in records:
-        for w in r.winners:
-            wins[w] += 1 / len(r.winners)
-    spreads = [max(r.scores) - min(r.scores) for r in records]
-    ginis = [gini(r.scores) for r in records]
-    by_round: list[list[float]] = []
-    for r in records:
-        for i, value in enumerate(r.gini_by_round):
-            if i == len(by_round):
-                by_round.append([])
-            by_round[i].append(value)
-    # report a round while at least half of the games are still running (or ended after it)
-    gini_curve = [round(statistics.fmean(v), 4) for v in by_round if len(v) * 2 >= len(records)]
-    reasons: dict[str, int] = {}
-    for r in records:
-        key = r.end_reason.split(" (")[0]
-        reasons[key] = reasons.get(key, 0) + 1
-    return {
-        "games": len(records),
-        "players": players,
-        "turns_per_game": {
-            "mean": round(statistics.fmean(turns), 2) if turns else 0,
-            "median": statistics.median(turns) if turns else 0,
-            "min": min(turns, default=0),
-            "max": max(turns, default=0),
-        },
-        "wins_by_seat": [round(w, 2) for w in wins],
-        "final_wealth": {
-            "mean_score": round(statistics.fmean([statistics.fmean(r.scores) for r in records]), 2) if records else 0,
-            "mean_spread": round(statistics.fmean(spreads), 2) if spreads else 0,
-            "mean_gini": round(statistics.fmean(ginis), 4) if ginis else 0,
-        },
-        "end_reasons": reasons,
-        "gini_by_round": gini_curve,
-        "prosperity_rate": round(sum(r.prosperity for r in records) / len(records), 4) if records else 0,
-        "money_conserved_in_all_games": all(r.conserved for r in records),
-    }
+        summary.add(r)
+    return summary.result()
 
 
 def _sparse(curve: Sequence[float], points: int = 8) -> str:

@@ -1,0 +1,147 @@
+"""A grid of simulations over option values and player counts (`landlord-dsl sweep`).
+
+Every cell of the grid plays the same seeds (game i from seed `seed + i`), so
+two cells differ only by their rules: common random numbers, the paired
+design `diff --outcomes` uses. Each finished cell is appended to the output
+file as one JSON line at once; a sweep run again with the same output file
+skips the cells it finds there, so an interrupted sweep resumes where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .compiler import resolve_options
+from .errors import LandlordError
+from .loader import RuleSet
+from .parallel import simulate_many
+
+
+def parse_grid(pairs: Sequence[str]) -> dict[str, list[str]]:
+    """Return {option: [values]} from `NAME=V1,V2,...` arguments; a name given twice is an error."""
+    grid: dict[str, list[str]] = {}
+    for pair in pairs:
+        name, sep, values = pair.partition("=")
+        name = name.strip()
+        if not sep or not name or not values.strip():
+            raise LandlordError(f"--option wants NAME=VALUE[,VALUE...], not {pair!r}")
+        if name in grid:
+            raise LandlordError(f"--option {name} is given twice: list its values once, separated by commas")
+        grid[name] = [v.strip() for v in values.split(",") if v.strip()]
+    return grid
+
+
+def cells(rules: RuleSet, grid: dict[str, list[str]], players: Sequence[int]) -> list[dict[str, Any]]:
+    """Return every cell of the grid as {"options": {...}, "players": n}, options checked and typed."""
+    out = []
+    names = list(grid)
+    for values in itertools.product(*(grid[n] for n in names)):
+        options = resolve_options(rules, dict(zip(names, values)))
+        chosen = {n: options[n] for n in names}
+        for n in players:
+            out.append({"options": chosen, "players": n})
+    return out
+
+
+def _key(cell: dict[str, Any], games: int, seed: int) -> str:
+    return json.dumps([sorted(cell["options"].items()), cell["players"], games, seed])
+
+
+def run_sweep(rules: RuleSet, grid: dict[str, list[str]], players: Sequence[int], games: int, seed: int = 0,
+              jobs: int | None = None, backend: str = "local", scheduler: str | None = None,
+              output: Path | None = None,
+              progress: Callable[[int, int, dict[str, Any], bool], None] | None = None) -> list[dict[str, Any]]:
+    """Simulate every cell of the grid; return one record per cell: options, players, games, seed, summary.
+
+    With `output`, cells already recorded there (same rules, options, players,
+    games and seed) are read back instead of played, and each newly played cell
+    is appended as it finishes. `progress(i, n, cell, reused)` is called per cell.
+    """
+    done: dict[str, dict[str, Any]] = {}
+    if output is not None and output.exists():
+        for number, line in enumerate(output.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                if record["rules_hash"] == rules.rules_hash:
+                    done[_key(record, record["games"], record["seed"])] = record
+            except (ValueError, KeyError, TypeError):
+                raise LandlordError(f"{output}:{number}: not a sweep record; use another --out file") from None
+    grid_cells = cells(rules, grid, players)
+    records = []
+    for i, cell in enumerate(grid_cells):
+        key = _key(cell, games, seed)
+        if key in done:
+            records.append(done[key])
+            if progress is not None:
+                progress(i + 1, len(grid_cells), cell, True)
+            continue
+        summary = simulate_many(rules, games, cell["players"], seed, cell["options"], jobs, backend, scheduler)
+        record = {"edition": rules.name, "rules_hash": rules.rules_hash, "options": cell["options"],
+                  "players": cell["players"], "games": games, "seed": seed, "summary": summary.result()}
+        if output is not None:
+            with output.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(record, sort_keys=True) + "\n")
+        records.append(record)
+        if progress is not None:
+            progress(i + 1, len(grid_cells), cell, False)
+    return records
+
+
+COLUMNS = (
+    ("turns", lambda s: f"{s['turns_per_game']['mean']:.1f}"),
+    ("seat 1 wins", lambda s: f"{100 * s['wins_by_seat'][0] / s['games']:.1f}%"),
+    ("mean Gini", lambda s: f"{s['final_wealth']['mean_gini']:.3f}"),
+    ("prosperity", lambda s: f"{100 * s['prosperity_rate']:.1f}%"),
+    ("ended by", lambda s: ", ".join(f"{k}: {v}" for k, v in sorted(s["end_reasons"].items()))),
+)
+
+
+def render_table(records: Sequence[dict[str, Any]]) -> str:
+    """Return the sweep as a table for the terminal: one row per cell."""
+    option_names = list(records[0]["options"]) if records else []
+    header = option_names + ["players"] + [name for name, _ in COLUMNS]
+    rows = [[str(r["options"][n]) for n in option_names] + [str(r["players"])]
+            + [cell(r["summary"]) for _, cell in COLUMNS] for r in records]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def plot(records: Sequence[dict[str, Any]], path: Path, title: str) -> None:
+    """Draw the mean final Gini and the mean game length of every cell side by side (needs matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise LandlordError("--plot needs matplotlib: pip install 'landlord-dsl[plot]'") from None
+    labels = [", ".join(f"{k}={v}" for k, v in r["options"].items()) + f" · {r['players']} players" for r in records]
+    ginis = [r["summary"]["final_wealth"]["mean_gini"] for r in records]
+    turns = [r["summary"]["turns_per_game"]["mean"] for r in records]
+    rows = range(len(records))
+    fig, (left, right) = plt.subplots(1, 2, sharey=True, figsize=(10, 1.2 + 0.45 * len(records)),
+                                      constrained_layout=True)
+    left.barh(rows, ginis, color="#0072b2")
+    left.set_xlabel("mean Gini of final wealth (0 = equal)")
+    right.barh(rows, turns, color="#e69f00")
+    right.set_xlabel("mean turns per game")
+    left.set_yticks(list(rows), labels)
+    left.invert_yaxis()
+    for axis, values, fmt in ((left, ginis, "{:.3f}"), (right, turns, "{:.1f}")):
+        axis.spines[["top", "right"]].set_visible(False)
+        for y, value in zip(rows, values):
+            axis.annotate(fmt.format(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center",
+                          fontsize=8)
+    fig.suptitle(f"{title}: {records[0]['games'] if records else 0} games per cell, the same seeds in every cell",
+                 fontsize=10)
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,169 @@
+"""Many games on several processes or a Dask cluster give exactly what one process gives."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import random
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import landlord_dsl as ld
+from landlord_dsl.cli import main
+from landlord_dsl.errors import LandlordError
+from landlord_dsl.parallel import chunks, simulate_many
+from landlord_dsl.rulesource import rebuild, rule_source
+from landlord_dsl.simulate import GameRecord, Summary, simulate, summarise
+from landlord_dsl import sweep as sweep_module
+
+
+def _records(n: int, players: int, rng: random.Random) -> list[GameRecord]:
+    out = []
+    for i in range(n):
+        scores = tuple(rng.randrange(-50, 3000) for _ in range(players))
+        best = max(scores)
+        out.append(GameRecord(
+            seed=i, turns=rng.randrange(1, 400), rounds=1, end_reason=rng.choice(["a (x)", "b", "a (y)"]),
+            scores=scores, winners=tuple(s for s, v in enumerate(scores) if v == best), conserved=rng.random() > 0.01,
+            gini_by_round=tuple(round(rng.random(), 4) for _ in range(rng.randrange(0, 30))),
+            prosperity=rng.random() < 0.3))
+    return out
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 60), players=st.integers(1, 6), parts=st.integers(1, 8))
+def test_summaries_merged_in_any_split_and_order_equal_the_summary_of_all_games(seed, n, players, parts):
+    rng = random.Random(seed)
+    records = _records(n, players, rng)
+    whole = summarise(records, players)
+    cuts = sorted(rng.sample(range(1, n), min(parts - 1, n - 1))) if n > 1 else []
+    pieces = [records[a:b] for a, b in zip([0] + cuts, cuts + [n])]
+    rng.shuffle(pieces)
+    total = Summary(players)
+    for piece in pieces:
+        partial = Summary(players)
+        for r in piece:
+            partial.add(r)
+        total.merge(pickle.loads(pickle.dumps(partial)))  # as it comes back from a worker
+    assert total.result() == whole
+
+
+def test_a_summary_does_not_grow_with_the_number_of_games():
+    rng = random.Random(1)
+    summary = Summary(4)
+    for r in _records(200, 4, rng):
+        summary.add(r)
+    before = len(pickle.dumps(summary))
+    for r in _records(5000, 4, rng):
+        summary.add(r)
+    assert len(pickle.dumps(summary)) < before + 4000  # a few more game lengths and larger numbers, no records
+
+
+def test_summarise_matches_the_summary_of_played_games():
+    program = ld.compile_rules(ld.load_edition("landlords-game-1904"))
+    records = simulate(program, 30, 3, seed=2)
+    summary = summarise(records, 3)
+    assert summary["games"] == 30 and summary["turns_per_game"]["mean"] == round(sum(r.turns for r in records) / 30, 2)
+    assert sum(summary["wins_by_seat"]) == pytest.approx(30, abs=0.05)
+
+
+def test_chunks_cover_every_game_once():
+    for games in (1, 7, 100, 4001):
+        for jobs in (1, 2, 8):
+            parts = chunks(games, jobs)
+            assert [g for a, b in parts for g in range(a, b)] == list(range(games))
+
+
+@pytest.mark.parametrize("name", ["landlords-game-1906", "monopoly-1933-atlantic-city+monopoly-1933-paupers"])
+def test_two_processes_play_exactly_what_one_plays(name):
+    rules = ld.load_edition(name)
+    one = simulate_many(rules, 24, 3, seed=9, jobs=1).result()
+    two = simulate_many(rules, 24, 3, seed=9, jobs=2).result()
+    assert one == two
+    program = ld.compile_rules(rules)
+    assert one == summarise(simulate(program, 24, 3, seed=9), 3)
+
+
+def test_the_cli_gives_byte_identical_json_for_any_number_of_jobs():
+    outputs = []
+    for jobs in ("1", "2"):
+        out = io.StringIO()
+        assert main(["simulate", "landlords-game-1904", "--games", "20", "--seed", "4", "--json", "--jobs", jobs],
+                    out=out) == 0
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1] and json.loads(outputs[0])["games"] == 20
+
+
+def test_a_rule_source_is_text_and_rebuilds_the_same_rules():
+    rules = ld.load_edition("monopoly-1933-atlantic-city+monopoly-1933-paupers+monopoly-1933-no-auctions")
+    source = rule_source(rules, {"proxy_decks": False})
+    assert all(isinstance(text, str) for chain in source.chains for _, text in chain)
+    assert rebuild(source).rules_hash == rules.rules_hash
+    (first_file, first_text), *rest = source.chains[0]
+    changed = ((first_file, first_text + "\n# one comment more\n"), *rest)
+    tampered = attrs.evolve(source, chains=(changed, *source.chains[1:]))
+    with pytest.raises(LandlordError, match="hash"):
+        rebuild(tampered)
+
+
+def test_bad_arguments_are_usage_errors(capsys):
+    assert main(["simulate", "landlords-game-1904", "--jobs", "0"], out=io.StringIO()) == 2
+    assert main(["sweep", "landlords-game-1904", "--option", "x=1", "--option", "x=2"], out=io.StringIO()) == 2
+    assert main(["sweep", "landlords-game-1904", "--players", "two"], out=io.StringIO()) == 2
+    with pytest.raises(SystemExit) as stopped:  # argparse's own check of the choices
+        main(["simulate", "landlords-game-1904", "--backend", "ray"], out=io.StringIO())
+    assert stopped.value.code == 2
+
+
+def test_dask_on_a_local_cluster_gives_the_same_summary_as_local_processes():
+    pytest.importorskip("distributed")
+    rules = ld.load_edition("landlords-game-1904")
+    local = simulate_many(rules, 16, 3, seed=5, jobs=1)
+    dask = simulate_many(rules, 16, 3, seed=5, jobs=2, backend="dask")
+    assert dask.result() == local.result()
+
+
+def test_an_unreachable_scheduler_is_a_clear_error():
+    pytest.importorskip("distributed")
+    rules = ld.load_edition("landlords-game-1904")
+    with pytest.raises(LandlordError, match="scheduler"):
+        simulate_many(rules, 2, 2, jobs=1, backend="dask", scheduler="tcp://127.0.0.1:9")
+
+
+# ------------------------------------------------------------------- sweep
+
+def test_a_sweep_plays_every_cell_on_the_same_seeds_and_resumes_from_its_file(tmp_path, monkeypatch):
+    rules = ld.load_edition("landlords-game-1906")
+    out_file = tmp_path / "sweep.jsonl"
+    grid = sweep_module.parse_grid(["faster_game=false,true"])
+    records = sweep_module.run_sweep(rules, grid, [2, 3], games=6, seed=1, jobs=1, output=out_file)
+    assert [(r["options"]["faster_game"], r["players"]) for r in records] == [
+        (False, 2), (False, 3), (True, 2), (True, 3)]
+    for r in records:
+        expected = simulate_many(rules, 6, r["players"], 1, r["options"], jobs=1).result()
+        assert r["summary"] == expected
+    assert len(out_file.read_text().splitlines()) == 4
+
+    def must_not_play(*args, **kwargs):
+        raise AssertionError("a recorded cell was played again")
+
+    monkeypatch.setattr(sweep_module, "simulate_many", must_not_play)
+    seen = []
+    again = sweep_module.run_sweep(rules, grid, [2, 3], games=6, seed=1, output=out_file,
+                                   progress=lambda i, n, cell, reused: seen.append(reused))
+    assert again == records and seen == [True] * 4
+
+
+def test_the_sweep_command_prints_a_table_and_draws_a_chart(tmp_path):
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "sweep.png"
+    out = io.StringIO()
+    assert main(["sweep", "landlords-game-1906", "--option", "faster_game=false,true", "--games", "4", "--jobs", "1",
+                 "--plot", str(chart)], out=out) == 0
+    text = out.getvalue()
+    assert "faster_game" in text and "mean Gini" in text and len(text.splitlines()) == 6
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
