@@ -197,6 +197,7 @@ class Choose:
     prompt: str
     options: tuple[ChoiceOption, ...]
     span: Span = _span()
+    done_when: Expr | None = None  # an offer's `done when`: "done" is offered only while it holds
 
 
 @attrs.frozen

@@ -610,6 +610,13 @@ class Checker:
                 if o.value is not None:
                     self.expect(o.value, inner, INT, "an option's value")
                 self.block(o.body, inner)
+            if s.done_when is not None:
+                if not s.repeat:
+                    self.error("only an `offer` has a 'done' to guard", s.done_when.span,
+                               "write `offer`, or drop `done when`")
+                inner = scope.child()
+                inner.narrowed = _still_narrowed(inner.narrowed, every_body, scope)
+                self.condition(s.done_when, inner, "an offer's `done when`")
         elif isinstance(s, ast.Roll):
             if s.thrower is not None:
                 self.expect(s.thrower, scope, PLAYER, "who throws")

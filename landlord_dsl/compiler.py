@@ -861,7 +861,11 @@ class Compiler:
         if s.repeat:
             out.line(f"if not {legal}:")
             out.line("    break")
-            out.line(f"{legal}.append(({done}, None, 0, 0))")
+            if s.done_when is None:
+                out.line(f"{legal}.append(({done}, None, 0, 0))")
+            else:
+                out.line(f"if {self.code(s.done_when)}:")
+                out.line(f"    {legal}.append(({done}, None, 0, 0))")
         describe = "None"
         if dynamic:
             # the labels people read, computed only if somebody reads them

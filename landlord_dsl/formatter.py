@@ -225,7 +225,8 @@ class _Printer:
             head = "offer" if s.repeat else "choose"
             if s.chooser is not None:
                 head += f" by {expr(s.chooser)}"
-            self.line(depth, f"{head} {quote(s.prompt)} {{")
+            done = f" done when {expr(s.done_when)}" if s.done_when is not None else ""
+            self.line(depth, f"{head} {quote(s.prompt)}{done} {{")
             self.last_line = s.span.line
             for o in s.options:
                 self.option(o, depth + 1)

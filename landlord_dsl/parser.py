@@ -216,8 +216,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        mode, chooser, prompt, *options = children
-        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta))
+        mode, chooser, prompt, done_when, *options = children
+        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta),
+                          done_when=done_when)
+
+    def done_guard(self, children):
+        return children[0]
 
     def option_binding(self, children):
         return (str(children[0]), children[1])

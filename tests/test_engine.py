@@ -347,3 +347,52 @@ def test_an_unexpected_failure_names_the_rule_that_was_running():
         game.play()
     text = info.value.render()
     assert "TypeError" in text and "(rule 'walk', turn 2)" in text
+
+
+_DONE_WHEN = """
+player var taken = 0
+rule r "Take coins" {
+    on turn {
+        if turn_number == 1 {
+            offer "Take a coin?" done when player.taken >= 2 {
+                option take "Take one" when player.taken < 3 {
+                    set player.taken += 1
+                    pay 1 from bank to player
+                }
+            }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("answer, coins", [("take", 3), ("done", 2)])
+def test_done_when_offers_done_only_while_its_condition_holds(answer, coins):
+    """An offer's `done when`: no 'done' before two coins are taken (those rounds have one option and
+    are not asked); the offer ends by itself when no option is left."""
+    from scenario_helpers import RecordingAgent
+    rules = ld.load_text(_one_space(1, _DONE_WHEN))
+    agents = [RecordingAgent([answer]), RecordingAgent([])]
+    game = ld.new_game(rules, agents=agents, seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.play_turn()
+    assert agents[0].asked == [("Take a coin?", ["take", "done"])]
+    assert game.bal[game.nacc] == coins
+
+
+def test_done_when_is_formatted_and_reparsed():
+    formatted = ld.format_source(_one_space(1, _DONE_WHEN))
+    assert 'offer "Take a coin?" done when player.taken >= 2 {' in formatted
+    ld.load_text(formatted)
+
+
+@pytest.mark.parametrize("statement, message", [
+    ('choose "Pick" done when true {\n option a "A" { }\n }', "only an `offer` has a 'done' to guard"),
+    ('offer "Pick" done when 3 {\n option a "A" { }\n }', "an offer's `done when` must be true/false"),
+])
+def test_done_when_is_checked(statement, message):
+    text = _one_space(1, 'rule r "R" {\n on turn {\n ' + statement + '\n }\n }\n')
+    with pytest.raises(ld.LandlordError) as info:
+        ld.load_text(text)
+    assert message in str(info.value)

@@ -701,7 +701,7 @@ def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages()
     """1933, BANKRUPTCY RULES: cash and remaining property (mortgages still in effect) go to the
     creditor player; the bankrupt leaves the game."""
     g = game(players=3, cash=[10, 0, 0], at=["chance_3", "go", "go"], throws=[(1, 2)],
-             answers=[["tear_down", "mortgage", "done"], [], []])
+             answers=[["tear_down", "mortgage", "sell", "sell", "sell_card"], [], []])
     for s in LIGHT_BLUE:
         give(g, s, 1)
         set_houses(g, s, 5)
@@ -711,7 +711,8 @@ def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages()
     mortgage(g, "baltic_avenue")
     g.set_holder(g.prog.card_names.index("chance_jail_free"), 0)
     turn(g, 0)
-    # raised: a house torn down ($25), Arctic mortgaged ($30); then bankrupt
+    # raised: a house torn down ($25), Arctic mortgaged ($30); both lots and the card offered,
+    # nobody can pay for them; then bankrupt
     assert g.seats == [1, 2]
     assert owner(g, "arctic_avenue") == 1 and owner(g, "baltic_avenue") == 1
     assert svar(g, "mortgaged", "baltic_avenue") is True and svar(g, "mortgaged", "arctic_avenue") is True
@@ -721,11 +722,78 @@ def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages()
     assert not g.over
 
 
+RAISE_PROMPT = "You owe"
+
+
+def raise_offers(g, seat: int) -> list[list[str]]:
+    """The option names of every raise-cash round `seat` was asked."""
+    return [names for prompt, names in g.agents[seat].asked if prompt.startswith(RAISE_PROMPT)]
+
+
+def test_1933_no_bankruptcy_while_cash_can_still_be_raised():
+    """1933, BANKRUPTCY RULES: a player is bankrupt only when he cannot raise the cash. With $0
+    and an unmortgaged Boardwalk, owing $4 rent, he is not offered 'done': he must raise it."""
+    g = game(cash=[0, 0], at=["go", "go"], throws=[(1, 2)], answers=[["done"], []])
+    give(g, "baltic_avenue", 1)
+    give(g, "boardwalk", 0)
+    with pytest.raises(ld.LandlordError, match="'done' is not an option"):
+        turn(g, 0)
+    assert raise_offers(g, 0) == [["sell", "mortgage"]]
+
+
+def test_1933_a_scripted_player_must_raise_and_then_pays():
+    g = game(cash=[0, 0], at=["go", "go"], throws=[(1, 2)], answers=[["mortgage"], []])
+    give(g, "baltic_avenue", 1)
+    give(g, "boardwalk", 0)
+    turn(g, 0)
+    assert payments(g) == [(200, "bank", "p0", "raising_cash"), (4, "p0", "p1", "land_rent")]
+    assert g.seats == [0, 1] and unpaid(g) == []
+
+
+def test_1933_houses_go_back_to_the_bank_before_the_land_passes_to_the_creditor():
+    """1933, BANKRUPTCY RULES: land passes to another player only after its houses are sold back
+    to the Bank; a bankrupt's lots reach the creditor without houses, their half price raised."""
+    g = game(players=2, cash=[10, 0], at=["chance_3", "go"], throws=[(1, 2)],
+             answers=[["tear_down", "tear_down", "mortgage", "mortgage", "sell"], []])
+    for s in LIGHT_BLUE:
+        give(g, s, 1)
+        set_houses(g, s, 5)
+    for s in GREEN:
+        give(g, s, 0)
+        set_houses(g, s, 1)
+    set_houses(g, "baltic_avenue", 2)
+    turn(g, 0)
+    assert g.seats == [1]
+    assert owner(g, "arctic_avenue") == 1 and owner(g, "baltic_avenue") == 1
+    assert houses(g, "arctic_avenue") == 0 and houses(g, "baltic_avenue") == 0
+    assert [p for p in payments(g) if p[3] == "raising_cash"] == [(25, "bank", "p0", "raising_cash")] * 3 + [
+        (30, "bank", "p0", "raising_cash")] * 2
+    # rounds with one option left are not asked: tear down Baltic first, sell the last lot last
+    offers = raise_offers(g, 0)
+    assert offers[0] == ["tear_down", "tear_down"] and offers[-1] == ["sell", "sell"]
+    assert all("done" not in names for names in offers) and len(offers) == 5
+    assert_script_used_up(g)
+
+
+def test_1933_heuristic_bots_raise_everything_before_going_bankrupt():
+    """1933, BANKRUPTCY RULES with the bots: a lot nobody needs is offered too before bankruptcy."""
+    g = game(players=2, cash=[10, 0], at=["chance_3", "go"], throws=[(1, 2)])
+    g.agents[:] = [HeuristicAgent(), HeuristicAgent()]
+    for s in LIGHT_BLUE:
+        give(g, s, 1)
+        set_houses(g, s, 5)
+    give(g, "reading_railroad", 0)
+    mortgage(g, "reading_railroad")
+    turn(g, 0)
+    assert svar(g, "offered_on", "reading_railroad") == g.turn  # offered (nobody could buy) before going out
+    assert g.seats == [1]
+
+
 def test_1933_bankrupt_to_the_bank_titles_unmortgaged_and_auctioned():
     """1933, BANKRUPTCY RULES: owed to the Banker, all property goes to him; it becomes unmortgaged
     property which he auctions."""
     g = game(players=3, cash=[10, 500, 500], at=["short_line", "go", "go"], throws=[(1, 2)],
-             answers=[["mortgage", "done"], [5, None], [None, 5]])
+             answers=[["mortgage", "sell"], ["refuse", "refuse", 5, None], ["refuse", "refuse", None, 5]])
     for s in GREEN:
         give(g, s, 0)
     mortgage(g, "baltic_avenue")
