@@ -108,7 +108,7 @@ class Unary:
 
 @attrs.frozen
 class Binary:
-    op: str  # + - * / % == != < <= > >= and or in notin
+    op: str  # + - * / % == != < <= > >= and or in notin has (right: the tag, as a Name)
     left: Expr
     right: Expr
     span: Span = _span()
@@ -449,6 +449,7 @@ class CardDecl:
     provenance: Provenance | None
     body: tuple[Stmt, ...]
     span: Span = _span()
+    tags: tuple[str, ...] = ()  # `tagged a, b`: what the card is for, tested by `c has a`
 
 
 @attrs.frozen

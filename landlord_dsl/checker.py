@@ -989,6 +989,16 @@ class Checker:
 
     def _binary(self, e: ast.Binary, scope: _Scope, constant: bool) -> str:
         a = self.expr(e.left, scope, constant)
+        if e.op == "has":
+            if not compatible(CARD, a):
+                self.error(f"`has` tests a card's tags, not {describe(a)}", e.left.span,
+                           "test a card that cannot be none, e.g. `c != none and c has ...`"
+                           if strip_optional(a) == CARD else None)
+            tags = {t for d in self.m.decks.values() for c in d.cards for t in c.tags}
+            if e.right.name not in tags:
+                self.error(f"no card is tagged '{e.right.name}'", e.right.span,
+                           did_you_mean(e.right.name, tags) or "tag a card with `tagged NAME` after its text")
+            return BOOL
         if e.op in ("and", "or"):
             b = self.expr(e.right, scope.child(_narrowings(e.left, e.op == "and")), constant)
         else:

@@ -294,6 +294,7 @@ class Compiler:
         self.space_var_index = {n: i for i, n in enumerate(m.space_vars)}
         self.rule_index = {r.name: i for i, r in enumerate(m.rules)}
         self.groups = {name: tuple(members) for name, members in m.groups.items()}
+        self.tagged = self._tagged_cards()
         self.consts: dict[str, Any] = {}
         self.tables: dict[str, dict] = {}
         self.columns: dict[str, list] = {}
@@ -456,6 +457,7 @@ class Compiler:
                 "text": f"g.prog.card_texts[{sub}]",
                 "space": f"g.prog.card_space[{sub}]",
                 "holder": f"g.holder[{sub}]",
+                "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
             }[name], _NOTHING
         if t == DICE:
             return {
@@ -572,6 +574,8 @@ class Compiler:
     def _e_Binary(self, e):
         op = e.op
         a, av = self.expr(e.left)
+        if op == "has":
+            return f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})", _NOTHING
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 b, bv = self.expr(e.right)
@@ -1056,6 +1060,20 @@ class Compiler:
                 out.line("    g.rule = saved")
             made[key] = self.function(self._unique("_dispatch"), [], body)
         return made[key]
+
+    def _tagged_cards(self) -> dict[str, frozenset[int]]:
+        """Return, for every card tag, the indices of the cards carrying it (numbered as `compile` does)."""
+        m = self.m
+        index = sum(1 for s in m.spaces if m.kinds[s.kind].titled)  # the title cards come first
+        tagged: dict[str, set[int]] = {}
+        for d in m.decks.values():
+            if d.of_titles:
+                continue
+            for c in d.cards:
+                for t in c.tags:
+                    tagged.setdefault(t, set()).update(range(index, index + c.copies))
+                index += c.copies
+        return {t: frozenset(cards) for t, cards in tagged.items()}
 
     def compile(self) -> Program:
         m, rs = self.m, self.rs

@@ -25,7 +25,7 @@ INDENT = "    "
 # Binding strength of each expression form; larger binds tighter.
 _LEVEL = {"if": 0, "or": 1, "and": 2, "not": 3, "compare": 4, "sum": 5, "product": 6, "unary": 7, "postfix": 8,
           "atom": 9}
-_BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
+_BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4, "has": 4,
                  "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
 
 
@@ -386,6 +386,8 @@ class _Printer:
                 for c in d.cards:
                     self.lead(c.span, 1)
                     card_head = f"card {c.name} {quote(c.text)}" + (f" x {c.copies}" if c.copies != 1 else "")
+                    if c.tags:
+                        card_head += " tagged " + ", ".join(c.tags)
                     self.opened(1, card_head, c.body, c.span, c.provenance)
                     self.trail(c.span)
                 self.close(d.span.end_line, 1)

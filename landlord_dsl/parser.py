@@ -167,6 +167,12 @@ class _Builder(Transformer):
         return ast.Binary("in", children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
+    def has_tag(self, meta, children):
+        subject, tag = children
+        name = ast.Name(str(tag), span=self.at or ast.Span(self.file, tag.line, tag.column, tag.end_line, tag.end_column))
+        return ast.Binary("has", subject, name, span=self._span(meta))
+
+    @v_args(meta=True)
     def not_member(self, meta, children):
         return ast.Binary("not in", children[0], children[1], span=self._span(meta))
 
@@ -434,8 +440,11 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def card_decl(self, meta, children):
-        name, text, copies, prov, body = children
-        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta))
+        name, text, copies, tags, prov, body = children
+        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta), tags=tags or ())
+
+    def card_tags(self, children):
+        return tuple(str(c) for c in children)
 
     @v_args(meta=True)
     def deck_decl(self, meta, children):

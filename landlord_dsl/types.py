@@ -148,7 +148,7 @@ BUILTIN_FIELDS: dict[str, dict[str, str]] = {
     PLAYER: {"cash": INT, "space": SPACE, "seat": INT, "name": TEXT, "cards": list_of(CARD),
              "titles": list_of(SPACE)},
     SPACE: {"owner": optional(PLAYER), "index": INT, "name": TEXT, "kind": TEXT, "title": CARD},
-    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER)},
+    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER), "deck": DECK},
     DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
     ACCOUNT: {"balance": INT, "name": TEXT},
 }

@@ -396,3 +396,51 @@ def test_done_when_is_checked(statement, message):
     with pytest.raises(ld.LandlordError) as info:
         ld.load_text(text)
     assert message in str(info.value)
+
+
+_TAGS = """
+player var freed = 0
+deck pack "Pack" kept {
+    card plain "Nothing" { }
+    card pass_card "A pass" x 2 tagged free_pass, rare { }
+}
+rule r "Count the passes held" {
+    on turn {
+        draw pack
+        set player.freed = count(c in player.cards: c has free_pass)
+    }
+}
+"""
+
+
+def test_card_tags_are_tested_with_has():
+    """`c has TAG` is true for every copy of a card declared `tagged TAG`, false for the others."""
+    rules = ld.load_text(_one_space(3, _TAGS))
+    freed = list(rules.model.player_vars).index("freed")
+    game = ld.new_game(rules, players=2, seed=0)
+    game.setup()
+    for _ in range(3):
+        game.play_turn()
+    passes = [c for c, name in enumerate(game.prog.card_names) if name == "pass_card"]
+    for seat in range(2):
+        assert game.pv[freed][seat] == sum(1 for c in passes if game.holder[c] == seat)
+    assert sum(1 for c in passes if game.holder[c] is not None) >= 1  # three draws from three cards
+
+
+@pytest.mark.parametrize("use, message, hint", [
+    ("count(c in player.cards: c has free_pas)", "no card is tagged 'free_pas'", "free_pass"),
+    ("count(s in player.titles: s has free_pass)", "`has` tests a card's tags, not a space", None),
+])
+def test_card_tags_are_checked(use, message, hint):
+    text = _one_space(3, _TAGS.replace("count(c in player.cards: c has free_pass)", use))
+    with pytest.raises(ld.LandlordError) as info:
+        ld.load_text(text)
+    rendered = str(info.value)
+    assert message in rendered and (hint is None or hint in rendered)
+
+
+def test_card_tags_are_formatted_and_reparsed():
+    formatted = ld.format_source(_one_space(3, _TAGS))
+    assert 'card pass_card "A pass" x 2 tagged free_pass, rare { }' in formatted
+    assert "c has free_pass" in formatted
+    assert ld.load_text(formatted).model.decks["pack"].cards[1].tags == ("free_pass", "rare")

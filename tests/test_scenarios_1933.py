@@ -117,12 +117,24 @@ def test_1933_salary_200_on_landing_on_go():
 
 
 def test_1933_doubles_give_another_throw():
-    """1933, Doubles and Other Jail Rules: a double throws again (a third double goes to Jail)."""
+    """1933, Doubles and Other Jail Rules names only three doubles in a row (to Jail); that a double
+    throws again is read from it (a reconstruction, see the next test)."""
     g = game(cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)])
     turn(g, 0)
     assert [m[1:] for m in moves(g)] == [("go", "community_chest_1", "move"),
                                          ("community_chest_1", "chance_1", "move")]
     assert_script_used_up(g)
+
+
+def test_1933_provenance_claims_no_more_than_the_text():
+    """The 1933 text does not say that a double throws again, and places neither tax square (only
+    Luxury Tax "farther around the board"): those readings are tagged reconstruction, not secondary."""
+    model = rules(EDITION).model
+    moving = next(r for r in model.rules if r.name == "moving")
+    assert moving.provenance.confidence == "reconstruction"
+    for name in ("income_tax", "luxury_tax"):
+        square = model.spaces[model.space_index[name]]
+        assert square.provenance.confidence == "reconstruction" and "1935" in square.provenance.note
 
 
 def test_1933_three_doubles_in_a_row_go_to_jail_without_moving():
@@ -220,11 +232,52 @@ def test_1933_get_out_of_jail_card_is_kept_then_given_back_to_the_bottom():
     assert_script_used_up(g)
 
 
-def test_1933_without_the_stand_in_decks_nothing_is_drawn():
+def test_1933_without_the_stand_in_decks_the_lost_cards_are_blank():
     g = game(cash=100, at=["go", "go"], throws=[(3, 4)])
     turn(g, 0)
-    assert where(g, 0) == "chance_1" and not [e for e in g.log if e[0] == "draw"]
+    drawn = [g.prog.card_names[e[3]] for e in g.log if e[0] == "draw"]
+    assert where(g, 0) == "chance_1" and drawn == ["chance_lost"]
     assert cash(g, 0) == 100
+
+
+@pytest.mark.parametrize("deck_name, prefix", [("chance_attested", "chance"), ("chest_attested", "chest")])
+def test_1933_without_the_stand_in_decks_the_go_to_jail_card_the_text_names_remains(deck_name, prefix):
+    """1933, Doubles and Other Jail Rules: a player who "draws a card which reads Go to Jail" goes
+    to Jail; the card is attested by the 1933 text itself, so it stays when the Parker decks are off."""
+    start, throw = ("go", (3, 4)) if prefix == "chance" else ("go", (1, 1))
+    g = game(cash=100, at=[start, "go"], throws=[throw])
+    on_top(g, deck_name, f"{prefix}_named_go_to_jail")
+    turn(g, 0)
+    assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
+
+
+def test_1933_without_the_stand_in_decks_the_jail_free_card_is_kept_used_and_returned():
+    """1933, Landing on Jail: the "YOU MAY COME OUT OF JAIL FREE NEXT TIME" card is kept, and given
+    to the Banker it frees the player and goes back to the bottom of its deck, stand-in decks or not."""
+    g = game(cash=100, at=["go", "go"], throws=[(3, 4), (6, 4)], answers=[["chance_card"], []])
+    on_top(g, "chance_attested", "chance_named_jail_free")
+    turn(g, 0)
+    assert cards_of(g, 0) == ["chance_named_jail_free"]
+    assert g.prog.card_texts[g.prog.card_names.index("chance_named_jail_free")].startswith(
+        "You may come out of Jail free next time")
+    g.pos[0] = g.prog.space_names.index("jail")
+    set_pvar(g, "in_jail", 0, True)
+    turn(g, 0)
+    assert pvar(g, "in_jail", 0) is False and cards_of(g, 0) == []
+    assert deck(g, "chance_attested")[-1] == "chance_named_jail_free"
+    assert_script_used_up(g)
+
+
+@pytest.mark.parametrize("edition", [EDITION, "monopoly-1933-free-parking-jackpot"])
+def test_1933_jail_free_cards_are_found_by_their_tag(edition):
+    """The jail and bankruptcy rules find the jail-free cards by the checked tag `jail_free`, not by
+    their names: every card tagged so, and only those, can be given back to leave Jail."""
+    prog = program(edition, proxy_decks=True)
+    tagged = sorted(n for i, n in enumerate(prog.card_names) if "jail_free" in n)
+    assert tagged == ["chance_jail_free", "chance_named_jail_free", "chest_jail_free", "chest_named_jail_free"]
+    decks = {d.name: d for d in rules(edition).model.decks.values()}
+    carriers = sorted(c.name for d in decks.values() for c in d.cards if "jail_free" in c.tags)
+    assert carriers == tagged
 
 
 def test_1933_stand_in_cards_are_marked_reconstruction():
@@ -642,7 +695,7 @@ def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
     turn(g, 0)  # just visiting, then ten to Free Parking
     assert g.holder[jail_card] == 1
     assert payments(g) == [(50, "p1", "p0", "trading")]
-    assert labels(g, 0) == [["Offer Get out of Jail free: keep this card for 50", "Done"]]
+    assert labels(g, 0) == [["Offer You may come out of Jail free next time: keep this card for 50", "Done"]]
     assert_script_used_up(g)
 
 
