@@ -286,6 +286,7 @@ class Borrow:
 @attrs.frozen
 class RepayLoans:
     span: Span = _span()
+    interest: bool = True  # False for `repay loans without interest`
 
 
 @attrs.frozen

@@ -113,6 +113,10 @@ def _debt(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if borrower == player)
 
 
+def _debt_lent(g: "Game", player: int) -> int:
+    return sum(p for lender, borrower, p, i in g.loans if borrower == player)
+
+
 def _credit(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if lender == player)
 
@@ -121,7 +125,7 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
-    "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
+    "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "debt_lent": _debt_lent, "credit": _credit,
 }
 
 

@@ -982,7 +982,7 @@ class Compiler:
         out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
 
     def _s_RepayLoans(self, out, s):
-        out.line("g.repay_loans()")
+        out.line("g.repay_loans()" if s.interest else "g.repay_loans(interest=False)")
 
     def _s_EndTurn(self, out, s):
         out.line("raise _EndTurn()")

@@ -508,7 +508,7 @@ def _simple(s: ast.Stmt) -> str:
     if isinstance(s, ast.Borrow):
         return f"borrow {expr(s.amount)} interest {expr(s.interest)}"
     if isinstance(s, ast.RepayLoans):
-        return "repay loans"
+        return "repay loans" if s.interest else "repay loans without interest"
     if isinstance(s, ast.EndTurn):
         return "end turn"
     if isinstance(s, ast.EndGame):

@@ -294,7 +294,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def repay_stmt(self, meta, children):
-        return ast.RepayLoans(span=self._span(meta))
+        return ast.RepayLoans(span=self._span(meta), interest=children[0] is None)
 
     @v_args(meta=True)
     def end_turn_stmt(self, meta, children):

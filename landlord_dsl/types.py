@@ -141,6 +141,7 @@ BUILTINS: dict[str, Signature] = {
                           "the Gini coefficient of a list of numbers, in percent (0 = all equal, near 100 = one holds all)"),
     "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
     "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
+    "debt_lent": Signature((PLAYER,), INT, "what other players lent the player and he has not repaid, interest left out"),
 }
 
 # Fields every value of a type has, besides those an edition declares.

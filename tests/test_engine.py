@@ -444,3 +444,32 @@ def test_card_tags_are_formatted_and_reparsed():
     assert 'card pass_card "A pass" x 2 tagged free_pass, rare { }' in formatted
     assert "c has free_pass" in formatted
     assert ld.load_text(formatted).model.decks["pack"].cards[1].tags == ("free_pass", "rare")
+
+
+_REPAY = """
+player var owed = 0
+rule r "Borrow, then repay" {
+    on turn {
+        if turn_number == 1 {
+            borrow 50 interest 10
+            set player.owed = debt_lent(player)
+            REPAY
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("statement, repaid", [("repay loans", 55), ("repay loans without interest", 50)])
+def test_repay_loans_without_interest_settles_what_was_lent(statement, repaid):
+    text = _one_space(1, _REPAY.replace("REPAY", statement))
+    rules = ld.load_text(text)
+    game = ld.new_game(rules, agents=[ld.agents.ScriptedAgent([]), ld.agents.ScriptedAgent(["lend"])], seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.bal[game.nacc + 0] = 100
+    game.bal[game.nacc + 1] = 100
+    game.play_turn()
+    assert game.pv[list(rules.model.player_vars).index("owed")][0] == 50
+    assert game.loans == [] and game.bal[game.nacc + 1] == 50 + repaid
+    assert statement in ld.format_source(text)
