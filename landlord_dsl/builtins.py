@@ -125,7 +125,8 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
-    "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "debt_lent": _debt_lent, "credit": _credit,
+    "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
+    "debt_lent": _debt_lent,
 }
 
 
