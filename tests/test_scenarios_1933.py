@@ -268,6 +268,40 @@ def test_1933_without_the_stand_in_decks_the_jail_free_card_is_kept_used_and_ret
     assert_script_used_up(g)
 
 
+_RENAMED_CHANCE = """
+edition "renamed-jail-card" {
+    extends "monopoly-1933-atlantic-city"
+}
+deck chance_cards "Chance" returned when proxy_decks {
+    card chance_keep_out "Keep this card: it gets you out of Jail" tagged jail_free {
+        give card to player
+    }
+    card chance_dividend "The bank pays you a dividend of $50" {
+        pay 50 from bank to player
+    }
+}
+"""
+
+
+def test_1933_a_variant_that_renames_the_jail_card_keeps_using_it():
+    """1933, Landing on Jail, in a variant that restates the Chance deck with the jail-free card
+    under another name: the rules find it by its tag, so it is still kept and still frees."""
+    renamed = ld.load_text(_RENAMED_CHANCE)
+    prog = ld.compile_rules(renamed, {"proxy_decks": True})
+    g = ld.new_game(prog, agents=[ld.ScriptedAgent(["chance_card"]), ld.ScriptedAgent([])],
+                    chance=ld.ScriptedChance([(6, 4)]))
+    g.started = True
+    card = prog.card_names.index("chance_keep_out")
+    g.set_holder(card, 0)
+    g.pos[0] = prog.space_names.index("jail")
+    in_jail = list(renamed.model.player_vars).index("in_jail")
+    g.pv[in_jail][0] = True
+    g.next_seat = 0
+    g.play_turn()
+    assert g.pv[in_jail][0] is False and g.holder[card] is None
+    assert g.decks["chance_cards"][-1] == card
+
+
 @pytest.mark.parametrize("edition", [EDITION, "monopoly-1933-free-parking-jackpot"])
 def test_1933_jail_free_cards_are_found_by_their_tag(edition):
     """The jail and bankruptcy rules find the jail-free cards by the checked tag `jail_free`, not by
