@@ -218,12 +218,13 @@ class Game:
         """Ask `seat`'s bot; a single option is taken without asking, as the interpreter does."""
         return self.bots[seat].choose(self.cash[seat], options) if len(options) > 1 else 0
 
-    def offer(self, seat: int, options: list, acts: list):
+    def offer(self, seat: int, options: list, acts: list, done: bool = True):
         """One round of an `offer`: return the act picked, or None when there is nothing to offer
-        or the player is done (the option the interpreter adds last)."""
+        or the player is done (the option the interpreter adds last, only if `done`)."""
         if not options:
             return None
-        options.append((0, 0))
+        if done:
+            options.append((0, 0))
         answer = self.choose(seat, options)
         return acts[answer] if answer < len(acts) else None
 
@@ -299,7 +300,7 @@ class Game:
 
     # ------------------------------------------------- short of money
     def shortfall(self, seat: int, due: int, creditor: int) -> None:
-        """BANKRUPTCY RULES: sell, mortgage or tear down to pay; else go bankrupt."""
+        """BANKRUPTCY RULES: sell, mortgage or tear down while anything is left to raise; else go bankrupt."""
         cash, houses, mortgaged = self.cash, self.houses, self.mortgaged
         for _ in range(MAX_OFFER_ROUNDS):
             if cash[seat] >= due:
@@ -323,7 +324,8 @@ class Game:
                 if self.can_tear_down(s):
                     options.append((0, HOUSE_PRICE[s] // 2))
                     acts.append((TEAR_DOWN, s))
-            picked = self.offer(seat, options, acts)
+            # `done when player.cash >= due`: never offered here, the loop stops first
+            picked = self.offer(seat, options, acts, done=False)
             if picked is None:
                 break
             act, x = picked

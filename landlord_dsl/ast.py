@@ -108,7 +108,7 @@ class Unary:
 
 @attrs.frozen
 class Binary:
-    op: str  # + - * / % == != < <= > >= and or in notin
+    op: str  # + - * / % == != < <= > >= and or in notin has (right: the tag, as a Name)
     left: Expr
     right: Expr
     span: Span = _span()
@@ -197,6 +197,7 @@ class Choose:
     prompt: str
     options: tuple[ChoiceOption, ...]
     span: Span = _span()
+    done_when: Expr | None = None  # an offer's `done when`: "done" is offered only while it holds
 
 
 @attrs.frozen
@@ -285,6 +286,7 @@ class Borrow:
 @attrs.frozen
 class RepayLoans:
     span: Span = _span()
+    interest: bool = True  # False for `repay loans without interest`
 
 
 @attrs.frozen
@@ -448,6 +450,7 @@ class CardDecl:
     provenance: Provenance | None
     body: tuple[Stmt, ...]
     span: Span = _span()
+    tags: tuple[str, ...] = ()  # `tagged a, b`: what the card is for, tested by `c has a`
 
 
 @attrs.frozen

@@ -113,6 +113,10 @@ def _debt(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if borrower == player)
 
 
+def _debt_lent(g: "Game", player: int) -> int:
+    return sum(p for lender, borrower, p, i in g.loans if borrower == player)
+
+
 def _credit(g: "Game", player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if lender == player)
 
@@ -127,6 +131,7 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "count_owned": _count_owned, "owns_all": _owns_all, "owners": _owners,
     "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
     "cards_left": _cards_left,
+    "debt_lent": _debt_lent,
 }
 
 

@@ -659,6 +659,13 @@ class Checker:
                 if o.value is not None:
                     self.expect(o.value, inner, INT, "an option's value")
                 self.block(o.body, inner)
+            if s.done_when is not None:
+                if not s.repeat:
+                    self.error("only an `offer` has a 'done' to guard", s.done_when.span,
+                               "write `offer`, or drop `done when`")
+                inner = scope.child()
+                inner.narrowed = _still_narrowed(inner.narrowed, every_body, scope)
+                self.condition(s.done_when, inner, "an offer's `done when`")
         elif isinstance(s, ast.Roll):
             if s.thrower is not None:
                 self.expect(s.thrower, scope, PLAYER, "who throws")
@@ -1031,6 +1038,16 @@ class Checker:
 
     def _binary(self, e: ast.Binary, scope: _Scope, constant: bool) -> str:
         a = self.expr(e.left, scope, constant)
+        if e.op == "has":
+            if not compatible(CARD, a):
+                self.error(f"`has` tests a card's tags, not {describe(a)}", e.left.span,
+                           "test a card that cannot be none, e.g. `c != none and c has ...`"
+                           if strip_optional(a) == CARD else None)
+            tags = {t for d in self.m.decks.values() for c in d.cards for t in c.tags}
+            if e.right.name not in tags:
+                self.error(f"no card is tagged '{e.right.name}'", e.right.span,
+                           did_you_mean(e.right.name, tags) or "tag a card with `tagged NAME` after its text")
+            return BOOL
         if e.op in ("and", "or"):
             b = self.expr(e.right, scope.child(_narrowings(e.left, e.op == "and")), constant)
         else:

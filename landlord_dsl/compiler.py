@@ -308,6 +308,7 @@ class Compiler:
         self.space_var_index = {n: i for i, n in enumerate(m.space_vars)}
         self.rule_index = {r.name: i for i, r in enumerate(m.rules)}
         self.groups = {name: tuple(members) for name, members in m.groups.items()}
+        self.tagged = self._tagged_cards()
         self.consts: dict[str, Any] = {}
         self.tables: dict[str, dict] = {}
         self.columns: dict[str, list] = {}
@@ -470,6 +471,7 @@ class Compiler:
                 "text": f"g.prog.card_texts[{sub}]",
                 "space": f"g.prog.card_space[{sub}]",
                 "holder": f"g.holder[{sub}]",
+                "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
             }[name], _NOTHING
         if t == DICE:
             return {
@@ -586,6 +588,8 @@ class Compiler:
     def _e_Binary(self, e):
         op = e.op
         a, av = self.expr(e.left)
+        if op == "has":
+            return f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})", _NOTHING
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 b, bv = self.expr(e.right)
@@ -875,7 +879,11 @@ class Compiler:
         if s.repeat:
             out.line(f"if not {legal}:")
             out.line("    break")
-            out.line(f"{legal}.append(({done}, None, 0, 0))")
+            if s.done_when is None:
+                out.line(f"{legal}.append(({done}, None, 0, 0))")
+            else:
+                out.line(f"if {self.code(s.done_when)}:")
+                out.line(f"    {legal}.append(({done}, None, 0, 0))")
         describe = "None"
         if dynamic:
             # the labels people read, computed only if somebody reads them
@@ -988,7 +996,7 @@ class Compiler:
         out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
 
     def _s_RepayLoans(self, out, s):
-        out.line("g.repay_loans()")
+        out.line("g.repay_loans()" if s.interest else "g.repay_loans(interest=False)")
 
     def _s_EndTurn(self, out, s):
         out.line("raise _EndTurn()")
@@ -1066,6 +1074,20 @@ class Compiler:
                 out.line("    g.rule = saved")
             made[key] = self.function(self._unique("_dispatch"), [], body)
         return made[key]
+
+    def _tagged_cards(self) -> dict[str, frozenset[int]]:
+        """Return, for every card tag, the indices of the cards carrying it (numbered as `compile` does)."""
+        m = self.m
+        index = sum(1 for s in m.spaces if m.kinds[s.kind].titled)  # the title cards come first
+        tagged: dict[str, set[int]] = {}
+        for d in m.decks.values():
+            if d.of_titles:
+                continue
+            for c in d.cards:
+                for t in c.tags:
+                    tagged.setdefault(t, set()).update(range(index, index + c.copies))
+                index += c.copies
+        return {t: frozenset(cards) for t, cards in tagged.items()}
 
     def compile(self) -> Program:
         m, rs = self.m, self.rs

@@ -665,10 +665,11 @@ class Game:
                 self.loans.append([lender, borrower, amount, interest])
                 return
 
-    def repay_loans(self) -> None:
+    def repay_loans(self, interest: bool = True) -> None:
+        """Settle every loan of the acting player that his cash covers: what was lent, plus the interest if `interest`."""
         seat = self.actor
         for loan in [l for l in self.loans if l[1] == seat]:
-            owed = loan[2] + loan[3]
+            owed = loan[2] + (loan[3] if interest else 0)
             if self.cash(seat) >= owed:
                 self.transfer(owed, self.nacc + seat, self.nacc + loan[0])
                 self.loans.remove(loan)

@@ -25,7 +25,7 @@ INDENT = "    "
 # Binding strength of each expression form; larger binds tighter.
 _LEVEL = {"if": 0, "or": 1, "and": 2, "not": 3, "compare": 4, "sum": 5, "product": 6, "unary": 7, "postfix": 8,
           "atom": 9}
-_BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
+_BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4, "has": 4,
                  "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
 
 
@@ -225,7 +225,8 @@ class _Printer:
             head = "offer" if s.repeat else "choose"
             if s.chooser is not None:
                 head += f" by {expr(s.chooser)}"
-            self.line(depth, f"{head} {quote(s.prompt)} {{")
+            done = f" done when {expr(s.done_when)}" if s.done_when is not None else ""
+            self.line(depth, f"{head} {quote(s.prompt)}{done} {{")
             self.last_line = s.span.line
             for o in s.options:
                 self.option(o, depth + 1)
@@ -385,6 +386,8 @@ class _Printer:
                 for c in d.cards:
                     self.lead(c.span, 1)
                     card_head = f"card {c.name} {quote(c.text)}" + (f" x {c.copies}" if c.copies != 1 else "")
+                    if c.tags:
+                        card_head += " tagged " + ", ".join(c.tags)
                     self.opened(1, card_head, c.body, c.span, c.provenance)
                     self.trail(c.span)
                 self.close(d.span.end_line, 1)
@@ -513,7 +516,7 @@ def _simple(s: ast.Stmt) -> str:
     if isinstance(s, ast.Borrow):
         return f"borrow {expr(s.amount)} interest {expr(s.interest)}"
     if isinstance(s, ast.RepayLoans):
-        return "repay loans"
+        return "repay loans" if s.interest else "repay loans without interest"
     if isinstance(s, ast.EndTurn):
         return "end turn"
     if isinstance(s, ast.EndGame):

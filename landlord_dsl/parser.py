@@ -167,6 +167,12 @@ class _Builder(Transformer):
         return ast.Binary("in", children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
+    def has_tag(self, meta, children):
+        subject, tag = children
+        name = ast.Name(str(tag), span=self.at or ast.Span(self.file, tag.line, tag.column, tag.end_line, tag.end_column))
+        return ast.Binary("has", subject, name, span=self._span(meta))
+
+    @v_args(meta=True)
     def not_member(self, meta, children):
         return ast.Binary("not in", children[0], children[1], span=self._span(meta))
 
@@ -216,8 +222,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
-        mode, chooser, prompt, *options = children
-        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta))
+        mode, chooser, prompt, done_when, *options = children
+        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta),
+                          done_when=done_when)
+
+    def done_guard(self, children):
+        return children[0]
 
     def option_binding(self, children):
         return (str(children[0]), children[1])
@@ -284,7 +294,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def repay_stmt(self, meta, children):
-        return ast.RepayLoans(span=self._span(meta))
+        return ast.RepayLoans(span=self._span(meta), interest=children[0] is None)
 
     @v_args(meta=True)
     def end_turn_stmt(self, meta, children):
@@ -430,8 +440,11 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def card_decl(self, meta, children):
-        name, text, copies, prov, body = children
-        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta))
+        name, text, copies, tags, prov, body = children
+        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta), tags=tags or ())
+
+    def card_tags(self, children):
+        return tuple(str(c) for c in children)
 
     @v_args(meta=True)
     def deck_decl(self, meta, children):

@@ -142,6 +142,7 @@ BUILTINS: dict[str, Signature] = {
     "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
     "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
     "cards_left": Signature((DECK,), INT, "how many cards the deck holds now (drawn cards kept by players are not in it)"),
+    "debt_lent": Signature((PLAYER,), INT, "what other players lent the player and he has not repaid, interest left out"),
 }
 
 # Fields every value of a type has, besides those an edition declares.
@@ -149,7 +150,7 @@ BUILTIN_FIELDS: dict[str, dict[str, str]] = {
     PLAYER: {"cash": INT, "space": SPACE, "seat": INT, "name": TEXT, "cards": list_of(CARD),
              "titles": list_of(SPACE)},
     SPACE: {"owner": optional(PLAYER), "index": INT, "name": TEXT, "kind": TEXT, "title": CARD},
-    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER)},
+    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER), "deck": DECK},
     DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
     ACCOUNT: {"balance": INT, "name": TEXT},
 }

@@ -377,3 +377,129 @@ def test_an_unexpected_failure_names_the_rule_that_was_running():
         game.play()
     text = info.value.render()
     assert "TypeError" in text and "(rule 'walk', turn 2)" in text
+
+
+_DONE_WHEN = """
+player var taken = 0
+rule r "Take coins" {
+    on turn {
+        if turn_number == 1 {
+            offer "Take a coin?" done when player.taken >= 2 {
+                option take "Take one" when player.taken < 3 {
+                    set player.taken += 1
+                    pay 1 from bank to player
+                }
+            }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("answer, coins", [("take", 3), ("done", 2)])
+def test_done_when_offers_done_only_while_its_condition_holds(answer, coins):
+    """An offer's `done when`: no 'done' before two coins are taken (those rounds have one option and
+    are not asked); the offer ends by itself when no option is left."""
+    from scenario_helpers import RecordingAgent
+    rules = ld.load_text(_one_space(1, _DONE_WHEN))
+    agents = [RecordingAgent([answer]), RecordingAgent([])]
+    game = ld.new_game(rules, agents=agents, seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.play_turn()
+    assert agents[0].asked == [("Take a coin?", ["take", "done"])]
+    assert game.bal[game.nacc] == coins
+
+
+def test_done_when_is_formatted_and_reparsed():
+    formatted = ld.format_source(_one_space(1, _DONE_WHEN))
+    assert 'offer "Take a coin?" done when player.taken >= 2 {' in formatted
+    ld.load_text(formatted)
+
+
+@pytest.mark.parametrize("statement, message", [
+    ('choose "Pick" done when true {\n option a "A" { }\n }', "only an `offer` has a 'done' to guard"),
+    ('offer "Pick" done when 3 {\n option a "A" { }\n }', "an offer's `done when` must be true/false"),
+])
+def test_done_when_is_checked(statement, message):
+    text = _one_space(1, 'rule r "R" {\n on turn {\n ' + statement + '\n }\n }\n')
+    with pytest.raises(ld.LandlordError) as info:
+        ld.load_text(text)
+    assert message in str(info.value)
+
+
+_TAGS = """
+player var freed = 0
+deck pack "Pack" kept {
+    card plain "Nothing" { }
+    card pass_card "A pass" x 2 tagged free_pass, rare { }
+}
+rule r "Count the passes held" {
+    on turn {
+        draw pack
+        set player.freed = count(c in player.cards: c has free_pass)
+    }
+}
+"""
+
+
+def test_card_tags_are_tested_with_has():
+    """`c has TAG` is true for every copy of a card declared `tagged TAG`, false for the others."""
+    rules = ld.load_text(_one_space(3, _TAGS))
+    freed = list(rules.model.player_vars).index("freed")
+    game = ld.new_game(rules, players=2, seed=0)
+    game.setup()
+    for _ in range(3):
+        game.play_turn()
+    passes = [c for c, name in enumerate(game.prog.card_names) if name == "pass_card"]
+    for seat in range(2):
+        assert game.pv[freed][seat] == sum(1 for c in passes if game.holder[c] == seat)
+    assert sum(1 for c in passes if game.holder[c] is not None) >= 1  # three draws from three cards
+
+
+@pytest.mark.parametrize("use, message, hint", [
+    ("count(c in player.cards: c has free_pas)", "no card is tagged 'free_pas'", "free_pass"),
+    ("count(s in player.titles: s has free_pass)", "`has` tests a card's tags, not a space", None),
+])
+def test_card_tags_are_checked(use, message, hint):
+    text = _one_space(3, _TAGS.replace("count(c in player.cards: c has free_pass)", use))
+    with pytest.raises(ld.LandlordError) as info:
+        ld.load_text(text)
+    rendered = str(info.value)
+    assert message in rendered and (hint is None or hint in rendered)
+
+
+def test_card_tags_are_formatted_and_reparsed():
+    formatted = ld.format_source(_one_space(3, _TAGS))
+    assert 'card pass_card "A pass" x 2 tagged free_pass, rare { }' in formatted
+    assert "c has free_pass" in formatted
+    assert ld.load_text(formatted).model.decks["pack"].cards[1].tags == ("free_pass", "rare")
+
+
+_REPAY = """
+player var owed = 0
+rule r "Borrow, then repay" {
+    on turn {
+        if turn_number == 1 {
+            borrow 50 interest 10
+            set player.owed = debt_lent(player)
+            REPAY
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("statement, repaid", [("repay loans", 55), ("repay loans without interest", 50)])
+def test_repay_loans_without_interest_settles_what_was_lent(statement, repaid):
+    text = _one_space(1, _REPAY.replace("REPAY", statement))
+    rules = ld.load_text(text)
+    game = ld.new_game(rules, agents=[ld.agents.ScriptedAgent([]), ld.agents.ScriptedAgent(["lend"])], seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.bal[game.nacc + 0] = 100
+    game.bal[game.nacc + 1] = 100
+    game.play_turn()
+    assert game.pv[list(rules.model.player_vars).index("owed")][0] == 50
+    assert game.loans == [] and game.bal[game.nacc + 1] == 50 + repaid
+    assert statement in ld.format_source(text)

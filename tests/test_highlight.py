@@ -45,7 +45,7 @@ def test_every_quoted_word_of_the_grammar_is_a_keyword_of_the_lexer():
 
 
 def test_the_parts_of_a_rule_get_their_own_token_kinds():
-    text = 'rule r "A rule" source "x" secondary {\n  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n'
+    text = 'rule r "A rule" source "none: a test" secondary {\n  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n'
     kinds = {value: kind for kind, value in _tokens(text) if value.strip()}
     assert kinds["rule"] is Keyword.Declaration
     assert kinds["on"] is Keyword and kinds["pay"] is Keyword

@@ -374,6 +374,18 @@ def test_1904_no_trespassing_double_frees_him_counting_from_the_coal_square():
     assert not pvar(g, "in_jail", 0)
 
 
+def test_1904_no_trespassing_a_double_that_frees_him_gives_the_railroad_pass():
+    """magie-1904, Railroad: 'If a player throws a double, he "Gets a pass"' - a double thrown to leave jail
+    is such a throw: from the coal square a double 6 counts 5 to the second R.R., jumps to the third
+    and stops there (the jump counts one), paying its $5 fare."""
+    g = _jailed(cash=[100, 0], throws=[(3, 3)], answers=[["wait", "pass"], []])
+    turn(g, 0)
+    assert offered(g, 0) == [["pay_fine", "wait"], ["forward", "pass"]]
+    assert moves(g) == [(0, "coal", "rr_3", "move")]
+    assert payments(g) == [(5, "p0", "railroad_box", "railroads_rule")]
+    assert_script_used_up(g)
+
+
 def test_1904_no_trespassing_fine_of_50_to_the_public_treasury():
     """magie-1904, No trespassing: '... or until he pays into the "Public treasury" a fine of fifty
     dollars' - then he throws and counts 7 from the coal square: Shelter ($5 tax)."""
@@ -546,6 +558,21 @@ def test_1904_luxuries_lost_move_past_mother_earth_earns_no_wages():
         WAGES, (100, "p0", "wages_box", "luxuries"), WAGES]
     assert pvar(g, "circuits", 0) == 1
     assert cash(g, 0) == 160
+
+
+def test_1904_luxuries_refusing_after_the_wages_repaid_a_loan_is_no_worse_than_the_move():
+    """1904, Luxuries: refusing the luxury 'loses his move'. Seat 0, penniless and owing seat 1 $22,
+    passes Mother Earth (wages $100, the loan repaid) to the first Luxury and refuses it: the move is
+    undone and the wages go back as far as he still holds them ($78); the loan stays repaid. He is
+    back on Lot 22, not in the poorhouse."""
+    g = game(cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(4, 6)], answers=[["lose_move"], []])
+    g.loans.append([1, 0, 20, 2])
+    turn(g, 0)
+    assert where(g, 0) == "lot_22" and not pvar(g, "in_poorhouse", 0)
+    assert pvar(g, "circuits", 0) == 0 and g.loans == [] and unpaid(g) == []
+    assert payments(g) == [WAGES, (22, "p0", "p1", "mother_earth_wages"), (78, "p0", "wages_box", "luxuries")]
+    assert cash(g, 0) == 0
+    assert_script_used_up(g)
 
 
 # =====================================================================
@@ -722,8 +749,9 @@ def test_1904_five_times_around_forward_only_while_in_debt(debt):
 
 def test_1904_five_times_around_loan_can_be_cleared_after_the_fifth_circuit():
     """1904, Five times around and Borrowing: seat 0 has been round five times and owes seat 1 $22
-    (a $20 loan at 10%); with $200 he repays it at the start of his turn, is clear of debt, and may
-    move in either direction at once and on his next turn."""
+    (a $20 loan at 10%); with $200 he repays it at the start of his turn (the $20 only: repaid before
+    passing the beginning-point, it saves the interest), is clear of debt, and may move in either
+    direction at once and on his next turn."""
     g = game(cash=[200, 0], at=["lot_22", "mother_earth"], throws=[(1, 2), (2, 4)],
              answers=[["repay_loans", "forward", "forward"], []])
     set_pvar(g, "circuits", 0, 5)
@@ -731,7 +759,7 @@ def test_1904_five_times_around_loan_can_be_cleared_after_the_fifth_circuit():
     give(g, "lot_1", 0)
     give(g, "lot_4", 0)
     turn(g, 0)
-    assert g.loans == [] and cash(g, 0) == 178
+    assert g.loans == [] and cash(g, 0) == 180
     assert offered(g, 0) == [["repay_loans", "done"], ["forward", "backward"]]
     turn(g, 0)
     assert offered(g, 0)[-1] == ["forward", "backward"]
@@ -763,11 +791,11 @@ def test_1904_borrowing_bank_note_of_100_on_lots_worth_110():
     """magie-1904, Borrowing: 'A player may borrow from the "Bank" in amounts of one hundred dollars ...
     the total value of which must be at least ten dollars more than is borrowed' - with no cash and
     Lot 11 ($110), he takes a note to pay Lot 3's rent."""
-    g = game(cash=[0, 0], throws=[(2, 4)], answers=[["done", "note"], []])
+    g = game(cash=[0, 0], throws=[(2, 4)], answers=[["done"], []])
     give(g, "lot_11", 0)
     give(g, "lot_3", 1)
     turn(g, 0)
-    assert offered(g, 0) == [["take_note", "done"], ["note", "no_note"]]
+    assert offered(g, 0) == [["take_note", "done"]]  # the note he must take is not a question
     assert payments(g) == [(100, "bank", "p0", "borrowing"), (3, "p0", "p1", "lots")]
     assert pvar(g, "bank_notes", 0) == 1 and cash(g, 0) == 97
     assert where(g, 0) == "lot_3" and not pvar(g, "in_poorhouse", 0)
@@ -785,13 +813,13 @@ def test_1904_borrowing_bank_note_only_on_sufficient_security(lots, notes, allow
     """1904, Borrowing: the lots mortgaged 'must be at least ten dollars more than is borrowed'
     (reconstruction: the total value of his lots against all his notes). Without security he is
     not offered a note; with no lender he goes to the poorhouse."""
-    g = game(cash=[0, 0], throws=[(2, 4)], answers=[["done", "note"] if allowed else [], []])
+    g = game(cash=[0, 0], throws=[(2, 4)], answers=[["done"] if allowed else [], []])
     for lot in lots:
         give(g, lot, 0)
     give(g, "lot_3", 1)
     set_pvar(g, "bank_notes", 0, notes)
     turn(g, 0)
-    assert offered(g, 0) == ([["take_note", "done"], ["note", "no_note"]] if allowed else [])
+    assert offered(g, 0) == ([["take_note", "done"]] if allowed else [])
     assert pvar(g, "bank_notes", 0) == notes + (1 if allowed else 0)
     assert where(g, 0) == ("lot_3" if allowed else "public_park")
     assert_script_used_up(g)
@@ -887,6 +915,74 @@ def test_1904_borrowing_no_loan_between_players_without_property_to_mortgage():
     assert offered(g, 1) == []
     assert g.loans == []
     assert where(g, 0) == "public_park" and pvar(g, "in_poorhouse", 0)
+
+
+def test_1904_poorhouse_not_while_his_lots_secure_a_bank_note():
+    """1904, Poorhouse: only a player who 'has no property upon which he can borrow' goes to the
+    poorhouse. With $0 and Lot 11 ($110, security for a note) he owes Lot 3's $3: he is not asked
+    whether to do without the note (that would write the debt off in the poorhouse); he takes it."""
+    g = game(cash=[0, 0], throws=[(2, 4)], answers=[["done"], []])
+    give(g, "lot_11", 0)
+    give(g, "lot_3", 1)
+    turn(g, 0)
+    assert not any("Borrow $100" in prompt for prompt, _ in g.agents[0].asked)
+    assert payments(g) == [(100, "bank", "p0", "borrowing"), (3, "p0", "p1", "lots")]
+    assert unpaid(g) == [] and not pvar(g, "in_poorhouse", 0)
+    assert_script_used_up(g)
+
+
+@pytest.mark.parametrize("saves, repaid", [(True, 20), (False, 22)])
+def test_1904_borrowing_early_repayment_of_a_player_loan_saves_the_interest(saves, repaid):
+    """1904, Borrowing: 'Should a loan be repaid before passing the beginning-point, the borrower
+    saves the interest' - read (option early_repayment_saves_interest, on by default) as covering a
+    loan from another player too: $20 lent at 10% is settled for $20 before his wages; off, $22."""
+    g = game(cash=[100, 0], at=["lot_5", "mother_earth"], throws=[(1, 2)],
+             answers=[["repay_loans"], []], early_repayment_saves_interest=saves)
+    g.loans.append([1, 0, 20, 2])
+    give(g, "lot_7", 0)
+    turn(g, 0)
+    assert payments(g)[0] == (repaid, "p0", "p1", "borrowing")
+    assert g.loans == [] and cash(g, 1) == repaid
+    assert_script_used_up(g)
+
+
+def test_1904_borrowing_from_another_player_to_buy_a_lot():
+    """1904, Borrowing: 'One player may borrow from another, giving a mortgage on any property he may
+    own' - not only to pay a debt: with $30 and Lot 5 (too little for a bank note) he borrows $70 from
+    seat 1 and buys the unsold Lot 10."""
+    g = game(cash=[30, 200], at=["lot_8", "mother_earth"], throws=[(1, 3)],
+             answers=[["buy_on_loan"], ["lend"]])
+    give(g, "lot_5", 0)
+    turn(g, 0)
+    assert offered(g, 0) == [["buy_on_loan", "rent"]]
+    assert owner(g, "lot_10") == 0 and g.loans == [[1, 0, 70, 7]]
+    assert payments(g) == [(70, "p1", "p0", "lots"), (100, "p0", "treasury", "lots")]
+    assert_script_used_up(g)
+
+
+def test_1904_borrowing_from_another_player_to_pay_the_jail_fine():
+    """1904, Borrowing and No trespassing: with $10 and Lot 5 a prisoner borrows the other $40 of the
+    fine from seat 1, pays it and counts 3 from the coal square to the Light Franchise."""
+    g = _jailed(cash=[10, 100], throws=[(1, 2)], answers=[["pay_fine_on_loan"], ["lend"]])
+    give(g, "lot_5", 0)
+    turn(g, 0)
+    assert offered(g, 0) == [["pay_fine_on_loan", "wait"]]
+    assert payments(g)[:2] == [(40, "p1", "p0", "jail_rule"), (50, "p0", "treasury", "jail_rule")]
+    assert where(g, 0) == "light_franchise" and not pvar(g, "in_jail", 0)
+    assert_script_used_up(g)
+
+
+def test_1904_borrowing_from_another_player_to_buy_a_luxury():
+    """1904, Borrowing and Luxuries: 'as he chooses or can afford' - with $20 and Lot 5 he may borrow
+    $30 from seat 1 and buy the luxury instead of losing his move; nobody lending, he loses it."""
+    g = game(cash=[20, 100], at=["lot_2", "mother_earth"], throws=[(2, 3)],
+             answers=[["buy_on_loan"], ["lend"]])
+    give(g, "lot_5", 0)
+    turn(g, 0)
+    assert offered(g, 0) == [["buy_on_loan", "lose_move"]]
+    assert where(g, 0) == "luxury_1" and pvar(g, "luxury_tickets", 0) == 1
+    assert payments(g) == [(30, "p1", "p0", "luxuries"), (50, "p0", "treasury", "luxuries")]
+    assert_script_used_up(g)
 
 
 # =====================================================================
@@ -1049,7 +1145,7 @@ def test_1904_without_lot_tickets_lots_bought_as_players_come_to_them():
 def test_1904_without_lot_tickets_circuits_default_to_five():
     """1904, Playing without the lot tickets: the option circuits_to_end defaults to the patent's
     five circuits."""
-    assert program(VARIANT).options == {"circuits_to_end": 5}
+    assert program(VARIANT).options["circuits_to_end"] == 5
     g = variant(cash=[0, 0], at=["lot_22", "lot_22"], throws=[(1, 2)])
     give(g, "lot_1", 0)
     set_pvar(g, "circuits", 0, 4)

@@ -117,12 +117,24 @@ def test_1933_salary_200_on_landing_on_go():
 
 
 def test_1933_doubles_give_another_throw():
-    """anspach-1933, Doubles and Other Jail Rules: a double throws again (a third double goes to Jail)."""
+    """1933, Doubles and Other Jail Rules names only three doubles in a row (to Jail); that a double
+    throws again is read from it (a reconstruction, see the next test)."""
     g = game(cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)])
     turn(g, 0)
     assert [m[1:] for m in moves(g)] == [("go", "community_chest_1", "move"),
                                          ("community_chest_1", "chance_1", "move")]
     assert_script_used_up(g)
+
+
+def test_1933_provenance_claims_no_more_than_the_text():
+    """The 1933 text does not say that a double throws again, and places neither tax square (only
+    Luxury Tax "farther around the board"): those readings are tagged reconstruction, not secondary."""
+    model = rules(EDITION).model
+    moving = next(r for r in model.rules if r.name == "moving")
+    assert moving.provenance.confidence == "reconstruction"
+    for name in ("income_tax", "luxury_tax"):
+        square = model.spaces[model.space_index[name]]
+        assert square.provenance.confidence == "reconstruction" and "1935" in square.provenance.note
 
 
 def test_1933_three_doubles_in_a_row_go_to_jail_without_moving():
@@ -220,11 +232,86 @@ def test_1933_get_out_of_jail_card_is_kept_then_given_back_to_the_bottom():
     assert_script_used_up(g)
 
 
-def test_1933_without_the_stand_in_decks_nothing_is_drawn():
+def test_1933_without_the_stand_in_decks_the_lost_cards_are_blank():
     g = game(cash=100, at=["go", "go"], throws=[(3, 4)])
     turn(g, 0)
-    assert where(g, 0) == "chance_1" and not [e for e in g.log if e[0] == "draw"]
+    drawn = [g.prog.card_names[e[3]] for e in g.log if e[0] == "draw"]
+    assert where(g, 0) == "chance_1" and drawn == ["chance_lost"]
     assert cash(g, 0) == 100
+
+
+@pytest.mark.parametrize("deck_name, prefix", [("chance_attested", "chance"), ("chest_attested", "chest")])
+def test_1933_without_the_stand_in_decks_the_go_to_jail_card_the_text_names_remains(deck_name, prefix):
+    """anspach-1933, Doubles and Other Jail Rules: a player who "draws a card which reads Go to Jail" goes
+    to Jail; the card is attested by the 1933 text itself, so it stays when the Parker decks are off."""
+    start, throw = ("go", (3, 4)) if prefix == "chance" else ("go", (1, 1))
+    g = game(cash=100, at=[start, "go"], throws=[throw])
+    on_top(g, deck_name, f"{prefix}_named_go_to_jail")
+    turn(g, 0)
+    assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
+
+
+def test_1933_without_the_stand_in_decks_the_jail_free_card_is_kept_used_and_returned():
+    """anspach-1933, Landing on Jail: the "YOU MAY COME OUT OF JAIL FREE NEXT TIME" card is kept, and given
+    to the Banker it frees the player and goes back to the bottom of its deck, stand-in decks or not."""
+    g = game(cash=100, at=["go", "go"], throws=[(3, 4), (6, 4)], answers=[["chance_card"], []])
+    on_top(g, "chance_attested", "chance_named_jail_free")
+    turn(g, 0)
+    assert cards_of(g, 0) == ["chance_named_jail_free"]
+    assert g.prog.card_texts[g.prog.card_names.index("chance_named_jail_free")].startswith(
+        "You may come out of Jail free next time")
+    g.pos[0] = g.prog.space_names.index("jail")
+    set_pvar(g, "in_jail", 0, True)
+    turn(g, 0)
+    assert pvar(g, "in_jail", 0) is False and cards_of(g, 0) == []
+    assert deck(g, "chance_attested")[-1] == "chance_named_jail_free"
+    assert_script_used_up(g)
+
+
+_RENAMED_CHANCE = """
+edition "renamed-jail-card" {
+    extends "monopoly-1933-atlantic-city"
+}
+deck chance_cards "Chance" returned when proxy_decks {
+    card chance_keep_out "Keep this card: it gets you out of Jail" tagged jail_free {
+        give card to player
+    }
+    card chance_dividend "The bank pays you a dividend of $50" {
+        pay 50 from bank to player
+    }
+}
+"""
+
+
+def test_1933_a_variant_that_renames_the_jail_card_keeps_using_it():
+    """1933, Landing on Jail, in a variant that restates the Chance deck with the jail-free card
+    under another name: the rules find it by its tag, so it is still kept and still frees."""
+    renamed = ld.load_text(_RENAMED_CHANCE)
+    prog = ld.compile_rules(renamed, {"proxy_decks": True})
+    g = ld.new_game(prog, agents=[ld.ScriptedAgent(["chance_card"]), ld.ScriptedAgent([])],
+                    chance=ld.ScriptedChance([(6, 4)]))
+    g.started = True
+    card = prog.card_names.index("chance_keep_out")
+    g.set_holder(card, 0)
+    g.pos[0] = prog.space_names.index("jail")
+    in_jail = list(renamed.model.player_vars).index("in_jail")
+    g.pv[in_jail][0] = True
+    g.next_seat = 0
+    g.play_turn()
+    assert g.pv[in_jail][0] is False and g.holder[card] is None
+    assert g.decks["chance_cards"][-1] == card
+
+
+@pytest.mark.parametrize("edition", [EDITION, "monopoly-1933-free-parking-jackpot"])
+def test_1933_jail_free_cards_are_found_by_their_tag(edition):
+    """The jail and bankruptcy rules find the jail-free cards by the checked tag `jail_free`, not by
+    their names: every card tagged so, and only those, can be given back to leave Jail."""
+    prog = program(edition, proxy_decks=True)
+    tagged = sorted(n for i, n in enumerate(prog.card_names) if "jail_free" in n)
+    assert tagged == ["chance_jail_free", "chance_named_jail_free", "chest_jail_free", "chest_named_jail_free"]
+    decks = {d.name: d for d in rules(edition).model.decks.values()}
+    carriers = sorted(c.name for d in decks.values() for c in d.cards if "jail_free" in c.tags)
+    assert carriers == tagged
 
 
 def test_1933_stand_in_cards_are_marked_reconstruction():
@@ -642,7 +729,7 @@ def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
     turn(g, 0)  # just visiting, then ten to Free Parking
     assert g.holder[jail_card] == 1
     assert payments(g) == [(50, "p1", "p0", "trading")]
-    assert labels(g, 0) == [["Offer Get out of Jail free: keep this card for 50", "Done"]]
+    assert labels(g, 0) == [["Offer You may come out of Jail free next time: keep this card for 50", "Done"]]
     assert_script_used_up(g)
 
 
@@ -701,7 +788,7 @@ def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages()
     """1933, BANKRUPTCY RULES: cash and remaining property (mortgages still in effect) go to the
     creditor player; the bankrupt leaves the game."""
     g = game(players=3, cash=[10, 0, 0], at=["chance_3", "go", "go"], throws=[(1, 2)],
-             answers=[["tear_down", "mortgage", "done"], [], []])
+             answers=[["tear_down", "mortgage", "sell", "sell", "sell_card"], [], []])
     for s in LIGHT_BLUE:
         give(g, s, 1)
         set_houses(g, s, 5)
@@ -711,7 +798,8 @@ def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages()
     mortgage(g, "baltic_avenue")
     g.set_holder(g.prog.card_names.index("chance_jail_free"), 0)
     turn(g, 0)
-    # raised: a house torn down ($25), Arctic mortgaged ($30); then bankrupt
+    # raised: a house torn down ($25), Arctic mortgaged ($30); both lots and the card offered,
+    # nobody can pay for them; then bankrupt
     assert g.seats == [1, 2]
     assert owner(g, "arctic_avenue") == 1 and owner(g, "baltic_avenue") == 1
     assert svar(g, "mortgaged", "baltic_avenue") is True and svar(g, "mortgaged", "arctic_avenue") is True
@@ -721,11 +809,78 @@ def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages()
     assert not g.over
 
 
+RAISE_PROMPT = "You owe"
+
+
+def raise_offers(g, seat: int) -> list[list[str]]:
+    """The option names of every raise-cash round `seat` was asked."""
+    return [names for prompt, names in g.agents[seat].asked if prompt.startswith(RAISE_PROMPT)]
+
+
+def test_1933_no_bankruptcy_while_cash_can_still_be_raised():
+    """1933, BANKRUPTCY RULES: a player is bankrupt only when he cannot raise the cash. With $0
+    and an unmortgaged Boardwalk, owing $4 rent, he is not offered 'done': he must raise it."""
+    g = game(cash=[0, 0], at=["go", "go"], throws=[(1, 2)], answers=[["done"], []])
+    give(g, "baltic_avenue", 1)
+    give(g, "boardwalk", 0)
+    with pytest.raises(ld.LandlordError, match="'done' is not an option"):
+        turn(g, 0)
+    assert raise_offers(g, 0) == [["sell", "mortgage"]]
+
+
+def test_1933_a_scripted_player_must_raise_and_then_pays():
+    g = game(cash=[0, 0], at=["go", "go"], throws=[(1, 2)], answers=[["mortgage"], []])
+    give(g, "baltic_avenue", 1)
+    give(g, "boardwalk", 0)
+    turn(g, 0)
+    assert payments(g) == [(200, "bank", "p0", "raising_cash"), (4, "p0", "p1", "land_rent")]
+    assert g.seats == [0, 1] and unpaid(g) == []
+
+
+def test_1933_houses_go_back_to_the_bank_before_the_land_passes_to_the_creditor():
+    """1933, BANKRUPTCY RULES: land passes to another player only after its houses are sold back
+    to the Bank; a bankrupt's lots reach the creditor without houses, their half price raised."""
+    g = game(players=2, cash=[10, 0], at=["chance_3", "go"], throws=[(1, 2)],
+             answers=[["tear_down", "tear_down", "mortgage", "mortgage", "sell"], []])
+    for s in LIGHT_BLUE:
+        give(g, s, 1)
+        set_houses(g, s, 5)
+    for s in GREEN:
+        give(g, s, 0)
+        set_houses(g, s, 1)
+    set_houses(g, "baltic_avenue", 2)
+    turn(g, 0)
+    assert g.seats == [1]
+    assert owner(g, "arctic_avenue") == 1 and owner(g, "baltic_avenue") == 1
+    assert houses(g, "arctic_avenue") == 0 and houses(g, "baltic_avenue") == 0
+    assert [p for p in payments(g) if p[3] == "raising_cash"] == [(25, "bank", "p0", "raising_cash")] * 3 + [
+        (30, "bank", "p0", "raising_cash")] * 2
+    # rounds with one option left are not asked: tear down Baltic first, sell the last lot last
+    offers = raise_offers(g, 0)
+    assert offers[0] == ["tear_down", "tear_down"] and offers[-1] == ["sell", "sell"]
+    assert all("done" not in names for names in offers) and len(offers) == 5
+    assert_script_used_up(g)
+
+
+def test_1933_heuristic_bots_raise_everything_before_going_bankrupt():
+    """anspach-1933, BANKRUPTCY RULES with the bots: a lot nobody needs is offered too before bankruptcy."""
+    g = game(players=2, cash=[10, 0], at=["chance_3", "go"], throws=[(1, 2)])
+    g.agents[:] = [HeuristicAgent(), HeuristicAgent()]
+    for s in LIGHT_BLUE:
+        give(g, s, 1)
+        set_houses(g, s, 5)
+    give(g, "reading_railroad", 0)
+    mortgage(g, "reading_railroad")
+    turn(g, 0)
+    assert svar(g, "offered_on", "reading_railroad") == g.turn  # offered (nobody could buy) before going out
+    assert g.seats == [1]
+
+
 def test_1933_bankrupt_to_the_bank_titles_unmortgaged_and_auctioned():
     """1933, BANKRUPTCY RULES: owed to the Banker, all property goes to him; it becomes unmortgaged
     property which he auctions."""
     g = game(players=3, cash=[10, 500, 500], at=["short_line", "go", "go"], throws=[(1, 2)],
-             answers=[["mortgage", "done"], [5, None], [None, 5]])
+             answers=[["mortgage", "sell"], ["refuse", "refuse", 5, None], ["refuse", "refuse", None, 5]])
     for s in GREEN:
         give(g, s, 0)
     mortgage(g, "baltic_avenue")
