@@ -1,0 +1,66 @@
+"""Every `.lg` example the documentation marks is checked, as the language reference promises.
+
+A fenced block right after a marker comment `<!-- lg: KIND [error] -->` is checked:
+
+* `file` (and `file scaffold`, Tiny Town on the language page): a whole file, checked alone;
+* `variant`: a whole file that extends a shipped edition, checked alone;
+* `decl`: declarations, checked after being added to Tiny Town;
+* `stmt`: statements, checked inside `rule … { on turn { … } }` added to Tiny Town;
+* `quote`: checked by test_doc_excerpts.py against the shipped files;
+
+with `error`, the example must be rejected; otherwise it must check clean.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import landlord_dsl as ld
+
+ROOT = Path(__file__).resolve().parents[1]
+_BLOCK = re.compile(r"<!-- lg: ([a-z ]+?) -->\n\n```(?:text|lg)\n(.*?)```", re.S)
+
+
+def snippets() -> list[tuple[str, int, str, bool, str]]:
+    """Return (page, line, kind, must fail, text) of every marked example in docs/."""
+    found = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for match in _BLOCK.finditer(text):
+            words = match.group(1).split()
+            line = text.count("\n", 0, match.start()) + 1
+            found.append((str(page.relative_to(ROOT)), line, words[0], "error" in words[1:], match.group(2)))
+    return found
+
+
+def _scaffold() -> str:
+    (text,) = [t for page, _, kind, _, t in snippets() if page == "docs/language.md" and kind == "file"
+               and "Tiny Town" in t.splitlines()[0]]
+    return text
+
+
+CHECKED = [s for s in snippets() if s[2] in ("file", "variant", "decl", "stmt")]
+
+
+def test_the_pages_mark_their_examples():
+    kinds = {kind for _, _, kind, _, _ in snippets()}
+    assert {"file", "decl", "stmt", "variant", "quote"} <= kinds
+    assert len(CHECKED) > 40
+
+
+@pytest.mark.parametrize("page,line,kind,must_fail,text", CHECKED, ids=[f"{s[0]}:{s[1]}" for s in CHECKED])
+def test_a_marked_example_checks_as_the_page_says(page, line, kind, must_fail, text):
+    if kind == "decl":
+        source = _scaffold() + "\n" + text
+    elif kind == "stmt":
+        source = _scaffold() + "\nrule doc_example {\n    on turn {\n" + text + "\n    }\n}\n"
+    else:
+        source = text
+    problems = [d for d in ld.check(source, f"{page}:{line}.lg") if d.severity == "error"]
+    if must_fail:
+        assert problems, f"{page}:{line}: the example should be rejected"
+    else:
+        assert not problems, f"{page}:{line}: " + "; ".join(d.message for d in problems)
