@@ -20,6 +20,7 @@ import ast as pyast
 import contextlib
 import operator
 import re
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import attrs
@@ -28,11 +29,12 @@ from . import ast
 from .builtins import IMPLEMENTATIONS, INLINE, owner_getter
 from .checker import Model
 from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
-from .errors import Diagnostic, LandlordError, did_you_mean
+from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit
 from .loader import RuleSet
 from .parser import source_of
 from .requests import ChoiceSite
-from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, strip_optional
+from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, strip_optional
 
 _NOTHING = object()
 _LOCAL = re.compile(r"v\d+")
@@ -195,8 +197,64 @@ def _too_deep(g):
     raise g.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
 
 
+def _out_of_limits(value, what: str) -> tuple[str, str] | None:
+    """Return (message, hint) if a number or text a rule keeps lies outside the limits, else None."""
+    if value.__class__ is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return None
+        return (f"{what} is outside the numbers landlord-dsl keeps ({describe_int_limit()})",
+                "a number that grows every time (say, squared each turn) soon leaves any range; bound it")
+    if value.__class__ is str and len(value) > MAX_TEXT:
+        return (f"{what} is a text of {len(value):,} characters, more than the {MAX_TEXT:,} a rule may build",
+                "a text that grows every time (say, doubled each turn) soon leaves any range; bound it")
+    return None
+
+
+def _kept_int(g, value, span):
+    """Return a number a rule keeps (stores, returns, pays), failing if it is outside the integer range."""
+    if value is None or -MAX_INT <= value <= MAX_INT:
+        return value
+    message, hint = _out_of_limits(value, "this number")
+    raise g.fail(message, span, hint)
+
+
+def _kept_text(g, value, span):
+    """Return a text a rule keeps, failing if it is longer than MAX_TEXT."""
+    if value is None or len(value) <= MAX_TEXT:
+        return value
+    message, hint = _out_of_limits(value, "this text")
+    raise g.fail(message, span, hint)
+
+
+def _work(g, items, span):
+    """Return a collection a loop or aggregate is about to go through, counting its items against the budget."""
+    g.work += len(items)
+    if g.work > MAX_WORK:
+        raise g.fail(f"the rules went through more than {MAX_WORK:,} items (loops and aggregates) in one turn",
+                     span, "nest fewer loops over large collections; the budget keeps every turn finite")
+    return items
+
+
+class _Fixed:
+    """What compiled code sees as the game while values fixed before any game are worked out.
+
+    Failures are located in the rule files, as check errors, and loops count
+    against one work budget for all of the folding.
+    """
+
+    def __init__(self, sources: dict[str, SourceText], space_names: list[str]):
+        self.sources = sources
+        self.prog = SimpleNamespace(space_names=space_names)
+        self.work = 0
+
+    def fail(self, message: str, span=None, hint: str | None = None) -> LandlordError:
+        """Return a LandlordError located at `span`."""
+        source = self.sources.get(span.file) if span is not None else None
+        return LandlordError([(source or SourceText("", "")).diagnostic(message, span, hint)])
+
+
 _RUNTIME = {
-    "_too_deep": _too_deep,
+    "_too_deep": _too_deep, "_kept_int": _kept_int, "_kept_text": _kept_text, "_work": _work,
     "_present": _present, "_field": _field, "_lookup": _lookup, "_divide": _divide, "_ledger": _ledger,
     "_switch": _switch, "_end_game": _end_game, "_show": _show,
     "_EndTurn": EndTurn, "_MAX_OFFER": MAX_OFFER_ROUNDS, "_MAX_NESTING": MAX_NESTING,
@@ -307,6 +365,9 @@ class Compiler:
         self.bound: dict[int, tuple[str, Any]] = {}
         self.counter = 0
         self.source: list[str] = []
+        self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
+        self.fixed = _Fixed(self.sources, [s.name for s in m.spaces])
+        self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
 
     # ---------------------------------------------------------- namespace
     def _unique(self, prefix: str) -> str:
@@ -323,6 +384,8 @@ class Compiler:
         return self.names_by_id[key]
 
     def literal(self, value: Any) -> str:
+        if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+            return self.ref(value)  # a folded step beyond the range (repr may refuse it); kept values are checked
         if isinstance(value, _SIMPLE):
             return repr(value)
         if isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value):
@@ -336,11 +399,63 @@ class Compiler:
         return self.m.types.get(id(e), "any")
 
     def constant(self, e: ast.Expr) -> Any:
-        """Evaluate an expression the checker proved fixed (it needs no game)."""
+        """Return the value of an expression the checker proved fixed (it needs no game).
+
+        A failure (a division by zero, a missing table key, a number beyond the
+        limits...) raises a LandlordError located in the rule file.
+        """
         code, value = self.expr(e)
+        if value is _NOTHING:
+            value = eval(compile(code, "<constant>", "eval"), self.ns, {"g": self.fixed})  # noqa: S307 - our own code
+        self.check_kept(value, e.span)
+        return value
+
+    def check_kept(self, value: Any, span: ast.Span) -> None:
+        """Raise a located LandlordError if a value fixed before the game is outside the limits."""
+        problem = _out_of_limits(value, "this value")
+        if problem is not None:
+            raise self.fixed.fail(problem[0], span, "what is worked out before the game must lie within the limits "
+                                  "too (see 'Limits' in the language reference)")
+
+    def may_grow(self, e: Any) -> bool:
+        """Return True if an expression may give a number or text beyond the values it reads.
+
+        Values read (literals, variables, fields, table entries) are within the
+        limits already; only arithmetic, `+` of texts, `sum` and `percent` can
+        leave them, directly or in the body of a function called.
+        """
+        if isinstance(e, tuple):
+            return any(self.may_grow(x) for x in e)
+        if not attrs.has(type(e)) or isinstance(e, ast.Span):
+            return False
+        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*") or isinstance(e, ast.Aggregate) and e.op == "sum":
+            return True
+        if isinstance(e, ast.Call):
+            kind, name = self.m.refs[id(e)]
+            if kind == "builtin" and name == "percent":
+                return True
+            if kind == "function":
+                if name not in self.growing:
+                    self.growing[name] = self.may_grow(self.m.functions[name].body)
+                if self.growing[name]:
+                    return True
+        return any(self.may_grow(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+    def kept(self, e: ast.Expr, compiled: tuple[str, Any] | None = None) -> str:
+        """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
+
+        A fixed value is checked now; otherwise only one that may have grown
+        beyond the values it was made from is checked as the game runs.
+        `compiled`: what self.expr(e) gave, if already called.
+        """
+        code, value = compiled or self.expr(e)
         if value is not _NOTHING:
-            return value
-        return eval(compile(code, "<constant>", "eval"), self.ns, {"g": None})  # noqa: S307 - our own code
+            self.check_kept(value, e.span)
+            return code
+        t = strip_optional(self.type_of(e))
+        if t not in (INT, TEXT) or not self.may_grow(e):
+            return code
+        return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
 
     # -------------------------------------------------------- expressions
     def expr(self, e: ast.Expr) -> tuple[str, Any]:
@@ -623,9 +738,9 @@ class Compiler:
         items = self.expr(e.collection)[1]
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
-        coll = self.iterable(e.collection)
+        coll = f"_work(g, {self.iterable(e.collection)}, {self.span(e.span)})"
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
-            body = self.code(e.body)
+            body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return {
             "sum": f"sum({body} for {var} in {coll})",
             "count": f"sum(1 for {var} in {coll} if {body})",
@@ -747,6 +862,7 @@ class Compiler:
         for p in parts:
             if not isinstance(p, str):
                 code, value = self.expr(p)
+                code = self.kept(p, (code, value))
                 kind = strip_optional(self.type_of(p))
                 if value is _NOTHING or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
                     if literal:
@@ -788,12 +904,12 @@ class Compiler:
         return code
 
     def _s_Pay(self, out, s):
-        out.line(f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
+        out.line(f"g.transfer({self.kept(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
                  f"{self.span(s.span)})")
 
     def _s_Set(self, out, s):
         kind, payload = self.m.refs[id(s)]
-        value = self.code(s.value)
+        value = self.kept(s.value)
         op = s.op
         if kind == "local":
             target = f"v{payload}"
@@ -806,10 +922,13 @@ class Compiler:
                           "context": lambda: _CONTEXT[owner]}[owner_kind]()
             index = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
             target = f"g.{'pv' if kind == 'player_var' else 'sv'}[{index}][{owner_code}]"
-        out.line(f"{target} {op} {value}")
+        if op == "=":
+            out.line(f"{target} = {value}")
+        else:  # adding again and again may leave the range even when what is added does not grow
+            out.line(f"{target} = _kept_int(g, {target} {op[0]} {value}, {self.span(s.span)})")
 
     def _s_Let(self, out, s):
-        out.line(f"v{self.m.refs[id(s)][1]} = {self.code(s.value)}")
+        out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
 
     def _s_If(self, out, s):
         cond, cv = self.expr(s.condition)
@@ -830,7 +949,7 @@ class Compiler:
 
     def _s_For(self, out, s):
         slot = self.m.refs[id(s)][1]
-        out.line(f"for v{slot} in list({self.code(s.collection)}):")
+        out.line(f"for v{slot} in _work(g, list({self.code(s.collection)}), {self.span(s.span)}):")
         out.depth += 1
         self.block(out, s.body)
         out.depth -= 1
@@ -910,7 +1029,7 @@ class Compiler:
                     value = self.code(o.value) if o.value is not None else "0"
             append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
             if o.binding is not None:
-                out.line(f"for {var} in {self.iterable(o.binding[1])}:")
+                out.line(f"for {var} in _work(g, {self.iterable(o.binding[1])}, {self.span(o.span)}):")
                 out.depth += 1
             if guard is not None:
                 out.line(f"if {guard}:")
@@ -989,7 +1108,7 @@ class Compiler:
         out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
 
     def _s_Do(self, out, s):
-        out.line(f"_a_{s.action}(g{''.join(', ' + self.code(a) for a in s.args)})")
+        out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
 
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[_Code], None]) -> str:
@@ -1012,13 +1131,13 @@ class Compiler:
         if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
             var = f"v{self.m.refs[id(e)][1]}"
             found = e.op == "any"
-            out.line(f"for {var} in {self.code(e.collection)}:")
+            out.line(f"for {var} in _work(g, {self.code(e.collection)}, {self.span(e.span)}):")
             body = self.code(e.body)
             out.line(f"    if {body if found else f'not ({body})'}:")
             out.line(f"        return {found}")
             out.line(f"return {not found}")
         else:
-            out.line(f"return {self.code(e)}")
+            out.line(f"return {self.kept(e)}")
 
     def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
         """Generate (once per distinct list) a function running these handlers of the rules in force.
@@ -1232,6 +1351,34 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     if problems:
         raise LandlordError(problems)
     return values
+
+
+def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
+    """Return the problems met working out, under the options' defaults, what is fixed before a game.
+
+    Every constant, table entry, board field and starting value is worked
+    out (each problem reported, located), then, if they all can be, the
+    rules are compiled, which folds the fixed parts of their expressions.
+    An empty list: the rule set compiles.
+    """
+    compiler = Compiler(ruleset, resolve_options(ruleset, None))
+    m = compiler.m
+    fixed = [c.value for c in m.consts.values()]
+    fixed += [e for t in m.tables.values() for pair in t.entries for e in pair]
+    fixed += [value for s in m.spaces for _, value in s.fields]
+    fixed += [v.initial for table in (m.game_vars, m.player_vars, m.space_vars) for v in table.values()]
+    problems: list[Diagnostic] = []
+    for e in fixed:
+        try:
+            compiler.constant(e)
+        except LandlordError as err:
+            problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
+    if not problems:
+        try:
+            compiler.compile()
+        except LandlordError as err:
+            problems.extend(err.diagnostics)
+    return problems
 
 
 def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True) -> Program:

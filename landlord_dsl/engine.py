@@ -19,6 +19,7 @@ import attrs
 import cattrs
 
 from .errors import LandlordError, RuleRuntimeError, SourceText
+from .limits import MAX_INT, describe_int_limit
 from .requests import BidRequest, ChoiceSite, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 
 if TYPE_CHECKING:
@@ -148,6 +149,7 @@ class Game:
         self.actor = 0
         self.rule = -1
         self.depth = 0
+        self.work = 0  # items gone through by the rules' loops this turn (limits.MAX_WORK)
         self.shortfalls = 0  # payments being settled by `on shortfall` rules right now
         self.short: set[int] = set()  # seats whose shortfall is being settled
         self.minted = 0
@@ -289,15 +291,27 @@ class Game:
                     if len(self.seats) < self.n:
                         self._left_during_payment(src)
                     return 0
+        finite = self.finite
+        if not (finite[src] and finite[dst]):
+            self._check_minting(amount, src, dst, span)
         bal[src] -= amount
         bal[dst] += amount
-        finite = self.finite
         if finite[src] != finite[dst]:
             self.minted += amount if finite[dst] else -amount
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))
         if len(self.seats) < self.n:
             self._left_during_payment(src)
         return amount
+
+    def _check_minting(self, amount: int, src: int, dst: int, span) -> None:
+        """Fail, before anything moves, if a payment from or to an unlimited account would take a balance,
+        or the money in the finite accounts (which bounds each of theirs), outside the integer range."""
+        finite = self.finite
+        minted = self.minted + (amount if finite[dst] else -amount if finite[src] else 0)
+        if max(abs(minted), abs(self.bal[src] - amount), abs(self.bal[dst] + amount)) > MAX_INT:
+            raise self.fail(f"this payment of {amount} would take the money in the game outside the numbers "
+                            f"landlord-dsl keeps ({describe_int_limit()})", span,
+                            "an amount that grows every time soon leaves any range; bound it")
 
     def _left_during_payment(self, src: int) -> None:
         """End the turn of a current player who left the game while this payment was settled."""
@@ -680,6 +694,7 @@ class Game:
             return
         self.started = True
         self.actor = self.current = 0
+        self.work = 0
         try:
             if self.prog.on_setup is not None:
                 self.prog.on_setup(self)
@@ -699,6 +714,7 @@ class Game:
             return
         seat = self.next_seat
         turn = self.turn = self.turn + 1
+        self.work = 0
         self.current = self.actor = seat
         self.log.append(("turn", turn, seat))
         prog = self.prog

@@ -185,7 +185,13 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
         raise too_deep(source_of(modules[-1])) from None
     if problems:
         raise LandlordError(problems)
-    return RuleSet(header.name, model, tuple(modules), path, _hash(modules))
+    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules))
+    from .compiler import fixed_value_problems  # the compiler builds on this module
+
+    problems = fixed_value_problems(ruleset)
+    if problems:
+        raise LandlordError(problems)
+    return ruleset
 
 
 def _touched(module: ast.Module) -> dict[tuple[str, str], ast.Declaration | ast.SpaceDecl]:
