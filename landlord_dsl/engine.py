@@ -315,7 +315,7 @@ class Game:
 
     def _left_during_payment(self, src: int) -> None:
         """End the turn of a current player who left the game while this payment was settled."""
-        if src >= self.nacc and not self.shortfalls and self.started:
+        if src >= self.nacc and not self.shortfalls and self.turn > 0:  # during setup nobody has a turn to end
             seat = src - self.nacc
             if seat == self.current and seat not in self.seats:
                 raise EndTurn()
@@ -656,8 +656,9 @@ class Game:
             if not self.seats:
                 self.over, self.end_reason = True, "every player has left the game"
             # A player who has left takes no further part in his own turn: at once, or,
-            # when he leaves while short of money, once that payment is settled.
-            if seat == self.current and self.started and not self.shortfalls:
+            # when he leaves while short of money, once that payment is settled. During
+            # the setup (turn 0) nobody has a turn: every setup handler runs on.
+            if seat == self.current and self.turn > 0 and not self.shortfalls:
                 raise EndTurn()
 
     # --------------------------------------------------------------- loans
@@ -705,6 +706,8 @@ class Game:
             self.over, self.end_reason = True, self.end_reason or "ended during setup"
         if self.turn_after is not None:
             self.next_seat = self._take_turn_after()
+        elif self.next_seat not in self.seats and self.seats:  # the first player left during the setup
+            self.next_seat = self._seat_after(self.next_seat)
         if self.wealth_history is not None:
             self.wealth_history.append(self.scores())
 

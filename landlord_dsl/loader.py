@@ -16,6 +16,7 @@ import attrs
 from . import ast
 from .checker import Model, check_declarations
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .limits import MAX_INPUT
 from .parser import parse, source_of
 from .resources import resolve
 
@@ -114,12 +115,20 @@ def _hash(modules: list[ast.Module]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _parse_bounded(text: str, file: str) -> ast.Module:
+    """Return the Module of .lg text, refusing (before any work) a text longer than limits.MAX_INPUT."""
+    if len(text) > MAX_INPUT:
+        raise LandlordError([Diagnostic(f"{file}: {len(text):,} characters is more than the {MAX_INPUT:,} a .lg file "
+                                        "may have", hint="split the rules, or check that this is the file you meant")])
+    return parse(text, file)
+
+
 def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise LandlordError(f"cannot read {path}: {err}") from None
-    module = parse(text, str(path))
+    module = _parse_bounded(text, str(path))
     if module.header.extends is None:
         return [module]
     if depth >= _MAX_EXTENDS_DEPTH:
@@ -285,7 +294,7 @@ def load(name_or_path: str | Path) -> RuleSet:
 
 def load_text(text: str, file: str = "<string>") -> RuleSet:
     """Load and check .lg source given as text (it may extend a shipped edition)."""
-    module = parse(text, file)
+    module = _parse_bounded(text, file)
     modules = [module]
     if module.header.extends is not None:
         folder = Path(file).parent if file.endswith(".lg") and Path(file).parent.is_dir() else None

@@ -431,7 +431,7 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def card_decl(self, meta, children):
         name, text, copies, prov, body = children
-        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta))
+        return ast.CardDecl(str(name), text, 1 if copies is None else copies, prov, body, span=self._span(meta))
 
     @v_args(meta=True)
     def deck_decl(self, meta, children):
