@@ -406,7 +406,8 @@ class Compiler:
         """
         code, value = self.expr(e)
         if value is _NOTHING:
-            value = eval(compile(code, "<constant>", "eval"), self.ns, {"g": self.fixed})  # noqa: S307 - our own code
+            # `g` a global, so that the loops of generator expressions see it too
+            value = eval(compile(code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
         self.check_kept(value, e.span)
         return value
 
