@@ -367,6 +367,7 @@ class Compiler:
         self.source: list[str] = []
         self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
         self.fixed = _Fixed(self.sources, [s.name for s in m.spaces])
+        self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
         self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
 
     # ---------------------------------------------------------- namespace
@@ -493,7 +494,8 @@ class Compiler:
             return self._const(self.options[payload])
         if kind == "const":
             if payload not in self.consts:
-                self.consts[payload] = self.constant(self.m.consts[payload].value)
+                with self.folding(("const", payload), e.span, f"constant '{payload}'"):
+                    self.consts[payload] = self.constant(self.m.consts[payload].value)
             return self._const(self.consts[payload])
         if kind == "space":
             return self._const(payload)
@@ -504,26 +506,40 @@ class Compiler:
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return self.ref(self._table(payload), "_t"), self._table(payload)
+            return self.ref(self._table(payload, e.span), "_t"), self._table(payload)
         if kind == "game_var":
             return f"g.gv[{self.game_var_index[payload]}]", _NOTHING
         if kind == "context":
             return _CONTEXT[payload], _NOTHING
         raise AssertionError(kind)  # pragma: no cover
 
-    def _table(self, name: str) -> dict:
+    @contextlib.contextmanager
+    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
+        """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
+        if key in self.in_progress:
+            raise self.fixed.fail(f"{what} is worked out from itself", span,
+                                  "a constant, table or board field cannot be defined in terms of itself")
+        self.in_progress.add(key)
+        try:
+            yield
+        finally:
+            self.in_progress.discard(key)
+
+    def _table(self, name: str, span: ast.Span | None = None) -> dict:
         if name not in self.tables:
             decl = self.m.tables[name]
-            self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
+            with self.folding(("table", name), span, f"table '{name}'"):
+                self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
         return self.tables[name]
 
-    def _column(self, name: str) -> list:
+    def _column(self, name: str, span: ast.Span | None = None) -> list:
         if name not in self.columns:
             column: list = [None] * len(self.m.spaces)
-            for i, s in enumerate(self.m.spaces):
-                for field_name, value in s.fields:
-                    if field_name == name:
-                        column[i] = self.constant(value)
+            with self.folding(("field", name), span, f"field '{name}'"):
+                for i, s in enumerate(self.m.spaces):
+                    for field_name, value in s.fields:
+                        if field_name == name:
+                            column[i] = self.constant(value)
             self.columns[name] = column
         return self.columns[name]
 
@@ -546,7 +562,7 @@ class Compiler:
             if name in self.space_var_index:
                 return f"g.sv[{self.space_var_index[name]}][{sub}]", _NOTHING
             if name in self.m.space_fields:
-                column = self._column(name)
+                column = self._column(name, e.span)
                 if value is not _NOTHING and column[value] is not None:
                     return self._const(column[value])
                 col = self.ref(column, "_col")
@@ -658,7 +674,7 @@ class Compiler:
                 and strip_optional(self.type_of(group.subject)) == SPACE):
             return None
         sub = self.code(group.subject)
-        column = self._column(group.name)
+        column = self._column(group.name, group.span)
         domain = self.domains.get(sub)
         if not _CHEAP.fullmatch(sub) or not all(
                 isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)):
@@ -1369,16 +1385,20 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
     fixed += [value for s in m.spaces for _, value in s.fields]
     fixed += [v.initial for table in (m.game_vars, m.player_vars, m.space_vars) for v in table.values()]
     problems: list[Diagnostic] = []
-    for e in fixed:
-        try:
-            compiler.constant(e)
-        except LandlordError as err:
-            problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
-    if not problems:
-        try:
+    try:
+        for e in fixed:
+            try:
+                compiler.constant(e)
+            except LandlordError as err:
+                problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
+        if not problems:
             compiler.compile()
-        except LandlordError as err:
-            problems.extend(err.diagnostics)
+    except LandlordError as err:
+        problems.extend(err.diagnostics)
+    except (RecursionError, MemoryError):
+        from .parser import TOO_DEEP
+
+        problems.append(Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1]))
     return problems
 
 

@@ -217,3 +217,17 @@ def test_a_space_named_none_is_rejected():
 def test_a_board_field_paid_as_it_stands_cannot_be_negative():
     text = HEAD.replace("price = 60", "price = -60") + 'rule r "R" { on land lot { pay here.price from player to bank } }\n'
     assert _errors(text)[0] == "7:37: field 'price' of 'elm' is negative (-60), but it is paid as an amount"
+
+
+@pytest.mark.parametrize("decls, expected", [
+    ("const a = b + 1\nconst b = a\n", "constant 'b' is worked out from itself"),
+    ("table t { 1: t[1] }\nconst a = t[1]\n", "table 't' is worked out from itself"),
+])
+def test_a_fixed_value_worked_out_from_itself_is_a_located_check_error(decls, expected):
+    """Used to recurse until Python gave up (reported as a file nested too deeply) once compiled."""
+    assert expected in _errors(HEAD + decls + PAY_A)[0]
+
+
+def test_a_board_field_worked_out_from_itself_is_a_located_check_error():
+    text = HEAD.replace("price = 60", "price = elm.price + 1") + 'rule r "R" { on turn { pay elm.price from bank to player } }\n'
+    assert _errors(text) == ["7:37: field 'price' is worked out from itself"]
