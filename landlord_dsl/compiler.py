@@ -125,6 +125,9 @@ class Program:
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
     python_source: str = ""
+    # (span of a statement or expression, notes naming the declarations from other files
+    # whose values it uses): what a run-time error there adds (Game.fail)
+    origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = attrs.field(factory=list)
 
 
 # ------------------------------------------------------ run-time helpers
@@ -367,6 +370,7 @@ class Compiler:
         self.source: list[str] = []
         self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
         self.fixed = _Fixed(self.sources, [s.name for s in m.spaces])
+        self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
         self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
         self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
 
@@ -900,9 +904,48 @@ class Compiler:
     def block(self, out: _Code, stmts) -> None:
         before = len(out.lines)
         for s in stmts:
+            self.note_origins(s)
             getattr(self, "_s_" + type(s).__name__)(out, s)
         if len(out.lines) == before:
             out.line("pass")
+
+    def note_origins(self, node: Any) -> None:
+        """Record the declarations of other files (a variant's, say) whose values `node` uses, if any."""
+        if len(self.sources) < 2:
+            return
+        file, m = node.span.file, self.m
+        found: dict[ast.Span, str] = {}
+        by_ref = {"const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
+                  "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, tuple):
+                stack.extend(n)
+                continue
+            if not attrs.has(type(n)) or isinstance(n, ast.Span):
+                continue
+            kind, payload = m.refs.get(id(n), (None, None))
+            if kind in by_ref and isinstance(payload, str) and payload in by_ref[kind][0]:
+                found[by_ref[kind][0][payload].span] = f"{by_ref[kind][1]} '{payload}'"
+            elif kind == "space":
+                found[m.spaces[payload].span] = f"space '{m.spaces[payload].name}'"
+            if isinstance(n, ast.Field):
+                for table, what in ((m.player_vars, "player variable"), (m.space_vars, "space variable")):
+                    if n.name in table:
+                        found[table[n.name].span] = f"{what} '{n.name}'"
+                if n.name in m.space_fields:
+                    setters = [sp for sp in m.spaces if sp.span.file != file and any(f == n.name for f, _ in sp.fields)]
+                    for sp in setters[:3]:
+                        found[sp.span] = f"field '{n.name}' of space '{sp.name}'"
+            elif isinstance(n, ast.Do) and n.action in m.actions:
+                found[m.actions[n.action].span] = f"action '{n.action}'"
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+        notes = tuple(attrs.evolve(self.sources[span.file].diagnostic(f"{what}, used there, is declared here", span),
+                                   severity="note")
+                      for span, what in found.items() if span.file != file and span.file in self.sources)
+        if notes:
+            self.origins.append((node.span, notes))
 
     def ledger(self, e: ast.Expr) -> str:
         """Return code for the ledger index of a payer or payee."""
@@ -1141,6 +1184,7 @@ class Compiler:
         return self.function(self._unique(prefix), [], lambda out: self.block(out, stmts))
 
     def expression_function(self, prefix: str, e: ast.Expr) -> str:
+        self.note_origins(e)
         return self.function(self._unique(prefix), [], lambda out: self.return_expression(out, e))
 
     def return_expression(self, out: _Code, e: ast.Expr) -> None:
@@ -1213,6 +1257,7 @@ class Compiler:
                 effects.append(None)
         for f in m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
+            self.note_origins(f.body)
             self.function(f"_f_{f.name}", [f"v{i}" for i in range(len(f.params))],
                           lambda out, f=f: self.return_expression(out, f.body))
         for a in m.actions.values():
@@ -1318,6 +1363,7 @@ class Compiler:
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            origins=self.origins,
         )
 
 

@@ -255,7 +255,18 @@ class Game:
         source = self.prog.sources.get(span.file) if span is not None else None
         where = f" (rule '{self.rule_name()}', turn {self.turn})"
         diag = (source or SourceText("", "")).diagnostic(message + where, span, hint)
-        return RuleRuntimeError([diag])
+        return RuleRuntimeError([diag, *self._origins(span)])
+
+    def _origins(self, span) -> tuple:
+        """Return notes naming the declarations of other files (a variant's) that the failing code at `span` uses."""
+        if span is None:
+            return ()
+        inside = [(start, notes) for start, notes in self.prog.origins if start.file == span.file
+                  and (start.line, start.column) <= (span.line, span.column)
+                  and (span.end_line, span.end_column) <= (start.end_line, start.end_column)]
+        if not inside:
+            return ()
+        return min(inside, key=lambda item: (item[0].end_line - item[0].line, item[0].end_column - item[0].column))[1]
 
     # ------------------------------------------------------------- ledger
     def account_index(self, payee: int) -> int:

@@ -231,3 +231,18 @@ def test_a_fixed_value_worked_out_from_itself_is_a_located_check_error(decls, ex
 def test_a_board_field_worked_out_from_itself_is_a_located_check_error():
     text = HEAD.replace("price = 60", "price = elm.price + 1") + 'rule r "R" { on turn { pay elm.price from bank to player } }\n'
     assert _errors(text) == ["7:37: field 'price' is worked out from itself"]
+
+
+def test_a_run_time_error_names_the_variant_whose_declaration_gave_the_value(tmp_path):
+    """1906, Rule 10 (the jail fine) with a variant making the fine negative: the error is at the
+    edition's `pay`, and a note points at the variant's line that caused it."""
+    variant = tmp_path / "negative-fine.lg"
+    variant.write_text('edition "negative-fine" {\n    extends "landlords-game-1906"\n}\nconst jail_fine = -50\n')
+    rules = ld.load_edition(variant)
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        for seed in range(50):
+            ld.new_game(rules, players=4, seed=seed).play()
+    first, *notes = info.value.diagnostics
+    assert "negative amount" in first.message and first.span.file.endswith("landlords-game-1906.lg")
+    assert [(n.severity, n.span.file, n.span.line, n.line_text) for n in notes] == [
+        ("note", str(variant), 4, "const jail_fine = -50")]
