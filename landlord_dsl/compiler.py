@@ -1445,7 +1445,7 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
         from .parser import TOO_DEEP
 
         problems.append(Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1]))
-    return problems
+    return sorted(problems, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
 def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True) -> Program:
