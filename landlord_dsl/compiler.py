@@ -20,6 +20,7 @@ import ast as pyast
 import contextlib
 import operator
 import re
+import typing
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -30,13 +31,14 @@ from .builtins import IMPLEMENTATIONS, INLINE, owner_getter
 from .checker import Model
 from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
-from .limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit
+from .limits import MAX_INT, MAX_TEXT, MAX_WORK, SMALL_LOOP, describe_int_limit, shown
 from .loader import RuleSet
 from .parser import source_of
 from .requests import ChoiceSite
 from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, strip_optional
 
 _NOTHING = object()
+_STATEMENTS = typing.get_args(ast.Stmt)
 _LOCAL = re.compile(r"v\d+")
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -153,9 +155,9 @@ def _lookup(g, container, key, span):
         return container[key]
     except (KeyError, IndexError, TypeError):
         if isinstance(container, dict):
-            raise g.fail(f"the table has no entry {key!r}", span,
+            raise g.fail(f"the table has no entry {shown(key)}", span,
                          "known keys: " + ", ".join(map(repr, container))) from None
-        raise g.fail(f"index {key!r} is outside the list", span) from None
+        raise g.fail(f"index {shown(key)} is outside the list", span) from None
 
 
 def _divide(g, a, b, span, modulo):
@@ -372,7 +374,8 @@ class Compiler:
         self.fixed = _Fixed(self.sources, [s.name for s in m.spaces])
         self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
         self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
-        self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
+        self.growing: dict[str, bool] = {}
+        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)  # by function: whether its body may give a number beyond its inputs'
 
     # ---------------------------------------------------------- namespace
     def _unique(self, prefix: str) -> str:
@@ -447,6 +450,56 @@ class Compiler:
                     return True
         return any(self.may_grow(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 
+    def counted(self, collection: ast.Expr, code: str, inner: Any, span: ast.Span) -> str:
+        """Return code for a collection a loop goes through: counted against the work budget unless the loop
+        is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop."""
+        if self.optimize and self.light(inner):
+            bound = self.static_bound(collection)
+            if bound is not None and bound <= SMALL_LOOP:
+                return code
+        return f"_work(g, {code}, {self.span(span)})"
+
+    def light(self, node: Any) -> bool:
+        """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
+        no aggregate, no call of a function that has one, no other statement."""
+        if isinstance(node, tuple):
+            return all(self.light(x) for x in node)
+        if node is None or not attrs.has(type(node)) or isinstance(node, ast.Span):
+            return True
+        if isinstance(node, ast.Aggregate):
+            return False
+        if isinstance(node, ast.Call) and self.m.refs[id(node)][0] == "function":
+            name = node.function
+            if name not in self.light_functions:
+                self.light_functions[name] = self.light(self.m.functions[name].body)
+            if not self.light_functions[name]:
+                return False
+        if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
+            return False
+        return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def static_bound(self, e: ast.Expr) -> int | None:
+        """Return the most items a collection can hold in any game of this program, or None if not known."""
+        value = self.expr(e)[1]
+        if isinstance(value, (tuple, list)):
+            return len(value)
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
+            return (self.m.header.players or (2, 8))[1]
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "spaces"):
+            return len(self.m.spaces)
+        if self._holdings(e) == "titles":
+            return len(self.titled)
+        if self._holdings(e) == "hands":  # title deeds and the decks' cards
+            return len(self.titled) + sum(c.copies for d in self.m.decks.values() for c in d.cards)
+        if isinstance(e, ast.Field) and e.name in self.m.space_fields and e.name not in self.space_var_index \
+                and strip_optional(self.type_of(e.subject)) == SPACE:
+            groups = [v for v in self._column(e.name) if v is not None]  # a space without the field fails anyway
+            if all(isinstance(v, tuple) for v in groups):
+                return max(map(len, groups), default=0)
+        if isinstance(e, ast.Aggregate) and e.op in ("filter", "map"):
+            return self.static_bound(e.collection)
+        return None
+
     def kept(self, e: ast.Expr, compiled: tuple[str, Any] | None = None) -> str:
         """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
 
@@ -461,6 +514,10 @@ class Compiler:
         t = strip_optional(self.type_of(e))
         if t not in (INT, TEXT) or not self.may_grow(e):
             return code
+        if t == INT and self.type_of(e) == INT and self.optimize:  # never none: compare in place, call only to fail
+            kept = self._unique("_n")
+            return (f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
+                    f"else _kept_int(g, {kept}, {self.span(e.span)}))")
         return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
 
     # -------------------------------------------------------- expressions
@@ -486,7 +543,8 @@ class Compiler:
         parts = [self.expr(i) for i in e.items]
         if all(v is not _NOTHING for _, v in parts):
             return self._const(tuple(v for _, v in parts))
-        return "[" + ", ".join(c for c, _ in parts) + "]", _NOTHING
+        # a list's items are kept: a loop or a local may hold them
+        return "[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]", _NOTHING
 
     def _e_Name(self, e):
         kind, payload = self.m.refs[id(e)]
@@ -759,7 +817,7 @@ class Compiler:
         items = self.expr(e.collection)[1]
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
-        coll = f"_work(g, {self.iterable(e.collection)}, {self.span(e.span)})"
+        coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return {
@@ -964,7 +1022,7 @@ class Compiler:
         return code
 
     def _s_Pay(self, out, s):
-        out.line(f"g.transfer({self.kept(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
+        out.line(f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
                  f"{self.span(s.span)})")
 
     def _s_Set(self, out, s):
@@ -985,7 +1043,9 @@ class Compiler:
         if op == "=":
             out.line(f"{target} = {value}")
         else:  # adding again and again may leave the range even when what is added does not grow
-            out.line(f"{target} = _kept_int(g, {target} {op[0]} {value}, {self.span(s.span)})")
+            out.line(f"{target} {op} {value}")
+            out.line(f"if not -{MAX_INT} <= {target} <= {MAX_INT}:")
+            out.line(f"    _kept_int(g, {target}, {self.span(s.span)})")
 
     def _s_Let(self, out, s):
         out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
@@ -1009,7 +1069,7 @@ class Compiler:
 
     def _s_For(self, out, s):
         slot = self.m.refs[id(s)][1]
-        out.line(f"for v{slot} in _work(g, list({self.code(s.collection)}), {self.span(s.span)}):")
+        out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
         out.depth += 1
         self.block(out, s.body)
         out.depth -= 1
@@ -1089,7 +1149,8 @@ class Compiler:
                     value = self.code(o.value) if o.value is not None else "0"
             append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
             if o.binding is not None:
-                out.line(f"for {var} in _work(g, {self.iterable(o.binding[1])}, {self.span(o.span)}):")
+                coll = self.iterable(o.binding[1])
+                out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
                 out.depth += 1
             if guard is not None:
                 out.line(f"if {guard}:")
@@ -1192,7 +1253,7 @@ class Compiler:
         if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
             var = f"v{self.m.refs[id(e)][1]}"
             found = e.op == "any"
-            out.line(f"for {var} in _work(g, {self.code(e.collection)}, {self.span(e.span)}):")
+            out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
             body = self.code(e.body)
             out.line(f"    if {body if found else f'not ({body})'}:")
             out.line(f"        return {found}")

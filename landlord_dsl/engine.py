@@ -19,7 +19,7 @@ import attrs
 import cattrs
 
 from .errors import LandlordError, RuleRuntimeError, SourceText
-from .limits import MAX_INT, describe_int_limit
+from .limits import MAX_INT, describe_int_limit, shown
 from .requests import BidRequest, ChoiceSite, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 
 if TYPE_CHECKING:
@@ -279,9 +279,11 @@ class Game:
         A player who cannot pay triggers the `on shortfall` rules first; what
         is still missing afterwards is not paid and is logged as unpaid.
         """
-        if amount <= 0 or src == dst:
+        if not 0 < amount <= MAX_INT or src == dst:
             if amount < 0:
-                raise self.fail(f"a payment of a negative amount ({amount})", span)
+                raise self.fail(f"a payment of a negative amount ({shown(amount)})", span)
+            if amount > MAX_INT:
+                raise self._beyond_range(amount, span)
             return 0
         bal = self.bal
         if self.finite[src] and bal[src] < amount:
@@ -303,8 +305,10 @@ class Game:
                         self._left_during_payment(src)
                     return 0
         finite = self.finite
-        if not (finite[src] and finite[dst]):
-            self._check_minting(amount, src, dst, span)
+        # Finite balances are never negative and add up to `minted`: bounding it bounds each of them.
+        if not (finite[src] and finite[dst]) and (bal[dst] + amount > MAX_INT or bal[src] - amount < -MAX_INT
+                                                   or finite[dst] and self.minted + amount > MAX_INT):
+            raise self._beyond_range(amount, span)
         bal[src] -= amount
         bal[dst] += amount
         if finite[src] != finite[dst]:
@@ -314,15 +318,11 @@ class Game:
             self._left_during_payment(src)
         return amount
 
-    def _check_minting(self, amount: int, src: int, dst: int, span) -> None:
-        """Fail, before anything moves, if a payment from or to an unlimited account would take a balance,
-        or the money in the finite accounts (which bounds each of theirs), outside the integer range."""
-        finite = self.finite
-        minted = self.minted + (amount if finite[dst] else -amount if finite[src] else 0)
-        if max(abs(minted), abs(self.bal[src] - amount), abs(self.bal[dst] + amount)) > MAX_INT:
-            raise self.fail(f"this payment of {amount} would take the money in the game outside the numbers "
-                            f"landlord-dsl keeps ({describe_int_limit()})", span,
-                            "an amount that grows every time soon leaves any range; bound it")
+    def _beyond_range(self, amount: int, span) -> RuleRuntimeError:
+        """Return the error for a payment that would take an amount or balance outside the integer range."""
+        return self.fail(f"this payment of {shown(amount)} would take the money in the game outside the numbers "
+                         f"landlord-dsl keeps ({describe_int_limit()})", span,
+                         "an amount that grows every time soon leaves any range; bound it")
 
     def _left_during_payment(self, src: int) -> None:
         """End the turn of a current player who left the game while this payment was settled."""
@@ -366,7 +366,7 @@ class Game:
     def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
         """Move the acting player: forward (optionally jumping along `via`) or backward."""
         if steps < 0:
-            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
+            raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
         start, size = self.pos[self.actor], self.board_size
         if via is not None:
             dest = self.jump_target(start, steps, via)
@@ -404,7 +404,7 @@ class Game:
         included; then the landing handlers of the space the player is on.
         """
         if steps < 0:
-            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
+            raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
         seat = self.actor
         pos = self.pos
         start = pos[seat]

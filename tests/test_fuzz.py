@@ -530,6 +530,7 @@ def _statement(e: str) -> st.SearchStrategy[str]:
         f"set v = {e}", f"set v += {e}", f"set w = {e}", f"do a({e})", f"let x = {e}\n set v = x",
         f"for s in spaces {{ set v = {e} }}", f"for p in players {{ for s in spaces {{ set w += {e} }} }}",
         "set words = words + words", f"pay abs({e}) from bank to player", f"pay abs(v) from bank to players[0]",
+        f"for x in [{e}, 1] {{ set v = x }}", f"let l = [{e}]\n set v = sum(x in l: x)",
     ])
 
 

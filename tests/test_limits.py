@@ -90,6 +90,8 @@ def _play(text: str, players: int = 2) -> ld.Game:
     # a chain of functions each squaring the last: 2 ** (2 ** 7) from a short file
     ("function f1(n: int) = n * n\nfunction f2(n: int) = f1(f1(n))\nfunction f3(n: int) = f2(f2(n))\n"
      "function f4(n: int) = f3(f3(n))\nvar v = 0\nrule r \"R\" { on turn { set v = f4(2) } }\n", "n * n"),
+    # through the items of a list a loop goes through
+    ("var v = 3\nrule r \"R\" { on turn { for x in [2, v * v] { set v = x } } }\n", "v * v"),
     # a local squared in a loop
     ("rule r \"R\" { on turn { let x = 3\n for i in [1, 2, 3, 4, 5, 6, 7, 8] { set x = x * x } } }\n", "x * x"),
     # money from an unlimited account growing past the range
