@@ -216,7 +216,7 @@ def _out_of_limits(value, what: str) -> tuple[str, str] | None:
 
 
 def _kept_int(g, value, span):
-    """Return a number a rule keeps (stores, returns, pays), failing if it is outside the integer range."""
+    """Return a number a rule keeps (stores, returns, shows), failing if it is outside the integer range."""
     if value is None or -MAX_INT <= value <= MAX_INT:
         return value
     message, hint = _out_of_limits(value, "this number")
@@ -1294,7 +1294,8 @@ class Compiler:
             made[key] = self.function(self._unique("_dispatch"), [], body)
         return made[key]
 
-    def compile(self) -> Program:
+    def compile(self, build: bool = True) -> Program | None:
+        """Return the Program; with `build=False` only generate its source (every fixed value folded) and return None."""
         m, rs = self.m, self.rs
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
@@ -1371,6 +1372,9 @@ class Compiler:
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
                          for d in m.decks.values() if d.enabled is not None}
         source = "\n\n".join(self.source) + "\n"
+        if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
+            compile(source, f"<compiled {rs.name}>", "exec")
+            return None
         code = read_game_lists_once(source) if self.optimize else source
         exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
         ns = self.ns
@@ -1482,8 +1486,8 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
 
     Every constant, table entry, board field and starting value is worked
     out (each problem reported, located), then, if they all can be, the
-    rules are compiled, which folds the fixed parts of their expressions.
-    An empty list: the rule set compiles.
+    rules' source is generated, which folds the fixed parts of their
+    expressions. An empty list: the rule set compiles.
     """
     compiler = Compiler(ruleset, resolve_options(ruleset, None))
     m = compiler.m
@@ -1499,10 +1503,10 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
             except LandlordError as err:
                 problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
         if not problems:
-            compiler.compile()
+            compiler.compile(build=False)
     except LandlordError as err:
         problems.extend(err.diagnostics)
-    except (RecursionError, MemoryError):
+    except (RecursionError, MemoryError, SyntaxError):
         from .parser import TOO_DEEP
 
         problems.append(Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1]))
@@ -1517,7 +1521,7 @@ def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, opt
     """
     try:
         return Compiler(ruleset, resolve_options(ruleset, options), optimize).compile()
-    except (RecursionError, MemoryError):
+    except (RecursionError, MemoryError, SyntaxError):  # SyntaxError: Python's limit on nested parentheses
         from .parser import TOO_DEEP
 
         raise LandlordError([Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None

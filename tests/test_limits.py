@@ -248,3 +248,12 @@ def test_a_run_time_error_names_the_variant_whose_declaration_gave_the_value(tmp
     assert "negative amount" in first.message and first.span.file.endswith("landlords-game-1906.lg")
     assert [(n.severity, n.span.file, n.span.line, n.line_text) for n in notes] == [
         ("note", str(variant), 4, "const jail_fine = -50")]
+
+
+def test_an_expression_nested_past_pythons_own_limit_is_a_check_error():
+    """250 additions in a row: the generated code nests 250 parentheses, past Python's limit; `check`
+    passed and `play` died with an internal SyntaxError."""
+    total = " + ".join(["turn_number"] * 250)
+    errors = ld.check(HEAD + f'var v = 0\nrule r "R" {{ on turn {{ set v = {total} }} }}\n', "t.lg")
+    assert [d.message for d in errors] == ["x: the file nests too deeply for landlord-dsl (an expression or block "
+                                           "hundreds of levels deep)"]
