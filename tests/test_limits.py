@@ -236,7 +236,7 @@ def test_a_board_field_worked_out_from_itself_is_a_located_check_error():
 
 
 def test_a_run_time_error_names_the_variant_whose_declaration_gave_the_value(tmp_path):
-    """1906, Rule 10 (the jail fine) with a variant making the fine negative: the error is at the
+    """1906, Rule 6 (the fine to leave jail) with a variant making it negative: the error is at the
     edition's `pay`, and a note points at the variant's line that caused it."""
     variant = tmp_path / "negative-fine.lg"
     variant.write_text('edition "negative-fine" {\n    extends "landlords-game-1906"\n}\nconst jail_fine = -50\n')
