@@ -27,6 +27,8 @@ from .types import (
 
 MAX_NUMBER = 10 ** 15  # amounts, counts and thresholds; larger is surely a typing slip
 MAX_PLAYERS = 100
+LITERAL_NAMES = ("true", "false", "none")  # written as names, read as values: never declarable
+AGGREGATES = ("sum", "count", "all", "any", "filter", "map")  # a function of one of these names could not be called
 
 # The value types of declared types; a `player` or `card` variable may hold none.
 FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER),
@@ -114,6 +116,7 @@ class Checker:
         self.templates: dict[int, list] = {}
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}
+        self.paid_fields: dict[str, ast.Span] = {}  # board fields some `pay` pays as they stand, with the first
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
@@ -145,6 +148,7 @@ class Checker:
         self._check_groups(decls)
         self._check_title_decks()
         self._check_bodies()
+        self._check_paid_fields()
         if not m.spaces:
             self.error("the edition has no board", header.span, "add a `board { space ... }` block")
         if self.diagnostics:
@@ -163,7 +167,7 @@ class Checker:
         m = self.m
         names_seen: dict[str, ast.Span] = {}
 
-        reserved = set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}
+        reserved = set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"} | set(LITERAL_NAMES)
 
         def global_name(name: str, decl) -> bool:
             """Claim a top-level name; return False (after reporting) if it cannot be had."""
@@ -188,6 +192,9 @@ class Checker:
                 if not global_name(d.name, d):
                     continue
                 m.options[d.name] = d
+                if isinstance(d.default, int) and not isinstance(d.default, bool) and abs(d.default) > MAX_NUMBER:
+                    self.error("this number is too large", d.default_span,
+                               f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
                 if d.choices is not None and d.default not in d.choices:
                     self.error(f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
                                d.default_span, "choices: " + ", ".join(repr(c) for c in d.choices))
@@ -226,6 +233,8 @@ class Checker:
                 builtin = BUILTIN_FIELDS.get(d.scope, {})
                 if d.name in builtin:
                     self.error(f"'{d.name}' is a built-in field of every {d.scope}", d.span, "choose another name")
+                elif d.name in LITERAL_NAMES:
+                    self.error(f"'{d.name}' is a value and cannot be declared", d.span, "choose another name")
                 elif self._declared(table, d.name, d, f"{d.scope} variable"):
                     table[d.name] = d
             elif isinstance(d, ast.BoardDecl):
@@ -259,7 +268,7 @@ class Checker:
             elif isinstance(d, ast.FunctionDecl):
                 if not global_name(d.name, d):
                     continue
-                if d.name in BUILTINS:
+                if d.name in BUILTINS or d.name in AGGREGATES:
                     self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
                 m.functions[d.name] = d
             elif isinstance(d, ast.RuleDecl):
@@ -284,6 +293,11 @@ class Checker:
                            "add `extends \"edition-name\"` to the header")
             elif isinstance(d, ast.ReferenceDecl):
                 self._reference(d)
+        for v in m.space_vars.values():
+            kinds = [k.name for k in m.kinds.values() if any(f.name == v.name for f in k.fields)]
+            if kinds:
+                self.error(f"space variable '{v.name}' has the name of a field of kind '{kinds[0]}'", v.span,
+                           "it would hide that field on every space: choose another name")
         title_decks = [d for d in m.decks.values() if d.of_titles]
         if len(title_decks) > 1 and any(d.titles_in is None for d in title_decks):
             self.error("only one deck can hold all the title deeds", title_decks[1].span,
@@ -572,6 +586,7 @@ class Checker:
                   else "a deck" if name in m.decks else "a variable" if name in m.game_vars
                   else "an account" if any(a.name == name for a in m.accounts)
                   else "a built-in name" if name in CONTEXT_NAMES or name in SHORTFALL_NAMES or name == "card"
+                  or name in LITERAL_NAMES
                   else None)
         if hidden is not None:
             self.error(f"the local name '{name}' would hide {hidden} of the same name", span,
@@ -604,6 +619,9 @@ class Checker:
         m = self.m
         if isinstance(s, ast.Pay):
             self.expect(s.amount, scope, INT, "an amount")
+            self._not_negative(s.amount, "an amount paid")
+            if isinstance(s.amount, ast.Field) and s.amount.name in m.space_fields:
+                self.paid_fields.setdefault(s.amount.name, s.amount.span)
             self.expect(s.payer, scope, PAYEE, "who pays")
             self.expect(s.payee, scope, PAYEE, "who is paid")
         elif isinstance(s, ast.Set):
@@ -656,6 +674,7 @@ class Checker:
                     self.templates[id(o)] = self.template(o.label, o.span, inner)
                 if o.cost is not None:
                     self.expect(o.cost, inner, INT, "an option's cost")
+                    self._not_negative(o.cost, "an option's cost")
                 if o.value is not None:
                     self.expect(o.value, inner, INT, "an option's value")
                 self.block(o.body, inner)
@@ -671,6 +690,7 @@ class Checker:
                 self.expect(s.thrower, scope, PLAYER, "who throws")
         elif isinstance(s, ast.MoveSteps):
             self.expect(s.steps, scope, INT, "the number of steps")
+            self._not_negative(s.steps, "the number of steps")
             if s.via is not None and s.direction == "backward":
                 self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
             elif s.via is not None and s.via not in m.groups:
@@ -694,12 +714,15 @@ class Checker:
             self._deck(s.deck, s.name_span)
         elif isinstance(s, ast.Deal):
             self.expect(s.count, scope, INT, "how many cards")
+            self._not_negative(s.count, "the number of cards")
             self._deck(s.deck, s.name_span)
         elif isinstance(s, ast.Auction):
             self.expect(s.space, scope, SPACE, "what is auctioned")
             self.expect(s.start, scope, INT, "the opening price")
+            self._not_negative(s.start, "the opening price")
             if s.step is not None:
                 self.expect(s.step, scope, INT, "the smallest raise")
+                self._not_negative(s.step, "the smallest raise")
             if s.first is not None:
                 self.expect(s.first, scope, PLAYER, "who has the first option")
             if s.value is not None:
@@ -708,6 +731,8 @@ class Checker:
         elif isinstance(s, ast.Borrow):
             self.expect(s.amount, scope, INT, "the amount to borrow")
             self.expect(s.interest, scope, INT, "the interest in percent")
+            self._not_negative(s.amount, "the amount to borrow")
+            self._not_negative(s.interest, "the interest")
         elif isinstance(s, ast.Switch):
             if not any(r.name == s.rule for r in m.rules):
                 self.error(f"unknown rule '{s.rule}'", s.name_span, did_you_mean(s.rule, [r.name for r in m.rules]))
@@ -732,6 +757,23 @@ class Checker:
             pass
         else:  # pragma: no cover
             raise AssertionError(s)
+
+    def _not_negative(self, e: ast.Expr, what: str) -> None:
+        """Report a negative number written where the engine takes only amounts and counts from 0 up."""
+        value = _literal_int(e)
+        if value is not None and value < 0:
+            self.error(f"{what} cannot be negative ({value})", e.span,
+                       "to move money the other way, swap `from` and `to`" if what == "an amount paid" else None)
+
+    def _check_paid_fields(self) -> None:
+        """Report a board field that some `pay` pays as it stands and that a space sets to a negative number."""
+        for s in self.m.spaces:
+            for (name, value), span in zip(s.fields, s.field_spans or [s.span] * len(s.fields)):
+                number = _literal_int(value)
+                if name in self.paid_fields and number is not None and number < 0:
+                    paid = self.paid_fields[name]
+                    self.error(f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
+                               value.span, f"it is paid at {paid.file}:{paid.line}")
 
     def _set(self, s: ast.Set, scope: _Scope) -> None:
         m = self.m
@@ -1136,6 +1178,15 @@ def _narrowings(cond: ast.Expr, holds: bool) -> frozenset[str]:
     if isinstance(cond, ast.Unary) and cond.op == "not":
         return _narrowings(cond.operand, not holds)
     return frozenset()
+
+
+def _literal_int(e: ast.Expr) -> int | None:
+    """Return the number an expression writes out (`5`, `-5`), or None if it is not a written number."""
+    if isinstance(e, ast.IntLit) and not isinstance(e.value, bool):
+        return e.value
+    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return None
 
 
 def _param_type(type_name: str) -> str:

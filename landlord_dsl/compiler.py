@@ -20,6 +20,8 @@ import ast as pyast
 import contextlib
 import operator
 import re
+import typing
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import attrs
@@ -28,13 +30,15 @@ from . import ast
 from .builtins import IMPLEMENTATIONS, INLINE, owner_getter
 from .checker import Model
 from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
-from .errors import Diagnostic, LandlordError, did_you_mean
+from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .limits import MAX_INT, MAX_TEXT, MAX_WORK, SMALL_LOOP, describe_int_limit, shown
 from .loader import RuleSet
 from .parser import source_of
 from .requests import ChoiceSite
-from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, strip_optional
+from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, strip_optional
 
 _NOTHING = object()
+_STATEMENTS = typing.get_args(ast.Stmt)
 _LOCAL = re.compile(r"v\d+")
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -128,6 +132,9 @@ class Program:
     # Each space field's value on every space (None where the space's kind lacks it),
     # folded for these options; group-valued fields hold their spaces' indices.
     space_fields: dict[str, list] = attrs.field(factory=dict)
+    # (span of a statement or expression, notes naming the declarations from other files
+    # whose values it uses): what a run-time error there adds (Game.fail)
+    origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = attrs.field(factory=list)
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.
@@ -162,9 +169,9 @@ def _lookup(g, container, key, span):
         return container[key]
     except (KeyError, IndexError, TypeError):
         if isinstance(container, dict):
-            raise g.fail(f"the table has no entry {key!r}", span,
+            raise g.fail(f"the table has no entry {shown(key)}", span,
                          "known keys: " + ", ".join(map(repr, container))) from None
-        raise g.fail(f"index {key!r} is outside the list", span) from None
+        raise g.fail(f"index {shown(key)} is outside the list", span) from None
 
 
 def _divide(g, a, b, span, modulo):
@@ -209,8 +216,64 @@ def _too_deep(g):
     raise g.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
 
 
+def _out_of_limits(value, what: str) -> tuple[str, str] | None:
+    """Return (message, hint) if a number or text a rule keeps lies outside the limits, else None."""
+    if value.__class__ is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return None
+        return (f"{what} is outside the numbers landlord-dsl keeps ({describe_int_limit()})",
+                "a number that grows every time (say, squared each turn) soon leaves any range; bound it")
+    if value.__class__ is str and len(value) > MAX_TEXT:
+        return (f"{what} is a text of {len(value):,} characters, more than the {MAX_TEXT:,} a rule may build",
+                "a text that grows every time (say, doubled each turn) soon leaves any range; bound it")
+    return None
+
+
+def _kept_int(g, value, span):
+    """Return a number a rule keeps (stores, returns, shows), failing if it is outside the integer range."""
+    if value is None or -MAX_INT <= value <= MAX_INT:
+        return value
+    message, hint = _out_of_limits(value, "this number")
+    raise g.fail(message, span, hint)
+
+
+def _kept_text(g, value, span):
+    """Return a text a rule keeps, failing if it is longer than MAX_TEXT."""
+    if value is None or len(value) <= MAX_TEXT:
+        return value
+    message, hint = _out_of_limits(value, "this text")
+    raise g.fail(message, span, hint)
+
+
+def _work(g, items, span):
+    """Return a collection a loop or aggregate is about to go through, counting its items against the budget."""
+    g.work += len(items)
+    if g.work > MAX_WORK:
+        raise g.fail(f"the rules went through more than {MAX_WORK:,} items (loops and aggregates) in one turn",
+                     span, "nest fewer loops over large collections; the budget keeps every turn finite")
+    return items
+
+
+class _Fixed:
+    """What compiled code sees as the game while values fixed before any game are worked out.
+
+    Failures are located in the rule files, as check errors, and loops count
+    against one work budget for all of the folding.
+    """
+
+    def __init__(self, sources: dict[str, SourceText], space_names: list[str]):
+        self.sources = sources
+        self.prog = SimpleNamespace(space_names=space_names)
+        self.work = 0
+
+    def fail(self, message: str, span=None, hint: str | None = None) -> LandlordError:
+        """Return a LandlordError located at `span`."""
+        source = self.sources.get(span.file) if span is not None else None
+        return LandlordError([(source or SourceText("", "")).diagnostic(message, span, hint)])
+
+
 _RUNTIME = {
-    "_too_deep": _too_deep,
+    "_too_deep": _too_deep, "_kept_int": _kept_int, "_kept_text": _kept_text, "_work": _work,
     "_present": _present, "_field": _field, "_lookup": _lookup, "_divide": _divide, "_ledger": _ledger,
     "_switch": _switch, "_end_game": _end_game, "_show": _show,
     "_EndTurn": EndTurn, "_MAX_OFFER": MAX_OFFER_ROUNDS, "_MAX_NESTING": MAX_NESTING,
@@ -322,6 +385,12 @@ class Compiler:
         self.bound: dict[int, tuple[str, Any]] = {}
         self.counter = 0
         self.source: list[str] = []
+        self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
+        self.fixed = _Fixed(self.sources, [s.name for s in m.spaces])
+        self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
+        self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
+        self.growing: dict[str, bool] = {}
+        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)  # by function: whether its body may give a number beyond its inputs'
 
     # ---------------------------------------------------------- namespace
     def _unique(self, prefix: str) -> str:
@@ -338,6 +407,8 @@ class Compiler:
         return self.names_by_id[key]
 
     def literal(self, value: Any) -> str:
+        if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+            return self.ref(value)  # a folded step beyond the range (repr may refuse it); kept values are checked
         if isinstance(value, _SIMPLE):
             return repr(value)
         if isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value):
@@ -351,11 +422,118 @@ class Compiler:
         return self.m.types.get(id(e), "any")
 
     def constant(self, e: ast.Expr) -> Any:
-        """Evaluate an expression the checker proved fixed (it needs no game)."""
+        """Return the value of an expression the checker proved fixed (it needs no game).
+
+        A failure (a division by zero, a missing table key, a number beyond the
+        limits...) raises a LandlordError located in the rule file.
+        """
         code, value = self.expr(e)
+        if value is _NOTHING:
+            # `g` a global, so that the loops of generator expressions see it too
+            value = eval(compile(code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
+        self.check_kept(value, e.span)
+        return value
+
+    def check_kept(self, value: Any, span: ast.Span) -> None:
+        """Raise a located LandlordError if a value fixed before the game is outside the limits."""
+        problem = _out_of_limits(value, "this value")
+        if problem is not None:
+            raise self.fixed.fail(problem[0], span, "what is worked out before the game must lie within the limits "
+                                  "too (see 'Limits' in the language reference)")
+
+    def may_grow(self, e: Any) -> bool:
+        """Return True if an expression may give a number or text beyond the values it reads.
+
+        Values read (literals, variables, fields, table entries) are within the
+        limits already; only arithmetic, `+` of texts, `sum` and `percent` can
+        leave them, directly or in the body of a function called.
+        """
+        if isinstance(e, tuple):
+            return any(self.may_grow(x) for x in e)
+        if not attrs.has(type(e)) or isinstance(e, ast.Span):
+            return False
+        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*") or isinstance(e, ast.Aggregate) and e.op == "sum":
+            return True
+        if isinstance(e, ast.Call):
+            kind, name = self.m.refs[id(e)]
+            if kind == "builtin" and name == "percent":
+                return True
+            if kind == "function":
+                if name not in self.growing:
+                    self.growing[name] = self.may_grow(self.m.functions[name].body)
+                if self.growing[name]:
+                    return True
+        return any(self.may_grow(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+    def counted(self, collection: ast.Expr, code: str, inner: Any, span: ast.Span) -> str:
+        """Return code for a collection a loop goes through: counted against the work budget unless the loop
+        is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop."""
+        if self.optimize and self.light(inner):
+            bound = self.static_bound(collection)
+            if bound is not None and bound <= SMALL_LOOP:
+                return code
+        return f"_work(g, {code}, {self.span(span)})"
+
+    def light(self, node: Any) -> bool:
+        """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
+        no aggregate, no call of a function that has one, no other statement."""
+        if isinstance(node, tuple):
+            return all(self.light(x) for x in node)
+        if node is None or not attrs.has(type(node)) or isinstance(node, ast.Span):
+            return True
+        if isinstance(node, ast.Aggregate):
+            return False
+        if isinstance(node, ast.Call) and self.m.refs[id(node)][0] == "function":
+            name = node.function
+            if name not in self.light_functions:
+                self.light_functions[name] = self.light(self.m.functions[name].body)
+            if not self.light_functions[name]:
+                return False
+        if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
+            return False
+        return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def static_bound(self, e: ast.Expr) -> int | None:
+        """Return the most items a collection can hold in any game of this program, or None if not known."""
+        value = self.expr(e)[1]
+        if isinstance(value, (tuple, list)):
+            return len(value)
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
+            return (self.m.header.players or (2, 8))[1]
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "spaces"):
+            return len(self.m.spaces)
+        if self._holdings(e) == "titles":
+            return len(self.titled)
+        if self._holdings(e) == "hands":  # title deeds and the decks' cards
+            return len(self.titled) + sum(c.copies for d in self.m.decks.values() for c in d.cards)
+        if isinstance(e, ast.Field) and e.name in self.m.space_fields and e.name not in self.space_var_index \
+                and strip_optional(self.type_of(e.subject)) == SPACE:
+            groups = [v for v in self._column(e.name) if v is not None]  # a space without the field fails anyway
+            if all(isinstance(v, tuple) for v in groups):
+                return max(map(len, groups), default=0)
+        if isinstance(e, ast.Aggregate) and e.op in ("filter", "map"):
+            return self.static_bound(e.collection)
+        return None
+
+    def kept(self, e: ast.Expr, compiled: tuple[str, Any] | None = None) -> str:
+        """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
+
+        A fixed value is checked now; otherwise only one that may have grown
+        beyond the values it was made from is checked as the game runs.
+        `compiled`: what self.expr(e) gave, if already called.
+        """
+        code, value = compiled or self.expr(e)
         if value is not _NOTHING:
-            return value
-        return eval(compile(code, "<constant>", "eval"), self.ns, {"g": None})  # noqa: S307 - our own code
+            self.check_kept(value, e.span)
+            return code
+        t = strip_optional(self.type_of(e))
+        if t not in (INT, TEXT) or not self.may_grow(e):
+            return code
+        if t == INT and self.type_of(e) == INT and self.optimize:  # never none: compare in place, call only to fail
+            kept = self._unique("_n")
+            return (f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
+                    f"else _kept_int(g, {kept}, {self.span(e.span)}))")
+        return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
 
     # -------------------------------------------------------- expressions
     def expr(self, e: ast.Expr) -> tuple[str, Any]:
@@ -380,7 +558,8 @@ class Compiler:
         parts = [self.expr(i) for i in e.items]
         if all(v is not _NOTHING for _, v in parts):
             return self._const(tuple(v for _, v in parts))
-        return "[" + ", ".join(c for c, _ in parts) + "]", _NOTHING
+        # a list's items are kept: a loop or a local may hold them
+        return "[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]", _NOTHING
 
     def _e_Name(self, e):
         kind, payload = self.m.refs[id(e)]
@@ -392,7 +571,8 @@ class Compiler:
             return self._const(self.options[payload])
         if kind == "const":
             if payload not in self.consts:
-                self.consts[payload] = self.constant(self.m.consts[payload].value)
+                with self.folding(("const", payload), e.span, f"constant '{payload}'"):
+                    self.consts[payload] = self.constant(self.m.consts[payload].value)
             return self._const(self.consts[payload])
         if kind == "space":
             return self._const(payload)
@@ -403,26 +583,40 @@ class Compiler:
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return self.ref(self._table(payload), "_t"), self._table(payload)
+            return self.ref(self._table(payload, e.span), "_t"), self._table(payload)
         if kind == "game_var":
             return f"g.gv[{self.game_var_index[payload]}]", _NOTHING
         if kind == "context":
             return _CONTEXT[payload], _NOTHING
         raise AssertionError(kind)  # pragma: no cover
 
-    def _table(self, name: str) -> dict:
+    @contextlib.contextmanager
+    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
+        """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
+        if key in self.in_progress:
+            raise self.fixed.fail(f"{what} is worked out from itself", span,
+                                  "a constant, table or board field cannot be defined in terms of itself")
+        self.in_progress.add(key)
+        try:
+            yield
+        finally:
+            self.in_progress.discard(key)
+
+    def _table(self, name: str, span: ast.Span | None = None) -> dict:
         if name not in self.tables:
             decl = self.m.tables[name]
-            self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
+            with self.folding(("table", name), span, f"table '{name}'"):
+                self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
         return self.tables[name]
 
-    def _column(self, name: str) -> list:
+    def _column(self, name: str, span: ast.Span | None = None) -> list:
         if name not in self.columns:
             column: list = [None] * len(self.m.spaces)
-            for i, s in enumerate(self.m.spaces):
-                for field_name, value in s.fields:
-                    if field_name == name:
-                        column[i] = self.constant(value)
+            with self.folding(("field", name), span, f"field '{name}'"):
+                for i, s in enumerate(self.m.spaces):
+                    for field_name, value in s.fields:
+                        if field_name == name:
+                            column[i] = self.constant(value)
             self.columns[name] = column
         return self.columns[name]
 
@@ -445,7 +639,7 @@ class Compiler:
             if name in self.space_var_index:
                 return f"g.sv[{self.space_var_index[name]}][{sub}]", _NOTHING
             if name in self.m.space_fields:
-                column = self._column(name)
+                column = self._column(name, e.span)
                 if value is not _NOTHING and column[value] is not None:
                     return self._const(column[value])
                 col = self.ref(column, "_col")
@@ -558,7 +752,7 @@ class Compiler:
                 and strip_optional(self.type_of(group.subject)) == SPACE):
             return None
         sub = self.code(group.subject)
-        column = self._column(group.name)
+        column = self._column(group.name, group.span)
         domain = self.domains.get(sub)
         if not _CHEAP.fullmatch(sub) or not all(
                 isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)):
@@ -641,9 +835,9 @@ class Compiler:
         items = self.expr(e.collection)[1]
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
-        coll = self.iterable(e.collection)
+        coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
-            body = self.code(e.body)
+            body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return {
             "sum": f"sum({body} for {var} in {coll})",
             "count": f"sum(1 for {var} in {coll} if {body})",
@@ -765,6 +959,7 @@ class Compiler:
         for p in parts:
             if not isinstance(p, str):
                 code, value = self.expr(p)
+                code = self.kept(p, (code, value))
                 kind = strip_optional(self.type_of(p))
                 if value is _NOTHING or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
                     if literal:
@@ -785,9 +980,48 @@ class Compiler:
     def block(self, out: _Code, stmts) -> None:
         before = len(out.lines)
         for s in stmts:
+            self.note_origins(s)
             getattr(self, "_s_" + type(s).__name__)(out, s)
         if len(out.lines) == before:
             out.line("pass")
+
+    def note_origins(self, node: Any) -> None:
+        """Record the declarations of other files (a variant's, say) whose values `node` uses, if any."""
+        if len(self.sources) < 2:
+            return
+        file, m = node.span.file, self.m
+        found: dict[ast.Span, str] = {}
+        by_ref = {"const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
+                  "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, tuple):
+                stack.extend(n)
+                continue
+            if not attrs.has(type(n)) or isinstance(n, ast.Span):
+                continue
+            kind, payload = m.refs.get(id(n), (None, None))
+            if kind in by_ref and isinstance(payload, str) and payload in by_ref[kind][0]:
+                found[by_ref[kind][0][payload].span] = f"{by_ref[kind][1]} '{payload}'"
+            elif kind == "space":
+                found[m.spaces[payload].span] = f"space '{m.spaces[payload].name}'"
+            if isinstance(n, ast.Field):
+                for table, what in ((m.player_vars, "player variable"), (m.space_vars, "space variable")):
+                    if n.name in table:
+                        found[table[n.name].span] = f"{what} '{n.name}'"
+                if n.name in m.space_fields:
+                    setters = [sp for sp in m.spaces if sp.span.file != file and any(f == n.name for f, _ in sp.fields)]
+                    for sp in setters[:3]:
+                        found[sp.span] = f"field '{n.name}' of space '{sp.name}'"
+            elif isinstance(n, ast.Do) and n.action in m.actions:
+                found[m.actions[n.action].span] = f"action '{n.action}'"
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+        notes = tuple(attrs.evolve(self.sources[span.file].diagnostic(f"{what}, used there, is declared here", span),
+                                   severity="note")
+                      for span, what in found.items() if span.file != file and span.file in self.sources)
+        if notes:
+            self.origins.append((node.span, notes))
 
     def ledger(self, e: ast.Expr) -> str:
         """Return code for the ledger index of a payer or payee."""
@@ -811,7 +1045,7 @@ class Compiler:
 
     def _s_Set(self, out, s):
         kind, payload = self.m.refs[id(s)]
-        value = self.code(s.value)
+        value = self.kept(s.value)
         op = s.op
         if kind == "local":
             target = f"v{payload}"
@@ -824,10 +1058,15 @@ class Compiler:
                           "context": lambda: _CONTEXT[owner]}[owner_kind]()
             index = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
             target = f"g.{'pv' if kind == 'player_var' else 'sv'}[{index}][{owner_code}]"
-        out.line(f"{target} {op} {value}")
+        if op == "=":
+            out.line(f"{target} = {value}")
+        else:  # adding again and again may leave the range even when what is added does not grow
+            out.line(f"{target} {op} {value}")
+            out.line(f"if not -{MAX_INT} <= {target} <= {MAX_INT}:")
+            out.line(f"    _kept_int(g, {target}, {self.span(s.span)})")
 
     def _s_Let(self, out, s):
-        out.line(f"v{self.m.refs[id(s)][1]} = {self.code(s.value)}")
+        out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
 
     def _s_If(self, out, s):
         cond, cv = self.expr(s.condition)
@@ -848,7 +1087,7 @@ class Compiler:
 
     def _s_For(self, out, s):
         slot = self.m.refs[id(s)][1]
-        out.line(f"for v{slot} in list({self.code(s.collection)}):")
+        out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
         out.depth += 1
         self.block(out, s.body)
         out.depth -= 1
@@ -932,7 +1171,8 @@ class Compiler:
                     value = self.code(o.value) if o.value is not None else "0"
             append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
             if o.binding is not None:
-                out.line(f"for {var} in {self.iterable(o.binding[1])}:")
+                coll = self.iterable(o.binding[1])
+                out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
                 out.depth += 1
             if guard is not None:
                 out.line(f"if {guard}:")
@@ -1011,7 +1251,7 @@ class Compiler:
         out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
 
     def _s_Do(self, out, s):
-        out.line(f"_a_{s.action}(g{''.join(', ' + self.code(a) for a in s.args)})")
+        out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
 
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[_Code], None]) -> str:
@@ -1027,6 +1267,7 @@ class Compiler:
         return self.function(self._unique(prefix), [], lambda out: self.block(out, stmts))
 
     def expression_function(self, prefix: str, e: ast.Expr) -> str:
+        self.note_origins(e)
         return self.function(self._unique(prefix), [], lambda out: self.return_expression(out, e))
 
     def return_expression(self, out: _Code, e: ast.Expr) -> None:
@@ -1034,13 +1275,13 @@ class Compiler:
         if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
             var = f"v{self.m.refs[id(e)][1]}"
             found = e.op == "any"
-            out.line(f"for {var} in {self.code(e.collection)}:")
+            out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
             body = self.code(e.body)
             out.line(f"    if {body if found else f'not ({body})'}:")
             out.line(f"        return {found}")
             out.line(f"return {not found}")
         else:
-            out.line(f"return {self.code(e)}")
+            out.line(f"return {self.kept(e)}")
 
     def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
         """Generate (once per distinct list) a function running these handlers of the rules in force.
@@ -1089,7 +1330,8 @@ class Compiler:
                 index += c.copies
         return {t: frozenset(cards) for t, cards in tagged.items()}
 
-    def compile(self) -> Program:
+    def compile(self, build: bool = True) -> Program | None:
+        """Return the Program; with `build=False` only generate its source (every fixed value folded) and return None."""
         m, rs = self.m, self.rs
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
@@ -1115,6 +1357,7 @@ class Compiler:
                 effects.append(None)
         for f in m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
+            self.note_origins(f.body)
             self.function(f"_f_{f.name}", [f"v{i}" for i in range(len(f.params))],
                           lambda out, f=f: self.return_expression(out, f.body))
         for a in m.actions.values():
@@ -1168,6 +1411,9 @@ class Compiler:
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
                          for d in m.decks.values() if d.enabled is not None}
         source = "\n\n".join(self.source) + "\n"
+        if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
+            compile(source, f"<compiled {rs.name}>", "exec")
+            return None
         code = read_game_lists_once(source) if self.optimize else source
         exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
         ns = self.ns
@@ -1223,6 +1469,7 @@ class Compiler:
             python_source=source,
             card_reconstructed=card_reconstructed,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
+            origins=self.origins,
         )
 
 
@@ -1275,6 +1522,38 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     return values
 
 
+def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
+    """Return the problems met working out, under the options' defaults, what is fixed before a game.
+
+    Every constant, table entry, board field and starting value is worked
+    out (each problem reported, located), then, if they all can be, the
+    rules' source is generated, which folds the fixed parts of their
+    expressions. An empty list: the rule set compiles.
+    """
+    compiler = Compiler(ruleset, resolve_options(ruleset, None))
+    m = compiler.m
+    fixed = [c.value for c in m.consts.values()]
+    fixed += [e for t in m.tables.values() for pair in t.entries for e in pair]
+    fixed += [value for s in m.spaces for _, value in s.fields]
+    fixed += [v.initial for table in (m.game_vars, m.player_vars, m.space_vars) for v in table.values()]
+    problems: list[Diagnostic] = []
+    try:
+        for e in fixed:
+            try:
+                compiler.constant(e)
+            except LandlordError as err:
+                problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
+        if not problems:
+            compiler.compile(build=False)
+    except LandlordError as err:
+        problems.extend(err.diagnostics)
+    except (RecursionError, MemoryError, SyntaxError):
+        from .parser import TOO_DEEP
+
+        problems.append(Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1]))
+    return sorted(problems, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
+
+
 def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True) -> Program:
     """Compile a checked RuleSet with the given option values into a Program.
 
@@ -1283,7 +1562,7 @@ def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, opt
     """
     try:
         return Compiler(ruleset, resolve_options(ruleset, options), optimize).compile()
-    except (RecursionError, MemoryError):
+    except (RecursionError, MemoryError, SyntaxError):  # SyntaxError: Python's limit on nested parentheses
         from .parser import TOO_DEEP
 
         raise LandlordError([Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None

@@ -19,6 +19,7 @@ import attrs
 import cattrs
 
 from .errors import LandlordError, RuleRuntimeError, SourceText
+from .limits import MAX_INT, describe_int_limit, shown
 from .requests import BidRequest, ChoiceSite, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 
 if TYPE_CHECKING:
@@ -148,6 +149,7 @@ class Game:
         self.actor = 0
         self.rule = -1
         self.depth = 0
+        self.work = 0  # items gone through by the rules' loops this turn (limits.MAX_WORK)
         self.shortfalls = 0  # payments being settled by `on shortfall` rules right now
         self.short: set[int] = set()  # seats whose shortfall is being settled
         self.minted = 0
@@ -253,7 +255,18 @@ class Game:
         source = self.prog.sources.get(span.file) if span is not None else None
         where = f" (rule '{self.rule_name()}', turn {self.turn})"
         diag = (source or SourceText("", "")).diagnostic(message + where, span, hint)
-        return RuleRuntimeError([diag])
+        return RuleRuntimeError([diag, *self._origins(span)])
+
+    def _origins(self, span) -> tuple:
+        """Return notes naming the declarations of other files (a variant's) that the failing code at `span` uses."""
+        if span is None:
+            return ()
+        inside = [(start, notes) for start, notes in self.prog.origins if start.file == span.file
+                  and (start.line, start.column) <= (span.line, span.column)
+                  and (span.end_line, span.end_column) <= (start.end_line, start.end_column)]
+        if not inside:
+            return ()
+        return min(inside, key=lambda item: (item[0].end_line - item[0].line, item[0].end_column - item[0].column))[1]
 
     # ------------------------------------------------------------- ledger
     def account_index(self, payee: int) -> int:
@@ -266,9 +279,11 @@ class Game:
         A player who cannot pay triggers the `on shortfall` rules first; what
         is still missing afterwards is not paid and is logged as unpaid.
         """
-        if amount <= 0 or src == dst:
+        if not 0 < amount <= MAX_INT or src == dst:
             if amount < 0:
-                raise self.fail(f"a payment of a negative amount ({amount})", span)
+                raise self.fail(f"a payment of a negative amount ({shown(amount)})", span)
+            if amount > MAX_INT:
+                raise self._beyond_range(amount, span)
             return 0
         bal = self.bal
         if self.finite[src] and bal[src] < amount:
@@ -289,9 +304,13 @@ class Game:
                     if len(self.seats) < self.n:
                         self._left_during_payment(src)
                     return 0
+        finite = self.finite
+        # Finite balances are never negative and add up to `minted`: bounding it bounds each of them.
+        if not (finite[src] and finite[dst]) and (bal[dst] + amount > MAX_INT or bal[src] - amount < -MAX_INT
+                                                   or finite[dst] and self.minted + amount > MAX_INT):
+            raise self._beyond_range(amount, span)
         bal[src] -= amount
         bal[dst] += amount
-        finite = self.finite
         if finite[src] != finite[dst]:
             self.minted += amount if finite[dst] else -amount
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))
@@ -299,9 +318,15 @@ class Game:
             self._left_during_payment(src)
         return amount
 
+    def _beyond_range(self, amount: int, span) -> RuleRuntimeError:
+        """Return the error for a payment that would take an amount or balance outside the integer range."""
+        return self.fail(f"this payment of {shown(amount)} would take the money in the game outside the numbers "
+                         f"landlord-dsl keeps ({describe_int_limit()})", span,
+                         "an amount that grows every time soon leaves any range; bound it")
+
     def _left_during_payment(self, src: int) -> None:
         """End the turn of a current player who left the game while this payment was settled."""
-        if src >= self.nacc and not self.shortfalls and self.started:
+        if src >= self.nacc and not self.shortfalls and self.turn > 0:  # during setup nobody has a turn to end
             seat = src - self.nacc
             if seat == self.current and seat not in self.seats:
                 raise EndTurn()
@@ -341,7 +366,7 @@ class Game:
     def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
         """Move the acting player: forward (optionally jumping along `via`) or backward."""
         if steps < 0:
-            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
+            raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
         start, size = self.pos[self.actor], self.board_size
         if via is not None:
             dest = self.jump_target(start, steps, via)
@@ -379,7 +404,7 @@ class Game:
         included; then the landing handlers of the space the player is on.
         """
         if steps < 0:
-            raise self.fail(f"cannot move a negative number of steps ({steps})", span)
+            raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
         seat = self.actor
         pos = self.pos
         start = pos[seat]
@@ -642,8 +667,9 @@ class Game:
             if not self.seats:
                 self.over, self.end_reason = True, "every player has left the game"
             # A player who has left takes no further part in his own turn: at once, or,
-            # when he leaves while short of money, once that payment is settled.
-            if seat == self.current and self.started and not self.shortfalls:
+            # when he leaves while short of money, once that payment is settled. During
+            # the setup (turn 0) nobody has a turn: every setup handler runs on.
+            if seat == self.current and self.turn > 0 and not self.shortfalls:
                 raise EndTurn()
 
     # --------------------------------------------------------------- loans
@@ -681,6 +707,7 @@ class Game:
             return
         self.started = True
         self.actor = self.current = 0
+        self.work = 0
         try:
             if self.prog.on_setup is not None:
                 self.prog.on_setup(self)
@@ -691,6 +718,8 @@ class Game:
             self.over, self.end_reason = True, self.end_reason or "ended during setup"
         if self.turn_after is not None:
             self.next_seat = self._take_turn_after()
+        elif self.next_seat not in self.seats and self.seats:  # the first player left during the setup
+            self.next_seat = self._seat_after(self.next_seat)
         if self.wealth_history is not None:
             self.wealth_history.append(self.scores())
 
@@ -700,6 +729,7 @@ class Game:
             return
         seat = self.next_seat
         turn = self.turn = self.turn + 1
+        self.work = 0
         self.current = self.actor = seat
         self.log.append(("turn", turn, seat))
         prog = self.prog

@@ -16,6 +16,7 @@ import attrs
 from . import ast
 from .checker import Model, check_declarations
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .limits import MAX_INPUT
 from .parser import parse, source_of
 from .resources import resolve
 
@@ -116,12 +117,20 @@ def _hash(modules: list[ast.Module]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _parse_bounded(text: str, file: str) -> ast.Module:
+    """Return the Module of .lg text, refusing (before any work) a text longer than limits.MAX_INPUT."""
+    if len(text) > MAX_INPUT:
+        raise LandlordError([Diagnostic(f"{file}: {len(text):,} characters is more than the {MAX_INPUT:,} a .lg file "
+                                        "may have", hint="split the rules, or check that this is the file you meant")])
+    return parse(text, file)
+
+
 def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise LandlordError(f"cannot read {path}: {err}") from None
-    module = parse(text, str(path))
+    module = _parse_bounded(text, str(path))
     if module.header.extends is None:
         return [module]
     if depth >= _MAX_EXTENDS_DEPTH:
@@ -187,7 +196,13 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
         raise too_deep(source_of(modules[-1])) from None
     if problems:
         raise LandlordError(problems)
-    return RuleSet(header.name, model, tuple(modules), path, _hash(modules))
+    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules))
+    from .compiler import fixed_value_problems  # the compiler builds on this module
+
+    problems = fixed_value_problems(ruleset)
+    if problems:
+        raise LandlordError(problems)
+    return ruleset
 
 
 def _touched(module: ast.Module) -> dict[tuple[str, str], ast.Declaration | ast.SpaceDecl]:
@@ -285,7 +300,7 @@ def load(name_or_path: str | Path) -> RuleSet:
 
 def load_text(text: str, file: str = "<string>") -> RuleSet:
     """Load and check .lg source given as text (it may extend a shipped edition)."""
-    module = parse(text, file)
+    module = _parse_bounded(text, file)
     modules = [module]
     if module.header.extends is not None:
         folder = Path(file).parent if file.endswith(".lg") and Path(file).parent.is_dir() else None

@@ -441,7 +441,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def card_decl(self, meta, children):
         name, text, copies, tags, prov, body = children
-        return ast.CardDecl(str(name), text, copies or 1, prov, body, span=self._span(meta), tags=tags or ())
+        return ast.CardDecl(str(name), text, 1 if copies is None else copies, prov, body, span=self._span(meta),
+                            tags=tags or ())
 
     def card_tags(self, children):
         return tuple(str(c) for c in children)

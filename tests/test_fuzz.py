@@ -27,6 +27,7 @@ from hypothesis.extra.lark import from_lark
 
 import landlord_dsl as ld
 from landlord_dsl.errors import Diagnostic, LandlordError
+from landlord_dsl.limits import MAX_INT
 from landlord_dsl.loader import RuleSet, load_text
 from landlord_dsl.parser import _lark
 from landlord_dsl.resources import grammar_path
@@ -433,3 +434,112 @@ def test_format_round_trip_on_generated_files(text: str):
 def test_format_round_trip_on_mutated_editions(text: str):
     _round_trips(text)
 
+
+
+# ------------------------------------- fixed values and numbers without bound
+# A file that checks must also compile and play without a Python error: values
+# fixed before the game that cannot be worked out (a division by zero, a
+# missing key, a number past the range, a value defined from itself) are check
+# errors, and numbers or texts that grow as the game runs stop at the limits
+# with a located run-time error (see "Limits" in docs/language.md).
+_FIXED_EDITION = """edition "fuzz" {{ players 2 to 4 turn limit 12 }}
+account bank "Bank" unlimited
+option opt "O" = 0
+kind start "Start" {{ }}
+kind lot "Lot" titled {{ price: int }}
+group pair
+board {{
+    space go "Go" : start in pair
+    space elm "Elm" : lot {{ price = {0} }} in pair
+}}
+const big = 1000000000000000
+const c = {1}
+table t {{ 1: {2}, 2: 5 }}
+var v = {3}
+rule r "R" {{ on turn {{ pay max(0, min(c + t[2] + v + elm.price, 1000)) from bank to player }} }}
+"""
+_NUMBERS = st.sampled_from(["0", "1", "-1", "7", "big", "opt", "c", "t[1]", "t[2]", "t[0]", "[1, 2][0]",
+                            "[1, 2][2]", "elm.price", "go.price", "len(pair)", "count(s in pair: s == go)"])
+
+
+def _arithmetic(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "%"]), inner).map(lambda t: f"({' '.join(t)})"),
+        inner.map(lambda e: f"-{e}"),
+        st.tuples(st.sampled_from(["min", "max", "percent"]), inner, inner).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+        inner.map(lambda e: f"sum(s in pair: {e})"),
+    )
+
+
+FIXED_NUMBERS = st.recursive(_NUMBERS, _arithmetic, max_leaves=10)
+
+
+def _plays_or_fails_located(text: str, turns_at_most: int) -> None:
+    """A file that checks compiles and plays a game to its end, or stops with a located LandlordError."""
+    try:
+        rules = load_text(text, FILE)
+    except LandlordError:
+        return
+    try:
+        game = ld.new_game(rules, players=2, seed=0)
+        game.play()
+    except LandlordError as err:
+        assert err.diagnostics and err.render()
+        return
+    assert game.turn <= turns_at_most
+    assert all(abs(v) <= MAX_INT for v in game.gv if isinstance(v, int)) and game.conserved()
+
+
+@given(FIXED_NUMBERS, FIXED_NUMBERS, FIXED_NUMBERS, FIXED_NUMBERS)
+def test_generated_fixed_values(field: str, const: str, entry: str, initial: str):
+    text = _FIXED_EDITION.format(field, const, entry, initial)
+    _assert_contract(text)
+    _plays_or_fails_located(text, 12)
+
+
+_GROWING_EDITION = """edition "fuzz" {{ players 2 to 4 turn limit 40 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+board {{
+    space go "Go" : start
+    space elsewhere "Elsewhere" : start
+}}
+var v = 3
+var w = 2
+var words: text = "ab"
+function f(n: int) = {0}
+action a(n: int) {{
+    set w = {1}
+}}
+rule r "R" {{ on turn {{
+    {2}
+}} }}
+"""
+_GROWING_LEAVES = st.sampled_from(["v", "w", "n", "2", "1000000000000000", "player.cash", "bank.balance", "turn_number"])
+GROWING_NUMBERS = st.recursive(_GROWING_LEAVES, lambda inner: st.one_of(
+    st.tuples(inner, st.sampled_from(["+", "-", "*", "*", "/"]), inner).map(lambda t: f"({' '.join(t)})"),
+    inner.map(lambda e: f"f({e})"),
+    inner.map(lambda e: f"percent({e}, 300)"),
+    inner.map(lambda e: f"sum(s in spaces: {e})"),
+), max_leaves=6)
+
+
+def _statement(e: str) -> st.SearchStrategy[str]:
+    e = re.sub(r"\bn\b", "v", e)  # `n` is a parameter of f and a: elsewhere it is v
+    return st.sampled_from([
+        f"set v = {e}", f"set v += {e}", f"set w = {e}", f"do a({e})", f"let x = {e}\n set v = x",
+        f"for s in spaces {{ set v = {e} }}", f"for p in players {{ for s in spaces {{ set w += {e} }} }}",
+        "set words = words + words", f"pay abs({e}) from bank to player", f"pay abs(v) from bank to players[0]",
+        f"for x in [{e}, 1] {{ set v = x }}", f"let l = [{e}]\n set v = sum(x in l: x)",
+    ])
+
+
+@given(GROWING_NUMBERS, GROWING_NUMBERS, st.lists(GROWING_NUMBERS.flatmap(_statement), min_size=1, max_size=4))
+def test_generated_growing_numbers(function_body: str, action_value: str, statements: list[str]):
+    """Squaring, doubling, adding to itself, through functions, actions, loops and payments: the game
+    ends or stops at a limit with a located error, never with a Python error or without end."""
+    if re.search(r"\bf\(", function_body):
+        function_body = "n * n"  # f may not call itself
+    text = _GROWING_EDITION.format(function_body, action_value, "\n    ".join(statements))
+    _assert_contract(text)
+    _plays_or_fails_located(text, 40)

@@ -1,0 +1,27 @@
+"""The limits a rule file runs within (documented in docs/language.md, "Limits").
+
+They make checking and running an untrusted .lg file finish, in bounded
+memory, with a located error when a file asks for more.
+"""
+
+from __future__ import annotations
+
+MAX_INT = 2 ** 63 - 1  # every number a rule keeps lies in -MAX_INT .. MAX_INT
+MAX_TEXT = 100_000  # characters of a text a rule builds
+MAX_WORK = 2_000_000  # items gone through by loops and aggregates in one turn (or the setup, or folding constants)
+# A loop over at most this many items whose body runs no other loop (nor anything that could) is not
+# counted: it costs at most SMALL_LOOP per item of a counted loop, so the budget still bounds a turn.
+SMALL_LOOP = 64
+MAX_INPUT = 1_000_000  # characters of .lg source the library reads for one file (the shipped editions have under 45,000)
+
+
+def describe_int_limit() -> str:
+    """Return the integer range as people read it."""
+    return f"-{MAX_INT:,} to {MAX_INT:,}"
+
+
+def shown(value: object) -> str:
+    """Return a value as an error message quotes it: a number too long to print whole by its size."""
+    if value.__class__ is int and value.bit_length() > 200:
+        return f"{'-' if value < 0 else ''}<a number of about {int(value.bit_length() * 0.30103)} digits>"
+    return repr(value)
