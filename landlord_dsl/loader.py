@@ -17,7 +17,8 @@ from . import ast
 from .checker import Model, check_declarations
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .parser import parse, source_of
-from .resources import resolve
+from .resources import editions_dir, resolve
+from .sourcefile import read_source
 
 _MAX_EXTENDS_DEPTH = 16
 
@@ -115,11 +116,7 @@ def _hash(modules: list[ast.Module]) -> str:
 
 
 def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LandlordError(f"cannot read {path}: {err}") from None
-    module = parse(text, str(path))
+    module = parse(read_source(path), str(path))
     if module.header.extends is None:
         return [module]
     if depth >= _MAX_EXTENDS_DEPTH:
@@ -131,7 +128,9 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
     """Return the file a module `extends`: a shipped edition, or a .lg file in the variant's own folder.
 
     Nothing else is followed, so checking untrusted text can never read
-    (and quote) an arbitrary file.
+    (and quote) an arbitrary file: the path is resolved through every
+    symlink, and the real file must still lie inside the variant's folder or
+    the shipped editions.
     """
     target = module.header.extends or ""
     hint = None
@@ -140,9 +139,14 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
         inside = folder is not None and not relative.is_absolute() and ".." not in relative.parts
         if inside:
             try:
-                if (folder / relative).is_file():
-                    return folder / relative
-            except OSError:
+                real = (folder / relative).resolve(strict=True)
+                if not any(real.is_relative_to(root.resolve()) for root in (folder, editions_dir())):
+                    raise LandlordError([source_of(module).diagnostic(
+                        f"'{target}' leads outside the variant's folder (through a symlink)", module.header.span,
+                        "an extended file must really be in the variant's own folder or be a shipped edition")])
+                if real.is_file():
+                    return real
+            except (OSError, RuntimeError):  # missing, unreadable, or a symlink loop
                 pass
         hint = ("a .lg file is looked for only in the variant's own folder" if not inside
                 else f"no file {target} in {folder}")
@@ -272,7 +276,11 @@ def load(name_or_path: str | Path) -> RuleSet:
     """Load and check a shipped edition by name, or a .lg file by path; `a+b` applies variants together."""
     text = str(name_or_path)
     if "+" in text and not Path(text).exists():
-        return load_combined([part.strip() for part in text.split("+") if part.strip()])
+        parts = [part.strip() for part in text.split("+")]
+        if not all(parts):
+            raise LandlordError([Diagnostic(f"'{text}' has an empty name beside a '+'",
+                                            hint="combine variants as NAME+NAME, e.g. edition-variant-a+edition-variant-b")])
+        return load_combined(parts)
     path = resolve(text)
     return load_modules(_load_modules(path), path)
 
