@@ -1,16 +1,21 @@
 """The `landlord-dsl` command line.
 
-Exit codes: 0 success; 1 problems found (check, fmt --check) or a rule failed
-while a game ran; 2 usage errors (bad arguments, unknown edition or option).
-Errors are printed for people, never as a Python traceback (set
-LANDLORD_DEBUG=1 to see one for an internal error).
+Exit codes: 0 success; 1 problems found (check, fmt --check), a rule failed
+while a game ran, or the output could not be written; 2 usage errors (bad
+arguments, unknown edition or option, an output file that cannot be opened);
+3 an internal error, which is always a bug in landlord-dsl. Errors are printed
+for people, never as a Python traceback (set LANDLORD_DEBUG=1 to see one for
+an internal error). A reader that goes away (`| head`) never changes the exit
+status: the command finishes, its output discarded.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
@@ -19,12 +24,13 @@ from . import __version__
 from .agents import make_agent
 from .compiler import Program, compile_ruleset
 from .engine import Game
-from .errors import LandlordError, RuleRuntimeError
+from .errors import LandlordError, RuleRuntimeError, visible
 from .formatter import format_text
 from .loader import load, load_text
 from .narrate import narrate
 from .resources import shipped_files
 from .simulate import render_summary, simulate, summarise
+from .sourcefile import read_source, read_stream, write_atomically
 
 
 class UsageError(Exception):
@@ -37,6 +43,8 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
         if "=" not in pair:
             raise UsageError(f"--option wants NAME=VALUE, not {pair!r}")
         name, value = pair.split("=", 1)
+        if name.strip() in options:
+            raise UsageError(f"--option {name.strip()} is given twice")
         options[name.strip()] = value.strip()
     return options
 
@@ -47,12 +55,8 @@ def _program(edition: str, options: Sequence[str]) -> Program:
 
 def _read(target: str) -> tuple[str, str]:
     if target == "-":
-        return sys.stdin.read(), "<stdin>"
-    path = Path(target)
-    try:
-        return path.read_text(encoding="utf-8"), target
-    except OSError as err:
-        raise LandlordError(f"cannot read {target}: {err.strerror}") from None
+        return read_stream(sys.stdin, "<stdin>"), "<stdin>"
+    return read_source(target), target
 
 
 # ----------------------------------------------------------------- commands
@@ -65,7 +69,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             title = load(path).model.header.title or ""
         except LandlordError:
             title = "(does not check)"
-        out.write(f"{name:{width}}{title}\n")
+        out.write(f"{name:{width}}{visible(title)}\n")
     return 0
 
 
@@ -102,7 +106,7 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
             if args.check:
                 out.write(f"would reformat {target}\n")
             else:
-                Path(target).write_text(formatted, encoding="utf-8")
+                write_atomically(target, formatted)
                 out.write(f"reformatted {target}\n")
     if args.check:
         return 1 if changed else 0
@@ -120,36 +124,59 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
         kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
     else:
         kinds = ["bot"] * (args.players or default_players(program))
+    if not kinds:
+        raise UsageError("--seats names no seat: give seat kinds separated by commas, e.g. human,bot")
     return kinds
 
 
+class _LogFile:
+    """The file `play --log` writes, opened before the game so that a bad path costs no game."""
+
+    def __init__(self, path: str):
+        self.path = path
+        existed = os.path.lexists(path)
+        try:
+            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+        except OSError as err:
+            raise UsageError(f"cannot write the log {path}: {err.strerror or err}") from None
+        self.created = not existed
+
+    def write(self, game: Game | None) -> None:
+        """Replace the file's content with the game's event log (remove it if no game began and it is new)."""
+        try:
+            if game is None:
+                self.file.close()
+                if self.created:
+                    os.unlink(self.path)
+                return
+            if stat.S_ISREG(os.fstat(self.file.fileno()).st_mode):  # not a device or pipe, say /dev/stdout
+                self.file.seek(0)
+                self.file.truncate()
+            self.file.write("\n".join(game.log_lines()) + "\n")
+            self.file.close()
+        except OSError as err:
+            raise LandlordError(f"cannot write the log {self.path}: {err.strerror or err}") from None
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    program = _program(args.edition, args.option)
-    kinds = _seats(args, program)
-    agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
-    names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
-             for i, k in enumerate(kinds)]
-    game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
-    out.write(f"{program.title}, {len(kinds)} players, seed {args.seed}\n")
-    printed = 0
-
-    def flush() -> None:
-        nonlocal printed
-        for text in narrate(game, printed, args.verbose):
-            out.write(text + "\n")
-        printed = len(game.log)
-
+    log = _LogFile(args.log) if args.log else None
+    game: Game | None = None
     try:
-        game.setup()
-        flush()
-        while not game.over:
-            game.play_turn()
-            flush()
-        game.log.append(("end", game.turn, game.end_reason))
-        flush()
-    finally:
-        if args.log:
-            Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+        program = _program(args.edition, args.option)
+        kinds = _seats(args, program)
+        agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
+        names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
+                 for i, k in enumerate(kinds)]
+        game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
+        out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
+        _narrate_to_end(game, out, args.verbose)
+    except BaseException:
+        if log is not None:
+            try:  # the log of a game that failed is kept, but cannot hide why it failed
+                log.write(game)
+            except LandlordError as err:
+                sys.stderr.write(err.render() + "\n")
+        raise
     result = game.result()
     out.write("\nFinal scores:\n")
     for seat, score in enumerate(result.scores):
@@ -157,7 +184,32 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {game.names[seat]:10} {score:>7}   (cash {game.cash(seat)}){mark}\n")
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
+    if log is not None:
+        try:
+            log.write(game)
+        except LandlordError as err:  # the game was played and told; only its log is lost
+            sys.stderr.write(err.render() + "\n")
+            return 1
     return 0
+
+
+def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
+    """Play `game` to its end, writing the narration of each step as it happens."""
+    printed = 0
+
+    def flush() -> None:
+        nonlocal printed
+        for text in narrate(game, printed, verbose):
+            out.write(text + "\n")
+        printed = len(game.log)
+
+    game.setup()
+    flush()
+    while not game.over:
+        game.play_turn()
+        flush()
+    game.log.append(("end", game.turn, game.end_reason))
+    flush()
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -196,14 +248,14 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "json":
         out.write(json.dumps(to_json(changes, a.name, b.name, result), indent=2) + "\n")
     elif args.format == "markdown":
-        out.write(render_markdown(changes, a.name, b.name))
+        out.write(visible(render_markdown(changes, a.name, b.name), keep="\n"))
         if result is not None:
-            out.write("\n```text" + render_outcomes(result) + "```\n")
+            out.write("\n```text" + visible(render_outcomes(result), keep="\n") + "```\n")
     else:
         colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
         out.write(render_text(changes, a.name, b.name, colour))
         if result is not None:
-            out.write(render_outcomes(result))
+            out.write(visible(render_outcomes(result), keep="\n"))
     return 1 if changes else 0
 
 
@@ -217,23 +269,25 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
             return ""
         return f"  [{p.source}{', ' + p.confidence if p.confidence else ''}]"
 
-    out.write(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})\n")
+    def line(text: str = "") -> None:
+        out.write(visible(text) + "\n")  # titles, labels and sources come from the rule file
+
+    line(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})")
     if h.players:
-        out.write(f"players: {h.players[0]} to {h.players[1]}\n")
-    out.write("\nOptions:\n")
-    for o in m.options.values():
-        out.write(f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}\n")
-    out.write("\nAccounts:\n")
-    for a in m.accounts:
-        out.write(f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}\n")
-    out.write("\nBoard:\n")
-    for i, s in enumerate(m.spaces):
-        fields = ", ".join(f"{n} {_show_expr(v)}" for n, v in s.fields)
-        out.write(f"  {i:>3}  {s.label:32} {s.kind:12} {fields}{cite(s.provenance)}\n")
-    out.write("\nRules:\n")
-    for r in m.rules:
-        state = " (off at the start)" if r.off else ""
-        out.write(f"  {r.name}: {r.label or ''}{state}{cite(r.provenance)}\n")
+        line(f"players: {h.players[0]} to {h.players[1]}")
+    for heading, rows in (
+        ("Options", [f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}" for o in m.options.values()]),
+        ("Accounts", [f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}"
+                      for a in m.accounts]),
+        ("Board", [f"  {i:>3}  {s.label:32} {s.kind:12} {', '.join(f'{n} {_show_expr(v)}' for n, v in s.fields)}"
+                   f"{cite(s.provenance)}" for i, s in enumerate(m.spaces)]),
+        ("Rules", [f"  {r.name}: {r.label or ''}{' (off at the start)' if r.off else ''}{cite(r.provenance)}"
+                   for r in m.rules]),
+    ):
+        line()
+        line(f"{heading}:")
+        for row in rows:
+            line(row)
     return 0
 
 
@@ -244,6 +298,19 @@ def _show_expr(e) -> str:
 
 
 # --------------------------------------------------------------------- main
+
+def _at_least(low: int):
+    """Return an argparse type: a whole number no smaller than `low`."""
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    return number
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -269,21 +336,22 @@ def build_parser() -> argparse.ArgumentParser:
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
         p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
-        p.add_argument("--players", type=int, help="number of players (default 4, or the nearest the edition allows)")
+        p.add_argument("--players", type=_at_least(1),
+                       help="number of players (default 4, or the nearest the edition allows)")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="set an edition option (repeatable)")
 
     p = sub.add_parser("play", help="play one narrated game")
     game_options(p)
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
-    p.add_argument("--turn-limit", type=int, help="stop after this many turns")
+    p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="simulate many games with heuristic bots")
     game_options(p)
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
@@ -293,9 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--outcomes", type=int, metavar="N", default=0,
+    p.add_argument("--outcomes", type=_at_least(0), metavar="N", default=0,
                    help="also simulate N paired games per side (same dice seeds) and compare outcomes")
-    p.add_argument("--players", type=int, help="players in the outcome simulations")
+    p.add_argument("--players", type=_at_least(1), help="players in the outcome simulations")
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)
@@ -306,17 +374,76 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Output:
+    """A text stream that records its first failed write instead of raising it, and drops what follows.
+
+    A command whose reader has gone (a closed pipe) or whose output cannot be
+    written (a full disk) still runs to its end, so its exit status is its own.
+    """
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> int:
+        if self.error is None:
+            try:
+                self.stream.write(text)
+            except OSError as err:
+                self._failed(err)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.stream.flush()
+            except OSError as err:
+                self._failed(err)
+
+    def _failed(self, err: OSError) -> None:
+        self.error = err
+        # what is left in the stream's buffer would fail again as Python exits: send it nowhere
+        try:
+            fd = self.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status."""
-    out = out or sys.stdout
     parser = build_parser()
     args = parser.parse_args(argv)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = stdout, stderr = _Output(saved[0]), _Output(saved[1])
+    target = stdout if out is None else _Output(out)
+    try:
+        status = _run(parser, args, target)
+        for stream in (target, stdout, stderr):
+            stream.flush()
+    finally:
+        sys.stdout, sys.stderr = saved
+    lost = next((s.error for s in (target, stdout, stderr) if s.error and s.error.errno != errno.EPIPE), None)
+    if lost is None:
+        return status
+    try:
+        saved[1].write(f"landlord-dsl: cannot write the output: {lost.strerror or lost}\n")
+    except OSError:
+        pass
+    return status or 1
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO) -> int:
+    """Run the chosen command; return its exit status, every error reported on stderr."""
     if args.command is None:
         parser.print_help(out)
         return 2
     try:
-        if getattr(args, "games", 1) < 1 or (getattr(args, "players", None) or 1) < 1:
-            raise UsageError("--games and --players must be at least 1")
         return args.func(args, out)
     except UsageError as err:
         sys.stderr.write(f"landlord-dsl: {err}\n")
@@ -330,8 +457,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # a pipe written outside the guarded streams: the work was cut short
+        return 1
     except Exception as err:  # noqa: BLE001 - last line of defence: no tracebacks for users
         if os.environ.get("LANDLORD_DEBUG"):
             raise
