@@ -17,7 +17,6 @@ import json
 import os
 import stat
 import sys
-from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from . import __version__

@@ -279,7 +279,7 @@ def load(name_or_path: str | Path) -> RuleSet:
         parts = [part.strip() for part in text.split("+")]
         if not all(parts):
             raise LandlordError([Diagnostic(f"'{text}' has an empty name beside a '+'",
-                                            hint="combine variants as NAME+NAME, e.g. edition-variant-a+edition-variant-b")])
+                                            hint="combine variants as NAME+NAME, each a shipped name or a .lg file")])
         return load_combined(parts)
     path = resolve(text)
     return load_modules(_load_modules(path), path)

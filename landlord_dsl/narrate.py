@@ -19,7 +19,7 @@ def _party(game: "Game", index: int) -> str:
 
 
 def describe_event(game: "Game", event: tuple) -> str | None:
-    """Return one log event as a sentence (control characters shown as escapes), or None for events not worth telling."""
+    """Return one log event as a sentence, control characters shown as escapes; None for events not worth telling."""
     text = _describe(game, event)
     if text is None:
         return None

@@ -63,18 +63,17 @@ def decode(data: bytes, name: str) -> str:
 
 
 def _where(data: bytes, at: int) -> tuple[int, int, str]:
-    """Return the line, the column (in characters) and the line's text, shown safely, of byte offset `at`."""
+    """Return the line, the column (in characters) and the text of the line holding byte offset `at`."""
     start = data.rfind(b"\n", 0, at) + 1
     end = data.find(b"\n", at)
     line_bytes = data[start:end if end >= 0 else len(data)]
     column = len(data[start:at].decode("utf-8", "replace")) + 1
-    text = line_bytes.decode("utf-8", "replace").replace("\0", "\ufffd")
-    return data.count(b"\n", 0, at) + 1, column, text
+    return data.count(b"\n", 0, at) + 1, column, line_bytes.decode("utf-8", "replace")
 
 
-def read_source(path: str | Path, name: str | None = None) -> str:
+def read_source(path: str | Path) -> str:
     """Return the text of the rule file at `path`; raise LandlordError if it cannot be read or is not one."""
-    name = str(path) if name is None else name
+    name = str(path)
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_SOURCE_BYTES + 1)
@@ -94,13 +93,15 @@ def read_stream(stream: TextIO | BinaryIO, name: str) -> str:
         raise LandlordError(f"{name} is not UTF-8 text") from None
     except OSError as err:
         raise LandlordError(f"cannot read {name}: {err.strerror or err}") from None
+    if isinstance(data, str):  # a stream without bytes underneath (a StringIO): the same checks on its text
+        data = data.encode("utf-8", "surrogatepass")
     if len(data) > MAX_SOURCE_BYTES:
         raise _too_large(name)
-    return decode(data, name) if isinstance(data, bytes) else data
+    return decode(data, name)
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Replace the file at `path` with `text` (UTF-8), all at once; on failure leave it untouched and raise LandlordError."""
+    """Replace the file at `path` with `text` (UTF-8) all at once; on failure leave it as it was, raise LandlordError."""
     path = Path(path)
     target = path.resolve()  # a symlinked file keeps its link: the file it points at is replaced
     try:
