@@ -47,7 +47,10 @@ _SPLITLINES_ONLY = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 # ------------------------------------------------------------------ contract
 def _file_text(name: str, text: str) -> str:
-    return text if name == FILE else Path(name).read_text(encoding="utf-8")
+    if name == FILE:
+        return text
+    with open(name, encoding="utf-8", newline="") as f:  # as the parser saw it: a lone \r stays a \r
+        return f.read()
 
 
 def _assert_inside(d: Diagnostic, text: str) -> None:
