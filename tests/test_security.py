@@ -1,6 +1,7 @@
 """Security and "nothing lost" (issue 13): hostile caches, paths, terminal text, output that fails.
 
-Each test names the issue item it pins; each failed on the code before its fix.
+A test that names an issue item failed on the code before that item's fix; the
+others pin what the fixes must keep working.
 """
 
 from __future__ import annotations
