@@ -10,7 +10,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Iterable, TextIO
 
-from .errors import LandlordError
+from .errors import LandlordError, visible
 from .requests import BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
@@ -140,19 +140,20 @@ class HumanAgent(Agent):
             self.stdout.write("  please answer with one of the numbers shown\n")
 
     def choose(self, game, request):
-        self.stdout.write(f"\n{game.names[request.seat]} (cash {game.cash(request.seat)}): {request.prompt}\n")
+        self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
+                          f"{visible(request.prompt)}\n")
         options = request.options
         for i, o in enumerate(options, 1):
             cost = f"  (costs {o.cost})" if o.cost else ""
-            self.stdout.write(f"  {i}. {o.label}{cost}\n")
+            self.stdout.write(f"  {i}. {visible(o.label)}{cost}\n")
         n = len(options)
         answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
         return int(answer) - 1
 
     def bid(self, game, request):
         high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
-        self.stdout.write(f"\n{game.names[request.seat]} (cash {game.cash(request.seat)}): "
-                          f"auction of {request.space}, {high}.\n")
+        self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
+                          f"auction of {visible(request.space)}, {high}.\n")
         answer = self._ask(
             f"  bid {request.minimum}..{request.maximum}, or press Enter to pass > ",
             lambda s: s == "" or (s.isdigit() and request.minimum <= int(s) <= request.maximum),

@@ -184,7 +184,7 @@ def _legend(program, model, kinds, kind_fill, set_names, set_colour, width, heig
     """Return the SVG lines of the middle of the board: the title and a key of kinds and sets."""
     x0, y0 = DEPTH + 16, DEPTH + 24
     inner_w = width - 2 * DEPTH - 32
-    out = [f'<g id="legend">',
+    out = ['<g id="legend">',
            f'<text x="{width / 2:g}" y="{y0:g}" font-size="15" font-weight="bold" text-anchor="middle" '
            f'fill="#222">{_plain(program.title)}</text>']
     rows = [(kind_fill[k], (model.kinds[k].label if k in model.kinds and model.kinds[k].label else k))

@@ -1,16 +1,21 @@
 """The `landlord-dsl` command line.
 
-Exit codes: 0 success; 1 problems found (check, fmt --check) or a rule failed
-while a game ran; 2 usage errors (bad arguments, unknown edition or option).
-Errors are printed for people, never as a Python traceback (set
-LANDLORD_DEBUG=1 to see one for an internal error).
+Exit codes: 0 success; 1 problems found (check, fmt --check), a rule failed
+while a game ran, or the output could not be written; 2 usage errors (bad
+arguments, unknown edition or option, an output file that cannot be opened);
+3 an internal error, which is always a bug in landlord-dsl. Errors are printed
+for people, never as a Python traceback (set LANDLORD_DEBUG=1 to see one for
+an internal error). A reader that goes away (`| head`) never changes the exit
+status: the command finishes, its output discarded.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
@@ -20,12 +25,13 @@ from .agents import make_agent
 from .bibliography import render_markdown
 from .compiler import RECONSTRUCTED_CARD, Program, compile_ruleset, is_reconstruction
 from .engine import Game
-from .errors import LandlordError, RuleRuntimeError
+from .errors import LandlordError, RuleRuntimeError, visible
 from .formatter import format_text
 from .loader import load, load_text
 from .narrate import narrate
 from .resources import shipped_files
 from .simulate import render_summary
+from .sourcefile import read_source, read_stream, write_atomically
 from .watch import record, replay_html
 
 
@@ -39,6 +45,8 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
         if "=" not in pair:
             raise UsageError(f"--option wants NAME=VALUE, not {pair!r}")
         name, value = pair.split("=", 1)
+        if name.strip() in options:
+            raise UsageError(f"--option {name.strip()} is given twice")
         options[name.strip()] = value.strip()
     return options
 
@@ -49,12 +57,8 @@ def _program(edition: str, options: Sequence[str]) -> Program:
 
 def _read(target: str) -> tuple[str, str]:
     if target == "-":
-        return sys.stdin.read(), "<stdin>"
-    path = Path(target)
-    try:
-        return path.read_text(encoding="utf-8"), target
-    except OSError as err:
-        raise LandlordError(f"cannot read {target}: {err.strerror}") from None
+        return read_stream(sys.stdin, "<stdin>"), "<stdin>"
+    return read_source(target), target
 
 
 # ----------------------------------------------------------------- commands
@@ -67,7 +71,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             title = load(path).model.header.title or ""
         except LandlordError:
             title = "(does not check)"
-        out.write(f"{name:{width}}{title}\n")
+        out.write(f"{name:{width}}{visible(title)}\n")
     return 0
 
 
@@ -104,7 +108,7 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
             if args.check:
                 out.write(f"would reformat {target}\n")
             else:
-                Path(target).write_text(formatted, encoding="utf-8")
+                write_atomically(target, formatted)
                 out.write(f"reformatted {target}\n")
     if args.check:
         return 1 if changed else 0
@@ -122,40 +126,69 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
         kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
     else:
         kinds = ["bot"] * (args.players or default_players(program))
+    if not kinds:
+        raise UsageError("--seats names no seat: give seat kinds separated by commas, e.g. human,bot")
     return kinds
 
 
+class _OutputFile:
+    """A file a command writes when it is done (`play --log`, `--html`), opened first so that a bad path costs no game."""
+
+    def __init__(self, path: str, what: str):
+        self.path, self.what = path, what
+        existed = os.path.lexists(path)
+        try:
+            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+        except OSError as err:
+            raise UsageError(f"cannot write the {what} {path}: {err.strerror or err}") from None
+        self.created = not existed
+
+    def write(self, text: str | None) -> None:
+        """Replace the file's content with `text`; with None (no game began) remove it if this command made it."""
+        try:
+            if text is None:
+                self.file.close()
+                if self.created:
+                    os.unlink(self.path)
+                return
+            if stat.S_ISREG(os.fstat(self.file.fileno()).st_mode):  # not a device or pipe, say /dev/stdout
+                self.file.seek(0)
+                self.file.truncate()
+            self.file.write(text)
+            self.file.close()
+        except OSError as err:
+            raise LandlordError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
+
+
+def _log_text(game: Game | None) -> str | None:
+    """Return the text of a game's log file, or None when no game began."""
+    return None if game is None else "\n".join(game.log_lines()) + "\n"
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    rules = load(args.edition)
-    program = compile_ruleset(rules, _parse_options(args.option))
-    kinds = _seats(args, program)
-    agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
-    names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
-             for i, k in enumerate(kinds)]
-    game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
-    out.write(f"{program.title}, {len(kinds)} players, seed {args.seed}\n")
-    printed = 0
-    recording = record(game, rules) if args.html else None
-
-    def flush() -> None:
-        nonlocal printed
-        for text in narrate(game, printed, args.verbose):
-            out.write(text + "\n")
-        printed = len(game.log)
-
+    log = _OutputFile(args.log, "log") if args.log else None
+    html = _OutputFile(args.html, "replay") if args.html else None
+    game: Game | None = None
+    recording = None
     try:
-        game.setup()
-        flush()
-        while not game.over:
-            game.play_turn()
-            flush()
-        game.log.append(("end", game.turn, game.end_reason))
-        flush()
-    finally:
-        if args.log:
-            Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
-    if recording is not None:
-        Path(args.html).write_text(replay_html(game, rules, recording), encoding="utf-8")
+        rules = load(args.edition)
+        program = compile_ruleset(rules, _parse_options(args.option))
+        kinds = _seats(args, program)
+        agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
+        names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
+                 for i, k in enumerate(kinds)]
+        game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
+        recording = record(game, rules) if html is not None else None
+        out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
+        _narrate_to_end(game, out, args.verbose)
+    except BaseException:
+        for output, text in ((log, _log_text(game)), (html, None)):
+            if output is not None:
+                try:  # the log of a game that failed is kept, but cannot hide why it failed
+                    output.write(text)
+                except LandlordError as err:
+                    sys.stderr.write(err.render() + "\n")
+        raise
     result = game.result()
     out.write("\nFinal scores:\n")
     for seat, score in enumerate(result.scores):
@@ -163,7 +196,34 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {game.names[seat]:10} {score:>7}   (cash {game.cash(seat)}){mark}\n")
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
-    return 0
+    status = 0
+    for output, text in ((log, _log_text(game)), (html, recording and replay_html(game, rules, recording))):
+        if output is not None:
+            try:
+                output.write(text)
+            except LandlordError as err:  # the game was played and told; only the file is lost
+                sys.stderr.write(err.render() + "\n")
+                status = 1
+    return status
+
+
+def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
+    """Play `game` to its end, writing the narration of each step as it happens."""
+    printed = 0
+
+    def flush() -> None:
+        nonlocal printed
+        for text in narrate(game, printed, verbose):
+            out.write(text + "\n")
+        printed = len(game.log)
+
+    game.setup()
+    flush()
+    while not game.over:
+        game.play_turn()
+        flush()
+    game.log.append(("end", game.turn, game.end_reason))
+    flush()
 
 
 def _progress_bar(what: str):
@@ -244,14 +304,14 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "json":
         out.write(json.dumps(to_json(changes, a.name, b.name, result), indent=2) + "\n")
     elif args.format == "markdown":
-        out.write(render_markdown(changes, a.name, b.name))
+        out.write(visible(render_markdown(changes, a.name, b.name), keep="\n"))
         if result is not None:
-            out.write("\n```text" + render_outcomes(result) + "```\n")
+            out.write("\n```text" + visible(render_outcomes(result), keep="\n") + "```\n")
     else:
         colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
         out.write(render_text(changes, a.name, b.name, colour))
         if result is not None:
-            out.write(render_outcomes(result))
+            out.write(visible(render_outcomes(result), keep="\n"))
     return 1 if changes else 0
 
 
@@ -266,32 +326,37 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         # the confidence stands outside the brackets: a citation has commas of its own
         return f"  [{p.source}]" + (f" ({p.confidence})" if p.confidence else "")
 
-    out.write(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})\n")
+    def line(text: str = "") -> None:
+        out.write(visible(text) + "\n")  # titles, labels and sources come from the rule file
+
+    line(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})")
     if h.players:
-        out.write(f"players: {h.players[0]} to {h.players[1]}\n")
-    out.write("\nOptions:\n")
-    for o in m.options.values():
-        out.write(f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}\n")
-    out.write("\nAccounts:\n")
-    for a in m.accounts:
-        out.write(f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}\n")
-    out.write("\nBoard:\n")
-    for i, s in enumerate(m.spaces):
-        fields = ", ".join(f"{n} {_show_expr(v)}" for n, v in s.fields)
-        out.write(f"  {i:>3}  {s.label:32} {s.kind:12} {fields}{cite(s.provenance)}\n")
-    out.write("\nDecks:\n")
-    for d in m.decks.values():
-        size = f" ({d.size} cards)" if d.size is not None else ""
-        out.write(f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}\n")
-        for c in d.cards:
-            invented = is_reconstruction(d) or is_reconstruction(c)
-            mark = f"  [{RECONSTRUCTED_CARD}]" if invented else cite(c.provenance)
-            out.write(f"    {c.name}: {c.text}{mark}\n")
-    out.write("\nRules:\n")
-    for r in m.rules:
-        state = " (off at the start)" if r.off else ""
-        out.write(f"  {r.name}: {r.label or ''}{state}{cite(r.provenance)}\n")
+        line(f"players: {h.players[0]} to {h.players[1]}")
+    for heading, rows in (
+        ("Options", [f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}" for o in m.options.values()]),
+        ("Accounts", [f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}"
+                      for a in m.accounts]),
+        ("Board", [f"  {i:>3}  {s.label:32} {s.kind:12} {', '.join(f'{n} {_show_expr(v)}' for n, v in s.fields)}"
+                   f"{cite(s.provenance)}" for i, s in enumerate(m.spaces)]),
+        ("Decks", [row for d in m.decks.values() for row in _deck_rows(d, cite)]),
+        ("Rules", [f"  {r.name}: {r.label or ''}{' (off at the start)' if r.off else ''}{cite(r.provenance)}"
+                   for r in m.rules]),
+    ):
+        line()
+        line(f"{heading}:")
+        for row in rows:
+            line(row)
     return 0
+
+
+def _deck_rows(d, cite) -> list[str]:
+    """Return `show`'s lines for a deck: the deck, then each card, a reconstructed one marked as such."""
+    size = f" ({d.size} cards)" if d.size is not None else ""
+    rows = [f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}"]
+    for c in d.cards:
+        mark = f"  [{RECONSTRUCTED_CARD}]" if is_reconstruction(d) or is_reconstruction(c) else cite(c.provenance)
+        rows.append(f"    {c.name}: {c.text}{mark}")
+    return rows
 
 
 def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
@@ -307,8 +372,8 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     if args.svg in (None, "-"):
         out.write(svg)
         return 0
-    Path(args.svg).write_text(svg, encoding="utf-8")
-    out.write(f"wrote {args.svg}\n")
+    write_atomically(Path(args.svg), svg)
+    out.write(f"wrote {visible(args.svg)}\n")
     return 0
 
 
@@ -319,6 +384,19 @@ def _show_expr(e) -> str:
 
 
 # --------------------------------------------------------------------- main
+
+def _at_least(low: int):
+    """Return an argparse type: a whole number no smaller than `low`."""
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    return number
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -342,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fmt)
 
     def parallel_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--jobs", type=int, metavar="N", help="processes to play games in (default: every core)")
+        p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
         p.add_argument("--backend", choices=("local", "dask"), default="local",
                        help="local processes, or a Dask cluster (needs the distributed extra)")
         p.add_argument("--scheduler", metavar="ADDRESS",
@@ -351,14 +429,15 @@ def build_parser() -> argparse.ArgumentParser:
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
         p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
-        p.add_argument("--players", type=int, help="number of players (default 4, or the nearest the edition allows)")
+        p.add_argument("--players", type=_at_least(1),
+                       help="number of players (default 4, or the nearest the edition allows)")
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="set an edition option (repeatable)")
 
     p = sub.add_parser("play", help="play one narrated game")
     game_options(p)
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
-    p.add_argument("--turn-limit", type=int, help="stop after this many turns")
+    p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
@@ -366,7 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="simulate many games with heuristic bots")
     game_options(p)
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     parallel_options(p)
@@ -377,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="an option and the values to try (repeatable: the grid is every combination)")
     p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
-    p.add_argument("--games", type=int, default=100, help="games per cell (default 100)")
+    p.add_argument("--games", type=_at_least(1), default=100, help="games per cell (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
     p.add_argument("--out", metavar="FILE", help="append each finished cell to FILE (JSON lines); "
                    "cells already in FILE are not played again")
@@ -392,9 +471,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--outcomes", type=int, metavar="N", default=0,
+    p.add_argument("--outcomes", type=_at_least(0), metavar="N", default=0,
                    help="also simulate N paired games per side (same dice seeds) and compare outcomes")
-    p.add_argument("--players", type=int, help="players in the outcome simulations")
+    p.add_argument("--players", type=_at_least(1), help="players in the outcome simulations")
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)
@@ -415,19 +494,76 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Output:
+    """A text stream that records its first failed write instead of raising it, and drops what follows.
+
+    A command whose reader has gone (a closed pipe) or whose output cannot be
+    written (a full disk) still runs to its end, so its exit status is its own.
+    """
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> int:
+        if self.error is None:
+            try:
+                self.stream.write(text)
+            except OSError as err:
+                self._failed(err)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.stream.flush()
+            except OSError as err:
+                self._failed(err)
+
+    def _failed(self, err: OSError) -> None:
+        self.error = err
+        # what is left in the stream's buffer would fail again as Python exits: send it nowhere
+        try:
+            fd = self.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status."""
-    out = out or sys.stdout
     parser = build_parser()
     args = parser.parse_args(argv)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = stdout, stderr = _Output(saved[0]), _Output(saved[1])
+    target = stdout if out is None else _Output(out)
+    try:
+        status = _run(parser, args, target)
+        for stream in (target, stdout, stderr):
+            stream.flush()
+    finally:
+        sys.stdout, sys.stderr = saved
+    lost = next((s.error for s in (target, stdout, stderr) if s.error and s.error.errno != errno.EPIPE), None)
+    if lost is None:
+        return status
+    try:
+        saved[1].write(f"landlord-dsl: cannot write the output: {lost.strerror or lost}\n")
+    except OSError:
+        pass
+    return status or 1
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO) -> int:
+    """Run the chosen command; return its exit status, every error reported on stderr."""
     if args.command is None:
         parser.print_help(out)
         return 2
     try:
-        for name in ("games", "jobs", "players"):
-            value = getattr(args, name, None)
-            if isinstance(value, int) and value < 1:
-                raise UsageError(f"--{name} must be at least 1")
         return args.func(args, out)
     except UsageError as err:
         sys.stderr.write(f"landlord-dsl: {err}\n")
@@ -441,8 +577,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # a pipe written outside the guarded streams: the work was cut short
+        return 1
     except Exception as err:  # noqa: BLE001 - last line of defence: no tracebacks for users
         if os.environ.get("LANDLORD_DEBUG"):
             raise

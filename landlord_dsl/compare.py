@@ -25,6 +25,7 @@ from . import ast
 from .agents import HeuristicAgent
 from .compiler import compile_ruleset
 from .engine import Game
+from .errors import visible
 from .formatter import expr, quote
 from .loader import RuleSet
 from .simulate import gini
@@ -300,9 +301,11 @@ def _cite(c: Change) -> str:
 def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False) -> str:
     """Return changes grouped by category, for a terminal ("no differences" when there are none)."""
     if not changes:
-        return f"no differences between {a} and {b}\n"
-    paint = (lambda text, kind: f"{_COLOURS[kind]}{text}{_RESET}") if colour else (lambda text, kind: text)
-    bold = (lambda text: f"{_BOLD}{text}{_RESET}") if colour else (lambda text: text)
+        return f"no differences between {visible(a)} and {visible(b)}\n"
+    # names, texts and citations come from rule files: their control characters are shown as escapes
+    paint = ((lambda text, kind: f"{_COLOURS[kind]}{visible(text)}{_RESET}") if colour
+             else (lambda text, kind: visible(text)))
+    bold = (lambda text: f"{_BOLD}{visible(text)}{_RESET}") if colour else visible
     lines = [f"--- {a}", f"+++ {b}"]
     for category in CATEGORIES:
         group = [c for c in changes if c.category == category]
@@ -312,9 +315,10 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
         lines.append(bold(f"{category}s ({len(group)})" if not category.endswith("s") else category))
         for c in group:
             title = c.name + (f" -> {c.new_name}" if c.new_name else "")
-            lines.append(paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + f"  {_cite(c)}")
+            lines.append(paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + f"  {visible(_cite(c))}")
             for what, old, new in c.details:
-                lines.append(f"      {what}: {old if old is not None else '(none)'} -> {new if new is not None else '(none)'}")
+                lines.append(visible(f"      {what}: {old if old is not None else '(none)'} -> "
+                                     f"{new if new is not None else '(none)'}"))
             if c.category == "space" and c.change not in ("added", "removed"):
                 continue  # a space's details already say what changed
             if c.old != c.new:
@@ -338,7 +342,7 @@ def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
         elif line.startswith("+"):
             out.append(paint(f"      + {line[1:]}", "added"))
         else:
-            out.append(f"        {line[1:]}")
+            out.append(visible(f"        {line[1:]}"))
     return out
 
 

@@ -31,23 +31,29 @@ class Diagnostic:
 
     def render(self) -> str:
         """Return the diagnostic as the multi-line text shown to users."""
+        message, hint = visible(self.message), self.hint and visible(self.hint)
         if self.span is None:
-            head = f"{self.severity}: {self.message}"
-            return head + (f"\n   hint: {self.hint}" if self.hint else "")
+            head = f"{self.severity}: {message}"
+            return head + (f"\n   hint: {hint}" if hint else "")
         span = self.span
-        lines = [f"{span.file}:{span.line}:{span.column}: {self.severity}: {self.message}"]
+        lines = [f"{visible(span.file)}:{span.line}:{span.column}: {self.severity}: {message}"]
         if self.line_text is not None:
             gutter = str(span.line)
             raw = self.line_text
-            text = raw.expandtabs(4)
-            # columns count characters of the raw line; tabs are shown as spaces, so measure on the expanded text
-            start = len(raw[:span.column - 1].expandtabs(4))
-            end = len(raw[:span.end_column - 1].expandtabs(4)) if span.end_line == span.line else start + 1
+
+            def shown(part: str) -> str:
+                return visible(part.expandtabs(4))
+
+            text = shown(raw)
+            # columns count characters of the raw line; tabs are shown as spaces and control
+            # characters as escapes, so measure on the text as shown
+            start = len(shown(raw[:span.column - 1]))
+            end = len(shown(raw[:span.end_column - 1])) if span.end_line == span.line else start + 1
             width = max(1, min(end - start, max(1, len(text) - start)))
             lines.append(f" {gutter} | {text}")
             lines.append(f" {' ' * len(gutter)} | {' ' * start}{'^' * width}")
-        if self.hint:
-            lines.append(f" {' ' * len(str(span.line))}   hint: {self.hint}")
+        if hint:
+            lines.append(f" {' ' * len(str(span.line))}   hint: {hint}")
         return "\n".join(lines)
 
 
@@ -94,3 +100,21 @@ class SourceText:
         """Return a Diagnostic at `span` quoting this file's line."""
         text = self.line(span.line) if span is not None else None
         return Diagnostic(message, span, text, hint)
+
+
+# C0 and C1 controls and DEL, plus the bidirectional overrides that reorder how a line reads ("Trojan source")
+_INVISIBLE = frozenset([*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
+                        *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def visible(text: str, keep: str = "") -> str:
+    """Return `text` with every control character (but those in `keep`) written as an escape such as \\x1b.
+
+    Everything printed to a terminal that comes from a rule file or from input
+    goes through this, so a title or label cannot move the cursor, recolour the
+    screen, retitle the window or reorder what a line seems to say.
+    """
+    if not any(ord(ch) in _INVISIBLE for ch in text):  # the usual case, kept cheap
+        return text
+    return "".join(ch if ord(ch) not in _INVISIBLE or ch in keep
+                   else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}" for ch in text)

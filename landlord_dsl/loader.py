@@ -18,7 +18,8 @@ from .checker import Model, check_declarations
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .limits import MAX_INPUT
 from .parser import parse, source_of
-from .resources import resolve
+from .resources import editions_dir, resolve
+from .sourcefile import read_source
 
 _MAX_EXTENDS_DEPTH = 16
 
@@ -126,11 +127,7 @@ def _parse_bounded(text: str, file: str) -> ast.Module:
 
 
 def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LandlordError(f"cannot read {path}: {err}") from None
-    module = _parse_bounded(text, str(path))
+    module = _parse_bounded(read_source(path), str(path))
     if module.header.extends is None:
         return [module]
     if depth >= _MAX_EXTENDS_DEPTH:
@@ -142,7 +139,9 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
     """Return the file a module `extends`: a shipped edition, or a .lg file in the variant's own folder.
 
     Nothing else is followed, so checking untrusted text can never read
-    (and quote) an arbitrary file.
+    (and quote) an arbitrary file: the path is resolved through every
+    symlink, and the real file must still lie inside the variant's folder or
+    the shipped editions.
     """
     target = module.header.extends or ""
     hint = None
@@ -151,9 +150,14 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
         inside = folder is not None and not relative.is_absolute() and ".." not in relative.parts
         if inside:
             try:
-                if (folder / relative).is_file():
-                    return folder / relative
-            except OSError:
+                real = (folder / relative).resolve(strict=True)
+                if not any(real.is_relative_to(root.resolve()) for root in (folder, editions_dir())):
+                    raise LandlordError([source_of(module).diagnostic(
+                        f"'{target}' leads outside the variant's folder (through a symlink)", module.header.span,
+                        "an extended file must really be in the variant's own folder or be a shipped edition")])
+                if real.is_file():
+                    return real
+            except (OSError, RuntimeError):  # missing, unreadable, or a symlink loop
                 pass
         hint = ("a .lg file is looked for only in the variant's own folder" if not inside
                 else f"no file {target} in {folder}")
@@ -293,7 +297,11 @@ def load(name_or_path: str | Path) -> RuleSet:
     """Load and check a shipped edition by name, or a .lg file by path; `a+b` applies variants together."""
     text = str(name_or_path)
     if "+" in text and not Path(text).exists():
-        return load_combined([part.strip() for part in text.split("+") if part.strip()])
+        parts = [part.strip() for part in text.split("+")]
+        if not all(parts):
+            raise LandlordError([Diagnostic(f"'{text}' has an empty name beside a '+'",
+                                            hint="combine variants as NAME+NAME, each a shipped name or a .lg file")])
+        return load_combined(parts)
     path = resolve(text)
     return load_modules(_load_modules(path), path)
 

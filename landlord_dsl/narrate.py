@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from .compiler import RECONSTRUCTED_CARD
 from .engine import MAX_OFFER_ROUNDS
+from .errors import visible
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -19,10 +20,14 @@ def _party(game: "Game", index: int) -> str:
 
 
 def describe_event(game: "Game", event: tuple) -> str | None:
-    """Return one log event as a sentence, or None for events not worth telling."""
+    """Return one log event as a sentence, control characters shown as escapes; None for events not worth telling."""
     text = _describe(game, event)
+    if text is None:
+        return None
     # a sentence that ends on a name like "R. R." keeps one full stop
-    return text[:-1] if text is not None and text.endswith("..") else text
+    text = text[:-1] if text.endswith("..") else text
+    body = text.lstrip("\n")  # the blank line before a turn is ours; labels and texts from the rules are not
+    return text[:len(text) - len(body)] + visible(body)
 
 
 def _describe(game: "Game", event: tuple) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from . import ast
+from . import ast, parser_cache
 from .errors import LandlordError, SourceText
 from .resources import grammar_path
 
@@ -23,16 +23,15 @@ from .resources import grammar_path
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
     # strict=True proves the grammar free of conflicts and terminal collisions,
-    # an analysis that takes half a second; Lark's cache keeps its result in
-    # the temp directory, keyed by the grammar's hash, so it runs once per grammar.
-    return Lark(
+    # an analysis that takes half a second; the built parser is kept in a cache
+    # only this user can write (parser_cache), keyed by the grammar's hash.
+    return parser_cache.build(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         start=["start", "hole"],
         strict=True,
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,
     )
 
 

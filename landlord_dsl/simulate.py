@@ -12,6 +12,7 @@ import attrs
 from .agents import make_agent
 from .compiler import Program
 from .engine import Game
+from .errors import visible
 
 
 @attrs.frozen
@@ -220,4 +221,4 @@ def render_summary(summary: dict[str, Any], title: str) -> str:
         f"{100 * summary['prosperity_rate']:.1f}% of games",
         f"  money conserved   {'yes, in every game' if summary['money_conserved_in_all_games'] else 'NO'}",
     ]
-    return "\n".join(lines)
+    return "\n".join(visible(line) for line in lines)

@@ -7,7 +7,9 @@ render, and must point inside the text it is about.
 
 Inputs come from four sources: arbitrary text, a soup of the language's own
 tokens, strings generated from the Lark grammar itself, and mutations of the
-real 1906 edition (and of the golden error files).
+real 1906 edition (and of the golden error files). Two more families go
+through files rather than text: bytes that are not UTF-8 text (BOMs, UTF-16,
+binary), and hostile folders of symlinks that `extends` must not leave.
 
 The number of examples comes from the Hypothesis profile selected by
 LANDLORD_HYPOTHESIS_PROFILE (see conftest.py): "ci" by default, "thorough" to
@@ -26,7 +28,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra.lark import from_lark
 
 import landlord_dsl as ld
-from landlord_dsl.errors import Diagnostic, LandlordError
+from landlord_dsl.errors import Diagnostic, LandlordError, visible
 from landlord_dsl.limits import MAX_INT
 from landlord_dsl.loader import RuleSet, load_text
 from landlord_dsl.parser import _lark
@@ -46,13 +48,18 @@ _SPLITLINES_ONLY = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 # ------------------------------------------------------------------ contract
 def _file_text(name: str, text: str) -> str:
-    return text if name == FILE else Path(name).read_text(encoding="utf-8")
+    if name == FILE:
+        return text
+    with open(name, encoding="utf-8", newline="") as f:  # as the parser saw it: a lone \r stays a \r
+        return f.read()
 
 
 def _assert_inside(d: Diagnostic, text: str) -> None:
     assert isinstance(d, Diagnostic)
     rendered = d.render()
-    assert isinstance(rendered, str) and d.message in rendered
+    assert isinstance(rendered, str) and visible(d.message) in rendered
+    # nothing from the input reaches the terminal raw (issue 13, item 3): only our own line breaks
+    assert visible(rendered, keep="\n") == rendered, rendered
     if d.span is None:
         # Known gap (test_errors_golden.test_unknown_extends_target_is_located_in_check):
         # an unresolvable `extends` target is reported without a location.
@@ -529,7 +536,7 @@ def _statement(e: str) -> st.SearchStrategy[str]:
     return st.sampled_from([
         f"set v = {e}", f"set v += {e}", f"set w = {e}", f"do a({e})", f"let x = {e}\n set v = x",
         f"for s in spaces {{ set v = {e} }}", f"for p in players {{ for s in spaces {{ set w += {e} }} }}",
-        "set words = words + words", f"pay abs({e}) from bank to player", f"pay abs(v) from bank to players[0]",
+        "set words = words + words", f"pay abs({e}) from bank to player", "pay abs(v) from bank to players[0]",
         f"for x in [{e}, 1] {{ set v = x }}", f"let l = [{e}]\n set v = sum(x in l: x)",
     ])
 
@@ -543,3 +550,106 @@ def test_generated_growing_numbers(function_body: str, action_value: str, statem
     text = _GROWING_EDITION.format(function_body, action_value, "\n    ".join(statements))
     _assert_contract(text)
     _plays_or_fails_located(text, 40)
+# ------------------------------------------- (d) bytes that are not UTF-8 text
+_VALID_HEAD = 'edition "x" {\n    players 2 to 4\n}\nkind k "K" { }\nboard { space a "A" : k }\n'
+_ENCODED = st.one_of(
+    st.binary(max_size=400),
+    st.tuples(st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00"]),
+              st.sampled_from(["utf-8", "utf-16-le", "utf-16-be", "utf-32", "latin-1", "cp1252"]),
+              st.text(max_size=80)).map(
+        lambda t: t[0] + (_VALID_HEAD + t[2]).encode(t[1], "replace")),
+    st.tuples(st.binary(max_size=8), st.integers(0, len(_VALID_HEAD))).map(
+        lambda t: _VALID_HEAD.encode()[:t[1]] + t[0] + _VALID_HEAD.encode()[t[1]:]),
+)
+
+
+@given(_ENCODED)
+def test_files_that_are_not_utf8_text(data: bytes):
+    """Whatever bytes a .lg file holds, check and fmt give a LandlordError or a result, never a crash,
+    and a file that is not UTF-8 text is named for what it is, at a place inside it."""
+    import tempfile
+
+    from landlord_dsl.loader import load
+    from landlord_dsl.sourcefile import read_source
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.lg"
+        path.write_bytes(data)
+        try:
+            text = read_source(path)
+        except LandlordError as err:
+            (d,) = err.diagnostics
+            assert d.span is not None and d.span.file == str(path) and d.span.line <= data.count(b"\n") + 1
+            assert d.message.startswith("the file "), d.message
+            assert visible(d.render(), keep="\n") == d.render()
+            return
+        assert text == data.decode("utf-8")
+        try:
+            load(path)
+        except LandlordError as err:
+            for d in err.diagnostics:
+                _assert_inside(d, text) if d.span is not None and d.span.file == str(path) else d.render()
+
+
+# -------------------------------------------- (e) hostile folders and symlinks
+_SECRET = "secret-root:x:0:0"
+_ENTRY = st.sampled_from(["a.lg", "b.lg", "sub/c.lg", "sub", "loop.lg", "up.lg"])
+# links out of the folder are drawn as often as all the others together
+_LINK_TARGET = st.one_of(st.sampled_from(["OUT/secret.lg", "OUT"]),
+                         st.sampled_from(["a.lg", "b.lg", "sub/c.lg", "sub", "loop.lg", "/", "/etc/passwd",
+                                          "../x.lg", "MISSING.lg", "SHIPPED"]))
+_EXTENDS = st.one_of(st.sampled_from(["a.lg", "b.lg", "sub/c.lg", "loop.lg", "up.lg", "../outside/secret.lg",
+                                      "/etc/passwd.lg", "sub/../a.lg", "./a.lg", "landlords-game-1906",
+                                      "sub", "", "a.lg/"]),
+                     st.from_regex(r"[a-z./]{1,12}\.lg", fullmatch=True))
+
+
+@st.composite
+def _hostile_folder(draw) -> tuple[list, str, str]:
+    """Return folder entries (name, symlink target or None for a file), an `extends` target, the file to load."""
+    entries = draw(st.lists(st.tuples(_ENTRY, st.one_of(st.none(), _LINK_TARGET)), max_size=6))
+    start = draw(st.sampled_from(["a.lg", "b.lg", "sub/c.lg"]))
+    named = [name for name, _ in entries if name != start]
+    # most often extend one of the entries, where the symlinks are
+    extends = draw(st.sampled_from(named) if named and draw(st.booleans()) else _EXTENDS)
+    return entries, extends, start
+
+
+@given(_hostile_folder())
+def test_hostile_folders_of_symlinks(folder_layout):
+    """However a variant's folder is laid out with symlinks (to files outside it, to folders, to
+    themselves), loading gives a result or a LandlordError, and never reads a file outside."""
+    import tempfile
+
+    entries, extends, start = folder_layout
+
+    from landlord_dsl.loader import load
+    from landlord_dsl.resources import editions_dir
+
+    with tempfile.TemporaryDirectory() as top:
+        top_path = Path(top)
+        outside, folder = top_path / "outside", top_path / "variant"
+        outside.mkdir()
+        for name in ("secret.lg", "c.lg"):  # c.lg: what sub/c.lg finds when sub leads outside
+            (outside / name).write_text(_SECRET + "\n")
+        (folder / "sub").mkdir(parents=True)
+        shipped = editions_dir() / "landlords-game-1906.lg"
+        entry = folder / start  # the file the user names is a real file in the folder; the rest is hostile
+        entry.write_text(f'edition "v" {{\n    extends "{extends}"\n}}\n')
+        for name, target in entries:
+            path = folder / name
+            if path.is_symlink() or path.exists():
+                continue
+            if target is None:
+                path.write_text(f'edition "{path.stem}" {{\n    extends "{extends}"\n}}\n')
+            else:
+                real = {"OUT/secret.lg": outside / "secret.lg", "OUT": outside, "SHIPPED": shipped}.get(target)
+                path.symlink_to(real if real is not None else target)
+        try:
+            rules = load(entry)
+        except LandlordError as err:
+            assert _SECRET not in err.render() and "root" not in err.render()
+            return
+        for module in rules.modules[1:] if Path(rules.modules[0].source_name).resolve() == shipped.resolve() \
+                else rules.modules:
+            assert _SECRET not in module.source_text

@@ -1,0 +1,106 @@
+"""Building the Lark parser, with a cache only its own user can write.
+
+Checking the grammar (LALR tables, strict conflict analysis) takes about half
+a second, so the built parser is kept between runs. Lark's own `cache=True`
+keeps it as a pickle in the shared temp directory, where another local user
+could plant a pickle (loading it runs their code) or a symlink (writing it
+overwrites the link's target). This cache lives instead in a per-user folder
+(`$XDG_CACHE_HOME/landlord-dsl`, else `~/.cache/landlord-dsl`) created with
+mode 0700, and a file is loaded only when the folder and the file are owned by
+the current user, are not symlinks, and no one else may write them. Anything
+amiss means the parser is built afresh, never that a doubtful file is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark import Lark
+
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_FILE_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+
+
+def cache_dir() -> Path:
+    """Return the per-user folder the parser cache is kept in (it may not exist yet)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "landlord-dsl"
+
+
+def _private(st: os.stat_result, kind: int) -> bool:
+    """Return True if `st` is of `kind`, owned by this user, and writable by no one else."""
+    return (stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.getuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _open_dir(folder: Path) -> int | None:
+    """Return a descriptor of the private cache folder (created 0700 if missing), or None if it is not private."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(folder, _DIR_FLAGS)
+    except OSError:
+        return None
+    if not _private(os.fstat(fd), stat.S_IFDIR):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _read(dir_fd: int, name: str) -> bytes | None:
+    """Return the bytes of a private regular file in the folder, or None."""
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not _private(os.fstat(fd), stat.S_IFREG):
+            return None
+        return f.read()
+
+
+def _write(dir_fd: int, name: str, data: bytes) -> None:
+    """Store `data` under `name` in the folder atomically (a private temporary file, then a rename)."""
+    temp = f".{name}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600,
+                     dir_fd=dir_fd)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except OSError:
+        try:
+            os.unlink(temp, dir_fd=dir_fd)
+        except OSError:
+            pass
+
+
+def build(grammar: str, **options: Any) -> Lark:
+    """Return the Lark parser for `grammar`, loaded from the private cache when a good copy is there."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
+        return Lark(grammar, **options)  # no ownership to check on this system: no cache
+    key = hashlib.sha256(repr((grammar, sorted(options.items()), lark.__version__)).encode("utf-8")).hexdigest()
+    name = f"parser-{key[:32]}-py{sys.version_info[0]}{sys.version_info[1]}.pickle"
+    dir_fd = _open_dir(cache_dir())
+    if dir_fd is None:
+        return Lark(grammar, **options)
+    try:
+        data = _read(dir_fd, name)
+        if data is not None:
+            try:
+                return Lark.load(io.BytesIO(data))
+            except Exception:  # noqa: BLE001 - a damaged cache file is rebuilt, whatever the damage
+                pass
+        parser = Lark(grammar, **options)
+        buffer = io.BytesIO()
+        parser.save(buffer)
+        _write(dir_fd, name, buffer.getvalue())
+        return parser
+    finally:
+        os.close(dir_fd)
