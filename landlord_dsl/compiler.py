@@ -123,6 +123,8 @@ class Program:
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
     python_source: str = ""
+    # the declared types of the game, player and space variables (types.py strings), to check saved games
+    var_types: tuple[tuple[str, ...], ...] = ((), (), ())
 
 
 # ------------------------------------------------------ run-time helpers
@@ -1182,6 +1184,8 @@ class Compiler:
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            var_types=tuple(tuple(m.types.get(id(v), "any") for v in table.values())
+                            for table in (m.game_vars, m.player_vars, m.space_vars)),
         )
 
 
