@@ -23,6 +23,7 @@ from .errors import LandlordError, RuleRuntimeError
 from .formatter import format_text
 from .loader import load, load_text
 from .narrate import narrate
+from .replay import log_text, read_log, replay
 from .resources import shipped_files
 from .simulate import render_summary, simulate, summarise
 
@@ -149,7 +150,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         flush()
     finally:
         if args.log:
-            Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+            Path(args.log).write_text(log_text(game, args.edition, args.seed), encoding="utf-8")
     result = game.result()
     out.write("\nFinal scores:\n")
     for seat, score in enumerate(result.scores):
@@ -237,6 +238,18 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    text, name = _read(args.file)
+    log = read_log(text, name)
+    report = replay(log, lambda edition: load(args.edition or edition))
+    if report.ok:
+        out.write(f"{name}: ok, {report.events} events and {report.decisions} decisions replayed as recorded\n")
+        return 0
+    for problem in report.problems:
+        sys.stderr.write(f"{problem}\n")
+    return 1
+
+
 def _show_expr(e) -> str:
     from .formatter import expr
 
@@ -299,6 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("replay", help="replay a `play --log` file and verify it (exit 0 same game, 1 not)")
+    p.add_argument("file", metavar="FILE", help="a log written by `play --log`, or - for stdin")
+    p.add_argument("--edition", metavar="EDITION", help="the rules to replay with, if not where the log says")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")

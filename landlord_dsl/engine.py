@@ -882,9 +882,9 @@ class Game:
         self.turn, self.next_seat, self.minted = state.turn, state.next_seat, state.minted
         self.over, self.end_reason, self.started = state.over, state.end_reason, True
 
-    def log_lines(self) -> list[str]:
-        """Return the event log as JSON lines (byte-identical for identical games)."""
-        return [json.dumps(event, separators=(",", ":")) for event in self.log]
+    def log_lines(self, start: int = 0) -> list[str]:
+        """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
+        return [json.dumps(event, separators=(",", ":")) for event in self.log[start:]]
 
 
 _converter = cattrs.Converter()
