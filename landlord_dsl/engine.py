@@ -628,6 +628,7 @@ class Game:
                 if not repeat:
                     break
                 if firings >= MAX_TRIGGER_REPEATS:
+                    self.rule = rule  # the failure is this rule's, whatever rule ran the check
                     raise self.fail(f"a `when ... repeat` trigger fired {firings} times at one check; "
                                     "its body must make its condition false", self.prog.rule_spans[rule])
 
