@@ -566,7 +566,9 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         if char == "\ufeff" and err.pos_in_stream == 0:
             return LandlordError([source.diagnostic("the text starts with a byte-order mark (U+FEFF)", span,
                                                     "save the file as UTF-8 without a byte-order mark")])
-        rest = source.text[err.pos_in_stream:]
+        start = _word_start(source.text, err.pos_in_stream)
+        column -= err.pos_in_stream - start
+        rest = source.text[start:]
         word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", rest)
         hint = _slip_hint(rest, set(err.allowed or ()), source.line(line) or "", column)
         if hint is None:
@@ -578,9 +580,12 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         return LandlordError([source.diagnostic(f"unexpected character {char!r}", span, hint)])
     assert isinstance(err, UnexpectedToken)
     tok = err.token
-    whole = re.match(r"[A-Za-z_][A-Za-z0-9_]*", source.text[tok.start_pos:]) if tok.start_pos is not None else None
-    if whole is not None and len(whole.group(0)) > len(str(tok)):  # a keyword read off the front of a word
-        tok = Token.new_borrow_pos("NAME", whole.group(0), tok)
+    if tok.start_pos is not None:
+        start = _word_start(source.text, tok.start_pos)
+        whole = re.match(r"[A-Za-z_][A-Za-z0-9_]*", source.text[start:])
+        if whole is not None and len(whole.group(0)) > len(str(tok)):  # a keyword read off the front or back of a word
+            tok = Token("NAME", whole.group(0), start, line, column - (tok.start_pos - start))
+            column = tok.column
     width = max(1, len(str(tok)))
     span = ast.Span(source.name, line, column, line, column + width)
     expected = set(err.expected)
@@ -625,6 +630,15 @@ def _cut_expression(source: SourceText, line: int, column: int) -> Diagnostic | 
     span = ast.Span(source.name, previous, len(code), previous, len(code) + 1)
     return source.diagnostic("this line ends in the middle of an expression", span,
                              f"'{match.group(1)}' on line {line} was read as part of it")
+
+
+def _word_start(text: str, pos: int) -> int:
+    """Return where the word through `pos` starts (the lexer may have read its front as a keyword)."""
+    start = pos
+    while start > 0 and pos < len(text) and (text[pos].isalnum() or text[pos] == "_") and (
+            text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return start
 
 
 # Other languages' spellings, and what .lg says instead.
