@@ -321,18 +321,19 @@ def load(name_or_path: str | Path) -> RuleSet:
     if "+" in text and not Path(text).exists():
         return load_combined([part.strip() for part in text.split("+") if part.strip()])
     path = resolve(text)
-    return _load_text(read_source(path), str(path), path)
+    return _load_text(read_source(path), str(path), path, path)
 
 
 def load_text(text: str, file: str = "<string>") -> RuleSet:
     """Load and check .lg source given as text (it may extend a shipped edition)."""
-    path = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
-    return _load_text(text, file, path)
+    where = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
+    return _load_text(text, file, where, None)
 
 
-def _load_text(text: str, file: str, path: Path | None) -> RuleSet:
+def _load_text(text: str, file: str, where: Path | None, path: Path | None) -> RuleSet:
+    """Return the checked RuleSet of a file's text (`where` it is, for its `extends`; `path` for the RuleSet)."""
     try:
         module, syntax = parse(text, file), None
     except SyntaxErrors as err:
         module, syntax = err.partial, err
-    return _load_around(lambda: _with_bases(module, path), syntax, path)
+    return _load_around(lambda: _with_bases(module, where), syntax, path)

@@ -2,8 +2,10 @@
 
 The grammar is loaded once per process (LALR, strict, with positions). Lark's
 trees and exceptions stop here: the AstBuilder turns every tree into frozen
-attrs nodes, and every syntax error becomes a LandlordError with the line, a
-caret and the tokens that would have been accepted.
+attrs nodes, and every syntax error becomes a Diagnostic with the line, a
+caret and a hint (the keyword meant, the usual spelling, or the tokens that
+would have been accepted). After an error, reading goes on at the next
+declaration, so one file reports all its syntax errors.
 """
 
 from __future__ import annotations

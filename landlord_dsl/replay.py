@@ -84,15 +84,14 @@ def read_log(text: str, name: str = "<log>") -> GameLog:
         lines.pop()
     if len(lines) < 2:
         raise _bad(name, len(lines) or 1, "it needs a header line and a closing line")
-    try:
-        header, closing = json.loads(lines[0]), json.loads(lines[-1])
-    except (ValueError, RecursionError) as err:
-        raise _bad(name, 1 if not _is_json(lines[0]) else len(lines), str(err)) from None
+    header, closing = _json_line(name, lines, 0), _json_line(name, lines, len(lines) - 1)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _bad(name, 1, "the first line is not its header")
     for field, kind in _HEADER_FIELDS.items():
         if type(header.get(field)) is not kind:
             raise _bad(name, 1, f"the header's '{field}' is missing or not a {kind.__name__}")
+    if not all(type(n) is str for n in header["names"]):
+        raise _bad(name, 1, "the header's 'names' are not all strings")
     if header["version"] != VERSION:
         raise _bad(name, 1, f"version {header['version']}; this landlord-dsl reads version {VERSION}")
     if (not isinstance(closing, dict) or type(closing.get("events")) is not int
@@ -105,12 +104,12 @@ def read_log(text: str, name: str = "<log>") -> GameLog:
     return GameLog(name, lines[0], header, events, closing["decisions"], closing["hash"])
 
 
-def _is_json(line: str) -> bool:
+def _json_line(name: str, lines: list[str], index: int) -> Any:
+    """Return the JSON value on line `index` (0-based) of a log; malformed JSON raises LandlordError."""
     try:
-        json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return True
+        return json.loads(lines[index])
+    except (ValueError, RecursionError) as err:
+        raise _bad(name, index + 1, str(err)) from None
 
 
 class Divergence(LandlordError):
@@ -215,8 +214,6 @@ def replay(log: GameLog, load_rules: Callable[[str], Any]) -> ReplayReport:
             f"(rules hash {header['rules_hash']}, now {rules.rules_hash})"]))
     program = compile_ruleset(rules, header["options"])
     names = header["names"]
-    if not all(isinstance(n, str) for n in names):
-        raise _bad(log.name, 1, "the header's 'names' are not all strings")
     checker = _Checker(log)
     game = Game(program, [checker] * len(names), seed=header["seed"], names=names,
                 turn_limit=header["turn_limit"])

@@ -115,10 +115,10 @@ def shape_problems(game: "Game", state: "GameState") -> list[str]:
     need(type(state.origin) is int and 0 <= state.origin < size, f"origin: not a space of the board (0 to {size - 1})")
     need(_ints(state.dice, 0, 7) and len(state.dice) == prog.dice_count,
          f"dice: wanted {prog.dice_count} dice of 1 to 6 (0 before the first throw)")
-    var_types = prog.var_types or ((), (), ())
+    # a Program built without the variables' types checks only their number
     game_types, player_types, space_types = (list(t) or ["any"] * len(init) for t, init in
-                                             zip(var_types, (prog.game_var_init, prog.player_var_init,
-                                                             prog.space_var_init)))
+                                             zip(prog.var_types, (prog.game_var_init, prog.player_var_init,
+                                                                  prog.space_var_init)))
     if not isinstance(state.game_vars, list) or len(state.game_vars) != len(game_types):
         problems.append(f"game_vars: wanted {len(game_types)} values")
     else:
