@@ -16,6 +16,7 @@ Every problem a user can cause is raised as a LandlordError.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -35,6 +36,8 @@ _LAZY = {
     "GameState": "engine", "state_from_json": "engine", "state_to_json": "engine", "Diagnostic": "errors",
     "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
     "ScriptedChance": "requests", "SeededChance": "requests",
+    # importable from the package before it loaded lazily
+    "load": "loader", "compile_ruleset": "compiler",
 }
 
 __all__ = [
@@ -46,11 +49,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Return a public class or function of the package, importing its module on first use."""
+    """Return a public class or function of the package, or one of its modules, importing it on first use."""
     if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f".{name}", __name__)  # a module of the package: ld.agents, ld.simulate
     raise AttributeError(f"module 'landlord_dsl' has no attribute '{name}'")
 
 

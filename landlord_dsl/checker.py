@@ -850,7 +850,7 @@ class Checker:
                            "a hole holds an expression, like {player} or {house_price(s)}")
                 continue
             t = self.expr(hole, scope)
-            if t != ANY and strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None:
+            if t != ANY and (strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None):
                 self.error(f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text", at,
                            "show a player, space, card, account, number or text")
             if literal:

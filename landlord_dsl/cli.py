@@ -29,6 +29,7 @@ from .errors import LandlordError, RuleRuntimeError, visible
 from .formatter import format_text
 from .loader import load, load_text
 from .narrate import narrate
+from .replay import log_text, read_log, replay
 from .resources import shipped_files
 from .simulate import render_summary
 from .sourcefile import read_source, read_stream, write_atomically
@@ -160,9 +161,9 @@ class _OutputFile:
             raise LandlordError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
 
 
-def _log_text(game: Game | None) -> str | None:
-    """Return the text of a game's log file, or None when no game began."""
-    return None if game is None else "\n".join(game.log_lines()) + "\n"
+def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
+    """Return the text of a game's log file (bound to the game, see replay.py), or None when no game began."""
+    return None if game is None else log_text(game, edition, seed)
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
@@ -182,7 +183,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
         _narrate_to_end(game, out, args.verbose)
     except BaseException:
-        for output, text in ((log, _log_text(game)), (html, None)):
+        for output, text in ((log, _log_text(game, args.edition, args.seed)), (html, None)):
             if output is not None:
                 try:  # the log of a game that failed is kept, but cannot hide why it failed
                     output.write(text)
@@ -197,7 +198,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
     status = 0
-    for output, text in ((log, _log_text(game)), (html, recording and replay_html(game, rules, recording))):
+    for output, text in ((log, _log_text(game, args.edition, args.seed)),
+                         (html, recording and replay_html(game, rules, recording))):
         if output is not None:
             try:
                 output.write(text)
@@ -377,6 +379,30 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    html = _OutputFile(args.html, "replay") if args.html else None
+    text, name = _read(args.file)
+    log = read_log(text, name)
+    watched: list = []
+
+    def prepare(game: Game, rules) -> None:
+        if html is not None:
+            watched.append((game, rules, record(game, rules)))
+
+    report = replay(log, lambda edition: load(args.edition or edition), prepare)
+    if report.ok:
+        out.write(f"{name}: ok, {report.events} events and {report.decisions} decisions replayed as recorded\n")
+        if html is not None:
+            html.write(replay_html(*watched[0]))
+            out.write(f"wrote {visible(args.html)}\n")
+        return 0
+    if html is not None:
+        html.write(None)  # a game that is not the recorded one is not worth watching
+    for problem in report.problems:
+        sys.stderr.write(f"{visible(problem)}\n")
+    return 1
+
+
 def _show_expr(e) -> str:
     from .formatter import expr
 
@@ -477,6 +503,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("replay", help="replay a `play --log` file and verify it (exit 0 same game, 1 not)")
+    p.add_argument("file", metavar="FILE", help="a log written by `play --log`, or - for stdin")
+    p.add_argument("--edition", metavar="EDITION", help="the rules to replay with, if not where the log says")
+    p.add_argument("--html", metavar="FILE", help="also write the replayed game as a page to watch in a browser")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")

@@ -135,6 +135,8 @@ class Program:
     # (span of a statement or expression, notes naming the declarations from other files
     # whose values it uses): what a run-time error there adds (Game.fail)
     origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = attrs.field(factory=list)
+    # the declared types of the game, player and space variables (types.py strings), to check saved games
+    var_types: tuple[tuple[str, ...], ...] = ((), (), ())
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.
@@ -1470,6 +1472,8 @@ class Compiler:
             card_reconstructed=card_reconstructed,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
             origins=self.origins,
+            var_types=tuple(tuple(m.types.get(id(v), "any") for v in table.values())
+                            for table in (m.game_vars, m.player_vars, m.space_vars)),
         )
 
 

@@ -21,6 +21,7 @@ import cattrs
 from .errors import LandlordError, RuleRuntimeError, SourceText
 from .limits import MAX_INT, describe_int_limit, shown
 from .requests import BidRequest, ChoiceSite, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
+from .saves import ledger_problems, refuse, shape_problems, structure_state
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -652,6 +653,7 @@ class Game:
                 if not repeat:
                     break
                 if firings >= MAX_TRIGGER_REPEATS:
+                    self.rule = rule  # the failure is this rule's, whatever rule ran the check
                     raise self.fail(f"a `when ... repeat` trigger fired {firings} times at one check; "
                                     "its body must make its condition false", self.prog.rule_spans[rule])
 
@@ -855,11 +857,34 @@ class Game:
         This is the one place that replaces the game's lists (owners, balances,
         variables...) rather than changing them in place: compiled rules read
         each into a local once per call (compiler.read_game_lists_once).
+        A state that does not fit the rules or breaks an invariant (money not
+        conserved, a card lost or in two places...) raises LandlordError and
+        leaves the game as it was.
         """
         if state.rules_hash != self.prog.rules_hash or state.options != self.prog.options:
             raise LandlordError("the saved game was played under other rules or options")
         if state.players != self.n:
             raise LandlordError(f"the saved game has {state.players} players, not {self.n}")
+        problems = shape_problems(self, state)
+        if problems:
+            raise refuse(problems)
+        before = dict(self.__dict__)  # every field below is rebound, never changed in place
+        chance_before = self.chance.get_state() if hasattr(self.chance, "get_state") else None
+        if state.chance_state is not None and hasattr(self.chance, "set_state"):
+            try:
+                self.chance.set_state(_tupled(state.chance_state))
+            except (TypeError, ValueError, OverflowError, IndexError, KeyError, AttributeError) as err:
+                raise refuse([f"chance_state: not a state of the dice ({err})"]) from None
+        self._apply(state)
+        problems = ledger_problems(state) + self.invariant_problems()
+        if problems:
+            self.__dict__.update(before)
+            if chance_before is not None:
+                self.chance.set_state(chance_before)
+            raise refuse(problems)
+
+    def _apply(self, state: GameState) -> None:
+        """Take every value of a checked saved state."""
         self.names = list(state.names)
         self.bal, self.pos, self.origin = list(state.balances), list(state.positions), state.origin
         self.dice = tuple(state.dice)
@@ -888,12 +913,10 @@ class Game:
         self.seats = list(state.seats)
         self.turn, self.next_seat, self.minted = state.turn, state.next_seat, state.minted
         self.over, self.end_reason, self.started = state.over, state.end_reason, True
-        if state.chance_state is not None and hasattr(self.chance, "set_state"):
-            self.chance.set_state(_tupled(state.chance_state))
 
-    def log_lines(self) -> list[str]:
-        """Return the event log as JSON lines (byte-identical for identical games)."""
-        return [json.dumps(event, separators=(",", ":")) for event in self.log]
+    def log_lines(self, start: int = 0) -> list[str]:
+        """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
+        return [json.dumps(event, separators=(",", ":")) for event in self.log[start:]]
 
 
 _converter = cattrs.Converter()
@@ -907,9 +930,10 @@ def state_to_json(state: GameState) -> str:
 def state_from_json(text: str) -> GameState:
     """Read a GameState from JSON text; malformed input raises LandlordError."""
     try:
-        return _converter.structure(json.loads(text), GameState)
-    except (ValueError, TypeError, KeyError, cattrs.BaseValidationError) as err:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
         raise LandlordError(f"not a saved landlord-dsl game: {err}") from None
+    return structure_state(data)
 
 
 def _jsonable(value: Any) -> Any:

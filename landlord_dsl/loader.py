@@ -9,7 +9,9 @@ each declaration came from, so an error in a variant names the variant's line.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
+from typing import Callable
 
 import attrs
 
@@ -17,7 +19,7 @@ from . import ast
 from .checker import Model, check_declarations
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .limits import MAX_INPUT
-from .parser import parse, source_of
+from .parser import SyntaxErrors, parse, source_of
 from .resources import editions_dir, resolve
 from .sourcefile import read_source
 
@@ -126,13 +128,62 @@ def _parse_bounded(text: str, file: str) -> ast.Module:
     return parse(text, file)
 
 
-def _load_modules(path: Path, depth: int = 0) -> list[ast.Module]:
-    module = _parse_bounded(read_source(path), str(path))
+def _load_modules(path: Path, chain: tuple[Path, ...] = ()) -> list[ast.Module]:
+    return _with_bases(_parse_bounded(read_source(path), str(path)), path, chain)
+
+
+def _with_bases(module: ast.Module, path: Path | None, chain: tuple[Path, ...] = ()) -> list[ast.Module]:
+    """Return the modules a module builds on by `extends`, base first, then the module (read from `path`)."""
     if module.header.extends is None:
         return [module]
-    if depth >= _MAX_EXTENDS_DEPTH:
-        raise LandlordError([source_of(module).diagnostic("`extends` goes too deep (a cycle?)", module.header.span)])
-    return _load_modules(_base_of(module, path.parent), depth + 1) + [module]
+    folder = path.parent if path is not None else None
+    base = _base_of(module, folder)
+    seen = chain + ((path.resolve(),) if path is not None else ())
+    if base.resolve() in seen:
+        cycle = [p.name for p in seen[seen.index(base.resolve()):]] + [base.name]
+        raise LandlordError([source_of(module).diagnostic(
+            "circular `extends`: " + " extends ".join(cycle), module.header.span,
+            "a variant extends an edition; an edition extends nothing")])
+    if len(seen) >= _MAX_EXTENDS_DEPTH:
+        raise LandlordError([source_of(module).diagnostic("`extends` goes too deep", module.header.span)])
+    return _load_modules(base, seen) + [module]
+
+
+# Declarations a syntax error may be in while the rest of the file is still checked: nothing else
+# refers to them by much more than their name (a broken board or kind would make every space an error).
+_CHECKABLE_AROUND = {"rule", "end", "score", "const", "function", "action", "option", "account", "group",
+                     "table", "var", "player", "space", "game", "remove"}
+_DECLARED = re.compile(r"\b(?:rule|const|table|group|kind|function|action|deck|account|option|var|space|card)\s+"
+                       r"([a-z_][a-z0-9_]*)")
+
+
+def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | None, path: Path | None) -> RuleSet:
+    """Return the checked RuleSet of the modules `read` gives, or raise every problem found.
+
+    With syntax errors, the rest of the file (without the declarations they
+    are in) is checked too when that is sensible, and what the checker finds
+    outside those declarations is reported with them, in file order.
+    """
+    if syntax is None:
+        return load_modules(read(), path)
+    if syntax.partial is None or any(kind not in _CHECKABLE_AROUND for _, _, kind in syntax.damaged):
+        raise syntax
+    name = syntax.partial.source_name
+    lines = syntax.partial.source_text.split("\n")
+    damaged = [(first, last) for first, last, _ in syntax.damaged]
+    names = {match.group(1) for first, last in damaged for line in lines[first - 1:last]
+             for match in _DECLARED.finditer(line)}
+    try:
+        load_modules(read(), path)
+    except LandlordError as err:
+        found = [d for d in err.diagnostics if d.span is not None
+                 and not (d.span.file == name and any(first <= d.span.line <= last for first, last in damaged))
+                 and not any(f"'{n}'" in d.message for n in names)]
+    else:
+        found = []
+    both = list(syntax.diagnostics) + found
+    raise LandlordError(sorted(both, key=lambda d: (d.span is None or d.span.file != name,
+                                                    (d.span.line, d.span.column) if d.span else (0, 0))))
 
 
 def _base_of(module: ast.Module, folder: Path | None) -> Path:
@@ -303,14 +354,19 @@ def load(name_or_path: str | Path) -> RuleSet:
                                             hint="combine variants as NAME+NAME, each a shipped name or a .lg file")])
         return load_combined(parts)
     path = resolve(text)
-    return load_modules(_load_modules(path), path)
+    return _load_text(read_source(path), str(path), path, path)
 
 
 def load_text(text: str, file: str = "<string>") -> RuleSet:
     """Load and check .lg source given as text (it may extend a shipped edition)."""
-    module = _parse_bounded(text, file)
-    modules = [module]
-    if module.header.extends is not None:
-        folder = Path(file).parent if file.endswith(".lg") and Path(file).parent.is_dir() else None
-        modules = _load_modules(_base_of(module, folder)) + modules
-    return load_modules(modules)
+    where = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
+    return _load_text(text, file, where, None)
+
+
+def _load_text(text: str, file: str, where: Path | None, path: Path | None) -> RuleSet:
+    """Return the checked RuleSet of a file's text (`where` it is, for its `extends`; `path` for the RuleSet)."""
+    try:
+        module, syntax = _parse_bounded(text, file), None
+    except SyntaxErrors as err:
+        module, syntax = err.partial, err
+    return _load_around(lambda: _with_bases(module, where), syntax, path)

@@ -2,21 +2,25 @@
 
 The grammar is loaded once per process (LALR, strict, with positions). Lark's
 trees and exceptions stop here: the AstBuilder turns every tree into frozen
-attrs nodes, and every syntax error becomes a LandlordError with the line, a
-caret and the tokens that would have been accepted.
+attrs nodes, and every syntax error becomes a Diagnostic with the line, a
+caret and a hint (the keyword meant, the usual spelling, or the tokens that
+would have been accepted). After an error, reading goes on at the next
+declaration, so one file reports all its syntax errors.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.parsers.lalr_analysis import Shift
 
 from . import ast, parser_cache
-from .errors import LandlordError, SourceText
+from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .resources import grammar_path
 
 
@@ -561,6 +565,10 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        unclosed = _unclosed_brace(source.text, source.name)
+        if unclosed is not None and "RBRACE" in set(err.expected):
+            return LandlordError([source.diagnostic("this '{' is never closed", unclosed,
+                                                    "the file ends before its '}'")])
         last = max(1, len(source.text.rstrip("\n").split("\n")))
         line_text = source.line(last) or ""
         span = ast.Span(source.name, last, len(line_text) + 1, last, len(line_text) + 2)
@@ -574,22 +582,137 @@ def _syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         if char == '"':
             return LandlordError([source.diagnostic("a string is never closed on this line", span,
                                                     'close it with " before the end of the line')])
-        hint = "names are lower_case letters, digits and '_'" if char.isalpha() else _expected_hint(set(err.allowed or ()))
+        if char == "\ufeff" and err.pos_in_stream == 0:
+            return LandlordError([source.diagnostic("the text starts with a byte-order mark (U+FEFF)", span,
+                                                    "save the file as UTF-8 without a byte-order mark")])
+        start = _word_start(source.text, err.pos_in_stream)
+        column -= err.pos_in_stream - start
+        rest = source.text[start:]
+        word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", rest)
+        hint = _slip_hint(rest, set(err.allowed or ()), source.line(line) or "", column)
+        if hint is None:
+            hint = ("names are lower_case letters, digits and '_'" if char.isalpha()
+                    else _expected_hint(set(err.allowed or ())))
+        if word is not None:
+            span = ast.Span(source.name, line, column, line, column + len(word.group(0)))
+            return LandlordError([source.diagnostic(f"unexpected {word.group(0)!r}", span, hint)])
         return LandlordError([source.diagnostic(f"unexpected character {char!r}", span, hint)])
     assert isinstance(err, UnexpectedToken)
     tok = err.token
+    if tok.start_pos is not None:
+        start = _word_start(source.text, tok.start_pos)
+        whole = re.match(r"[A-Za-z_][A-Za-z0-9_]*", source.text[start:])
+        if whole is not None and len(whole.group(0)) > len(str(tok)):  # a keyword read off the front or back of a word
+            tok = Token("NAME", whole.group(0), start, line, column - (tok.start_pos - start))
+            column = tok.column
     width = max(1, len(str(tok)))
     span = ast.Span(source.name, line, column, line, column + width)
-    hint = _expected_hint(set(err.expected))
+    expected = set(err.expected)
+    hint = _slip_hint(source.text[tok.start_pos:] if tok.start_pos is not None else str(tok), expected,
+                      source.line(line) or "", column) or _expected_hint(expected)
     if tok.type == "RBRACE":
         message = "unexpected '}'"
         if not _braces_balance(source.text):
             hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
+    elif column == 1 and str(tok) in _keyword_terminals() and (unclosed := _unclosed_brace(
+            source.text[:tok.start_pos], source.name)) is not None:
+        return LandlordError([source.diagnostic("this '{' is never closed", unclosed,
+                                                f"'{tok}' at line {line} starts a new declaration before its '}}'")])
+    elif (cut := _cut_expression(source, line, column)) is not None:
+        return LandlordError([cut])
     elif tok.type in ("NAME", "COMPARE", "ADD_OP", "MUL_OP", "INT", "STRING"):
         message = f"unexpected {str(tok)!r}"
     else:
         message = f"unexpected {_describe(tok.type)}"
     return LandlordError([source.diagnostic(message, span, hint)])
+
+
+_OPEN_ENDED = re.compile(r"(?:[-+*/%=<>(\[,]|\b(?:and|or|not|in))\s*$")
+
+
+def _cut_expression(source: SourceText, line: int, column: int) -> Diagnostic | None:
+    """Return the error for a line that ends inside an expression, when that is why `line` fails, else None.
+
+    Then the keyword that starts the next declaration was read as a name,
+    and the parser fails just after it: the slip is on the line before.
+    """
+    text = source.line(line) or ""
+    match = re.fullmatch(r"([a-z_]+)\s+", text[:column - 1])
+    if match is None or match.group(1) not in _keyword_terminals():
+        return None
+    previous = next((n for n in range(line - 1, 0, -1) if code_of(source.line(n) or "").strip()), None)
+    if previous is None:
+        return None
+    code = code_of(source.line(previous) or "").rstrip()
+    if not _OPEN_ENDED.search(code):
+        return None
+    span = ast.Span(source.name, previous, len(code), previous, len(code) + 1)
+    return source.diagnostic("this line ends in the middle of an expression", span,
+                             f"'{match.group(1)}' on line {line} was read as part of it")
+
+
+def _word_start(text: str, pos: int) -> int:
+    """Return where the word through `pos` starts (the lexer may have read its front as a keyword)."""
+    start = pos
+    while start > 0 and pos < len(text) and (text[pos].isalnum() or text[pos] == "_") and (
+            text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return start
+
+
+# Other languages' spellings, and what .lg says instead.
+_SLIPS = {"elif": "else if", "elsif": "else if", "elseif": "else if", "True": "true", "False": "false",
+          "None": "none", "null": "none", "&&": "and", "||": "or", "!": "not", "=": "=="}
+
+
+def _slip_hint(rest: str, expected: set[str], line_text: str, column: int) -> str | None:
+    """Return a hint for a common slip at the start of `rest` (the text from the error on), or None.
+
+    Slips: another language's spelling (`elif`, `&&`, `True`, `=` to compare),
+    a misspelt keyword (did you mean), or a label left unquoted.
+    """
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*|&&|\|\||!(?!=)|=(?!=)", rest)
+    if word is None:
+        return None
+    found = word.group(0)
+    if found == "=":
+        return "to compare, write '=='; a single '=' only gives a value" if "COMPARE" in expected else None
+    if found in _SLIPS:
+        return f"write '{_SLIPS[found]}' instead of '{found}'"
+    keywords = [value for value, name in _keyword_terminals().items() if name in expected]
+    close = did_you_mean(found, keywords) if keywords else None
+    if close is not None:
+        return close
+    if "STRING" in expected and re.fullmatch(r"\s*[a-z_]+\s+[a-z_][a-z0-9_]*\s+", line_text[:column - 1]):
+        label = code_of(line_text)[column - 1:].split("{")[0].strip()
+        return f'a label is written in quotes: "{label or found}"'
+    return None
+
+
+def _unclosed_brace(text: str, file: str) -> ast.Span | None:
+    """Return where the '{' that is never closed in `text` is, or None if every '{' is closed.
+
+    A '}' that starts its line closes the open '{' of a line indented as
+    much; the braces opened on lines indented more and still open are the
+    ones never closed. Otherwise the outermost brace left open at the end.
+    """
+    stack: list[tuple[int, int, int]] = []  # (line, column, indentation of its line)
+    never: list[tuple[int, int, int]] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        code = code_of(line)
+        indent = len(code) - len(code.lstrip())
+        for index, ch in enumerate(code):
+            if ch == "{":
+                stack.append((number, index + 1, indent))
+            elif ch == "}" and stack:
+                if index == indent and any(entry[2] == indent for entry in stack):
+                    while stack[-1][2] != indent:
+                        never.append(stack.pop())
+                stack.pop()
+    found = never[0] if never else (stack[0] if stack else None)
+    if found is None:
+        return None
+    return ast.Span(file, found[0], found[1], found[0], found[1] + 1)
 
 
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -636,21 +759,151 @@ def too_deep(source: SourceText) -> LandlordError:
     return LandlordError([source.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
 
 
+MAX_SYNTAX_ERRORS = 20  # reported per file; past that, the rest of the file is not read
+_WORD_AT_START = re.compile(r"[a-z_]+\b")
+
+
+class SyntaxErrors(LandlordError):
+    """The syntax errors of one file, with what could be read around them.
+
+    `partial` is the module without the declarations the errors were in (None
+    if the file could not be read past an error); `damaged` lists those
+    declarations as (first line, last line, first word).
+    """
+
+    def __init__(self, diagnostics, partial: "ast.Module | None", damaged: list[tuple[int, int, str]]):
+        super().__init__(diagnostics)
+        self.partial = partial
+        self.damaged = damaged
+
+
+@functools.lru_cache(maxsize=1)
+def _keyword_terminals() -> dict[str, str]:
+    """Return the grammar's word keywords, each with its terminal's name."""
+    return {t.pattern.value: t.name for t in _lark().terminals
+            if t.pattern.type == "str" and t.pattern.value.isalpha()}
+
+
+@functools.lru_cache(maxsize=1)
+def _between_declarations() -> frozenset[str]:
+    """Return what the parser accepts between two declarations: every declaration's keyword and the end.
+
+    (A state inside an expression may accept the end too: a text's `{...}` hole is an expression.)
+    """
+    parser = _lark().parse_interactive('edition "x" { }', start="start")
+    parser.exhaust_lexer()
+    return frozenset(parser.accepts())
+
+
+def _declaration_word(line: str, misspelt: bool = False) -> str | None:
+    """Return the keyword a line starts with in its first column (or, with `misspelt`, a word close to one), or None."""
+    match = _WORD_AT_START.match(code_of(line))
+    if match is None:
+        return None
+    word = match.group(0)
+    if word in _keyword_terminals() or (misspelt and difflib.get_close_matches(word, _keyword_terminals(), 1, 0.75)):
+        return word
+    return None
+
+
+class _Recovery:
+    """Lark `on_error` handler: after each syntax error, skip to the next top-level declaration.
+
+    The parser's stack is cut back to the state between two declarations
+    (one that accepts both the next declaration's keyword and the end of the
+    file), and reading goes on at the next line that starts, in its first
+    column, with a keyword; the declaration the error is in is left out.
+    """
+
+    def __init__(self, source: SourceText):
+        self.source = source
+        self.lines = source.text.split("\n")
+        self.offsets = [0]
+        for line in self.lines:
+            self.offsets.append(self.offsets[-1] + len(line) + 1)
+        self.diagnostics: list[Diagnostic] = []
+        self.damaged: list[tuple[int, int, str]] = []
+        self.last: UnexpectedInput | None = None
+        self.again: set[int] = set()  # where lines were read again, each at most once
+
+    def record(self, err: UnexpectedInput) -> None:
+        if err is not self.last:  # the error recovery gave up on is raised again
+            self.diagnostics.extend(_syntax_error(err, self.source).diagnostics)
+        self.last = err
+
+    def __call__(self, err: UnexpectedInput) -> bool:
+        self.record(err)
+        if len(self.diagnostics) >= MAX_SYNTAX_ERRORS or isinstance(err, UnexpectedEOF):
+            return False
+        token = getattr(err, "token", None)
+        if token is not None and token.type == "$END":
+            return False
+        parser = err.interactive_parser
+        counter = parser.lexer_thread.state.line_ctr
+        line = err.line if isinstance(getattr(err, "line", None), int) and err.line > 0 else 1
+        # The declaration keyword that starts the error's line was read as part of the one before (a
+        # '{' never closed, an expression cut short): the error is that one's, and this line is read again.
+        word = _declaration_word(self.lines[line - 1])
+        values = parser.parser_state.value_stack
+        taken = (isinstance(values[-1], Token) and values[-1].type == "NAME" and values[-1] == word
+                 and values[-1].line == line) if values else False
+        again = (word is not None and self.offsets[line - 1] not in self.again
+                 and (err.column == 1 or (taken and re.fullmatch(r"[a-z_]+\s*", self.lines[line - 1][:err.column - 1]))))
+        start = next((n for n in range(line - 1 if again else line, 0, -1) if _declaration_word(self.lines[n - 1])),
+                     line)
+        for number in range(line if again else line + 1, len(self.lines) + 1):
+            word = _declaration_word(self.lines[number - 1], misspelt=True)
+            resume = self.offsets[number - 1]
+            if word is None or (resume < counter.char_pos and number != line):
+                continue
+            terminal = _keyword_terminals().get(word, "RULE")  # a misspelt one: read it where a declaration may start
+            if not self._unwind(parser.parser_state, terminal):
+                continue
+            self.damaged.append((start, number - 1, _declaration_word(self.lines[start - 1]) or ""))
+            if number == line:
+                self.again.add(resume)
+            counter.char_pos, counter.line, counter.column, counter.line_start_pos = resume, number, 1, resume
+            return True
+        return False
+
+    @staticmethod
+    def _unwind(state, terminal: str) -> bool:
+        """Cut the parser's stack back to a state between declarations that accepts `terminal`; return False if none."""
+        states = state.parse_conf.parse_table.states
+        between = _between_declarations()
+        depth = len(state.state_stack)
+        while depth > 1:
+            actions = states[state.state_stack[depth - 1]]
+            # there every declaration's keyword is shifted; inside an expression it is only a lookahead
+            if terminal in actions and all(k in actions and (k == "$END" or actions[k][0] is Shift) for k in between):
+                del state.state_stack[depth:]
+                del state.value_stack[depth - 1:]
+                return True
+            depth -= 1
+        return False
+
+
 def parse(text: str, file: str = "<string>") -> ast.Module:
-    """Parse .lg source text; return its Module or raise LandlordError."""
+    """Parse .lg source text; return its Module, or raise LandlordError (SyntaxErrors for every syntax error)."""
     source = SourceText(file, text)
+    recovery = _Recovery(source)
+    partial = None
     try:
-        tree = _lark().parse(text, start="start")
+        tree = _lark().parse(text, start="start", on_error=recovery)
         header, decls = _Builder(file).transform(tree)
+        partial = ast.Module(header, decls, source_name=file, source_text=text)
     except UnexpectedInput as err:
-        raise _syntax_error(err, source) from None
+        recovery.record(err)
     except RecursionError:
         raise too_deep(source) from None
     except VisitError as err:  # pragma: no cover - the builder raises nothing by design
         if isinstance(err.orig_exc, RecursionError):
             raise too_deep(source) from None
         raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
-    return ast.Module(header, decls, source_name=file, source_text=text)
+    if recovery.diagnostics:
+        raise SyntaxErrors(recovery.diagnostics, partial, recovery.damaged)
+    assert partial is not None
+    return partial
 
 
 def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
@@ -663,10 +916,10 @@ def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
         return _Builder(at.file, at).transform(_lark().parse(text, start="hole"))
     except UnexpectedInput as err:
         if isinstance(err, UnexpectedCharacters):
-            return f"unexpected character {text[err.pos_in_stream]!r}"
+            return f"the character {text[err.pos_in_stream]!r} has no meaning there"
         if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
             return "it ends too soon" if text.strip() else "it is empty"
-        return f"unexpected {str(err.token)!r}"
+        return f"{str(err.token)!r} cannot follow {text[:err.token.start_pos].strip()!r}"
     except (RecursionError, VisitError):
         return "it nests too deeply"
 

@@ -53,6 +53,8 @@ def resolve(name_or_path: str) -> Path:
         try:
             if path.is_file():
                 return path
+            if path.is_dir():
+                raise LandlordError(f"{name_or_path} is a directory, not a .lg file")
         except OSError:  # a name too long to be a path, say
             pass
         raise LandlordError(f"no such file: {name_or_path}")

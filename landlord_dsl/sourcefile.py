@@ -74,6 +74,8 @@ def _where(data: bytes, at: int) -> tuple[int, int, str]:
 def read_source(path: str | Path) -> str:
     """Return the text of the rule file at `path`; raise LandlordError if it cannot be read or is not one."""
     name = str(path)
+    if os.path.isdir(path):
+        raise LandlordError(f"{name} is a directory, not a .lg file")
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_SOURCE_BYTES + 1)

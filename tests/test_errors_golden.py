@@ -157,11 +157,12 @@ def test_quoted_line_is_the_line_of_the_mistake(breaker: str):
     assert d.line_text is not None and "here.rnet" in d.line_text
 
 
-def test_unclosed_rule_brace_says_a_brace_is_never_closed():
+def test_unclosed_rule_brace_is_reported_at_that_brace():
+    # was "unexpected end of file" at the last line (issue 13, item 16)
     text = BASE + 'rule rent "Rent" {\n    on land lot {\n        pay here.rent from player to treasury\n'
     d = _only(text)
-    assert d.message == "unexpected end of file"
-    assert "never closed" in (d.hint or "")
+    assert d.message == "this '{' is never closed"
+    assert (d.span.line, d.span.column) == (9, 18)
 
 
 def test_missing_to_before_a_closing_brace_does_not_blame_the_braces():

@@ -423,4 +423,4 @@ def test_endless_input_is_refused_at_the_size_limit(shell):
 def test_a_directory_named_like_a_rule_file_is_named(tmp_path, capsys):
     (tmp_path / "x.lg").mkdir()
     assert run("fmt", str(tmp_path / "x.lg"))[0] == 1
-    assert f"cannot read {tmp_path / 'x.lg'}: Is a directory" in capsys.readouterr().err
+    assert f"{tmp_path / 'x.lg'} is a directory, not a .lg file" in capsys.readouterr().err

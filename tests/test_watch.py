@@ -217,3 +217,24 @@ def test_the_replays_in_the_docs_are_the_games_the_rules_play_today():
         assert page.is_file(), f"{page} is missing: run python examples/make_replays.py"
         assert page.read_text(encoding="utf-8") == module.build(edition, options, players, seed, heading), (
             f"{page} is out of date: run python examples/make_replays.py")
+
+
+def test_replaying_a_log_gives_the_same_page_as_the_game_itself(tmp_path):
+    log, live, replayed = tmp_path / "game.jsonl", tmp_path / "live.html", tmp_path / "replayed.html"
+    assert main(["play", "monopoly-1933-atlantic-city", "--seed", "5", "--log", str(log), "--html", str(live)],
+                out=io.StringIO()) == 0
+    out = io.StringIO()
+    assert main(["replay", str(log), "--html", str(replayed)], out=out) == 0
+    assert "replayed as recorded" in out.getvalue()
+    assert replayed.read_text(encoding="utf-8") == live.read_text(encoding="utf-8")
+
+
+def test_a_log_that_does_not_replay_gives_no_page(tmp_path):
+    log, page = tmp_path / "game.jsonl", tmp_path / "replayed.html"
+    assert main(["play", "landlords-game-1904", "--seed", "2", "--log", str(log)], out=io.StringIO()) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2].replace("500", "501")  # an event edited by hand
+    assert lines[2].endswith("]") and "501" in lines[2]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", str(log), "--html", str(page)], out=io.StringIO()) == 1
+    assert not page.exists()
