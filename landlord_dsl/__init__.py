@@ -9,7 +9,8 @@ The façade:
 
 `check(text)` returns the diagnostics of .lg source text, `format_source(text)`
 its canonical layout, and `diff(a, b)` the semantic changes between two rule
-sets; `landlord_dsl.simulate.simulate` runs many seeded games.
+sets; `landlord_dsl.simulate.simulate` runs many seeded games, and
+`analyze(rules)` derives exact long-run landing tables from the rules.
 Every problem a user can cause is raised as a LandlordError.
 """
 
@@ -28,7 +29,7 @@ from .requests import ScriptedChance, SeededChance
 __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
     "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
-    "ScriptedChance", "SeededChance", "check", "compile_rules", "diff", "format_source", "load_edition",
+    "ScriptedChance", "SeededChance", "analyze", "check", "compile_rules", "diff", "format_source", "load_edition",
     "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
 ]
 
@@ -73,6 +74,13 @@ def diff(a: RuleSet | str, b: RuleSet | str):
     from .compare import diff as _diff
 
     return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
+
+
+def analyze(rules: RuleSet | str, **settings: Any):
+    """Return the exact long-run movement tables of one token (an analysis.Analysis); see analysis.analyze."""
+    from .analysis import analyze as _analyze
+
+    return _analyze(rules, **settings)
 
 
 def shipped_editions() -> list[str]:

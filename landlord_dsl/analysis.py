@@ -503,7 +503,9 @@ class _Explorer:
         self.paths = _Paths(_dice_classes_for(program))
         self.prefer = tuple(prefer)
         agents: list[Agent] = [HeuristicAgent() for _ in range(players)]
-        game = _AnalysisGame(program, agents, chance=SeededChance(seed))
+        # The long run of a game that goes on: its end conditions are not checked (their reads of the
+        # token's variables are not movement).
+        game = _AnalysisGame(attrs.evolve(program, end_conditions=[]), agents, chance=SeededChance(seed))
         game.setup()
         if game.over or TOKEN not in game.seats:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
@@ -950,7 +952,9 @@ def _rent_rows(ex: _Explorer, visits_per_turn, buildings: tuple[str, int] | None
         for label, held, level in levels:
             rent = _rent_on_landing(ex, s, held, owner, var, level)
             per_turn = rent * visits_per_turn[s]
-            total_cost = cost * len(held) if cost is not None and level is None else None
+            # buildings' costs are not measured: their rows give rent only
+            total_cost = None if cost is None or level is not None else sum(
+                _purchase_cost(ex, t) or 0 for t in held) if len(held) > 1 else cost
             payback = total_cost / per_turn if total_cost and per_turn > 0 else None
             out.append(RentRow(s, prog.space_names[s], prog.space_labels[s], label, rent, per_turn,
                                total_cost, payback))
@@ -962,7 +966,11 @@ def _improvable_kinds(ex: _Explorer) -> set[str]:
 
 
 def _purchase_cost(ex: _Explorer, s: int) -> int | None:
-    """Return what the token pays when it lands on the unowned title and its policy buys it, or None."""
+    """Return the price the token pays for the title when it lands on it unowned, rich, and takes it; else None.
+
+    The price is the token's payment just before the title deed reaches it,
+    under the same rule; the token buys and bids as the heuristic bot.
+    """
     g, prog = ex.game, ex.prog
     card = prog.title_card[s]
     ex.paths.memo = None
@@ -971,13 +979,19 @@ def _purchase_cost(ex: _Explorer, s: int) -> int | None:
     ex.economy.put(g)
     g.bal[g.nacc + TOKEN] = max(g.bal[g.nacc + TOKEN], 10**9)
     agents = g.agents
-    g.agents = [PolicyAgent((), 10**9)] + agents[1:]
+    g.agents = [HeuristicAgent()] + agents[1:]
     try:
-        before = g.cash(TOKEN)
         _land(ex, s)
-        return before - g.cash(TOKEN) if g.holder[card] == TOKEN else None
     finally:
         g.agents = agents
+    log = g.log
+    given = next((i for i, e in enumerate(log) if e[0] == "card" and e[2] == card and e[4] == TOKEN), None)
+    if given is None:
+        return None
+    for e in reversed(log[:given]):
+        if e[0] == "pay" and e[3] == g.nacc + TOKEN:
+            return e[2] if e[5] == log[given][5] else None
+    return None
 
 
 def _land(ex: _Explorer, s: int) -> None:
@@ -999,6 +1013,7 @@ def _rent_on_landing(ex: _Explorer, s: int, held: list[int], owner: int, var: in
     total = 0.0
     while True:
         ex.economy.put(g)
+        g.bal[g.nacc + TOKEN] = 10**9  # the rent owed, not what a poor lander could raise
         for t in held:
             g.set_holder(prog.title_card[t], owner)
             if level is not None:

@@ -36,12 +36,15 @@ def _chest_moves(pos):
     return [GO, None, None, None, "card", "jail"] + [None] * 10
 
 
-def _throws():
+def _throw_classes():
     out = {}
     for a, b in itertools.product(range(1, 7), repeat=2):
         key = (a + b, a == b)
         out[key] = out.get(key, 0) + 1 / 36
     return out
+
+
+THROWS = _throw_classes()
 
 
 def _land(pos, held, prob, acc):
@@ -84,7 +87,7 @@ def _turn(state, acc):
         for where, h, prob in frontier:
             if i > 1:
                 acc["throws"][where] += prob  # the previous throw ended here
-            for (total, double), p in _throws().items():
+            for (total, double), p in THROWS.items():
                 q = prob * p
                 if double and i == 3:
                     _add(ends, (JAIL, True, h), q)
