@@ -872,44 +872,61 @@ def _same(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(abs(a[k] - b[k]) < 1e-12 for k in a)
 
 
-_DECISIVE = {"decide", "move", "send", "roll", "draw", "out", "card", "rule"}
+_DECISIVE = {"move", "send", "roll", "draw", "out"}
 
 
 def _locate_difference(ex: _Explorer, key, reference: _Economy, probe: _Economy) -> Diagnostic:
-    """Return a warning located at the rule where a turn from `key` first goes differently in the two economies."""
+    """Return a warning located at the rule where a turn from `key` first goes differently in the two economies.
+
+    Runs of the same chance path are compared event by event: the warning
+    names the first event that moves the token or asks something that goes
+    differently, and points at the rule of the first event that differs at
+    all (where the difference starts, e.g. a payment one economy can make).
+    """
     logs = []
     for economy in (reference, probe):
         ex.economy = economy
         paths = ex.paths
         paths.reset()
-        runs = []
         paths.memo = None
+        runs = []
         while True:
             ex.run_turn(key)
-            runs.append(([e for e in ex.game.log if e[0] in _DECISIVE], ex.key_of()))
+            # events without the turn number (the economies' games are at different turns)
+            runs.append(([e[:1] + e[2:] for e in ex.game.log if e[0] != "turn"], ex.key_of()))
             if not paths.advance() or len(runs) > 5000:
                 break
         logs.append(runs)
-    rule = -1
-    what = "a turn"
-    for (log_a, _), (log_b, _) in zip(*logs):
+    cause = decisive = None
+    for (log_a, end_a), (log_b, end_b) in zip(*logs):
+        if end_a == end_b:
+            continue
+        first = None
         for a, b in itertools.zip_longest(log_a, log_b):
             if a != b:
                 event = a if a is not None else b
-                rule = event[-1] if isinstance(event[-1], int) else -1
-                what = {"decide": f"the decision '{event[3]}'", "roll": "a throw of the dice",
-                        "draw": "a draw", "move": "a move", "send": "a move"}.get(event[0], "the turn")
-                break
-        if rule >= 0:
+                first = first or event
+                if event[0] in _DECISIVE:
+                    cause, decisive = first, event
+                    break
+        if decisive is not None:
             break
-    span = ex.prog.rule_spans[rule] if rule >= 0 else None
-    name = f"rule '{ex.prog.rule_names[rule]}'" if rule >= 0 else "the rules"
+    if decisive is None:
+        return _diagnostic(ex.prog, "the token's movement depends on the economy: in a game played on for a "
+                           "while its turns end elsewhere", None, severity="warning")
+    what = {"roll": "a throw of the dice", "draw": "a draw", "move": "a move", "send": "a move",
+            "out": "leaving the game"}[decisive[0]]
+    rule, at = decisive[-1], cause[-1]
+    names = ex.prog.rule_names
+    name = f"rule '{names[rule]}'" if isinstance(rule, int) and rule >= 0 else "the rules"
+    start = f", after a difference in rule '{names[at]}'" if isinstance(at, int) and 0 <= at != rule else ""
+    span = ex.prog.rule_spans[at] if isinstance(at, int) and at >= 0 else None
     where = ex.prog.space_labels[key[0]]
     return _diagnostic(
         ex.prog, f"the token's movement depends on the economy: from {where}, {what} in {name} goes differently "
-        "in a game played on for a while; the figures hold for the reference economy (just after setup) only",
-        span, "fix the decision with a preferred option (--prefer NAME), or read the tables as those of the "
-        "opening of the game", severity="warning")
+        f"in a game played on for a while{start}; the figures hold for the reference economy (just after setup) "
+        "only", span, "fix the decision with a preferred option (--prefer NAME), or read the tables as those of "
+        "the opening of the game", severity="warning")
 
 
 # ------------------------------------------------------------------- rents
