@@ -24,6 +24,8 @@ Numbers need numpy (the `analysis` extra).
 from __future__ import annotations
 
 import bisect
+import dis
+import functools
 import itertools
 import json
 import re
@@ -222,6 +224,9 @@ class PolicyAgent(Agent):
         return None
 
 
+_DICE_READ = object()  # in the memo: this continuation reads older dice; look it up with its dice
+
+
 class _Cut(Exception):
     """A run reached a chance request whose future is already known (memoised): stop it there."""
 
@@ -247,9 +252,13 @@ class _Paths:
         self.throw_ends: list[tuple] | None = None
         self.sample = None  # a random.Random: sample instead of enumerating (Monte Carlo)
         self.memo: dict | None = None
+        self.memo_full: dict = {}  # continuations that read the dice thrown before them, by their dice too
+        self.last_roll = -1  # the last throw answered in this run (its request index)
+        self.dice_reads: list[tuple[int, int]] = []  # (requests answered, last throw) at each read of the dice
         self.signature = None  # function returning a request's continuation signature
         self.where = None  # function returning the token's (position, status)
-        self.nodes: list[list] = []  # per open request: [signature, prefix probability, summary]
+        # per open request: [signature without dice, with dice, prefix probability, summary, reads older dice]
+        self.nodes: list[list] = []
         self.asked_at: list[int] = []  # log length when each request of this run was asked
         self.hit = None  # the summary met at the request where this run was cut
 
@@ -257,6 +266,8 @@ class _Paths:
         self.depth, self.prob = 0, 1.0
         self.asked_at = []
         self.hit = None
+        self.last_roll = -1
+        self.dice_reads = []
 
     def _answer(self, outcomes: list[tuple[Any, float]], roll: bool = False) -> Any:
         if self.sample is not None:
@@ -269,18 +280,23 @@ class _Paths:
         d = self.depth
         if d == len(self.path):
             if self.memo is not None:
-                sig = self.signature(roll)
-                known = self.memo.get(sig)
+                frames, state, dice = self.signature(roll)
+                reduced, full = (frames, state), (frames, state, dice)
+                known = self.memo.get(reduced)
+                if known is _DICE_READ:
+                    known = self.memo_full.get(full)
                 if known is not None:
                     self.hit = known
                     raise _Cut()
-                self.nodes.append([sig, self.prob, ({}, {}, {})])
+                self.nodes.append([reduced, full, self.prob, ({}, {}, {}), False])
             self.path.append(0)
             self.widths.append(len(outcomes))
         self.asked_at.append(len(self.game.log))
         answer, p = outcomes[self.path[d]]
         self.depth = d + 1
         self.prob *= p
+        if roll:
+            self.last_roll = d
         return answer
 
     def advance(self) -> bool:
@@ -297,8 +313,26 @@ class _Paths:
 
     def _close(self) -> None:
         if self.memo is not None and self.nodes:
-            sig, _, summary = self.nodes.pop()
-            self.memo[sig] = summary
+            reduced, full, _, summary, dice_read = self.nodes.pop()
+            if dice_read:
+                self.memo_full[full] = (summary, True)
+                self.memo.setdefault(reduced, _DICE_READ)
+            else:
+                self.memo[reduced] = (summary, False)
+
+    def dice_read(self) -> None:
+        self.dice_reads.append((self.depth, self.last_roll))
+
+    def note_dice_reads(self) -> None:
+        """Mark the open requests whose future, in this run, read dice thrown before them."""
+        cut_reads = self.hit is not None and self.hit[1]
+        for d, node in enumerate(self.nodes):
+            if node[4]:
+                continue
+            if cut_reads and self.last_roll < d:
+                node[4] = True
+            elif any(c > d and r < d for c, r in self.dice_reads):
+                node[4] = True
 
     def reset(self) -> None:
         self.path, self.widths, self.nodes = [], [], []
@@ -424,8 +458,25 @@ def _watch(cls, values, trace, key=None):
     return w
 
 
+def _dice_property(field: str) -> property:
+    def get(self):
+        if self._dice_hook is not None:
+            self._dice_hook()
+        return self.__dict__[field]
+
+    def put(self, value):
+        self.__dict__[field] = value
+
+    return property(get, put)
+
+
 class _AnalysisGame(Game):
-    """A Game whose draws ask the chance source which card of the deck turns up."""
+    """A Game whose draws ask the chance source which card of the deck turns up, and that reports reads of the dice."""
+
+    _dice_hook = None
+    dice = _dice_property("_v_dice")
+    dice_total = _dice_property("_v_dice_total")
+    dice_double = _dice_property("_v_dice_double")
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -524,6 +575,7 @@ class _Explorer:
         self._deck_card_set = set(self.deck_cards)
         self.live: list[tuple[str, int]] = []
         self.paths.signature = self.signature
+        game._dice_hook = self.paths.dice_read
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own_ids = _own_containers(game)
         self._origin_read = "g.origin" in program.python_source
@@ -584,7 +636,8 @@ class _Explorer:
         and held by the token, the dice (not at a throw, which replaces them
         unseen), where the last move began (if the rules ever read it) and
         the engine's bookkeeping.
-        Balances, owners and space variables are left out: that is the
+        Balances, owners (title deeds, wherever they are) and space
+        variables are left out: that is the
         assumption (checked by the economy check) that within a turn they
         do not change where the token goes.
         """
@@ -594,19 +647,22 @@ class _Explorer:
         own = self._own_ids
         while frame is not None:
             code = frame.f_code
+            live = _live_locals(code, frame.f_lasti)
             frames.append((id(code), frame.f_lasti,
-                           tuple((k, _freeze(v, own)) for k, v in frame.f_locals.items())))
+                           tuple((k, _freeze(v, own)) for k, v in frame.f_locals.items()
+                                 if live is None or k in live)))
             if code is _PLAY_TURN:
                 break
             frame = frame.f_back
         state = (tuple(g.pos), tuple(tuple(v) for v in g.pv), tuple(g.gv),
-                 tuple(sorted((name, tuple(sorted(cards))) for name, cards in g.decks.items())),
+                 tuple(sorted((name, tuple(sorted(c for c in cards if c in self._deck_card_set)))
+                              for name, cards in g.decks.items())),
                  tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
-                 None if roll else (g.dice, g.dice_total, g.dice_double),
                  g.origin if self._origin_read else None, g.card, g.rule, g.depth, g.actor, g.current,
                  g.turn_after, tuple(g.active), tuple(g.fired), tuple(g.seats), g.due, g.creditor, g.over,
                  g.shortfalls, tuple(self.status_now()))
-        return tuple(frames), state
+        dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)
+        return tuple(frames), state, dice
 
     def expand(self, key: tuple):
         """Return (end key -> probability, (position, status) -> expected throws from there, space -> expected landings).
@@ -631,15 +687,55 @@ class _Explorer:
                       if e[0] == "move" and e[2] == TOKEN]
             end = self.key_of() if finished else None
             prob = paths.prob
-            _add_run(root, prob, throw_ends, visits, end, paths.hit, -1)
-            for d, (_, prefix, summary) in enumerate(paths.nodes):
-                _add_run(summary, prob / prefix, throw_ends, visits, end, paths.hit, d)
+            hit = paths.hit[0] if paths.hit is not None else None
+            _add_run(root, prob, throw_ends, visits, end, hit, -1)
+            if paths.memo is not None:
+                paths.note_dice_reads()
+            for d, (_, _, prefix, summary, _) in enumerate(paths.nodes):
+                _add_run(summary, prob / prefix, throw_ends, visits, end, hit, d)
             count += 1
             if count > MAX_PATHS:
                 raise LandlordError(f"a turn has more than {MAX_PATHS} chance paths: too many to enumerate")
             if not paths.advance():
                 break
         return root
+
+
+_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP"}
+_ENDS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
+
+
+@functools.lru_cache(maxsize=None)
+def _live_locals(code, lasti: int) -> frozenset[str] | None:
+    """Return the local names a frame may still read after the call at `lasti` returns (None: unknown, keep all).
+
+    Every instruction reachable from the next one (following jumps, and into
+    every exception handler) is scanned for loads of locals.
+    """
+    instructions = list(dis.get_instructions(code))
+    at = {ins.offset: i for i, ins in enumerate(instructions)}
+    # `lasti` may point into the call's inline cache: the call is the last instruction at or before it
+    current = max((i for i, ins in enumerate(instructions) if ins.offset <= lasti), default=None)
+    if current is None:
+        return None
+    todo = [current + 1] + [at[e.target] for e in dis.Bytecode(code).exception_entries if e.target in at]
+    seen: set[int] = set()
+    names: set[str] = set()
+    while todo:
+        i = todo.pop()
+        if i in seen or i >= len(instructions):
+            continue
+        seen.add(i)
+        ins = instructions[i]
+        if ins.opname.startswith(("LOAD_FAST", "DELETE_FAST", "LOAD_CLOSURE", "LOAD_DEREF")):
+            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        if ins.opname in _JUMPS:
+            todo.append(at[ins.argval])
+        elif ins.opname not in _ENDS:
+            todo.append(i + 1)
+            if (ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs) and ins.argval in at:
+                todo.append(at[ins.argval])
+    return frozenset(names)
 
 
 def _own_containers(g: Game) -> dict[int, str]:
@@ -727,6 +823,7 @@ def _explore(ex: _Explorer):
     while True:
         try:
             ex.paths.memo = {} if ex.use_memo else None
+            ex.paths.memo_full = {}
             start = ex.initial_key()
             index = {start: 0}
             order = [start]
@@ -850,6 +947,7 @@ def _check_economy(ex: _Explorer, order, rows, turns: int, seed: int) -> list[Di
         return []
     reference = ex.economy
     ex.paths.memo = {} if ex.use_memo else None
+    ex.paths.memo_full = {}
     try:
         for i, key in enumerate(order):
             ex.economy = probe
