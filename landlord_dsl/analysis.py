@@ -707,10 +707,12 @@ _ENDS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
 
 @functools.lru_cache(maxsize=None)
 def _live_locals(code, lasti: int) -> frozenset[str] | None:
-    """Return the local names a frame may still read after the call at `lasti` returns (None: unknown, keep all).
+    """Return the local names a frame may still read after the call at `lasti` returns (None: keep them all).
 
     Every instruction reachable from the next one (following jumps, and into
-    every exception handler) is scanned for loads of locals.
+    every exception handler) is scanned for loads of locals. A frame that may
+    go round a loop again keeps all its locals: the loop's iterator is not a
+    local, and its variables stand for where it is.
     """
     instructions = list(dis.get_instructions(code))
     at = {ins.offset: i for i, ins in enumerate(instructions)}
@@ -727,6 +729,8 @@ def _live_locals(code, lasti: int) -> frozenset[str] | None:
             continue
         seen.add(i)
         ins = instructions[i]
+        if ins.opname == "FOR_ITER":
+            return None  # inside a loop: where its iterator stands is on the stack, unseen; keep every local
         if ins.opname.startswith(("LOAD_FAST", "DELETE_FAST", "LOAD_CLOSURE", "LOAD_DEREF")):
             names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
         if ins.opname in _JUMPS:
