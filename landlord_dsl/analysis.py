@@ -27,7 +27,6 @@ import bisect
 import dis
 import functools
 import itertools
-import json
 import re
 import sys
 import time
@@ -37,7 +36,7 @@ import attrs
 
 from .agents import Agent, HeuristicAgent
 from .engine import EndGame, EndTurn, Game
-from .errors import Diagnostic, LandlordError
+from .errors import Diagnostic, LandlordError, SourceText
 from .requests import SeededChance
 
 if TYPE_CHECKING:
@@ -807,17 +806,9 @@ def _var_decl(rules: "RuleSet", kind: str, index: int):
     return list(table.values())[index]
 
 
-def _source_of(program: "Program", span):
-    from .errors import SourceText
-
-    return program.sources.get(span.file) if span is not None else None
-
-
 def _diagnostic(program: "Program", message: str, span, hint: str | None = None,
                 severity: str = "error") -> Diagnostic:
-    from .errors import SourceText
-
-    source = _source_of(program, span) or SourceText("", "")
+    source = (program.sources.get(span.file) if span is not None else None) or SourceText("", "")
     d = source.diagnostic(message, span, hint)
     return attrs.evolve(d, severity=severity)
 
@@ -1248,8 +1239,3 @@ def sample_turn_ends(rules: "RuleSet | str", turns: int, *, players: int | None 
             counts[b, key[0]] += 1
     shares = counts / per_batch
     return shares.mean(axis=0), shares.std(axis=0, ddof=1) / np.sqrt(batches)
-
-
-def to_json_text(analysis: Analysis) -> str:
-    """Return the analysis as indented JSON text."""
-    return json.dumps(analysis.to_json(), indent=2) + "\n"

@@ -209,3 +209,13 @@ def test_cli_rejects_a_malformed_buildings_argument(capsys):
 def test_api_facade():
     result = ld.analyze(str(RING), check_economy=False, rents=False)
     assert result.title.startswith("A twelve-space ring")
+
+
+def test_the_analysis_benchmark_runs():
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "analysis_bench.py"), "--edition",
+                           "landlords-game-1906", "--parts", "chain", "--json"],
+                          capture_output=True, text=True, timeout=600, check=True)
+    (row,) = json.loads(done.stdout)
+    assert row["edition"] == "landlords-game-1906" and row["states"] > 0 and row["turns_run"] >= row["states"]
