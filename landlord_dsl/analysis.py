@@ -103,11 +103,12 @@ class Analysis:
     movement_state: tuple[str, ...]
     warnings: tuple[Diagnostic, ...]
     seconds: float
+    economy_checked: bool = True
 
     @property
     def exact(self) -> bool:
-        """Return True when nothing suggests the movement depends on the economy."""
-        return not self.warnings
+        """Return True when the economy check ran and found the movement independent of the economy."""
+        return self.economy_checked and not self.warnings
 
     def by_space(self, name: str) -> SpaceRow:
         """Return the all-statuses row of the space called `name`."""
@@ -128,6 +129,7 @@ class Analysis:
             "states": self.states,
             "movement_state": list(self.movement_state),
             "throws_per_turn": self.throws_per_turn,
+            "economy_checked": self.economy_checked,
             "exact": self.exact,
             "warnings": [d.render() for d in self.warnings],
             "spaces": [attrs.asdict(r) for r in self.rows],
@@ -1197,7 +1199,7 @@ def analyze(rules: "RuleSet | str", *, players: int | None = None, prefer: Seque
     rent_rows = _rent_rows(ex, visits, buildings) if rents else []
     return Analysis(program.name, program.title, players, tuple(prefer), "uniform", len(order),
                     throws_per_turn, tuple(out_rows), tuple(rent_rows), tuple(_names(ex)) or ("position",),
-                    tuple(warnings), time.perf_counter() - began)
+                    tuple(warnings), time.perf_counter() - began, check_economy)
 
 
 def sample_turn_ends(rules: "RuleSet | str", turns: int, *, players: int | None = None, prefer: Sequence[str] = (),

@@ -76,11 +76,16 @@ def test_standard_deck_has_the_familiar_shape(standard):
 
 # ------------------------------------------ Monte Carlo agreement, per edition
 
-@pytest.mark.parametrize("edition", ["monopoly-1933-atlantic-city", "landlords-game-1906", "ring"])
+@pytest.mark.parametrize("edition", ld.shipped_editions() + ["ring"])
 def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
     rules = str(RING) if edition == "ring" else edition
-    exact = analyze(rules, check_economy=False, rents=False)
-    mean, se = sample_turn_ends(rules, 20_000, seed=3)
+    try:
+        exact = analyze(rules, check_economy=False, rents=False)
+    except ld.LandlordError as err:
+        # the 1904 patent and its variant: the tally of circuits makes the state unbounded
+        assert edition.startswith("landlords-game-1904") and "unbounded" in err.render()
+        return
+    mean, se = sample_turn_ends(rules, 10_000, seed=3, batches=50)
     for row in exact.rows:
         if row.status:
             continue
@@ -195,7 +200,8 @@ def test_cli_prints_the_table_markdown_and_json(tmp_path):
     data = json.loads(out.getvalue())
     assert data["schema"] == "landlord-dsl/analysis/1"
     assert set(data) >= {"edition", "players", "policy", "draws", "states", "movement_state", "throws_per_turn",
-                         "exact", "warnings", "spaces", "rents"}
+                         "economy_checked", "exact", "warnings", "spaces", "rents"}
+    assert data["economy_checked"] and data["exact"]
     assert set(data["spaces"][0]) == {"index", "name", "label", "status", "throw", "turn", "visits"}
     assert set(data["rents"][0]) == {"index", "name", "label", "level", "rent_per_landing", "rent_per_turn",
                                      "cost", "payback"}
@@ -209,6 +215,7 @@ def test_cli_rejects_a_malformed_buildings_argument(capsys):
 def test_api_facade():
     result = ld.analyze(str(RING), check_economy=False, rents=False)
     assert result.title.startswith("A twelve-space ring")
+    assert not result.exact  # unchecked is not exact
 
 
 def test_the_analysis_benchmark_runs():
