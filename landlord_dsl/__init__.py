@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
 from .compiler import Program, compile_ruleset
-from .engine import Game, GameResult, GameState, state_from_json, state_to_json
+from .engine import Game, GameResult, GameState, ThrowEvent, TurnEvent, state_from_json, state_to_json
 from .errors import Diagnostic, LandlordError, RuleRuntimeError
 from .loader import RuleSet, load, load_text
 from .requests import ScriptedChance, SeededChance
@@ -29,7 +29,7 @@ from .requests import ScriptedChance, SeededChance
 __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
     "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
-    "ScriptedChance", "SeededChance", "analyze", "check", "compile_rules", "diff", "format_source", "load_edition",
+    "ScriptedChance", "SeededChance", "ThrowEvent", "TurnEvent", "analyze", "check", "compile_rules", "diff", "format_source", "load_edition",
     "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
 ]
 

@@ -123,6 +123,10 @@ class Program:
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
     python_source: str = ""
+    # variable names by index, for reading state by name (Game.player_var and friends)
+    game_var_names: list[str] = attrs.Factory(list)
+    player_var_names: list[str] = attrs.Factory(list)
+    space_var_names: list[str] = attrs.Factory(list)
 
 
 # ------------------------------------------------------ run-time helpers
@@ -1182,6 +1186,9 @@ class Compiler:
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            game_var_names=list(m.game_vars),
+            player_var_names=list(m.player_vars),
+            space_var_names=list(m.space_vars),
         )
 
 
