@@ -1154,7 +1154,10 @@ def analyze(rules: "RuleSet | str", *, players: int | None = None, prefer: Seque
     default). `buildings` = (space variable, top level) adds rent rows for
     each building level. With `check_economy`, the turn of every state is
     run again in a game played on by bots, and a difference is reported as
-    a located warning in `Analysis.warnings`.
+    a located warning in `Analysis.warnings`. `memo=False` re-runs every
+    chance path in full instead of reusing explored continuations (slower,
+    the same figures). An unbounded movement state, or a token put out of
+    the game, raises a located LandlordError.
     """
     from .compiler import compile_ruleset
     from .loader import load
