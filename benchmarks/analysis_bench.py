@@ -8,6 +8,7 @@ CPU seconds per edition, the number of movement states and of turns run.
     python benchmarks/analysis_bench.py --parts chain         # the landing tables only
     python benchmarks/analysis_bench.py --edition examples/monopoly-standard-deck.lg --repeat 3
     python benchmarks/analysis_bench.py --json
+    python benchmarks/analysis_bench.py --monte-carlo 1000000   # and agreement with a large sample
 """
 
 from __future__ import annotations
@@ -50,6 +51,16 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
             "spaces": len(result.rows), "wall_seconds": round(best_wall, 3), "cpu_seconds": round(best_cpu, 3)}
 
 
+def agreement(edition: str, turns: int) -> dict:
+    """Return the largest gap between exact and sampled turn-end shares, in standard errors, over the spaces."""
+    exact = analysis.analyze(edition, check_economy=False, rents=False)
+    wall = time.perf_counter()
+    mean, se = analysis.sample_turn_ends(edition, turns, seed=1, batches=100)
+    gaps = [abs(r.turn - mean[r.index]) / se[r.index] for r in exact.rows if not r.status and se[r.index] > 0]
+    return {"edition": exact.edition, "turns": turns, "max_gap_in_standard_errors": round(max(gaps), 2),
+            "sampling_seconds": round(time.perf_counter() - wall, 1)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edition", action="append", help="edition name or .lg file (repeatable; default 1933)")
@@ -57,14 +68,22 @@ def main(argv=None) -> int:
                         help="chain: landing tables only; all: with the rent table and the economy check")
     parser.add_argument("--repeat", type=int, default=1, help="runs per edition; the best is kept")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--monte-carlo", type=int, default=0, metavar="TURNS",
+                        help="also sample TURNS turns and report the largest gap to the exact figures")
     args = parser.parse_args(argv)
-    rows = [measure(e, args.parts, args.repeat) for e in args.edition or ["monopoly-1933-atlantic-city"]]
+    editions = args.edition or ["monopoly-1933-atlantic-city"]
+    rows = [measure(e, args.parts, args.repeat) for e in editions]
+    if args.monte_carlo:
+        for row, edition in zip(rows, editions):
+            row.update(agreement(edition, args.monte_carlo))
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
             print(f"{r['edition']:36} {r['parts']:5} {r['states']:5} states {r['turns_run']:7} turns run "
-                  f"{r['wall_seconds']:7.3f} s wall {r['cpu_seconds']:7.3f} s CPU")
+                  f"{r['wall_seconds']:7.3f} s wall {r['cpu_seconds']:7.3f} s CPU"
+                  + (f"; {r['turns']} sampled turns: largest gap {r['max_gap_in_standard_errors']} SE"
+                     if "turns" in r else ""))
     return 0
 
 
