@@ -9,7 +9,8 @@ The façade:
 
 `check(text)` returns the diagnostics of .lg source text, `format_source(text)`
 its canonical layout, and `diff(a, b)` the semantic changes between two rule
-sets; `landlord_dsl.simulate.simulate` runs many seeded games.
+sets; `landlord_dsl.simulate.simulate` runs many seeded games, and
+`analyze(rules)` derives exact long-run landing tables from the rules.
 Every problem a user can cause is raised as a LandlordError.
 """
 
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 if TYPE_CHECKING:
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
     from .compiler import Program
-    from .engine import Game, GameResult, GameState, state_from_json, state_to_json
+    from .engine import Game, GameResult, GameState, ThrowEvent, TurnEvent, state_from_json, state_to_json
     from .errors import Diagnostic, LandlordError, RuleRuntimeError
     from .loader import RuleSet, load_text
     from .requests import ScriptedChance, SeededChance
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "Agent": "agents", "HeuristicAgent": "agents", "HumanAgent": "agents", "RandomAgent": "agents",
     "ScriptedAgent": "agents", "Program": "compiler", "Game": "engine", "GameResult": "engine",
-    "GameState": "engine", "state_from_json": "engine", "state_to_json": "engine", "Diagnostic": "errors",
+    "GameState": "engine", "ThrowEvent": "engine", "TurnEvent": "engine", "state_from_json": "engine",
+    "state_to_json": "engine", "Diagnostic": "errors",
     "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
     "ScriptedChance": "requests", "SeededChance": "requests",
     # importable from the package before it loaded lazily
@@ -43,8 +45,9 @@ _LAZY = {
 __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
     "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
-    "ScriptedChance", "SeededChance", "check", "compile_rules", "diff", "format_source", "load_edition",
-    "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
+    "ScriptedChance", "SeededChance", "ThrowEvent", "TurnEvent", "analyze", "check", "compile_rules", "diff",
+    "format_source", "load_edition", "load_text", "new_game", "parse", "shipped_editions", "state_from_json",
+    "state_to_json",
 ]
 
 
@@ -112,6 +115,13 @@ def diff(a: RuleSet | str, b: RuleSet | str):
     from .loader import load
 
     return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
+
+
+def analyze(rules: RuleSet | str, **settings: Any):
+    """Return the exact long-run movement tables of one token (an analysis.Analysis); see analysis.analyze."""
+    from .analysis import analyze as _analyze
+
+    return _analyze(rules, **settings)
 
 
 def shipped_editions() -> list[str]:

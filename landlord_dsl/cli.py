@@ -317,6 +317,27 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if changes else 0
 
 
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    from .analysis import analyze
+
+    buildings = None
+    if args.buildings:
+        name, _, top = args.buildings.partition(":")
+        if not top.isdigit() or int(top) < 1:
+            raise UsageError(f"--buildings wants VAR:TOP (e.g. houses:5), not {args.buildings!r}")
+        buildings = (name, int(top))
+    result = analyze(load(args.edition), players=args.players, prefer=args.prefer, options=_parse_options(args.option),
+                     seed=args.seed, buildings=buildings, check_economy=not args.no_economy_check,
+                     rents=not args.no_rents)
+    if args.format == "json":
+        out.write(json.dumps(result.to_json(), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(result.render_markdown())
+    else:
+        out.write(result.render_text())
+    return 0
+
+
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     rules = load(args.edition)
     m = rules.model
@@ -509,6 +530,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--edition", metavar="EDITION", help="the rules to replay with, if not where the log says")
     p.add_argument("--html", metavar="FILE", help="also write the replayed game as a page to watch in a browser")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("analyze", help="exact long-run landing probabilities and rents of one token, from the rules")
+    p.add_argument("edition", metavar="EDITION", help="edition/variant name or .lg file")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a rule option")
+    p.add_argument("--players", type=int, help="players at the table (default: the edition's minimum)")
+    p.add_argument("--prefer", action="append", default=[], metavar="OPTION",
+                   help="take this option whenever a decision offers it (repeatable, first wins); "
+                        "other decisions get the heuristic bot's answer")
+    p.add_argument("--buildings", metavar="VAR:TOP",
+                   help="also rent rows for each building level 1..TOP of space variable VAR (e.g. houses:5)")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    p.add_argument("--seed", type=int, default=0, help="seed of the setup (opening throws, shuffles)")
+    p.add_argument("--no-rents", action="store_true", help="leave out the rent table")
+    p.add_argument("--no-economy-check", action="store_true",
+                   help="do not check the movement against a game played on for a while")
+    p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
     p.add_argument("edition", metavar="EDITION")

@@ -137,6 +137,10 @@ class Program:
     origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = attrs.field(factory=list)
     # the declared types of the game, player and space variables (types.py strings), to check saved games
     var_types: tuple[tuple[str, ...], ...] = ((), (), ())
+    # variable names by index, for reading state by name (Game.player_var and friends)
+    game_var_names: list[str] = attrs.Factory(list)
+    player_var_names: list[str] = attrs.Factory(list)
+    space_var_names: list[str] = attrs.Factory(list)
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.
@@ -1063,9 +1067,11 @@ class Compiler:
         if op == "=":
             out.line(f"{target} = {value}")
         else:  # adding again and again may leave the range even when what is added does not grow
-            out.line(f"{target} {op} {value}")
-            out.line(f"if not -{MAX_INT} <= {target} <= {MAX_INT}:")
-            out.line(f"    _kept_int(g, {target}, {self.span(s.span)})")
+            # worked out before it is stored: a value out of range is never kept, and the target is read once
+            out.line(f"_sum = {target} {op[0]} ({value})")
+            out.line(f"if not -{MAX_INT} <= _sum <= {MAX_INT}:")
+            out.line(f"    _kept_int(g, _sum, {self.span(s.span)})")
+            out.line(f"{target} = _sum")
 
     def _s_Let(self, out, s):
         out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
@@ -1474,6 +1480,9 @@ class Compiler:
             origins=self.origins,
             var_types=tuple(tuple(m.types.get(id(v), "any") for v in table.values())
                             for table in (m.game_vars, m.player_vars, m.space_vars)),
+            game_var_names=list(m.game_vars),
+            player_var_names=list(m.player_vars),
+            space_var_names=list(m.space_vars),
         )
 
 

@@ -45,6 +45,13 @@ def _jump_points(start: int, group: tuple[int, ...], size: int) -> tuple[int, in
     return (first - start) % size or size, landing
 
 
+def _hint(word: str, names: Sequence[str]) -> str:
+    from .errors import did_you_mean
+
+    hint = did_you_mean(word, names)
+    return f" ({hint})" if hint else ""
+
+
 _RULE_MARK = re.compile(r"\s*# rule (\w+): ")
 
 
@@ -83,6 +90,30 @@ class GameState:
     over: bool
     end_reason: str
     chance_state: Any
+
+
+@attrs.frozen
+class ThrowEvent:
+    """A throw of the dice, reported to observers: who threw, the dice, and where the thrower stood."""
+
+    turn: int
+    seat: int
+    dice: tuple[int, ...]
+    total: int
+    double: bool
+    position: int
+
+
+@attrs.frozen
+class TurnEvent:
+    """A finished turn, reported to observers: where the player began and ended it, and how often he threw."""
+
+    turn: int
+    seat: int
+    start: int
+    end: int
+    throws: int
+    still_playing: bool
 
 
 @attrs.frozen
@@ -163,6 +194,7 @@ class Game:
         self.log: list[tuple] = []
         self.decisions: list[int | None] = []
         self.dice_request = DiceRequest(program.dice_count)
+        self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
 
     @property
     def chance(self):
@@ -189,6 +221,36 @@ class Game:
 
     def space_name(self, index: int) -> str:
         return self.prog.space_labels[index]
+
+    def player_var(self, seat: int, name: str) -> Any:
+        """Return the value of a player variable of `seat` (0-based) by its name in the rules."""
+        return self.pv[self._var_index(self.prog.player_var_names, name, "player")][seat]
+
+    def game_var(self, name: str) -> Any:
+        """Return the value of a game variable by its name in the rules."""
+        return self.gv[self._var_index(self.prog.game_var_names, name, "game")]
+
+    def space_var(self, space: int | str, name: str) -> Any:
+        """Return the value of a space variable on a space (index or name) by its name in the rules."""
+        if isinstance(space, str):
+            if space not in self.prog.space_names:
+                raise LandlordError(f"no space '{space}'" + _hint(space, self.prog.space_names))
+            space = self.prog.space_names.index(space)
+        return self.sv[self._var_index(self.prog.space_var_names, name, "space")][space]
+
+    @staticmethod
+    def _var_index(names: list[str], name: str, scope: str) -> int:
+        if name not in names:
+            raise LandlordError(f"no {scope} variable '{name}'" + _hint(name, names))
+        return names.index(name)
+
+    def observe(self, observer: Any) -> None:
+        """Report every throw (`observer.on_throw(ThrowEvent)`) and turn (`observer.on_turn(TurnEvent)`) from now on.
+
+        Either method may be missing. Observers only watch: the game is the
+        same with or without them.
+        """
+        self.observers.append(observer)
 
     def finite_total(self) -> int:
         """Return the money held by all finite accounts (players included)."""
@@ -448,6 +510,12 @@ class Game:
             self.dice_total = sum(dice)
             self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
         self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
+        if self.observers:
+            thrower = self.actor if seat is None else seat
+            event = ThrowEvent(self.turn, thrower, tuple(dice), self.dice_total, self.dice_double, self.pos[thrower])
+            for observer in self.observers:
+                if hasattr(observer, "on_throw"):
+                    observer.on_throw(event)
 
     def shuffle(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -735,6 +803,7 @@ class Game:
         self.current = self.actor = seat
         self.log.append(("turn", turn, seat))
         prog = self.prog
+        watched = (self.pos[seat], len(self.log)) if self.observers else None
         try:
             try:
                 if prog.on_turn is not None:
@@ -750,6 +819,12 @@ class Game:
             self.over = True
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
+        if watched is not None:
+            throws = sum(1 for e in self.log[watched[1]:] if e[0] == "roll" and e[2] == seat)
+            event = TurnEvent(turn, seat, watched[0], self.pos[seat], throws, seat in self.seats)
+            for observer in self.observers:
+                if hasattr(observer, "on_turn"):
+                    observer.on_turn(event)
         next_seat = self._take_turn_after() if self.turn_after is not None else self._seat_after(seat)
         self.next_seat = next_seat
         if self.wealth_history is not None and next_seat <= seat:

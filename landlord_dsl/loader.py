@@ -108,8 +108,28 @@ def merge(base: list[ast.Declaration], variant: ast.Module,
             if at is None:
                 out.append(d)
             else:
+                if isinstance(d, ast.DeckDecl):
+                    problems.extend(_dropped_tags(out[at], d, src))  # type: ignore[arg-type]
                 out[at] = d
     return out, problems
+
+
+def _dropped_tags(old: ast.DeckDecl, new: ast.DeckDecl, src: SourceText) -> list[Diagnostic]:
+    """Return an error for each card a restated deck keeps by name but without a tag the base gave it.
+
+    Rules find cards by their tags (`c has jail_free`): a card restated without
+    its tag would silently stop doing what the rules expect of it.
+    """
+    tags = {c.name: set(c.tags) for c in old.cards}
+    problems = []
+    for card in new.cards:
+        missing = sorted(tags.get(card.name, set()) - set(card.tags))
+        if missing:
+            problems.append(src.diagnostic(
+                f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(missing)} the base gives it", card.span,
+                f"add `tagged {', '.join(missing)}`, or give the card another name if it is another card"))
+    return problems
 
 
 def _hash(modules: list[ast.Module]) -> str:

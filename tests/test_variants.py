@@ -815,3 +815,19 @@ def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule
     ours = _text(rules(PROLONGED).model.actions["move_by_throw"])
     theirs = _text(rules(E1906).model.actions["move_by_throw"])
     assert ours == theirs.replace("{\n", "{\n" + noted, 1)
+
+
+def test_a_variant_that_restates_a_card_without_its_tag_is_rejected():
+    """A restated deck keeps its cards' tags (1933: the jail rules find the jail-free cards by tag)."""
+    rules = ld.load_edition("monopoly-1933-atlantic-city")
+    deck = next(d for d in rules.model.decks.values() if any(c.name == "chance_jail_free" for c in d.cards))
+    text = (
+        'edition "untagged" { title "T" extends "monopoly-1933-atlantic-city" source "house-rule" reconstruction }\n'
+        f'deck {deck.name} "Chance" returned {{\n'
+        '    card chance_jail_free "Get out of Jail free" { }\n'
+        '}\n'
+    )
+    problems = ld.check(text, "untagged.lg")
+    assert [(d.message, d.span.line) for d in problems] == [
+        ("card 'chance_jail_free' is restated without the tag jail_free the base gives it", 3)]
+    assert ld.check(text.replace('free" {', 'free" tagged jail_free {'), "tagged.lg") == []

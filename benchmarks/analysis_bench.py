@@ -1,0 +1,91 @@
+"""Benchmark: the exact movement analysis (`landlord-dsl analyze`) of shipped editions.
+
+Times `analyze` (exploring the chain by running the compiled turns, solving
+it, and by default the rent table and the economy check) and prints wall and
+CPU seconds per edition, the number of movement states and of turns run.
+
+    python benchmarks/analysis_bench.py                       # 1933, all parts
+    python benchmarks/analysis_bench.py --parts chain         # the landing tables only
+    python benchmarks/analysis_bench.py --edition examples/monopoly-standard-deck.lg --repeat 3
+    python benchmarks/analysis_bench.py --json
+    python benchmarks/analysis_bench.py --monte-carlo 1000000   # and agreement with a large sample
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from landlord_dsl import analysis  # noqa: E402
+from landlord_dsl.loader import load  # noqa: E402
+
+
+def measure(edition: str, parts: str, repeat: int) -> dict:
+    """Return the best wall and CPU seconds of `repeat` analyses of `edition`, with its size."""
+    rules = load(edition)
+    turns = [0]
+    run_turn = analysis._Explorer.run_turn
+
+    def counting(self, key):
+        turns[0] += 1
+        return run_turn(self, key)
+
+    analysis._Explorer.run_turn = counting
+    try:
+        best_wall = best_cpu = float("inf")
+        for _ in range(repeat):
+            turns[0] = 0
+            wall, cpu = time.perf_counter(), time.process_time()
+            result = analysis.analyze(rules, check_economy=parts == "all", rents=parts == "all",
+                                      buildings=None)
+            best_wall = min(best_wall, time.perf_counter() - wall)
+            best_cpu = min(best_cpu, time.process_time() - cpu)
+    finally:
+        analysis._Explorer.run_turn = run_turn
+    return {"edition": rules.name, "parts": parts, "states": result.states, "turns_run": turns[0],
+            "spaces": len(result.rows), "wall_seconds": round(best_wall, 3), "cpu_seconds": round(best_cpu, 3)}
+
+
+def agreement(edition: str, turns: int) -> dict:
+    """Return the largest gap between exact and sampled turn-end shares, in standard errors, over the spaces."""
+    exact = analysis.analyze(edition, check_economy=False, rents=False)
+    wall = time.perf_counter()
+    mean, se = analysis.sample_turn_ends(edition, turns, seed=1, batches=100)
+    gaps = [abs(r.turn - mean[r.index]) / se[r.index] for r in exact.rows if not r.status and se[r.index] > 0]
+    return {"edition": exact.edition, "turns": turns, "max_gap_in_standard_errors": round(max(gaps), 2),
+            "sampling_seconds": round(time.perf_counter() - wall, 1)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edition", action="append", help="edition name or .lg file (repeatable; default 1933)")
+    parser.add_argument("--parts", choices=("chain", "all"), default="all",
+                        help="chain: landing tables only; all: with the rent table and the economy check")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per edition; the best is kept")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--monte-carlo", type=int, default=0, metavar="TURNS",
+                        help="also sample TURNS turns and report the largest gap to the exact figures")
+    args = parser.parse_args(argv)
+    editions = args.edition or ["monopoly-1933-atlantic-city"]
+    rows = [measure(e, args.parts, args.repeat) for e in editions]
+    if args.monte_carlo:
+        for row, edition in zip(rows, editions):
+            row.update(agreement(edition, args.monte_carlo))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            print(f"{r['edition']:36} {r['parts']:5} {r['states']:5} states {r['turns_run']:7} turns run "
+                  f"{r['wall_seconds']:7.3f} s wall {r['cpu_seconds']:7.3f} s CPU"
+                  + (f"; {r['turns']} sampled turns: largest gap {r['max_gap_in_standard_errors']} SE"
+                     if "turns" in r else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+"""Exact movement analysis (landlord_dsl.analysis): checked against an independent chain and against sampling.
+
+The standard-deck example is compared with a hand-written Markov chain of the
+modern movement rules (tests/markov_standard_board.py) that shares no code
+with the engine; every shipped edition is compared with Monte Carlo runs of
+the same turns; a small ring in tests/data checks the machinery itself.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import landlord_dsl as ld  # noqa: E402
+from landlord_dsl.analysis import analyze, sample_turn_ends  # noqa: E402
+from landlord_dsl.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RING = ROOT / "tests" / "data" / "analysis-ring.lg"
+STANDARD = ROOT / "examples" / "monopoly-standard-deck.lg"
+sys.path.insert(0, str(ROOT / "tests"))
+
+import markov_standard_board  # noqa: E402
+
+
+def _ring(tmp_path, old: str, new: str) -> str:
+    text = RING.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "ring.lg"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return analyze(str(STANDARD), check_economy=False, rents=False)
+
+
+@pytest.fixture(scope="module")
+def ring():
+    return analyze(str(RING), check_economy=True)
+
+
+# ------------------------------------------------ the standard board, exactly
+
+def test_standard_deck_matches_an_independent_chain_to_a_hundredth_of_a_point(standard):
+    # Modern rules: a double throws again, a third goes to Jail; Go to Jail; the
+    # sixteen-card decks with their movement cards; a kept Get out of Jail card.
+    turn, in_jail, throws, visits = markov_standard_board.solve()
+    for s in range(40):
+        row = next(r for r in standard.rows if r.index == s and not r.status)
+        assert abs(100 * row.turn - 100 * turn[s]) < 0.01, row.label
+        assert abs(100 * row.throw - 100 * throws[s]) < 0.01, row.label
+        assert abs(row.visits - visits[s]) < 1e-4, row.label
+    jail = next(r for r in standard.rows if r.index == 10 and r.status == "in_jail=true")
+    assert abs(jail.turn - in_jail) < 1e-4
+
+
+def test_standard_deck_has_the_familiar_shape(standard):
+    # The widely published tables: Jail is the most visited square, Illinois
+    # Avenue the most landed-on property, Go to Jail never ends a throw, and the
+    # Chance squares (ten of sixteen cards move the token on) are the least.
+    by_throw = sorted((r for r in standard.rows if not r.status), key=lambda r: r.throw, reverse=True)
+    assert by_throw[0].name == "jail"
+    properties = [r for r in by_throw if r.name.endswith("avenue") or r.name in ("boardwalk", "park_place")]
+    assert properties[0].name == "illinois_avenue"
+    assert standard.by_space("go_to_jail").throw == 0.0
+    assert {r.name for r in by_throw[-4:]} == {"go_to_jail", "chance_1", "chance_2", "chance_3"}
+
+
+# ------------------------------------------ Monte Carlo agreement, per edition
+
+@pytest.mark.parametrize("edition", ld.shipped_editions() + ["ring"])
+def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
+    rules = str(RING) if edition == "ring" else edition
+    try:
+        exact = analyze(rules, check_economy=False, rents=False)
+    except ld.LandlordError as err:
+        # the 1904 patent and its variant: the tally of circuits makes the state unbounded
+        assert edition.startswith("landlords-game-1904")
+        assert "unbounded" in err.render() and err.diagnostics[0].span is not None
+        return
+    mean, se = sample_turn_ends(rules, 10_000, seed=3, batches=50)
+    for row in exact.rows:
+        if row.status:
+            continue
+        tolerance = 4 * max(se[row.index], 1e-4)
+        assert abs(row.turn - mean[row.index]) <= tolerance, (row.label, row.turn, mean[row.index], se[row.index])
+
+
+def test_the_1904_patent_is_refused_with_the_counter_that_makes_it_unbounded():
+    # 1904, Mother Earth: moving backward is allowed after five circuits, so the
+    # turn reads the tally of circuits, which grows without end.
+    with pytest.raises(ld.LandlordError) as err:
+        analyze("landlords-game-1904", check_economy=False, rents=False)
+    text = err.value.render()
+    line = ld.load_edition("landlords-game-1904").model.player_vars["circuits"].span.line
+    assert f"landlords-game-1904.lg:{line}:" in text
+    assert "unbounded" in text and "'circuits'" in text
+
+
+# --------------------------------------------------------- the machinery
+
+def test_memoised_continuations_give_exactly_the_full_enumeration(ring):
+    full = analyze(str(RING), check_economy=False, memo=False)
+    for a, b in zip(ring.rows, full.rows):
+        assert (a.index, a.status) == (b.index, b.status)
+        assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
+
+
+def test_the_movement_state_is_what_turns_read_before_writing(ring):
+    # in_jail decides the turn; laps is only counted up (an update, never read
+    # for movement), and `again` is set before it is read.
+    assert ring.movement_state == ("in_jail",)
+    assert ring.states == 12
+    assert ring.exact
+
+
+def test_rows_are_probabilities_and_the_jail_status_is_separate(ring):
+    plain = [r for r in ring.rows if not r.status]
+    assert abs(sum(r.turn for r in plain) - 1) < 1e-12
+    assert abs(sum(r.throw for r in plain) - 1) < 1e-12
+    jailed = [r for r in ring.rows if r.status]
+    assert [(r.name, r.status) for r in jailed] == [("lockup", "in_jail=true")]
+    assert jailed[0].turn < ring.by_space("lockup").turn
+    # a token sent to jail by the police square ends its throw in jail, never on the square
+    assert ring.by_space("police_box").throw == 0.0 and ring.by_space("police_box").visits > 0
+
+
+def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(tmp_path):
+    path = _ring(tmp_path, "if again and not player.in_jail {", "if again and not player.in_jail and player.laps >= 0 {")
+    with pytest.raises(ld.LandlordError) as err:
+        analyze(path, check_economy=False)
+    line = RING.read_text(encoding="utf-8").splitlines().index("player var laps = 0") + 1
+    assert f"ring.lg:{line}:1:" in err.value.render() and "'laps'" in err.value.render()
+
+
+def test_movement_that_depends_on_money_is_flagged_at_the_rule(tmp_path):
+    # leaving jail only when rich: in a game played on, the token is poorer
+    path = _ring(tmp_path, "if player.in_jail {\n            pay 20", "if player.in_jail and player.cash >= 990 {\n            pay 20")
+    result = analyze(path, check_economy=True, rents=False)
+    assert not result.exact
+    text = result.warnings[0].render()
+    assert "depends on the economy" in text and "rule 'jailed'" in text and "ring.lg:" in text
+
+
+def test_preferred_options_fix_decisions(tmp_path):
+    path = _ring(tmp_path, """            pay 20 from player to bank
+            set player.in_jail = false""", """            choose "Leave jail?" {
+                option leave "Pay 20" cost 20 value 30 {
+                    pay 20 from player to bank
+                    set player.in_jail = false
+                }
+                option stay "Stay a turn" {
+                    set player.in_jail = false
+                    end turn
+                }
+            }""")
+    leave = analyze(path, check_economy=False, rents=False)
+    stay = analyze(path, prefer=["stay"], check_economy=False, rents=False)
+    assert stay.by_space("lockup").turn > leave.by_space("lockup").turn
+    assert stay.policy == ("stay",)
+
+
+def test_rent_comes_from_the_rules_landing_handlers():
+    result = analyze("monopoly-1933-atlantic-city", buildings=("houses", 5), check_economy=False)
+    rents = {(r.name, r.level): r for r in result.rents}
+    visits = result.by_space("boardwalk").visits
+    # 1933, RENTS FROM HOUSES ON LAND MONOPOLIES and MONOPOLY LAND RENT (the title deeds' figures)
+    assert rents[("boardwalk", "alone")].rent_per_landing == 50
+    assert rents[("boardwalk", "all 2")].rent_per_landing == 100
+    assert rents[("boardwalk", "all 2, houses=5")].rent_per_landing == 2000
+    assert abs(rents[("boardwalk", "all 2, houses=5")].rent_per_turn - 2000 * visits) < 1e-9
+    assert rents[("boardwalk", "alone")].cost == 400
+    assert abs(rents[("boardwalk", "alone")].payback - 400 / (50 * visits)) < 1e-9
+    # 1933, UTILITY MONOPOLIES: four times a fresh throw (seven on average), ten times with both
+    assert abs(rents[("water_works", "alone")].rent_per_landing - 28) < 1e-9
+    assert abs(rents[("water_works", "all 2")].rent_per_landing - 70) < 1e-9
+    # 1933, RAILROADS: $25 for one, $200 for all four
+    assert rents[("short_line", "all 4")].rent_per_landing == 200
+
+
+# ------------------------------------------------------------ output and CLI
+
+def test_cli_prints_the_table_markdown_and_json(tmp_path):
+    out = io.StringIO()
+    assert main(["analyze", str(RING)], out=out) == 0
+    text = out.getvalue()
+    assert "Jail [in_jail=true]" in text and "throw %" in text and "rent/landing" in text
+    out = io.StringIO()
+    assert main(["analyze", str(RING), "--format", "markdown", "--no-rents"], out=out) == 0
+    assert "| # | space | throw % | turn % | visits/turn |" in out.getvalue()
+    assert "rent/landing" not in out.getvalue()
+    out = io.StringIO()
+    assert main(["analyze", str(RING), "--format", "json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["schema"] == "landlord-dsl/analysis/1"
+    assert set(data) >= {"edition", "players", "policy", "draws", "states", "movement_state", "throws_per_turn",
+                         "economy_checked", "exact", "warnings", "spaces", "rents"}
+    assert data["economy_checked"] and data["exact"]
+    assert set(data["spaces"][0]) == {"index", "name", "label", "status", "throw", "turn", "visits"}
+    assert set(data["rents"][0]) == {"index", "name", "label", "level", "rent_per_landing", "rent_per_turn",
+                                     "cost", "payback"}
+
+
+def test_cli_rejects_a_malformed_buildings_argument(capsys):
+    assert main(["analyze", str(RING), "--buildings", "houses"], out=io.StringIO()) == 2
+    assert "VAR:TOP" in capsys.readouterr().err
+
+
+def test_api_facade():
+    result = ld.analyze(str(RING), check_economy=False, rents=False)
+    assert result.title.startswith("A twelve-space ring")
+    assert not result.exact  # unchecked is not exact
+
+
+def test_the_analysis_benchmark_runs():
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "analysis_bench.py"), "--edition",
+                           "landlords-game-1906", "--parts", "chain", "--json"],
+                          capture_output=True, text=True, timeout=600, check=True)
+    (row,) = json.loads(done.stdout)
+    assert row["edition"] == "landlords-game-1906" and row["states"] > 0 and row["turns_run"] >= row["states"]
