@@ -98,3 +98,17 @@ def new_game(
     if agents is None:
         agents = [HeuristicAgent() for _ in range(players)]
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit)
+
+
+def env(rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None = None, **settings: Any):
+    """Return a PettingZoo AEC environment over a rule set (needs the `rl` extra); see docs/rl.md.
+
+    `settings` are LandlordAECEnv's: bots, reward, bid_levels, turn_limit,
+    illegal_action, render_mode.
+    """
+    try:
+        from .rl import LandlordAECEnv
+    except ImportError as err:
+        raise LandlordError(f"landlord_dsl.env needs the optional 'rl' extra ({err.name} is missing): "
+                            "pip install 'landlord-dsl[rl]'") from None
+    return LandlordAECEnv(rules, players, options, **settings)
