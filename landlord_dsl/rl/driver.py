@@ -1,18 +1,20 @@
 """Turning the engine's calls to agents into pauses a caller can step through.
 
 The engine asks agents synchronously (`Agent.choose`, `Agent.bid`), from deep
-inside compiled rules. A `Driver` runs the game in a worker thread whose
-seats are `_Paused` agents: each hands its request to the caller and waits
-for the answer. Exactly one of the two threads runs at any time (each blocks
-on a queue while the other works), so the game sees the same calls in the
-same order as a game played directly: same seed and same answers, same game.
+inside compiled rules. A `Driver` runs the game in a greenlet (a coroutine
+with its own stack, in the caller's thread) whose seats are `_Paused`
+agents: each switches back to the caller with its request, and the game
+goes on when the caller switches in with the answer. Nothing runs in
+parallel and nothing but these switches decides the order, so the game sees
+the same calls in the same order as a game played directly: same seed and
+same answers, same game.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from typing import TYPE_CHECKING, Sequence
+
+import greenlet
 
 from ..agents import Agent
 from ..engine import Game, GameResult
@@ -23,10 +25,7 @@ if TYPE_CHECKING:
 
 
 class _Abandoned(BaseException):
-    """Unwinds an unfinished game's thread (not an Exception: no rule or engine handler catches it)."""
-
-
-_ABANDON = object()
+    """Unwinds an unfinished game (not an Exception: no rule or engine handler catches it)."""
 
 
 class _Paused(Agent):
@@ -43,12 +42,13 @@ class _Paused(Agent):
 
 
 class Driver:
-    """One game, played in a worker thread up to each decision of a paused seat.
+    """One game, played up to each decision of a paused seat.
 
     `agents` has one entry per seat: an Agent plays that seat inside the
     game; None makes it a paused seat, whose requests appear as `request`
     until `answer` is called. When the game is over `request` is None and
-    `result` holds the GameResult.
+    `result` holds the GameResult. A rule error raises from the `answer`
+    (or the construction) that ran into it.
     """
 
     def __init__(self, program: "Program", agents: Sequence[Agent | None], seed: int,
@@ -57,50 +57,39 @@ class Driver:
                          turn_limit=turn_limit)
         self.request: DecisionRequest | BidRequest | None = None
         self.result: GameResult | None = None
-        self._to_caller: queue.SimpleQueue = queue.SimpleQueue()
-        self._to_engine: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="landlord-dsl game", daemon=True)
-        self._thread.start()
-        self._wait()
+        self._play = greenlet.greenlet(self._run)
+        self._resume(None)
 
-    def _run(self) -> None:
+    def _run(self, _: None) -> tuple[str, object]:
         try:
-            result = self.game.play()
+            return "done", self.game.play()
         except _Abandoned:
-            return
-        except BaseException as err:  # noqa: BLE001 - handed to the caller's thread, raised there
-            self._to_caller.put(("error", err))
-            return
-        self._to_caller.put(("done", result))
+            return "abandoned", None
+        except Exception as err:  # noqa: BLE001 - handed to the caller, raised there
+            return "error", err
 
     def _ask(self, request):
-        """Return the caller's answer to `request` (runs in the game's thread)."""
-        self._to_caller.put(("ask", request))
-        answer = self._to_engine.get()
-        if answer is _ABANDON:
-            raise _Abandoned()
-        return answer
+        """Return the caller's answer to `request` (runs inside the game)."""
+        return self._play.parent.switch(("ask", request))
 
-    def _wait(self) -> None:
-        kind, payload = self._to_caller.get()
+    def _resume(self, value) -> None:
+        self._play.parent = greenlet.getcurrent()  # come back to whoever resumed the game
+        kind, payload = self._play.switch(value)
         self.request = payload if kind == "ask" else None
         if kind == "done":
             self.result = payload
-            self._thread.join()
         elif kind == "error":
-            self._thread.join()
             raise payload
 
     def answer(self, value: int | None) -> None:
         """Give the pending request its answer and run the game to the next one (or to its end)."""
         if self.request is None:
             raise RuntimeError("the game is not waiting for an answer")
-        self._to_engine.put(value)
-        self._wait()
+        self._resume(value)
 
     def close(self) -> None:
-        """Stop an unfinished game: its thread unwinds (running the engine's `finally`s) and ends."""
+        """Stop an unfinished game: it unwinds at its pending request, running the engine's `finally`s."""
         if self.request is not None:
             self.request = None
-            self._to_engine.put(_ABANDON)
-            self._thread.join()
+            self._play.parent = greenlet.getcurrent()
+            self._play.throw(_Abandoned())

@@ -196,54 +196,54 @@ class ObservationEncoder:
         self.request_at = self.game_at + 3 + GAME_VARS + ACCOUNTS
         self.size = self.request_at + self.REQUEST + board
 
-    def _number(self, value: Any, kind: str, seat: int) -> float:
-        if value is None:
-            return 0.0
-        if kind == "player":
-            return float((value - seat) % self.n + 1)
-        if kind in ("space", "card"):
-            return float(value + 1)
-        if kind == "list":
-            return float(len(value))
+    def _numbers(self, values, kind: str, seat: int) -> list[float]:
+        """Return variable values as numbers: player -> seat after the observer + 1, space/card -> index + 1,
+        list -> length, int/bool -> itself, none and anything else -> 0."""
         if kind in ("int", "bool"):
-            return float(value)
-        return 0.0
+            return [0.0 if v is None else float(v) for v in values]
+        if kind == "player":
+            n = self.n
+            return [0.0 if v is None else float((v - seat) % n + 1) for v in values]
+        if kind in ("space", "card"):
+            return [0.0 if v is None else float(v + 1) for v in values]
+        if kind == "list":
+            return [0.0 if v is None else float(len(v)) for v in values]
+        return [0.0] * len(values)
 
     def encode(self, game: "Game", seat: int, request: DecisionRequest | BidRequest | None) -> np.ndarray:
         """Return the observation of `seat` (with the request's context when it is `seat`'s to answer)."""
-        obs = np.zeros(self.size, dtype=np.float32)
-        n, board, width, number = self.n, self.board, self.seat_width, self._number
+        obs = [0.0] * self.size  # filled as a list (far quicker than item by item in an array), then converted
+        n, board, width, numbers = self.n, self.board, self.seat_width, self._numbers
         playing = set(game.seats)
-        for row in range(n):
-            p = (seat + row) % n
+        order = [(seat + row) % n for row in range(n)]
+        for row, p in enumerate(order):
             at = row * width
-            obs[at:at + 5] = (1.0, p in playing, game.cash(p), len(game.titles[p]), len(game.hands[p]))
+            obs[at:at + 5] = (1.0, float(p in playing), game.cash(p), len(game.titles[p]), len(game.hands[p]))
             obs[at + 5 + game.pos[p]] = 1.0
-            at += 5 + board
-            for k, kind in enumerate(self.player_kinds):
-                obs[at + k] = number(game.pv[k][p], kind, seat)
-        at = self.spaces_at
-        sw = self.space_width
+        vars_at = 5 + board
+        for k, kind in enumerate(self.player_kinds):
+            row_values = game.pv[k]
+            for row, value in enumerate(numbers([row_values[p] for p in order], kind, seat)):
+                obs[row * width + vars_at + k] = value
+        at, sw = self.spaces_at, self.space_width
         for s, owner in enumerate(game.owner):
             if owner is not None:
                 obs[at + s * sw + (owner - seat) % n] = 1.0
         for k, kind in enumerate(self.space_kinds):
-            column = game.sv[k]
-            for s in range(board):
-                obs[at + s * sw + MAX_SEATS + k] = number(column[s], kind, seat)
+            first = at + MAX_SEATS + k
+            obs[first:first + board * sw:sw] = numbers(game.sv[k], kind, seat)
         at = self.game_at
-        obs[at] = game.turn
-        obs[at + 1] = game.dice_total
-        obs[at + 2] = game.dice_double
-        for k, kind in enumerate(self.game_kinds):
-            obs[at + 3 + k] = number(game.gv[k], kind, seat)
+        obs[at:at + 3] = (game.turn, game.dice_total, float(game.dice_double))
+        obs[at + 3:at + 3 + len(self.game_kinds)] = [
+            numbers([game.gv[k]], kind, seat)[0] for k, kind in enumerate(self.game_kinds)]
         obs[at + 3 + GAME_VARS:at + 3 + GAME_VARS + game.nacc] = game.bal[:game.nacc]
         if request is not None and request.seat == seat:
             self._request(obs, request)
-        np.clip(obs, -LIMIT, LIMIT, out=obs)
-        return obs
+        out = np.array(obs, dtype=np.float32)
+        np.clip(out, -LIMIT, LIMIT, out=out)
+        return out
 
-    def _request(self, obs: np.ndarray, request: DecisionRequest | BidRequest) -> None:
+    def _request(self, obs: list[float], request: DecisionRequest | BidRequest) -> None:
         at, concerned = self.request_at, self.request_at + self.REQUEST
         obs[at] = 1.0
         if isinstance(request, BidRequest):
@@ -252,7 +252,7 @@ class ObservationEncoder:
             obs[at + 6] = self.rule_numbers.get(request.rule, 0)
             high = request.high_bid
             obs[at + 7:at + 12] = (0 if high is None else high, request.minimum, request.maximum, request.start,
-                                  request.value)
+                                   request.value)
             for s in self.labels.get(request.space, ()):
                 obs[concerned + s] = 1.0
             return
