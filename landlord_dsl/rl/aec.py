@@ -143,8 +143,10 @@ class LandlordAECEnv(AECEnv):
         else:
             playing = set(game.seats)
             for agent in self.agents:
-                if self._seat[agent] not in playing:
+                if self._seat[agent] not in playing and not self.terminations[agent]:
                     self.terminations[agent] = True
+                    if self.reward_mode == "rank":  # his place when he leaves
+                        self.rewards[agent] = _rank_reward(scores, self._seat[agent])
             request = driver.request
             self.agent_selection = f"player_{request.seat + 1}"
             self._answers = self.layout.answers(request)
