@@ -11,9 +11,11 @@ and prints its figures.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +33,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from landlord_dsl.rl import LandlordAECEnv, LandlordGymEnv  # noqa: E402
 from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ld.shipped_editions()
 MAIN = ["landlords-game-1904", "landlords-game-1906", "monopoly-1933-atlantic-city"]
 
@@ -509,6 +512,13 @@ def test_the_single_seat_wrapper_plays_against_bots(small):
     game = env.aec.game
     assert game.over and steps == sum(1 for e in game.log if e[0] in ("decide", "bid") and e[2] == 2)
     assert total == game.scores()[2] - 200
+
+
+def test_the_example_runs():
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "rl_loop.py"), "--games", "1"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("game 0: ") and "gymnasium game 0: return " in proc.stdout
 
 
 # ------------------------------------------------------------------- smoke run
