@@ -9,7 +9,8 @@ The façade:
 
 `check(text)` returns the diagnostics of .lg source text, `format_source(text)`
 its canonical layout, and `diff(a, b)` the semantic changes between two rule
-sets; `landlord_dsl.simulate.simulate` runs many seeded games.
+sets; `landlord_dsl.simulate.simulate` runs many seeded games; `env(rules)`
+is a PettingZoo environment over any rule set (the `rl` extra, docs/rl.md).
 Every problem a user can cause is raised as a LandlordError.
 """
 
@@ -28,7 +29,7 @@ from .requests import ScriptedChance, SeededChance
 __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
     "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
-    "ScriptedChance", "SeededChance", "check", "compile_rules", "diff", "format_source", "load_edition",
+    "ScriptedChance", "SeededChance", "check", "compile_rules", "diff", "env", "format_source", "load_edition",
     "load_text", "new_game", "parse", "shipped_editions", "state_from_json", "state_to_json",
 ]
 

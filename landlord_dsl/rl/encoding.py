@@ -29,7 +29,7 @@ SPACE_VARS = 6      # space variables per space
 ACCOUNTS = 4        # declared accounts' balances
 LIMIT = 1e9         # observations are clipped to [-LIMIT, LIMIT]
 
-# The kinds of value an option's `for X in COLLECTION` may bind, and how many slots each needs.
+# What an option's `for X in COLLECTION` may bind and index its slots by (X's index: space, seat or card).
 _INDEXED = ("space", "player", "card")
 
 
