@@ -539,3 +539,23 @@ def test_random_policy_smoke_run(name):
     seconds = time.perf_counter() - start
     print(f"\n{name}: {GAMES} games, {steps / GAMES:.0f} steps a game, {seconds / GAMES:.3f} s a game, "
           f"{steps / seconds:.0f} steps/s, ends {ends}")
+
+
+def test_a_question_to_a_player_who_has_left_is_a_clear_error():
+    text = ('edition "rl-gone" { players 3 to 3 turn limit 20 }\n'
+            'account bank "Bank" unlimited\nkind start "Start" { }\nboard {\n    space go "Go" : start\n}\n'
+            'var gone: player = none\n'
+            'rule ask "Ask" {\n    on turn {\n'
+            '        choose "Wait?" {\n            option wait "Wait" { }\n            option go "Go" { }\n        }\n'
+            '        if turn_number == 1 {\n            set gone = players[1]\n            eliminate players[1]\n        }\n'
+            '        if turn_number == 4 and gone != none {\n'
+            '            choose by gone "Still there?" {\n'
+            '                option yes "Yes" { }\n                option no "No" { }\n            }\n'
+            '        }\n    }\n}\n')
+    env = ld.env(ld.load_text(text, "rl-gone.lg"), players=3)
+    env.reset(seed=0)
+    with pytest.raises(LandlordError, match=r"the rules ask Player 2 a question after he has left the game "
+                                            r"\(rule 'ask'\)"):
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else 0)

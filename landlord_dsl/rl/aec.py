@@ -141,14 +141,18 @@ class LandlordAECEnv(AECEnv):
                 self.infos[agent] = {"end_reason": result.end_reason}
             self._answers, self._mask = {}, None
         else:
+            request = driver.request
+            asked = f"player_{request.seat + 1}"
+            if asked not in self.agents:
+                raise LandlordError(f"the rules ask {game.names[request.seat]} a question after he has left the "
+                                    f"game (rule '{request.rule}')")
             playing = set(game.seats)
             for agent in self.agents:
-                if self._seat[agent] not in playing and not self.terminations[agent]:
+                if self._seat[agent] not in playing and not self.terminations[agent] and agent != asked:
                     self.terminations[agent] = True
                     if self.reward_mode == "rank":  # his place when he leaves
                         self.rewards[agent] = _rank_reward(scores, self._seat[agent])
-            request = driver.request
-            self.agent_selection = f"player_{request.seat + 1}"
+            self.agent_selection = asked
             self._answers = self.layout.answers(request)
             self._mask = np.zeros(self.layout.size, dtype=np.int8)
             self._mask[list(self._answers)] = 1
