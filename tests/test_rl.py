@@ -27,7 +27,7 @@ from landlord_dsl.agents import SharedScript
 from landlord_dsl.errors import LandlordError
 from landlord_dsl.requests import BidRequest
 
-pettingzoo_test = pytest.importorskip("pettingzoo.test")
+import pettingzoo.test as pettingzoo_test  # noqa: E402 - the test extra installs it: no silent skip
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from landlord_dsl.rl import LandlordAECEnv, LandlordGymEnv  # noqa: E402
