@@ -31,7 +31,8 @@ import pettingzoo.test as pettingzoo_test  # noqa: E402 - the test extra install
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from landlord_dsl.rl import LandlordAECEnv, LandlordGymEnv  # noqa: E402
-from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout  # noqa: E402
+from landlord_dsl.rl.encoding import (  # noqa: E402
+    GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements)
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ld.shipped_editions()
@@ -202,21 +203,13 @@ def test_api_and_seed_tests_pass_for_a_generated_variant():
 
 # ---------------------------------------------------------------- action slots
 def test_action_slots_follow_the_options_as_written(small):
-    env = ld.env(small, players=3)
-    layout = env.layout
-    by_prompt = {layout_site_prompt: parts for layout_site_prompt, parts in
-                 ((c.prompt, layout.sites[c.span]) for c in _chooses(small))}
+    layout = ld.env(small, players=3).layout
+    by_prompt = {c.prompt: layout.sites[c.span] for c in choice_statements(small)}
     assert by_prompt["How far?"] == ((0, "plain"), (1, "ordinal"))           # 1 + 3 slots
     assert by_prompt["Buy {here}?"] == ((0, "plain"), (1, "plain"))
     # 5 spaces, then the most players the rules allow (3), then the offer's done
     assert by_prompt["Mark a lot?"] == ((0, "space"), (5, "player"), (8, "plain"))
     assert layout.size == 9
-
-
-def _chooses(rules):
-    from landlord_dsl.rl.encoding import choice_statements
-
-    return choice_statements(rules)
 
 
 def test_action_space_size_of_the_shipped_editions():
