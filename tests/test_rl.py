@@ -126,6 +126,11 @@ def _variant_of_1906() -> ld.RuleSet:
     return ld.load_text(text, "rl-generated.lg")
 
 
+def _turn_of(game, event) -> int:
+    """Return the seat whose turn an event happened in."""
+    return next(e[2] for e in game.log if e[0] == "turn" and e[1] == event[1])
+
+
 def _random_game(env, seed: int, check=None) -> int:
     """Play one game with uniformly random legal actions; return the steps taken by live agents.
 
@@ -179,6 +184,19 @@ def test_api_and_seed_tests_pass_for_every_shipped_edition(name):
         warnings.simplefilter("ignore")  # api_test's advice (a Dict observation is not a Box) is expected
         pettingzoo_test.api_test(env, num_cycles=100)
         pettingzoo_test.seed_test(lambda: ld.env(name, players=4), num_cycles=100)
+
+
+def test_api_and_seed_tests_pass_with_rule_options():
+    """1906 Single Tax, adopted by a vote of at least two players: the others are asked out of turn (`choose by`)."""
+    options = {"single_tax": "vote"}
+    env = ld.env("landlords-game-1906", players=4, options=options)
+    _random_game(env, 0)
+    assert any(e[0] == "decide" and "calls a vote" in e[3] and e[2] != _turn_of(env.game, e) for e in env.game.log)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.api_test(ld.env("landlords-game-1906", players=4, options=options), num_cycles=300)
+        pettingzoo_test.seed_test(lambda: ld.env("landlords-game-1906", players=4, options=options),
+                                  num_cycles=100)
 
 
 @pytest.mark.parametrize("players", [2, 3])
