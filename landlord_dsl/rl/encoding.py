@@ -218,9 +218,9 @@ class ObservationEncoder:
         order = [(seat + row) % n for row in range(n)]
         for row, p in enumerate(order):
             at = row * width
-            obs[at:at + 5] = (1.0, float(p in playing), game.cash(p), len(game.titles[p]), len(game.hands[p]))
-            obs[at + 5 + game.pos[p]] = 1.0
-        vars_at = 5 + board
+            obs[at:at + self.SEAT] = (1.0, float(p in playing), game.cash(p), len(game.titles[p]), len(game.hands[p]))
+            obs[at + self.SEAT + game.pos[p]] = 1.0
+        vars_at = self.SEAT + board
         for k, kind in enumerate(self.player_kinds):
             row_values = game.pv[k]
             for row, value in enumerate(numbers([row_values[p] for p in order], kind, seat)):
