@@ -9,8 +9,10 @@ The façade:
 
 `check(text)` returns the diagnostics of .lg source text, `format_source(text)`
 its canonical layout, and `diff(a, b)` the semantic changes between two rule
-sets; `landlord_dsl.simulate.simulate` runs many seeded games, and
-`analyze(rules)` derives exact long-run landing tables from the rules.
+sets; `landlord_dsl.parallel.simulate_many` runs many seeded games on every
+core, `analyze(rules)` derives exact long-run landing tables from the rules,
+and `env(rules)` is a PettingZoo environment over any rule set (the `rl`
+extra, docs/rl.md).
 Every problem a user can cause is raised as a LandlordError.
 """
 
@@ -46,8 +48,8 @@ __all__ = [
     "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
     "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
     "ScriptedChance", "SeededChance", "ThrowEvent", "TurnEvent", "analyze", "check", "compile_rules", "diff",
-    "format_source", "load_edition", "load_text", "new_game", "parse", "shipped_editions", "state_from_json",
-    "state_to_json",
+    "env", "format_source", "load_edition", "load_text", "new_game", "parse", "shipped_editions",
+    "state_from_json", "state_to_json",
 ]
 
 
@@ -152,3 +154,19 @@ def new_game(
     if agents is None:
         agents = [HeuristicAgent() for _ in range(players)]
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit)
+
+
+def env(rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None = None, **settings: Any):
+    """Return a PettingZoo AEC environment over a rule set (needs the `rl` extra); see docs/rl.md.
+
+    `settings` are LandlordAECEnv's: bots, reward, bid_levels, turn_limit,
+    illegal_action, render_mode.
+    """
+    from .errors import LandlordError
+
+    try:
+        from .rl import LandlordAECEnv
+    except ImportError as err:
+        raise LandlordError(f"landlord_dsl.env needs the optional 'rl' extra ({err.name} is missing): "
+                            "pip install 'landlord-dsl[rl]'") from None
+    return LandlordAECEnv(rules, players, options, **settings)

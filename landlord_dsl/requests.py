@@ -98,6 +98,11 @@ class DecisionRequest:
         return self._rule_names[self._rule] if self._rule >= 0 else "-"
 
     @property
+    def site(self) -> ChoiceSite:
+        """Return what is fixed about the asking `choose`/`offer` (its options as written, its place)."""
+        return self._site
+
+    @property
     def names(self) -> tuple[str, ...]:
         """Return the legal options' names, in order."""
         names = self._site.names
