@@ -128,6 +128,10 @@ class Program:
     # Each space field's value on every space (None where the space's kind lacks it),
     # folded for these options; group-valued fields hold their spaces' indices.
     space_fields: dict[str, list] = attrs.field(factory=dict)
+    # the declared variables' names, in the order of their *_var_init lists (Game.player_var reads by name)
+    game_var_names: list[str] = attrs.field(factory=list)
+    player_var_names: list[str] = attrs.field(factory=list)
+    space_var_names: list[str] = attrs.field(factory=list)
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.
@@ -1175,6 +1179,9 @@ class Compiler:
             game_var_init=[self.constant(v.initial) for v in m.game_vars.values()],
             player_var_init=[self.constant(v.initial) for v in m.player_vars.values()],
             space_var_init=[[self.constant(v.initial)] * len(spaces) for v in m.space_vars.values()],
+            game_var_names=list(m.game_vars),
+            player_var_names=list(m.player_vars),
+            space_var_names=list(m.space_vars),
             card_names=card_names,
             card_texts=card_texts,
             card_space=card_space,

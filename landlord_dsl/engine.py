@@ -184,6 +184,26 @@ class Game:
         """Return the balance of a declared account."""
         return self.bal[self.prog.account_names.index(name)]
 
+    def game_var(self, name: str) -> Any:
+        """Return the current value of a game variable, by its declared name."""
+        return self.gv[_var_index(self.prog.game_var_names, name, "game")]
+
+    def player_var(self, seat: int, name: str) -> Any:
+        """Return the current value of a player variable of `seat` (0-based), by its declared name."""
+        if not 0 <= seat < self.n:
+            raise LandlordError(f"there is no seat {seat} in a game of {self.n} players (seats count from 0)")
+        return self.pv[_var_index(self.prog.player_var_names, name, "player")][seat]
+
+    def space_var(self, space: int | str, name: str) -> Any:
+        """Return the current value of a space variable on `space` (its index or its name), by its declared name."""
+        if isinstance(space, str):
+            if space not in self.prog.space_names:
+                raise LandlordError(f"there is no space '{space}' on the board")
+            space = self.prog.space_names.index(space)
+        if not 0 <= space < self.board_size:
+            raise LandlordError(f"there is no space {space} on a board of {self.board_size} spaces")
+        return self.sv[_var_index(self.prog.space_var_names, name, "space")][space]
+
     def space_name(self, index: int) -> str:
         return self.prog.space_labels[index]
 
@@ -749,12 +769,17 @@ class Game:
                 return candidate
         return seat
 
-    def play(self) -> GameResult:
-        """Play to the end; return the result. Rule bugs raise RuleRuntimeError."""
+    def play(self, on_turn: Callable[["Game"], None] | None = None) -> GameResult:
+        """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
+
+        `on_turn`, if given, is called with the game after every turn (observe.follow uses it).
+        """
         try:
             self.setup()
             while not self.over:
                 self.play_turn()
+                if on_turn is not None:
+                    on_turn(self)
         except LandlordError:
             raise
         except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
@@ -863,6 +888,15 @@ class Game:
     def log_lines(self) -> list[str]:
         """Return the event log as JSON lines (byte-identical for identical games)."""
         return [json.dumps(event, separators=(",", ":")) for event in self.log]
+
+
+def _var_index(names: list[str], name: str, scope: str) -> int:
+    """Return the position of a declared variable, or raise LandlordError naming the declared ones."""
+    try:
+        return names.index(name)
+    except ValueError:
+        known = ", ".join(names) or "none"
+        raise LandlordError(f"no {scope} variable '{name}' in these rules (declared: {known})") from None
 
 
 _converter = cattrs.Converter()
