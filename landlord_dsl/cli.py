@@ -187,16 +187,27 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     program = compile_ruleset(rules, options)
     players = args.players or default_players(program)
     show_progress = not args.no_progress and sys.stderr.isatty()
+    stats = args.stats or bool(args.plot)
     result = simulate_many(rules, args.games, players, args.seed, options, args.jobs, args.backend, args.scheduler,
-                           _progress_bar("games") if show_progress else None)
+                           _progress_bar("games") if show_progress else None, stats=stats)
     summary = result.result()
     summary["edition"] = program.name
     summary["options"] = program.options
     summary["seed"] = args.seed
+    if args.plot:
+        from .plots import simulation_figure
+
+        simulation_figure(summary, program, Path(args.plot))
+    if not args.stats:
+        summary.pop("stats", None)
     if args.json:
         out.write(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     else:
         out.write(render_summary(summary, program.title) + "\n")
+        if args.stats:
+            from .stats import render_stats
+
+            out.write(render_stats(summary["stats"]) + "\n")
     return 0 if summary["money_conserved_in_all_games"] else 1
 
 
@@ -368,6 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(p)
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--stats", action="store_true",
+                   help="also landings, rent, win rates, game length and eliminations, with their uncertainty")
+    p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     parallel_options(p)
     p.set_defaults(func=cmd_simulate)

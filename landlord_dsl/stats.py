@@ -46,14 +46,15 @@ class Layout:
     """What the statistics need to know about the board: its labels and the title set of each space."""
 
     labels: tuple[str, ...]
-    sets: tuple[str | None, ...]  # the set a titled space is drawn in (board.py), None for untitled spaces
+    # per space: the set a titled space is drawn in (board.py), else its kind; None for untitled spaces
+    sets: tuple[str | None, ...]
 
 
 def layout(program: "Program", rules: "RuleSet") -> Layout:
     """Return the Layout of a compiled rule set's board."""
     from .board import _set_of
 
-    sets = tuple(_set_of(program, rules, s) if program.title_card[s] is not None else None
+    sets = tuple((_set_of(program, rules, s) or program.space_kinds[s]) if program.title_card[s] is not None else None
                  for s in range(len(program.space_names)))
     return Layout(tuple(program.space_labels), sets)
 
@@ -233,7 +234,8 @@ class Stats:
 
         rent_rows = [{"index": i, "space": labels[i], "set": self.layout.sets[i], "mean_per_game": round(m, 3),
                       "se": round(se, 3)}
-                     for i, (m, se, _) in enumerate(self.rent.estimates()) if self.layout.sets[i] is not None]
+                     for i, (m, se, _) in enumerate(self.rent.estimates())
+                     if self.layout.sets[i] is not None or self.rent.total[i]]
         by_set = []
         for name in sorted(self.rent_by_set):
             s, q = self.rent_by_set[name], self.rent_by_set_squares[name]
