@@ -257,12 +257,12 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     elif args.format == "markdown":
         out.write(render_markdown(changes, a.name, b.name))
         if result is not None:
-            out.write("\n```text" + render_outcomes(result) + "```\n")
+            out.write("\n```text" + render_outcomes(result, args.all) + "```\n")
     else:
         colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
         out.write(render_text(changes, a.name, b.name, colour))
         if result is not None:
-            out.write(render_outcomes(result))
+            out.write(render_outcomes(result, args.all))
     return 1 if changes else 0
 
 
@@ -408,7 +408,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument("--outcomes", type=int, metavar="N", default=0,
                    help="also simulate N paired games per side (same dice seeds) and compare outcomes")
-    p.add_argument("--players", type=int, help="players in the outcome simulations")
+    p.add_argument("--all", action="store_true",
+                   help="with --outcomes: every space's landing change, not only those whose interval excludes zero")
+    p.add_argument("--players", type=int, help="players in the outcome simulations (default 4, or the nearest allowed)")
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)

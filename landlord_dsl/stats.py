@@ -280,9 +280,9 @@ class Stats:
             s = sum(t * c for t, c in times)
             q = sum(t * t * c for t, c in times)
             mean, se, _ = Moments([n], [s], [q]).estimates()[0]
+            rounds = sum((t + players - 1) // players * c for t, c in times)  # turn t is in round ceil(t / players)
             rows.append({"order": order, "games": n, "share_of_games": round(n / self.games, 4),
-                         "mean_turn": round(mean, 2), "se": round(se, 2),
-                         "mean_round": round(mean / players, 2)})
+                         "mean_turn": round(mean, 2), "se": round(se, 2), "mean_round": round(rounds / n, 2)})
         return rows
 
 
