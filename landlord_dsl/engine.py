@@ -772,14 +772,21 @@ class Game:
     def play(self, on_turn: Callable[["Game"], None] | None = None) -> GameResult:
         """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
 
-        `on_turn`, if given, is called with the game after every turn (observe.follow uses it).
+        `on_turn`, if given, is called with the game after every turn (observe.follow uses it);
+        what it raises comes out unchanged, never as a failure of the rules.
         """
+        self._as_rule_failure(self.setup)
+        while not self.over:
+            self._as_rule_failure(self.play_turn)
+            if on_turn is not None:
+                on_turn(self)
+        self.log.append(("end", self.turn, self.end_reason))
+        return self.result()
+
+    def _as_rule_failure(self, step: Callable[[], None]) -> None:
+        """Run a step of play; a Python error inside the compiled rules becomes a located RuleRuntimeError."""
         try:
-            self.setup()
-            while not self.over:
-                self.play_turn()
-                if on_turn is not None:
-                    on_turn(self)
+            step()
         except LandlordError:
             raise
         except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
@@ -787,8 +794,6 @@ class Game:
             if rule is not None:  # the handlers' `finally`s have put back the rule before this one
                 self.rule = rule
             raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}") from None
-        self.log.append(("end", self.turn, self.end_reason))
-        return self.result()
 
     def _rule_in_traceback(self, tb) -> int | None:
         """Return the rule whose compiled handler was running where a traceback ends, or None.

@@ -17,7 +17,7 @@ from .errors import LandlordError
 if TYPE_CHECKING:
     from .compiler import Program
 
-OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#000000", "#f0e442")
+OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#000000", "#d55e00", "#56b4e9", "#f0e442")
 FORMATS = (".png", ".svg", ".pdf")
 
 
@@ -89,14 +89,22 @@ def gini_curves(ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], yla
     `curves` holds (name, [[mean, low, high] per round]); `mark` is an optional
     (round, text) drawn as a dashed vertical line (a rule adopted then, say).
     """
+    ends = []
     for (name, rows), colour in zip(curves, OKABE_ITO):
         if not rows:
             continue
         rounds = range(len(rows))
         ax.fill_between(rounds, [r[1] for r in rows], [r[2] for r in rows], color=colour, alpha=0.2, linewidth=0)
         ax.plot(rounds, [r[0] for r in rows], color=colour, linewidth=1.6)
-        ax.annotate(name, (len(rows) - 1, rows[-1][0]), xytext=(4, 0), textcoords="offset points", va="center",
-                    fontsize=7, color=colour)
+        ends.append([rows[-1][0], len(rows) - 1, name, colour])
+    top = max((max(r[2] for r in rows) for _, rows in curves if rows), default=1.0)
+    gap = 0.045 * top  # labels at the lines' ends are spread apart so that none covers another
+    ends.sort()
+    for below, above in zip(ends, ends[1:]):
+        above[0] = max(above[0], below[0] + gap)
+    for y, x, name, colour in ends:
+        ax.annotate(name, (x, y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7, color=colour,
+                    annotation_clip=False)
     if mark is not None:
         ax.axvline(mark[0], color="#555555", linestyle="--", linewidth=1)
         ax.annotate(mark[1], (mark[0], ax.get_ylim()[1]), xytext=(3, -10), textcoords="offset points", fontsize=7,

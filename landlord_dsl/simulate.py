@@ -12,7 +12,7 @@ import attrs
 from .agents import make_agent
 from .compiler import Program
 from .engine import Game
-from .stats import Stats, game_stats
+from .stats import GameStats, Stats, Layout, game_stats
 
 
 @attrs.frozen
@@ -29,7 +29,7 @@ class GameRecord:
     gini_by_round: tuple[float, ...] = ()  # Gini of the seats' wealth after setup and after each round
     prosperity: bool = False  # the poorest player ended with at least twice the smallest starting money
     cash: tuple[int, ...] = ()  # every seat's cash at the end
-    stats: Any = None  # a stats.GameStats when statistics were asked for
+    stats: GameStats | None = None  # when statistics were asked for (play_one with a layout)
 
 
 def gini(values: Sequence[float]) -> float:
@@ -43,7 +43,7 @@ def gini(values: Sequence[float]) -> float:
 
 
 def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None,
-             layout: Any = None) -> GameRecord:
+             layout: Layout | None = None) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
     Wealth is the edition's score formula. Prosperity (Magie's test) holds

@@ -160,6 +160,16 @@ def test_throws_and_turns_end_where_the_walk_says(walk):
     assert rent == [observe.Paid(4, 5, 1, 0, "renting")]
 
 
+def test_an_observer_error_is_not_reported_as_a_failure_of_the_rules(walk):
+    _, program = walk
+
+    def broken(turn: observe.Turn) -> None:
+        raise KeyError("the observer's own bug")
+
+    with pytest.raises(KeyError, match="the observer's own bug"):
+        observe.follow(ld.new_game(program, players=2, seed=0), on_turn=broken)
+
+
 # ---------------------------------------------------------------- estimators by hand
 
 def test_ratio_standard_error_by_hand():
