@@ -300,9 +300,12 @@ class Tracker:
         return [done]
 
 
-def turns(game: "Game") -> Iterator[Turn]:
-    """Yield the turns of a game already played (or stopped), each with its throws, from its log."""
-    tracker = Tracker(game)
+def turns(game: "Game", tracker: Tracker | None = None) -> Iterator[Turn]:
+    """Yield the turns of a game already played (or stopped), each with its throws, from its log.
+
+    Pass a fresh `tracker` to read what it keeps (owners, rent) once the turns are read.
+    """
+    tracker = tracker or Tracker(game)
     for entry in game.log:
         yield from tracker.feed(entry)
     yield from tracker.close()

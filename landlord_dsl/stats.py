@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
-from .observe import Tracker
+from .observe import Tracker, turns
 
 if TYPE_CHECKING:
     from .compiler import Program
@@ -81,23 +81,14 @@ def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats
 
     size = game.board_size
     throw_at, turn_at = [0] * size, [0] * size
-    throws = turns = 0
     tracker = Tracker(game)
-
-    def every_turn():
-        for entry in game.log:
-            yield from tracker.feed(entry)
-        yield from tracker.close()
-
-    for turn in every_turn():
-        turns += 1
+    for turn in turns(game, tracker):
         turn_at[turn.end] += 1
         for throw in turn.throws:
-            throws += 1
             throw_at[throw.end] += 1
     out = [entry[1] for entry in game.log if entry[0] == "out"]
     history = game.wealth_history or []
-    return GameStats(throws, tuple(throw_at), turns, tuple(turn_at), tuple(tracker.rent), game.turn,
+    return GameStats(sum(throw_at), tuple(throw_at), sum(turn_at), tuple(turn_at), tuple(tracker.rent), game.turn,
                      game.end_reason == f"turn limit ({game.turn_limit})", tuple(out),
                      tuple(round(gini(w) * 10000) for w in history),
                      tuple(round(gini(c) * 10000) for c in cash_history))

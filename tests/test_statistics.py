@@ -233,7 +233,7 @@ def test_walk_statistics_match_the_hand_count(walk):
     assert [row[0] for row in stats["gini_by_round"]["cash"]] == [0.0, 0.0, 0.025, 0.025]
 
 
-def test_elimination_timing(walk):
+def test_elimination_timing():
     rules = ld.load_text(LEAVING, "leaving.lg")
     program = ld.compile_rules(rules)
     summary = Summary(2, stats=Stats(layout(program, rules)))
@@ -256,7 +256,7 @@ def test_stats_leave_the_games_unchanged():
             plain.scores, plain.turns, plain.gini_by_round)
 
 
-def test_stats_merge_exactly_in_any_split_and_order(walk):
+def test_stats_merge_exactly_in_any_split_and_order():
     rules = ld.load_edition("landlords-game-1904")
     program = ld.compile_rules(rules)
     board = layout(program, rules)
