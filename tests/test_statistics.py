@@ -368,3 +368,11 @@ def test_plots_without_matplotlib_name_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(LandlordError, match=r"pip install 'landlord-dsl\[plot\]'"):
         plots.pyplot()
+
+
+def test_dask_gives_the_same_statistics_as_one_process():
+    pytest.importorskip("distributed")
+    rules = ld.load_edition("landlords-game-1904")
+    local = simulate_many(rules, 8, 3, seed=5, jobs=1, stats=True)
+    dask = simulate_many(rules, 8, 3, seed=5, jobs=2, backend="dask", stats=True)
+    assert json.dumps(dask.result(), sort_keys=True) == json.dumps(local.result(), sort_keys=True)
