@@ -188,6 +188,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     players = args.players or default_players(program)
     show_progress = not args.no_progress and sys.stderr.isatty()
     stats = args.stats or bool(args.plot)
+    if args.plot:  # before the games are played, not after
+        from .plots import check_path, pyplot
+
+        check_path(Path(args.plot))
+        pyplot()
     result = simulate_many(rules, args.games, players, args.seed, options, args.jobs, args.backend, args.scheduler,
                            _progress_bar("games") if show_progress else None, stats=stats)
     summary = result.result()

@@ -33,13 +33,17 @@ def pyplot():
     return plt
 
 
+def check_path(path: Path) -> None:
+    """Raise LandlordError unless the file name says a format a figure can be written in."""
+    if path.suffix.lower() not in FORMATS:
+        raise LandlordError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
+
+
 def save(fig, path: Path) -> None:
     """Write a figure to `path` (its suffix picks PNG, SVG or PDF) and close it."""
     plt = pyplot()
-    if path.suffix.lower() not in FORMATS:
-        plt.close(fig)
-        raise LandlordError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
     try:
+        check_path(path)
         fig.savefig(path, dpi=110, metadata={"Software": None} if path.suffix.lower() == ".png" else None)
     except OSError as err:
         raise LandlordError(f"cannot write {path}: {err.strerror}") from None

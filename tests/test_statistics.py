@@ -357,7 +357,8 @@ def test_simulate_plot_writes_png_and_svg(tmp_path):
 
 
 def test_plot_to_an_unknown_format_is_a_clear_error(tmp_path, capsys):
-    code, _ = _run("simulate", "landlords-game-1904", "--games", "1", "--jobs", "1", "--no-progress",
+    # refused before the games are played: 100,000 games would take minutes
+    code, _ = _run("simulate", "landlords-game-1904", "--games", "100000", "--jobs", "1", "--no-progress",
                    "--plot", str(tmp_path / "stats.txt"))
     assert code == 2 and "must end in .png, .svg, .pdf" in capsys.readouterr().err
 
