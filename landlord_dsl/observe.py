@@ -11,8 +11,10 @@ None for the engine's own doing (a turn starting, the game ending).
 
 A *throw* starts at a `roll` event and ends at the next `roll`, the next
 turn or the end of the game; the thrower's position then is where the throw
-ended (in Jail, say, if the rules sent him there or kept him there). A
-*turn* ends where the next one starts (or the game ends); the current
+ended (in Jail, say, if the rules sent him there or kept him there). It is
+a *movement* throw when it is the turn's first or the thrower's token moved
+or was sent during it; a later roll that moved nothing was made for another
+purpose (a utility's rent, say). A *turn* ends where the next one starts (or the game ends); the current
 player's position then is where the turn ended. What the rules do during
 the setup belongs to no turn.
 """
@@ -220,6 +222,7 @@ class Throw(NamedTuple):
     start: int  # where the thrower stood when he threw
     end: int  # where he stood when the throw was over
     events: tuple[Event, ...]
+    movement: bool = True  # see the module's docstring
 
 
 class Turn(NamedTuple):
@@ -288,7 +291,9 @@ class Tracker:
     def _close_throw(self) -> None:
         if self._throw is not None:
             turn, seat, dice, start, first = self._throw
-            self._throws.append(Throw(turn, seat, dice, start, self.pos[seat], tuple(self._events[first:])))
+            events = tuple(self._events[first:])
+            movement = not self._throws or any(isinstance(e, (Moved, Sent)) and e.seat == seat for e in events)
+            self._throws.append(Throw(turn, seat, dice, start, self.pos[seat], events, movement))
             self._throw = None
 
     def _close_turn(self) -> list[Turn]:

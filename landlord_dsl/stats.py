@@ -9,7 +9,8 @@ the same numbers, and memory does not grow with the number of games.
 The unit of sampling is the game (its throws are not independent of each
 other), so every standard error is taken across games:
 
-* landing probabilities are ratio estimates (landings on a space / throws),
+* landing probabilities are ratio estimates (landings on a space / movement
+  throws, see observe.Throw, or / turns),
   with the delta-method standard error sqrt(sum_i (x_i - p n_i)^2 / (G (G-1))) / mean(n);
 * per-game means (rent, elimination times) have the usual standard error s / sqrt(G);
 * a seat's win rate (a tie shares the win) has a 95 % Wilson score interval;
@@ -63,8 +64,8 @@ def layout(program: "Program", rules: "RuleSet") -> Layout:
 class GameStats:
     """What one game contributes to the statistics."""
 
-    throws: int
-    throw_landings: tuple[int, ...]  # per space: throws that ended there
+    throws: int  # movement throws
+    throw_landings: tuple[int, ...]  # per space: movement throws that ended there
     turns: int
     turn_landings: tuple[int, ...]  # per space: turns that ended there
     rent: tuple[int, ...]  # per space: rent received there (RENT_DEFINITION)
@@ -85,7 +86,8 @@ def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats
     for turn in turns(game, tracker):
         turn_at[turn.end] += 1
         for throw in turn.throws:
-            throw_at[throw.end] += 1
+            if throw.movement:
+                throw_at[throw.end] += 1
     out = [entry[1] for entry in game.log if entry[0] == "out"]
     history = game.wealth_history or []
     return GameStats(sum(throw_at), tuple(throw_at), sum(turn_at), tuple(turn_at), tuple(tracker.rent), game.turn,

@@ -170,6 +170,20 @@ def test_an_observer_error_is_not_reported_as_a_failure_of_the_rules(walk):
         observe.follow(ld.new_game(program, players=2, seed=0), on_turn=broken)
 
 
+def test_a_roll_that_moves_nothing_after_the_first_is_no_movement_throw():
+    """A rule that throws the dice for a rent after the move (as 1933's utilities do) makes a second
+    throw in the turn; it is marked as no movement throw and landings per throw leave it out."""
+    rules = ld.load_text(WALK.replace("set here.visits += 1", "set here.visits += 1\n        roll dice"), "rent.lg")
+    program = ld.compile_rules(rules)
+    record = play_one(program, 2, 0, layout=layout(program, rules))
+    game = ld.new_game(program, players=2, seed=0)
+    game.play()
+    turns = list(observe.turns(game))
+    assert [[t.movement for t in turn.throws] for turn in turns] == [[True, False]] * 4 + [[True]] * 2
+    assert [t.throws[1].end for t in turns[:4]] == [1, 1, 2, 2]  # the rent roll ends where the token stood
+    assert record.stats.throws == 6 and record.stats.throw_landings == (2, 2, 2)
+
+
 # ---------------------------------------------------------------- estimators by hand
 
 def test_ratio_standard_error_by_hand():
