@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 import landlord_dsl as ld
-from landlord_dsl.simulate import gini, simulate, summarise
+from landlord_dsl import plots
+from landlord_dsl.simulate import Summary, gini, play_one
+from landlord_dsl.stats import Stats, layout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +33,6 @@ REGIMES = [
     ("Demonstration, monopolist rules", "landlords-game-1906-monopolist-demonstration", {"single_tax": "never"}),
     ("Demonstration, Single Tax", "landlords-game-1906-monopolist-demonstration", {"single_tax": "from_start"}),
 ]
-COLOURS = ["#b2182b", "#2166ac", "#67a9cf", "#5aae61", "#ef8a62", "#053061"]
 
 
 def interval(values: list[float]) -> str:
@@ -40,37 +41,18 @@ def interval(values: list[float]) -> str:
     return f"{mean:.3f} ± {half:.3f}"
 
 
-def svg_chart(curves: list[tuple[str, list[float]]], path: Path) -> None:
-    """Write a line chart of Gini by round (one line per regime) as a standalone SVG file."""
-    width, height, left, bottom, top, right = 720, 360, 56, 40, 16, 210
-    rounds = max(len(c) for _, c in curves)
-    peak = max(max(c) for _, c in curves if c)
-    ceiling = max(0.1, math.ceil(peak * 10) / 10)
-    x = lambda r: left + (width - left - right) * r / max(1, rounds - 1)  # noqa: E731
-    y = lambda v: top + (height - top - bottom) * (1 - v / ceiling)  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'font-family="sans-serif" font-size="11">',
-             f'<rect width="{width}" height="{height}" fill="white"/>']
-    for i in range(6):
-        v = ceiling * i / 5
-        parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - right}" y2="{y(v):.1f}" stroke="#ddd"/>')
-        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.2f}</text>')
-    for r in range(0, rounds, max(1, rounds // 8)):
-        parts.append(f'<text x="{x(r):.1f}" y="{height - bottom + 16}" text-anchor="middle">{r}</text>')
-    parts.append(f'<text x="{(left + width - right) / 2:.0f}" y="{height - 6}" text-anchor="middle">'
-                 'round</text>')
-    parts.append(f'<text x="14" y="{top + (height - top - bottom) / 2:.0f}" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {top + (height - top - bottom) / 2:.0f})">Gini of wealth</text>')
-    for (name, curve), colour in zip(curves, COLOURS):
-        points = " ".join(f"{x(r):.1f},{y(v):.1f}" for r, v in enumerate(curve))
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-    for i, ((name, _), colour) in enumerate(zip(curves, COLOURS)):
-        ly = top + 14 + 18 * i
-        parts.append(f'<line x1="{width - right + 12}" y1="{ly - 4}" x2="{width - right + 32}" y2="{ly - 4}" '
-                     f'stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<text x="{width - right + 38}" y="{ly}">{name}</text>')
-    parts.append("</svg>")
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+def chart(curves: list[tuple[str, dict]], adoption_round: float, path: Path) -> None:
+    """Draw the Gini of wealth and of cash by round side by side, one line per regime with its 95 % band."""
+    plt = plots.pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True, constrained_layout=True)
+    for axis, measure, heading in ((axes[0], "wealth", "Gini of wealth (the 1906 score)"),
+                                   (axes[1], "cash", "Gini of cash")):
+        plots.gini_curves(axis, [(name, by_round[measure]) for name, by_round in curves], "Gini (mean, 95 % band)",
+                          mark=(adoption_round, "Single Tax adopted (turn 60)"))
+        axis.set_title(heading, fontsize=10)
+    fig.supxlabel("Mean Gini of the four players after setup (round 0) and after every round, while at least "
+                  "half the games are still running; shaded: 95 % confidence band across games.", fontsize=8)
+    plots.save(fig, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,20 +64,25 @@ def main(argv: list[str] | None = None) -> int:
     rows, curves = [], []
     started = time.perf_counter()
     for name, edition, options in REGIMES:
-        program = ld.compile_rules(ld.load_edition(edition), options)
-        records = simulate(program, args.games, 4, seed=0)
-        summary = summarise(records, 4)
+        rules = ld.load_edition(edition)
+        program = ld.compile_rules(rules, options)
+        board = layout(program, rules)
+        records = [play_one(program, 4, seed, layout=board) for seed in range(args.games)]
+        totals = Summary(4, stats=Stats(board))
+        for record in records:
+            totals.add(record)
+        summary = totals.result()
         finals = [gini(r.scores) for r in records]
         cash = [gini(r.cash) for r in records]
         landlord = sum(1 / len(r.winners) for r in records if 0 in r.winners)
         rows.append((name, edition, options, summary, finals, cash, landlord))
-        curves.append((name, summary["gini_by_round"]))
+        curves.append((name, summary["stats"]["gini_by_round"]))
         print(f"{name}: {args.games} games", file=sys.stderr)
     elapsed = time.perf_counter() - started
 
-    chart = args.out.parent / "assets" / "single-tax-gini.svg"
-    chart.parent.mkdir(parents=True, exist_ok=True)
-    svg_chart(curves, chart)
+    figure = args.out.parent / "assets" / "single-tax-gini.png"
+    figure.parent.mkdir(parents=True, exist_ok=True)
+    chart(curves, 15.5, figure)  # turn 60 falls in round 15 or 16, as the first turn goes to seat 1 or another
 
     command = "python examples/single_tax_report.py" + (f" --games {args.games}" if args.games != 1000 else "")
     lines = [
@@ -130,17 +117,25 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "## Inequality over time",
         "",
-        "![Gini of wealth by round, one line per regime](assets/single-tax-gini.svg)",
+        "![Gini of wealth and of cash by round, one line per regime with its 95 % band]"
+        "(assets/single-tax-gini.png)",
+        "",
+        "*The Gini of wealth (left) and of cash (right) after setup and after every round, averaged over the",
+        "games still running (a round is shown while at least half of them are); each band is the 95 %",
+        "confidence interval of the mean across games. The dashed line, between rounds 15 and 16,",
+        "marks game turn 60, when the turn-60 regime adopts the Single Tax. Drawn with the same plotting code as",
+        "`simulate --plot`.*",
         "",
         "Mean Gini after setup (round 0) and after every fourth round, while at least half the",
         "games are still running:",
         "",
     ]
-    longest = max(len(c) for _, c in curves)
+    means = [(name, [row[0] for row in by_round["wealth"]]) for name, by_round in curves]
+    longest = max(len(c) for _, c in means)
     picks = list(range(0, longest, 4))
     lines.append("| regime | " + " | ".join(f"r{r}" for r in picks) + " |")
     lines.append("|---|" + "---:|" * len(picks))
-    for name, curve in curves:
+    for name, curve in means:
         cells = [f"{curve[r]:.3f}" if r < len(curve) else "" for r in picks]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += [
@@ -180,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     args.out.write_text("\n".join(lines), encoding="utf-8")
-    print(f"wrote {args.out} and {chart}", file=sys.stderr)
+    print(f"wrote {args.out} and {figure}", file=sys.stderr)
     return 0
 
 

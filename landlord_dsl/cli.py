@@ -249,16 +249,32 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     program = compile_ruleset(rules, options)
     players = args.players or default_players(program)
     show_progress = not args.no_progress and sys.stderr.isatty()
+    stats = args.stats or bool(args.plot)
+    if args.plot:  # before the games are played, not after
+        from .plots import check_path, pyplot
+
+        check_path(Path(args.plot))
+        pyplot()
     result = simulate_many(rules, args.games, players, args.seed, options, args.jobs, args.backend, args.scheduler,
-                           _progress_bar("games") if show_progress else None)
+                           _progress_bar("games") if show_progress else None, stats=stats)
     summary = result.result()
     summary["edition"] = program.name
     summary["options"] = program.options
     summary["seed"] = args.seed
+    if args.plot:
+        from .plots import simulation_figure
+
+        simulation_figure(summary, program, Path(args.plot))
+    if not args.stats:
+        summary.pop("stats", None)
     if args.json:
         out.write(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     else:
         out.write(render_summary(summary, program.title) + "\n")
+        if args.stats:
+            from .stats import render_stats
+
+            out.write(render_stats(summary["stats"]) + "\n")
     return 0 if summary["money_conserved_in_all_games"] else 1
 
 
@@ -308,12 +324,12 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     elif args.format == "markdown":
         out.write(visible(render_markdown(changes, a.name, b.name), keep="\n"))
         if result is not None:
-            out.write("\n```text" + visible(render_outcomes(result), keep="\n") + "```\n")
+            out.write("\n```text" + visible(render_outcomes(result, args.all), keep="\n") + "```\n")
     else:
         colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
         out.write(render_text(changes, a.name, b.name, colour))
         if result is not None:
-            out.write(visible(render_outcomes(result), keep="\n"))
+            out.write(visible(render_outcomes(result, args.all), keep="\n"))
     return 1 if changes else 0
 
 
@@ -494,6 +510,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(p)
     p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--stats", action="store_true",
+                   help="also landings, rent, win rates, game length and eliminations, with their uncertainty")
+    p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     parallel_options(p)
     p.set_defaults(func=cmd_simulate)
@@ -520,7 +539,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument("--outcomes", type=_at_least(0), metavar="N", default=0,
                    help="also simulate N paired games per side (same dice seeds) and compare outcomes")
-    p.add_argument("--players", type=_at_least(1), help="players in the outcome simulations")
+    p.add_argument("--all", action="store_true",
+                   help="with --outcomes: every space's landing change, not only those whose interval excludes zero")
+    p.add_argument("--players", type=_at_least(1),
+                   help="players in the outcome simulations (default 4, or the nearest allowed)")
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)

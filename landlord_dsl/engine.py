@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import attrs
 import cattrs
 
-from .errors import LandlordError, RuleRuntimeError, SourceText
+from .errors import LandlordError, RuleRuntimeError, SourceText, did_you_mean
 from .limits import MAX_INT, describe_int_limit, shown
 from .requests import BidRequest, ChoiceSite, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 from .saves import ledger_problems, refuse, shape_problems, structure_state
@@ -43,13 +43,6 @@ def _jump_points(start: int, group: tuple[int, ...], size: int) -> tuple[int, in
     first = min(group, key=lambda s: (s - start - 1) % size)
     landing = min(group, key=lambda s: (s - first - 1) % size)
     return (first - start) % size or size, landing
-
-
-def _hint(word: str, names: Sequence[str]) -> str:
-    from .errors import did_you_mean
-
-    hint = did_you_mean(word, names)
-    return f" ({hint})" if hint else ""
 
 
 _RULE_MARK = re.compile(r"\s*# rule (\w+): ")
@@ -219,30 +212,28 @@ class Game:
         """Return the balance of a declared account."""
         return self.bal[self.prog.account_names.index(name)]
 
-    def space_name(self, index: int) -> str:
-        return self.prog.space_labels[index]
+    def game_var(self, name: str) -> Any:
+        """Return the current value of a game variable, by its declared name."""
+        return self.gv[_var_index(self.prog.game_var_names, name, "game")]
 
     def player_var(self, seat: int, name: str) -> Any:
-        """Return the value of a player variable of `seat` (0-based) by its name in the rules."""
-        return self.pv[self._var_index(self.prog.player_var_names, name, "player")][seat]
-
-    def game_var(self, name: str) -> Any:
-        """Return the value of a game variable by its name in the rules."""
-        return self.gv[self._var_index(self.prog.game_var_names, name, "game")]
+        """Return the current value of a player variable of `seat` (0-based), by its declared name."""
+        if not 0 <= seat < self.n:
+            raise LandlordError(f"there is no seat {seat} in a game of {self.n} players (seats count from 0)")
+        return self.pv[_var_index(self.prog.player_var_names, name, "player")][seat]
 
     def space_var(self, space: int | str, name: str) -> Any:
-        """Return the value of a space variable on a space (index or name) by its name in the rules."""
+        """Return the current value of a space variable on `space` (its index or its name), by its declared name."""
         if isinstance(space, str):
             if space not in self.prog.space_names:
-                raise LandlordError(f"no space '{space}'" + _hint(space, self.prog.space_names))
+                raise LandlordError(f"there is no space '{space}' on the board")
             space = self.prog.space_names.index(space)
-        return self.sv[self._var_index(self.prog.space_var_names, name, "space")][space]
+        if not 0 <= space < self.board_size:
+            raise LandlordError(f"there is no space {space} on a board of {self.board_size} spaces")
+        return self.sv[_var_index(self.prog.space_var_names, name, "space")][space]
 
-    @staticmethod
-    def _var_index(names: list[str], name: str, scope: str) -> int:
-        if name not in names:
-            raise LandlordError(f"no {scope} variable '{name}'" + _hint(name, names))
-        return names.index(name)
+    def space_name(self, index: int) -> str:
+        return self.prog.space_labels[index]
 
     def observe(self, observer: Any) -> None:
         """Report every throw (`observer.on_throw(ThrowEvent)`) and turn (`observer.on_turn(TurnEvent)`) from now on.
@@ -857,12 +848,24 @@ class Game:
                 return candidate
         return seat
 
-    def play(self) -> GameResult:
-        """Play to the end; return the result. Rule bugs raise RuleRuntimeError."""
+    def play(self, on_turn: Callable[["Game"], None] | None = None) -> GameResult:
+        """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
+
+        `on_turn`, if given, is called with the game after every turn (observe.follow uses it);
+        what it raises comes out unchanged, never as a failure of the rules.
+        """
+        self._as_rule_failure(self.setup)
+        while not self.over:
+            self._as_rule_failure(self.play_turn)
+            if on_turn is not None:
+                on_turn(self)
+        self.log.append(("end", self.turn, self.end_reason))
+        return self.result()
+
+    def _as_rule_failure(self, step: Callable[[], None]) -> None:
+        """Run a step of play; a Python error inside the compiled rules becomes a located RuleRuntimeError."""
         try:
-            self.setup()
-            while not self.over:
-                self.play_turn()
+            step()
         except LandlordError:
             raise
         except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
@@ -870,8 +873,6 @@ class Game:
             if rule is not None:  # the handlers' `finally`s have put back the rule before this one
                 self.rule = rule
             raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}") from None
-        self.log.append(("end", self.turn, self.end_reason))
-        return self.result()
 
     def _rule_in_traceback(self, tb) -> int | None:
         """Return the rule whose compiled handler was running where a traceback ends, or None.
@@ -992,6 +993,17 @@ class Game:
     def log_lines(self, start: int = 0) -> list[str]:
         """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
         return [json.dumps(event, separators=(",", ":")) for event in self.log[start:]]
+
+
+def _var_index(names: list[str], name: str, scope: str) -> int:
+    """Return the position of a declared variable, or raise LandlordError naming the declared ones."""
+    try:
+        return names.index(name)
+    except ValueError:
+        hint = did_you_mean(name, names)
+        known = ", ".join(names) or "none"
+        raise LandlordError(f"no {scope} variable '{name}'{f' ({hint})' if hint else ''} in these rules "
+                            f"(declared: {known})") from None
 
 
 _converter = cattrs.Converter()

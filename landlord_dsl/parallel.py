@@ -22,6 +22,7 @@ from .errors import LandlordError
 from .loader import RuleSet
 from .rulesource import RuleSource, rebuild, rule_source
 from .simulate import Summary, play_one
+from .stats import Layout, Stats, layout
 
 BACKENDS = ("local", "dask")
 
@@ -35,15 +36,27 @@ def _program_of(source: RuleSource) -> Program:
     return _PROGRAMS[key]
 
 
-def run_games(source: RuleSource, players: int, seed: int, start: int, stop: int) -> Summary:
-    """Play games start..stop-1 of a run (game i from seed `seed + i`); return their Summary.
+_LAYOUTS: dict[tuple[str, tuple], Layout] = {}
+
+
+def _layout_of(source: RuleSource) -> Layout:
+    key = (source.rules_hash, source.options)
+    if key not in _LAYOUTS:
+        _LAYOUTS[key] = layout(_program_of(source), rebuild(source))
+    return _LAYOUTS[key]
+
+
+def run_games(source: RuleSource, players: int, seed: int, start: int, stop: int, stats: bool = False) -> Summary:
+    """Play games start..stop-1 of a run (game i from seed `seed + i`); return their Summary
+    (with its stats.Stats when `stats` is true).
 
     This is the worker's whole job; it needs only landlord-dsl installed.
     """
     program = _program_of(source)
-    summary = Summary(players)
+    board = _layout_of(source) if stats else None
+    summary = Summary(players, stats=Stats(board) if board is not None else None)
     for i in range(start, stop):
-        summary.add(play_one(program, players, seed + i))
+        summary.add(play_one(program, players, seed + i, layout=board))
     return summary
 
 
@@ -63,14 +76,16 @@ def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
 
 def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: int = 0,
                   options: dict[str, Any] | None = None, jobs: int | None = None, backend: str = "local",
-                  scheduler: str | None = None, progress: Callable[[int, int], None] | None = None) -> Summary:
+                  scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
+                  stats: bool = False) -> Summary:
     """Play `games` seeded games of heuristic bots and return their Summary.
 
     `jobs` processes (default: every core) play chunks of games; `backend="dask"`
     sends the chunks to a Dask cluster instead (`scheduler` is its address; a
     local cluster of `jobs` workers is started when it is None). `progress`
     is called with (games done, games) as chunks finish. The result is the same
-    for every `jobs`, backend and order of completion.
+    for every `jobs`, backend and order of completion. With `stats` the
+    Summary also holds the statistics of `simulate --stats` (stats.Stats).
     """
     if games < 1 or players < 1:
         raise LandlordError("a simulation needs at least one game and one player")
@@ -81,14 +96,14 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
     if jobs < 1:
         raise LandlordError("--jobs must be at least 1")
     parts = chunks(games, jobs)
-    total = Summary(players)
+    total = Summary(players, stats=Stats(_layout_of(source)) if stats else None)
     done = 0
     if backend == "local" and jobs == 1:
-        finished: Iterator[Summary] = (run_games(source, players, seed, a, b) for a, b in parts)
+        finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats) for a, b in parts)
     elif backend == "local":
-        finished = _local(source, players, seed, parts, jobs)
+        finished = _local(source, players, seed, parts, jobs, stats)
     else:
-        finished = _dask(source, players, seed, parts, jobs, scheduler)
+        finished = _dask(source, players, seed, parts, jobs, scheduler, stats)
     for summary in finished:
         total.merge(summary)
         done += summary.games
@@ -98,15 +113,15 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
 
 
 def _local(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]],
-           jobs: int) -> Iterator[Summary]:
+           jobs: int, stats: bool) -> Iterator[Summary]:
     with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
-        futures = [pool.submit(run_games, source, players, seed, a, b) for a, b in parts]
+        futures = [pool.submit(run_games, source, players, seed, a, b, stats) for a, b in parts]
         for future in as_completed(futures):
             yield future.result()
 
 
 def _dask(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int,
-          scheduler: str | None) -> Iterator[Summary]:
+          scheduler: str | None, stats: bool) -> Iterator[Summary]:
     try:
         from distributed import Client, LocalCluster, as_completed as dask_completed
     except ImportError:
@@ -119,7 +134,7 @@ def _dask(source: RuleSource, players: int, seed: int, parts: list[tuple[int, in
     try:
         with Client(cluster if cluster is not None else scheduler) as client:
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
-            futures = [client.submit(run_games, shipped, players, seed, a, b, pure=False) for a, b in parts]
+            futures = [client.submit(run_games, shipped, players, seed, a, b, stats, pure=False) for a, b in parts]
             for future in dask_completed(futures):
                 yield future.result()
     except OSError as err:

@@ -13,6 +13,7 @@ from .agents import make_agent
 from .compiler import Program
 from .engine import Game
 from .errors import visible
+from .stats import GameStats, Stats, Layout, game_stats
 
 
 @attrs.frozen
@@ -29,6 +30,7 @@ class GameRecord:
     gini_by_round: tuple[float, ...] = ()  # Gini of the seats' wealth after setup and after each round
     prosperity: bool = False  # the poorest player ended with at least twice the smallest starting money
     cash: tuple[int, ...] = ()  # every seat's cash at the end
+    stats: GameStats | None = None  # when statistics were asked for (play_one with a layout)
 
 
 def gini(values: Sequence[float]) -> float:
@@ -41,23 +43,36 @@ def gini(values: Sequence[float]) -> float:
     return (2 * weighted) / (n * total) - (n + 1) / n
 
 
-def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None) -> GameRecord:
+def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None,
+             layout: Layout | None = None) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
     Wealth is the edition's score formula. Prosperity (Magie's test) holds
     when the poorest player's final wealth is at least twice the smallest
     starting money, the money a seat received from unlimited accounts
-    (the bank) during setup.
+    (the bank) during setup. With a stats.Layout the record also carries the
+    game's stats.GameStats (and the game is the same).
     """
     kinds = list(seats) if seats else ["bot"] * players
     game = Game(program, [make_agent(k, seed, i) for i, k in enumerate(kinds)], seed=seed)
     game.track_wealth()
-    result = game.play()
+    if layout is None:
+        result = game.play()
+    else:
+        game.setup()
+        cash = [tuple(game.cash(i) for i in range(game.n))]
+
+        def at_round_end(g: Game) -> None:
+            if len(g.wealth_history) > len(cash):
+                cash.append(tuple(g.cash(i) for i in range(g.n)))
+
+        result = game.play(on_turn=at_round_end)
     history = game.wealth_history or [result.scores]
     start = min(starting_money(game))
     return GameRecord(seed, result.turns, result.rounds, result.end_reason, result.scores, result.winners,
                       game.conserved(), tuple(round(gini(w), 4) for w in history),
-                      start > 0 and min(result.scores) >= 2 * start, tuple(game.cash(i) for i in range(game.n)))
+                      start > 0 and min(result.scores) >= 2 * start, tuple(game.cash(i) for i in range(game.n)),
+                      game_stats(game, cash) if layout is not None else None)
 
 
 def starting_money(game: Game) -> list[int]:
@@ -104,6 +119,7 @@ class Summary:
     by_round: list[list[int]] = attrs.field(factory=list)
     prosperous: int = 0
     conserved: bool = True
+    stats: Stats | None = None  # the statistics of `simulate --stats`, when asked for
 
     def __attrs_post_init__(self) -> None:
         if self.wins is None:
@@ -126,6 +142,8 @@ class Summary:
             self.by_round[i][1] += 1
         self.prosperous += r.prosperity
         self.conserved = self.conserved and r.conserved
+        if self.stats is not None:
+            self.stats.add(r.stats)
 
     def merge(self, other: "Summary") -> None:
         """Add another summary's games to this one."""
@@ -145,6 +163,8 @@ class Summary:
             self.by_round[i][1] += count
         self.prosperous += other.prosperous
         self.conserved = self.conserved and other.conserved
+        if self.stats is not None and other.stats is not None:
+            self.stats.merge(other.stats)
 
     def result(self) -> dict[str, Any]:
         """Return the summary shown by `landlord-dsl simulate` (also its --json output)."""
@@ -170,6 +190,7 @@ class Summary:
                               for total, count in self.by_round if count * 2 >= n],
             "prosperity_rate": round(self.prosperous / n, 4) if n else 0,
             "money_conserved_in_all_games": self.conserved,
+            **({"stats": self.stats.result(self)} if self.stats is not None else {}),
         }
 
 

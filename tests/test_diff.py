@@ -116,7 +116,8 @@ def test_outcomes_use_common_random_numbers():
     data = outcomes(rules, rules, games=8, players=3, seed=11)
     assert data["game_length"]["difference"] == {"mean": 0, "ci95_low": 0, "ci95_high": 0}
     assert data["final_wealth_gini"]["difference"]["mean"] == 0
-    assert data["wins_by_seat"]["a"] == data["wins_by_seat"]["b"]
+    assert all(w["a"] == w["b"] and w["difference"]["mean"] == 0 for w in data["wins_by_seat"])
+    assert all(r["difference"]["mean"] == 0 and not r["excludes_zero"] for r in data["landing_per_throw"])
 
 
 def test_outcomes_show_what_a_rule_change_does():

@@ -30,7 +30,7 @@ from landlord_dsl.requests import BidRequest
 import pettingzoo.test as pettingzoo_test  # noqa: E402 - the test extra installs it: no silent skip
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from landlord_dsl.rl import LandlordAECEnv, LandlordGymEnv  # noqa: E402
+from landlord_dsl.rl import LandlordGymEnv  # noqa: E402
 from landlord_dsl.rl.encoding import (  # noqa: E402
     GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements)
 

@@ -14,7 +14,6 @@ from ..agents import Agent, make_agent
 from ..compiler import compile_ruleset
 from ..errors import LandlordError
 from ..loader import RuleSet, load
-from ..requests import BidRequest
 from .driver import Driver
 from .encoding import LIMIT, ActionLayout, ObservationEncoder
 

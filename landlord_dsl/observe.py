@@ -1,0 +1,345 @@
+"""Following a game: typed events, throws and turns, read from the engine's log.
+
+The engine logs plain tuples (they are what `log_lines()` writes, byte for
+byte, and what replays compare). This module gives them names and types
+without changing them: `event(game, entry)` turns one log tuple into one of
+the NamedTuples below, `events(game)` does it for a whole log, and
+`turns(game)` / `follow(game, ...)` cut the log into turns and throws and
+say where the tokens stood. A seat is a number from 0; a party to a payment
+is a seat number or the name of a declared account; a rule is its name, or
+None for the engine's own doing (a turn starting, the game ending).
+
+A *throw* starts at a `roll` event and ends at the next `roll`, the next
+turn or the end of the game; the thrower's position then is where the throw
+ended (in Jail, say, if the rules sent him there or kept him there). It is
+a *movement* throw when it is the turn's first or the thrower's token moved
+or was sent during it; a later roll that moved nothing was made for another
+purpose (a utility's rent, say). A *turn* ends where the next one starts (or the game ends); the current
+player's position then is where the turn ended. What the rules do during
+the setup belongs to no turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Union
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+class TurnStarted(NamedTuple):
+    turn: int
+    seat: int
+
+
+class Rolled(NamedTuple):
+    turn: int
+    seat: int
+    dice: tuple[int, ...]
+    rule: str | None
+
+
+class Moved(NamedTuple):
+    """A move along the track (`move`): passes and lands."""
+
+    turn: int
+    seat: int
+    start: int
+    dest: int
+    rule: str | None
+
+
+class Sent(NamedTuple):
+    """A token put on a space directly (`send`): no passing, no landing."""
+
+    turn: int
+    seat: int
+    start: int
+    dest: int
+    rule: str | None
+
+
+class Paid(NamedTuple):
+    turn: int
+    amount: int
+    payer: int | str  # a seat, or a declared account's name
+    payee: int | str
+    rule: str | None
+
+
+class Unpaid(NamedTuple):
+    """The part of a payment a player could not pay."""
+
+    turn: int
+    seat: int
+    amount: int
+    payee: int | str
+    rule: str | None
+
+
+class CardMoved(NamedTuple):
+    """A card (a title deed included) changed hands; None is no player (a deck)."""
+
+    turn: int
+    card: str
+    space: int | None  # the space a title deed stands for
+    previous: int | None
+    holder: int | None
+    rule: str | None
+
+
+class Drew(NamedTuple):
+    turn: int
+    seat: int
+    card: str
+    rule: str | None
+
+
+class Shuffled(NamedTuple):
+    turn: int
+    deck: str
+    rule: str | None
+
+
+class DeckEmpty(NamedTuple):
+    turn: int
+    deck: str
+    rule: str | None
+
+
+class Decided(NamedTuple):
+    turn: int
+    seat: int
+    prompt: str
+    option: str
+    rule: str | None
+
+
+class Bid(NamedTuple):
+    turn: int
+    seat: int
+    space: str  # the label of the space auctioned
+    amount: int | None  # None: no bid
+    rule: str | None
+
+
+class OfferClosed(NamedTuple):
+    turn: int
+    seat: int
+    prompt: str
+    rule: str | None
+
+
+class TurnGiven(NamedTuple):
+    turn: int
+    seat: int
+    rule: str | None
+
+
+class RuleSwitched(NamedTuple):
+    turn: int
+    switched: str
+    enabled: bool
+    rule: str | None
+
+
+class Eliminated(NamedTuple):
+    turn: int
+    seat: int
+    rule: str | None
+
+
+class GameEnded(NamedTuple):
+    turn: int
+    reason: str
+
+
+Event = Union[TurnStarted, Rolled, Moved, Sent, Paid, Unpaid, CardMoved, Drew, Shuffled, DeckEmpty, Decided, Bid,
+              OfferClosed, TurnGiven, RuleSwitched, Eliminated, GameEnded]
+
+
+def event(game: "Game", entry: tuple) -> Event:
+    """Return the typed event for one log tuple of `game` (the tuple itself is left as it is)."""
+    kind = entry[0]
+    prog = game.prog
+
+    def rule(index: int) -> str | None:
+        return prog.rule_names[index] if index >= 0 else None
+
+    def party(index: int) -> int | str:
+        return index - game.nacc if index >= game.nacc else prog.account_names[index]
+
+    if kind == "turn":
+        return TurnStarted(entry[1], entry[2])
+    if kind == "roll":
+        return Rolled(entry[1], entry[2], tuple(entry[3]), rule(entry[4]))
+    if kind == "move":
+        return Moved(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
+    if kind == "send":
+        return Sent(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
+    if kind == "pay":
+        return Paid(entry[1], entry[2], party(entry[3]), party(entry[4]), rule(entry[5]))
+    if kind == "unpaid":
+        return Unpaid(entry[1], entry[2], entry[3], party(entry[4]), rule(entry[5]))
+    if kind == "card":
+        return CardMoved(entry[1], prog.card_names[entry[2]], prog.card_space[entry[2]], entry[3], entry[4],
+                         rule(entry[5]))
+    if kind == "draw":
+        return Drew(entry[1], entry[2], prog.card_names[entry[3]], rule(entry[4]))
+    if kind == "shuffle":
+        return Shuffled(entry[1], entry[2], rule(entry[3]))
+    if kind == "empty":
+        return DeckEmpty(entry[1], entry[2], rule(entry[3]))
+    if kind == "decide":
+        return Decided(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
+    if kind == "bid":
+        return Bid(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
+    if kind == "offer_closed":
+        return OfferClosed(entry[1], entry[2], entry[3], rule(entry[4]))
+    if kind == "next":
+        return TurnGiven(entry[1], entry[2], rule(entry[3]))
+    if kind == "rule":
+        return RuleSwitched(entry[1], prog.rule_names[entry[2]], entry[3], rule(entry[4]))
+    if kind == "out":
+        return Eliminated(entry[1], entry[2], rule(entry[3]))
+    if kind == "end":
+        return GameEnded(entry[1], entry[2])
+    raise ValueError(f"unknown log entry {entry!r}")
+
+
+def events(game: "Game", start: int = 0) -> Iterator[Event]:
+    """Yield the typed events of the game's log from index `start` on."""
+    for entry in game.log[start:]:
+        yield event(game, entry)
+
+
+class Throw(NamedTuple):
+    """One throw of the dice and what followed it until the next throw or turn."""
+
+    turn: int
+    seat: int
+    dice: tuple[int, ...]
+    start: int  # where the thrower stood when he threw
+    end: int  # where he stood when the throw was over
+    events: tuple[Event, ...]
+    movement: bool = True  # see the module's docstring
+
+
+class Turn(NamedTuple):
+    """One player's turn: its events, its throws, and where his token started and ended."""
+
+    turn: int
+    seat: int
+    start: int
+    end: int
+    throws: tuple[Throw, ...]
+    events: tuple[Event, ...]
+
+
+class Tracker:
+    """Reads a log from its beginning and keeps what it implies: positions, owners, cuts into turns.
+
+    `feed(entry)` takes log tuples in order and returns the Turns that entry
+    closed (one, or none); `close()` returns the last turn when the log ends.
+    """
+
+    def __init__(self, game: "Game"):
+        self.game = game
+        self.pos = [game.prog.start_space] * game.n
+        self.owner: list[int | None] = [None] * game.board_size
+        # Rent, by space: every payment from a player to the player who owns the space the
+        # payer stands on (whatever rule made it), so it needs no edition's notion of rent.
+        self.rent: list[int] = [0] * game.board_size
+        self._turn: tuple[int, int, int] | None = None  # turn number, seat, start position
+        self._events: list[Event] = []
+        self._throws: list[Throw] = []
+        self._throw: tuple[int, int, tuple, int, int] | None = None  # turn, seat, dice, start, first event
+
+    def feed(self, entry: tuple) -> list[Turn]:
+        """Take the next log tuple; return the turns it closed."""
+        kind = entry[0]
+        closed: list[Turn] = []
+        if kind in ("turn", "end", "roll"):
+            self._close_throw()
+        if kind in ("turn", "end"):
+            closed = self._close_turn()
+        if kind == "turn":
+            self._turn = (entry[1], entry[2], self.pos[entry[2]])
+        elif kind in ("move", "send"):
+            self.pos[entry[2]] = entry[4]
+        elif kind == "pay" and entry[3] >= self.game.nacc and entry[4] >= self.game.nacc:
+            payer, payee = entry[3] - self.game.nacc, entry[4] - self.game.nacc
+            here = self.pos[payer]
+            if payer != payee and self.owner[here] == payee:
+                self.rent[here] += entry[2]
+        elif kind == "card":
+            space = self.game.prog.card_space[entry[2]]
+            if space is not None:
+                self.owner[space] = entry[4]
+        if self._turn is not None and kind != "end":
+            typed = event(self.game, entry)
+            self._events.append(typed)
+            if kind == "roll":
+                self._throw = (entry[1], entry[2], tuple(entry[3]), self.pos[entry[2]], len(self._events) - 1)
+        return closed
+
+    def close(self) -> list[Turn]:
+        """Return the turn still open when the log ends (the game was stopped, not ended)."""
+        self._close_throw()
+        return self._close_turn()
+
+    def _close_throw(self) -> None:
+        if self._throw is not None:
+            turn, seat, dice, start, first = self._throw
+            events = tuple(self._events[first:])
+            movement = not self._throws or any(isinstance(e, (Moved, Sent)) and e.seat == seat for e in events)
+            self._throws.append(Throw(turn, seat, dice, start, self.pos[seat], events, movement))
+            self._throw = None
+
+    def _close_turn(self) -> list[Turn]:
+        if self._turn is None:
+            return []
+        turn, seat, start = self._turn
+        done = Turn(turn, seat, start, self.pos[seat], tuple(self._throws), tuple(self._events))
+        self._turn, self._events, self._throws = None, [], []
+        return [done]
+
+
+def turns(game: "Game", tracker: Tracker | None = None) -> Iterator[Turn]:
+    """Yield the turns of a game already played (or stopped), each with its throws, from its log.
+
+    Pass a fresh `tracker` to read what it keeps (owners, rent) once the turns are read.
+    """
+    tracker = tracker or Tracker(game)
+    for entry in game.log:
+        yield from tracker.feed(entry)
+    yield from tracker.close()
+
+
+def follow(game: "Game", on_turn: Callable[[Turn], Any] | None = None,
+           on_throw: Callable[[Throw], Any] | None = None):
+    """Play the game to its end, calling `on_throw` for every throw and `on_turn` for every turn
+    as soon as the turn is over; return the GameResult (the game is the same as with `play()`)."""
+    tracker = Tracker(game)
+    read = 0
+
+    def report(done: list[Turn]) -> None:
+        for turn in done:
+            if on_throw is not None:
+                for throw in turn.throws:
+                    on_throw(throw)
+            if on_turn is not None:
+                on_turn(turn)
+
+    def after_turn(g: "Game") -> None:
+        nonlocal read
+        log = g.log
+        for entry in log[read:]:
+            report(tracker.feed(entry))
+        read = len(log)
+        report(tracker.close())  # the turn is over: report it now, not when the next one starts
+
+    result = game.play(on_turn=after_turn)
+    for entry in game.log[read:]:
+        report(tracker.feed(entry))
+    return result
