@@ -70,6 +70,11 @@ class LandlordError(Exception):
         """Return every diagnostic, rendered, separated by blank lines."""
         return "\n\n".join(d.render() for d in self.diagnostics)
 
+    def __reduce__(self):
+        # pickled with its diagnostics, not its rendered text: an error raised in a worker
+        # process (simulate --jobs, Dask) reaches the user as it was, not rendered twice
+        return (type(self), (list(self.diagnostics),))
+
 
 class RuleRuntimeError(LandlordError):
     """A rule did something impossible while a game was running."""

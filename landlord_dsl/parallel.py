@@ -92,6 +92,9 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
     if backend not in BACKENDS:
         raise LandlordError(f"unknown backend '{backend}': use one of {', '.join(BACKENDS)}")
     source = rules if isinstance(rules, RuleSource) else rule_source(rules, options)
+    low, high = _program_of(source).players  # checked here, before any worker starts
+    if not low <= players <= high:
+        raise LandlordError(f"{source.name} is for {low} to {high} players, not {players}")
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise LandlordError("--jobs must be at least 1")

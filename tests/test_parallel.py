@@ -169,3 +169,16 @@ def test_the_sweep_command_prints_a_table_and_draws_a_chart(tmp_path):
     text = out.getvalue()
     assert "faster_game" in text and "mean Gini" in text and len(text.splitlines()) == 6
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_player_count_the_rules_do_not_allow_is_one_clear_error_before_any_game():
+    rules = ld.load_edition("landlords-game-1906")
+    with pytest.raises(LandlordError) as caught:
+        simulate_many(rules, 10, 5, jobs=2)
+    assert caught.value.render() == "error: landlords-game-1906 is for 2 to 4 players, not 5"
+
+
+def test_an_error_keeps_its_diagnostics_when_it_crosses_a_process_boundary():
+    err = LandlordError("something went wrong")
+    again = pickle.loads(pickle.dumps(err))
+    assert type(again) is LandlordError and again.render() == err.render() == "error: something went wrong"
