@@ -1,6 +1,6 @@
 """The excerpts the documentation quotes are the real files and the real output.
 
-A ```text block right after a marker comment is checked here:
+A fenced block (```lg or ```text) right after a marker comment is checked here:
 
 * `<!-- lg: quote -->`: the block is a verbatim excerpt of a shipped .lg file;
 * `<!-- play: ARGS; [head K] turns N M ... -->`: the block is those turns of
@@ -27,7 +27,7 @@ from landlord_dsl.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md", "docs/getting-started.md"]
 SHIPPED = [p.read_text() for p in sorted((ROOT / "editions").rglob("*.lg"))]
-_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```text\n(.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)\n(.*?)```", re.S)
 
 
 def excerpts(kind: str) -> list[tuple[str, str, str]]:

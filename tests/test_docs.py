@@ -15,3 +15,6 @@ def test_mkdocs_build_strict(tmp_path):
         cwd=ROOT, capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    # the `lg` code blocks are highlighted by landlord-dsl's own Pygments lexer (its plugin entry point)
+    page = (tmp_path / "site" / "language" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="kd">rule</span>' in page and '<span class="kp">secondary</span>' in page

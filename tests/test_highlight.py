@@ -59,3 +59,20 @@ def test_the_parts_of_a_rule_get_their_own_token_kinds():
 def test_a_text_hole_is_highlighted_as_an_expression():
     kinds = [(kind, value) for kind, value in _tokens('"Pay {here.price} to {owner}?"') if value.strip()]
     assert (String.Interpol, "{") in kinds and (Name, "price") in kinds and (Name, "owner") in kinds
+
+
+def test_every_rule_code_block_in_the_docs_is_marked_lg():
+    """A fenced block whose first word opens a declaration or statement is .lg code: it is fenced ```lg."""
+    from pathlib import Path
+
+    words, _ = grammar_words()
+    root = Path(__file__).resolve().parents[1]
+    unmarked = []
+    for page in sorted((root / "docs").rglob("*.md")):
+        for block in re.findall(r"```text\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            first = next((line.strip() for line in block.splitlines()
+                          if line.strip() and not line.strip().startswith("#")), "")
+            word = re.match(r"[a-z_]+", first)
+            if word and word.group(0) in words and not first.startswith("landlord-dsl"):
+                unmarked.append(f"{page.name}: {first[:60]}")
+    assert unmarked == []
