@@ -18,22 +18,14 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from . import __version__
-from .agents import make_agent
-from .bibliography import render_markdown
-from .compiler import RECONSTRUCTED_CARD, Program, compile_ruleset, is_reconstruction
-from .engine import Game
 from .errors import LandlordError, RuleRuntimeError, visible
-from .formatter import format_text
-from .loader import load, load_text
-from .narrate import narrate
-from .replay import log_text, read_log, replay
-from .resources import shipped_files
-from .simulate import render_summary
-from .sourcefile import read_source, read_stream, write_atomically
-from .watch import record, replay_html
+
+if TYPE_CHECKING:  # the modules a command needs are imported by that command: start-up stays small
+    from .compiler import Program
+    from .engine import Game
 
 
 class UsageError(Exception):
@@ -53,10 +45,15 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _program(edition: str, options: Sequence[str]) -> Program:
+    from .compiler import compile_ruleset
+    from .loader import load
+
     return compile_ruleset(load(edition), _parse_options(options))
 
 
 def _read(target: str) -> tuple[str, str]:
+    from .sourcefile import read_source, read_stream
+
     if target == "-":
         return read_stream(sys.stdin, "<stdin>"), "<stdin>"
     return read_source(target), target
@@ -65,6 +62,9 @@ def _read(target: str) -> tuple[str, str]:
 # ----------------------------------------------------------------- commands
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load
+    from .resources import shipped_files
+
     files = shipped_files()
     width = max((len(name) for name in files), default=0) + 2
     for name, path in files.items():
@@ -77,6 +77,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load, load_text
+
     failed = 0
     for target in args.files:
         try:
@@ -96,6 +98,9 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
+    from .formatter import format_text
+    from .sourcefile import write_atomically
+
     changed = 0
     for target in args.files:
         text, name = _read(target)
@@ -163,10 +168,18 @@ class _OutputFile:
 
 def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
     """Return the text of a game's log file (bound to the game, see replay.py), or None when no game began."""
+    from .replay import log_text
+
     return None if game is None else log_text(game, edition, seed)
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    from .agents import make_agent
+    from .compiler import compile_ruleset
+    from .engine import Game
+    from .loader import load
+    from .watch import record, replay_html
+
     log = _OutputFile(args.log, "log") if args.log else None
     html = _OutputFile(args.html, "replay") if args.html else None
     game: Game | None = None
@@ -211,6 +224,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
     """Play `game` to its end, writing the narration of each step as it happens."""
+    from .narrate import narrate
+
     printed = 0
 
     def flush() -> None:
@@ -242,6 +257,9 @@ def _progress_bar(what: str):
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from .compiler import compile_ruleset
+    from .loader import load
+    from .simulate import render_summary
     from .parallel import simulate_many
 
     rules = load(args.edition)
@@ -279,6 +297,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    from .compiler import compile_ruleset
+    from .loader import load
     from .sweep import parse_grid, plot, render_table, run_sweep
 
     rules = load(args.edition)
@@ -312,6 +332,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load
     from .compare import diff, outcomes, render_markdown, render_outcomes, render_text, to_json
 
     a, b = load(args.a), load(args.b)
@@ -334,6 +355,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load
     from .analysis import analyze
 
     buildings = None
@@ -355,6 +377,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load
+
     rules = load(args.edition)
     m = rules.model
     h = m.header
@@ -390,6 +414,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def _deck_rows(d, cite) -> list[str]:
     """Return `show`'s lines for a deck: the deck, then each card, a reconstructed one marked as such."""
+    from .compiler import RECONSTRUCTED_CARD, is_reconstruction
+
     size = f" ({d.size} cards)" if d.size is not None else ""
     rows = [f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}"]
     for c in d.cards:
@@ -399,11 +425,15 @@ def _deck_rows(d, cite) -> list[str]:
 
 
 def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
+    from .bibliography import render_markdown
+
     out.write(render_markdown())
     return 0
 
 
 def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load
+    from .sourcefile import write_atomically
     from .board import board_svg
 
     rules = load(args.edition)
@@ -417,6 +447,10 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load
+    from .replay import read_log, replay
+    from .watch import record, replay_html
+
     html = _OutputFile(args.html, "replay") if args.html else None
     text, name = _read(args.file)
     log = read_log(text, name)

@@ -12,11 +12,12 @@ file, line and column, the offending source line, and a hint, and renders as
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import attrs
 
-from .ast import Span
+if TYPE_CHECKING:  # only named in annotations: errors stay importable without the syntax tree's classes
+    from .ast import Span
 
 
 @attrs.frozen
