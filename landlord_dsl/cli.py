@@ -62,17 +62,14 @@ def _read(target: str) -> tuple[str, str]:
 # ----------------------------------------------------------------- commands
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    from .loader import load
+    from .parser import header_title
     from .resources import shipped_files
+    from .sourcefile import read_source
 
     files = shipped_files()
     width = max((len(name) for name in files), default=0) + 2
     for name, path in files.items():
-        try:
-            title = load(path).model.header.title or ""
-        except LandlordError:
-            title = "(does not check)"
-        out.write(f"{name:{width}}{visible(title)}\n")
+        out.write(f"{name:{width}}{visible(header_title(read_source(path)) or '')}\n")
     return 0
 
 

@@ -39,6 +39,24 @@ def _lark() -> Lark:
     )
 
 
+def header_title(text: str) -> str | None:
+    """Return the title a file's header gives, or None, reading only the header's tokens (nothing is checked).
+
+    `landlord-dsl list` names many files this way without parsing and checking each.
+    """
+    previous = None
+    try:
+        for token in _lark().lex(text):
+            if token.value == "}":
+                return None
+            if previous == "title" and token.type == "STRING":
+                return _unquote(token.value)
+            previous = token.value
+    except UnexpectedInput:
+        return None
+    return None
+
+
 def _unquote(token: str) -> str:
     body = token[1:-1]
     out, i = [], 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import landlord_dsl as ld
 from landlord_dsl.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,6 +153,10 @@ def test_show_lists_board_and_provenance():
 def test_list_names_shipped_editions():
     code, out = run("list")
     assert code == 0 and "landlords-game-1906" in out
+    # the titles come from the headers alone, and are the titles the loaded rules have
+    for line in out.splitlines():
+        name, title = line.split(maxsplit=1)
+        assert title == ld.load_edition(name).modules[-1].header.title
 
 
 def test_no_command_prints_help():
