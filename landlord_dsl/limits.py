@@ -12,7 +12,9 @@ MAX_WORK = 2_000_000  # items gone through by loops and aggregates in one turn (
 # A loop over at most this many items whose body runs no other loop (nor anything that could) is not
 # counted: it costs at most SMALL_LOOP per item of a counted loop, so the budget still bounds a turn.
 SMALL_LOOP = 64
-MAX_INPUT = 1_000_000  # characters of .lg source the library reads for one file (the shipped editions have under 45,000)
+# characters of .lg source read for one file (the shipped editions have under 60,000); a file on disk or
+# standard input is also read as at most this many bytes (sourcefile), so the one limit holds everywhere
+MAX_INPUT = 1 << 20
 
 
 def describe_int_limit() -> str:

@@ -18,8 +18,9 @@ from typing import BinaryIO, TextIO
 
 from .ast import Span
 from .errors import Diagnostic, LandlordError
+from .limits import MAX_INPUT
 
-MAX_SOURCE_BYTES = 1 << 20  # 1 MiB: twenty times the largest shipped edition
+MAX_SOURCE_BYTES = MAX_INPUT  # 1 MiB: twenty times the largest shipped edition (limits.py)
 _UTF8_HINT = "landlord-dsl reads .lg files as UTF-8; save the file as UTF-8"
 
 
