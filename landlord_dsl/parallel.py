@@ -14,7 +14,8 @@ rules once per process and sends back a Summary.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from itertools import islice
 from typing import Any, Callable, Iterator
 
 from .compiler import Program, compile_ruleset
@@ -25,6 +26,7 @@ from .simulate import Summary, play_one
 from .stats import Layout, Stats, layout
 
 BACKENDS = ("local", "dask")
+IN_FLIGHT = 4  # chunks sent ahead per worker
 
 _PROGRAMS: dict[tuple[str, tuple], Program] = {}  # per worker process: compiled once per rule source
 
@@ -117,10 +119,19 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
 
 def _local(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]],
            jobs: int, stats: bool) -> Iterator[Summary]:
+    todo = iter(parts)
     with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
-        futures = [pool.submit(run_games, source, players, seed, a, b, stats) for a, b in parts]
-        for future in as_completed(futures):
-            yield future.result()
+        # a few chunks in flight per worker, the next sent as one comes back: a run of any
+        # length holds only those, never a future (and its summary) per chunk
+        pending = {pool.submit(run_games, source, players, seed, a, b, stats)
+                   for a, b in islice(todo, IN_FLIGHT * jobs)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                following = next(todo, None)
+                if following is not None:
+                    pending.add(pool.submit(run_games, source, players, seed, *following, stats))
 
 
 def _dask(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int,
@@ -137,9 +148,15 @@ def _dask(source: RuleSource, players: int, seed: int, parts: list[tuple[int, in
     try:
         with Client(cluster if cluster is not None else scheduler) as client:
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
-            futures = [client.submit(run_games, shipped, players, seed, a, b, stats, pure=False) for a, b in parts]
-            for future in dask_completed(futures):
+            todo = iter(parts)
+            running = dask_completed([client.submit(run_games, shipped, players, seed, a, b, stats, pure=False)
+                                      for a, b in islice(todo, IN_FLIGHT * jobs)])
+            for future in running:
                 yield future.result()
+                following = next(todo, None)
+                if following is not None:
+                    running.add(client.submit(run_games, shipped, players, seed, *following, stats, pure=False))
+                future.release()
     except OSError as err:
         raise LandlordError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
     finally:
