@@ -49,7 +49,7 @@ class Recording:
 
 
 class _Recorder(list):
-    """The game's event log, which also takes a picture of the state between events."""
+    """The game's event log, which also records a frame with the state as each told event is logged."""
 
     def __init__(self, game: "Game", rules: "RuleSet", recording: Recording) -> None:
         super().__init__(game.log)
