@@ -355,6 +355,14 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     from .loader import load
     from .analysis import analyze
 
+    if args.plot:  # before the analysis runs, not after
+        from .plots import check_path, pyplot
+
+        try:
+            check_path(Path(args.plot))
+        except LandlordError as err:  # a bad file name is a bad command line (exit 2)
+            raise UsageError(err.diagnostics[0].message) from None
+        pyplot()
     buildings = None
     if args.buildings:
         name, _, top = args.buildings.partition(":")
@@ -370,6 +378,10 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         out.write(result.render_markdown())
     else:
         out.write(result.render_text())
+    if args.plot:
+        from .plots import analysis_figure
+
+        analysis_figure(result, Path(args.plot))
     return 0
 
 
@@ -597,6 +609,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-rents", action="store_true", help="leave out the rent table")
     p.add_argument("--no-economy-check", action="store_true",
                    help="do not check the movement against a game played on for a while")
+    p.add_argument("--plot", metavar="FILE",
+                   help="draw the board shaded by where throws and turns end (.png, .svg or .pdf; needs matplotlib)")
     p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")

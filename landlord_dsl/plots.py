@@ -176,3 +176,17 @@ def simulation_figure(summary: dict[str, Any], program: "Program", path: Path, t
     fig.suptitle(f"{title or program.title}: {summary['games']} games, {summary['players']} players, "
                  f"seeds from {summary.get('seed', 0)}", fontsize=11)
     save(fig, path)
+
+
+def analysis_figure(result: Any, path: Path) -> None:
+    """Draw an exact analysis (analysis.Analysis) as two board heat maps: where throws and where turns end."""
+    plt = pyplot()
+    check_path(path)
+    rows = sorted((r for r in result.rows if not r.status), key=lambda r: r.index)
+    labels = [r.label for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 6.4), constrained_layout=True)
+    board_heatmap(left, labels, [r.throw for r in rows], "share of throws ending here (exact)", "{:.2%}")
+    board_heatmap(right, labels, [r.turn for r in rows], "share of turns ending here (exact)", "{:.2%}")
+    fig.suptitle(f"{result.title}: exact long-run movement of one token, derived from the rules", fontsize=10)
+    save(fig, path)
+

@@ -228,3 +228,14 @@ def test_the_analysis_benchmark_runs():
                           capture_output=True, text=True, timeout=600, check=True)
     (row,) = json.loads(done.stdout)
     assert row["edition"] == "landlords-game-1906" and row["states"] > 0 and row["turns_run"] >= row["states"]
+
+
+def test_analyze_draws_the_board_shaded_by_the_exact_shares(tmp_path):
+    pytest.importorskip("matplotlib")
+    from landlord_dsl.cli import main
+
+    chart = tmp_path / "ring.png"
+    out = io.StringIO()
+    assert main(["analyze", str(RING), "--no-economy-check", "--plot", str(chart)], out=out) == 0
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["analyze", str(RING), "--plot", str(tmp_path / "ring.txt")], out=io.StringIO()) == 2
