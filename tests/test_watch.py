@@ -238,3 +238,15 @@ def test_a_log_that_does_not_replay_gives_no_page(tmp_path):
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["replay", str(log), "--html", str(page)], out=io.StringIO()) == 1
     assert not page.exists()
+
+
+@pytest.mark.parametrize("edition", ld.shipped_editions())
+def test_every_shipped_edition_and_variant_gives_a_replay_page(edition):
+    import json
+
+    rules, game, recording = _recorded(edition, 1, turn_limit=40)
+    page = replay_html(game, rules, recording)
+    data = json.loads(page.split('<script type="application/json" id="data">', 1)[1].split("</script>", 1)[0])
+    assert len(data["frames"]) == len(_told(game)) > 0
+    assert data["frames"][-1]["cash"] == [game.cash(s) for s in range(game.n)]
+    assert f'id="space-{len(data["spaces"]) - 1}"' in page
