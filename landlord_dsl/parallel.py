@@ -94,6 +94,8 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
     if backend not in BACKENDS:
         raise LandlordError(f"unknown backend '{backend}': use one of {', '.join(BACKENDS)}")
     source = rules if isinstance(rules, RuleSource) else rule_source(rules, options)
+    if isinstance(rules, RuleSet):  # this process has the checked rules already: no need to parse their text again
+        _PROGRAMS.setdefault((source.rules_hash, source.options), compile_ruleset(rules, options))
     low, high = _program_of(source).players  # checked here, before any worker starts
     if not low <= players <= high:
         raise LandlordError(f"{source.name} is for {low} to {high} players, not {players}")
