@@ -44,13 +44,6 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _program(edition: str, options: Sequence[str]) -> Program:
-    from .compiler import compile_ruleset
-    from .loader import load
-
-    return compile_ruleset(load(edition), _parse_options(options))
-
-
 def _read(target: str) -> tuple[str, str]:
     from .sourcefile import read_source, read_stream
 
