@@ -213,6 +213,8 @@ class MoveSteps:
     via: str | None = None
     span: Span = _span()
     name_span: Span = _span()  # where the `via` group is named
+    stop_at: str | None = None  # `stopping at NAME`: the move ends at the first space of NAME it reaches
+    stop_span: Span = _span()  # where the `stopping at` space or group is named
 
 
 @attrs.frozen
@@ -451,6 +453,8 @@ class CardDecl:
     body: tuple[Stmt, ...]
     span: Span = _span()
     tags: tuple[str, ...] = ()  # `tagged a, b`: what the card is for, tested by `c has a`
+    share_of: str | None = None  # `share of SPACE`: the card is one share of that space (see `shares`)
+    share_span: Span = _span()  # where the shared space is named
 
 
 @attrs.frozen

@@ -125,6 +125,20 @@ def _cards_left(g: "Game", deck: str) -> int:
     return len(g.decks[deck])
 
 
+def _cards_in(g: "Game", deck: str) -> list[int]:
+    return list(g.decks[deck])
+
+
+def _shares(g: "Game", player: int, space: int) -> int:
+    share = g.prog.card_share
+    return sum(1 for card in g.hands[player] if share[card] == space)
+
+
+def _shareholders(g: "Game", space: int) -> list[int]:
+    share, hands = g.prog.card_share, g.hands
+    return [seat for seat in range(g.n) if any(share[card] == space for card in hands[seat])]
+
+
 IMPLEMENTATIONS: dict[str, Callable] = {
     "min": _min, "max": _max, "abs": _abs, "len": _len, "percent": _percent,
     "ahead": _ahead, "behind": _behind, "via": _via, "next_in": _next_in,
@@ -132,6 +146,7 @@ IMPLEMENTATIONS: dict[str, Callable] = {
     "occupants": _occupants, "gini_pct": _gini_pct, "distance": _distance, "debt": _debt, "credit": _credit,
     "cards_left": _cards_left,
     "debt_lent": _debt_lent,
+    "cards_in": _cards_in, "shares": _shares, "shareholders": _shareholders,
 }
 
 

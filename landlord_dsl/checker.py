@@ -450,6 +450,9 @@ class Checker:
                 self.condition(deck.enabled, _Scope(frame), "a deck's `when`")
                 self.frames[id(deck)] = frame[0]
             for card in deck.cards:
+                if card.share_of is not None and card.share_of not in m.space_index:
+                    self.error(f"unknown space '{card.share_of}'", card.share_span,
+                               did_you_mean(card.share_of, m.space_index) or "a card is a share `of` a space of the board")
                 frame = [0]
                 scope = _Scope(frame, in_card=True)
                 self.block(card.body, scope)
@@ -695,6 +698,12 @@ class Checker:
                 self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
             elif s.via is not None and s.via not in m.groups:
                 self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
+            if s.stop_at is not None and s.via is not None:
+                self.error("a move cannot both jump `via` a group and stop `stopping at`", s.stop_span,
+                           "drop one of the two")
+            elif s.stop_at is not None and s.stop_at not in m.groups and s.stop_at not in m.space_index:
+                self.error(f"unknown space or group '{s.stop_at}'", s.stop_span,
+                           did_you_mean(s.stop_at, [*m.space_index, *m.groups]))
         elif isinstance(s, ast.MoveTo):
             self.expect(s.destination, scope, SPACE, "where to move")
         elif isinstance(s, ast.Send):

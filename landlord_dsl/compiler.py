@@ -129,6 +129,8 @@ class Program:
     python_source: str = ""
     # per card: True when it, or its deck, is tagged `reconstruction` (narration and `show` say so)
     card_reconstructed: list[bool] = attrs.field(factory=list)
+    # per card: the space a `share of` card is a share of, else None (the built-ins `shares`, `shareholders`)
+    card_share: list[int | None] = attrs.field(factory=list)
     # Each space field's value on every space (None where the space's kind lacks it),
     # folded for these options; group-valued fields hold their spaces' indices.
     space_fields: dict[str, list] = attrs.field(factory=dict)
@@ -672,6 +674,7 @@ class Compiler:
                 "space": f"g.prog.card_space[{sub}]",
                 "holder": f"g.holder[{sub}]",
                 "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
+                "share_of": f"g.prog.card_share[{sub}]",
             }[name], _NOTHING
         if t == DICE:
             return {
@@ -1197,6 +1200,11 @@ class Compiler:
         out.line(f"g.give_turn({self.present(s.player, 'the player to play next')}, {self.span(s.span)})")
 
     def _s_MoveSteps(self, out, s):
+        if s.stop_at is not None:
+            stops = self.groups[s.stop_at] if s.stop_at in self.groups else (self.m.space_index[s.stop_at],)
+            out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, None, {self.span(s.span)}, "
+                     f"{self.literal(tuple(stops))})")
+            return
         if s.via is None and s.direction == "forward":
             out.line(f"g.advance({self.code(s.steps)}, {self.span(s.span)})")
             return
@@ -1344,6 +1352,7 @@ class Compiler:
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
         card_reconstructed: list[bool] = []
+        card_share: list[int | None] = []
         self.title_card: list[int | None] = [None] * len(spaces)
         self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
@@ -1362,6 +1371,7 @@ class Compiler:
                 card_space.append(i)
                 card_deck.append(title_deck_of(i))
                 card_reconstructed.append(is_reconstruction(m.decks[card_deck[-1]]) if card_deck[-1] else False)
+                card_share.append(None)
                 effects.append(None)
         for f in m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
@@ -1387,6 +1397,7 @@ class Compiler:
                     card_space.append(None)
                     card_deck.append(d.name)
                     card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))
+                    card_share.append(m.space_index[c.share_of] if c.share_of is not None else None)
                     effect_names.append(name)
         handlers = [(ri, h) for ri, rule in enumerate(m.rules) for h in rule.handlers]
         events: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
@@ -1476,6 +1487,7 @@ class Compiler:
             score=ns[score_name] if score_name else None,
             python_source=source,
             card_reconstructed=card_reconstructed,
+            card_share=card_share,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
             origins=self.origins,
             var_types=tuple(tuple(m.types.get(id(v), "any") for v in table.values())

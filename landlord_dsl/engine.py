@@ -417,11 +417,19 @@ class Game:
             return None
         return (landing + steps - reach - 1) % size
 
-    def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None) -> None:
-        """Move the acting player: forward (optionally jumping along `via`) or backward."""
+    def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None,
+                   stops: tuple[int, ...] = ()) -> None:
+        """Move the acting player: forward (optionally jumping along `via`) or backward.
+
+        With `stops`, the move ends on the first of those spaces it reaches
+        (never the one it starts from) if that comes before the count runs out.
+        """
         if steps < 0:
             raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
         start, size = self.pos[self.actor], self.board_size
+        if stops:
+            sign = 1 if forward else -1
+            steps = min(steps, *(((stop - start) * sign) % size or size for stop in stops))
         if via is not None:
             dest = self.jump_target(start, steps, via)
             if dest is None:
@@ -544,10 +552,12 @@ class Game:
     def return_card(self, card: int, deck: str) -> None:
         if self.holder[card] is not None:
             self.set_holder(card, None)
-        cards = self.decks[deck]
-        if card in cards:
-            cards.remove(card)
-        cards.append(card)
+        else:
+            for cards in self.decks.values():  # a card in a pack moves to the other pack
+                if card in cards:
+                    cards.remove(card)
+                    break
+        self.decks[deck].append(card)
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]

@@ -269,9 +269,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def move_steps(self, meta, children):
-        direction, steps, via = children
+        direction, steps, via, stop = children
         return ast.MoveSteps(direction, steps, str(via) if via is not None else None, span=self._span(meta),
-                             name_span=self._tspan(via) if via is not None else self._span(meta))
+                             name_span=self._tspan(via) if via is not None else self._span(meta),
+                             stop_at=str(stop) if stop is not None else None,
+                             stop_span=self._tspan(stop) if stop is not None else self._span(meta))
+
+    def stopping(self, children):
+        return children[0]
 
     @v_args(meta=True)
     def move_to(self, meta, children):
@@ -461,9 +466,13 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def card_decl(self, meta, children):
-        name, text, copies, tags, prov, body = children
+        name, text, copies, share, tags, prov, body = children
         return ast.CardDecl(str(name), text, 1 if copies is None else copies, prov, body, span=self._span(meta),
-                            tags=tags or ())
+                            tags=tags or (), share_of=str(share) if share is not None else None,
+                            share_span=self._tspan(share) if share is not None else self._span(meta))
+
+    def card_share(self, children):
+        return children[0]
 
     def card_tags(self, children):
         return tuple(str(c) for c in children)

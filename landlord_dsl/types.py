@@ -143,6 +143,10 @@ BUILTINS: dict[str, Signature] = {
     "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
     "cards_left": Signature((DECK,), INT, "how many cards the deck holds now (drawn cards kept by players are not in it)"),
     "debt_lent": Signature((PLAYER,), INT, "what other players lent the player and he has not repaid, interest left out"),
+    "cards_in": Signature((DECK,), list_of(CARD), "the cards the deck holds now, top card first"),
+    "shares": Signature((PLAYER, SPACE), INT, "how many share cards of the space (cards declared `share of` it) the player holds"),
+    "shareholders": Signature((SPACE,), list_of(PLAYER),
+                              "the distinct players holding share cards of the space, in seat order"),
 }
 
 # Fields every value of a type has, besides those an edition declares.
@@ -150,7 +154,8 @@ BUILTIN_FIELDS: dict[str, dict[str, str]] = {
     PLAYER: {"cash": INT, "space": SPACE, "seat": INT, "name": TEXT, "cards": list_of(CARD),
              "titles": list_of(SPACE)},
     SPACE: {"owner": optional(PLAYER), "index": INT, "name": TEXT, "kind": TEXT, "title": CARD},
-    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER), "deck": DECK},
+    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER), "deck": DECK,
+           "share_of": optional(SPACE)},
     DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
     ACCOUNT: {"balance": INT, "name": TEXT},
 }
