@@ -386,6 +386,8 @@ class _Printer:
                 for c in d.cards:
                     self.lead(c.span, 1)
                     card_head = f"card {c.name} {quote(c.text)}" + (f" x {c.copies}" if c.copies != 1 else "")
+                    if c.share_of is not None:
+                        card_head += f" share of {c.share_of}"
                     if c.tags:
                         card_head += " tagged " + ", ".join(c.tags)
                     self.opened(1, card_head, c.body, c.span, c.provenance)
@@ -489,7 +491,8 @@ def _simple(s: ast.Stmt) -> str:
     if isinstance(s, ast.GiveTurn):
         return f"give turn to {expr(s.player)}"
     if isinstance(s, ast.MoveSteps):
-        return f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else "")
+        return (f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else "")
+                + (f" stopping at {s.stop_at}" if s.stop_at else ""))
     if isinstance(s, ast.MoveTo):
         return f"move to {expr(s.destination)}"
     if isinstance(s, ast.Send):
