@@ -197,3 +197,184 @@ def test_1939_rule1_four_houses_in_a_section_double_every_lot_whoever_owns_them(
     set_houses(g, "goat_alley", 4)
     g.land()
     assert payments(g)[-1] == (400, "p0", "p1", "land_rent_rule")
+
+
+# ----------------------------------------------------------------- Rule 2
+def test_1939_rule2_english_village_rent_goes_to_lord_blueblood():
+    """magie-1939, Rule 2: English Village has no Title Deed; its rent is paid to the Banker, who lays it
+    aside for Lord Blueblood, the foreign landlord (an account of its own); the wage check is taken as usual."""
+    g = game(at=["post_avenue", "go", "go"],)
+    g.actor = 0
+    g.pos[0] = space(g, "english_village")
+    g.land()
+    assert payments(g) == [(300, "p0", "lord_blueblood", "land_rent_rule")]
+    assert account(g, "lord_blueblood") == 300 and pvar(g, "checks", 0) == 300
+    assert g.prog.title_card[space(g, "english_village")] is None
+
+
+# ----------------------------------------------------------------- Rule 3
+def test_1939_rule3_trespass_jail_bail_and_the_count_from_the_so_what_space():
+    """magie-1939, Rule 3: stopping on Lord Blueblood's Estate is trespass: go to Jail (Section B); before
+    moving out on the next turn pay $500 bail to the Banker, throw, and count from the SO WHAT space beside
+    the Jail."""
+    g = game(at=["broadway", "go", "go"],)
+    g.actor = 0
+    g.pos[0] = space(g, "lord_bluebloods_estate")
+    g.land()
+    assert where(g, 0) == "so_what_b" and pvar(g, "in_jail", 0) is True
+    g.chance.throws = [(2, 2)]
+    turn(g, 0)
+    assert payments(g) == [(500, "p0", "bank", "moving")]
+    assert moves(g)[-1] == (0, "so_what_b", "the_bowery", "move") and pvar(g, "in_jail", 0) is False
+
+
+# -------------------------------------------------------------- Rules 4-5
+def test_1939_rule4_the_frontier_is_rent_free_with_wages_of_300():
+    """magie-1939, Rule 4: Wayback and Backwoods are rent free and tax free and have no Deed cards."""
+    g = game(at=["wayback", "go", "go"])
+    g.actor = 0
+    g.land()
+    assert payments(g) == [] and pvar(g, "checks", 0) == 300
+    assert g.prog.title_card[space(g, "wayback")] is None and g.prog.title_card[space(g, "backwoods")] is None
+
+
+def test_1939_rule4_move_back_to_the_frontier_in_your_turn():
+    """magie-1939, Rule 4: a player may move back to one of the Frontier lots whenever he chooses in his
+    turn, unless the Frontier is closed; he stops there like any green lot."""
+    g = game(at=["the_loop", "go", "go"], answers=[["frontier_move"], [], []])
+    turn(g, 0)
+    assert where(g, 0) == "wayback" and pvar(g, "checks", 0) == 300
+    assert not [e for e in g.log if e[0] == "roll"]
+    assert moves(g) == [(0, "the_loop", "wayback", "move")]
+
+
+def test_1939_rule4_a_player_who_cannot_pay_retreats_to_the_frontier_for_300():
+    """magie-1939, Rule 4: a player without the cash for a payment, who makes no deal, may move to a Frontier
+    lot and receive $300 from the Banker; on his next turn he moves on as usual. (Reading: the payment he
+    could not make is excused.)"""
+    g = game(cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)],
+             answers=[["retreat"], [], []])
+    deed(g, 1, "progress_park")
+    turn(g, 0)
+    assert where(g, 0) == "wayback"
+    assert payments(g) == [(300, "bank", "p0", "frontier_retreat")]
+    assert cash(g, 0) == 400 and cash(g, 1) == 2500 and unpaid(g) == []
+    g.chance.throws = [(1, 1)]
+    turn(g, 0)
+    assert moves(g)[-1] == (0, "wayback", "lonely_lane", "move")
+
+
+def test_1939_rule4_the_short_player_first_tries_a_deal():
+    """magie-1939, Rule 4: only if he cannot make a satisfactory deal does the short player retreat: he may
+    offer Idle Land to the others first; a sale that raises the money lets him pay."""
+    g = game(cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)],
+             answers=[["sell", "done"], ["buy"], []])
+    deed(g, 1, "progress_park")
+    hold(g, 0, "idle_400")
+    turn(g, 0)
+    assert payments(g)[:2] == [(400, "p1", "p0", "frontier_retreat"), (300, "p0", "p1", "land_rent_rule")]
+    assert "idle_400" in cards_of(g, 1) and where(g, 0) == "progress_park"
+
+
+def test_1939_rule5_the_fourth_house_in_section_a_closes_the_frontier():
+    """magie-1939, Rule 5: when four or more Houses stand in Section A, the Frontier is no longer free land:
+    each Frontier lot rents $100, wages stay $300, and the player who put up the fourth House owns both."""
+    g = game(at=["go", "go", "go"], throws=[(1, 1)], answers=[[], ["build", "done"], []])
+    deed(g, 1, "jaytown")
+    deed(g, 2, "lonely_lane")
+    set_houses(g, "lonely_lane", 3)
+    g.pos[1] = space(g, "easy_street")
+    turn(g, 1)  # Easy Street + 2 stops on GO; then he builds the fourth House of Section A on Jaytown
+    assert gvar(g, "frontier_closed") is True and gvar(g, "frontier_owner") == 1
+    g.pos[0] = space(g, "backwoods")
+    g.actor = 0
+    since = len(g.log)
+    g.land()
+    assert payments(g, since) == [(100, "p0", "p1", "land_rent_rule")] and pvar(g, "checks", 0) == 300
+
+
+def test_1939_rule5_no_retreat_once_the_frontier_is_closed():
+    """magie-1939, Rule 4: the Frontier may be used 'unless or until the Frontier is closed'."""
+    g = game(cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)])
+    g.gv[list(ld.load_edition(EDITION).model.game_vars).index("frontier_closed")] = True
+    deed(g, 1, "progress_park")
+    turn(g, 0)
+    assert where(g, 0) == "progress_park"
+    assert payments(g) == [(100, "p0", "p1", "land_rent_rule")] and unpaid(g) == [(0, 200, "land_rent_rule")]
+    assert all("Frontier" not in prompt for prompt, _ in g.agents[0].asked)
+
+
+# ----------------------------------------------------------------- Rule 6
+SPECULATE = "Speculate in Idle Land (buy at $200, or sell at the printed value)?"
+
+
+def test_1939_rule6_buy_idle_land_at_200_up_to_five():
+    """magie-1939, Rule 6: in a Real Estate Office buy Idle Land cards from the Banker at $200 each, as many
+    as you choose up to five."""
+    g = game(at=["real_estate_a", "go", "go"], answers=[["buy"] * 5, [], []])
+    g.actor = 0
+    g.land()
+    assert len([n for n in cards_of(g, 0) if n.startswith("idle_")]) == 5
+    assert payments(g) == [(200, "p0", "bank", "speculation")] * 5
+    assert len(offered(g, 0)) == 5  # after the fifth card the office has nothing more to offer
+    assert len(deck(g, "idle_land")) == 11
+
+
+def test_1939_rule6_sell_at_the_printed_value_not_both_in_one_turn():
+    """magie-1939, Rule 6: sell Idle Land back to the board at the value printed on the card, but do not both
+    buy and sell in the same turn; a card bought is sold only at a later visit."""
+    g = game(at=["real_estate_b", "go", "go"], answers=[["sell"], [], []])
+    hold(g, 0, "idle_3000")
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(3000, "bank", "p0", "speculation")] and "idle_3000" in deck(g, "idle_land")
+    assert offered(g, 0) == [["buy", "sell", "done"]]  # after the sale nothing is left to offer: no buying
+    assert_script_used_up(g)
+    g2 = game(at=["real_estate_b", "go", "go"], answers=[["buy", "done"], [], []])
+    g2.decks["idle_land"].insert(0, g2.decks["idle_land"].pop(g2.decks["idle_land"].index(card(g2, "idle_1500"))))
+    g2.actor = 0
+    g2.land()
+    assert cards_of(g2, 0) == ["idle_1500"] and "sell" not in offered(g2, 0)[-1]
+
+
+# ----------------------------------------------------------------- Rule 7
+def test_1939_rule7_fare_to_every_shareholder_but_yourself():
+    """magie-1939, Rule 7: a rider pays the Railroad Fare to each Shareholder of that railroad; owning shares
+    yourself you pay nothing on them."""
+    g = game(at=["new_lot_a", "go", "go"], throws=[(1, 2)], answers=[["stay"], [], []])
+    hold(g, 1, "lickety_cut_share", 0)
+    hold(g, 1, "lickety_cut_share", 1)
+    hold(g, 0, "lickety_cut_share", 2)
+    turn(g, 0)
+    assert where(g, 0) == "lickety_cut_rr"
+    assert payments(g) == [(200, "p0", "p1", "railroads")]
+
+
+def test_1939_rule7_ride_either_way_between_the_terminals():
+    """magie-1939, Rule 7: after paying the fare, move in either direction within the railroad's two
+    terminals (reconstruction: the Gee Whiz runs from Poverty Place to Public Highway)."""
+    g = game(at=["gee_whiz_rr", "go", "go"], answers=[["stay"], [], []])
+    g.actor = 0
+    g.land()
+    rides = g.agents[0].labels[0]
+    assert rides[0] == "Ride to Poverty Place" and rides[-2] == "Ride to Public Highway"
+    assert rides[-1] == "Stay at the depot" and len(rides) == 19  # 18 spaces besides the depot, or stay
+    g2 = game(at=["gee_whiz_rr", "go", "go"], answers=[["stay"], [], []], railroad_lines="so_what_to_so_what")
+    g2.actor = 0
+    g2.land()
+    assert g2.agents[0].labels[0][0] == "Ride to SO WHAT? (beside the Jail)" and len(g2.agents[0].labels[0]) == 11
+
+
+RIDES_FROM_GEE_WHIZ = [s for s in range(11, 30) if s != 20]
+
+
+@pytest.mark.parametrize("target, rent", [("goat_alley", 200), ("johnson_road", 300)])
+def test_1939_rule7_a_ride_either_way_lands_and_is_obeyed(target, rent):
+    """magie-1939, Rule 7: the ride moves backward or forward and the rule of the space reached applies."""
+    g = game(at=["gee_whiz_rr", "go", "go"])
+    deed(g, 1, target)
+    g.actor = 0
+    g.agents[0].answers = [RIDES_FROM_GEE_WHIZ.index(space(g, target))]
+    g.land()
+    assert where(g, 0) == target
+    assert payments(g) == [(rent, "p0", "p1", "land_rent_rule")] and pvar(g, "checks", 0) == 300
