@@ -378,3 +378,216 @@ def test_1939_rule7_a_ride_either_way_lands_and_is_obeyed(target, rent):
     g.land()
     assert where(g, 0) == target
     assert payments(g) == [(rent, "p0", "p1", "land_rent_rule")] and pvar(g, "checks", 0) == 300
+
+
+# ----------------------------------------------------------------- Rule 8
+def test_1939_rule8_utility_pays_every_shareholder_per_share():
+    """magie-1939, Rule 8: three Share cards for each Local Public Utility; every share held entitles its holder
+    to payment for the use of the utility by any other player."""
+    g = game(at=["soakum_lighting", "go", "go"])
+    hold(g, 1, "soakum_share", 0)
+    hold(g, 1, "soakum_share", 1)
+    hold(g, 2, "soakum_share", 2)
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(100, "p0", "p1", "utilities"), (50, "p0", "p2", "utilities")]
+
+
+def test_1939_rule8_slambang_trolley_second_move_within_section_b_not_the_corners():
+    """magie-1939, Rule 8: after paying the Slambang Trolley's fare, a second move to any other space of
+    Section B, not counting the corner railroads."""
+    g = game(at=["slambang_trolley", "go", "go"], answers=[[4], [], []])  # the fifth option: Hell's Half Acre
+    deed(g, 1, "hells_half_acre")
+    g.actor = 0
+    g.land()
+    labels = g.agents[0].labels[0]
+    assert labels[0] == "Ride to Poverty Place" and labels[-2] == "Ride to The Bowery" and len(labels) == 9
+    assert not any("R.R." in label for label in labels)
+    assert where(g, 0) == "hells_half_acre" and payments(g) == [(200, "p0", "p1", "land_rent_rule")]
+
+
+# ------------------------------------------------------ Rules 9, 9-a, Note X
+def on_top(g, name: str) -> None:
+    pack = g.decks["so_what_cards"]
+    pack.insert(0, pack.pop(pack.index(card(g, name))))
+
+
+@pytest.mark.parametrize("placeholders, paid", [(True, [(240, "p0", "bank", "so_what_rule")]), (False, [])])
+def test_1939_rule9_draw_obey_within_the_section_return_the_card(placeholders, paid):
+    """magie-1939, Rule 9: on a SO WHAT circle draw a card, follow it as far as possible within your section
+    and return it to the pack. Cards 1-16 are lost: the placeholder purchase-and-tax cards pay one sum to the
+    Banker (option so_what_placeholders; off, they do nothing)."""
+    g = game(at=["so_what_d", "go", "go"], so_what_placeholders=placeholders)
+    g.actor = 0
+    g.land()
+    assert payments(g) == paid
+    assert deck(g, "so_what_cards")[-1] == "placeholder_small"  # back at the bottom of the pack
+    assert g.prog.card_reconstructed[card(g, "placeholder_small")]
+    assert g.prog.card_texts[card(g, "placeholder_small")].startswith("[Placeholder, not period text]")
+
+
+def test_1939_rule9a_island_is_free():
+    """magie-1939, Rule 9-a: 'Island is Free': throw again; the throw times $100 is the wage on the Island if
+    you choose to go, after paying the boat fare to the Banker; Note X: next turn count from the SO WHAT space
+    you left."""
+    g = game(at=["so_what_c", "go", "go"], throws=[(4, 5)], answers=[["go"], [], []])
+    on_top(g, "island_is_free")
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(500, "p0", "bank", "so_what_rule"), (900, "bank", "p0", "so_what_rule")]
+    assert "island_is_free" in cards_of(g, 0)  # face up, in force
+    g.chance.throws = [(1, 1)]
+    turn(g, 0)
+    assert moves(g)[-1] == (0, "so_what_c", "english_village", "move")
+
+
+def test_1939_rule9a_island_is_a_choice():
+    g = game(at=["so_what_c", "go", "go"], throws=[(1, 2)], answers=[["stay"], [], []])
+    on_top(g, "island_is_free")
+    g.actor = 0
+    g.land()
+    assert payments(g) == []
+
+
+def test_1939_note_x_face_up_until_another_player_lands_on_so_what_then_reshuffled():
+    """magie-1939, Note X: the card stays face up, in force, until some other player lands on a SO WHAT
+    space; then it goes back to the pack, which is reshuffled before that player draws."""
+    g = game(at=["so_what_a", "so_what_b", "go"], throws=[(1, 2)], answers=[["stay"], [], []],
+             so_what_placeholders=False)
+    on_top(g, "island_is_free")
+    g.actor = 0
+    g.land()
+    g.land()  # the drawer himself on a SO WHAT circle: the card stays with him
+    assert "island_is_free" in cards_of(g, 0)
+    shuffles = len([e for e in g.log if e[0] == "shuffle"])
+    g.actor = 1
+    g.land()
+    assert "island_is_free" not in cards_of(g, 0) and "island_is_free" in deck(g, "so_what_cards")
+    assert len([e for e in g.log if e[0] == "shuffle"]) == shuffles + 1
+
+
+def test_1939_rule9a_site_value_tax_law_all_land_rent_to_the_government():
+    """magie-1939, Rule 9-a and END OF A ROUND: under the 100 % Site Value Tax Law every player pays the rent
+    due to the Government; no tax on Houses (reading: house rent still goes to the owner)."""
+    g = game(at=["so_what_b", "go", "go"])
+    on_top(g, "site_value_tax_law")
+    deed(g, 1, "the_bowery")
+    set_houses(g, "the_bowery", 2)
+    g.actor = 0
+    g.land()
+    assert "site_value_tax_law" in cards_of(g, 0)
+    g.pos[0] = space(g, "the_bowery")
+    g.land()
+    assert payments(g) == [(200, "p0", "government", "site_value_rent"), (200, "p0", "p1", "site_value_rent")]
+    g.pos[0] = space(g, "english_village")
+    g.land()
+    assert payments(g)[-1] == (300, "p0", "government", "site_value_rent")
+
+
+@pytest.mark.parametrize("railroads_too, tax", [(False, 120), (True, 180)])
+def test_1939_rule9a_site_value_tax_law_60_per_utility_share_at_the_end_of_a_round(railroads_too, tax):
+    """magie-1939, Rule 9-a: while the law is in force no taxes are collected at the end of a round except
+    $60 on each utility card held (option: railroad shares too)."""
+    g = game(at=["so_what_b", "go", "go"], throws=[(6, 6)], site_tax_on_railroad_shares=railroads_too)
+    on_top(g, "site_value_tax_law")
+    g.actor = 0
+    g.land()
+    hold(g, 1, "soakum_share", 0)
+    hold(g, 1, "ting_a_ling_share", 0)
+    hold(g, 1, "pdq_share", 0)
+    g.pos[1] = space(g, "easy_street")
+    turn(g, 1)
+    assert where(g, 1) == "go" and payments(g)[-1] == (tax, "p1", "government", "site_value_taxes")
+
+
+def test_1939_note_x_the_law_ends_when_its_card_goes_back():
+    g = game(at=["so_what_b", "so_what_c", "go"], so_what_placeholders=False)
+    on_top(g, "site_value_tax_law")
+    deed(g, 2, "the_bowery")
+    g.actor = 0
+    g.land()
+    g.actor = 1
+    g.land()  # another player on a SO WHAT space: the law card goes back to the pack
+    g.actor = 0
+    g.pos[0] = space(g, "the_bowery")
+    since = len(g.log)
+    g.land()
+    assert payments(g, since) == [(200, "p0", "p2", "land_rent_rule")]
+
+
+# ---------------------------------------------------------- La Swelle Hotel
+def test_1939_la_swelle_pays_the_bill_if_2000_remains():
+    """magie-1939, LA SWELLE HOTEL: pay the $200 bill to the Banker if at least $2,000 is left afterwards."""
+    g = game(cash=2200, at=["la_swelle_hotel", "go", "go"])
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(200, "p0", "bank", "la_swelle")]
+
+
+def test_1939_la_swelle_otherwise_throw_again_move_backward_and_obey():
+    """magie-1939, LA SWELLE HOTEL: with less than $2,200 pay nothing, throw again, move backward for that
+    turn and follow the rule of the space landed on."""
+    g = game(cash=2199, at=["la_swelle_hotel", "go", "go"], throws=[(2, 3)])
+    g.actor = 0
+    g.land()
+    assert moves(g)[0] == (0, "la_swelle_hotel", "lord_bluebloods_estate", "move")
+    assert where(g, 0) == "so_what_b" and pvar(g, "in_jail", 0) is True and payments(g) == []
+
+
+# ------------------------------------------------------------ End of a round
+@pytest.mark.parametrize("start, throw", [("easy_street", (6, 6)), ("the_loop", (3, 4)), ("lake_shore_drive", (1, 1))])
+def test_1939_end_of_round_stop_at_go_whatever_the_dice(start, throw):
+    """magie-1939, END OF A ROUND: at the end of each round STOP, regardless of what the dice show beyond the
+    corner."""
+    g = game(at=[start, "go", "go"], throws=[throw])
+    turn(g, 0)
+    assert where(g, 0) == "go" and pvar(g, "rounds_done", 0) == 1
+
+
+@pytest.mark.parametrize("rounds, doubled, reading, tax", [
+    (0, True, "300", 300), (1, True, "300", 500), (1, False, "300", 300), (1, False, "none", 0), (2, True, "none", 500)])
+def test_1939_end_of_round_taxes(rounds, doubled, reading, tax):
+    """magie-1939, END OF A ROUND: a lump sum of $300 after the first round, $500 after the second or later
+    rounds IF the land rent on every side has been doubled (option later_round_tax: otherwise $300 again, or
+    nothing)."""
+    g = game(at=["easy_street", "go", "go"], throws=[(1, 1)], later_round_tax=reading)
+    set_pvar(g, "rounds_done", 0, rounds)
+    for lot in ("jaytown", "goat_alley", "george_street", "broadway"):
+        set_houses(g, lot, 4 if doubled else 3)
+    turn(g, 0)
+    taxes = [p for p in payments(g) if p[2] == "government"]
+    assert taxes == ([(tax, "p0", "government", "end_of_round")] if tax else [])
+
+
+# ----------------------------------------------------------------- Winner
+def test_1939_the_game_ends_when_the_last_starter_completes_his_second_round():
+    """magie-1939, THE WINNER OF THE GAME IS: the player with the most money when the last player to begin has
+    completed his second round and paid his taxes; players who finished earlier keep playing until then."""
+    g = game(cash=[3000, 2500, 1000], at=["go", "go", "easy_street"], throws=[(1, 1), (1, 1), (1, 1)])
+    set_pvar(g, "rounds_done", 0, 2)
+    set_pvar(g, "rounds_done", 2, 1)
+    result = g.play()
+    assert result.turns == 3 and where(g, 2) == "go" and pvar(g, "rounds_done", 2) == 2
+    assert "THE WINNER OF THE GAME IS" in result.end_reason and result.winners == (0,)
+
+
+def test_1939_breaking_the_bank_ends_the_game():
+    """magie-1939, THE WINNER OF THE GAME IS: the game also ends when some player breaks the Bank (whose
+    capital is the reconstructed option bank_capital)."""
+    g = game(at=["easy_street", "go", "go"], throws=[(1, 1)])
+    g.bal[g.prog.account_names.index("bank")] = 500
+    set_pvar(g, "checks", 0, 900)
+    turn(g, 0)
+    assert payments(g)[0] == (500, "bank", "p0", "end_of_round") and bank(g) == 0
+    assert g.over and gvar(g, "bank_broken") is True
+
+
+# ----------------------------------------------------------------- Trading
+def test_1939_trading_a_card_to_the_first_player_who_accepts():
+    """magie-1939, THE OBJECT: buy, sell, build, trade: once a turn a player may offer a deed, share or Idle
+    Land card to the others at trade_price (reconstruction); the first in seat order who accepts buys it."""
+    g = game(at=["go", "go", "go"], throws=[(1, 1)], answers=[["sell"], ["refuse"], ["buy"]])
+    deed(g, 0, "jaytown")
+    turn(g, 0)
+    assert "jaytown" in cards_of(g, 2) and payments(g)[-1] == (500, "p2", "p0", "trading")
+    assert_script_used_up(g)
