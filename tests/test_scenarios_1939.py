@@ -93,7 +93,7 @@ def test_1939_setup_deals_deeds_shares_and_idle_land_entirely(players, idle, eac
     placed = sum(houses(g, n) for n in g.prog.space_names) + sum(pvar(g, "spare_houses", s) for s in range(players))
     assert placed == players
     assert "so_what_cards" in [e[2] for e in g.log if e[0] == "shuffle"]
-    assert account(g, "bank") == 20000 and account(g, "government") == 0 and account(g, "lord_blueblood") == 0
+    assert account(g, "bank") == 30000 and account(g, "government") == 0 and account(g, "lord_blueblood") == 0
     assert g.conserved() and not g.invariant_problems()
 
 
