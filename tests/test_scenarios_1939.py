@@ -591,3 +591,12 @@ def test_1939_trading_a_card_to_the_first_player_who_accepts():
     turn(g, 0)
     assert "jaytown" in cards_of(g, 2) and payments(g)[-1] == (500, "p2", "p0", "trading")
     assert_script_used_up(g)
+
+
+def test_1939_end_of_round_a_player_who_cannot_pay_his_taxes_has_still_completed_the_round():
+    """magie-1939, END OF A ROUND and Rule 4: a player short of his taxes may retreat to the Frontier; the
+    round he finished still counts (reconstruction)."""
+    g = game(cash=[100, 2500, 2500], at=["easy_street", "go", "go"], throws=[(1, 1)], answers=[["retreat"], [], []])
+    turn(g, 0)
+    assert pvar(g, "rounds_done", 0) == 1 and where(g, 0) == "wayback"
+    assert payments(g) == [(300, "bank", "p0", "frontier_retreat")]
