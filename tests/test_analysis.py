@@ -86,6 +86,11 @@ def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
         assert edition.startswith("landlords-game-1904")
         assert "unbounded" in err.render() and err.diagnostics[0].span is not None
         return
+    if edition == "landlords-game-1939":
+        # The tokens' rides, retreats to the Frontier and SO WHAT cards in force depend on who owns and holds
+        # what: the analysis says its figures are those of the opening economy, which games soon leave.
+        assert not analyze(rules, rents=False).exact
+        return
     mean, se = sample_turn_ends(rules, 10_000, seed=3, batches=50)
     for row in exact.rows:
         if row.status:

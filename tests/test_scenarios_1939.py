@@ -203,7 +203,7 @@ def test_1939_rule1_four_houses_in_a_section_double_every_lot_whoever_owns_them(
 def test_1939_rule2_english_village_rent_goes_to_lord_blueblood():
     """magie-1939, Rule 2: English Village has no Title Deed; its rent is paid to the Banker, who lays it
     aside for Lord Blueblood, the foreign landlord (an account of its own); the wage check is taken as usual."""
-    g = game(at=["post_avenue", "go", "go"],)
+    g = game(at=["post_avenue", "go", "go"])
     g.actor = 0
     g.pos[0] = space(g, "english_village")
     g.land()
@@ -217,7 +217,7 @@ def test_1939_rule3_trespass_jail_bail_and_the_count_from_the_so_what_space():
     """magie-1939, Rule 3: stopping on Lord Blueblood's Estate is trespass: go to Jail (Section B); before
     moving out on the next turn pay $500 bail to the Banker, throw, and count from the SO WHAT space beside
     the Jail."""
-    g = game(at=["broadway", "go", "go"],)
+    g = game(at=["broadway", "go", "go"])
     g.actor = 0
     g.pos[0] = space(g, "lord_bluebloods_estate")
     g.land()
@@ -430,7 +430,7 @@ def test_1939_rule9a_island_is_free():
     """magie-1939, Rule 9-a: 'Island is Free': throw again; the throw times $100 is the wage on the Island if
     you choose to go, after paying the boat fare to the Banker; Note X: next turn count from the SO WHAT space
     you left."""
-    g = game(at=["so_what_c", "go", "go"], throws=[(4, 5)], answers=[["go"], [], []])
+    g = game(at=["so_what_c", "go", "go"], throws=[(4, 5)], answers=[["sail"], [], []])
     on_top(g, "island_is_free")
     g.actor = 0
     g.land()
