@@ -40,7 +40,7 @@ from .errors import Diagnostic, LandlordError, SourceText
 from .requests import SeededChance
 
 if TYPE_CHECKING:
-    from .compiler import Program
+    from .program import Program
     from .loader import RuleSet
 
 TOKEN = 0                # the seat whose movement is analysed
