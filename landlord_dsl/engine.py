@@ -25,7 +25,7 @@ from .saves import ledger_problems, refuse, shape_problems, structure_state
 
 if TYPE_CHECKING:
     from .agents import Agent
-    from .compiler import Program
+    from .program import Program
 
 MAX_NESTING = 48     # handlers triggering handlers (e.g. a card moving onto a card space)
 MAX_OFFER_ROUNDS = 256  # answers to one `offer` before it closes by itself (a rich 1933 turn builds 60 and more)
@@ -932,7 +932,7 @@ class Game:
 
         This is the one place that replaces the game's lists (owners, balances,
         variables...) rather than changing them in place: compiled rules read
-        each into a local once per call (compiler.read_game_lists_once).
+        each into a local once per call (pyast_pass.read_game_lists_once).
         A state that does not fit the rules or breaks an invariant (money not
         conserved, a card lost or in two places...) raises LandlordError and
         leaves the game as it was.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from .compiler import RECONSTRUCTED_CARD
+from .program import RECONSTRUCTED_CARD
 from .engine import MAX_OFFER_ROUNDS
 from .errors import visible
 
