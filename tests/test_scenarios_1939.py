@@ -600,3 +600,34 @@ def test_1939_end_of_round_a_player_who_cannot_pay_his_taxes_has_still_completed
     turn(g, 0)
     assert pvar(g, "rounds_done", 0) == 1 and where(g, 0) == "wayback"
     assert payments(g) == [(300, "bank", "p0", "frontier_retreat")]
+
+
+# ------------------------------------------------- the reconstructed options
+def test_1939_option_land_rents_1932_keeps_the_1932_rents():
+    """adgame-1932 rents (25, 50, 75, 100 by side) instead of four times them (reconstruction)."""
+    g = game(at=["the_bowery", "go", "go"], land_rents="1932")
+    deed(g, 1, "the_bowery")
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(50, "p0", "p1", "land_rent_rule")]
+
+
+def test_1939_option_fare_per_ride_splits_100_by_thirds():
+    """magie-1939, Rule 7 with fare_rule=per_ride: a $100 fare divided among the three shares (reconstruction)."""
+    g = game(at=["pdq_rr", "go", "go"], answers=[["stay"], [], []], fare_rule="per_ride")
+    hold(g, 1, "pdq_share", 0)
+    hold(g, 1, "pdq_share", 1)
+    hold(g, 2, "pdq_share", 2)
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(66, "p0", "p1", "railroads"), (33, "p0", "p2", "railroads")]
+
+
+def test_1939_option_idle_values_1932_fifteen_alike_and_one_jackpot():
+    """magie-1939, Rule 6 with idle_values=1932: fifteen cards sell for $400 and one for $3,000 (reconstruction)."""
+    g = game(at=["real_estate_c", "go", "go"], answers=[["sell", "sell"], [], []], idle_values="1932")
+    hold(g, 0, "idle_1500")
+    hold(g, 0, "idle_3000")
+    g.actor = 0
+    g.land()
+    assert sorted(p[0] for p in payments(g)) == [400, 3000]
