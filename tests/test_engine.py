@@ -122,6 +122,11 @@ def test_options_are_validated():
     assert ld.compile_rules(rules, {"faster_game": "true"}).options["faster_game"] is True
 
 
+# Space labels that are also ordinary phrases of code comments ("the loop" of a `for`): the 1939 board's
+# The Loop. The test below would find the phrase, not the lot.
+COMMON_PHRASES = {"the loop"}
+
+
 def _distinctive_names() -> set[str]:
     names = set()
     for path in shipped_files().values():
@@ -129,7 +134,7 @@ def _distinctive_names() -> set[str]:
         for space in rules.model.spaces:
             if " " in space.label or "'" in space.label:
                 names.add(space.label.lower())
-    return names
+    return names - COMMON_PHRASES
 
 
 def test_engine_names_no_game():
