@@ -29,7 +29,6 @@ from scenario_helpers import (
     offered,
     payments,
     pvar,
-    rolls,
     set_houses,
     set_pvar,
     space,

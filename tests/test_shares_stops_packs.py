@@ -10,10 +10,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl import ScriptedAgent, ScriptedChance
-from landlord_dsl.errors import LandlordError
 
 BASE = """
 edition "packs" {
@@ -239,3 +240,39 @@ def test_a_stopping_move_never_runs_past_the_stop_in_shipped_1939():
                 else:
                     assert dest == start + total
     assert stopped > 0
+
+
+# ------------------------------------------------------------------ properties
+
+STOP_ANY = """
+rule moving "Move, stopping at a stop" {
+    on turn {
+        roll dice
+        if player.seat == 1 {
+            move forward dice.total stopping at stops
+        } else {
+            move backward dice.total stopping at stops
+        }
+    }
+}
+"""
+_STOP_PROGRAM = []
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.integers(0, 6), throw=st.integers(1, 6), forward=st.booleans())
+def test_a_stopping_move_ends_where_walking_step_by_step_first_meets_a_stop(start, throw, forward):
+    if not _STOP_PROGRAM:
+        _STOP_PROGRAM.append(program(STOP_ANY))
+    g = new(_STOP_PROGRAM[0], throws=[(throw,)])
+    seat = 0 if forward else 1  # the first seat (`player.seat == 1`) moves forward, the second backward
+    g.pos[seat] = start
+    g.next_seat = seat
+    g.play_turn()
+    stops = {2, 5}  # B and D
+    expected, step = start, 1 if seat == 0 else -1
+    for _ in range(throw):
+        expected = (expected + step) % 7
+        if expected in stops:
+            break
+    assert g.pos[seat] == expected
