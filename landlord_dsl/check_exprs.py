@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import ast
 from .check_base import PassBase
+from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import MAX_NUMBER, Scope, param_type
 from .narrowing import narrowing_path, narrowings
@@ -24,6 +25,7 @@ class ExpressionPass(PassBase):
     """The checker's methods that type expressions."""
 
     # --------------------------------------------------------- expressions
+    @handles(ast.Name)
     def _name_type(self, e: ast.Name, scope: Scope, constant: bool = False, report: bool = True) -> str:
         m = self.m
         n = e.name
@@ -81,95 +83,104 @@ class ExpressionPass(PassBase):
         return ANY
 
     def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str:
-        t = self._expr(e, scope, constant)
+        """Return the type of an expression (recorded for the compiler), not none where a test proved it so."""
+        t = _EXPRESSIONS[type(e)](self, e, scope, constant)
         if t.endswith("?") and narrowing_path(e) in scope.narrowed:
             t = strip_optional(t)
         self.types[id(e)] = t
         return t
 
-    def _expr(self, e: ast.Expr, scope: Scope, constant: bool) -> str:
-        m = self.m
-        if isinstance(e, ast.IntLit):
-            if abs(e.value) > MAX_NUMBER:
-                self.error("this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
-            return INT
-        if isinstance(e, ast.TextLit):
-            return TEXT
-        if isinstance(e, ast.BoolLit):
-            return BOOL
-        if isinstance(e, ast.NoneLit):
-            return NONE
-        if isinstance(e, ast.Name):
-            return self._name_type(e, scope, constant)
-        if isinstance(e, ast.ListLit):
-            items = {self.expr(i, scope, constant) for i in e.items} - {ANY}
-            if len(items) > 1:
-                self.error("a list must hold one type of thing", e.span,
-                           "found " + ", ".join(describe(t) for t in sorted(items)))
-            return list_of(next(iter(items)) if items else ANY)
-        if isinstance(e, ast.Field):
-            return self._field(e, scope, constant)
-        if isinstance(e, ast.Index):
-            subject_t = self.expr(e.subject, scope, constant)
-            key_t = self.expr(e.key, scope, constant)
-            name = table_name(subject_t)
-            if name is not None:
-                want, value_t = m.table_types.get(name, (ANY, ANY))
-                if not compatible(want, key_t):
-                    self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",
-                               e.key.span, None)
-                return value_t
-            elem = element_of(subject_t)
-            if elem is not None and subject_t != GROUP:
-                if not compatible(INT, key_t):
-                    self.error("a list is indexed by a number", e.key.span, None)
-                return elem
-            if subject_t != ANY:
-                self.error(f"cannot index {describe(subject_t)}", e.span, "only tables and lists have [ ]")
-            return ANY
-        if isinstance(e, ast.Call):
-            return self._call(e, scope, constant)
-        if isinstance(e, ast.Unary):
-            t = self.expr(e.operand, scope, constant)
-            want = INT if e.op == "-" else BOOL
-            if not compatible(want, t):
-                self.error(f"`{e.op}` needs {describe(want)}, not {describe(t)}", e.operand.span, None)
-            return want
-        if isinstance(e, ast.Binary):
-            return self._binary(e, scope, constant)
-        if isinstance(e, ast.Conditional):
-            ct = self.expr(e.condition, scope, constant)
-            if not compatible(BOOL, ct):
-                self.error(f"the condition must be true/false, not {describe(ct)}", e.condition.span, None)
-            a = self.expr(e.then, scope.child(narrowings(e.condition, True)), constant)
-            b = self.expr(e.otherwise, scope.child(narrowings(e.condition, False)), constant)
-            if a == NONE and b != NONE:
-                return optional(b)
-            if b == NONE and a != NONE:
-                return optional(a)
-            if not (compatible(a, b) or compatible(b, a)):
-                self.error(f"both branches must give the same type ({describe(a)} vs {describe(b)})", e.span, None)
-            return a if a != ANY else b
-        if isinstance(e, ast.Aggregate):
-            ct = self.expr(e.collection, scope, constant)
-            elem = element_of(ct)
-            if elem is None:
-                self.error(f"cannot go through {describe(ct)}", e.collection.span, "use a list or a group")
-                elem = ANY
-            inner = scope.child()
-            self.refs[id(e)] = ("local", self.define(inner, e.var, elem, e.span))
-            bt = self.expr(e.body, inner, constant)
-            if e.op == "sum":
-                if not compatible(INT, bt):
-                    self.error(f"`sum` adds numbers, not {describe(bt)}", e.body.span, None)
-                return INT
-            if e.op == "map":
-                return list_of(bt)
-            if not compatible(BOOL, bt):
-                self.error(f"`{e.op}` needs a true/false test after ':'", e.body.span, None)
-            return INT if e.op == "count" else list_of(elem) if e.op == "filter" else BOOL
-        raise AssertionError(e)  # pragma: no cover
+    @handles(ast.IntLit)
+    def _int_lit(self, e: ast.IntLit, scope: Scope, constant: bool) -> str:
+        if abs(e.value) > MAX_NUMBER:
+            self.error("this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
+        return INT
 
+    @handles(ast.TextLit)
+    def _text_lit(self, e: ast.TextLit, scope: Scope, constant: bool) -> str:
+        return TEXT
+
+    @handles(ast.BoolLit)
+    def _bool_lit(self, e: ast.BoolLit, scope: Scope, constant: bool) -> str:
+        return BOOL
+
+    @handles(ast.NoneLit)
+    def _none_lit(self, e: ast.NoneLit, scope: Scope, constant: bool) -> str:
+        return NONE
+
+    @handles(ast.ListLit)
+    def _list_lit(self, e: ast.ListLit, scope: Scope, constant: bool) -> str:
+        items = {self.expr(i, scope, constant) for i in e.items} - {ANY}
+        if len(items) > 1:
+            self.error("a list must hold one type of thing", e.span,
+                       "found " + ", ".join(describe(t) for t in sorted(items)))
+        return list_of(next(iter(items)) if items else ANY)
+
+    @handles(ast.Index)
+    def _index(self, e: ast.Index, scope: Scope, constant: bool) -> str:
+        m = self.m
+        subject_t = self.expr(e.subject, scope, constant)
+        key_t = self.expr(e.key, scope, constant)
+        name = table_name(subject_t)
+        if name is not None:
+            want, value_t = m.table_types.get(name, (ANY, ANY))
+            if not compatible(want, key_t):
+                self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",
+                           e.key.span, None)
+            return value_t
+        elem = element_of(subject_t)
+        if elem is not None and subject_t != GROUP:
+            if not compatible(INT, key_t):
+                self.error("a list is indexed by a number", e.key.span, None)
+            return elem
+        if subject_t != ANY:
+            self.error(f"cannot index {describe(subject_t)}", e.span, "only tables and lists have [ ]")
+        return ANY
+
+    @handles(ast.Unary)
+    def _unary(self, e: ast.Unary, scope: Scope, constant: bool) -> str:
+        t = self.expr(e.operand, scope, constant)
+        want = INT if e.op == "-" else BOOL
+        if not compatible(want, t):
+            self.error(f"`{e.op}` needs {describe(want)}, not {describe(t)}", e.operand.span, None)
+        return want
+
+    @handles(ast.Conditional)
+    def _conditional(self, e: ast.Conditional, scope: Scope, constant: bool) -> str:
+        ct = self.expr(e.condition, scope, constant)
+        if not compatible(BOOL, ct):
+            self.error(f"the condition must be true/false, not {describe(ct)}", e.condition.span, None)
+        a = self.expr(e.then, scope.child(narrowings(e.condition, True)), constant)
+        b = self.expr(e.otherwise, scope.child(narrowings(e.condition, False)), constant)
+        if a == NONE and b != NONE:
+            return optional(b)
+        if b == NONE and a != NONE:
+            return optional(a)
+        if not (compatible(a, b) or compatible(b, a)):
+            self.error(f"both branches must give the same type ({describe(a)} vs {describe(b)})", e.span, None)
+        return a if a != ANY else b
+
+    @handles(ast.Aggregate)
+    def _aggregate(self, e: ast.Aggregate, scope: Scope, constant: bool) -> str:
+        ct = self.expr(e.collection, scope, constant)
+        elem = element_of(ct)
+        if elem is None:
+            self.error(f"cannot go through {describe(ct)}", e.collection.span, "use a list or a group")
+            elem = ANY
+        inner = scope.child()
+        self.refs[id(e)] = ("local", self.define(inner, e.var, elem, e.span))
+        bt = self.expr(e.body, inner, constant)
+        if e.op == "sum":
+            if not compatible(INT, bt):
+                self.error(f"`sum` adds numbers, not {describe(bt)}", e.body.span, None)
+            return INT
+        if e.op == "map":
+            return list_of(bt)
+        if not compatible(BOOL, bt):
+            self.error(f"`{e.op}` needs a true/false test after ':'", e.body.span, None)
+        return INT if e.op == "count" else list_of(elem) if e.op == "filter" else BOOL
+
+    @handles(ast.Field)
     def _field(self, e: ast.Field, scope: Scope, constant: bool) -> str:
         m = self.m
         subject_t = self.expr(e.subject, scope, constant)
@@ -194,6 +205,7 @@ class ExpressionPass(PassBase):
                        "check it first, e.g. `if x != none { ... }`")
         return fields[e.name]
 
+    @handles(ast.Call)
     def _call(self, e: ast.Call, scope: Scope, constant: bool) -> str:
         m = self.m
         arg_types = [self.expr(a, scope, constant) for a in e.args]
@@ -225,6 +237,7 @@ class ExpressionPass(PassBase):
                            e.args[i].span, None)
         return result
 
+    @handles(ast.Binary)
     def _binary(self, e: ast.Binary, scope: Scope, constant: bool) -> str:
         a = self.expr(e.left, scope, constant)
         if e.op == "has":
@@ -271,3 +284,6 @@ class ExpressionPass(PassBase):
                 self.error(f"cannot look for {describe(a)} among {describe(b)}", e.span, None)
             return BOOL
         raise AssertionError(op)  # pragma: no cover
+
+
+_EXPRESSIONS = dispatch_table(ExpressionPass, ast.Expr)
