@@ -18,7 +18,7 @@ from . import ast
 from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
-from .model import FIELD_TYPES, LITERAL_NAMES, Scope, param_type
+from .model import FIELD_TYPES, LITERAL_NAMES, Annotations, Scope, param_type
 from .narrowing import narrowings, still_narrowed, walk_statements
 from .parser import parse_hole
 from .types import (
@@ -34,7 +34,7 @@ class BodyPass(PassBase):
     def _check_bodies(self) -> None:
         m = self.m
         for d in list(m.consts.values()):
-            self.types[id(d)] = self.expr(d.value, Scope([0]), constant=True)
+            self.annotations.set_type(d, self.expr(d.value, Scope([0]), constant=True))
         for d in m.options.values():
             pass
         for t in m.tables.values():
@@ -66,7 +66,7 @@ class BodyPass(PassBase):
                 elif declared == NONE:
                     self.error(f"variable '{v.name}' starts as none: declare its type, e.g. `var {v.name}: player = none`",
                                v.span, None)
-                self.types[id(v)] = declared
+                self.annotations.set_type(v, declared)
         self._check_functions()
         for deck in m.decks.values():
             if deck.titles_in is not None and deck.titles_in not in m.groups:
@@ -74,12 +74,12 @@ class BodyPass(PassBase):
             if deck.enabled is not None:
                 frame = [0]
                 self.condition(deck.enabled, Scope(frame), "a deck's `when`")
-                self.frames[id(deck)] = frame[0]
+                self.annotations.set_frame(deck, frame[0])
             for card in deck.cards:
                 frame = [0]
                 scope = Scope(frame, in_card=True)
                 self.block(card.body, scope)
-                self.frames[id(card)] = frame[0]
+                self.annotations.set_frame(card, frame[0])
         self._check_actions()
         rule_names = [r.name for r in m.rules]
         for rule in m.rules:
@@ -89,7 +89,7 @@ class BodyPass(PassBase):
                 frame = [0]
                 self.condition(t.condition, Scope(frame), "a trigger's condition")
                 self.block(t.body, Scope(frame))
-                self.frames[id(t)] = frame[0]
+                self.annotations.set_frame(t, frame[0])
             for replaced in rule.replaces:
                 if replaced not in rule_names:
                     self.error(f"rule '{rule.name}' replaces an unknown rule '{replaced}'", rule.span,
@@ -99,11 +99,11 @@ class BodyPass(PassBase):
         for e in m.ends:
             frame = [0]
             self.condition(e.condition, Scope(frame), "an end condition")
-            self.frames[id(e)] = frame[0]
+            self.annotations.set_frame(e, frame[0])
         if m.score is not None:
             frame = [0]
             t = self.expr(m.score.formula, Scope(frame))
-            self.frames[id(m.score)] = frame[0]
+            self.annotations.set_frame(m.score, frame[0])
             if not compatible(INT, t):
                 self.error(f"the score must be a number, not {describe(t)}", m.score.formula.span, None)
 
@@ -136,12 +136,12 @@ class BodyPass(PassBase):
                 for p in f.params:
                     self.define(scope, p.name, param_type(p.type), p.span)
                 m.function_types[f.name] = self.expr(f.body, scope)
-                self.frames[id(f)] = frame[0]
+                self.annotations.set_frame(f, frame[0])
                 if not final:
                     del self.diagnostics[saved:]
                 calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
         # which functions read the game (directly or through other functions)
-        self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.refs)}
+        self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.annotations)}
         changed = True
         while changed:
             changed = False
@@ -172,9 +172,9 @@ class BodyPass(PassBase):
             frame = [0]
             scope = Scope(frame)
             for p in a.params:
-                self.refs[id(p)] = ("local", self.define(scope, p.name, param_type(p.type), p.span))
+                self.annotations.set_ref(p, ("local", self.define(scope, p.name, param_type(p.type), p.span)))
             self.block(a.body, scope)
-            self.frames[id(a)] = frame[0]
+            self.annotations.set_frame(a, frame[0])
             calls[a.name] = {s.action for s in walk_statements(a.body) if isinstance(s, ast.Do)}
         for start in m.actions:
             stack, seen = [start], set()
@@ -200,7 +200,7 @@ class BodyPass(PassBase):
         frame = [0]
         scope = Scope(frame, shortfall=h.event == "shortfall")
         self.block(h.body, scope)
-        self.frames[id(h)] = frame[0]
+        self.annotations.set_frame(h, frame[0])
 
     # ---------------------------------------------------------- statements
     def define(self, scope: Scope, name: str, type_: str, span: ast.Span) -> int:
@@ -258,7 +258,7 @@ class BodyPass(PassBase):
     @handles(ast.Let)
     def _let(self, s: ast.Let, scope: Scope) -> None:
         t = self.expr(s.value, scope)
-        self.refs[id(s)] = ("local", self.define(scope, s.name, t, s.span))
+        self.annotations.set_ref(s, ("local", self.define(scope, s.name, t, s.span)))
 
     @handles(ast.If)
     def _if(self, s: ast.If, scope: Scope) -> None:
@@ -277,14 +277,14 @@ class BodyPass(PassBase):
         inner = scope.child()
         # the second time round comes after what the body did the first time
         inner.narrowed = still_narrowed(inner.narrowed, s.body, scope)
-        self.refs[id(s)] = ("local", self.define(inner, s.var, elem, s.span))
+        self.annotations.set_ref(s, ("local", self.define(inner, s.var, elem, s.span)))
         self.block(s.body, inner)
 
     @handles(ast.Choose)
     def _choose(self, s: ast.Choose, scope: Scope) -> None:
         if s.chooser is not None:
             self.expect(s.chooser, scope, PLAYER, "who chooses")
-        self.templates[id(s)] = self.template(s.prompt, s.span, scope)
+        self.annotations.set_template(s, self.template(s.prompt, s.span, scope))
         names: set[str] = set()
         every_body = [x for o in s.options for x in o.body]
         for o in s.options:
@@ -302,12 +302,12 @@ class BodyPass(PassBase):
                 if elem is None:
                     self.error(f"cannot offer one option per item of {describe(t)}", o.binding[1].span, None)
                     elem = ANY
-                self.refs[id(o)] = ("local", self.define(inner, o.binding[0], elem, o.span))
+                self.annotations.set_ref(o, ("local", self.define(inner, o.binding[0], elem, o.span)))
             if o.guard is not None:
                 self.condition(o.guard, inner, "an option's `when`")
                 inner = inner.child(narrowings(o.guard, True))
             if o.label is not None:
-                self.templates[id(o)] = self.template(o.label, o.span, inner)
+                self.annotations.set_template(o, self.template(o.label, o.span, inner))
             if o.cost is not None:
                 self.expect(o.cost, inner, INT, "an option's cost")
                 self._not_negative(o.cost, "an option's cost")
@@ -452,11 +452,11 @@ class BodyPass(PassBase):
             name = s.target[0]
             local = scope.lookup(name)
             if local is not None:
-                self.refs[id(s)] = ("local", local[1])
+                self.annotations.set_ref(s, ("local", local[1]))
                 target_t = local[0]
             elif name in m.game_vars:
-                self.refs[id(s)] = ("game_var", name)
-                target_t = self.types.get(id(m.game_vars[name]), ANY)
+                self.annotations.set_ref(s, ("game_var", name))
+                target_t = self.annotations.type_of(m.game_vars[name])
             else:
                 hint = did_you_mean(name, list(m.game_vars) + scope.visible())
                 if name in m.consts or name in m.options:
@@ -467,7 +467,7 @@ class BodyPass(PassBase):
             owner_name, field = s.target
             owner_node = ast.Name(owner_name, span=s.span)
             owner_t = self._name_type(owner_node, scope, report=True)
-            owner_ref = self.refs.pop(id(owner_node), None)
+            owner_ref = self.annotations.forget_ref(owner_node)
             base = strip_optional(owner_t)
             table = {PLAYER: m.player_vars, SPACE: m.space_vars}.get(base)
             if owner_t == ANY:
@@ -484,8 +484,8 @@ class BodyPass(PassBase):
             if owner_ref is None or owner_ref[0] not in ("local", "context", "space", "game_var"):
                 self.error(f"cannot set a field of '{owner_name}'", s.span, None)
                 return
-            self.refs[id(s)] = (f"{base}_var", (field, owner_ref))
-            target_t = self.types.get(id(table[field]), ANY)
+            self.annotations.set_ref(s, (f"{base}_var", (field, owner_ref)))
+            target_t = self.annotations.type_of(table[field])
         else:
             self.error("only `name` or `thing.field` can be set", s.span, None)
             return
@@ -548,12 +548,12 @@ def _literal_int(e: ast.Expr) -> int | None:
 _FIXED_BUILTINS = {"min", "max", "abs", "percent", "len", "gini_pct"}
 
 
-def _reads_game(e: ast.Expr, refs: dict) -> bool:
+def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
     """Return True if an expression reads the running game (context names, variables, game built-ins)."""
     stack = [e]
     while stack:
         node = stack.pop()
-        ref = refs.get(id(node))
+        ref = annotations.ref(node)
         if ref is not None and ref[0] in ("context", "game_var"):
             return True
         if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and node.function not in _FIXED_BUILTINS:

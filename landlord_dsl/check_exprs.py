@@ -31,41 +31,41 @@ class ExpressionPass(PassBase):
         n = e.name
         local = scope.lookup(n)
         if local is not None:
-            self.refs[id(e)] = ("local", local[1])
+            self.annotations.set_ref(e, ("local", local[1]))
             return local[0]
         if n in m.options:
-            self.refs[id(e)] = ("option", n)
+            self.annotations.set_ref(e, ("option", n))
             d = m.options[n].default
             return BOOL if isinstance(d, bool) else INT if isinstance(d, int) else TEXT
         if n in m.consts:
-            self.refs[id(e)] = ("const", n)
-            return self.types.get(id(m.consts[n]), ANY)
+            self.annotations.set_ref(e, ("const", n))
+            return self.annotations.type_of(m.consts[n])
         if n in m.space_index:
-            self.refs[id(e)] = ("space", m.space_index[n])
+            self.annotations.set_ref(e, ("space", m.space_index[n]))
             return SPACE
         if n in m.groups:
-            self.refs[id(e)] = ("group", n)
+            self.annotations.set_ref(e, ("group", n))
             return GROUP
         if any(a.name == n for a in m.accounts):
-            self.refs[id(e)] = ("account", n)
+            self.annotations.set_ref(e, ("account", n))
             return ACCOUNT
         if n in m.decks:
-            self.refs[id(e)] = ("deck", n)
+            self.annotations.set_ref(e, ("deck", n))
             return DECK
         if n in m.tables:
-            self.refs[id(e)] = ("table", n)
+            self.annotations.set_ref(e, ("table", n))
             return table_of(n)
         if n in m.game_vars and not constant:
-            self.refs[id(e)] = ("game_var", n)
-            return self.types.get(id(m.game_vars[n]), ANY)
+            self.annotations.set_ref(e, ("game_var", n))
+            return self.annotations.type_of(m.game_vars[n])
         if n in CONTEXT_NAMES and not constant:
-            self.refs[id(e)] = ("context", n)
+            self.annotations.set_ref(e, ("context", n))
             return CONTEXT_NAMES[n]
         if n in SHORTFALL_NAMES and scope.shortfall:
-            self.refs[id(e)] = ("context", n)
+            self.annotations.set_ref(e, ("context", n))
             return SHORTFALL_NAMES[n]
         if n == "card" and scope.in_card:
-            self.refs[id(e)] = ("context", n)
+            self.annotations.set_ref(e, ("context", n))
             return CARD
         if report:
             if constant and (n in CONTEXT_NAMES or n in m.game_vars):
@@ -87,7 +87,7 @@ class ExpressionPass(PassBase):
         t = _EXPRESSIONS[type(e)](self, e, scope, constant)
         if t.endswith("?") and narrowing_path(e) in scope.narrowed:
             t = strip_optional(t)
-        self.types[id(e)] = t
+        self.annotations.set_type(e, t)
         return t
 
     @handles(ast.IntLit)
@@ -168,7 +168,7 @@ class ExpressionPass(PassBase):
             self.error(f"cannot go through {describe(ct)}", e.collection.span, "use a list or a group")
             elem = ANY
         inner = scope.child()
-        self.refs[id(e)] = ("local", self.define(inner, e.var, elem, e.span))
+        self.annotations.set_ref(e, ("local", self.define(inner, e.var, elem, e.span)))
         bt = self.expr(e.body, inner, constant)
         if e.op == "sum":
             if not compatible(INT, bt):
@@ -189,10 +189,10 @@ class ExpressionPass(PassBase):
         base = strip_optional(subject_t)
         fields = dict(BUILTIN_FIELDS.get(base, {}))
         if base == PLAYER:
-            fields.update({n: self.types.get(id(v), ANY) for n, v in m.player_vars.items()})
+            fields.update({n: self.annotations.type_of(v) for n, v in m.player_vars.items()})
         elif base == SPACE:
             fields.update(m.space_fields)
-            fields.update({n: self.types.get(id(v), ANY) for n, v in m.space_vars.items()})
+            fields.update({n: self.annotations.type_of(v) for n, v in m.space_vars.items()})
         if e.name not in fields:
             if not fields:
                 self.error(f"{describe(subject_t)} has no fields", e.span, None)
@@ -213,14 +213,14 @@ class ExpressionPass(PassBase):
             f = m.functions[e.function]
             params = tuple(param_type(p.type) for p in f.params)
             result = m.function_types.get(e.function, ANY)
-            self.refs[id(e)] = ("function", e.function)
+            self.annotations.set_ref(e, ("function", e.function))
             if constant and e.function in self.game_functions:
                 self.error(f"'{e.function}' reads the game and cannot be used here", e.span,
                            "board fields, tables, constants and starting values must be fixed")
         elif e.function in BUILTINS:
             sig = BUILTINS[e.function]
             params, result = sig.params, sig.result
-            self.refs[id(e)] = ("builtin", e.function)
+            self.annotations.set_ref(e, ("builtin", e.function))
             if constant and e.function not in ("min", "max", "abs", "percent", "len"):
                 self.error(f"'{e.function}' depends on the game and cannot be used here", e.span, None)
         else:

@@ -33,8 +33,7 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
             header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
             kinds={}, game_vars={}, player_vars={}, space_vars={}, spaces=[], space_index={},
             space_fields={}, decks={}, functions={}, actions={}, rules=[], ends=[], score=None,
-            types=self.types, refs=self.refs, frames=self.frames, function_types={}, templates=self.templates,
-            table_types={},
+            annotations=self.annotations, function_types={}, table_types={},
         )
         self.m = m
         if header.players is not None and not (1 <= header.players[0] <= header.players[1] <= MAX_PLAYERS):
