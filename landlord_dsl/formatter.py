@@ -18,7 +18,8 @@ import attrs
 
 from . import ast
 from .dispatch import covers, dispatch_table, handles
-from .errors import LandlordError
+from .errors import LandlordError, SourceText
+from .limits import too_deep
 from .parser import parse
 from .syntax_errors import blank_strings, code_of
 
@@ -578,9 +579,7 @@ def format_text(text: str, file: str = "<string>") -> str:
     try:
         printer.module(module)
     except RecursionError:
-        from .parser import TOO_DEEP
-
-        raise LandlordError(f"{file}: {TOO_DEEP[0]}") from None
+        raise too_deep(SourceText(file, text)) from None
     out = "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"
     if parse(out, file) != module:  # pragma: no cover - a formatter bug must never change meaning
         raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")
