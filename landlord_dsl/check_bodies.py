@@ -35,8 +35,6 @@ class BodyPass(PassBase):
         m = self.m
         for d in list(m.consts.values()):
             self.annotations.set_type(d, self.expr(d.value, Scope([0]), constant=True))
-        for d in m.options.values():
-            pass
         for t in m.tables.values():
             keys = {self.expr(k, Scope([0]), constant=True) for k, _ in t.entries}
             values = {self.expr(v, Scope([0]), constant=True) for _, v in t.entries}
