@@ -29,6 +29,7 @@ class PassBase:
         self.annotations = Annotations()
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}
+        self.names_seen: dict[str, ast.Span] = {}  # every top-level name claimed, with where
         self.paid_fields: dict[str, ast.Span] = {}  # board fields some `pay` pays as they stand, with the first
 
     # ------------------------------------------------------------ reporting
