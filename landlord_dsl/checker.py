@@ -26,8 +26,8 @@ from .model import MAX_NUMBER, MAX_PLAYERS, Model
 class Checker(DeclarationPass, BodyPass, ExpressionPass):
     """The type checker: its passes, run in order by `check`."""
 
-    # ---------------------------------------------------------- top level
     def check(self, header: ast.Header, decls: Iterable[ast.Declaration]) -> Model:
+        """Return the Model of an edition's merged declarations; raise LandlordError with every problem found."""
         decls = list(decls)
         m = Model(
             header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
