@@ -448,7 +448,7 @@ def test_format_round_trip_on_mutated_editions(text: str):
 # fixed before the game that cannot be worked out (a division by zero, a
 # missing key, a number past the range, a value defined from itself) are check
 # errors, and numbers or texts that grow as the game runs stop at the limits
-# with a located run-time error (see "Limits" in docs/language.md).
+# with a located run-time error (see "Limits" in docs/language/types-and-errors.md).
 _FIXED_EDITION = """edition "fuzz" {{ players 2 to 4 turn limit 12 }}
 account bank "Bank" unlimited
 option opt "O" = 0
