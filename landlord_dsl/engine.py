@@ -464,13 +464,17 @@ class Game(Movement, Cards, Decisions):
                 return candidate
         return seat
 
-    def play(self, on_turn: Callable[["Game"], None] | None = None) -> GameResult:
+    def play(self, on_turn: Callable[["Game"], None] | None = None,
+             on_setup: Callable[["Game"], None] | None = None) -> GameResult:
         """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
 
-        `on_turn`, if given, is called with the game after every turn (observe.follow uses it);
-        what it raises comes out unchanged, never as a failure of the rules.
+        `on_turn`, if given, is called with the game after every turn (observe.follow uses it),
+        `on_setup` once after the setup (the narrated `play` command uses both); what they raise
+        comes out unchanged, never as a failure of the rules.
         """
         self._as_rule_failure(self.setup)
+        if on_setup is not None:
+            on_setup(self)
         while not self.over:
             self._as_rule_failure(self.play_turn)
             if on_turn is not None:

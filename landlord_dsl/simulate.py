@@ -13,7 +13,7 @@ from .agents import make_agent
 from .compiler import Program
 from .engine import Game
 from .errors import visible
-from .stats import GameStats, Stats, Layout, game_stats
+from .stats import GameStats, Stats, Layout, game_stats, gini
 
 
 @attrs.frozen
@@ -31,16 +31,6 @@ class GameRecord:
     prosperity: bool = False  # the poorest player ended with at least twice the smallest starting money
     cash: tuple[int, ...] = ()  # every seat's cash at the end
     stats: GameStats | None = None  # when statistics were asked for (play_one with a layout)
-
-
-def gini(values: Sequence[float]) -> float:
-    """Return the Gini coefficient of non-negative values (0 = equal, near 1 = one holds all)."""
-    xs = sorted(max(0.0, float(v)) for v in values)
-    n, total = len(xs), sum(xs)
-    if n == 0 or total == 0:
-        return 0.0
-    weighted = sum((i + 1) * x for i, x in enumerate(xs))
-    return (2 * weighted) / (n * total) - (n + 1) / n
 
 
 def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None,

@@ -42,6 +42,16 @@ RENT_DEFINITION = ("a payment from a player to the player who owns (holds the ti
                    "the payer is standing on, whichever rule made it")
 
 
+def gini(values: Sequence[float]) -> float:
+    """Return the Gini coefficient of non-negative values (0 = equal, near 1 = one holds all)."""
+    xs = sorted(max(0.0, float(v)) for v in values)
+    n, total = len(xs), sum(xs)
+    if n == 0 or total == 0:
+        return 0.0
+    weighted = sum((i + 1) * x for i, x in enumerate(xs))
+    return (2 * weighted) / (n * total) - (n + 1) / n
+
+
 @attrs.frozen
 class Layout:
     """What the statistics need to know about the board: its labels and the title set of each space."""
@@ -78,8 +88,6 @@ class GameStats:
 
 def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats:
     """Return the GameStats of a finished game (`cash_history`: the seats' cash after setup and each round)."""
-    from .simulate import gini
-
     size = game.board_size
     throw_at, turn_at = [0] * size, [0] * size
     tracker = Tracker(game)

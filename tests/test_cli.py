@@ -129,6 +129,25 @@ def test_play_narrates_and_logs(tmp_path):
     assert out2 == out
 
 
+def test_play_reports_a_python_error_in_the_rules_as_a_rule_failure(monkeypatch, capsys):
+    """`play` runs the game through Game.play, so a failure inside the rules is located, exit 1, not a crash."""
+    from landlord_dsl.engine import Game
+
+    played = Game.play_turn
+
+    def failing_turn(game: Game) -> None:
+        played(game)
+        if game.turn == 3:
+            raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(Game, "play_turn", failing_turn)
+    code, out = run("play", "landlords-game-1906", "--seed", "7")
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "the rules failed at run time: ZeroDivisionError" in err and "internal error" not in err
+    assert "-- Turn 2:" in out and "Final scores" not in out
+
+
 def test_play_with_a_human_at_the_terminal(monkeypatch, capsys):
     """A human seat is asked at the terminal; out-of-range answers are asked again."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("9\n1\n" * 400))

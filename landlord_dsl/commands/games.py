@@ -114,24 +114,19 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
-    """Play `game` to its end, writing the narration of each step as it happens."""
+    """Play `game` to its end (Game.play), writing the narration of the setup and of each turn when it is over."""
     from ..narrate import narrate
 
     printed = 0
 
-    def flush() -> None:
+    def flush(game: Game) -> None:
         nonlocal printed
         for text in narrate(game, printed, verbose):
             out.write(text + "\n")
         printed = len(game.log)
 
-    game.setup()
-    flush()
-    while not game.over:
-        game.play_turn()
-        flush()
-    game.log.append(("end", game.turn, game.end_reason))
-    flush()
+    game.play(on_turn=flush, on_setup=flush)
+    flush(game)
 
 
 def _progress_bar(what: str):
