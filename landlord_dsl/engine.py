@@ -14,7 +14,6 @@ invariants.py and the observers' events in events.py.
 
 from __future__ import annotations
 
-import json
 import re
 import traceback
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -26,7 +25,7 @@ from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS  # noqa: F401 - the compiler still imports them from here
 from .decisions import Decisions
 from .errors import LandlordError, RuleRuntimeError, SourceText, did_you_mean
-from .events import ThrowEvent, TurnEvent
+from .events import ThrowEvent, TurnEvent, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
 from .movement import Movement
@@ -115,7 +114,7 @@ class Game(Movement, Cards, Decisions):
         self.end_reason = ""
         self.started = False
         self.card: int | None = None
-        self.log: list[tuple] = []
+        self.log: list[tuple] = []  # entries as the classes of events.py describe them (events.decode)
         self.decisions: list[int | None] = []
         self.dice_request = DiceRequest(program.dice_count)
         self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
@@ -546,7 +545,7 @@ class Game(Movement, Cards, Decisions):
 
     def log_lines(self, start: int = 0) -> list[str]:
         """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
-        return [json.dumps(event, separators=(",", ":")) for event in self.log[start:]]
+        return [log_event_json(event) for event in self.log[start:]]
 
 
 def _var_index(names: list[str], name: str, scope: str) -> int:

@@ -65,14 +65,15 @@ def _strict(kind: type):
     return structure
 
 
-def _converter() -> cattrs.Converter:
+def strict_converter() -> cattrs.Converter:
+    """Return a cattrs converter that takes integers, booleans and strings only as themselves (true is no integer)."""
     converter = cattrs.Converter(forbid_extra_keys=True)
     for kind in _KINDS:
         converter.register_structure_hook(kind, _strict(kind))
     return converter
 
 
-_CONVERTER = _converter()
+_CONVERTER = strict_converter()
 
 
 def _say(exc: BaseException, _type: Any) -> str:
