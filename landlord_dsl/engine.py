@@ -25,7 +25,7 @@ from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS  # noqa: F401 - the compiler still imports them from here
 from .decisions import Decisions
 from .errors import LandlordError, RuleRuntimeError, SourceText, did_you_mean
-from .events import ThrowEvent, TurnEvent, log_event_json
+from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
 from .movement import Movement
@@ -426,7 +426,7 @@ class Game(Movement, Cards, Decisions):
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
         if watched is not None:
-            throws = sum(1 for e in self.log[watched[1]:] if e[0] == "roll" and e[2] == seat)
+            throws = sum(1 for e in map(decode, self.log[watched[1]:]) if isinstance(e, LogRoll) and e.seat == seat)
             event = TurnEvent(turn, seat, watched[0], self.pos[seat], throws, seat in self.seats)
             for observer in self.observers:
                 if hasattr(observer, "on_turn"):

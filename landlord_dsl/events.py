@@ -8,7 +8,6 @@ game is the same with or without them.
 """
 
 # no `from __future__ import annotations`: cattrs reads the NamedTuples' field types at run time
-import inspect
 import json
 from typing import Any, Literal, NamedTuple, Union, get_args, get_type_hints
 
@@ -230,9 +229,12 @@ LogEvent = Union[LogTurn, LogRoll, LogMove, LogSend, LogPay, LogUnpaid, LogCard,
 LOG_EVENTS: dict[str, Any] = {get_args(get_type_hints(cls)["kind"])[0]: cls for cls in get_args(LogEvent)}
 
 
+_tuple_new = tuple.__new__
+
+
 def decode(entry: tuple) -> LogEvent:
     """Return the typed event of one `Game.log` entry (the entry itself is left as it is)."""
-    return LOG_EVENTS[entry[0]]._make(entry)
+    return _tuple_new(LOG_EVENTS[entry[0]], entry)  # what `_make` does, without its Python-level call
 
 
 def log_event_json(entry: tuple) -> str:
@@ -258,9 +260,12 @@ _CONVERTER.register_structure_hook(LogEvent, _structure_event)
 
 
 def log_event_from_json(text: str) -> LogEvent:
-    """Return the log event in one line of JSON; a line that is not one, or has a value of the wrong type, raises LandlordError."""
+    """Return the log event in one line of JSON.
+
+    A line that is not an event, or has a value of the wrong type, raises LandlordError.
+    """
     try:
-        return _CONVERTER.structure(json.loads(text), LogEvent)
+        return _structure_event(json.loads(text), LogEvent)
     except (ValueError, RecursionError) as err:
         raise LandlordError(f"not an event of a landlord-dsl game log: {err}") from None
     except cattrs.BaseValidationError as err:
@@ -272,6 +277,6 @@ def event_table() -> str:
     """Return the Markdown table of the kinds of log events (docs/engine.md holds it): kind, fields, meaning."""
     rows = ["| Event | Fields | What happened |", "|---|---|---|"]
     for kind, cls in LOG_EVENTS.items():
-        meaning = " ".join(inspect.getdoc(cls).split())
+        meaning = " ".join((cls.__doc__ or "").split())
         rows.append(f"| `{kind}` | {', '.join(cls._fields[1:])} | {meaning} |")
     return "\n".join(rows) + "\n"

@@ -13,6 +13,7 @@ from .agents import make_agent
 from .compiler import Program
 from .engine import Game
 from .errors import visible
+from .events import LogPay, LogTurn, decode
 from .stats import GameStats, Stats, Layout, game_stats, gini
 
 
@@ -68,11 +69,12 @@ def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | N
 def starting_money(game: Game) -> list[int]:
     """Return what each seat received from unlimited accounts before the first turn."""
     money = [0] * game.n
-    for event in game.log:
-        if event[0] == "turn":
+    for entry in game.log:
+        logged = decode(entry)
+        if isinstance(logged, LogTurn):
             break
-        if event[0] == "pay" and not game.finite[event[3]] and event[4] >= game.nacc:
-            money[event[4] - game.nacc] += event[2]
+        if isinstance(logged, LogPay) and not game.finite[logged.src] and logged.dst >= game.nacc:
+            money[logged.dst - game.nacc] += logged.amount
     return money
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
+from .events import decode
 from .observe import Tracker, turns
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats
         for throw in turn.throws:
             if throw.movement:
                 throw_at[throw.end] += 1
-    out = [entry[1] for entry in game.log if entry[0] == "out"]
+    out = [decode(entry).turn for entry in game.log if entry[0] == "out"]
     history = game.wealth_history or []
     return GameStats(sum(throw_at), tuple(throw_at), sum(turn_at), tuple(turn_at), tuple(tracker.rent), game.turn,
                      game.end_reason == f"turn limit ({game.turn_limit})", tuple(out),
