@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
-    from .compiler import Program
+    from .program import Program
     from .engine import Game, GameResult
     from .errors import Diagnostic, LandlordError, RuleRuntimeError
     from .loader import RuleSet, load_text
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 # (and `landlord-dsl --help`) does not pay for the parser, checker and compiler.
 _LAZY = {
     "Agent": "agents", "HeuristicAgent": "agents", "HumanAgent": "agents", "RandomAgent": "agents",
-    "ScriptedAgent": "agents", "Program": "compiler", "Game": "engine", "GameResult": "engine",
+    "ScriptedAgent": "agents", "Program": "program", "Game": "engine", "GameResult": "engine",
     "GameState": "saves", "ThrowEvent": "events", "TurnEvent": "events", "state_from_json": "saves",
     "state_to_json": "saves", "Diagnostic": "errors",
     "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
@@ -146,7 +146,8 @@ def new_game(
 ) -> Game:
     """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is."""
     from .agents import HeuristicAgent
-    from .compiler import Program, compile_ruleset
+    from .compiler import compile_ruleset
+    from .program import Program
     from .engine import Game
     from .loader import load
 

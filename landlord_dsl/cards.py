@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .control import MAX_NESTING
 
 if TYPE_CHECKING:
-    from .compiler import Program
+    from .program import Program
     from .errors import RuleRuntimeError
 
 

@@ -12,7 +12,7 @@ from .errors import LandlordError
 from .requests import BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
-    from .compiler import Program
+    from .program import Program
     from .errors import RuleRuntimeError
 
 # The engine's own decisions: taking a title at the auction price, and lending.

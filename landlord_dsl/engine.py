@@ -22,7 +22,6 @@ import attrs
 
 from .cards import Cards
 from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
-from .control import MAX_NESTING, MAX_OFFER_ROUNDS  # noqa: F401 - the compiler still imports them from here
 from .decisions import Decisions
 from .errors import LandlordError, RuleRuntimeError, SourceText, did_you_mean
 from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
@@ -34,7 +33,7 @@ from .saves import GameState, restore_game, save_game
 
 if TYPE_CHECKING:
     from .agents import Agent
-    from .compiler import Program
+    from .program import Program
 
 _RULE_MARK = re.compile(r"\s*# rule (\w+): ")
 

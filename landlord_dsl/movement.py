@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .limits import shown
 
 if TYPE_CHECKING:
-    from .compiler import Program
+    from .program import Program
     from .errors import RuleRuntimeError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from .compiler import RECONSTRUCTED_CARD
+from .program import RECONSTRUCTED_CARD
 from .control import MAX_OFFER_ROUNDS
 from .errors import visible
 from .events import (LogBid, LogCard, LogDecide, LogDraw, LogEnd, LogMove, LogNext, LogOfferClosed, LogOut, LogPay,

@@ -232,7 +232,7 @@ def restore_game(game: Game, state: GameState) -> None:
 
     This is the one place that replaces the game's lists (owners, balances,
     variables...) rather than changing them in place: compiled rules read
-    each into a local once per call (compiler.read_game_lists_once).
+    each into a local once per call (pyast_pass.read_game_lists_once).
     A state that does not fit the rules or breaks an invariant (money not
     conserved, a card lost or in two places...) raises LandlordError and
     leaves the game as it was.

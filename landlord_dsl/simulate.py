@@ -10,10 +10,10 @@ from typing import Any, Callable, Sequence
 import attrs
 
 from .agents import make_agent
-from .compiler import Program
 from .engine import Game
 from .errors import visible
 from .events import LogPay, LogTurn, decode
+from .program import Program
 from .stats import GameStats, Stats, Layout, game_stats, gini
 
 

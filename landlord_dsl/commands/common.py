@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
 
 
 class UsageError(Exception):

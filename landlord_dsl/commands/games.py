@@ -14,7 +14,7 @@ from ..errors import LandlordError, visible
 from .common import UsageError, _parse_options, _read, default_players
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
     from ..engine import Game
 
 

@@ -164,7 +164,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def _deck_rows(d, cite) -> list[str]:
     """Return `show`'s lines for a deck: the deck, then each card, a reconstructed one marked as such."""
-    from ..compiler import RECONSTRUCTED_CARD, is_reconstruction
+    from ..program import RECONSTRUCTED_CARD, is_reconstruction
 
     size = f" ({d.size} cards)" if d.size is not None else ""
     rows = [f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}"]
