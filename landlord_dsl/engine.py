@@ -23,7 +23,7 @@ import attrs
 from .cards import Cards
 from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
 from .decisions import Decisions
-from .errors import LandlordError, RuleRuntimeError, SourceText, did_you_mean
+from .errors import LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
 from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
@@ -61,7 +61,7 @@ class Game(Movement, Cards, Decisions):
         n = len(agents)
         lo, hi = program.players
         if not lo <= n <= hi:
-            raise LandlordError(f"{program.title} is for {lo} to {hi} players, not {n}")
+            raise UsageError(f"{program.title} is for {lo} to {hi} players, not {n}")
         self.prog = program
         self.n = n
         self.agents = list(agents)

@@ -14,7 +14,7 @@ from typing import Any, Literal, NamedTuple, Union, get_args, get_type_hints
 import attrs
 import cattrs
 
-from .errors import LandlordError
+from .errors import GameLogError
 from .saves import strict_converter
 
 
@@ -267,10 +267,10 @@ def log_event_from_json(text: str) -> LogEvent:
     try:
         return _structure_event(json.loads(text), LogEvent)
     except (ValueError, RecursionError) as err:
-        raise LandlordError(f"not an event of a landlord-dsl game log: {err}") from None
+        raise GameLogError(f"not an event of a landlord-dsl game log: {err}") from None
     except cattrs.BaseValidationError as err:
         faults = cattrs.transform_error(err, path="event")
-        raise LandlordError(f"not an event of a landlord-dsl game log: {'; '.join(faults)}") from None
+        raise GameLogError(f"not an event of a landlord-dsl game log: {'; '.join(faults)}") from None
 
 
 def event_table() -> str:

@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast
 from .builder import AstBuilder, unquote
-from .errors import LandlordError, SourceText
+from .errors import LandlordError, RuleSyntaxError, SourceText
 from .grammar import lark_parser
 from .recovery import Recovery, SyntaxErrors
 
@@ -45,7 +45,7 @@ def too_deep(source: SourceText) -> LandlordError:
     lines = source.text.split("\n")
     number = max(range(len(lines)), key=lambda i: len(lines[i])) + 1 if lines else 1
     span = ast.Span(source.name, number, 1, number, len(lines[number - 1]) + 1 if lines else 2)
-    return LandlordError([source.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
+    return RuleSyntaxError([source.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
 
 
 def parse(text: str, file: str = "<string>") -> ast.Module:

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import LandlordError, visible
-from .common import UsageError, _parse_options, _read, default_players
+from ..errors import LandlordError, OutputError, UsageError, visible
+from .common import _parse_options, _read, default_players
 
 if TYPE_CHECKING:
     from ..program import Program
@@ -54,7 +54,7 @@ class _OutputFile:
             self.file.write(text)
             self.file.close()
         except OSError as err:
-            raise LandlordError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
+            raise OutputError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
 
 
 def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
