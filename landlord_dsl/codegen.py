@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import typing
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -25,20 +25,65 @@ from .parser import source_of
 from .runtime import RUNTIME, Fixed, out_of_limits
 from .types import INT, PLAYER, SPACE, TEXT, strip_optional
 
-_NOTHING = object()
+_NOTHING = object()  # the value of an expression no option fixes
 _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
 
 
+@attrs.frozen
+class Compiled:
+    """A translated expression: its Python code and what code generation knows of it."""
+
+    code: str
+    value: Any = _NOTHING  # its value, where the options fix it
+    cheap: bool = False  # cheap and safe to evaluate twice: a local, a number, the acting player or his space
+    local: bool = False  # a local variable of the generated function
+
+    @property
+    def fixed(self) -> bool:
+        """Return True if the options fix the expression's value (it is `value`)."""
+        return self.value is not _NOTHING
+
+
 class Code:
-    """Lines of generated Python with indentation."""
+    """Lines of generated Python with indentation, each with the place in the rules it comes from.
+
+    `where[i]` is (the index of the rule whose handler line i runs in, or
+    None; the span of the .lg statement or expression it translates, or
+    None), so run-time errors can name both (Program.line_table).
+    """
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.where: list[tuple[int | None, ast.Span | None]] = []
         self.depth = 0
+        self.rule: int | None = None
+        self.span: ast.Span | None = None
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
+        self.where.append((self.rule, self.span))
+
+    @contextlib.contextmanager
+    def indented(self) -> Iterator[None]:
+        """Within the block, lines are written one level deeper."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextlib.contextmanager
+    def at(self, span: ast.Span, rule: int | None = None) -> Iterator[None]:
+        """Within the block, lines translate the .lg code at `span` (in a handler of `rule`, if given)."""
+        outer = self.rule, self.span
+        self.span = span
+        if rule is not None:
+            self.rule = rule
+        try:
+            yield
+        finally:
+            self.rule, self.span = outer
 
 
 class CodeGenerator:
@@ -68,9 +113,10 @@ class CodeGenerator:
         # what generated code may assume of a local space variable: the spaces it can hold
         self.domains: dict[str, frozenset[int]] = {}
         # locals replaced by (code, value): an unrolled aggregate's item, an inlined function's arguments
-        self.bound: dict[int, tuple[str, Any]] = {}
+        self.bound: dict[int, Compiled] = {}
         self.counter = 0
-        self.source: list[str] = []
+        self.source: list[str] = []  # the generated functions
+        self.line_table: list[tuple[int | None, ast.Span | None]] = []  # by line of the source: Code.where
         self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
         self.fixed = Fixed(self.sources, [s.name for s in m.spaces])
         self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
@@ -107,8 +153,8 @@ class CodeGenerator:
     def type_of(self, e: ast.Expr) -> str:
         return self.m.types.get(id(e), "any")
 
-    def expr(self, e: ast.Expr) -> tuple[str, Any]:
-        """Return (Python expression text, constant value or _NOTHING): see codegen_expr."""
+    def expr(self, e: ast.Expr) -> Compiled:
+        """Return the Python expression for `e` with what is known of it (codegen_expr)."""
         raise NotImplementedError
 
     def constant(self, e: ast.Expr) -> Any:
@@ -117,10 +163,11 @@ class CodeGenerator:
         A failure (a division by zero, a missing table key, a number beyond the
         limits...) raises a LandlordError located in the rule file.
         """
-        code, value = self.expr(e)
-        if value is _NOTHING:
+        compiled = self.expr(e)
+        value = compiled.value
+        if not compiled.fixed:
             # `g` a global, so that the loops of generator expressions see it too
-            value = eval(compile(code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
+            value = eval(compile(compiled.code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
         self.check_kept(value, e.span)
         return value
 
@@ -185,7 +232,7 @@ class CodeGenerator:
 
     def static_bound(self, e: ast.Expr) -> int | None:
         """Return the most items a collection can hold in any game of this program, or None if not known."""
-        value = self.expr(e)[1]
+        value = self.expr(e).value
         if isinstance(value, (tuple, list)):
             return len(value)
         if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
@@ -205,16 +252,17 @@ class CodeGenerator:
             return self.static_bound(e.collection)
         return None
 
-    def kept(self, e: ast.Expr, compiled: tuple[str, Any] | None = None) -> str:
+    def kept(self, e: ast.Expr, compiled: Compiled | None = None) -> str:
         """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
 
         A fixed value is checked now; otherwise only one that may have grown
         beyond the values it was made from is checked as the game runs.
         `compiled`: what self.expr(e) gave, if already called.
         """
-        code, value = compiled or self.expr(e)
-        if value is not _NOTHING:
-            self.check_kept(value, e.span)
+        compiled = compiled or self.expr(e)
+        code = compiled.code
+        if compiled.fixed:
+            self.check_kept(compiled.value, e.span)
             return code
         t = strip_optional(self.type_of(e))
         if t not in (INT, TEXT) or not self.may_grow(e):

@@ -42,8 +42,11 @@ class Compiler(StatementCompiler):
         """Generate `def name(g, params): body` into the program source; return its name."""
         out = Code()
         out.line(f"def {name}({', '.join(['g'] + params)}):")
-        out.depth += 1
-        body(out)
+        with out.indented():
+            body(out)
+        if self.source:
+            self.line_table.append((None, None))  # the blank line between two functions
+        self.line_table.extend(out.where)
         self.source.append("\n".join(out.lines))
         return name
 
@@ -56,16 +59,17 @@ class Compiler(StatementCompiler):
 
     def return_expression(self, out: Code, e: ast.Expr) -> None:
         """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
-        if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
-            var = f"v{self.m.refs[id(e)][1]}"
-            found = e.op == "any"
-            out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
-            body = self.code(e.body)
-            out.line(f"    if {body if found else f'not ({body})'}:")
-            out.line(f"        return {found}")
-            out.line(f"return {not found}")
-        else:
-            out.line(f"return {self.kept(e)}")
+        with out.at(e.span):
+            if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
+                var = f"v{self.m.refs[id(e)][1]}"
+                found = e.op == "any"
+                out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
+                body = self.code(e.body)
+                out.line(f"    if {body if found else f'not ({body})'}:")
+                out.line(f"        return {found}")
+                out.line(f"return {not found}")
+            else:
+                out.line(f"return {self.kept(e)}")
 
     def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
         """Generate (once per distinct list) a function running these handlers of the rules in force.
@@ -84,16 +88,15 @@ class Compiler(StatementCompiler):
                 out.line("if depth > _MAX_NESTING:")
                 out.line("    _too_deep(g)")
                 out.line("try:")
-                out.depth += 1
-                for rule, handler in entries:
-                    out.line(f"# rule {self.m.rules[rule].name}: on {handler.event} "
-                             f"{handler.selector or ''}".rstrip())
-                    out.line(f"if g.active[{rule}]:")
-                    out.depth += 1
-                    out.line(f"g.rule = {rule}")
-                    self.block(out, handler.body)
-                    out.depth -= 1
-                out.depth -= 1
+                with out.indented():
+                    for rule, handler in entries:
+                        with out.at(handler.span, rule):
+                            out.line(f"# rule {self.m.rules[rule].name}: on {handler.event} "
+                                     f"{handler.selector or ''}".rstrip())
+                            out.line(f"if g.active[{rule}]:")
+                            with out.indented():
+                                out.line(f"g.rule = {rule}")
+                                self.block(out, handler.body)
                 out.line("finally:")
                 out.line("    g.depth = depth - 1")
                 out.line("    g.rule = saved")
@@ -175,7 +178,7 @@ class Compiler(StatementCompiler):
         trigger_names = [(ri, self.expression_function("_when", t.condition),
                           self.statements_function(f"_rule{ri}_when_", t.body), t.repeat)
                          for ri, rule in enumerate(m.rules) for t in rule.triggers
-                         if self.expr(t.condition)[1] is not False]
+                         if self.expr(t.condition).value is not False]
         end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
         score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
@@ -237,6 +240,7 @@ class Compiler(StatementCompiler):
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            line_table=tuple(self.line_table),
             card_reconstructed=card_reconstructed,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
             origins=self.origins,

@@ -642,3 +642,81 @@ def test_generated_cards_choices_and_shortfalls_play_the_same_optimised_and_plai
     """The same with generated card effects (drawn by the generated statements), `choose` with an
     option per title, and a generated `on shortfall` handler that may put the player out."""
     _plays_the_same_and_fails_only_clearly(tmp_path_factory, text, seed)
+
+
+LOCATED = """edition "located" { players 2 to 2 turn limit 5 }
+account bank "Bank" unlimited
+kind start "Start" { }
+board {
+    space go "Go" : start
+}
+action bonus(amount: int) {
+    let doubled = amount * 2
+    pay doubled from bank to player
+}
+rule first "First" {
+    on turn {
+        let x = 1
+    }
+}
+rule second "Second" {
+    on turn {
+        let y = 2
+        pay y from bank to player
+    }
+}
+rule third "Third" {
+    on turn {
+        do bonus(3)
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+@pytest.mark.parametrize("amount, rule, line", [(2, "second", 19), (6, "third", 9)])
+def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(tmp_path, optimize, amount, rule,
+                                                                              line):
+    """A Python error inside the compiled rules (an engine bug, say) is reported at the `.lg` statement
+    that was running, in the rule whose handler ran it: the `pay` of rule second, or the action's
+    `pay` that rule third called (the rule comes from the handler, the place from the innermost line)."""
+    path = tmp_path / "located.lg"
+    path.write_text(LOCATED)
+    program = compile_ruleset(ld.load_edition(path), optimize=optimize)
+    game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
+
+    def fail_paying(amount_paid, *rest):
+        if amount_paid == amount:
+            raise ValueError(f"an engine bug paying {amount_paid}")
+        return type(game).transfer(game, amount_paid, *rest)
+
+    game.transfer = fail_paying
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    (diagnostic,) = info.value.diagnostics
+    assert diagnostic.message.startswith(f"the rules failed at run time: ValueError: an engine bug paying {amount} "
+                                         f"(rule '{rule}', turn 1)")
+    assert (diagnostic.span.file, diagnostic.span.line) == (str(path), line)
+    assert diagnostic.line_text.strip() == LOCATED.splitlines()[line - 1].strip()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_the_line_table_maps_every_generated_line_to_its_rule_and_place(path: Path):
+    """Program.line_table has one entry per line of the generated source: a handler's lines belong to
+    its rule and lie within it in the rule file; lines outside handlers belong to no rule."""
+    program = compile_ruleset(ld.load_edition(path))
+    lines = program.python_source.splitlines()
+    assert len(program.line_table) == len(lines)
+    located = 0
+    for text, (rule, span) in zip(lines, program.line_table):
+        if text.startswith("def ") or not text:
+            assert (rule, span) == (None, None), text
+        if text.lstrip().startswith("# rule "):
+            assert text.lstrip().startswith(f"# rule {program.rule_names[rule]}: ")
+        if re.fullmatch(r" *g\.rule = \d+", text):
+            assert text.strip() == f"g.rule = {rule}"
+        if rule is not None:
+            whole = program.rule_spans[rule]
+            assert span.file == whole.file and whole.line <= span.line <= span.end_line <= whole.end_line, text
+        located += span is not None
+    assert located > len(lines) // 2
