@@ -17,10 +17,11 @@ import attrs
 
 from . import ast
 from .bibliography import KEY, parse_citation, shipped_sources
+from .builtins import BUILTINS
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
 from .parser import parse_hole
 from .types import (
-    ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, BUILTINS, CARD, CONTEXT_NAMES, DECK, DICE, GROUP, INT,
+    ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, CARD, CONTEXT_NAMES, DECK, DICE, GROUP, INT,
     NONE, PAYEE, PLAYER, SHORTFALL_NAMES, SPACE, TEXT, comparable, compatible, describe,
     element_of, list_of, optional, strip_optional, table_name, table_of,
 )
@@ -1062,7 +1063,7 @@ class Checker:
             sig = BUILTINS[e.function]
             params, result = sig.params, sig.result
             self.refs[id(e)] = ("builtin", e.function)
-            if constant and e.function not in ("min", "max", "abs", "percent", "len"):
+            if constant and not sig.fixed:
                 self.error(f"'{e.function}' depends on the game and cannot be used here", e.span, None)
         else:
             self.error(f"unknown function '{e.function}'", e.span,
@@ -1210,9 +1211,6 @@ def _walk_statements(stmts):
                 stack.extend(o.body)
 
 
-_FIXED_BUILTINS = {"min", "max", "abs", "percent", "len", "gini_pct"}
-
-
 def _reads_game(e: ast.Expr, refs: dict) -> bool:
     """Return True if an expression reads the running game (context names, variables, game built-ins)."""
     stack = [e]
@@ -1221,7 +1219,7 @@ def _reads_game(e: ast.Expr, refs: dict) -> bool:
         ref = refs.get(id(node))
         if ref is not None and ref[0] in ("context", "game_var"):
             return True
-        if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and node.function not in _FIXED_BUILTINS:
+        if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and not BUILTINS[node.function].fixed:
             return True
         if isinstance(node, ast.Field) and node.name not in ("index", "name", "kind"):
             return True  # fields of players and spaces change during a game

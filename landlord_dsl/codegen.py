@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import attrs
 
 from . import ast
-from .builtins import IMPLEMENTATIONS
+from .builtins import BUILTINS
 from .checker import Model
 from .errors import Diagnostic
 from .limits import MAX_INT, SMALL_LOOP
@@ -108,7 +108,7 @@ class CodeGenerator:
         self.columns: dict[str, list] = {}
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(RUNTIME)
-        self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
+        self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         self.names_by_id: dict[int, str] = {}
         # what generated code may assume of a local space variable: the spaces it can hold
         self.domains: dict[str, frozenset[int]] = {}
@@ -182,7 +182,7 @@ class CodeGenerator:
         """Return True if an expression may give a number or text beyond the values it reads.
 
         Values read (literals, variables, fields, table entries) are within the
-        limits already; only arithmetic, `+` of texts, `sum` and `percent` can
+        limits already; only arithmetic, `+` of texts, `sum` and built-ins that grow (`percent`) can
         leave them, directly or in the body of a function called.
         """
         if isinstance(e, tuple):
@@ -193,7 +193,7 @@ class CodeGenerator:
             return True
         if isinstance(e, ast.Call):
             kind, name = self.m.refs[id(e)]
-            if kind == "builtin" and name == "percent":
+            if kind == "builtin" and BUILTINS[name].grows:
                 return True
             if kind == "function":
                 if name not in self.growing:

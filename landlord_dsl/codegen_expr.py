@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from . import ast
-from .builtins import INLINE, owner_getter
+from .builtins import BUILTINS, owner_getter
 from .codegen import _NOTHING, CodeGenerator, Compiled
 from .limits import MAX_INT
 from .runtime import show_value
@@ -190,8 +190,9 @@ class ExpressionCompiler(CodeGenerator):
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
                     return Compiled(_OWNERSHIP[name].format(*args[:-1], owners=fixed[0], n=fixed[1]))
-            if name in INLINE and self.optimize:
-                return Compiled(INLINE[name].format(*args))
+            inline = BUILTINS[name].inline
+            if inline is not None and self.optimize:
+                return Compiled(inline.format(*args))
             return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})")
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
+from landlord_dsl.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiler import compile_ruleset
 from landlord_dsl.resources import editions_dir
 
@@ -720,3 +722,49 @@ def test_the_line_table_maps_every_generated_line_to_its_rule_and_place(path: Pa
             assert span.file == whole.file and whole.line <= span.line <= span.end_line <= whole.end_line, text
         located += span is not None
     assert located > len(lines) // 2
+
+
+# ------------------------------------------------------------- built-ins (issue 14, item 4)
+_INLINE_ARGS = {"int": st.integers(-10**6, 10**6), "space": st.integers(0, 39),
+                "list[any]": st.lists(st.integers(0, 39), max_size=5).map(tuple)}
+
+
+@pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.inline is not None])
+@settings(max_examples=50, deadline=None)
+@given(data=st.data(), actor_space=st.integers(0, 39))
+def test_a_built_in_written_in_place_gives_what_its_implementation_gives(name, data, actor_space):
+    """The compiler writes `inline` in place of a call: each argument once, the same value as the call."""
+    builtin = BUILTINS[name]
+    args = [data.draw(_INLINE_ARGS[t]) for t in builtin.params]
+    assert [builtin.inline.count("{%d}" % i) for i in range(len(args))] == [1] * len(args)
+    game = SimpleNamespace(pos=[actor_space, 0], actor=0, board_size=40)
+    written = builtin.inline.format(*map(repr, args))
+    assert eval(written, {"g": game}) == builtin.implementation(game, *args)  # noqa: S307 - our own template
+
+
+@pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.fixed])
+def test_a_fixed_built_in_reads_nothing_of_the_game(name):
+    """`fixed` lets a built-in into constants, worked out before any game: it must not need one."""
+    builtin = BUILTINS[name]
+    sample = {"int": 7, "list[any]": (1, 2, 3), "list[int]": (10, 10, 40)}
+    builtin.implementation(None, *[sample[t] for t in builtin.params])
+
+
+def test_gini_pct_may_be_used_in_a_constant_and_is_folded(tmp_path):
+    """gini_pct depends only on its argument; the checker refused it in constants while the compiler's
+    list of fixed built-ins had it (the registry now says it once)."""
+    path = tmp_path / "x.lg"
+    path.write_text(SMALL + "const skew = gini_pct([10, 10, 40])\nscore player.cash + skew\n")
+    program = compile_ruleset(ld.load_edition(path))
+    assert "+ 33" in program.python_source.split("def _score")[1]
+
+
+def test_the_reference_table_of_built_ins_is_the_registrys():
+    """The language reference's built-ins table is generated from BUILTINS (`python -m landlord_dsl.builtins
+    PAGE`): a built-in added, changed or removed without regenerating it fails here."""
+    docs = Path(__file__).parent.parent / "docs"
+    pages = [p for p in docs.rglob("*.md") if "<!-- BEGIN BUILTINS" in p.read_text(encoding="utf-8")]
+    assert len(pages) == 1, pages
+    page = pages[0].read_text(encoding="utf-8")
+    assert with_reference_table(page) == page, f"run: python -m landlord_dsl.builtins {pages[0]}"
+    assert all(f"| `{name}` |" in page for name in BUILTINS)
