@@ -121,8 +121,8 @@ class CodeGenerator:
         self.fixed = Fixed(self.sources, [s.name for s in m.spaces])
         self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
         self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
-        self.growing: dict[str, bool] = {}
-        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)  # by function: whether its body may give a number beyond its inputs'
+        self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
+        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)
 
     # ---------------------------------------------------------- namespace
     def _unique(self, prefix: str) -> str:

@@ -21,7 +21,8 @@ helpers generated code calls); options (option values) belongs to loading.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import contextlib
+from typing import Any, Callable, Iterator
 
 from . import ast
 from .codegen import Code
@@ -29,7 +30,7 @@ from .codegen_stmt import StatementCompiler
 from .errors import Diagnostic, LandlordError
 from .loader import RuleSet
 from .options import resolve_options
-from .parser import source_of
+from .parser import TOO_DEEP, source_of
 from .program import Program, is_reconstruction
 from .pyast_pass import read_game_lists_once
 
@@ -268,19 +269,16 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
     fixed += [v.initial for table in (m.game_vars, m.player_vars, m.space_vars) for v in table.values()]
     problems: list[Diagnostic] = []
     try:
-        for e in fixed:
-            try:
-                compiler.constant(e)
-            except LandlordError as err:
-                problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
-        if not problems:
-            compiler.compile(build=False)
+        with _within_pythons_limits(ruleset):
+            for e in fixed:
+                try:
+                    compiler.constant(e)
+                except LandlordError as err:
+                    problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
+            if not problems:
+                compiler.compile(build=False)
     except LandlordError as err:
         problems.extend(err.diagnostics)
-    except (RecursionError, MemoryError, SyntaxError):
-        from .parser import TOO_DEEP
-
-        problems.append(Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1]))
     return sorted(problems, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
@@ -290,9 +288,15 @@ def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, opt
     `optimize=False` gives a plain translation (no inlining, unrolling or
     proofs that field reads cannot fail): slower, and playing the same games.
     """
-    try:
+    with _within_pythons_limits(ruleset):
         return Compiler(ruleset, resolve_options(ruleset, options), optimize).compile()
-    except (RecursionError, MemoryError, SyntaxError):  # SyntaxError: Python's limit on nested parentheses
-        from .parser import TOO_DEEP
 
+
+@contextlib.contextmanager
+def _within_pythons_limits(ruleset: RuleSet) -> Iterator[None]:
+    """Within the block, Python's own limits met by rules nested too deeply (its recursion, memory, or
+    parentheses nested in the generated code: a SyntaxError) raise a LandlordError naming the rule set."""
+    try:
+        yield
+    except (RecursionError, MemoryError, SyntaxError):
         raise LandlordError([Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
