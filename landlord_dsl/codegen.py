@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import typing
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import attrs
 
@@ -30,9 +30,11 @@ _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
 
 
-@attrs.frozen
-class Compiled:
-    """A translated expression: its Python code and what code generation knows of it."""
+class Compiled(NamedTuple):
+    """A translated expression: its Python code and what code generation knows of it.
+
+    (A NamedTuple rather than an attrs class: the compiler makes one per node, and this is cheaper.)
+    """
 
     code: str
     value: Any = _NOTHING  # its value, where the options fix it

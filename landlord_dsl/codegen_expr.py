@@ -204,7 +204,7 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(value)
         if self.optimize and self._inlinable(decl, parts):
             # the arguments stand for the parameters by their code: their values are not folded into the body
-            outer, self.bound = self.bound, {i: attrs.evolve(part, value=_NOTHING) for i, part in enumerate(parts)}
+            outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
             try:
                 body = self.expr(decl.body)
             finally:
