@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from .program import RECONSTRUCTED_CARD
-from .engine import MAX_OFFER_ROUNDS
+from .control import MAX_OFFER_ROUNDS
 from .errors import visible
 
 if TYPE_CHECKING:

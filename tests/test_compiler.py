@@ -768,3 +768,5 @@ def test_the_reference_table_of_built_ins_is_the_registrys():
     page = pages[0].read_text(encoding="utf-8")
     assert with_reference_table(page) == page, f"run: python -m landlord_dsl.builtins {pages[0]}"
     assert all(f"| `{name}` |" in page for name in BUILTINS)
+    cheat_sheet = (docs / "language" / "cheat-sheet.md").read_text(encoding="utf-8")
+    assert all(f"`{name}`" in cheat_sheet for name in BUILTINS)
