@@ -114,7 +114,7 @@ class CodeGenerator:
         self.names_by_id: dict[int, str] = {}
         # what generated code may assume of a local space variable: the spaces it can hold
         self.domains: dict[str, frozenset[int]] = {}
-        # locals replaced by (code, value): an unrolled aggregate's item, an inlined function's arguments
+        # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
         self.counter = 0
         self.source: list[str] = []  # the generated functions

@@ -30,7 +30,7 @@ from .codegen_stmt import StatementCompiler
 from .errors import Diagnostic, LandlordError
 from .loader import RuleSet
 from .options import resolve_options
-from .parser import TOO_DEEP, source_of
+from .parser import TOO_DEEP
 from .program import Program, is_reconstruction
 from .pyast_pass import read_game_lists_once
 
@@ -206,7 +206,7 @@ class Compiler(StatementCompiler):
             dice_count=header.dice or 2,
             options=dict(self.options),
             rules_hash=rs.rules_hash,
-            sources={mod.source_name: source_of(mod) for mod in rs.modules},
+            sources=dict(self.sources),
             account_names=[a.name for a in m.accounts],
             account_labels=[a.label or a.name for a in m.accounts],
             account_unlimited=[a.unlimited for a in m.accounts],
