@@ -15,8 +15,9 @@ from __future__ import annotations
 import operator
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -26,39 +27,39 @@ if TYPE_CHECKING:
     from .engine import Game
 
 
-def _min(g: "Game", a: int, b: int) -> int:
+def _min(g: Game, a: int, b: int) -> int:
     return a if a < b else b
 
 
-def _max(g: "Game", a: int, b: int) -> int:
+def _max(g: Game, a: int, b: int) -> int:
     return a if a > b else b
 
 
-def _abs(g: "Game", a: int) -> int:
+def _abs(g: Game, a: int) -> int:
     return -a if a < 0 else a
 
 
-def _len(g: "Game", items) -> int:
+def _len(g: Game, items) -> int:
     return len(items)
 
 
-def _percent(g: "Game", amount: int, pct: int) -> int:
+def _percent(g: Game, amount: int, pct: int) -> int:
     return amount * pct // 100
 
 
-def _ahead(g: "Game", steps: int) -> int:
+def _ahead(g: Game, steps: int) -> int:
     return (g.pos[g.actor] + steps) % g.board_size
 
 
-def _behind(g: "Game", steps: int) -> int:
+def _behind(g: Game, steps: int) -> int:
     return (g.pos[g.actor] - steps) % g.board_size
 
 
-def _via(g: "Game", group: tuple[int, ...], steps: int) -> int | None:
+def _via(g: Game, group: tuple[int, ...], steps: int) -> int | None:
     return g.jump_target(g.pos[g.actor], steps, group)
 
 
-def _next_in(g: "Game", group: tuple[int, ...]) -> int:
+def _next_in(g: Game, group: tuple[int, ...]) -> int:
     here, size = g.pos[g.actor], g.board_size
     return min(group, key=lambda s: (s - here - 1) % size)
 
@@ -88,53 +89,53 @@ class _OwnerGetters(dict):
 _GETTERS = _OwnerGetters()
 
 
-def _owners_of(g: "Game", group) -> tuple:
+def _owners_of(g: Game, group) -> tuple:
     """Return the owner of every space of a group (a tuple, or a list such as `filter` makes)."""
     return _GETTERS[group if group.__class__ is tuple else tuple(group)](g.owner)
 
 
-def _count_owned(g: "Game", player: int, group: tuple[int, ...]) -> int:
+def _count_owned(g: Game, player: int, group: tuple[int, ...]) -> int:
     return _owners_of(g, group).count(player)
 
 
-def _owns_all(g: "Game", player: int, group: tuple[int, ...]) -> bool:
+def _owns_all(g: Game, player: int, group: tuple[int, ...]) -> bool:
     return len(group) > 0 and _owners_of(g, group).count(player) == len(group)
 
 
-def _owners(g: "Game", group: tuple[int, ...]) -> list[int]:
+def _owners(g: Game, group: tuple[int, ...]) -> list[int]:
     seen = set(_owners_of(g, group))
     seen.discard(None)
     return sorted(seen)
 
 
-def _occupants(g: "Game", space: int) -> list[int]:
+def _occupants(g: Game, space: int) -> list[int]:
     actor, pos = g.actor, g.pos
     return [p for p in g.seats if pos[p] == space and p != actor]
 
 
-def _distance(g: "Game", start: int, end: int) -> int:
+def _distance(g: Game, start: int, end: int) -> int:
     return (end - start) % g.board_size
 
 
-def _gini_pct(g: "Game", values) -> int:
+def _gini_pct(g: Game, values) -> int:
     from .simulate import gini
 
     return round(100 * gini(list(values)))
 
 
-def _debt(g: "Game", player: int) -> int:
+def _debt(g: Game, player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if borrower == player)
 
 
-def _debt_lent(g: "Game", player: int) -> int:
+def _debt_lent(g: Game, player: int) -> int:
     return sum(p for lender, borrower, p, i in g.loans if borrower == player)
 
 
-def _credit(g: "Game", player: int) -> int:
+def _credit(g: Game, player: int) -> int:
     return sum(p + i for lender, borrower, p, i in g.loans if lender == player)
 
 
-def _cards_left(g: "Game", deck: str) -> int:
+def _cards_left(g: Game, deck: str) -> int:
     return len(g.decks[deck])
 
 

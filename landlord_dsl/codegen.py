@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import typing
-from typing import Any, Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -123,6 +124,8 @@ class CodeGenerator:
         self.fixed = Fixed(self.sources, [s.name for s in m.spaces])
         self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
         self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
+        self.title_card: list[int | None] = []  # by space: its title deed's card (set by Compiler.compile)
+        self.titled: frozenset[int] = frozenset()  # the spaces with title deeds (set by Compiler.compile)
         self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
         self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)
 
@@ -155,6 +158,10 @@ class CodeGenerator:
     def type_of(self, e: ast.Expr) -> str:
         return self.m.types.get(id(e), "any")
 
+    def resolved(self, node: Any) -> tuple[str, Any]:
+        """Return what the checker resolved a name, call or statement to: (kind, payload), as Model.refs holds it."""
+        return self.m.refs[id(node)]
+
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (codegen_expr)."""
         raise NotImplementedError
@@ -168,8 +175,8 @@ class CodeGenerator:
         compiled = self.expr(e)
         value = compiled.value
         if not compiled.fixed:
-            # `g` a global, so that the loops of generator expressions see it too
-            value = eval(compile(compiled.code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
+            # our own code (never user text); `g` a global, so that the loops of generator expressions see it too
+            value = eval(compile(compiled.code, "<constant>", "eval"), dict(self.ns, g=self.fixed))
         self.check_kept(value, e.span)
         return value
 
@@ -191,10 +198,10 @@ class CodeGenerator:
             return any(self.may_grow(x) for x in e)
         if not attrs.has(type(e)) or isinstance(e, ast.Span):
             return False
-        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*") or isinstance(e, ast.Aggregate) and e.op == "sum":
+        if (isinstance(e, ast.Binary) and e.op in ("+", "-", "*")) or (isinstance(e, ast.Aggregate) and e.op == "sum"):
             return True
         if isinstance(e, ast.Call):
-            kind, name = self.m.refs[id(e)]
+            kind, name = self.resolved(e)
             if kind == "builtin" and BUILTINS[name].grows:
                 return True
             if kind == "function":

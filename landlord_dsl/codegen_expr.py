@@ -82,7 +82,7 @@ class ExpressionCompiler(CodeGenerator):
         return Compiled("[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]")
 
     def _e_Name(self, e):
-        kind, payload = self.m.refs[id(e)]
+        kind, payload = self.resolved(e)
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
@@ -182,7 +182,7 @@ class ExpressionCompiler(CodeGenerator):
         return Compiled(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})")
 
     def _e_Call(self, e):
-        kind, name = self.m.refs[id(e)]
+        kind, name = self.resolved(e)
         parts = [self.expr(a) for a in e.args]
         args = [part.code for part in parts]
         if kind == "builtin":
@@ -256,8 +256,8 @@ class ExpressionCompiler(CodeGenerator):
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
             sizes = [len(t) if isinstance(t, tuple) else 0 for t in column]
             self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
-        getters, sizes = self.owner_getters[group.name]
-        return f"{getters}[{sub}](g.owner)", f"{sizes}[{sub}]"
+        getters_name, sizes_name = self.owner_getters[group.name]
+        return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]"
 
     def _inlinable(self, decl: ast.FunctionDecl, args: list[Compiled]) -> bool:
         """Return True if a call may be replaced by the function's body, arguments substituted.
@@ -326,7 +326,7 @@ class ExpressionCompiler(CodeGenerator):
         return Compiled(f"({then.code} if {condition.code} else {otherwise.code})")
 
     def _e_Aggregate(self, e):
-        _, slot = self.m.refs[id(e)]
+        _, slot = self.resolved(e)
         var = f"v{slot}"
         items = self.expr(e.collection).value
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
@@ -434,7 +434,7 @@ class ExpressionCompiler(CodeGenerator):
         give everywhere else.
         """
         holdings = self._holdings(e)
-        if holdings is not None:
+        if holdings is not None and isinstance(e, ast.Field):  # _holdings gives None for anything else
             return f"g.{holdings}[{self.code(e.subject)}]"
         return self.code(e)
 

@@ -39,8 +39,9 @@ class StatementCompiler(ExpressionCompiler):
             return
         file, m = node.span.file, self.m
         found: dict[ast.Span, str] = {}
-        by_ref = {"const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
-                  "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
+        by_ref: dict[str, tuple[dict[str, Any], str]] = {
+            "const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
+            "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
         stack = [node]
         while stack:
             n = stack.pop()
@@ -49,7 +50,8 @@ class StatementCompiler(ExpressionCompiler):
                 continue
             if not attrs.has(type(n)) or isinstance(n, ast.Span):
                 continue
-            kind, payload = m.refs.get(id(n), (None, None))
+            ref: tuple[str | None, Any] = m.refs.get(id(n), (None, None))
+            kind, payload = ref
             if kind in by_ref and isinstance(payload, str) and payload in by_ref[kind][0]:
                 found[by_ref[kind][0][payload].span] = f"{by_ref[kind][1]} '{payload}'"
             elif kind == "space":
@@ -92,7 +94,7 @@ class StatementCompiler(ExpressionCompiler):
                  f"{self.span(s.span)})")
 
     def _s_Set(self, out, s):
-        kind, payload = self.m.refs[id(s)]
+        kind, payload = self.resolved(s)
         value = self.kept(s.value)
         op = s.op
         if kind == "local":

@@ -22,7 +22,8 @@ helpers generated code calls); options (option values) belongs to loading.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from . import ast
 from .codegen import Code
@@ -105,12 +106,12 @@ class Compiler(StatementCompiler):
         return made[key]
 
     def compile(self, build: bool = True) -> Program | None:
-        """Return the Program; with `build=False` only generate its source (every fixed value folded) and return None."""
+        """Return the Program; with `build=False` only generate its source (folding every fixed value), return None."""
         m, rs = self.m, self.rs
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
         card_reconstructed: list[bool] = []
-        self.title_card: list[int | None] = [None] * len(spaces)
+        self.title_card = [None] * len(spaces)
         self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
 
@@ -189,7 +190,7 @@ class Compiler(StatementCompiler):
             compile(source, f"<compiled {rs.name}>", "exec")
             return None
         code = read_game_lists_once(source) if self.optimize else source
-        exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
+        exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # generated from the checked AST only
         ns = self.ns
 
         def no_effect(g):

@@ -7,7 +7,8 @@ generated functions the engine calls for each event.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 

@@ -736,10 +736,10 @@ def test_a_built_in_written_in_place_gives_what_its_implementation_gives(name, d
     """The compiler writes `inline` in place of a call: each argument once, the same value as the call."""
     builtin = BUILTINS[name]
     args = [data.draw(_INLINE_ARGS[t]) for t in builtin.params]
-    assert [builtin.inline.count("{%d}" % i) for i in range(len(args))] == [1] * len(args)
+    assert [builtin.inline.count(f"{{{i}}}") for i in range(len(args))] == [1] * len(args)
     game = SimpleNamespace(pos=[actor_space, 0], actor=0, board_size=40)
     written = builtin.inline.format(*map(repr, args))
-    assert eval(written, {"g": game}) == builtin.implementation(game, *args)  # noqa: S307 - our own template
+    assert eval(written, {"g": game}) == builtin.implementation(game, *args)
 
 
 @pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.fixed])
