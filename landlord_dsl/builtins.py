@@ -2,7 +2,8 @@
 
 Each built-in's signature (which the checker checks calls against), its
 meaning (the language reference's table is generated from it), its
-implementation, the Python the compiler may write in place of a call, and
+implementation, the Python the compiler may write in place of a call (and,
+for the ownership built-ins, in place of a call over a group it can fix), and
 whether its value depends only on its arguments (a "fixed" built-in may be
 used in constants and other values fixed before the game).
 
@@ -150,6 +151,9 @@ class Builtin:
     # Python written in place of a call, for built-ins simple enough to need no function: `{0}`,
     # `{1}` are the arguments' code, each used exactly once (so each is evaluated once, as in a call)
     inline: str | None = None
+    # for a built-in whose last argument is a group: Python written in place of a call when the compiler can
+    # fix the group's spaces, `{owners}` being the tuple of their owners (one C call), `{n}` its size (never 0)
+    inline_over_group: str | None = None
     fixed: bool = False  # its value depends only on its arguments: usable in values fixed before the game
     grows: bool = False  # may give a number beyond the range of its arguments (so a kept result is checked)
 
@@ -169,9 +173,12 @@ BUILTINS: dict[str, Builtin] = {
                    "where a move of n steps ends if it jumps once between members of the group, "
                    "or none when the move cannot jump", _via),
     "next_in": Builtin((GROUP,), SPACE, "the first member of the group ahead of the acting player", _next_in),
-    "count_owned": Builtin((PLAYER, GROUP), INT, "how many spaces of the group the player owns", _count_owned),
-    "owns_all": Builtin((PLAYER, GROUP), BOOL, "whether the player owns every space of the group", _owns_all),
-    "owners": Builtin((GROUP,), list_of(PLAYER), "the distinct players owning spaces of the group", _owners),
+    "count_owned": Builtin((PLAYER, GROUP), INT, "how many spaces of the group the player owns", _count_owned,
+                           inline_over_group="{owners}.count({0})"),
+    "owns_all": Builtin((PLAYER, GROUP), BOOL, "whether the player owns every space of the group", _owns_all,
+                        inline_over_group="({owners}.count({0}) == {n})"),
+    "owners": Builtin((GROUP,), list_of(PLAYER), "the distinct players owning spaces of the group", _owners,
+                      inline_over_group="sorted(set({owners}) - {{None}})"),
     "occupants": Builtin((SPACE,), list_of(PLAYER),
                          "the players other than the acting one whose checkers stand on the space", _occupants),
     "distance": Builtin((SPACE, SPACE), INT, "how many steps forward from the first space to the second",

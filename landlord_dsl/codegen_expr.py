@@ -40,16 +40,6 @@ def _has_aggregate(e: Any) -> bool:
 _ACTOR = Compiled("g.actor", cheap=True)
 
 
-# Ownership built-ins over a group whose spaces the compiler can fix, written in place:
-# `{owners}` is the tuple of the group's owners (one C call), `{n}` its size (never 0),
-# `{0}` the player. The built-ins themselves are the reference (tests/test_compiler.py).
-_OWNERSHIP = {
-    "count_owned": "{owners}.count({0})",
-    "owns_all": "({owners}.count({0}) == {n})",
-    "owners": "sorted(set({owners}) - {{None}})",
-}
-
-
 class ExpressionCompiler(CodeGenerator):
     """Translates expressions; the statement and program passes build on it."""
 
@@ -186,13 +176,13 @@ class ExpressionCompiler(CodeGenerator):
         parts = [self.expr(a) for a in e.args]
         args = [part.code for part in parts]
         if kind == "builtin":
-            if name in _OWNERSHIP and self.optimize:
+            builtin = BUILTINS[name]
+            if builtin.inline_over_group is not None and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
-                    return Compiled(_OWNERSHIP[name].format(*args[:-1], owners=fixed[0], n=fixed[1]))
-            inline = BUILTINS[name].inline
-            if inline is not None and self.optimize:
-                return Compiled(inline.format(*args))
+                    return Compiled(builtin.inline_over_group.format(*args[:-1], owners=fixed[0], n=fixed[1]))
+            if builtin.inline is not None and self.optimize:
+                return Compiled(builtin.inline.format(*args))
             return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})")
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
