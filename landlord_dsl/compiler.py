@@ -29,9 +29,9 @@ from . import ast
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
 from .errors import Diagnostic, LandlordError
+from .limits import too_deep
 from .loader import RuleSet
 from .options import resolve_options
-from .parser import TOO_DEEP
 from .program import Program, is_reconstruction
 from .pyast_pass import read_game_lists_once
 
@@ -300,4 +300,4 @@ def _within_pythons_limits(ruleset: RuleSet) -> Iterator[None]:
     try:
         yield
     except (RecursionError, MemoryError, SyntaxError):
-        raise LandlordError([Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
+        raise too_deep(ruleset.name) from None
