@@ -618,6 +618,7 @@ def _plays_the_same_and_fails_only_clearly(tmp_path_factory, text: str, seed: in
     path.write_text(text)
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    assert all(len(p.line_table) == len(p.python_source.splitlines()) for p in (fast, plain))
     log = _log(fast, seed, True)
     assert log == _log(plain, seed, True), text
     # a checked program stops, if at all, with a rule error that points at it, never a Python one
