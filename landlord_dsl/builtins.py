@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from .stats import gini
 from .types import BOOL, DECK, GROUP, INT, PLAYER, SPACE, list_of, optional
 
 if TYPE_CHECKING:
@@ -119,8 +120,6 @@ def _distance(g: Game, start: int, end: int) -> int:
 
 
 def _gini_pct(g: Game, values) -> int:
-    from .simulate import gini
-
     return round(100 * gini(list(values)))
 
 
