@@ -179,6 +179,14 @@ def test_rent_comes_from_the_rules_landing_handlers():
     assert abs(rents[("boardwalk", "all 2, houses=5")].rent_per_turn - 2000 * visits) < 1e-9
     assert rents[("boardwalk", "alone")].cost == 400
     assert abs(rents[("boardwalk", "alone")].payback - 400 / (50 * visits)) < 1e-9
+    # a row's cost is the title's own: its price, then the houses on it, each bought through the
+    # rules' building option (1933, HOUSES: $200 a house on the fourth side; the hotel, a fifth)
+    assert rents[("boardwalk", "all 2")].cost == 400
+    for houses in range(1, 6):
+        row = rents[("boardwalk", f"all 2, houses={houses}")]
+        assert row.cost == 400 + 200 * houses
+        assert abs(row.payback - row.cost / row.rent_per_turn) < 1e-9
+    assert rents[("new_york_avenue", "all 3, houses=3")].cost == 200 + 3 * 100
     # 1933, UTILITY MONOPOLIES: four times a fresh throw (seven on average), ten times with both
     assert abs(rents[("water_works", "alone")].rent_per_landing - 28) < 1e-9
     assert abs(rents[("water_works", "all 2")].rent_per_landing - 70) < 1e-9
