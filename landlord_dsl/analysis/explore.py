@@ -314,8 +314,8 @@ class _Explorer:
     def status_now(self) -> tuple:
         """Return the values of the live variables now, in the order of `live`."""
         g = self.game
-        return tuple(list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
-                     for kind, i in self.live)
+        return tuple([list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
+                      for kind, i in self.live])
 
     def signature(self, roll: bool) -> tuple:
         """Return what the rest of a turn depends on at a chance request, money and ownership left out.
@@ -339,8 +339,8 @@ class _Explorer:
             code = frame.f_code
             live = _live_locals(code, frame.f_lasti)
             frames.append((id(code), frame.f_lasti,
-                           tuple((k, _freeze(v, own)) for k, v in frame.f_locals.items()
-                                 if live is None or k in live)))
+                           tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items()
+                                  if live is None or k in live])))
             if code is _PLAY_TURN:
                 break
             frame = frame.f_back
