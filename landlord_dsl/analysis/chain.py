@@ -21,7 +21,7 @@ from ..requests import SeededChance
 from .explore import TOKEN, _Economy, _Explorer, _LeftGame, _NewLive
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
     from ..loader import RuleSet
 
 MAX_STATES = 20_000      # movement states before the state is called unbounded

@@ -26,7 +26,7 @@ from ..requests import SeededChance
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
     from ..loader import RuleSet
 
 TOKEN = 0                # the seat whose movement is analysed

@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
     from ..engine import Game
 
 
