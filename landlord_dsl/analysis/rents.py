@@ -11,7 +11,7 @@ building count.
 from __future__ import annotations
 
 from ..agents import Agent, HeuristicAgent
-from ..engine import EndGame, EndTurn
+from ..control import EndGame, EndTurn
 from ..errors import LandlordError
 from .explore import TOKEN, _Explorer
 from .report import RentRow
