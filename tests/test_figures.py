@@ -2,15 +2,19 @@
 
 Each figure script keeps, beside each figure, the data it was drawn from
 (examples/figure_data.py). Here the first few of the seeded games behind a
-figure are played again and their summary is compared with the digest kept
-with the data (a change to the rules, the engine or the statistics shows
-there), and the figure is drawn again from the kept data and compared with
-the picture in docs/ (a change to the plotting code shows there).
+simulation figure are played again and their summary is compared with the
+digest kept with the data (a change to the rules, the engine or the
+statistics shows there), and the figure is drawn again from the kept data
+and compared with the picture in docs/ (a change to the plotting code shows
+there). The exact analysis figures are cheap to remake: the analysis is run
+again, compared with the kept figures, and drawn again.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import math
 import sys
 from pathlib import Path
 
@@ -21,8 +25,9 @@ pytest.importorskip("matplotlib")
 from matplotlib.testing.compare import compare_images  # noqa: E402
 
 import landlord_dsl as ld  # noqa: E402
+from landlord_dsl.errors import LandlordError  # noqa: E402
 from landlord_dsl.parallel import simulate_many  # noqa: E402
-from landlord_dsl.plots import simulation_figure  # noqa: E402
+from landlord_dsl.plots import analysis_figure, simulation_figure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
@@ -43,6 +48,7 @@ def _script(name: str):
 
 stats_figures = _script("stats_figures")
 single_tax_report = _script("single_tax_report")
+analysis_figures = _script("analysis_figures")
 
 
 def _same_picture(figure: Path, redrawn: Path, run: str) -> None:
@@ -78,6 +84,28 @@ def test_single_tax_chart_is_up_to_date(tmp_path):
     assert data["check"] == single_tax_report.check(), f"the games behind {figure} are no longer played the same: {run}"
     redrawn = tmp_path / figure.name
     single_tax_report.chart(data["curves"], single_tax_report.ADOPTION_ROUND, redrawn)
+    _same_picture(figure, redrawn, run)
+
+
+@pytest.mark.parametrize("name", analysis_figures.editions())
+def test_exact_analysis_figures_are_up_to_date(name, tmp_path):
+    pytest.importorskip("numpy")
+    run = "run python examples/analysis_figures.py"
+    figure = analysis_figures.OUT / f"{name}.png"
+    try:
+        result = analysis_figures.analysis_of(name)
+    except LandlordError:
+        assert not figure.exists(), f"{name} can no longer be analysed, but {figure} is still there: {run}"
+        return
+    assert figure.is_file() and figure.with_suffix(".json").is_file(), f"{figure} or its data is missing: {run}"
+    kept = json.loads(figure.with_suffix(".json").read_text(encoding="utf-8"))
+    now = result.to_json()["spaces"]
+    assert [(r["index"], r["status"]) for r in kept] == [(r["index"], r["status"]) for r in now], run
+    for a, b in zip(kept, now):
+        for key in ("throw", "turn", "visits"):
+            assert math.isclose(a[key], b[key], rel_tol=1e-9, abs_tol=1e-12), f"{name} {a['label']} {key}: {run}"
+    redrawn = tmp_path / figure.name
+    analysis_figure(result, redrawn)
     _same_picture(figure, redrawn, run)
 
 
