@@ -148,13 +148,12 @@ class _Paths:
 
     def note_dice_reads(self) -> None:
         """Mark the open requests whose future, in this run, read dice thrown before them."""
-        cut_reads = self.hit is not None and self.hit[1]
-        for d, node in enumerate(self.nodes):
-            if node[4]:
-                continue
-            if cut_reads and self.last_roll < d:
+        nodes = self.nodes
+        if self.hit is not None and self.hit[1]:  # the known future it was cut at reads the last throw
+            for node in nodes[self.last_roll + 1:]:
                 node[4] = True
-            elif any(c > d and r < d for c, r in self.dice_reads):
+        for c, r in self.dice_reads:  # a read at request depth c of the throw answered at request r
+            for node in nodes[r + 1:c]:
                 node[4] = True
 
     def reset(self) -> None:
