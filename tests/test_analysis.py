@@ -69,6 +69,7 @@ def test_standard_deck_matches_the_published_long_run_table_to_a_hundredth_of_a_
         # the jail corner: just visiting and in jail together (a throw from jail starts after the fine)
         expected = sq["percent"] + (table["in_jail"] if sq["index"] == 10 else 0.0)
         assert abs(100 * rows[sq["index"]].throw - expected) < 0.01, sq["name"]
+    assert abs(published.throws_per_turn - table["throws_per_turn"]["value"]) < 1e-9
     # the convention matters at this precision: with the cards kept, as the rules say, the Chance
     # squares come out more than a hundredth of a point lower (a held card leaves its deck)
     kept = {r.index: r for r in standard.rows if not r.status}
