@@ -410,7 +410,9 @@ def _live_locals(code, lasti: int) -> frozenset[str] | None:
     current = max((i for i, ins in enumerate(instructions) if ins.offset <= lasti), default=None)
     if current is None:
         return None
-    todo = [current + 1] + [at[e.target] for e in dis.Bytecode(code).exception_entries if e.target in at]
+    # an interpreter without exception tables reaches its handlers by jumps, which are followed anyway
+    handlers = getattr(dis.Bytecode(code), "exception_entries", ())
+    todo = [current + 1] + [at[e.target] for e in handlers if e.target in at]
     seen: set[int] = set()
     names: set[str] = set()
     while todo:
