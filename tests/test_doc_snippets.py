@@ -25,7 +25,7 @@ import pytest
 import landlord_dsl as ld
 
 ROOT = Path(__file__).resolve().parents[1]
-_BLOCK = re.compile(r"<!-- lg: ([a-z ]+?) -->\n\n```(?:text|lg)\n(.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- lg: ([a-z ]+?) -->\n\n```(?:text|lg)(?: title=\"[^\"]*\")?\n(.*?)```", re.S)
 
 
 def snippets() -> list[tuple[str, int, str, bool, str]]:
