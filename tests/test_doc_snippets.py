@@ -87,3 +87,31 @@ def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
     assert len(reference) > 50
     assert reference - sheet == set(), "syntax missing from the cheat sheet"
     assert sheet - reference == set(), "syntax on the cheat sheet that no section of the reference has"
+
+
+def _table_rows(text: str) -> list[list[str]]:
+    """Return the cells of every row of a Markdown table (header and rule lines left out)."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines() if line.startswith("|")]
+    return [r for r in rows[2:]]
+
+
+def test_the_built_in_function_table_is_the_registry():
+    from landlord_dsl.types import BUILTINS
+
+    page = (ROOT / "docs/language/expressions.md").read_text(encoding="utf-8")
+    table = page.split("<!-- BEGIN BUILTINS", 1)[1].split("<!-- END BUILTINS -->", 1)[0]
+    documented = {row[0].strip("`"): row[2] for row in _table_rows(table)}
+    assert documented == {name: sig.doc for name, sig in BUILTINS.items()}
+    sheet = (ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8")
+    assert [name for name in BUILTINS if f"`{name}`" not in sheet] == []
+
+
+def test_the_built_in_field_and_context_name_tables_are_the_registries():
+    from landlord_dsl.types import BUILTIN_FIELDS, CONTEXT_NAMES, SHORTFALL_NAMES
+
+    page = (ROOT / "docs/language/expressions.md").read_text(encoding="utf-8")
+    fields = page.split("## Built-in fields", 1)[1]
+    assert {(row[0], row[1].strip("`")) for row in _table_rows(fields)} == \
+        {(of, name) for of, names in BUILTIN_FIELDS.items() for name in names}
+    context = page.split("## Context names", 1)[1].split("\n## ", 1)[0]
+    assert {row[0].strip("`") for row in _table_rows(context)} == set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}
