@@ -97,7 +97,7 @@ def board_table(name: str) -> str:
     if spec["rents"]:
         by_space, by_kind = spec["rents"]
         rents = (table(model, by_space), {kind: (table(model, t), text) for kind, (t, text) in by_kind.items()})
-        heads.append("Rent")
+        heads.append("Rent")  # land, 1 to 4 houses, hotel (the page says so above the table)
     heads += list(spec["sets"].values()) + (["Groups"] if spec["groups"] else []) + ["Source"]
     rows = []
     for i, space in enumerate(model.spaces):
@@ -128,7 +128,7 @@ def board_table(name: str) -> str:
                 source += f'<br><span class="ll-note">{html.escape(p.note)}</span>'
         cells.append(source)
         rows.append(cells)
-    lines = [f'<details class="ll-board" markdown="0"><summary>The {len(rows)} spaces of the board, in order of '
+    lines = [f'<details class="ll-board abstract" markdown="0"><summary>The {len(rows)} spaces of the board, in order of '
              f"play (table)</summary>",
              '<table class="ll-board-table">',
              "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
