@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from .compiler import RECONSTRUCTED_CARD
-from .engine import MAX_OFFER_ROUNDS
+from .program import RECONSTRUCTED_CARD
+from .control import MAX_OFFER_ROUNDS
 from .errors import visible
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .compiler import resolve_options
+from .options import resolve_options
 from .errors import LandlordError
 from .loader import RuleSet
 from .parallel import simulate_many
