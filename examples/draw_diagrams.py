@@ -52,13 +52,10 @@ class Svg:
         dash = ' stroke-dasharray="5 4"' if dashed else ""
         self.items.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{LINE}" '
                           f'stroke-width="1.6" marker-end="url(#head)"{dash}/>')
-        if label:
-            if x1 == x2:
-                dx = 8 if label_side == "right" else -8
-                self.text(x1 + dx, (y1 + y2) / 2 + 4, label, anchor="start" if label_side == "right" else "end",
-                          colour=MUTED, italic=True)
-            else:
-                self.text((x1 + x2) / 2, min(y1, y2) - 6, label, colour=MUTED, italic=True)
+        if label:  # beside a vertical arrow
+            dx = 8 if label_side == "right" else -8
+            self.text(x1 + dx, (y1 + y2) / 2 + 4, label, anchor="start" if label_side == "right" else "end",
+                      colour=MUTED, italic=True)
 
     def render(self) -> str:
         height = self.bottom + 12
@@ -91,8 +88,7 @@ def pipeline() -> str:
     for lines, fill, label in steps:
         bottom = d.box(x, y, w, lines, FILLS[fill])
         if label:
-            d.arrow(mid, bottom, mid, bottom + 38, label="")
-            d.text(mid + 8, bottom + 24, label, anchor="start", colour=MUTED, italic=True)
+            d.arrow(mid, bottom, mid, bottom + 38, label=label)
             y = bottom + 40
         else:
             y = bottom
