@@ -124,8 +124,12 @@ class _Server:
 
 def pages(site: Path) -> list[str]:
     """Return the address, relative to the site root, of every page of a built site."""
-    return sorted(str(p.parent.relative_to(site)).replace(".", "") + "/" if p.parent != site else ""
-                  for p in site.rglob("index.html") if "assets" not in p.parts)
+    found = []
+    for index in site.rglob("index.html"):
+        folder = index.parent.relative_to(site)
+        if "assets" not in folder.parts:
+            found.append("" if folder == Path(".") else folder.as_posix() + "/")
+    return sorted(found)
 
 
 def measure(site: Path, browser: str, work: Path, which: list[str] | None = None) -> list[dict]:
