@@ -9,6 +9,7 @@ a script finds
 * tables that scroll sideways, or stick out of the text column (folded
   tables are opened first);
 * whether the page itself scrolls sideways;
+* copy buttons on output (`text` and `lg-diff` blocks), which should have none;
 * charts (`figure.chart img`) and diagrams (`img.diagram`) whose smallest
   text, shrunk to the width the page gives the picture, is under 7 CSS
   pixels. A picture states the height of its smallest text in its own
@@ -59,6 +60,11 @@ function measure(win, width) {
     }
   });
   found.overflow = d.documentElement.scrollWidth > win.innerWidth + 1;
+  found.copy = {output: 0, commands: 0};
+  d.querySelectorAll("article [data-clipboard-target]").forEach(b => {
+    const output = b.closest(".language-text, .language-lg-diff");
+    if (b.offsetParent !== null) found.copy[output ? "output" : "commands"] += 1;
+  });
   d.querySelectorAll("article figure.chart img, article img.diagram").forEach(img => {
     const scale = img.getBoundingClientRect().width / (img.naturalWidth || 1);
     found.pictures.push({src: img.currentSrc.split("/").pop(), text: parseFloat(img.dataset.textPx) * scale,
@@ -165,6 +171,8 @@ def problems(results: list[dict]) -> list[str]:
                          f"in {t['width']} px")
         if r["overflow"]:
             found.append(f"{where}: the page scrolls sideways")
+        if r["copy"]["output"]:
+            found.append(f"{where}: {r['copy']['output']} output blocks have a copy button")
         for p in r["pictures"]:
             if not p["text"] >= MIN_TEXT_PX:
                 found.append(f"{where}: the smallest text of {p['src']} shows at {p['text']:.1f} px "

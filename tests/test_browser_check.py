@@ -1,8 +1,8 @@
 """The built site, looked at in headless Chromium at desktop (1280 px) and phone (390 px) width.
 
 No table scrolls sideways or sticks out of the text column, no page scrolls
-sideways, and every chart's smallest text is at least 7 CSS pixels high as
-shown (tests/browser_check.py does the looking). Skips when no Chromium is
+sideways, output blocks have no copy button, and every chart's smallest text
+is at least 7 CSS pixels high as shown (tests/browser_check.py does the looking). Skips when no Chromium is
 installed, except under CI=true, where a missing browser fails.
 """
 
@@ -45,6 +45,7 @@ def test_no_table_scrolls_sideways_and_charts_are_readable_at_desktop_and_phone_
     assert {r["width"] for r in results} == set(browser_check.WIDTHS)
     assert len(results) == len(browser_check.WIDTHS) * len(browser_check.pages(site)) > 40
     assert any(r["pictures"] for r in results), "no chart was measured"
+    assert any(r["copy"]["commands"] for r in results), "no copy button was seen (the check would prove nothing)"
     assert browser_check.problems(results) == []
 
 
