@@ -26,15 +26,14 @@ from .model import MAX_NUMBER, MAX_PLAYERS, Model
 class Checker(DeclarationPass, BodyPass, ExpressionPass):
     """The type checker: its passes, run in order by `check`."""
 
-    # ---------------------------------------------------------- top level
     def check(self, header: ast.Header, decls: Iterable[ast.Declaration]) -> Model:
+        """Return the Model of an edition's merged declarations; raise LandlordError with every problem found."""
         decls = list(decls)
         m = Model(
             header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
             kinds={}, game_vars={}, player_vars={}, space_vars={}, spaces=[], space_index={},
             space_fields={}, decks={}, functions={}, actions={}, rules=[], ends=[], score=None,
-            types=self.types, refs=self.refs, frames=self.frames, function_types={}, templates=self.templates,
-            table_types={},
+            annotations=self.annotations, function_types={}, table_types={},
         )
         self.m = m
         if header.players is not None and not (1 <= header.players[0] <= header.players[1] <= MAX_PLAYERS):

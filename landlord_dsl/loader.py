@@ -18,7 +18,7 @@ import attrs
 from . import ast
 from .checker import Model, check_declarations
 from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
-from .limits import MAX_INPUT
+from .limits import MAX_INPUT, too_deep
 from .parser import SyntaxErrors, parse, source_of
 from .resources import editions_dir, resolve
 from .sourcefile import read_source
@@ -266,8 +266,6 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     except LandlordError as err:
         raise LandlordError(problems + list(err.diagnostics)) from None
     except RecursionError:
-        from .parser import too_deep
-
         raise too_deep(source_of(modules[-1])) from None
     if problems:
         raise LandlordError(problems)

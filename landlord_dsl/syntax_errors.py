@@ -48,6 +48,7 @@ def _expected_hint(expected: set[str]) -> str | None:
 
 
 def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
+    """Return the error for one of Lark's syntax exceptions: where it is, what was found, and a hint."""
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
