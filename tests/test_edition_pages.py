@@ -52,3 +52,12 @@ def test_known_disagreements_list_every_strict_xfail_of_the_scenario_tests():
     pages = "".join((ROOT / "docs" / "editions" / f"{n}.md").read_text(encoding="utf-8") for n in edition_pages.EDITIONS)
     for reason in reasons:
         assert reason[1:] in pages
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_page_opens_with_the_board_picture(name):
+    text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
+    body = text.split("\n# ", 1)[1].split("\n", 1)[1].lstrip("\n")
+    first = body.split("\n", 1)[0]
+    picture = f"../assets/boards/{name}.svg"
+    assert first.startswith("[![The board of ") and f"]({picture})](" in first and (ROOT / "docs" / picture[3:]).exists()
