@@ -128,8 +128,8 @@ def board_table(name: str) -> str:
                 source += f'<br><span class="ll-note">{html.escape(p.note)}</span>'
         cells.append(source)
         rows.append(cells)
-    lines = [f'<details class="ll-board abstract" markdown="0"><summary>The {len(rows)} spaces of the board, in order of '
-             f"play (table)</summary>",
+    lines = [f'<details class="ll-board abstract" markdown="0">'
+             f"<summary>The {len(rows)} spaces of the board, in order of play (table)</summary>",
              '<table class="ll-board-table">',
              "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
              "<tbody>"]

@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     figure = args.out.parent / "assets" / "single-tax-gini.png"
     figure.parent.mkdir(parents=True, exist_ok=True)
     # turn 60 falls in round 15 or 16, as the first turn goes to seat 1 or another
-    text_px = min(chart(curves, 15.5, figure), chart(curves, 15.5, figure.with_name("single-tax-gini-narrow.png"), True))
+    narrow = figure.with_name("single-tax-gini-narrow.png")
+    text_px = min(chart(curves, 15.5, figure), chart(curves, 15.5, narrow, narrow=True))
 
     command = "python examples/single_tax_report.py" + (f" --games {args.games}" if args.games != 1000 else "")
     lines = [

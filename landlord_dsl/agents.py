@@ -57,7 +57,7 @@ class HeuristicAgent(Agent):
         self.reserve = reserve
 
     def choose(self, game: "Game", request: DecisionRequest) -> int:
-        """Return the index of the affordable option with the best value over cost (the cheapest if none is affordable)."""
+        """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
         limit = game.bal[game.nacc + request.seat] - self.reserve
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None

@@ -27,7 +27,8 @@ from landlord_dsl.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md", "docs/getting-started.md"]
 SHIPPED = [p.read_text() for p in sorted((ROOT / "editions").rglob("*.lg"))]
-_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)(?: title=\"([^\"]*)\")?\n(.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)(?: title=\"([^\"]*)\")?\n(.*?)```",
+                    re.S)
 
 
 def excerpts(kind: str) -> list[tuple[str, str, str]]:

@@ -81,7 +81,8 @@ def _syntax_lines(text: str, pattern: str) -> set[str]:
 
 def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
     # a section's syntax is the unmarked block right below its heading
-    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```")
+    below_heading = r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```"
+    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), below_heading)
                               for page in _REFERENCE))
     sheet = _syntax_lines((ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8"), r"```lg\n(.*?)```")
     assert len(reference) > 50
@@ -91,8 +92,9 @@ def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
 
 def _table_rows(text: str) -> list[list[str]]:
     """Return the cells of every row of a Markdown table (header and rule lines left out)."""
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines() if line.startswith("|")]
-    return [r for r in rows[2:]]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("|")]
+    return rows[2:]
 
 
 def test_the_built_in_function_table_is_the_registry():

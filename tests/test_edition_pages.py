@@ -49,7 +49,8 @@ def test_the_1933_table_gives_rents_and_named_colours():
 def test_known_disagreements_list_every_strict_xfail_of_the_scenario_tests():
     reasons = [r for spec in edition_pages.EDITIONS.values() for f in spec["tests"] for _, r in edition_pages.xfails(f)]
     assert reasons, "the scenario tests have no xfail to list (the test below would prove nothing)"
-    pages = "".join((ROOT / "docs" / "editions" / f"{n}.md").read_text(encoding="utf-8") for n in edition_pages.EDITIONS)
+    pages = "".join((ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
+                    for name in edition_pages.EDITIONS)
     for reason in reasons:
         assert reason[1:] in pages
 
@@ -60,4 +61,5 @@ def test_the_page_opens_with_the_board_picture(name):
     body = text.split("\n# ", 1)[1].split("\n", 1)[1].lstrip("\n")
     first = body.split("\n", 1)[0]
     picture = f"../assets/boards/{name}.svg"
-    assert first.startswith("[![The board of ") and f"]({picture})](" in first and (ROOT / "docs" / picture[3:]).exists()
+    assert first.startswith("[![The board of ") and f"]({picture})](" in first
+    assert (ROOT / "docs" / picture.removeprefix("../")).exists()

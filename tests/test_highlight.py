@@ -79,7 +79,7 @@ def test_every_rule_code_block_in_the_docs_is_marked_lg():
 
 
 def test_the_diff_lexer_colours_each_line_as_the_terminal_does():
-    """`lg-diff` (the docs' fences for `landlord-dsl diff` output) gives every line the colour --color always gives it."""
+    """`lg-diff`, the docs' fence for `landlord-dsl diff` output, colours each line as --color always does."""
     import io
 
     from pygments.token import Generic
@@ -91,7 +91,8 @@ def test_the_diff_lexer_colours_each_line_as_the_terminal_does():
     runs = {}
     for colour in ("never", "always"):
         out = io.StringIO()
-        main(["diff", "landlords-game-1906", "landlords-game-1906-monopolist-demonstration", "--color", colour], out=out)
+        main(["diff", "landlords-game-1906", "landlords-game-1906-monopolist-demonstration", "--color", colour],
+             out=out)
         runs[colour] = out.getvalue().splitlines()
     kinds = {}
     for token, value in LandlordDiffLexer().get_tokens("\n".join(runs["never"]) + "\n"):
