@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from .compare import Change
     from .program import Program
     from .engine import Game, GameResult
-    from .errors import Diagnostic, LandlordError, RuleRuntimeError
+    from .errors import (Diagnostic, GameLogError, LandlordError, OutputError, RuleCheckError, RuleRuntimeError,
+                         RuleSourceError, RuleSyntaxError, SaveError, UsageError)
     from .loader import RuleSet, load_text
     from .events import ThrowEvent, TurnEvent
     from .requests import ScriptedChance, SeededChance
@@ -69,15 +70,18 @@ _LAZY = {
     "ScriptedAgent": "agents", "Program": "program", "Game": "engine", "GameResult": "engine",
     "GameState": "saves", "ThrowEvent": "events", "TurnEvent": "events", "state_from_json": "saves",
     "state_to_json": "saves", "Diagnostic": "errors",
-    "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
+    "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSourceError": "errors", "RuleSyntaxError": "errors",
+    "RuleCheckError": "errors", "UsageError": "errors", "SaveError": "errors", "GameLogError": "errors",
+    "OutputError": "errors", "RuleSet": "loader", "load_text": "loader",
     "ScriptedChance": "requests", "SeededChance": "requests",
     # importable from the package before it loaded lazily
     "load": "loader", "compile_ruleset": "compiler",
 }
 
 __all__ = [
-    "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
-    "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
+    "Agent", "Diagnostic", "Game", "GameLogError", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
+    "LandlordError", "OutputError", "Program", "RandomAgent", "RuleCheckError", "RuleRuntimeError", "RuleSet",
+    "RuleSourceError", "RuleSyntaxError", "SaveError", "ScriptedAgent", "UsageError",
     "ScriptedChance", "SeededChance", "ThrowEvent", "TurnEvent", "analyze", "check", "compile_rules", "diff",
     "env", "format_source", "load_edition", "load_text", "new_game", "parse", "shipped_editions",
     "state_from_json", "state_to_json",

@@ -19,7 +19,7 @@ from . import ast
 from .check_bodies import BodyPass
 from .check_decls import DeclarationPass
 from .check_exprs import ExpressionPass
-from .errors import LandlordError, SourceText
+from .errors import RuleCheckError, SourceText
 from .model import MAX_NUMBER, MAX_PLAYERS, Model
 
 
@@ -54,7 +54,7 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
             self.error("the edition has no board", header.span, "add a `board { space ... }` block")
         if self.diagnostics:
             self.diagnostics.sort(key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
-            raise LandlordError(self.diagnostics)
+            raise RuleCheckError(self.diagnostics)
         return m
 
 

@@ -7,7 +7,7 @@ memory, with a located error when a file asks for more.
 from __future__ import annotations
 
 from .ast import Span
-from .errors import Diagnostic, LandlordError, SourceText
+from .errors import Diagnostic, RuleSourceError, SourceText
 
 MAX_INT = 2 ** 63 - 1  # every number a rule keeps lies in -MAX_INT .. MAX_INT
 MAX_TEXT = 100_000  # characters of a text a rule builds
@@ -36,7 +36,7 @@ TOO_DEEP = ("the file nests too deeply for landlord-dsl (an expression or block 
             "split long expressions with `let` or functions")
 
 
-def too_deep(where: SourceText | str) -> LandlordError:
+def too_deep(where: SourceText | str) -> RuleSourceError:
     """Return the error for rules nested deeper than Python can parse, check, print or compile them.
 
     Given the source, it points at the file's longest line (where such nesting
@@ -44,8 +44,8 @@ def too_deep(where: SourceText | str) -> LandlordError:
     starts with that name.
     """
     if isinstance(where, str):
-        return LandlordError([Diagnostic(f"{where}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])])
+        return RuleSourceError([Diagnostic(f"{where}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])])
     lines = where.text.split("\n")
     number = max(range(len(lines)), key=lambda i: len(lines[i])) + 1 if lines else 1
     span = Span(where.name, number, 1, number, len(lines[number - 1]) + 1 if lines else 2)
-    return LandlordError([where.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
+    return RuleSourceError([where.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
