@@ -39,6 +39,9 @@ EDITIONS = {
         "tests": ["test_scenarios_1906.py", "test_scenarios_single_tax.py"],
         "sets": {"section": "Section"}, "groups": True, "rents": None,
     },
+    "landlords-game-1939": {
+        "tests": ["test_scenarios_1939.py"], "sets": {"section": "Section"}, "groups": True, "rents": None,
+    },
     "monopoly-1933-atlantic-city": {
         "tests": ["test_scenarios_1933.py"], "sets": {"color": "Colour"}, "groups": False,
         # the title cards' rents: land, 1 to 4 houses, hotel; railroads and utilities by number owned
