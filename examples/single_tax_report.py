@@ -104,10 +104,11 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "## Outcomes",
         "",
-        "| regime | turns per game | final Gini of wealth (95% CI) | final Gini of cash | prosperity | first seat wins |",
+        "| regime | turns per game | final Gini of wealth (95% CI) | final Gini of cash | prosperity "
+        "| first seat wins |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for name, edition, options, summary, finals, cash, landlord in rows:
+    for name, _, _, summary, finals, cash, landlord in rows:
         turns = summary["turns_per_game"]["mean"]
         lines.append(f"| {name} | {turns:.1f} | {interval(finals)} | {interval(cash)} | "
                      f"{100 * summary['prosperity_rate']:.1f}% | {100 * landlord / args.games:.1f}% |")

@@ -147,7 +147,8 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
         kind = program.space_kinds[i]
         label = program.space_labels[i]
         out.append(f'<g id="space-{i}" class="space kind-{_plain(kind)}">')
-        out.append(f"<title>{i}: {_plain(label)} ({_plain(model.kinds[kind].label or kind) if kind in model.kinds else _plain(kind)})"
+        kind_label = _plain(model.kinds[kind].label or kind) if kind in model.kinds else _plain(kind)
+        out.append(f"<title>{i}: {_plain(label)} ({kind_label})"
                    f"{'; ' + _plain(model.group_labels.get(sets[i], sets[i])) if sets[i] else ''}</title>")
         out.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{kind_fill[kind]}" '
                    f'stroke="#333" stroke-width="1"/>')

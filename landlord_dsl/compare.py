@@ -17,7 +17,8 @@ import difflib
 import math
 import re
 import statistics
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -208,6 +209,14 @@ def _space_changes(a: list[ast.SpaceDecl], b: list[ast.SpaceDecl], sources: bool
     return out
 
 
+def _card_text(deck: ast.DeckDecl | None, c: ast.CardDecl | None) -> str | None:
+    """Return the card's text as the deck `deck` would print it, without its source; None for no card."""
+    if c is None or deck is None:
+        return None
+    holder = attrs.evolve(deck, cards=(attrs.evolve(c, provenance=None),), provenance=None, label=None, enabled=None)
+    return "\n".join(_decl_text(holder).splitlines()[1:-1]).strip()
+
+
 def _deck_changes(a: dict[str, ast.DeckDecl], b: dict[str, ast.DeckDecl]) -> list[Change]:
     out = []
     for name in list(a) + [n for n in b if n not in a]:
@@ -219,14 +228,10 @@ def _deck_changes(a: dict[str, ast.DeckDecl], b: dict[str, ast.DeckDecl]) -> lis
             out.append(change)
         ca = {c.name: c for c in da.cards} if da else {}
         cb = {c.name: c for c in db.cards} if db else {}
+        deck = da or db
         for card in list(ca) + [n for n in cb if n not in ca]:
-            def text(c: ast.CardDecl | None) -> str | None:
-                if c is None:
-                    return None
-                holder = attrs.evolve(da or db, cards=(attrs.evolve(c, provenance=None),), provenance=None,
-                                      label=None, enabled=None)
-                return "\n".join(_decl_text(holder).splitlines()[1:-1]).strip()
-            change = _pair("card", f"{name}.{card}", ca.get(card), cb.get(card), text(ca.get(card)), text(cb.get(card)))
+            change = _pair("card", f"{name}.{card}", ca.get(card), cb.get(card), _card_text(deck, ca.get(card)),
+                           _card_text(deck, cb.get(card)))
             if change is not None:
                 out.append(change)
     return out
@@ -330,7 +335,7 @@ def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
     """Return -/+ lines for two normalised texts: whole texts when short, else a unified diff."""
     old_lines = old.splitlines() if old is not None else []
     new_lines = new.splitlines() if new is not None else []
-    if len(old_lines) <= 2 and len(new_lines) <= 2 or not old_lines or not new_lines:
+    if (len(old_lines) <= 2 and len(new_lines) <= 2) or not old_lines or not new_lines:
         return ([paint(f"      - {t}", "removed") for t in old_lines]
                 + [paint(f"      + {t}", "added") for t in new_lines])
     out = []
@@ -364,7 +369,8 @@ def render_markdown(changes: Sequence[Change], a: str, b: str) -> str:
         for c in group:
             name = c.name + (f" → {c.new_name}" if c.new_name else "")
             cite = _cite(c)
-            out += [f"**{c.change}** `{name}`" + (f" · sources: {_md_escape(cite[1:-1].replace(' -> ', ' → '))}" if cite else ""), ""]
+            sources = f" · sources: {_md_escape(cite[1:-1].replace(' -> ', ' → '))}" if cite else ""
+            out += [f"**{c.change}** `{name}`{sources}", ""]
             if c.details:
                 out += ["| what | old | new |", "|---|---|---|"]
                 out += [f"| {_md_escape(w)} | {_md_code(o)} | {_md_code(n)} |" for w, o, n in c.details]
@@ -527,7 +533,8 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
         lines.append(f"  {'':18} games stopped by the turn limit (counted at their length): "
                      f"a {censored['a']}, b {censored['b']}")
     for w in data["wins_by_seat"]:
-        lines.append(f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   b-a {ci(w['difference'])}")
+        lines.append(f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   "
+                     f"b-a {ci(w['difference'])}")
     rows = [r for r in data["landing_per_throw"] if show_all or r["excludes_zero"]]
     hidden = len(data["landing_per_throw"]) - len(rows)
     lines.append("  landing frequency per throw, by space (label #index in a/b): " + (

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from .compiler import RECONSTRUCTED_CARD
 from .engine import MAX_OFFER_ROUNDS
@@ -12,14 +13,14 @@ if TYPE_CHECKING:
     from .engine import Game
 
 
-def _party(game: "Game", index: int) -> str:
+def _party(game: Game, index: int) -> str:
     """Name a ledger index: a player or a declared account."""
     if index >= game.nacc:
         return game.names[index - game.nacc]
     return game.prog.account_labels[index]
 
 
-def describe_event(game: "Game", event: tuple) -> str | None:
+def describe_event(game: Game, event: tuple) -> str | None:
     """Return one log event as a sentence, control characters shown as escapes; None for events not worth telling."""
     text = _describe(game, event)
     if text is None:
@@ -30,7 +31,7 @@ def describe_event(game: "Game", event: tuple) -> str | None:
     return text[:len(text) - len(body)] + visible(body)
 
 
-def _describe(game: "Game", event: tuple) -> str | None:
+def _describe(game: Game, event: tuple) -> str | None:
     kind = event[0]
     names = game.names
     space = game.prog.space_labels
@@ -55,7 +56,7 @@ def _describe(game: "Game", event: tuple) -> str | None:
         _, _, seat, amount, dst, r = event
         return f"{names[seat]} cannot pay {amount} to {_party(game, dst)} [{rule(r)}]."
     if kind == "card":
-        _, _, card, before, after, r = event
+        _, _, card, _, after, r = event
         what = game.prog.card_texts[card]
         if after is None:
             return f"{what} goes back to the pack [{rule(r)}]."
@@ -91,7 +92,7 @@ def quiet_event(event: tuple) -> bool:
     return event[0] in ("bid", "card") or (event[0] == "decide" and event[4] == "done")
 
 
-def narrate(game: "Game", start: int = 0, verbose: bool = False) -> Iterator[str]:
+def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
     """Yield sentences for the events logged from index `start` on (all of them when verbose)."""
     for event in game.log[start:]:
         if verbose or not quiet_event(event):

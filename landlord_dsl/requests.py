@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 
@@ -72,7 +73,7 @@ class DecisionRequest:
     thousands of questions that bots answer from the hints alone.
     """
 
-    __slots__ = ("seat", "prompt", "legal", "_site", "_describe", "_rule", "_rule_names")
+    __slots__ = ("_describe", "_rule", "_rule_names", "_site", "legal", "prompt", "seat")
 
     def __init__(self, seat: int, prompt: str, legal: Sequence[tuple], site: ChoiceSite,
                  describe: Callable[[int, Any], str] | None = None, rule: int = -1,
@@ -86,7 +87,7 @@ class DecisionRequest:
         self._rule_names = rule_names
 
     @classmethod
-    def from_options(cls, seat: int, prompt: str, options: Sequence[Option], rule: str = "-") -> "DecisionRequest":
+    def from_options(cls, seat: int, prompt: str, options: Sequence[Option], rule: str = "-") -> DecisionRequest:
         """Return a request offering these options (for tests and tools; games make their own)."""
         site = ChoiceSite(tuple(o.name for o in options), tuple(o.label for o in options), prompt)
         legal = [(k, None, o.cost, o.value) for k, o in enumerate(options)]
@@ -125,7 +126,8 @@ class DecisionRequest:
             for k, x, cost, value in self.legal)
 
     def __repr__(self) -> str:
-        return f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, options={self.options!r})"
+        return (f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, "
+                f"options={self.options!r})")
 
 
 class BidRequest(NamedTuple):

@@ -51,7 +51,7 @@ class Recording:
 class _Recorder(list):
     """The game's event log, which also records a frame with the state as each told event is logged."""
 
-    def __init__(self, game: "Game", rules: "RuleSet", recording: Recording) -> None:
+    def __init__(self, game: Game, rules: RuleSet, recording: Recording) -> None:
         super().__init__(game.log)
         self.game, self.recording = game, recording
         self.citations = [r.provenance.source if r.provenance else "" for r in rules.model.rules]
@@ -110,7 +110,7 @@ def _var_text(name: str, value: int | bool) -> str:
     return f"{label} {value}"
 
 
-def record(game: "Game", rules: "RuleSet") -> Recording:
+def record(game: Game, rules: RuleSet) -> Recording:
     """Follow a game that has not started yet; return the Recording it fills as it is played.
 
     Call before `game.play()` (or `setup()`); recording leaves the game itself unchanged.
@@ -120,7 +120,7 @@ def record(game: "Game", rules: "RuleSet") -> Recording:
     return recording
 
 
-def replay_data(game: "Game", rules: "RuleSet", recording: Recording) -> dict[str, Any]:
+def replay_data(game: Game, rules: RuleSet, recording: Recording) -> dict[str, Any]:
     """Return everything the page needs, as JSON-ready data."""
     prog = game.prog
     accounts = [label for label, finite in zip(prog.account_labels, game.finite[:game.nacc]) if finite]
@@ -136,7 +136,7 @@ def replay_data(game: "Game", rules: "RuleSet", recording: Recording) -> dict[st
     }
 
 
-def replay_html(game: "Game", rules: "RuleSet", recording: Recording, heading: str | None = None) -> str:
+def replay_html(game: Game, rules: RuleSet, recording: Recording, heading: str | None = None) -> str:
     """Return the self-contained HTML page (text) replaying a recorded game."""
     data = replay_data(game, rules, recording)
     # No "<" at all inside the script element, so no text can end it early (or open a comment).

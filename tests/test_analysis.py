@@ -134,7 +134,8 @@ def test_rows_are_probabilities_and_the_jail_status_is_separate(ring):
 
 
 def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(tmp_path):
-    path = _ring(tmp_path, "if again and not player.in_jail {", "if again and not player.in_jail and player.laps >= 0 {")
+    path = _ring(tmp_path, "if again and not player.in_jail {",
+                 "if again and not player.in_jail and player.laps >= 0 {")
     with pytest.raises(ld.LandlordError) as err:
         analyze(path, check_economy=False)
     line = RING.read_text(encoding="utf-8").splitlines().index("player var laps = 0") + 1
@@ -143,7 +144,8 @@ def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(t
 
 def test_movement_that_depends_on_money_is_flagged_at_the_rule(tmp_path):
     # leaving jail only when rich: in a game played on, the token is poorer
-    path = _ring(tmp_path, "if player.in_jail {\n            pay 20", "if player.in_jail and player.cash >= 990 {\n            pay 20")
+    path = _ring(tmp_path, "if player.in_jail {\n            pay 20",
+                 "if player.in_jail and player.cash >= 990 {\n            pay 20")
     result = analyze(path, check_economy=True, rents=False)
     assert not result.exact
     text = result.warnings[0].render()

@@ -115,7 +115,7 @@ def test_player_count_outside_edition_range_is_refused(program_1906):
 
 def test_options_are_validated():
     rules = ld.load_edition("landlords-game-1906")
-    with pytest.raises(ld.LandlordError, match="(?s)unknown option 'fast_game'.*faster_game"):
+    with pytest.raises(ld.LandlordError, match=r"(?s)unknown option 'fast_game'.*faster_game"):
         ld.compile_rules(rules, {"fast_game": True})
     with pytest.raises(ld.LandlordError, match="must be one of"):
         ld.compile_rules(rules, {"double_four": "maybe"})

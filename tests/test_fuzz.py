@@ -23,9 +23,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from lark import Lark
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
+from lark import Lark
 
 import landlord_dsl as ld
 from landlord_dsl.errors import Diagnostic, LandlordError, visible
@@ -177,7 +178,7 @@ _INT = st.one_of(st.sampled_from(["0", "1", "2", "4", "100"]), st.integers(0, 10
 
 
 def _reachable_terminals(start: str) -> set[str]:
-    terminals, rules, ignore = GRAMMAR.grammar.compile([start], ())
+    _, rules, ignore = GRAMMAR.grammar.compile([start], ())
     used = {sym.name for rule in rules for sym in rule.expansion if sym.is_term}
     return used | set(ignore)
 
@@ -522,7 +523,8 @@ rule r "R" {{ on turn {{
     {2}
 }} }}
 """
-_GROWING_LEAVES = st.sampled_from(["v", "w", "n", "2", "1000000000000000", "player.cash", "bank.balance", "turn_number"])
+_GROWING_LEAVES = st.sampled_from(["v", "w", "n", "2", "1000000000000000", "player.cash", "bank.balance",
+                                   "turn_number"])
 GROWING_NUMBERS = st.recursive(_GROWING_LEAVES, lambda inner: st.one_of(
     st.tuples(inner, st.sampled_from(["+", "-", "*", "*", "/"]), inner).map(lambda t: f"({' '.join(t)})"),
     inner.map(lambda e: f"f({e})"),

@@ -15,7 +15,8 @@ import difflib
 import re
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.parser import MAX_SYNTAX_ERRORS, _keyword_terminals, code_of

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import attrs
@@ -34,12 +34,12 @@ IDS = [p.stem for p in FILES]
 BASES = [p for p in FILES if parse(p.read_text(), str(p)).header.extends is None]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(path: Path) -> ld.RuleSet:
     return ld.load_edition(path)
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(path: Path, options: tuple) -> ld.Program:
     return ld.compile_rules(ruleset(path), dict(options))
 
@@ -339,7 +339,9 @@ rule lots source "none: a test" {
     on land lot {
         if here.owner == none {
             choose "Buy?" {
-                option buy when player.cash >= here.price { pay here.price from player to bank give here.title to player }
+                option buy when player.cash >= here.price {
+                    pay here.price from player to bank give here.title to player
+                }
                 option pass { pay bonus[1] from player to pot }
             }
         } else if here.owner != player {

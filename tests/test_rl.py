@@ -18,7 +18,9 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pettingzoo.test as pettingzoo_test  # the test extra installs it: no silent skip
 import pytest
+from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,13 +28,8 @@ import landlord_dsl as ld
 from landlord_dsl.agents import SharedScript
 from landlord_dsl.errors import LandlordError
 from landlord_dsl.requests import BidRequest
-
-import pettingzoo.test as pettingzoo_test  # noqa: E402 - the test extra installs it: no silent skip
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
-from landlord_dsl.rl import LandlordGymEnv  # noqa: E402
-from landlord_dsl.rl.encoding import (  # noqa: E402
-    GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements)
+from landlord_dsl.rl import LandlordGymEnv
+from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ld.shipped_editions()
@@ -442,7 +439,7 @@ def test_a_player_who_leaves_is_terminated_before_the_game_ends(small):
 def test_the_turn_limit_truncates_rather_than_terminates():
     env = ld.env("landlords-game-1906", players=2, turn_limit=5)
     env.reset(seed=0)
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert truncated and not terminated and info["end_reason"] == "turn limit (5)"
@@ -559,7 +556,8 @@ def test_a_question_to_a_player_who_has_left_is_a_clear_error():
             'var gone: player = none\n'
             'rule ask "Ask" {\n    on turn {\n'
             '        choose "Wait?" {\n            option wait "Wait" { }\n            option go "Go" { }\n        }\n'
-            '        if turn_number == 1 {\n            set gone = players[1]\n            eliminate players[1]\n        }\n'
+            '        if turn_number == 1 {\n            set gone = players[1]\n'
+            '            eliminate players[1]\n        }\n'
             '        if turn_number == 4 and gone != none {\n'
             '            choose by gone "Still there?" {\n'
             '                option yes "Yes" { }\n                option no "No" { }\n            }\n'
@@ -568,6 +566,6 @@ def test_a_question_to_a_player_who_has_left_is_a_clear_error():
     env.reset(seed=0)
     with pytest.raises(LandlordError, match=r"the rules ask Player 2 a question after he has left the game "
                                             r"\(rule 'ask'\)"):
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated else 0)

@@ -224,7 +224,8 @@ def test_1906_single_tax_adoption_from_the_start_empties_the_treasury_after_setu
 
 def test_1906_single_tax_adoption_never_keeps_the_ordinary_rules():
     """single_tax="never": no turn, wealth gap or setup brings the Single Tax in."""
-    g = game(players=2, start=False, first=0, single_tax="never", answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
+    g = game(players=2, start=False, first=0, single_tax="never",
+             answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
     g.setup()
     assert g.scores() == (675, 600)
     set_cash(g, 0, 5000)
@@ -781,8 +782,8 @@ def test_1906_single_tax_rule_4_one_house_per_lot():
     g = st_game(cash=[500, 0], at=["mother_earth", "mother_earth"], throws=[(1, 1)], answers=[["done"], []])
     set_houses(g, "wayback", 1)
     turn(g, 0)
-    built = [labels for labels in g.agents[0].labels if any(l.startswith("Offer the land rent") for l in labels)]
-    assert built and not any("Wayback" in l for l in built[0])
+    built = [labels for labels in g.agents[0].labels if any(x.startswith("Offer the land rent") for x in labels)]
+    assert built and not any("Wayback" in x for x in built[0])
 
 
 def test_1906_single_tax_adoption_a_prisoner_may_call_the_vote_after_a_failed_throw():

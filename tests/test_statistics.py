@@ -351,6 +351,7 @@ def test_outcomes_json_has_a_paired_interval_for_every_space():
     b = ld.load_edition("landlords-game-1904-without-lot-tickets")
     code, out = _run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--outcomes", "4",
                      "--all", "--format", "json")
+    assert code == 1  # the files differ
     data = json.loads(out)["outcomes"]
     assert data["interval"].startswith("95 % CI, paired on common random numbers")
     assert len(data["landing_per_throw"]) == len(ld.compile_rules(a).space_names)

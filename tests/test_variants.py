@@ -800,7 +800,7 @@ def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule
     jail = lambda m: next(r for r in m.rules if r.name == "jail_rule")  # noqa: E731
     assert _text(jail(jackpot)) == to_pot(_text(jail(base)))
     for deck in ("chance_cards", "chest_cards"):
-        def cards(m, change=lambda text: text):
+        def cards(m, change=lambda text: text, deck=deck):
             return {c.name: change(_text(attrs.evolve(m.decks[deck], cards=(attrs.evolve(c, provenance=None),))))
                     for c in m.decks[deck].cards}
 

@@ -72,7 +72,7 @@ def test_recording_a_game_does_not_change_it_and_keeps_one_frame_per_told_event(
 
 
 def test_a_frame_names_the_rule_and_its_citation():
-    rules, game, recording = _recorded("landlords-game-1906", 7)
+    rules, _, recording = _recorded("landlords-game-1906", 7)
     cited = [f for f in recording.frames if f["rule"]]
     assert cited
     by_name = {r.name: r.provenance.source for r in rules.model.rules if r.provenance}

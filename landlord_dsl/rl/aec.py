@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -189,7 +190,7 @@ class LandlordAECEnv(AECEnv):
     def __del__(self):
         try:
             self.close()
-        except Exception:  # noqa: BLE001 - nothing can be reported while being collected
+        except Exception:  # nothing can be reported while being collected
             pass
 
 
