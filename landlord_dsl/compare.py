@@ -130,7 +130,7 @@ def _table_changes(a: dict[str, ast.TableDecl], b: dict[str, ast.TableDecl], sou
     for name in list(a) + [n for n in b if n not in a]:
         ta, tb = a.get(name), b.get(name)
         if ta is None or tb is None:
-            change = _pair("table", name, ta, tb, ta and _decl_text(ta), tb and _decl_text(tb))
+            change = _pair("table", name, ta, tb, _decl_text(ta) if ta else None, _decl_text(tb) if tb else None)
             if change:
                 out.append(change)
             continue
@@ -473,7 +473,8 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
     sides: dict[str, dict[str, Any]] = {}
     for side, program in (("a", pa), ("b", pb)):
         lengths, ginis, censored, wins = [], [], 0, [[0.0] * games for _ in range(n)]
-        throws, landings = [], {name: [] for name in program.space_names}
+        throws: list[int] = []
+        landings: dict[str, list[int]] = {name: [] for name in program.space_names}
         for i in range(games):
             game, result = _play(program, n, seed + i)
             lengths.append(result.turns)
@@ -495,7 +496,12 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
                               sb["throws"])
         where = {side: (sides[side]["program"].space_names.index(name)
                         if name in sides[side]["program"].space_names else None) for side in "ab"}
-        label = pa.space_labels[where["a"]] if where["a"] is not None else pb.space_labels[where["b"]]
+        index_a, index_b = where["a"], where["b"]
+        if index_a is not None:
+            label = pa.space_labels[index_a]
+        else:
+            assert index_b is not None  # every name is a space of a or of b
+            label = pb.space_labels[index_b]
         landing.append({"space": name, "label": label, "index_a": where["a"], "index_b": where["b"], **row})
     landing.sort(key=lambda r: (-abs(r["difference"]["mean"]), r["space"]))
 

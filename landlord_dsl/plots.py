@@ -95,7 +95,7 @@ def gini_curves(ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], yla
     `curves` holds (name, [[mean, low, high] per round]); `mark` is an optional
     (round, text) drawn as a dashed vertical line (a rule adopted then, say).
     """
-    ends = []
+    ends: list[list[Any]] = []  # [y, x, name, colour] of each line's end
     for (name, rows), colour in zip(curves, OKABE_ITO):
         if not rows:
             continue

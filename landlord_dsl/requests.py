@@ -120,10 +120,16 @@ class DecisionRequest:
     @property
     def options(self) -> tuple[Option, ...]:
         """Return the legal options with their names, labels and hints."""
-        site, describe = self._site, self._describe
-        return tuple(
-            Option(site.names[k], site.labels[k] if site.labels[k] is not None else describe(k, x), cost, value)
-            for k, x, cost, value in self.legal)
+        return tuple(Option(self._site.names[k], self._label(k, x), cost, value) for k, x, cost, value in self.legal)
+
+    def _label(self, k: int, x: Any) -> str:
+        """Return the label of option `k` (for the item `x`): as written, or computed now."""
+        label = self._site.labels[k]
+        if label is not None:
+            return label
+        # a request made without a describe function (from_options) has every label written
+        assert self._describe is not None
+        return self._describe(k, x)
 
     def __repr__(self) -> str:
         return (f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, "

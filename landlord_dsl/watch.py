@@ -60,13 +60,14 @@ class _Recorder(list):
         self.shown_vars = [(v, name) for v, (name, decl) in enumerate(model.space_vars.items())
                            if model.types.get(id(decl)) in ("int", "bool")]
 
-    def append(self, event: tuple) -> None:  # type: ignore[override]
+    def append(self, event: tuple) -> None:
         super().append(event)
-        if not quiet_event(event) and describe_event(self.game, event) is not None:
-            self._frame(event)
+        text = None if quiet_event(event) else describe_event(self.game, event)
+        if text is not None:
+            self._frame(event, text)
 
-    def _frame(self, event: tuple) -> None:
-        """Record the frame of a told event, with the state the event leaves behind."""
+    def _frame(self, event: tuple, text: str) -> None:
+        """Record the frame of a told event (told as `text`), with the state the event leaves behind."""
         game = self.game
         rule = event[-1] if event[0] not in ("turn", "end") and isinstance(event[-1], int) else -1
         holdings = self._holdings()
@@ -76,7 +77,7 @@ class _Recorder(list):
         if event[0] == "send":  # logged just before the engine puts the token there
             pos[event[2]] = event[4]
         self.recording.frames.append({
-            "text": describe_event(game, event).strip(),
+            "text": text.strip(),
             "rule": game.rule_name(rule) if rule >= 0 else None,
             "cite": self.citations[rule] if rule >= 0 else "",
             "turn": game.turn,
@@ -90,7 +91,7 @@ class _Recorder(list):
 
     def _holdings(self) -> dict[str, Any]:
         game = self.game
-        changed = []
+        changed: list[list[Any]] = []
         for v, name in self.shown_vars:
             start = game.prog.space_var_init[v]
             changed.extend([space, _var_text(name, value)] for space, value in enumerate(game.sv[v])

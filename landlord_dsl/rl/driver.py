@@ -71,7 +71,9 @@ class Driver:
 
     def _ask(self, request):
         """Return the caller's answer to `request` (runs inside the game)."""
-        return self._play.parent.switch(("ask", request))
+        parent = self._play.parent
+        assert parent is not None  # set by _resume before the game runs
+        return parent.switch(("ask", request))
 
     def _resume(self, value) -> None:
         self._play.parent = greenlet.getcurrent()  # come back to whoever resumed the game

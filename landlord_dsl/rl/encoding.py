@@ -118,7 +118,8 @@ class ActionLayout:
     def decision_slots(self, request: DecisionRequest) -> list[int]:
         """Return the action slot of each of the request's legal entries, in order."""
         parts = self.sites.get(request.site.span)
-        slots, seen = [], {}
+        slots: list[int] = []
+        seen: dict[int, int] = {}
         for k, x, _, _ in request.legal:
             if parts is None:  # one of the engine's own questions: options without `for`
                 slots.append(k)
