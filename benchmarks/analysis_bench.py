@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from landlord_dsl import analysis
+from landlord_dsl.analysis.explore import _Explorer
 from landlord_dsl.loader import load
 
 
@@ -29,13 +30,13 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
     """Return the best wall and CPU seconds of `repeat` analyses of `edition`, with its size."""
     rules = load(edition)
     turns = [0]
-    run_turn = analysis._Explorer.run_turn
+    run_turn = _Explorer.run_turn
 
     def counting(self, key):
         turns[0] += 1
         return run_turn(self, key)
 
-    analysis._Explorer.run_turn = counting
+    _Explorer.run_turn = counting
     try:
         best_wall = best_cpu = float("inf")
         for _ in range(repeat):
@@ -46,7 +47,7 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
             best_wall = min(best_wall, time.perf_counter() - wall)
             best_cpu = min(best_cpu, time.process_time() - cpu)
     finally:
-        analysis._Explorer.run_turn = run_turn
+        _Explorer.run_turn = run_turn
     return {"edition": rules.name, "parts": parts, "states": result.states, "turns_run": turns[0],
             "spaces": len(result.rows), "wall_seconds": round(best_wall, 3), "cpu_seconds": round(best_cpu, 3)}
 

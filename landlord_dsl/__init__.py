@@ -25,19 +25,21 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
-    from .compiler import Program
-    from .engine import Game, GameResult, GameState, ThrowEvent, TurnEvent, state_from_json, state_to_json
+    from .program import Program
+    from .engine import Game, GameResult
     from .errors import Diagnostic, LandlordError, RuleRuntimeError
     from .loader import RuleSet, load_text
+    from .events import ThrowEvent, TurnEvent
     from .requests import ScriptedChance, SeededChance
+    from .saves import GameState, state_from_json, state_to_json
 
 # The public classes are imported on first use, so that `import landlord_dsl`
 # (and `landlord-dsl --help`) does not pay for the parser, checker and compiler.
 _LAZY = {
     "Agent": "agents", "HeuristicAgent": "agents", "HumanAgent": "agents", "RandomAgent": "agents",
-    "ScriptedAgent": "agents", "Program": "compiler", "Game": "engine", "GameResult": "engine",
-    "GameState": "engine", "ThrowEvent": "engine", "TurnEvent": "engine", "state_from_json": "engine",
-    "state_to_json": "engine", "Diagnostic": "errors",
+    "ScriptedAgent": "agents", "Program": "program", "Game": "engine", "GameResult": "engine",
+    "GameState": "saves", "ThrowEvent": "events", "TurnEvent": "events", "state_from_json": "saves",
+    "state_to_json": "saves", "Diagnostic": "errors",
     "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
     "ScriptedChance": "requests", "SeededChance": "requests",
     # importable from the package before it loaded lazily
@@ -144,7 +146,8 @@ def new_game(
 ) -> Game:
     """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is."""
     from .agents import HeuristicAgent
-    from .compiler import Program, compile_ruleset
+    from .compiler import compile_ruleset
+    from .program import Program
     from .engine import Game
     from .loader import load
 

@@ -16,8 +16,9 @@ import textwrap
 from html import escape
 from typing import Any
 
-from .compiler import Program, compile_ruleset
+from .compiler import compile_ruleset
 from .loader import RuleSet
+from .program import Program
 
 # Pale fills, one per kind, and strong colours, one per set (Okabe-Ito and friends,
 # chosen to stay distinguishable for colour-blind readers).

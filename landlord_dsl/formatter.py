@@ -17,7 +17,8 @@ import attrs
 
 from . import ast
 from .errors import LandlordError
-from .parser import blank_strings, code_of, parse
+from .parser import parse
+from .syntax_errors import blank_strings, code_of
 
 WIDTH = 100
 INDENT = "    "

@@ -1,4 +1,4 @@
-"""The limits a rule file runs within (documented in docs/language.md, "Limits").
+"""The limits a rule file runs within (documented in docs/language/types-and-errors.md, "Limits").
 
 They make checking and running an untrusted .lg file finish, in bounded
 memory, with a located error when a file asks for more.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .compiler import RECONSTRUCTED_CARD
-from .engine import MAX_OFFER_ROUNDS
+from .program import RECONSTRUCTED_CARD
+from .control import MAX_OFFER_ROUNDS
 from .errors import visible
 
 if TYPE_CHECKING:

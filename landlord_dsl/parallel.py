@@ -19,9 +19,10 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
 from typing import Any
 
-from .compiler import Program, compile_ruleset
+from .compiler import compile_ruleset
 from .errors import LandlordError
 from .loader import RuleSet
+from .program import Program
 from .rulesource import RuleSource, rebuild, rule_source
 from .simulate import Summary, play_one
 from .stats import Layout, Stats, layout

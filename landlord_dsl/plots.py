@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import LandlordError
 
 if TYPE_CHECKING:
-    from .compiler import Program
+    from .program import Program
 
 OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#000000", "#d55e00", "#56b4e9", "#f0e442")
 FORMATS = (".png", ".svg", ".pdf")

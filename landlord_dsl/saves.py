@@ -1,6 +1,8 @@
-"""Checking a saved game before it is restored.
+"""Engine stage: saving a game at a turn boundary, and checking a saved game before it is restored.
 
-A saved game is untrusted input: a file anyone may have edited. Reading it
+`GameState` is everything needed to continue a game; `save_game` takes it
+from a game, `state_to_json` / `state_from_json` write and read it, and
+`restore_game` puts it back. A saved game is untrusted input: a file anyone may have edited. Reading it
 checks its structure (every field present, of its type: a balance written
 as "500", 1.9 or true is refused); restoring it then checks that it fits
 the rules it claims (list lengths, seats, spaces, cards, decks, variable
@@ -16,10 +18,41 @@ from typing import TYPE_CHECKING, Any
 
 import cattrs
 
+import attrs
+
 from .errors import Diagnostic, LandlordError
 
 if TYPE_CHECKING:
-    from .engine import Game, GameState
+    from .engine import Game
+
+@attrs.define
+class GameState:
+    """Everything needed to continue a game from a turn boundary (saved as JSON)."""
+
+    rules_hash: str
+    options: dict[str, Any]
+    players: int
+    names: list[str]
+    balances: list[int]
+    positions: list[int]
+    origin: int
+    dice: list[int]
+    game_vars: list[Any]
+    player_vars: list[list[Any]]
+    space_vars: list[list[Any]]
+    holders: list[int | None]
+    decks: dict[str, list[int]]
+    active_rules: list[bool]
+    fired: list[bool]
+    loans: list[list[int]]
+    seats: list[int]
+    turn: int
+    next_seat: int
+    minted: int
+    over: bool
+    end_reason: str
+    chance_state: Any
+
 
 _KINDS = {int: "an integer", bool: "true or false", str: "a string"}
 
@@ -50,10 +83,8 @@ def _say(exc: BaseException, _type: Any) -> str:
     return str(exc)
 
 
-def structure_state(data: Any) -> "GameState":
+def structure_state(data: Any) -> GameState:
     """Return the GameState in decoded JSON `data`; a wrong structure raises LandlordError naming each fault."""
-    from .engine import GameState
-
     if not isinstance(data, dict):
         raise LandlordError("not a valid saved game: it is not a JSON object")
     try:
@@ -91,7 +122,7 @@ def _ints(values: Any, low: int, high: int | None = None) -> bool:
                                             for v in values)
 
 
-def shape_problems(game: "Game", state: "GameState") -> list[str]:
+def shape_problems(game: "Game", state: GameState) -> list[str]:
     """Return what makes `state` unfit for `game`'s rules (an empty list when it fits).
 
     Checks every field's length and type and that every seat, space, card,
@@ -164,7 +195,7 @@ def shape_problems(game: "Game", state: "GameState") -> list[str]:
     return problems
 
 
-def ledger_problems(state: "GameState") -> list[str]:
+def ledger_problems(state: GameState) -> list[str]:
     """Return the problem with a checked state's ledger, if any: every transfer moves money
     between two of its entries, unlimited accounts included, so its balances sum to zero."""
     total = sum(state.balances)
@@ -177,3 +208,113 @@ def refuse(problems: list[str]) -> LandlordError:
     more = len(problems) - len(shown)
     return LandlordError([Diagnostic(f"the saved game cannot be restored: {p}") for p in shown]
                          + ([Diagnostic(f"... and {more} more problems")] if more else []))
+
+
+def save_game(game: Game) -> GameState:
+    """Return the state of `game` at a turn boundary (call between turns)."""
+    get_state = getattr(game.chance, "get_state", None)
+    return GameState(
+        rules_hash=game.prog.rules_hash, options=dict(game.prog.options), players=game.n,
+        names=list(game.names), balances=list(game.bal), positions=list(game.pos), origin=game.origin,
+        dice=list(game.dice), game_vars=list(game.gv), player_vars=[list(v) for v in game.pv],
+        space_vars=[list(v) for v in game.sv], holders=list(game.holder),
+        decks={k: list(v) for k, v in game.decks.items()}, active_rules=list(game.active),
+        fired=list(game.fired),
+        loans=[list(l) for l in game.loans], seats=list(game.seats), turn=game.turn, next_seat=game.next_seat,
+        minted=game.minted, over=game.over, end_reason=game.end_reason,
+        chance_state=_jsonable(get_state()) if get_state else None,
+    )
+
+
+def restore_game(game: Game, state: GameState) -> None:
+    """Make `game` continue from a saved state (same rules, same options); call between turns.
+
+    This is the one place that replaces the game's lists (owners, balances,
+    variables...) rather than changing them in place: compiled rules read
+    each into a local once per call (pyast_pass.read_game_lists_once).
+    A state that does not fit the rules or breaks an invariant (money not
+    conserved, a card lost or in two places...) raises LandlordError and
+    leaves the game as it was.
+    """
+    if state.rules_hash != game.prog.rules_hash or state.options != game.prog.options:
+        raise LandlordError("the saved game was played under other rules or options")
+    if state.players != game.n:
+        raise LandlordError(f"the saved game has {state.players} players, not {game.n}")
+    problems = shape_problems(game, state)
+    if problems:
+        raise refuse(problems)
+    before = dict(game.__dict__)  # every field below is rebound, never changed in place
+    chance_before = game.chance.get_state() if hasattr(game.chance, "get_state") else None
+    if state.chance_state is not None and hasattr(game.chance, "set_state"):
+        try:
+            game.chance.set_state(_tupled(state.chance_state))
+        except (TypeError, ValueError, OverflowError, IndexError, KeyError, AttributeError) as err:
+            raise refuse([f"chance_state: not a state of the dice ({err})"]) from None
+    _apply(game, state)
+    problems = ledger_problems(state) + game.invariant_problems()
+    if problems:
+        game.__dict__.update(before)
+        if chance_before is not None:
+            game.chance.set_state(chance_before)
+        raise refuse(problems)
+
+
+def _apply(game: Game, state: GameState) -> None:
+    """Give `game` every value of a checked saved state."""
+    game.names = list(state.names)
+    game.bal, game.pos, game.origin = list(state.balances), list(state.positions), state.origin
+    game.dice = tuple(state.dice)
+    game.dice_total, game.dice_double = sum(game.dice), len(game.dice) > 1 and len(set(game.dice)) == 1
+    game.gv, game.pv, game.sv = list(state.game_vars), [list(v) for v in state.player_vars], [
+        list(v) for v in state.space_vars]
+    game.holder = list(state.holders)
+    game.owner = [None] * game.board_size
+    game.titles = [[] for _ in range(game.n)]
+    game.hands = [[] for _ in range(game.n)]
+    for card, seat in enumerate(game.holder):
+        if seat is not None:
+            game.hands[seat].append(card)
+        space = game.prog.card_space[card]
+        if space is not None:
+            game.owner[space] = seat
+            if seat is not None:
+                game.titles[seat].append(space)
+    for owned in game.titles:
+        owned.sort()
+    game.decks = {k: list(v) for k, v in state.decks.items()}
+    game.active = list(state.active_rules)
+    game.fired = list(state.fired)
+    game.triggers_live = game._triggers_live()
+    game.loans = [list(l) for l in state.loans]
+    game.seats = list(state.seats)
+    game.turn, game.next_seat, game.minted = state.turn, state.next_seat, state.minted
+    game.over, game.end_reason, game.started = state.over, state.end_reason, True
+
+
+_WRITER = cattrs.Converter()
+
+
+def state_to_json(state: GameState) -> str:
+    """Serialise a GameState to JSON text."""
+    return json.dumps(_WRITER.unstructure(state), sort_keys=True)
+
+
+def state_from_json(text: str) -> GameState:
+    """Read a GameState from JSON text; malformed input raises LandlordError."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise LandlordError(f"not a saved landlord-dsl game: {err}") from None
+    return structure_state(data)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value

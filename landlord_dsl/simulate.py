@@ -10,9 +10,9 @@ from typing import Any, Callable, Sequence
 import attrs
 
 from .agents import make_agent
-from .compiler import Program
 from .engine import Game
 from .errors import visible
+from .program import Program
 from .stats import GameStats, Stats, Layout, game_stats
 
 

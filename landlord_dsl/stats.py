@@ -32,7 +32,7 @@ import attrs
 from .observe import Tracker, turns
 
 if TYPE_CHECKING:
-    from .compiler import Program
+    from .program import Program
     from .engine import Game
     from .loader import RuleSet
     from .simulate import Summary

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .compiler import resolve_options
+from .options import resolve_options
 from .errors import LandlordError
 from .loader import RuleSet
 from .parallel import simulate_many

@@ -9,6 +9,10 @@ A fenced block right after a marker comment `<!-- lg: KIND [error] -->` is check
 * `quote`: checked by test_doc_excerpts.py against the shipped files;
 
 with `error`, the example must be rejected; otherwise it must check clean.
+
+The reference is split over docs/language.md (Tiny Town, the header,
+provenance) and docs/language/*.md; the cheat sheet repeats the syntax lines
+of its sections, and a test keeps the two equal.
 """
 
 from __future__ import annotations
@@ -64,3 +68,22 @@ def test_a_marked_example_checks_as_the_page_says(page, line, kind, must_fail, t
         assert problems, f"{page}:{line}: the example should be rejected"
     else:
         assert not problems, f"{page}:{line}: " + "; ".join(d.message for d in problems)
+
+
+_REFERENCE = ["docs/language.md", *(f"docs/language/{p}.md" for p in ("declarations", "statements", "expressions"))]
+
+
+def _syntax_lines(text: str, pattern: str) -> set[str]:
+    """Return the non-comment lines of the fenced lg blocks matched by pattern (group 1 is the block)."""
+    return {line.strip() for block in re.findall(pattern, text, re.S) for line in block.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")}
+
+
+def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
+    # a section's syntax is the unmarked block right below its heading
+    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```")
+                              for page in _REFERENCE))
+    sheet = _syntax_lines((ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8"), r"```lg\n(.*?)```")
+    assert len(reference) > 50
+    assert reference - sheet == set(), "syntax missing from the cheat sheet"
+    assert sheet - reference == set(), "syntax on the cheat sheet that no section of the reference has"

@@ -32,7 +32,7 @@ import landlord_dsl as ld
 from landlord_dsl.errors import Diagnostic, LandlordError, visible
 from landlord_dsl.limits import MAX_INT
 from landlord_dsl.loader import RuleSet, load_text
-from landlord_dsl.parser import _lark
+from landlord_dsl.grammar import lark_parser
 from landlord_dsl.resources import grammar_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,7 +122,7 @@ def test_arbitrary_ascii_inside_a_valid_edition(text: str):
 def _generator_lark() -> Lark:
     """The project's Lark object, or, when it was loaded from Lark's cache (which drops the
     grammar that hypothesis.extra.lark needs), the same grammar loaded afresh."""
-    lark = _lark()
+    lark = lark_parser()
     if hasattr(lark, "grammar"):
         return lark
     return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", maybe_placeholders=True)
@@ -449,7 +449,7 @@ def test_format_round_trip_on_mutated_editions(text: str):
 # fixed before the game that cannot be worked out (a division by zero, a
 # missing key, a number past the range, a value defined from itself) are check
 # errors, and numbers or texts that grow as the game runs stop at the limits
-# with a located run-time error (see "Limits" in docs/language.md).
+# with a located run-time error (see "Limits" in docs/language/types-and-errors.md).
 _FIXED_EDITION = """edition "fuzz" {{ players 2 to 4 turn limit 12 }}
 account bank "Bank" unlimited
 option opt "O" = 0

@@ -19,12 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.parser import MAX_SYNTAX_ERRORS, _keyword_terminals, code_of
+from landlord_dsl.grammar import keyword_terminals
+from landlord_dsl.recovery import MAX_SYNTAX_ERRORS
+from landlord_dsl.syntax_errors import code_of
 from test_fuzz import FILE, _assert_contract, mutated
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "editions").rglob("*.lg"))]
-_KEYWORDS = sorted(_keyword_terminals())
+_KEYWORDS = sorted(keyword_terminals())
 # A whole shipped file is checked per example (about half a second): a quarter of the profile's examples.
 _EXAMPLES = settings(max_examples=max(25, settings.default.max_examples // 4))
 _LABEL = re.compile(r'^(\s*(?:rule|group|account|kind|deck)\s+[a-z_][a-z0-9_]*\s+)"([^"\\{}]+)"', re.MULTILINE)

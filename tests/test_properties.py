@@ -23,7 +23,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import landlord_dsl as ld
 from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
-from landlord_dsl.engine import Game, state_from_json, state_to_json
+from landlord_dsl.engine import Game
+from landlord_dsl.saves import state_from_json, state_to_json
 from landlord_dsl.formatter import _Printer
 from landlord_dsl.parser import parse
 from landlord_dsl.resources import editions_dir

@@ -1,7 +1,7 @@
 """The library of variants: every file under editions/variants, its rule in action, and how variants combine.
 
 A variant is a small .lg file that `extends` an edition and replaces, adds or
-removes declarations by name (docs/language.md, "Variants"). This file
+removes declarations by name (docs/language/declarations.md, "Variants"). This file
 checks, for every variant found under editions/variants (nothing is
 registered by hand):
 

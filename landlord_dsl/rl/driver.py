@@ -22,7 +22,7 @@ from ..engine import Game, GameResult
 from ..requests import BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
 
 
 class _Abandoned(BaseException):

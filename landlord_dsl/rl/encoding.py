@@ -19,7 +19,7 @@ from ..requests import BidRequest, DecisionRequest
 from ..types import element_of, strip_optional
 
 if TYPE_CHECKING:
-    from ..compiler import Program
+    from ..program import Program
     from ..engine import Game
     from ..loader import RuleSet
 

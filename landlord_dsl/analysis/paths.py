@@ -1,0 +1,187 @@
+"""Exact analysis, chance enumeration: answering a turn's chance requests with every outcome in turn.
+
+Stage: the innermost one of `analyze` (landlord_dsl.analysis). `_Paths` is the
+chance source of the analysed game: it walks the tree of chance outcomes of
+one turn depth first, with the probability of each path, and cuts a run short
+where a memoised continuation's future is already known. `_add_run` adds a
+run's landings, throws and end to the summaries of the requests it passed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..program import Program
+    from ..engine import Game
+
+
+_DICE_READ = object()  # in the memo: this continuation reads older dice; look it up with its dice
+
+
+class _Cut(Exception):
+    """A run reached a chance request whose future is already known (memoised): stop it there."""
+
+
+class _Paths:
+    """Answers one run's chance requests from a path of outcome indices, extending it with first outcomes.
+
+    `advance` moves to the next path in depth-first order; the probability
+    of the run is the product of the outcomes' probabilities. With a `memo`,
+    a request met for the first time whose continuation (the stack of
+    running handlers with their locals, and the movement-relevant state) was
+    already explored to the end is not answered: the run stops (_Cut) and
+    the known future is used instead.
+    """
+
+    def __init__(self, dice_classes):
+        self.path: list[int] = []
+        self.widths: list[int] = []
+        self.depth = 0
+        self.prob = 1.0
+        self.dice_classes = dice_classes
+        self.game: Game | None = None
+        self.throw_ends: list[tuple] | None = None
+        self.sample = None  # a random.Random: sample instead of enumerating (Monte Carlo)
+        self.memo: dict | None = None
+        self.memo_full: dict = {}  # continuations that read the dice thrown before them, by their dice too
+        self.last_roll = -1  # the last throw answered in this run (its request index)
+        self.dice_reads: list[tuple[int, int]] = []  # (requests answered, last throw) at each read of the dice
+        self.signature = None  # function returning a request's continuation signature
+        self.where = None  # function returning the token's (position, status)
+        # per open request: [signature without dice, with dice, prefix probability, summary, reads older dice]
+        self.nodes: list[list] = []
+        self.asked_at: list[int] = []  # log length when each request of this run was asked
+        self.hit = None  # the summary met at the request where this run was cut
+
+    def start(self) -> None:
+        self.depth, self.prob = 0, 1.0
+        self.asked_at = []
+        self.hit = None
+        self.last_roll = -1
+        self.dice_reads = []
+
+    def _answer(self, outcomes: list[tuple[Any, float]], roll: bool = False) -> Any:
+        if self.sample is not None:
+            r, acc = self.sample.random(), 0.0
+            for answer, p in outcomes:
+                acc += p
+                if r < acc:
+                    return answer
+            return outcomes[-1][0]
+        d = self.depth
+        if d == len(self.path):
+            if self.memo is not None:
+                frames, state, dice = self.signature(roll)
+                reduced, full = (frames, state), (frames, state, dice)
+                known = self.memo.get(reduced)
+                if known is _DICE_READ:
+                    known = self.memo_full.get(full)
+                if known is not None:
+                    self.hit = known
+                    raise _Cut()
+                self.nodes.append([reduced, full, self.prob, ({}, {}, {}), False])
+            self.path.append(0)
+            self.widths.append(len(outcomes))
+        self.asked_at.append(len(self.game.log))
+        answer, p = outcomes[self.path[d]]
+        self.depth = d + 1
+        self.prob *= p
+        if roll:
+            self.last_roll = d
+        return answer
+
+    def advance(self) -> bool:
+        del self.path[self.depth:]
+        del self.widths[self.depth:]
+        while self.path:
+            if self.path[-1] + 1 < self.widths[-1]:
+                self.path[-1] += 1
+                return True
+            self.path.pop()
+            self.widths.pop()
+            self._close()
+        return False
+
+    def _close(self) -> None:
+        if self.memo is not None and self.nodes:
+            reduced, full, _, summary, dice_read = self.nodes.pop()
+            if dice_read:
+                self.memo_full[full] = (summary, True)
+                self.memo.setdefault(reduced, _DICE_READ)
+            else:
+                self.memo[reduced] = (summary, False)
+
+    def dice_read(self) -> None:
+        self.dice_reads.append((self.depth, self.last_roll))
+
+    def note_dice_reads(self) -> None:
+        """Mark the open requests whose future, in this run, read dice thrown before them."""
+        cut_reads = self.hit is not None and self.hit[1]
+        for d, node in enumerate(self.nodes):
+            if node[4]:
+                continue
+            if cut_reads and self.last_roll < d:
+                node[4] = True
+            elif any(c > d and r < d for c, r in self.dice_reads):
+                node[4] = True
+
+    def reset(self) -> None:
+        self.path, self.widths, self.nodes = [], [], []
+
+    # the ChanceSource protocol
+    def roll(self, request):
+        if self.throw_ends is not None and self.game.started:
+            self.throw_ends.append((self.where(), self.depth))
+        return self._answer(self.dice_classes(request.count), True)
+
+    def shuffle(self, request):
+        return list(range(request.size))  # under uniform draws the order of a deck does not matter
+
+    def pick(self, size: int) -> int:
+        return self._answer([(k, 1.0 / size) for k in range(size)])
+
+
+def _dice_classes_for(program: "Program"):
+    """Return a function giving a dice throw's outcome classes: (representative faces, probability).
+
+    When the compiled rules never read single dice (only their total and
+    whether they are a double), throws with the same total and double-ness
+    are one class: the rules cannot tell them apart.
+    """
+    faces_read = re.search(r"g\.dice(?!_)", program.python_source) is not None
+    cache: dict[int, list] = {}
+
+    def classes(count: int):
+        if count not in cache:
+            throws = list(itertools.product(range(1, 7), repeat=count))
+            if faces_read:
+                cache[count] = [(t, 1.0 / len(throws)) for t in throws]
+            else:
+                merged: dict[tuple, list] = {}
+                for t in throws:
+                    key = (sum(t), count > 1 and len(set(t)) == 1)
+                    merged.setdefault(key, [t, 0])[1] += 1
+                cache[count] = [(t, n / len(throws)) for t, n in merged.values()]
+        return cache[count]
+
+    return classes
+
+
+def _add_run(acc, weight, throw_ends, visits, end, hit, after) -> None:
+    """Add one run's contributions that happen after chance request `after` to a summary, scaled by `weight`."""
+    ends, throws, landings = acc
+    for where, c in throw_ends:
+        if c > after:
+            throws[where] = throws.get(where, 0.0) + weight
+    for where, c in visits:
+        if c > after:
+            landings[where] = landings.get(where, 0.0) + weight
+    if end is not None:
+        ends[end] = ends.get(end, 0.0) + weight
+    if hit is not None:
+        for part, known in zip(acc, hit):
+            for k, v in known.items():
+                part[k] = part.get(k, 0.0) + weight * v

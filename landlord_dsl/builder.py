@@ -1,0 +1,507 @@
+"""Pass 1 (parsing): Lark's trees to the typed AST.
+
+`AstBuilder` is the Lark Transformer that turns every parse tree into frozen
+attrs nodes (ast.py), each located by its Span; Lark's trees stop here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Transformer, v_args
+
+from . import ast
+
+
+def unquote(token: str) -> str:
+    body = token[1:-1]
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class AstBuilder(Transformer):
+    """Turns Lark trees into ast nodes. Raises nothing domain-specific."""
+
+    def __init__(self, file: str, at: ast.Span | None = None):
+        super().__init__()
+        self.file = file
+        self.at = at  # the one span every node gets (the text an expression hole sits in)
+
+    def _span(self, meta: Any) -> ast.Span:
+        if self.at is not None:
+            return self.at
+        if getattr(meta, "empty", True):
+            return ast.Span(self.file, 1, 1, 1, 1)
+        return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tspan(self, tok: Token) -> ast.Span:
+        if self.at is not None:
+            return self.at
+        return ast.Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+
+    # -- terminals
+    def STRING(self, tok: Token) -> str:
+        return unquote(str(tok))
+
+    def INT(self, tok: Token) -> int:
+        # Python refuses to read integers of thousands of digits; any such number is far
+        # beyond the checker's limit anyway, so it stands in as one that is too large.
+        return int(tok) if len(tok) <= 100 else 10 ** 100
+
+    def NAME(self, tok: Token) -> Token:
+        return tok
+
+    # keyword-keeping rules give back their keyword
+    def _keyword(self, children: list) -> str:
+        return str(children[0])
+
+    confidence = unlimited = rising = repeat = kind_flag = type_name = var_scope = deck_policy = _keyword
+    rule_state = event = removable = choose_mode = direction = switch = _keyword
+    aggregate_op = assign_op = _keyword
+
+    def bool(self, children: list) -> bool:
+        return str(children[0]) == "true"
+
+    # -- expressions
+    @v_args(meta=True)
+    def int_lit(self, meta, children):
+        return ast.IntLit(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def neg_int_lit(self, meta, children):
+        return ast.IntLit(-children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def text_lit(self, meta, children):
+        return ast.TextLit(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def bool_lit(self, meta, children):
+        return ast.BoolLit(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def none_lit(self, meta, children):
+        return ast.NoneLit(span=self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, children):
+        return ast.Name(str(children[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, children):
+        return ast.ListLit(tuple(c for c in children if c is not None), span=self._span(meta))
+
+    @v_args(meta=True)
+    def field(self, meta, children):
+        subject, name = children
+        return ast.Field(subject, str(name), span=self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, children):
+        return ast.Index(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, children):
+        name, *args = children
+        return ast.Call(str(name), tuple(a for a in args if a is not None), span=self._span(meta))
+
+    @v_args(meta=True)
+    def negate(self, meta, children):
+        return ast.Unary("-", children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_op(self, meta, children):
+        return ast.Unary("not", children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def binary(self, meta, children):
+        left, op, right = children
+        return ast.Binary(str(op), left, right, span=self._span(meta))
+
+    @v_args(meta=True)
+    def compare(self, meta, children):
+        return self.binary(meta, children)
+
+    @v_args(meta=True)
+    def or_op(self, meta, children):
+        return ast.Binary("or", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def and_op(self, meta, children):
+        return ast.Binary("and", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def member(self, meta, children):
+        return ast.Binary("in", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def has_tag(self, meta, children):
+        subject, tag = children
+        name = ast.Name(str(tag), span=self.at or ast.Span(self.file, tag.line, tag.column, tag.end_line, tag.end_column))
+        return ast.Binary("has", subject, name, span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_member(self, meta, children):
+        return ast.Binary("not in", children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_expr(self, meta, children):
+        return ast.Conditional(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def aggregate(self, meta, children):
+        op, var, collection, body = children
+        return ast.Aggregate(op, str(var), collection, body, span=self._span(meta))
+
+    # -- statements
+    @v_args(meta=True)
+    def block(self, meta, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def pay_stmt(self, meta, children):
+        return ast.Pay(*children, span=self._span(meta))
+
+    def target(self, children):
+        return tuple(str(c) for c in children)
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, children):
+        target, op, value = children
+        return ast.Set(target, op, value, span=self._span(meta))
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, children):
+        return ast.Let(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, children):
+        condition, then, otherwise = children
+        return ast.If(condition, then, otherwise, span=self._span(meta))
+
+    def else_clause(self, children):
+        (body,) = children
+        return (body,) if isinstance(body, ast.If) else body
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, children):
+        var, collection, body = children
+        return ast.For(str(var), collection, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, children):
+        mode, chooser, prompt, done_when, *options = children
+        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta),
+                          done_when=done_when)
+
+    def done_guard(self, children):
+        return children[0]
+
+    def option_binding(self, children):
+        return (str(children[0]), children[1])
+
+    def option_guard(self, children):
+        return children[0]
+
+    option_cost = option_value = option_guard
+
+    @v_args(meta=True)
+    def choice_option(self, meta, children):
+        name, label, binding, guard, cost, value, body = children
+        return ast.ChoiceOption(str(name), label, binding, guard, cost, value, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, children):
+        return ast.Roll(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def move_steps(self, meta, children):
+        direction, steps, via = children
+        return ast.MoveSteps(direction, steps, str(via) if via is not None else None, span=self._span(meta),
+                             name_span=self._tspan(via) if via is not None else self._span(meta))
+
+    @v_args(meta=True)
+    def move_to(self, meta, children):
+        return ast.MoveTo(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def send_stmt(self, meta, children):
+        return ast.Send(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta, children):
+        return ast.Draw(str(children[0]), span=self._span(meta), name_span=self._tspan(children[0]))
+
+    @v_args(meta=True)
+    def give_stmt(self, meta, children):
+        return ast.Give(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def give_turn_stmt(self, meta, children):
+        return ast.GiveTurn(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, children):
+        return ast.Return(children[0], str(children[1]), span=self._span(meta), name_span=self._tspan(children[1]))
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, children):
+        return ast.Shuffle(str(children[0]), span=self._span(meta), name_span=self._tspan(children[0]))
+
+    @v_args(meta=True)
+    def deal_stmt(self, meta, children):
+        return ast.Deal(children[0], str(children[1]), span=self._span(meta), name_span=self._tspan(children[1]))
+
+    @v_args(meta=True)
+    def auction_stmt(self, meta, children):
+        return ast.Auction(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def borrow_stmt(self, meta, children):
+        return ast.Borrow(*children, span=self._span(meta))
+
+    @v_args(meta=True)
+    def repay_stmt(self, meta, children):
+        return ast.RepayLoans(span=self._span(meta), interest=children[0] is None)
+
+    @v_args(meta=True)
+    def end_turn_stmt(self, meta, children):
+        return ast.EndTurn(span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_game_stmt(self, meta, children):
+        return ast.EndGame(span=self._span(meta))
+
+    @v_args(meta=True)
+    def eliminate_stmt(self, meta, children):
+        return ast.Eliminate(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def switch_stmt(self, meta, children):
+        return ast.Switch(children[0] == "enable", str(children[1]), span=self._span(meta),
+                          name_span=self._tspan(children[1]))
+
+    # -- header and declarations
+    @v_args(meta=True)
+    def provenance(self, meta, children):
+        source, confidence, note = children
+        return ast.Provenance(source, confidence, note, span=self._span(meta))
+
+    def title(self, children):
+        return ("title", children[0])
+
+    def players(self, children):
+        return ("players", (children[0], children[1]))
+
+    def dice(self, children):
+        return ("dice", children[0])
+
+    def turn_limit(self, children):
+        return ("turn_limit", children[0])
+
+    def extends(self, children):
+        return ("extends", children[0])
+
+    @v_args(meta=True)
+    def header(self, meta, children):
+        name, *items = children
+        fields: dict[str, Any] = {}
+        for item in items:
+            if isinstance(item, ast.Provenance):
+                fields["provenance"] = item
+            else:
+                fields[item[0]] = item[1]
+        return ast.Header(name, span=self._span(meta), **fields)
+
+    def option_choices(self, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def option_decl(self, meta, children):
+        name, label, default, choices, prov = children
+        value = default.value
+        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta),
+                              default_span=default.span)
+
+    @v_args(meta=True)
+    def account_decl(self, meta, children):
+        name, label, unlimited, prov = children
+        return ast.AccountDecl(str(name), label, unlimited is not None, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def const_decl(self, meta, children):
+        return ast.ConstDecl(str(children[0]), children[1], children[2], span=self._span(meta))
+
+    def table_entry(self, children):
+        return (children[0], children[1])
+
+    @v_args(meta=True)
+    def table_decl(self, meta, children):
+        name, label, rising, *rest = children
+        prov = rest.pop()
+        entries = tuple(e for e in rest if e is not None)
+        return ast.TableDecl(str(name), label, rising is not None, entries, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def group_decl(self, meta, children):
+        return ast.GroupDecl(str(children[0]), children[1], children[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_decl(self, meta, children):
+        return ast.FieldDecl(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def kind_decl(self, meta, children):
+        name, label, *rest = children
+        prov = rest.pop()
+        flags = [r for r in rest if isinstance(r, str)]
+        fields = tuple(r for r in rest if isinstance(r, ast.FieldDecl))
+        return ast.KindDecl(
+            str(name), label, "titled" in flags, "improvable" in flags, fields, prov, span=self._span(meta)
+        )
+
+    @v_args(meta=True)
+    def var_decl(self, meta, children):
+        scope, name, type_name, initial, prov = children
+        return ast.VarDecl(scope or "game", str(name), type_name, initial, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_value(self, meta, children):
+        return (str(children[0]), children[1], self._span(meta))
+
+    def field_values(self, children):
+        return tuple(c for c in children if c is not None)
+
+    @v_args(meta=True)
+    def member_of(self, meta, children):
+        return (tuple(str(c) for c in children), self._span(meta))
+
+    @v_args(meta=True)
+    def space_decl(self, meta, children):
+        name, label, kind, fields, member_of, prov = children
+        fields = fields or ()
+        groups, group_span = member_of if member_of else ((), self._span(meta))
+        return ast.SpaceDecl(
+            str(name), label, str(kind),
+            tuple((f[0], f[1]) for f in fields), groups, prov,
+            span=self._span(meta),
+            field_spans=tuple(f[2] for f in fields),
+            group_span=group_span,
+            kind_span=self._tspan(kind),
+        )
+
+    @v_args(meta=True)
+    def board_decl(self, meta, children):
+        return ast.BoardDecl(tuple(children), span=self._span(meta))
+
+    def deck_source(self, children):
+        return ("titles", str(children[0]) if children[0] is not None else None)
+
+    def enabled_when(self, children):
+        return children[0]
+
+    def deck_size(self, children):
+        return children[0]
+
+    def card_copies(self, children):
+        return children[0]
+
+    @v_args(meta=True)
+    def card_decl(self, meta, children):
+        name, text, copies, tags, prov, body = children
+        return ast.CardDecl(str(name), text, 1 if copies is None else copies, prov, body, span=self._span(meta),
+                            tags=tags or ())
+
+    def card_tags(self, children):
+        return tuple(str(c) for c in children)
+
+    @v_args(meta=True)
+    def deck_decl(self, meta, children):
+        name, label, policy, of_titles, size, enabled, prov, *cards = children
+        return ast.DeckDecl(
+            str(name), label, policy == "kept", of_titles is not None, of_titles[1] if of_titles else None,
+            size, enabled, prov, tuple(cards), span=self._span(meta),
+        )
+
+    @v_args(meta=True)
+    def param(self, meta, children):
+        return ast.Param(str(children[0]), children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def function_decl(self, meta, children):
+        name, *rest = children
+        body, prov = rest[-2], rest[-1]
+        params = tuple(p for p in rest[:-2] if p is not None)
+        return ast.FunctionDecl(str(name), params, body, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def action_decl(self, meta, children):
+        name, *rest = children
+        body, prov = rest[-1], rest[-2]
+        params = tuple(p for p in rest[:-2] if p is not None)
+        return ast.ActionDecl(str(name), params, prov, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def do_stmt(self, meta, children):
+        name, *args = children
+        return ast.Do(str(name), tuple(a for a in args if a is not None), span=self._span(meta))
+
+    @v_args(meta=True)
+    def handler(self, meta, children):
+        event, selector, body = children
+        sel_span = self._tspan(selector) if selector is not None else self._span(meta)
+        return ast.Handler(
+            event, str(selector) if selector is not None else None, body,
+            span=self._span(meta), selector_span=sel_span,
+        )
+
+    def replaces(self, children):
+        return tuple(str(c) for c in children)
+
+    @v_args(meta=True)
+    def trigger(self, meta, children):
+        condition, repeat, body = children
+        return ast.Trigger(condition, repeat is not None, body, span=self._span(meta))
+
+    @v_args(meta=True)
+    def rule_decl(self, meta, children):
+        name, label, state, replaces, prov, *parts = children
+        return ast.RuleDecl(
+            str(name), label, state == "off", replaces or (), prov,
+            tuple(p for p in parts if isinstance(p, ast.Handler)),
+            tuple(p for p in parts if isinstance(p, ast.Trigger)),
+            span=self._span(meta),
+        )
+
+    @v_args(meta=True)
+    def end_decl(self, meta, children):
+        name, condition, prov = children
+        return ast.EndDecl(str(name) if name is not None else None, condition, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def score_decl(self, meta, children):
+        return ast.ScoreDecl(children[0], children[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, children):
+        return ast.RemoveDecl(children[0], str(children[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def reference_decl(self, meta, children):
+        return ast.ReferenceDecl(children[0], children[1], children[2], span=self._span(meta))
+
+    def start(self, children):
+        header, *decls = children
+        return header, tuple(decls)
+
+    def hole(self, children):
+        return children[0]

@@ -1,0 +1,62 @@
+"""Pass 2 (checking): what the checker's passes share.
+
+`PassBase` holds the diagnostics collected so far, the Model being built and
+the side tables of every node, and reports a problem with `error`. The
+passes (check_decls, check_bodies, check_exprs) each extend it, and
+`checker.Checker` is made of all three.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ast
+from .errors import Diagnostic, SourceText
+
+if TYPE_CHECKING:
+    from .model import Model, Scope
+
+
+class PassBase:
+    """The state of one checking run, and the methods one pass calls on another."""
+
+    m: Model
+
+    def __init__(self, sources: dict[str, SourceText]):
+        self.sources = sources
+        self.diagnostics: list[Diagnostic] = []
+        self.types: dict[int, str] = {}
+        self.refs: dict[int, tuple[str, object]] = {}
+        self.frames: dict[int, int] = {}
+        self.templates: dict[int, list] = {}
+        self.game_functions: set[str] = set()
+        self.references: dict[str, ast.ReferenceDecl] = {}
+        self.paid_fields: dict[str, ast.Span] = {}  # board fields some `pay` pays as they stand, with the first
+
+    # ------------------------------------------------------------ reporting
+    def error(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
+        source = self.sources.get(span.file) if span is not None else None
+        line = source.line(span.line) if source and span else None
+        self.diagnostics.append(Diagnostic(message, span, line, hint))
+
+    def _span_in_text(self, span: ast.Span, text: str, start: int, length: int) -> ast.Span:
+        """Return the span of text[start:start + length] in the file, or `span` if it cannot be found.
+
+        The text is the first string literal on the line of `span` after its
+        start (a `choose` prompt, an option label); with escapes before the
+        piece the columns would not match, so the statement's span is kept.
+        """
+        source = self.sources.get(span.file)
+        line = source.line(span.line) if source is not None else None
+        quote = line.find('"', span.column - 1) if line else -1
+        if quote < 0 or "\\" in line[quote + 1:quote + 1 + start] or line[quote + 1:quote + 1 + len(text)] != text:
+            return span
+        column = quote + 2 + start
+        return ast.Span(span.file, span.line, column, span.line, column + length)
+
+    if TYPE_CHECKING:  # defined by the passes; named here so that each pass may call the others
+        def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str: ...
+
+        def _name_type(self, e: ast.Name, scope: Scope, constant: bool = False, report: bool = True) -> str: ...
+
+        def define(self, scope: Scope, name: str, type_: str, span: ast.Span) -> int: ...

@@ -1,0 +1,537 @@
+"""Pass 2b (checking): the body pass.
+
+`BodyPass` checks what declarations compute and do: constants, tables and
+starting values, functions (their result types, and that none is recursive),
+actions, cards, rules, end conditions and the score, statement by statement,
+with a frame slot for every local. It is a part of `checker.Checker`; the
+expressions are typed by `check_exprs.ExpressionPass`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import attrs
+
+from . import ast
+from .check_base import PassBase
+from .errors import did_you_mean
+from .model import FIELD_TYPES, LITERAL_NAMES, Scope, param_type
+from .narrowing import narrowings, still_narrowed, walk_statements
+from .parser import parse_hole
+from .types import (
+    ANY, BOOL, BUILTIN_FIELDS, CARD, CONTEXT_NAMES, DECK, DICE, GROUP, INT, NONE, PAYEE, PLAYER,
+    SHORTFALL_NAMES, SPACE, compatible, describe, element_of, optional, strip_optional, table_name,
+)
+
+
+class BodyPass(PassBase):
+    """The checker's methods that check bodies and statements."""
+
+    # -------------------------------------------------------------- bodies
+    def _check_bodies(self) -> None:
+        m = self.m
+        for d in list(m.consts.values()):
+            self.types[id(d)] = self.expr(d.value, Scope([0]), constant=True)
+        for d in m.options.values():
+            pass
+        for t in m.tables.values():
+            keys = {self.expr(k, Scope([0]), constant=True) for k, _ in t.entries}
+            values = {self.expr(v, Scope([0]), constant=True) for _, v in t.entries}
+            seen_keys: list[object] = []
+            for k, _ in t.entries:
+                if isinstance(k, (ast.IntLit, ast.TextLit)):
+                    if k.value in seen_keys:
+                        self.error(f"table '{t.name}' has the key {k.value!r} twice", k.span, None)
+                    seen_keys.append(k.value)
+            if len(keys - {ANY}) > 1:
+                self.error(f"the keys of table '{t.name}' mix types", t.span, "use all numbers or all names")
+            if len(values - {ANY}) > 1:
+                self.error(f"the values of table '{t.name}' mix types: "
+                           + ", ".join(describe(v) for v in sorted(values)), t.span, None)
+            m.table_types[t.name] = (next(iter(keys - {ANY}), ANY), next(iter(values - {ANY}), ANY))
+            if t.rising:
+                self._check_rising(t)
+        for table in (m.game_vars, m.player_vars, m.space_vars):
+            for v in table.values():
+                initial = self.expr(v.initial, Scope([0]), constant=True)
+                declared = FIELD_TYPES[v.type] if v.type else initial
+                if v.type and initial == NONE:
+                    declared = optional(declared)
+                if not compatible(declared, initial):
+                    self.error(f"variable '{v.name}' holds {describe(declared)} but starts as {describe(initial)}",
+                               v.initial.span, None)
+                elif declared == NONE:
+                    self.error(f"variable '{v.name}' starts as none: declare its type, e.g. `var {v.name}: player = none`",
+                               v.span, None)
+                self.types[id(v)] = declared
+        self._check_functions()
+        for deck in m.decks.values():
+            if deck.titles_in is not None and deck.titles_in not in m.groups:
+                self.error(f"unknown group or kind '{deck.titles_in}'", deck.span, did_you_mean(deck.titles_in, m.groups))
+            if deck.enabled is not None:
+                frame = [0]
+                self.condition(deck.enabled, Scope(frame), "a deck's `when`")
+                self.frames[id(deck)] = frame[0]
+            for card in deck.cards:
+                frame = [0]
+                scope = Scope(frame, in_card=True)
+                self.block(card.body, scope)
+                self.frames[id(card)] = frame[0]
+        self._check_actions()
+        rule_names = [r.name for r in m.rules]
+        for rule in m.rules:
+            for h in rule.handlers:
+                self._check_handler(h)
+            for t in rule.triggers:
+                frame = [0]
+                self.condition(t.condition, Scope(frame), "a trigger's condition")
+                self.block(t.body, Scope(frame))
+                self.frames[id(t)] = frame[0]
+            for replaced in rule.replaces:
+                if replaced not in rule_names:
+                    self.error(f"rule '{rule.name}' replaces an unknown rule '{replaced}'", rule.span,
+                               did_you_mean(replaced, rule_names))
+                elif replaced == rule.name:
+                    self.error(f"rule '{rule.name}' cannot replace itself", rule.span, None)
+        for e in m.ends:
+            frame = [0]
+            self.condition(e.condition, Scope(frame), "an end condition")
+            self.frames[id(e)] = frame[0]
+        if m.score is not None:
+            frame = [0]
+            t = self.expr(m.score.formula, Scope(frame))
+            self.frames[id(m.score)] = frame[0]
+            if not compatible(INT, t):
+                self.error(f"the score must be a number, not {describe(t)}", m.score.formula.span, None)
+
+    def _check_rising(self, t: ast.TableDecl) -> None:
+        """A `rising` table's values, in key order, must never fall (literal entries are checked)."""
+        pairs = [(k.value, v.value) for k, v in t.entries
+                 if isinstance(k, ast.IntLit) and isinstance(v, ast.IntLit)]
+        if len(pairs) != len(t.entries):
+            self.error(f"table '{t.name}' is `rising`, so its keys and values must be plain numbers", t.span, None)
+            return
+        ordered = sorted(pairs)
+        for (k0, v0), (k1, v1) in zip(ordered, ordered[1:]):
+            if v1 < v0:
+                entry = next(v for k, v in t.entries if isinstance(k, ast.IntLit) and k.value == k1)
+                self.error(f"table '{t.name}' is `rising` but falls from {v0} at {k0} to {v1} at {k1}", entry.span,
+                           "fix the value, or drop `rising` if the table is not meant to rise")
+
+    def _check_functions(self) -> None:
+        m = self.m
+        calls: dict[str, set[str]] = {}
+        for f in m.functions.values():
+            m.function_types[f.name] = ANY  # provisional, so functions may use later ones
+        # Infer twice: the first pass learns the result types (its diagnostics are
+        # dropped), the second checks every call against them.
+        for final in (False, True):
+            for f in m.functions.values():
+                frame = [0]
+                scope = Scope(frame)
+                saved = len(self.diagnostics)
+                for p in f.params:
+                    self.define(scope, p.name, param_type(p.type), p.span)
+                m.function_types[f.name] = self.expr(f.body, scope)
+                self.frames[id(f)] = frame[0]
+                if not final:
+                    del self.diagnostics[saved:]
+                calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
+        # which functions read the game (directly or through other functions)
+        self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.refs)}
+        changed = True
+        while changed:
+            changed = False
+            for name, called in calls.items():
+                if name not in self.game_functions and called & self.game_functions:
+                    self.game_functions.add(name)
+                    changed = True
+        # no recursion: a .lg file must not be able to loop forever
+        for start in m.functions:
+            stack, seen = [start], set()
+            while stack:
+                cur = stack.pop()
+                for nxt in calls.get(cur, ()):
+                    if nxt == start:
+                        f = m.functions[start]
+                        self.error(f"function '{start}' calls itself (through '{cur}')", f.span,
+                                   "functions may not be recursive, so that every game ends")
+                        stack = []
+                        break
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+
+    def _check_actions(self) -> None:
+        m = self.m
+        calls: dict[str, set[str]] = {}
+        for a in m.actions.values():
+            frame = [0]
+            scope = Scope(frame)
+            for p in a.params:
+                self.refs[id(p)] = ("local", self.define(scope, p.name, param_type(p.type), p.span))
+            self.block(a.body, scope)
+            self.frames[id(a)] = frame[0]
+            calls[a.name] = {s.action for s in walk_statements(a.body) if isinstance(s, ast.Do)}
+        for start in m.actions:
+            stack, seen = [start], set()
+            while stack:
+                for nxt in calls.get(stack.pop(), ()):
+                    if nxt == start:
+                        self.error(f"action '{start}' runs itself (directly or through others)",
+                                   m.actions[start].span, "actions may not be recursive, so that every game ends")
+                        stack = []
+                        break
+                    if nxt not in seen and nxt in calls:
+                        seen.add(nxt)
+                        stack.append(nxt)
+
+    def _check_handler(self, h: ast.Handler) -> None:
+        m = self.m
+        if h.event in ("land", "pass"):
+            if h.selector is not None and h.selector not in m.space_index and h.selector not in m.groups:
+                self.error(f"unknown space, kind or group '{h.selector}'", h.selector_span,
+                           did_you_mean(h.selector, list(m.space_index) + list(m.groups)))
+        elif h.selector is not None:
+            self.error(f"`on {h.event}` takes no space", h.selector_span, f"write `on {h.event} {{ ... }}`")
+        frame = [0]
+        scope = Scope(frame, shortfall=h.event == "shortfall")
+        self.block(h.body, scope)
+        self.frames[id(h)] = frame[0]
+
+    # ---------------------------------------------------------- statements
+    def define(self, scope: Scope, name: str, type_: str, span: ast.Span) -> int:
+        """Define a local name; refuse one that would hide a declared or built-in name."""
+        m = self.m
+        hidden = ("a space" if name in m.space_index else "a kind" if name in m.kinds
+                  else "a group" if name in m.groups else "an option" if name in m.options
+                  else "a constant" if name in m.consts else "a table" if name in m.tables
+                  else "a deck" if name in m.decks else "a variable" if name in m.game_vars
+                  else "an account" if any(a.name == name for a in m.accounts)
+                  else "a built-in name" if name in CONTEXT_NAMES or name in SHORTFALL_NAMES or name == "card"
+                  or name in LITERAL_NAMES
+                  else None)
+        if hidden is not None:
+            self.error(f"the local name '{name}' would hide {hidden} of the same name", span,
+                       "choose another name for the local")
+        return scope.define(name, type_)
+
+    def block(self, stmts: Iterable[ast.Stmt], scope: Scope) -> None:
+        for s in stmts:
+            self.stmt(s, scope)
+            if scope.narrowed:
+                scope.narrowed = still_narrowed(scope.narrowed, [s], scope)
+
+    def condition(self, e: ast.Expr, scope: Scope, where: str) -> None:
+        t = self.expr(e, scope)
+        if not compatible(BOOL, t):
+            self.error(f"{where} must be true/false, not {describe(t)}", e.span,
+                       "compare it, e.g. `x > 0` or `owner != none`")
+
+    def expect(self, e: ast.Expr, scope: Scope, want: str, what: str) -> str:
+        t = self.expr(e, scope)
+        if not compatible(want, t):
+            self.error(f"{what} must be {describe(want)}, not {describe(t)}", e.span, None)
+        return t
+
+    def _deck(self, name: str, span: ast.Span) -> None:
+        if name not in self.m.decks:
+            self.error(f"unknown deck '{name}'", span, did_you_mean(name, self.m.decks) or "declare it with `deck`")
+
+    def stmt(self, s: ast.Stmt, scope: Scope) -> None:
+        m = self.m
+        if isinstance(s, ast.Pay):
+            self.expect(s.amount, scope, INT, "an amount")
+            self._not_negative(s.amount, "an amount paid")
+            if isinstance(s.amount, ast.Field) and s.amount.name in m.space_fields:
+                self.paid_fields.setdefault(s.amount.name, s.amount.span)
+            self.expect(s.payer, scope, PAYEE, "who pays")
+            self.expect(s.payee, scope, PAYEE, "who is paid")
+        elif isinstance(s, ast.Set):
+            self._set(s, scope)
+        elif isinstance(s, ast.Let):
+            t = self.expr(s.value, scope)
+            self.refs[id(s)] = ("local", self.define(scope, s.name, t, s.span))
+        elif isinstance(s, ast.If):
+            self.condition(s.condition, scope, "an `if` condition")
+            self.block(s.then, scope.child(narrowings(s.condition, True)))
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope.child(narrowings(s.condition, False)))
+        elif isinstance(s, ast.For):
+            t = self.expr(s.collection, scope)
+            elem = element_of(t)
+            if elem is None:
+                self.error(f"cannot loop over {describe(t)}", s.collection.span, "loop over a list or a group")
+                elem = ANY
+            inner = scope.child()
+            # the second time round comes after what the body did the first time
+            inner.narrowed = still_narrowed(inner.narrowed, s.body, scope)
+            self.refs[id(s)] = ("local", self.define(inner, s.var, elem, s.span))
+            self.block(s.body, inner)
+        elif isinstance(s, ast.Choose):
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, PLAYER, "who chooses")
+            self.templates[id(s)] = self.template(s.prompt, s.span, scope)
+            names: set[str] = set()
+            every_body = [x for o in s.options for x in o.body]
+            for o in s.options:
+                if o.name in names:
+                    self.error(f"option '{o.name}' appears twice", o.span, None)
+                if s.repeat and o.name == "done":
+                    self.error("`offer` adds the option 'done' itself", o.span, "rename this option")
+                names.add(o.name)
+                inner = scope.child()
+                if s.repeat:  # an offer's later rounds come after what the chosen options did
+                    inner.narrowed = still_narrowed(inner.narrowed, every_body, scope)
+                if o.binding is not None:
+                    t = self.expr(o.binding[1], scope)
+                    elem = element_of(t)
+                    if elem is None:
+                        self.error(f"cannot offer one option per item of {describe(t)}", o.binding[1].span, None)
+                        elem = ANY
+                    self.refs[id(o)] = ("local", self.define(inner, o.binding[0], elem, o.span))
+                if o.guard is not None:
+                    self.condition(o.guard, inner, "an option's `when`")
+                    inner = inner.child(narrowings(o.guard, True))
+                if o.label is not None:
+                    self.templates[id(o)] = self.template(o.label, o.span, inner)
+                if o.cost is not None:
+                    self.expect(o.cost, inner, INT, "an option's cost")
+                    self._not_negative(o.cost, "an option's cost")
+                if o.value is not None:
+                    self.expect(o.value, inner, INT, "an option's value")
+                self.block(o.body, inner)
+            if s.done_when is not None:
+                if not s.repeat:
+                    self.error("only an `offer` has a 'done' to guard", s.done_when.span,
+                               "write `offer`, or drop `done when`")
+                inner = scope.child()
+                inner.narrowed = still_narrowed(inner.narrowed, every_body, scope)
+                self.condition(s.done_when, inner, "an offer's `done when`")
+        elif isinstance(s, ast.Roll):
+            if s.thrower is not None:
+                self.expect(s.thrower, scope, PLAYER, "who throws")
+        elif isinstance(s, ast.MoveSteps):
+            self.expect(s.steps, scope, INT, "the number of steps")
+            self._not_negative(s.steps, "the number of steps")
+            if s.via is not None and s.direction == "backward":
+                self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
+            elif s.via is not None and s.via not in m.groups:
+                self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
+        elif isinstance(s, ast.MoveTo):
+            self.expect(s.destination, scope, SPACE, "where to move")
+        elif isinstance(s, ast.Send):
+            self.expect(s.who, scope, PLAYER, "who is sent")
+            self.expect(s.destination, scope, SPACE, "where to send")
+        elif isinstance(s, ast.Draw):
+            self._deck(s.deck, s.name_span)
+        elif isinstance(s, ast.GiveTurn):
+            self.expect(s.player, scope, PLAYER, "whose turn is next")
+        elif isinstance(s, ast.Give):
+            self.expect(s.card, scope, CARD, "what is given")
+            self.expect(s.recipient, scope, PLAYER, "who receives it")
+        elif isinstance(s, ast.Return):
+            self.expect(s.card, scope, CARD, "what is returned")
+            self._deck(s.deck, s.name_span)
+        elif isinstance(s, ast.Shuffle):
+            self._deck(s.deck, s.name_span)
+        elif isinstance(s, ast.Deal):
+            self.expect(s.count, scope, INT, "how many cards")
+            self._not_negative(s.count, "the number of cards")
+            self._deck(s.deck, s.name_span)
+        elif isinstance(s, ast.Auction):
+            self.expect(s.space, scope, SPACE, "what is auctioned")
+            self.expect(s.start, scope, INT, "the opening price")
+            self._not_negative(s.start, "the opening price")
+            if s.step is not None:
+                self.expect(s.step, scope, INT, "the smallest raise")
+                self._not_negative(s.step, "the smallest raise")
+            if s.first is not None:
+                self.expect(s.first, scope, PLAYER, "who has the first option")
+            if s.value is not None:
+                self.expect(s.value, scope, INT, "the value hint for bidders")
+            self.expect(s.proceeds, scope, PAYEE, "who receives the price")
+        elif isinstance(s, ast.Borrow):
+            self.expect(s.amount, scope, INT, "the amount to borrow")
+            self.expect(s.interest, scope, INT, "the interest in percent")
+            self._not_negative(s.amount, "the amount to borrow")
+            self._not_negative(s.interest, "the interest")
+        elif isinstance(s, ast.Switch):
+            if not any(r.name == s.rule for r in m.rules):
+                self.error(f"unknown rule '{s.rule}'", s.name_span, did_you_mean(s.rule, [r.name for r in m.rules]))
+        elif isinstance(s, ast.Do):
+            action = m.actions.get(s.action)
+            arg_types = [self.expr(a, scope) for a in s.args]
+            if action is None:
+                self.error(f"unknown action '{s.action}'", s.span,
+                           did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`")
+                return
+            if len(arg_types) != len(action.params):
+                self.error(f"action '{s.action}' takes {len(action.params)} argument"
+                           f"{'s' if len(action.params) != 1 else ''}, not {len(arg_types)}", s.span, None)
+                return
+            for i, (p, got) in enumerate(zip(action.params, arg_types)):
+                if not compatible(param_type(p.type), got):
+                    self.error(f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, "
+                               f"not {describe(got)}", s.args[i].span, None)
+        elif isinstance(s, ast.Eliminate):
+            self.expect(s.who, scope, PLAYER, "who leaves the game")
+        elif isinstance(s, (ast.RepayLoans, ast.EndTurn, ast.EndGame)):
+            pass
+        else:  # pragma: no cover
+            raise AssertionError(s)
+
+    def _not_negative(self, e: ast.Expr, what: str) -> None:
+        """Report a negative number written where the engine takes only amounts and counts from 0 up."""
+        value = _literal_int(e)
+        if value is not None and value < 0:
+            self.error(f"{what} cannot be negative ({value})", e.span,
+                       "to move money the other way, swap `from` and `to`" if what == "an amount paid" else None)
+
+    def _check_paid_fields(self) -> None:
+        """Report a board field that some `pay` pays as it stands and that a space sets to a negative number."""
+        for s in self.m.spaces:
+            for (name, value), span in zip(s.fields, s.field_spans or [s.span] * len(s.fields)):
+                number = _literal_int(value)
+                if name in self.paid_fields and number is not None and number < 0:
+                    paid = self.paid_fields[name]
+                    self.error(f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
+                               value.span, f"it is paid at {paid.file}:{paid.line}")
+
+    def _set(self, s: ast.Set, scope: Scope) -> None:
+        m = self.m
+        value_t = self.expr(s.value, scope)
+        if len(s.target) == 1:
+            name = s.target[0]
+            local = scope.lookup(name)
+            if local is not None:
+                self.refs[id(s)] = ("local", local[1])
+                target_t = local[0]
+            elif name in m.game_vars:
+                self.refs[id(s)] = ("game_var", name)
+                target_t = self.types.get(id(m.game_vars[name]), ANY)
+            else:
+                hint = did_you_mean(name, list(m.game_vars) + scope.visible())
+                if name in m.consts or name in m.options:
+                    hint = f"'{name}' is a constant; declare `var {name} = ...` to change it during a game"
+                self.error(f"cannot set '{name}': it is not a variable", s.span, hint)
+                return
+        elif len(s.target) == 2:
+            owner_name, field = s.target
+            owner_node = ast.Name(owner_name, span=s.span)
+            owner_t = self._name_type(owner_node, scope, report=True)
+            owner_ref = self.refs.pop(id(owner_node), None)
+            base = strip_optional(owner_t)
+            table = {PLAYER: m.player_vars, SPACE: m.space_vars}.get(base)
+            if owner_t == ANY:
+                return
+            if table is None or field not in table:
+                builtin = BUILTIN_FIELDS.get(base, {})
+                if field in builtin:
+                    hint = "money moves only with `pay`" if field == "cash" else "built-in fields cannot be set"
+                else:
+                    hint = did_you_mean(field, list(table or {})) or (
+                        f"declare `{base} var {field} = ...`" if table is not None else None)
+                self.error(f"cannot set '{owner_name}.{field}'", s.span, hint)
+                return
+            if owner_ref is None or owner_ref[0] not in ("local", "context", "space", "game_var"):
+                self.error(f"cannot set a field of '{owner_name}'", s.span, None)
+                return
+            self.refs[id(s)] = (f"{base}_var", (field, owner_ref))
+            target_t = self.types.get(id(table[field]), ANY)
+        else:
+            self.error("only `name` or `thing.field` can be set", s.span, None)
+            return
+        if s.op != "=" and not compatible(INT, target_t):
+            self.error(f"`{s.op}` needs a number variable", s.span, None)
+        if not compatible(target_t, value_t) and not (target_t.endswith("?") or value_t == NONE and target_t != INT):
+            self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
+
+    def template(self, text: str, span: ast.Span, scope: Scope) -> list:
+        """Split a prompt or label into text and the expressions of its `{...}` holes, checking each.
+
+        `{{` and `}}` stand for literal braces.
+        """
+        parts: list = []
+        literal = ""
+        for match in _TEMPLATE.finditer(text):
+            piece = match.group(0)
+            if piece in ("{{", "}}"):
+                literal += piece[0]
+                continue
+            if piece[0] != "{":
+                literal += piece
+                continue
+            at = self._span_in_text(span, text, match.start(), len(piece))
+            if piece == "{" or not piece.endswith("}"):
+                self.error(f"a '{{' in the text {text!r} is never closed", at,
+                           "close the hole with '}', or write '{{' for a brace")
+                continue
+            hole = parse_hole(piece[1:-1], at)
+            if isinstance(hole, str):
+                self.error(f"cannot read the hole {piece} in the text {text!r}: {hole}", at,
+                           "a hole holds an expression, like {player} or {house_price(s)}")
+                continue
+            t = self.expr(hole, scope)
+            if t != ANY and (strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None):
+                self.error(f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text", at,
+                           "show a player, space, card, account, number or text")
+            if literal:
+                parts.append(literal)
+                literal = ""
+            parts.append(hole)
+        if literal:
+            parts.append(literal)
+        return parts
+
+
+# The pieces of a text: an escaped brace, a hole (to its '}' or the end), or plain text.
+_TEMPLATE = re.compile(r"\{\{|\}\}|\{[^{}]*\}?|[^{}]+|\}")
+
+
+def _literal_int(e: ast.Expr) -> int | None:
+    """Return the number an expression writes out (`5`, `-5`), or None if it is not a written number."""
+    if isinstance(e, ast.IntLit) and not isinstance(e.value, bool):
+        return e.value
+    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return None
+
+
+_FIXED_BUILTINS = {"min", "max", "abs", "percent", "len", "gini_pct"}
+
+
+def _reads_game(e: ast.Expr, refs: dict) -> bool:
+    """Return True if an expression reads the running game (context names, variables, game built-ins)."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        ref = refs.get(id(node))
+        if ref is not None and ref[0] in ("context", "game_var"):
+            return True
+        if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and node.function not in _FIXED_BUILTINS:
+            return True
+        if isinstance(node, ast.Field) and node.name not in ("index", "name", "kind"):
+            return True  # fields of players and spaces change during a game
+        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
+            if isinstance(value, tuple):
+                stack.extend(v for v in value if attrs.has(type(v)))
+            elif attrs.has(type(value)) and not isinstance(value, ast.Span):
+                stack.append(value)
+    return False
+
+
+def _walk_calls(e: ast.Expr):
+    """Yield every Call node inside an expression."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call):
+            yield node
+        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
+            if isinstance(value, tuple):
+                stack.extend(v for v in value if attrs.has(type(v)))
+            elif attrs.has(type(value)) and not isinstance(value, ast.Span):
+                stack.append(value)

@@ -1,0 +1,278 @@
+"""Code generation, shared part: the compiler's state and the facts its passes share.
+
+Holds the Compiler's tables (indices of declarations, folded constants,
+tables and board fields), the names generated code refers to, and the
+checks that keep a rule within the limits (kept values, the work budget).
+Expressions are translated in codegen_expr, statements in codegen_stmt,
+and whole functions and the Program in compiler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import typing
+from typing import Any
+
+import attrs
+
+from . import ast
+from .builtins import IMPLEMENTATIONS
+from .checker import Model
+from .errors import Diagnostic
+from .limits import MAX_INT, SMALL_LOOP
+from .loader import RuleSet
+from .parser import source_of
+from .runtime import RUNTIME, Fixed, out_of_limits
+from .types import INT, PLAYER, SPACE, TEXT, strip_optional
+
+_NOTHING = object()
+_STATEMENTS = typing.get_args(ast.Stmt)
+_SIMPLE = (int, str, bool, type(None))
+
+
+class Code:
+    """Lines of generated Python with indentation."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+
+class CodeGenerator:
+    """The state code generation shares: declarations by index, folded values, generated names."""
+
+    def __init__(self, ruleset: RuleSet, options: dict[str, Any], optimize: bool = True):
+        self.rs = ruleset
+        self.m: Model = ruleset.model
+        self.options = options
+        # False: a plain translation, for tests that check the optimised code plays the same games
+        self.optimize = optimize
+        m = self.m
+        self.account_index = {a.name: i for i, a in enumerate(m.accounts)}
+        self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
+        self.player_var_index = {n: i for i, n in enumerate(m.player_vars)}
+        self.space_var_index = {n: i for i, n in enumerate(m.space_vars)}
+        self.rule_index = {r.name: i for i, r in enumerate(m.rules)}
+        self.groups = {name: tuple(members) for name, members in m.groups.items()}
+        self.tagged = self._tagged_cards()
+        self.consts: dict[str, Any] = {}
+        self.tables: dict[str, dict] = {}
+        self.columns: dict[str, list] = {}
+        self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
+        self.ns: dict[str, Any] = dict(RUNTIME)
+        self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
+        self.names_by_id: dict[int, str] = {}
+        # what generated code may assume of a local space variable: the spaces it can hold
+        self.domains: dict[str, frozenset[int]] = {}
+        # locals replaced by (code, value): an unrolled aggregate's item, an inlined function's arguments
+        self.bound: dict[int, tuple[str, Any]] = {}
+        self.counter = 0
+        self.source: list[str] = []
+        self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
+        self.fixed = Fixed(self.sources, [s.name for s in m.spaces])
+        self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
+        self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
+        self.growing: dict[str, bool] = {}
+        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)  # by function: whether its body may give a number beyond its inputs'
+
+    # ---------------------------------------------------------- namespace
+    def _unique(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def ref(self, value: Any, prefix: str = "_k") -> str:
+        """Return a name in the generated namespace bound to `value` (one per object)."""
+        key = id(value)
+        if key not in self.names_by_id:
+            name = self._unique(prefix)
+            self.ns[name] = value
+            self.names_by_id[key] = name
+        return self.names_by_id[key]
+
+    def literal(self, value: Any) -> str:
+        if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+            return self.ref(value)  # a folded step beyond the range (repr may refuse it); kept values are checked
+        if isinstance(value, _SIMPLE):
+            return repr(value)
+        if isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value):
+            return repr(value)
+        return self.ref(value)
+
+    def span(self, span: ast.Span) -> str:
+        return self.ref(span, "_sp")
+
+    def type_of(self, e: ast.Expr) -> str:
+        return self.m.types.get(id(e), "any")
+
+    def expr(self, e: ast.Expr) -> tuple[str, Any]:
+        """Return (Python expression text, constant value or _NOTHING): see codegen_expr."""
+        raise NotImplementedError
+
+    def constant(self, e: ast.Expr) -> Any:
+        """Return the value of an expression the checker proved fixed (it needs no game).
+
+        A failure (a division by zero, a missing table key, a number beyond the
+        limits...) raises a LandlordError located in the rule file.
+        """
+        code, value = self.expr(e)
+        if value is _NOTHING:
+            # `g` a global, so that the loops of generator expressions see it too
+            value = eval(compile(code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
+        self.check_kept(value, e.span)
+        return value
+
+    def check_kept(self, value: Any, span: ast.Span) -> None:
+        """Raise a located LandlordError if a value fixed before the game is outside the limits."""
+        problem = out_of_limits(value, "this value")
+        if problem is not None:
+            raise self.fixed.fail(problem[0], span, "what is worked out before the game must lie within the limits "
+                                  "too (see 'Limits' in the language reference)")
+
+    def may_grow(self, e: Any) -> bool:
+        """Return True if an expression may give a number or text beyond the values it reads.
+
+        Values read (literals, variables, fields, table entries) are within the
+        limits already; only arithmetic, `+` of texts, `sum` and `percent` can
+        leave them, directly or in the body of a function called.
+        """
+        if isinstance(e, tuple):
+            return any(self.may_grow(x) for x in e)
+        if not attrs.has(type(e)) or isinstance(e, ast.Span):
+            return False
+        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*") or isinstance(e, ast.Aggregate) and e.op == "sum":
+            return True
+        if isinstance(e, ast.Call):
+            kind, name = self.m.refs[id(e)]
+            if kind == "builtin" and name == "percent":
+                return True
+            if kind == "function":
+                if name not in self.growing:
+                    self.growing[name] = self.may_grow(self.m.functions[name].body)
+                if self.growing[name]:
+                    return True
+        return any(self.may_grow(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+    def counted(self, collection: ast.Expr, code: str, inner: Any, span: ast.Span) -> str:
+        """Return code for a collection a loop goes through: counted against the work budget unless the loop
+        is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop."""
+        if self.optimize and self.light(inner):
+            bound = self.static_bound(collection)
+            if bound is not None and bound <= SMALL_LOOP:
+                return code
+        return f"_work(g, {code}, {self.span(span)})"
+
+    def light(self, node: Any) -> bool:
+        """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
+        no aggregate, no call of a function that has one, no other statement."""
+        if isinstance(node, tuple):
+            return all(self.light(x) for x in node)
+        if node is None or not attrs.has(type(node)) or isinstance(node, ast.Span):
+            return True
+        if isinstance(node, ast.Aggregate):
+            return False
+        if isinstance(node, ast.Call) and self.m.refs[id(node)][0] == "function":
+            name = node.function
+            if name not in self.light_functions:
+                self.light_functions[name] = self.light(self.m.functions[name].body)
+            if not self.light_functions[name]:
+                return False
+        if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
+            return False
+        return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def static_bound(self, e: ast.Expr) -> int | None:
+        """Return the most items a collection can hold in any game of this program, or None if not known."""
+        value = self.expr(e)[1]
+        if isinstance(value, (tuple, list)):
+            return len(value)
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
+            return (self.m.header.players or (2, 8))[1]
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "spaces"):
+            return len(self.m.spaces)
+        if self._holdings(e) == "titles":
+            return len(self.titled)
+        if self._holdings(e) == "hands":  # title deeds and the decks' cards
+            return len(self.titled) + sum(c.copies for d in self.m.decks.values() for c in d.cards)
+        if isinstance(e, ast.Field) and e.name in self.m.space_fields and e.name not in self.space_var_index \
+                and strip_optional(self.type_of(e.subject)) == SPACE:
+            groups = [v for v in self._column(e.name) if v is not None]  # a space without the field fails anyway
+            if all(isinstance(v, tuple) for v in groups):
+                return max(map(len, groups), default=0)
+        if isinstance(e, ast.Aggregate) and e.op in ("filter", "map"):
+            return self.static_bound(e.collection)
+        return None
+
+    def kept(self, e: ast.Expr, compiled: tuple[str, Any] | None = None) -> str:
+        """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
+
+        A fixed value is checked now; otherwise only one that may have grown
+        beyond the values it was made from is checked as the game runs.
+        `compiled`: what self.expr(e) gave, if already called.
+        """
+        code, value = compiled or self.expr(e)
+        if value is not _NOTHING:
+            self.check_kept(value, e.span)
+            return code
+        t = strip_optional(self.type_of(e))
+        if t not in (INT, TEXT) or not self.may_grow(e):
+            return code
+        if t == INT and self.type_of(e) == INT and self.optimize:  # never none: compare in place, call only to fail
+            kept = self._unique("_n")
+            return (f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
+                    f"else _kept_int(g, {kept}, {self.span(e.span)}))")
+        return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
+
+    @contextlib.contextmanager
+    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
+        """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
+        if key in self.in_progress:
+            raise self.fixed.fail(f"{what} is worked out from itself", span,
+                                  "a constant, table or board field cannot be defined in terms of itself")
+        self.in_progress.add(key)
+        try:
+            yield
+        finally:
+            self.in_progress.discard(key)
+
+    def _table(self, name: str, span: ast.Span | None = None) -> dict:
+        if name not in self.tables:
+            decl = self.m.tables[name]
+            with self.folding(("table", name), span, f"table '{name}'"):
+                self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
+        return self.tables[name]
+
+    def _column(self, name: str, span: ast.Span | None = None) -> list:
+        if name not in self.columns:
+            column: list = [None] * len(self.m.spaces)
+            with self.folding(("field", name), span, f"field '{name}'"):
+                for i, s in enumerate(self.m.spaces):
+                    for field_name, value in s.fields:
+                        if field_name == name:
+                            column[i] = self.constant(value)
+            self.columns[name] = column
+        return self.columns[name]
+
+    def _holdings(self, e: ast.Expr) -> str | None:
+        """Return the engine's list a player's `titles` or `cards` read (`titles`/`hands`), or None."""
+        if isinstance(e, ast.Field) and e.name in ("titles", "cards") \
+                and strip_optional(self.type_of(e.subject)) == PLAYER:
+            return "titles" if e.name == "titles" else "hands"
+        return None
+
+    def _tagged_cards(self) -> dict[str, frozenset[int]]:
+        """Return, for every card tag, the indices of the cards carrying it (numbered as `compile` does)."""
+        m = self.m
+        index = sum(1 for s in m.spaces if m.kinds[s.kind].titled)  # the title cards come first
+        tagged: dict[str, set[int]] = {}
+        for d in m.decks.values():
+            if d.of_titles:
+                continue
+            for c in d.cards:
+                for t in c.tags:
+                    tagged.setdefault(t, set()).update(range(index, index + c.copies))
+                index += c.copies
+        return {t: frozenset(cards) for t, cards in tagged.items()}
+

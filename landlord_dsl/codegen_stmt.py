@@ -1,0 +1,313 @@
+"""Code generation for statements: the bodies of handlers, cards, actions and triggers.
+
+Each statement becomes lines of Python (engine calls, assignments, loops);
+a `choose` or `offer` becomes the code that collects its legal options and
+asks the chooser through Game.choose.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from typing import Any
+
+import attrs
+
+from . import ast
+from .codegen import _NOTHING, Code
+from .codegen_expr import _CONTEXT, ExpressionCompiler
+from .limits import MAX_INT
+from .requests import ChoiceSite
+from .types import ACCOUNT, PLAYER, strip_optional
+
+
+def _string_literal(code: str) -> str | None:
+    """Return the string a piece of generated code is, if it is a single string literal."""
+    try:
+        value = pyast.literal_eval(code)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+class StatementCompiler(ExpressionCompiler):
+    """Translates statements into lines of a generated function."""
+
+    # --------------------------------------------------------- statements
+    def block(self, out: Code, stmts) -> None:
+        before = len(out.lines)
+        for s in stmts:
+            self.note_origins(s)
+            getattr(self, "_s_" + type(s).__name__)(out, s)
+        if len(out.lines) == before:
+            out.line("pass")
+
+    def note_origins(self, node: Any) -> None:
+        """Record the declarations of other files (a variant's, say) whose values `node` uses, if any."""
+        if len(self.sources) < 2:
+            return
+        file, m = node.span.file, self.m
+        found: dict[ast.Span, str] = {}
+        by_ref = {"const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
+                  "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, tuple):
+                stack.extend(n)
+                continue
+            if not attrs.has(type(n)) or isinstance(n, ast.Span):
+                continue
+            kind, payload = m.refs.get(id(n), (None, None))
+            if kind in by_ref and isinstance(payload, str) and payload in by_ref[kind][0]:
+                found[by_ref[kind][0][payload].span] = f"{by_ref[kind][1]} '{payload}'"
+            elif kind == "space":
+                found[m.spaces[payload].span] = f"space '{m.spaces[payload].name}'"
+            if isinstance(n, ast.Field):
+                for table, what in ((m.player_vars, "player variable"), (m.space_vars, "space variable")):
+                    if n.name in table:
+                        found[table[n.name].span] = f"{what} '{n.name}'"
+                if n.name in m.space_fields:
+                    setters = [sp for sp in m.spaces if sp.span.file != file and any(f == n.name for f, _ in sp.fields)]
+                    for sp in setters[:3]:
+                        found[sp.span] = f"field '{n.name}' of space '{sp.name}'"
+            elif isinstance(n, ast.Do) and n.action in m.actions:
+                found[m.actions[n.action].span] = f"action '{n.action}'"
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+        notes = tuple(attrs.evolve(self.sources[span.file].diagnostic(f"{what}, used there, is declared here", span),
+                                   severity="note")
+                      for span, what in found.items() if span.file != file and span.file in self.sources)
+        if notes:
+            self.origins.append((node.span, notes))
+
+    def ledger(self, e: ast.Expr) -> str:
+        """Return code for the ledger index of a payer or payee."""
+        t = self.type_of(e)
+        code, value = self.expr(e)
+        if strip_optional(t) == ACCOUNT and value is not _NOTHING:
+            return repr(-value - 1)
+        if t == PLAYER:
+            return f"g.nacc + {code}"
+        return f"_ledger(g, {code}, {self.span(e.span)})"
+
+    def present(self, e: ast.Expr, what: str) -> str:
+        code = self.code(e)
+        if self.type_of(e).endswith("?") or self.type_of(e) == "any":
+            return f"_present(g, {code}, {self.span(e.span)}, {what!r})"
+        return code
+
+    def _s_Pay(self, out, s):
+        out.line(f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
+                 f"{self.span(s.span)})")
+
+    def _s_Set(self, out, s):
+        kind, payload = self.m.refs[id(s)]
+        value = self.kept(s.value)
+        op = s.op
+        if kind == "local":
+            target = f"v{payload}"
+        elif kind == "game_var":
+            target = f"g.gv[{self.game_var_index[payload]}]"
+        else:
+            field, (owner_kind, owner) = payload
+            owner_code = {"local": lambda: f"v{owner}", "space": lambda: repr(owner),
+                          "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
+                          "context": lambda: _CONTEXT[owner]}[owner_kind]()
+            index = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
+            target = f"g.{'pv' if kind == 'player_var' else 'sv'}[{index}][{owner_code}]"
+        if op == "=":
+            out.line(f"{target} = {value}")
+        else:  # adding again and again may leave the range even when what is added does not grow
+            # worked out before it is stored: a value out of range is never kept, and the target is read once
+            out.line(f"_sum = {target} {op[0]} ({value})")
+            out.line(f"if not -{MAX_INT} <= _sum <= {MAX_INT}:")
+            out.line(f"    _kept_int(g, _sum, {self.span(s.span)})")
+            out.line(f"{target} = _sum")
+
+    def _s_Let(self, out, s):
+        out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
+
+    def _s_If(self, out, s):
+        cond, cv = self.expr(s.condition)
+        if cv is not _NOTHING:
+            chosen = s.then if cv else s.otherwise
+            if chosen:
+                self.block(out, chosen)
+            return
+        out.line(f"if {cond}:")
+        out.depth += 1
+        self.block(out, s.then)
+        out.depth -= 1
+        if s.otherwise:
+            out.line("else:")
+            out.depth += 1
+            self.block(out, s.otherwise)
+            out.depth -= 1
+
+    def _s_For(self, out, s):
+        slot = self.m.refs[id(s)][1]
+        out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
+        out.depth += 1
+        self.block(out, s.body)
+        out.depth -= 1
+
+    def _s_Choose(self, out, s):
+        n = self._unique("")
+        legal, pick, chosen = f"_legal{n}", f"_pick{n}", f"_k{n}"
+        seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
+        prompt = self.text(self.m.templates.get(id(s), [s.prompt]))
+        names = [o.name for o in s.options]
+        labels: list[str | None] = []
+        dynamic = []  # (option number, label code, option) for labels that depend on the game
+        for k, o in enumerate(s.options):
+            code = self.text(self.m.templates.get(id(o), [o.label or o.name]))
+            fixed = _string_literal(code)
+            labels.append(fixed)
+            if fixed is None:
+                dynamic.append((k, code, o))
+        done = len(s.options)  # an offer's "done" is the option after the rule's own
+        if s.repeat:
+            names.append("done")
+            labels.append("Done")
+        site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
+        if s.repeat:
+            out.line(f"for _round{n} in range(_MAX_OFFER):")
+            out.depth += 1
+        self._legal(out, s, legal)
+        if s.repeat:
+            out.line(f"if not {legal}:")
+            out.line("    break")
+            if s.done_when is None:
+                out.line(f"{legal}.append(({done}, None, 0, 0))")
+            else:
+                out.line(f"if {self.code(s.done_when)}:")
+                out.line(f"    {legal}.append(({done}, None, 0, 0))")
+        describe = "None"
+        if dynamic:
+            # the labels people read, computed only if somebody reads them
+            describe = f"_describe{n}"
+            out.line(f"def {describe}(k, x):")
+            out.depth += 1
+            for k, code, o in dynamic:
+                out.line(f"if k == {k}:")
+                out.depth += 1
+                if o.binding is not None:
+                    out.line(f"v{self.m.refs[id(o)][1]} = x")
+                out.line(f"return {code}")
+                out.depth -= 1
+            out.depth -= 1
+        ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
+        if s.repeat:
+            out.line(f"{pick} = {ask}")
+        else:  # one legal option is taken without asking (Game.choose does the same)
+            out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
+        out.line(f"{chosen} = {pick}[0]")
+        if s.repeat:
+            out.line(f"if {chosen} == {done}:")
+            out.line("    break")
+        for k, o in enumerate(s.options):
+            out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
+            out.depth += 1
+            if o.binding is not None:
+                out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
+            self.block(out, o.body)
+            out.depth -= 1
+        if s.repeat:
+            out.depth -= 1
+            out.line("else:")  # the loop ran out of rounds: say so in the log
+            out.line(f"    g.offer_closed({site})")
+
+    def _legal(self, out: Code, s: ast.Choose, legal: str) -> None:
+        """Generate code collecting the legal entries (option number, bound value, cost, value)."""
+        out.line(f"{legal} = []")
+        for k, o in enumerate(s.options):
+            var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
+            domain = self.domain_of(o.binding[1]) if o.binding is not None else None
+            with self.narrowed([(var, domain)], fresh=True):
+                guard = self.code(o.guard) if o.guard is not None else None
+                with self.narrowed(self._membership(o.guard)):
+                    cost = self.code(o.cost) if o.cost is not None else "0"
+                    value = self.code(o.value) if o.value is not None else "0"
+            append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
+            if o.binding is not None:
+                coll = self.iterable(o.binding[1])
+                out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
+                out.depth += 1
+            if guard is not None:
+                out.line(f"if {guard}:")
+                out.line(f"    {append}")
+            else:
+                out.line(append)
+            if o.binding is not None:
+                out.depth -= 1
+
+    def _s_Roll(self, out, s):
+        out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")
+
+    def _s_GiveTurn(self, out, s):
+        out.line(f"g.give_turn({self.present(s.player, 'the player to play next')}, {self.span(s.span)})")
+
+    def _s_MoveSteps(self, out, s):
+        if s.via is None and s.direction == "forward":
+            out.line(f"g.advance({self.code(s.steps)}, {self.span(s.span)})")
+            return
+        via = self.literal(self.groups[s.via]) if s.via is not None else "None"
+        out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, {via}, {self.span(s.span)})")
+
+    def _s_MoveTo(self, out, s):
+        out.line(f"g.move_to({self.present(s.destination, 'the destination')})")
+
+    def _s_Send(self, out, s):
+        out.line(f"g.send({self.present(s.who, 'the player to send')}, "
+                 f"{self.present(s.destination, 'the destination')})")
+
+    def _s_Draw(self, out, s):
+        out.line(f"g.draw({s.deck!r})")
+
+    def _s_Give(self, out, s):
+        out.line(f"g.set_holder({self.present(s.card, 'the card to give')}, "
+                 f"{self.present(s.recipient, 'the player to receive it')})")
+
+    def _s_Return(self, out, s):
+        out.line(f"g.return_card({self.present(s.card, 'the card to return')}, {s.deck!r})")
+
+    def _s_Shuffle(self, out, s):
+        out.line(f"g.shuffle({s.deck!r})")
+
+    def _s_Deal(self, out, s):
+        out.line(f"g.deal({self.code(s.count)}, {s.deck!r})")
+
+    def _s_Auction(self, out, s):
+        step = "1"
+        if s.step is not None:
+            code, value = self.expr(s.step)
+            step = repr(max(1, value)) if value is not _NOTHING else f"max(1, {code})"
+        first = self.code(s.first) if s.first is not None else "None"
+        value = self.code(s.value) if s.value is not None else "None"
+        space = f"_space{self._unique('')}"
+        out.line(f"{space} = {self.code(s.space)}")
+        # an owned title is not for sale: skip the call (and its price) at once
+        out.line(f"if g.owner[{space}] is None:")
+        out.line(f"    g.auction({space}, {self.code(s.start)}, {step}, {first}, "
+                 f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})")
+
+    def _s_Borrow(self, out, s):
+        out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
+
+    def _s_RepayLoans(self, out, s):
+        out.line("g.repay_loans()" if s.interest else "g.repay_loans(interest=False)")
+
+    def _s_EndTurn(self, out, s):
+        out.line("raise _EndTurn()")
+
+    def _s_EndGame(self, out, s):
+        out.line("_end_game(g)")
+
+    def _s_Switch(self, out, s):
+        out.line(f"_switch(g, {self.rule_index[s.rule]}, {s.enable})")
+
+    def _s_Eliminate(self, out, s):
+        out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
+
+    def _s_Do(self, out, s):
+        out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
+

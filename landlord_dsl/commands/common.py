@@ -1,0 +1,39 @@
+"""CLI stage: what the commands share: usage errors, `--option` pairs, reading a rule file or standard input."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from ..program import Program
+
+
+class UsageError(Exception):
+    """A bad command line (exit status 2)."""
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise UsageError(f"--option wants NAME=VALUE, not {pair!r}")
+        name, value = pair.split("=", 1)
+        if name.strip() in options:
+            raise UsageError(f"--option {name.strip()} is given twice")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _read(target: str) -> tuple[str, str]:
+    from ..sourcefile import read_source, read_stream
+
+    if target == "-":
+        return read_stream(sys.stdin, "<stdin>"), "<stdin>"
+    return read_source(target), target
+
+
+def default_players(program: Program) -> int:
+    """Return four players, or the nearest number the edition allows."""
+    low, high = program.players
+    return min(max(4, low), high)

@@ -1,0 +1,250 @@
+"""CLI stage: the commands that play games: play (narrated), simulate, sweep and replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from ..errors import LandlordError, visible
+from .common import UsageError, _parse_options, _read, default_players
+
+if TYPE_CHECKING:
+    from ..program import Program
+    from ..engine import Game
+
+
+def _seats(args: argparse.Namespace, program: Program) -> list[str]:
+    if args.seats:
+        kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
+    else:
+        kinds = ["bot"] * (args.players or default_players(program))
+    if not kinds:
+        raise UsageError("--seats names no seat: give seat kinds separated by commas, e.g. human,bot")
+    return kinds
+
+
+class _OutputFile:
+    """A file a command writes when it is done (`play --log`, `--html`), opened first so that a bad path costs no game."""
+
+    def __init__(self, path: str, what: str):
+        self.path, self.what = path, what
+        existed = os.path.lexists(path)
+        try:
+            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+        except OSError as err:
+            raise UsageError(f"cannot write the {what} {path}: {err.strerror or err}") from None
+        self.created = not existed
+
+    def write(self, text: str | None) -> None:
+        """Replace the file's content with `text`; with None (no game began) remove it if this command made it."""
+        try:
+            if text is None:
+                self.file.close()
+                if self.created:
+                    os.unlink(self.path)
+                return
+            if stat.S_ISREG(os.fstat(self.file.fileno()).st_mode):  # not a device or pipe, say /dev/stdout
+                self.file.seek(0)
+                self.file.truncate()
+            self.file.write(text)
+            self.file.close()
+        except OSError as err:
+            raise LandlordError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
+
+
+def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
+    """Return the text of a game's log file (bound to the game, see replay.py), or None when no game began."""
+    from ..replay import log_text
+
+    return None if game is None else log_text(game, edition, seed)
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    from ..agents import make_agent
+    from ..compiler import compile_ruleset
+    from ..engine import Game
+    from ..loader import load
+    from ..watch import record, replay_html
+
+    log = _OutputFile(args.log, "log") if args.log else None
+    html = _OutputFile(args.html, "replay") if args.html else None
+    game: Game | None = None
+    recording = None
+    try:
+        rules = load(args.edition)
+        program = compile_ruleset(rules, _parse_options(args.option))
+        kinds = _seats(args, program)
+        agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
+        names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
+                 for i, k in enumerate(kinds)]
+        game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
+        recording = record(game, rules) if html is not None else None
+        out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
+        _narrate_to_end(game, out, args.verbose)
+    except BaseException:
+        for output, text in ((log, _log_text(game, args.edition, args.seed)), (html, None)):
+            if output is not None:
+                try:  # the log of a game that failed is kept, but cannot hide why it failed
+                    output.write(text)
+                except LandlordError as err:
+                    sys.stderr.write(err.render() + "\n")
+        raise
+    result = game.result()
+    out.write("\nFinal scores:\n")
+    for seat, score in enumerate(result.scores):
+        mark = "  <- winner" if seat in result.winners else ""
+        out.write(f"  {game.names[seat]:10} {score:>7}   (cash {game.cash(seat)}){mark}\n")
+    if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
+        out.write("warning: money was not conserved in this game\n")
+    status = 0
+    for output, text in ((log, _log_text(game, args.edition, args.seed)),
+                         (html, recording and replay_html(game, rules, recording))):
+        if output is not None:
+            try:
+                output.write(text)
+            except LandlordError as err:  # the game was played and told; only the file is lost
+                sys.stderr.write(err.render() + "\n")
+                status = 1
+    return status
+
+
+def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
+    """Play `game` to its end, writing the narration of each step as it happens."""
+    from ..narrate import narrate
+
+    printed = 0
+
+    def flush() -> None:
+        nonlocal printed
+        for text in narrate(game, printed, verbose):
+            out.write(text + "\n")
+        printed = len(game.log)
+
+    game.setup()
+    flush()
+    while not game.over:
+        game.play_turn()
+        flush()
+    game.log.append(("end", game.turn, game.end_reason))
+    flush()
+
+
+def _progress_bar(what: str):
+    """Return a progress callback drawing a bar on standard error, or None when it is not a terminal."""
+    def progress(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return progress
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from ..compiler import compile_ruleset
+    from ..loader import load
+    from ..simulate import render_summary
+    from ..parallel import simulate_many
+
+    rules = load(args.edition)
+    options = _parse_options(args.option)
+    program = compile_ruleset(rules, options)
+    players = args.players or default_players(program)
+    show_progress = not args.no_progress and sys.stderr.isatty()
+    stats = args.stats or bool(args.plot)
+    if args.plot:  # before the games are played, not after
+        from ..plots import check_path, pyplot
+
+        check_path(Path(args.plot))
+        pyplot()
+    result = simulate_many(rules, args.games, players, args.seed, options, args.jobs, args.backend, args.scheduler,
+                           _progress_bar("games") if show_progress else None, stats=stats)
+    summary = result.result()
+    summary["edition"] = program.name
+    summary["options"] = program.options
+    summary["seed"] = args.seed
+    if args.plot:
+        from ..plots import simulation_figure
+
+        simulation_figure(summary, program, Path(args.plot))
+    if not args.stats:
+        summary.pop("stats", None)
+    if args.json:
+        out.write(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    else:
+        out.write(render_summary(summary, program.title) + "\n")
+        if args.stats:
+            from ..stats import render_stats
+
+            out.write(render_stats(summary["stats"]) + "\n")
+    return 0 if summary["money_conserved_in_all_games"] else 1
+
+
+def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
+    from ..compiler import compile_ruleset
+    from ..loader import load
+    from ..sweep import parse_grid, plot, render_table, run_sweep
+
+    rules = load(args.edition)
+    grid = parse_grid(args.option)
+    try:
+        players = [int(p) for p in args.players.split(",")] if args.players else [
+            default_players(compile_ruleset(rules))]
+    except ValueError:
+        raise UsageError(f"--players wants numbers separated by commas, not {args.players!r}") from None
+    if any(p < 1 for p in players):
+        raise UsageError("--players must be at least 1")
+    show_progress = not args.no_progress and sys.stderr.isatty()
+
+    def progress(i: int, n: int, cell: dict, reused: bool) -> None:
+        what = ", ".join(f"{k}={v}" for k, v in cell["options"].items()) or "defaults"
+        sys.stderr.write(f"  cell {i}/{n}: {what}, {cell['players']} players"
+                         f"{' (already in ' + args.out + ')' if reused else ''}\n")
+        sys.stderr.flush()
+
+    records = run_sweep(rules, grid, players, args.games, args.seed, args.jobs, args.backend, args.scheduler,
+                        Path(args.out) if args.out else None, progress if show_progress else None)
+    if args.json:
+        out.write(json.dumps(records, indent=2, sort_keys=True) + "\n")
+    else:
+        out.write(f"{rules.model.header.title or rules.name}: {args.games} games per cell, seeds "
+                  f"{args.seed} to {args.seed + args.games - 1} in every cell\n\n")
+        out.write(render_table(records))
+    if args.plot:
+        plot(records, Path(args.plot), rules.model.header.title or rules.name)
+    return 0 if all(r["summary"]["money_conserved_in_all_games"] for r in records) else 1
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load
+    from ..replay import read_log, replay
+    from ..watch import record, replay_html
+
+    html = _OutputFile(args.html, "replay") if args.html else None
+    text, name = _read(args.file)
+    log = read_log(text, name)
+    watched: list = []
+
+    def prepare(game: Game, rules) -> None:
+        if html is not None:
+            watched.append((game, rules, record(game, rules)))
+
+    report = replay(log, lambda edition: load(args.edition or edition), prepare)
+    if report.ok:
+        out.write(f"{name}: ok, {report.events} events and {report.decisions} decisions replayed as recorded\n")
+        if html is not None:
+            html.write(replay_html(*watched[0]))
+            out.write(f"wrote {visible(args.html)}\n")
+        return 0
+    if html is not None:
+        html.write(None)  # a game that is not the recorded one is not worth watching
+    for problem in report.problems:
+        sys.stderr.write(f"{visible(problem)}\n")
+    return 1

@@ -1,0 +1,202 @@
+"""CLI stage: the commands about rule files: list, check, fmt, show, sources, board, diff and analyze."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ..errors import LandlordError, visible
+from .common import UsageError, _parse_options, _read
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    from ..parser import header_title
+    from ..resources import shipped_files
+    from ..sourcefile import read_source
+
+    files = shipped_files()
+    width = max((len(name) for name in files), default=0) + 2
+    for name, path in files.items():
+        out.write(f"{name:{width}}{visible(header_title(read_source(path)) or '')}\n")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load, load_text
+
+    failed = 0
+    for target in args.files:
+        try:
+            if target == "-":
+                text, name = _read(target)
+                load_text(text, name)
+            else:
+                load(target)
+            if not args.quiet:
+                out.write(f"{target}: ok\n")
+        except LandlordError as err:
+            failed += 1
+            sys.stderr.write(err.render() + "\n")
+            count = sum(1 for d in err.diagnostics if d.severity == "error")
+            sys.stderr.write(f"{target}: {count} problem{'s' if count != 1 else ''}\n")
+    return 1 if failed else 0
+
+
+def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
+    from ..formatter import format_text
+    from ..sourcefile import write_atomically
+
+    changed = 0
+    for target in args.files:
+        text, name = _read(target)
+        formatted = format_text(text, name)
+        if target == "-":
+            out.write(formatted)
+            changed += formatted != text
+            continue
+        if formatted != text:
+            changed += 1
+            if args.check:
+                out.write(f"would reformat {target}\n")
+            else:
+                write_atomically(target, formatted)
+                out.write(f"reformatted {target}\n")
+    if args.check:
+        return 1 if changed else 0
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load
+    from ..compare import diff, outcomes, render_markdown, render_outcomes, render_text, to_json
+
+    a, b = load(args.a), load(args.b)
+    changes = diff(a, b, sources=args.sources)
+    result = None
+    if args.outcomes:
+        result = outcomes(a, b, args.outcomes, args.players, args.seed)
+    if args.format == "json":
+        out.write(json.dumps(to_json(changes, a.name, b.name, result), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(visible(render_markdown(changes, a.name, b.name), keep="\n"))
+        if result is not None:
+            out.write("\n```text" + visible(render_outcomes(result, args.all), keep="\n") + "```\n")
+    else:
+        colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
+        out.write(render_text(changes, a.name, b.name, colour))
+        if result is not None:
+            out.write(visible(render_outcomes(result, args.all), keep="\n"))
+    return 1 if changes else 0
+
+
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load
+    from ..analysis import analyze
+
+    if args.plot:  # before the analysis runs, not after
+        from ..plots import check_path, pyplot
+
+        try:
+            check_path(Path(args.plot))
+        except LandlordError as err:  # a bad file name is a bad command line (exit 2)
+            raise UsageError(err.diagnostics[0].message) from None
+        pyplot()
+    buildings = None
+    if args.buildings:
+        name, _, top = args.buildings.partition(":")
+        if not top.isdigit() or int(top) < 1:
+            raise UsageError(f"--buildings wants VAR:TOP (e.g. houses:5), not {args.buildings!r}")
+        buildings = (name, int(top))
+    result = analyze(load(args.edition), players=args.players, prefer=args.prefer, options=_parse_options(args.option),
+                     seed=args.seed, buildings=buildings, check_economy=not args.no_economy_check,
+                     rents=not args.no_rents)
+    if args.format == "json":
+        out.write(json.dumps(result.to_json(), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(result.render_markdown())
+    else:
+        out.write(result.render_text())
+    if args.plot:
+        from ..plots import analysis_figure
+
+        analysis_figure(result, Path(args.plot))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load
+
+    rules = load(args.edition)
+    m = rules.model
+    h = m.header
+
+    def cite(p) -> str:
+        if p is None:
+            return ""
+        # the confidence stands outside the brackets: a citation has commas of its own
+        return f"  [{p.source}]" + (f" ({p.confidence})" if p.confidence else "")
+
+    def line(text: str = "") -> None:
+        out.write(visible(text) + "\n")  # titles, labels and sources come from the rule file
+
+    line(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})")
+    if h.players:
+        line(f"players: {h.players[0]} to {h.players[1]}")
+    for heading, rows in (
+        ("Options", [f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}" for o in m.options.values()]),
+        ("Accounts", [f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}"
+                      for a in m.accounts]),
+        ("Board", [f"  {i:>3}  {s.label:32} {s.kind:12} {', '.join(f'{n} {_show_expr(v)}' for n, v in s.fields)}"
+                   f"{cite(s.provenance)}" for i, s in enumerate(m.spaces)]),
+        ("Decks", [row for d in m.decks.values() for row in _deck_rows(d, cite)]),
+        ("Rules", [f"  {r.name}: {r.label or ''}{' (off at the start)' if r.off else ''}{cite(r.provenance)}"
+                   for r in m.rules]),
+    ):
+        line()
+        line(f"{heading}:")
+        for row in rows:
+            line(row)
+    return 0
+
+
+def _deck_rows(d, cite) -> list[str]:
+    """Return `show`'s lines for a deck: the deck, then each card, a reconstructed one marked as such."""
+    from ..program import RECONSTRUCTED_CARD, is_reconstruction
+
+    size = f" ({d.size} cards)" if d.size is not None else ""
+    rows = [f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}"]
+    for c in d.cards:
+        mark = f"  [{RECONSTRUCTED_CARD}]" if is_reconstruction(d) or is_reconstruction(c) else cite(c.provenance)
+        rows.append(f"    {c.name}: {c.text}{mark}")
+    return rows
+
+
+def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
+    from ..bibliography import render_markdown
+
+    out.write(render_markdown())
+    return 0
+
+
+def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load
+    from ..sourcefile import write_atomically
+    from ..board import board_svg
+
+    rules = load(args.edition)
+    svg = board_svg(rules, _parse_options(args.option))
+    if args.svg in (None, "-"):
+        out.write(svg)
+        return 0
+    write_atomically(Path(args.svg), svg)
+    out.write(f"wrote {visible(args.svg)}\n")
+    return 0
+
+
+def _show_expr(e) -> str:
+    from ..formatter import expr
+
+    return expr(e)

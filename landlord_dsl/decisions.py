@@ -1,0 +1,161 @@
+"""Engine stage: the decisions the engine asks of the players.
+
+`Decisions` is a part of `engine.Game`: a choice put to one seat's agent,
+a bid, an auction with its first refusal, and loans between players.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from .errors import LandlordError
+from .requests import BidRequest, ChoiceSite, DecisionRequest
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .program import Program
+    from .errors import RuleRuntimeError
+
+# The engine's own decisions: taking a title at the auction price, and lending.
+_FIRST_REFUSAL = ChoiceSite(("buy", "decline"), (None, "Let it go"), "Buy the title at the highest bid?")
+_LOAN = ChoiceSite(("lend", "refuse"), (None, "Refuse"), "Lend the money?")
+
+
+class Decisions:
+    """The decisions, auctions and loans of `engine.Game` (a mixin: the game's state lives in Game)."""
+
+    if TYPE_CHECKING:
+        prog: Program
+        agents: list[Agent]
+        names: list[str]
+        nacc: int
+        actor: int
+        current: int
+        turn: int
+        rule: int
+        holder: list[int | None]
+        loans: list[list[int]]
+        decisions: list[int | None]
+        log: list[tuple]
+
+        def fail(self, message: str, span: Any = None, hint: str | None = None) -> RuleRuntimeError: ...
+        def cash(self, seat: int) -> int: ...
+        def space_name(self, index: int) -> str: ...
+        def rule_name(self, index: int | None = None) -> str: ...
+        def account_index(self, payee: int) -> int: ...
+        def transfer(self, amount: int, src: int, dst: int, span: Any = None) -> int: ...
+        def set_holder(self, card: int, seat: int | None) -> None: ...
+        def _in_seat_order(self, first: int) -> list[int]: ...
+
+    def choose(self, seat: int, prompt: str, legal: list[tuple], site: ChoiceSite,
+               describe: Callable[[int, Any], str] | None = None) -> tuple:
+        """Ask `seat` to pick one of a choice's `legal` entries; return the entry picked.
+
+        Entries are `(option number, bound value, cost, value)`. A single
+        legal option is taken without asking; none at all is a fault of the rules.
+        """
+        count = len(legal)
+        if count < 2:
+            if count:
+                return legal[0]
+            raise self.fail(f"no option of '{site.prompt}' is allowed here", site.span,
+                            "add an option without a `when`, so there is always a way on")
+        rule = self.rule
+        answer = self.agents[seat].choose(
+            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names))
+        if not isinstance(answer, int) or not 0 <= answer < count:
+            raise LandlordError(f"the agent for seat {seat + 1} answered {answer!r}, "
+                                f"not one of the {count} options of '{prompt}'")
+        entry = legal[answer]
+        self.decisions.append(answer)
+        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
+        return entry
+
+    def offer_closed(self, site: ChoiceSite) -> None:
+        """Log that an `offer` closed by itself after MAX_OFFER_ROUNDS answers (a rule or bot that never says done)."""
+        self.log.append(("offer_closed", self.turn, self.actor, site.prompt, self.rule))
+
+    def ask_bid(self, request: BidRequest) -> int | None:
+        answer = self.agents[request.seat].bid(self, request)
+        if answer is not None and (not isinstance(answer, int) or not request.minimum <= answer <= request.maximum):
+            raise LandlordError(f"the agent for seat {request.seat + 1} bid {answer!r}, outside "
+                                f"{request.minimum}..{request.maximum}")
+        self.decisions.append(answer)
+        self.log.append(("bid", self.turn, request.seat, request.space, answer, self.rule))
+        return answer
+
+    def auction(self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None,
+                value: int | None = None) -> None:
+        """Sell a space's title to the highest bidder; `first` may then buy at that price.
+
+        Players still in the game are asked in turn from the current player
+        (except `first`) to bid at least `step` over the high bid, until one
+        bidder is left. `value` is the rules' hint of the title's worth.
+        """
+        card = self.prog.title_card[space]
+        if card is None:
+            raise self.fail(f"{self.space_name(space)} has no title deed to auction", span)
+        if self.holder[card] is not None:
+            return
+        value = start + start // 4 if value is None else value
+        label = self.space_name(space)
+        rule = self.rule_name()
+        bidders = [s for s in self._in_seat_order(self.current) if s != first]
+        high, high_bidder = None, None
+        active = list(bidders)
+        rounds = 0
+        while active and rounds < 1000:
+            rounds += 1
+            still = []
+            for seat in active:
+                if seat == high_bidder:
+                    still.append(seat)
+                    continue
+                minimum = start if high is None else high + step
+                maximum = self.cash(seat)
+                if minimum > maximum:
+                    continue
+                answer = self.ask_bid(BidRequest(seat, rule, label, high, minimum, maximum, start, value))
+                if answer is not None:
+                    high, high_bidder = answer, seat
+                    still.append(seat)
+            active = still
+            if len(active) <= 1:
+                break
+        price = high if high is not None else start
+        buyer = high_bidder
+        if first is not None and self.cash(first) >= price:
+            entry = self.choose(first, f"Buy {label} for {price}?", [(0, None, price, value), (1, None, 0, 0)],
+                                _FIRST_REFUSAL, lambda k, x: f"Buy {label} for {price}")
+            if entry[0] == 0:
+                buyer = first
+        if buyer is not None:
+            self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
+            self.set_holder(card, buyer)
+
+    def borrow(self, amount: int, interest_pct: int) -> None:
+        borrower = self.actor
+        if amount <= 0:
+            return
+        interest = amount * interest_pct // 100
+        for lender in self._in_seat_order(borrower):
+            if lender == borrower:
+                continue
+            if self.cash(lender) < amount:
+                continue
+            entry = self.choose(lender, f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?",
+                                [(0, None, amount, amount + interest), (1, None, 0, 0)], _LOAN,
+                                lambda k, x: f"Lend {amount}")
+            if entry[0] == 0:
+                self.transfer(amount, self.nacc + lender, self.nacc + borrower)
+                self.loans.append([lender, borrower, amount, interest])
+                return
+
+    def repay_loans(self, interest: bool = True) -> None:
+        """Settle every loan of the acting player that his cash covers: what was lent, plus the interest if `interest`."""
+        seat = self.actor
+        for loan in [l for l in self.loans if l[1] == seat]:
+            owed = loan[2] + (loan[3] if interest else 0)
+            if self.cash(seat) >= owed:
+                self.transfer(owed, self.nacc + seat, self.nacc + loan[0])
+                self.loans.remove(loan)

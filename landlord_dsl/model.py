@@ -1,0 +1,101 @@
+"""The checker's model: what pass 2 (checking) hands on to the compiler.
+
+`Model` holds a checked rule set's declarations by name, the board, and the
+side tables that give each expression node its type and what each name
+refers to. `Scope` is the symbol table of one body's local names while it is
+checked. The constants here are the limits and reserved names the checker's
+passes share.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .types import BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, optional, strip_optional
+
+MAX_NUMBER = 10 ** 15  # amounts, counts and thresholds; larger is surely a typing slip
+MAX_PLAYERS = 100
+LITERAL_NAMES = ("true", "false", "none")  # written as names, read as values: never declarable
+AGGREGATES = ("sum", "count", "all", "any", "filter", "map")  # a function of one of these names could not be called
+
+# The value types of declared types; a `player` or `card` variable may hold none.
+FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER),
+               "card": optional(CARD)}
+
+
+@attrs.define
+class Model:
+    """A checked rule set: everything resolved, nothing left to look up by string at run time."""
+
+    header: ast.Header
+    options: dict[str, ast.OptionDecl]
+    accounts: list[ast.AccountDecl]
+    consts: dict[str, ast.ConstDecl]
+    tables: dict[str, ast.TableDecl]
+    groups: dict[str, list[int]]
+    group_labels: dict[str, str]
+    kinds: dict[str, ast.KindDecl]
+    game_vars: dict[str, ast.VarDecl]
+    player_vars: dict[str, ast.VarDecl]
+    space_vars: dict[str, ast.VarDecl]
+    spaces: list[ast.SpaceDecl]
+    space_index: dict[str, int]
+    space_fields: dict[str, str]
+    decks: dict[str, ast.DeckDecl]
+    functions: dict[str, ast.FunctionDecl]
+    actions: dict[str, ast.ActionDecl]
+    rules: list[ast.RuleDecl]
+    ends: list[ast.EndDecl]
+    score: ast.ScoreDecl | None
+    types: dict[int, str]
+    refs: dict[int, tuple[str, object]]
+    frames: dict[int, int]
+    function_types: dict[str, str]
+    templates: dict[int, list]
+    table_types: dict[str, tuple[str, str]]
+
+
+class Scope:
+    """Local names of one handler, card or function body, with frame slots."""
+
+    def __init__(self, frame: list[int], parent: "Scope | None" = None, shortfall: bool = False,
+                 in_card: bool = False, narrowed: frozenset[str] = frozenset()):
+        self.names: dict[str, tuple[str, int]] = {}
+        self.parent = parent
+        # names and field paths known not to be none here (flow narrowing)
+        self.narrowed = narrowed | (parent.narrowed if parent else frozenset())
+        self.frame = frame  # one-element list: next free slot, shared by nested scopes
+        self.shortfall = shortfall or (parent.shortfall if parent else False)
+        self.in_card = in_card or (parent.in_card if parent else False)
+
+    def child(self, narrowed: frozenset[str] = frozenset()) -> "Scope":
+        return Scope(self.frame, self, narrowed=narrowed)
+
+    def define(self, name: str, type_: str) -> int:
+        slot = self.frame[0]
+        self.frame[0] += 1
+        self.names[name] = (type_, slot)
+        return slot
+
+    def lookup(self, name: str) -> tuple[str, int] | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def visible(self) -> list[str]:
+        out: list[str] = []
+        scope: Scope | None = self
+        while scope is not None:
+            out.extend(scope.names)
+            scope = scope.parent
+        return out
+
+
+def param_type(type_name: str) -> str:
+    """Return the value type of a declared parameter (a `player` or `card` parameter is never none)."""
+    return strip_optional(FIELD_TYPES[type_name])
+
