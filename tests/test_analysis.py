@@ -20,6 +20,7 @@ np = pytest.importorskip("numpy")
 import landlord_dsl as ld  # noqa: E402
 from landlord_dsl.analysis import analyze, sample_turn_ends  # noqa: E402
 from landlord_dsl.cli import main  # noqa: E402
+from sweep_params import variants_slow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RING = ROOT / "tests" / "data" / "analysis-ring.lg"
@@ -49,6 +50,7 @@ def ring():
 
 # ------------------------------------------------ the standard board, exactly
 
+@pytest.mark.slow
 def test_standard_deck_matches_an_independent_chain_to_a_hundredth_of_a_point(standard):
     # Modern rules: a double throws again, a third goes to Jail; Go to Jail; the
     # sixteen-card decks with their movement cards; a kept Get out of Jail card.
@@ -76,7 +78,7 @@ def test_standard_deck_has_the_familiar_shape(standard):
 
 # ------------------------------------------ Monte Carlo agreement, per edition
 
-@pytest.mark.parametrize("edition", ld.shipped_editions() + ["ring"])
+@pytest.mark.parametrize("edition", variants_slow(ld.shipped_editions()) + ["ring"])
 def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
     rules = str(RING) if edition == "ring" else edition
     try:

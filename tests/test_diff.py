@@ -10,6 +10,7 @@ import pytest
 import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.compare import outcomes
+from sweep_params import variants_slow
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -17,7 +18,7 @@ def run(*argv: str) -> tuple[int, str]:
     return main(list(argv), out=out), out.getvalue()
 
 
-@pytest.mark.parametrize("name", ld.shipped_editions())
+@pytest.mark.parametrize("name", variants_slow(ld.shipped_editions()))
 def test_diff_of_a_file_with_itself_is_empty(name):
     assert ld.diff(name, name) == []
     code, out = run("diff", name, name)

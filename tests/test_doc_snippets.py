@@ -81,7 +81,8 @@ def _syntax_lines(text: str, pattern: str) -> set[str]:
 
 def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
     # a section's syntax is the unmarked block right below its heading
-    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```")
+    section_syntax = r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```"
+    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), section_syntax)
                               for page in _REFERENCE))
     sheet = _syntax_lines((ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8"), r"```lg\n(.*?)```")
     assert len(reference) > 50

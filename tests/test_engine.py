@@ -9,8 +9,8 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent, SharedScript
-from landlord_dsl.saves import state_from_json, state_to_json
 from landlord_dsl.resources import shipped_files
+from landlord_dsl.saves import state_from_json, state_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -121,6 +121,7 @@ def test_bad_arguments_are_usage_errors(capsys):
     assert stopped.value.code == 2
 
 
+@pytest.mark.slow
 def test_dask_on_a_local_cluster_gives_the_same_summary_as_local_processes():
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")
@@ -129,6 +130,7 @@ def test_dask_on_a_local_cluster_gives_the_same_summary_as_local_processes():
     assert dask.result() == local.result()
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")

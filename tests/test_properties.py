@@ -24,10 +24,11 @@ import landlord_dsl as ld
 from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.engine import Game
-from landlord_dsl.saves import state_from_json, state_to_json
 from landlord_dsl.formatter import _Printer
 from landlord_dsl.parser import parse
 from landlord_dsl.resources import editions_dir
+from landlord_dsl.saves import state_from_json, state_to_json
+from sweep_params import variants_slow
 
 THOROUGH = os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough"
 FILES = sorted(editions_dir().rglob("*.lg"))
@@ -194,7 +195,7 @@ GameMachine.TestCase.settings = settings(
 TestGameInvariants = GameMachine.TestCase
 
 
-@pytest.mark.parametrize("path", FILES, ids=IDS)
+@pytest.mark.parametrize("path", variants_slow(FILES, lambda p: p.stem), ids=IDS)
 def test_whole_games_end_conserve_money_and_replay(path: Path):
     """Seeded games with random legal decisions end within the turn limit, keep the invariants, and
     the same seed and decisions give the same event log."""
@@ -269,6 +270,7 @@ def mutants(draw):
     return path.stem, kind, _render(module.header, decls)
 
 
+@pytest.mark.slow
 @settings(max_examples=200 if THOROUGH else 20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutants(), st.integers(0, 1000))
 def test_mutated_variants_check_or_fail_cleanly(mutant, seed):

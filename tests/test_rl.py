@@ -30,6 +30,7 @@ from landlord_dsl.errors import LandlordError
 from landlord_dsl.requests import BidRequest
 from landlord_dsl.rl import LandlordGymEnv
 from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements
+from sweep_params import variants_slow
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ld.shipped_editions()
@@ -172,7 +173,7 @@ def _layout_for_40_spaces() -> int:
     return MAX_SEATS * seat_width + board * (MAX_SEATS + SPACE_VARS) + 3 + GAME_VARS + 4 + 12 + board
 
 
-@pytest.mark.parametrize("name", EDITIONS)
+@pytest.mark.parametrize("name", variants_slow(EDITIONS))
 def test_api_and_seed_tests_pass_for_every_shipped_edition(name):
     env = ld.env(name, players=4)
     # every shipped board has 40 spaces, so every edition has the one observation layout
@@ -534,6 +535,7 @@ def test_the_example_runs():
 GAMES = int(os.environ.get("LANDLORD_RL_GAMES", "2"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS if GAMES > 2 else MAIN)
 def test_random_policy_smoke_run(name):
     """Random legal actions for every seat: every game ends, money is conserved, nothing illegal is asked for."""

@@ -48,6 +48,7 @@ from scenario_helpers import (
     unpaid,
     where,
 )
+from sweep_params import variants_slow
 
 DEMO = "landlords-game-1906-monopolist-demonstration"
 
@@ -1078,7 +1079,7 @@ def _play(prog, seed, kind="bot", players=4):
     return g
 
 
-@pytest.mark.parametrize("edition", ["landlords-game-1906", DEMO])
+@pytest.mark.parametrize("edition", variants_slow(["landlords-game-1906", DEMO]))
 @pytest.mark.parametrize("mode", ["never", "from_start", "at_turn", "vote", "when_concentrated"])
 def test_1906_single_tax_simulated_games_end_conserve_money_and_replay(mode, edition):
     """100 seeded 4-player games under each single_tax setting end (by Rule 19), conserve

@@ -364,6 +364,7 @@ def test_outcomes_json_has_a_paired_interval_for_every_space():
 
 # ---------------------------------------------------------------- plots
 
+@pytest.mark.slow
 def test_simulate_plot_writes_png_and_svg(tmp_path):
     for name, magic in (("stats.png", b"\x89PNG"), ("stats.svg", b"<?xml")):
         code, _ = _run("simulate", "landlords-game-1904", "--games", "2", "--jobs", "1", "--no-progress",
@@ -386,6 +387,7 @@ def test_plots_without_matplotlib_name_the_extra(monkeypatch):
         plots.pyplot()
 
 
+@pytest.mark.slow
 def test_dask_gives_the_same_statistics_as_one_process():
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")

@@ -624,6 +624,7 @@ def _listed(out: str) -> set[tuple[str, str, str]]:
     return listed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", list(_diff_params()))
 def test_variant_diff_against_its_edition_lists_exactly_its_changes(path: Path):
     assert path.stem in EXPECTED_CHANGES, f"add what {path.name} changes to EXPECTED_CHANGES"
@@ -735,6 +736,7 @@ def run_walkthrough(text: str, workdir: Path) -> list[tuple[dict, str]]:
     return outputs
 
 
+@pytest.mark.slow
 def test_writing_a_variant_walkthrough(tmp_path: Path, monkeypatch):
     """Every command of docs/writing-a-variant.md runs, in order, and prints what the page shows."""
     monkeypatch.chdir(tmp_path)
