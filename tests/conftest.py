@@ -4,8 +4,10 @@ Tests marked `@pytest.mark.slow` (each takes many seconds: whole-edition
 sweeps, long fuzzing, browsers, benchmarks) are skipped unless pytest is run
 with `--run-slow`; CI (.ci/run) runs them all:
 
-    python -m pytest                        the quick run, for while you work
-    python -m pytest --run-slow -n auto     everything, as CI runs it
+    python -m pytest              the quick run, for while you work
+    python -m pytest --run-slow   everything, as CI runs it
+
+Both run on every core (`-n auto` in pyproject.toml); add `-n 0` for one process.
 
 Select a profile with the environment variable LANDLORD_HYPOTHESIS_PROFILE:
 
