@@ -14,7 +14,7 @@ Select a profile with the environment variable LANDLORD_HYPOTHESIS_PROFILE:
     ci        (default) 100 examples per property, derandomized, so a plain
               `pytest` run is quick and reproducible
     thorough  2000 examples per property, random seeds, for hunting bugs:
-              LANDLORD_HYPOTHESIS_PROFILE=thorough python -m pytest tests/test_fuzz.py
+              LANDLORD_HYPOTHESIS_PROFILE=thorough python -m pytest --run-slow tests/test_fuzz.py
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The random-policy smoke run plays LANDLORD_RL_GAMES games per edition
 (2 by default); the full run is
 
-    LANDLORD_RL_GAMES=1000 python -m pytest tests/test_rl.py -k smoke -s
+    LANDLORD_RL_GAMES=1000 python -m pytest tests/test_rl.py -k smoke -s --run-slow -n 0
 
 and prints its figures.
 """
