@@ -20,7 +20,8 @@ from pathlib import Path
 
 import landlord_dsl as ld
 from landlord_dsl import plots
-from landlord_dsl.simulate import Summary, gini, play_one
+from landlord_dsl.simulate import Summary, play_one
+from landlord_dsl.stats import gini
 from landlord_dsl.stats import Stats, layout
 
 ROOT = Path(__file__).resolve().parents[1]

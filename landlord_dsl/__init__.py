@@ -14,6 +14,31 @@ core, `analyze(rules)` derives exact long-run landing tables from the rules,
 and `env(rules)` is a PettingZoo environment over any rule set (the `rl`
 extra, docs/rl.md).
 Every problem a user can cause is raised as a LandlordError.
+
+The modules, by pipeline stage (each stage reads only what the one before
+it produced; nothing past parsing sees a Lark tree):
+
+- reading: sourcefile (files and streams), resources (shipped files),
+  bibliography (citations);
+- 1, parse: grammar (the Lark parser, loaded once), parser_cache, parser
+  (the entry point), builder (Lark tree to the typed `ast`), recovery and
+  syntax_errors (reading on after, and reporting, syntax errors);
+- 2, check: checker (the entry point), check_base, check_decls,
+  check_bodies, check_exprs, narrowing, dispatch (per-node method
+  tables, shared with the formatter), model (what the compiler reads),
+  types (value types and the built-in registry), limits;
+- loading: loader (extends, variants, merging, checking), options (option
+  values);
+- 3, compile: compiler (the entry point), codegen, codegen_expr,
+  codegen_stmt, pyast_pass, program (the Program contract), runtime and
+  builtins (what generated code calls);
+- 4, run: engine (Game), movement, cards, decisions, invariants, events,
+  saves, control (run-time exceptions), requests and agents (the chance and
+  decision exchange), replay;
+- after a game: narrate, observe, simulate, stats, parallel, rulesource,
+  sweep, compare (`diff`), analysis/ (exact chains), plots, board, watch,
+  highlight, rl/;
+- the command line: cli and commands/.
 """
 
 from __future__ import annotations
@@ -27,7 +52,8 @@ if TYPE_CHECKING:
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
     from .program import Program
     from .engine import Game, GameResult
-    from .errors import Diagnostic, LandlordError, RuleRuntimeError
+    from .errors import (Diagnostic, GameLogError, LandlordError, OutputError, RuleCheckError, RuleRuntimeError,
+                         RuleSourceError, RuleSyntaxError, SaveError, UsageError)
     from .loader import RuleSet, load_text
     from .events import ThrowEvent, TurnEvent
     from .requests import ScriptedChance, SeededChance
@@ -40,15 +66,18 @@ _LAZY = {
     "ScriptedAgent": "agents", "Program": "program", "Game": "engine", "GameResult": "engine",
     "GameState": "saves", "ThrowEvent": "events", "TurnEvent": "events", "state_from_json": "saves",
     "state_to_json": "saves", "Diagnostic": "errors",
-    "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSet": "loader", "load_text": "loader",
+    "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSourceError": "errors", "RuleSyntaxError": "errors",
+    "RuleCheckError": "errors", "UsageError": "errors", "SaveError": "errors", "GameLogError": "errors",
+    "OutputError": "errors", "RuleSet": "loader", "load_text": "loader",
     "ScriptedChance": "requests", "SeededChance": "requests",
     # importable from the package before it loaded lazily
     "load": "loader", "compile_ruleset": "compiler",
 }
 
 __all__ = [
-    "Agent", "Diagnostic", "Game", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
-    "LandlordError", "Program", "RandomAgent", "RuleRuntimeError", "RuleSet", "ScriptedAgent",
+    "Agent", "Diagnostic", "Game", "GameLogError", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
+    "LandlordError", "OutputError", "Program", "RandomAgent", "RuleCheckError", "RuleRuntimeError", "RuleSet",
+    "RuleSourceError", "RuleSyntaxError", "SaveError", "ScriptedAgent", "UsageError",
     "ScriptedChance", "SeededChance", "ThrowEvent", "TurnEvent", "analyze", "check", "compile_rules", "diff",
     "env", "format_source", "load_edition", "load_text", "new_game", "parse", "shipped_editions",
     "state_from_json", "state_to_json",

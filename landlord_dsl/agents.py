@@ -10,7 +10,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Iterable, TextIO
 
-from .errors import LandlordError, visible
+from .errors import LandlordError, UsageError, visible
 from .requests import BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ class HumanAgent(Agent):
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
-                raise LandlordError("input ended while the game was waiting for an answer")
+                raise UsageError("input ended while the game was waiting for an answer")
             line = line.strip()
             if valid(line):
                 return line
@@ -169,4 +169,4 @@ def make_agent(kind: str, seed: int, seat: int) -> Agent:
         return RandomAgent(seed * 1009 + seat)
     if kind == "human":
         return HumanAgent()
-    raise LandlordError(f"unknown seat kind '{kind}': use bot, random or human")
+    raise UsageError(f"unknown seat kind '{kind}': use bot, random or human")

@@ -14,6 +14,7 @@ from . import ast
 
 
 def unquote(token: str) -> str:
+    """Return the text a string literal stands for, its escapes (\\n, \\t, \\", \\\\) read."""
     body = token[1:-1]
     out, i = [], 0
     while i < len(body):

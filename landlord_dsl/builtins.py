@@ -9,6 +9,8 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Callable
 
+from .stats import gini
+
 if TYPE_CHECKING:
     from .engine import Game
 
@@ -104,8 +106,6 @@ def _distance(g: "Game", start: int, end: int) -> int:
 
 
 def _gini_pct(g: "Game", values) -> int:
-    from .simulate import gini
-
     return round(100 * gini(list(values)))
 
 

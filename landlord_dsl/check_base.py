@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .errors import Diagnostic, SourceText
+from .model import Annotations
 
 if TYPE_CHECKING:
     from .model import Model, Scope
@@ -25,12 +26,10 @@ class PassBase:
     def __init__(self, sources: dict[str, SourceText]):
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
-        self.types: dict[int, str] = {}
-        self.refs: dict[int, tuple[str, object]] = {}
-        self.frames: dict[int, int] = {}
-        self.templates: dict[int, list] = {}
+        self.annotations = Annotations()
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}
+        self.names_seen: dict[str, ast.Span] = {}  # every top-level name claimed, with where
         self.paid_fields: dict[str, ast.Span] = {}  # board fields some `pay` pays as they stand, with the first
 
     # ------------------------------------------------------------ reporting

@@ -16,8 +16,9 @@ import attrs
 
 from . import ast
 from .check_base import PassBase
+from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
-from .model import FIELD_TYPES, LITERAL_NAMES, Scope, param_type
+from .model import FIELD_TYPES, LITERAL_NAMES, Annotations, Scope, param_type
 from .narrowing import narrowings, still_narrowed, walk_statements
 from .parser import parse_hole
 from .types import (
@@ -33,9 +34,7 @@ class BodyPass(PassBase):
     def _check_bodies(self) -> None:
         m = self.m
         for d in list(m.consts.values()):
-            self.types[id(d)] = self.expr(d.value, Scope([0]), constant=True)
-        for d in m.options.values():
-            pass
+            self.annotations.set_type(d, self.expr(d.value, Scope([0]), constant=True))
         for t in m.tables.values():
             keys = {self.expr(k, Scope([0]), constant=True) for k, _ in t.entries}
             values = {self.expr(v, Scope([0]), constant=True) for _, v in t.entries}
@@ -65,7 +64,7 @@ class BodyPass(PassBase):
                 elif declared == NONE:
                     self.error(f"variable '{v.name}' starts as none: declare its type, e.g. `var {v.name}: player = none`",
                                v.span, None)
-                self.types[id(v)] = declared
+                self.annotations.set_type(v, declared)
         self._check_functions()
         for deck in m.decks.values():
             if deck.titles_in is not None and deck.titles_in not in m.groups:
@@ -73,12 +72,12 @@ class BodyPass(PassBase):
             if deck.enabled is not None:
                 frame = [0]
                 self.condition(deck.enabled, Scope(frame), "a deck's `when`")
-                self.frames[id(deck)] = frame[0]
+                self.annotations.set_frame(deck, frame[0])
             for card in deck.cards:
                 frame = [0]
                 scope = Scope(frame, in_card=True)
                 self.block(card.body, scope)
-                self.frames[id(card)] = frame[0]
+                self.annotations.set_frame(card, frame[0])
         self._check_actions()
         rule_names = [r.name for r in m.rules]
         for rule in m.rules:
@@ -88,7 +87,7 @@ class BodyPass(PassBase):
                 frame = [0]
                 self.condition(t.condition, Scope(frame), "a trigger's condition")
                 self.block(t.body, Scope(frame))
-                self.frames[id(t)] = frame[0]
+                self.annotations.set_frame(t, frame[0])
             for replaced in rule.replaces:
                 if replaced not in rule_names:
                     self.error(f"rule '{rule.name}' replaces an unknown rule '{replaced}'", rule.span,
@@ -98,11 +97,11 @@ class BodyPass(PassBase):
         for e in m.ends:
             frame = [0]
             self.condition(e.condition, Scope(frame), "an end condition")
-            self.frames[id(e)] = frame[0]
+            self.annotations.set_frame(e, frame[0])
         if m.score is not None:
             frame = [0]
             t = self.expr(m.score.formula, Scope(frame))
-            self.frames[id(m.score)] = frame[0]
+            self.annotations.set_frame(m.score, frame[0])
             if not compatible(INT, t):
                 self.error(f"the score must be a number, not {describe(t)}", m.score.formula.span, None)
 
@@ -135,12 +134,12 @@ class BodyPass(PassBase):
                 for p in f.params:
                     self.define(scope, p.name, param_type(p.type), p.span)
                 m.function_types[f.name] = self.expr(f.body, scope)
-                self.frames[id(f)] = frame[0]
+                self.annotations.set_frame(f, frame[0])
                 if not final:
                     del self.diagnostics[saved:]
                 calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
         # which functions read the game (directly or through other functions)
-        self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.refs)}
+        self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.annotations)}
         changed = True
         while changed:
             changed = False
@@ -171,9 +170,9 @@ class BodyPass(PassBase):
             frame = [0]
             scope = Scope(frame)
             for p in a.params:
-                self.refs[id(p)] = ("local", self.define(scope, p.name, param_type(p.type), p.span))
+                self.annotations.set_ref(p, ("local", self.define(scope, p.name, param_type(p.type), p.span)))
             self.block(a.body, scope)
-            self.frames[id(a)] = frame[0]
+            self.annotations.set_frame(a, frame[0])
             calls[a.name] = {s.action for s in walk_statements(a.body) if isinstance(s, ast.Do)}
         for start in m.actions:
             stack, seen = [start], set()
@@ -199,7 +198,7 @@ class BodyPass(PassBase):
         frame = [0]
         scope = Scope(frame, shortfall=h.event == "shortfall")
         self.block(h.body, scope)
-        self.frames[id(h)] = frame[0]
+        self.annotations.set_frame(h, frame[0])
 
     # ---------------------------------------------------------- statements
     def define(self, scope: Scope, name: str, type_: str, span: ast.Span) -> int:
@@ -241,147 +240,190 @@ class BodyPass(PassBase):
             self.error(f"unknown deck '{name}'", span, did_you_mean(name, self.m.decks) or "declare it with `deck`")
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> None:
+        """Check one statement with the method for its node class, defining the locals it introduces."""
+        _STATEMENTS[type(s)](self, s, scope)
+
+    @handles(ast.Pay)
+    def _pay(self, s: ast.Pay, scope: Scope) -> None:
         m = self.m
-        if isinstance(s, ast.Pay):
-            self.expect(s.amount, scope, INT, "an amount")
-            self._not_negative(s.amount, "an amount paid")
-            if isinstance(s.amount, ast.Field) and s.amount.name in m.space_fields:
-                self.paid_fields.setdefault(s.amount.name, s.amount.span)
-            self.expect(s.payer, scope, PAYEE, "who pays")
-            self.expect(s.payee, scope, PAYEE, "who is paid")
-        elif isinstance(s, ast.Set):
-            self._set(s, scope)
-        elif isinstance(s, ast.Let):
-            t = self.expr(s.value, scope)
-            self.refs[id(s)] = ("local", self.define(scope, s.name, t, s.span))
-        elif isinstance(s, ast.If):
-            self.condition(s.condition, scope, "an `if` condition")
-            self.block(s.then, scope.child(narrowings(s.condition, True)))
-            if s.otherwise is not None:
-                self.block(s.otherwise, scope.child(narrowings(s.condition, False)))
-        elif isinstance(s, ast.For):
-            t = self.expr(s.collection, scope)
-            elem = element_of(t)
-            if elem is None:
-                self.error(f"cannot loop over {describe(t)}", s.collection.span, "loop over a list or a group")
-                elem = ANY
+        self.expect(s.amount, scope, INT, "an amount")
+        self._not_negative(s.amount, "an amount paid")
+        if isinstance(s.amount, ast.Field) and s.amount.name in m.space_fields:
+            self.paid_fields.setdefault(s.amount.name, s.amount.span)
+        self.expect(s.payer, scope, PAYEE, "who pays")
+        self.expect(s.payee, scope, PAYEE, "who is paid")
+
+    @handles(ast.Let)
+    def _let(self, s: ast.Let, scope: Scope) -> None:
+        t = self.expr(s.value, scope)
+        self.annotations.set_ref(s, ("local", self.define(scope, s.name, t, s.span)))
+
+    @handles(ast.If)
+    def _if(self, s: ast.If, scope: Scope) -> None:
+        self.condition(s.condition, scope, "an `if` condition")
+        self.block(s.then, scope.child(narrowings(s.condition, True)))
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope.child(narrowings(s.condition, False)))
+
+    @handles(ast.For)
+    def _for(self, s: ast.For, scope: Scope) -> None:
+        t = self.expr(s.collection, scope)
+        elem = element_of(t)
+        if elem is None:
+            self.error(f"cannot loop over {describe(t)}", s.collection.span, "loop over a list or a group")
+            elem = ANY
+        inner = scope.child()
+        # the second time round comes after what the body did the first time
+        inner.narrowed = still_narrowed(inner.narrowed, s.body, scope)
+        self.annotations.set_ref(s, ("local", self.define(inner, s.var, elem, s.span)))
+        self.block(s.body, inner)
+
+    @handles(ast.Choose)
+    def _choose(self, s: ast.Choose, scope: Scope) -> None:
+        if s.chooser is not None:
+            self.expect(s.chooser, scope, PLAYER, "who chooses")
+        self.annotations.set_template(s, self.template(s.prompt, s.span, scope))
+        names: set[str] = set()
+        every_body = [x for o in s.options for x in o.body]
+        for o in s.options:
+            if o.name in names:
+                self.error(f"option '{o.name}' appears twice", o.span, None)
+            if s.repeat and o.name == "done":
+                self.error("`offer` adds the option 'done' itself", o.span, "rename this option")
+            names.add(o.name)
             inner = scope.child()
-            # the second time round comes after what the body did the first time
-            inner.narrowed = still_narrowed(inner.narrowed, s.body, scope)
-            self.refs[id(s)] = ("local", self.define(inner, s.var, elem, s.span))
-            self.block(s.body, inner)
-        elif isinstance(s, ast.Choose):
-            if s.chooser is not None:
-                self.expect(s.chooser, scope, PLAYER, "who chooses")
-            self.templates[id(s)] = self.template(s.prompt, s.span, scope)
-            names: set[str] = set()
-            every_body = [x for o in s.options for x in o.body]
-            for o in s.options:
-                if o.name in names:
-                    self.error(f"option '{o.name}' appears twice", o.span, None)
-                if s.repeat and o.name == "done":
-                    self.error("`offer` adds the option 'done' itself", o.span, "rename this option")
-                names.add(o.name)
-                inner = scope.child()
-                if s.repeat:  # an offer's later rounds come after what the chosen options did
-                    inner.narrowed = still_narrowed(inner.narrowed, every_body, scope)
-                if o.binding is not None:
-                    t = self.expr(o.binding[1], scope)
-                    elem = element_of(t)
-                    if elem is None:
-                        self.error(f"cannot offer one option per item of {describe(t)}", o.binding[1].span, None)
-                        elem = ANY
-                    self.refs[id(o)] = ("local", self.define(inner, o.binding[0], elem, o.span))
-                if o.guard is not None:
-                    self.condition(o.guard, inner, "an option's `when`")
-                    inner = inner.child(narrowings(o.guard, True))
-                if o.label is not None:
-                    self.templates[id(o)] = self.template(o.label, o.span, inner)
-                if o.cost is not None:
-                    self.expect(o.cost, inner, INT, "an option's cost")
-                    self._not_negative(o.cost, "an option's cost")
-                if o.value is not None:
-                    self.expect(o.value, inner, INT, "an option's value")
-                self.block(o.body, inner)
-            if s.done_when is not None:
-                if not s.repeat:
-                    self.error("only an `offer` has a 'done' to guard", s.done_when.span,
-                               "write `offer`, or drop `done when`")
-                inner = scope.child()
+            if s.repeat:  # an offer's later rounds come after what the chosen options did
                 inner.narrowed = still_narrowed(inner.narrowed, every_body, scope)
-                self.condition(s.done_when, inner, "an offer's `done when`")
-        elif isinstance(s, ast.Roll):
-            if s.thrower is not None:
-                self.expect(s.thrower, scope, PLAYER, "who throws")
-        elif isinstance(s, ast.MoveSteps):
-            self.expect(s.steps, scope, INT, "the number of steps")
-            self._not_negative(s.steps, "the number of steps")
-            if s.via is not None and s.direction == "backward":
-                self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
-            elif s.via is not None and s.via not in m.groups:
-                self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
-        elif isinstance(s, ast.MoveTo):
-            self.expect(s.destination, scope, SPACE, "where to move")
-        elif isinstance(s, ast.Send):
-            self.expect(s.who, scope, PLAYER, "who is sent")
-            self.expect(s.destination, scope, SPACE, "where to send")
-        elif isinstance(s, ast.Draw):
-            self._deck(s.deck, s.name_span)
-        elif isinstance(s, ast.GiveTurn):
-            self.expect(s.player, scope, PLAYER, "whose turn is next")
-        elif isinstance(s, ast.Give):
-            self.expect(s.card, scope, CARD, "what is given")
-            self.expect(s.recipient, scope, PLAYER, "who receives it")
-        elif isinstance(s, ast.Return):
-            self.expect(s.card, scope, CARD, "what is returned")
-            self._deck(s.deck, s.name_span)
-        elif isinstance(s, ast.Shuffle):
-            self._deck(s.deck, s.name_span)
-        elif isinstance(s, ast.Deal):
-            self.expect(s.count, scope, INT, "how many cards")
-            self._not_negative(s.count, "the number of cards")
-            self._deck(s.deck, s.name_span)
-        elif isinstance(s, ast.Auction):
-            self.expect(s.space, scope, SPACE, "what is auctioned")
-            self.expect(s.start, scope, INT, "the opening price")
-            self._not_negative(s.start, "the opening price")
-            if s.step is not None:
-                self.expect(s.step, scope, INT, "the smallest raise")
-                self._not_negative(s.step, "the smallest raise")
-            if s.first is not None:
-                self.expect(s.first, scope, PLAYER, "who has the first option")
-            if s.value is not None:
-                self.expect(s.value, scope, INT, "the value hint for bidders")
-            self.expect(s.proceeds, scope, PAYEE, "who receives the price")
-        elif isinstance(s, ast.Borrow):
-            self.expect(s.amount, scope, INT, "the amount to borrow")
-            self.expect(s.interest, scope, INT, "the interest in percent")
-            self._not_negative(s.amount, "the amount to borrow")
-            self._not_negative(s.interest, "the interest")
-        elif isinstance(s, ast.Switch):
-            if not any(r.name == s.rule for r in m.rules):
-                self.error(f"unknown rule '{s.rule}'", s.name_span, did_you_mean(s.rule, [r.name for r in m.rules]))
-        elif isinstance(s, ast.Do):
-            action = m.actions.get(s.action)
-            arg_types = [self.expr(a, scope) for a in s.args]
-            if action is None:
-                self.error(f"unknown action '{s.action}'", s.span,
-                           did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`")
-                return
-            if len(arg_types) != len(action.params):
-                self.error(f"action '{s.action}' takes {len(action.params)} argument"
-                           f"{'s' if len(action.params) != 1 else ''}, not {len(arg_types)}", s.span, None)
-                return
-            for i, (p, got) in enumerate(zip(action.params, arg_types)):
-                if not compatible(param_type(p.type), got):
-                    self.error(f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, "
-                               f"not {describe(got)}", s.args[i].span, None)
-        elif isinstance(s, ast.Eliminate):
-            self.expect(s.who, scope, PLAYER, "who leaves the game")
-        elif isinstance(s, (ast.RepayLoans, ast.EndTurn, ast.EndGame)):
-            pass
-        else:  # pragma: no cover
-            raise AssertionError(s)
+            if o.binding is not None:
+                t = self.expr(o.binding[1], scope)
+                elem = element_of(t)
+                if elem is None:
+                    self.error(f"cannot offer one option per item of {describe(t)}", o.binding[1].span, None)
+                    elem = ANY
+                self.annotations.set_ref(o, ("local", self.define(inner, o.binding[0], elem, o.span)))
+            if o.guard is not None:
+                self.condition(o.guard, inner, "an option's `when`")
+                inner = inner.child(narrowings(o.guard, True))
+            if o.label is not None:
+                self.annotations.set_template(o, self.template(o.label, o.span, inner))
+            if o.cost is not None:
+                self.expect(o.cost, inner, INT, "an option's cost")
+                self._not_negative(o.cost, "an option's cost")
+            if o.value is not None:
+                self.expect(o.value, inner, INT, "an option's value")
+            self.block(o.body, inner)
+        if s.done_when is not None:
+            if not s.repeat:
+                self.error("only an `offer` has a 'done' to guard", s.done_when.span,
+                           "write `offer`, or drop `done when`")
+            inner = scope.child()
+            inner.narrowed = still_narrowed(inner.narrowed, every_body, scope)
+            self.condition(s.done_when, inner, "an offer's `done when`")
+
+    @handles(ast.Roll)
+    def _roll(self, s: ast.Roll, scope: Scope) -> None:
+        if s.thrower is not None:
+            self.expect(s.thrower, scope, PLAYER, "who throws")
+
+    @handles(ast.MoveSteps)
+    def _move_steps(self, s: ast.MoveSteps, scope: Scope) -> None:
+        m = self.m
+        self.expect(s.steps, scope, INT, "the number of steps")
+        self._not_negative(s.steps, "the number of steps")
+        if s.via is not None and s.direction == "backward":
+            self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
+        elif s.via is not None and s.via not in m.groups:
+            self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
+
+    @handles(ast.MoveTo)
+    def _move_to(self, s: ast.MoveTo, scope: Scope) -> None:
+        self.expect(s.destination, scope, SPACE, "where to move")
+
+    @handles(ast.Send)
+    def _send(self, s: ast.Send, scope: Scope) -> None:
+        self.expect(s.who, scope, PLAYER, "who is sent")
+        self.expect(s.destination, scope, SPACE, "where to send")
+
+    @handles(ast.Draw)
+    def _draw(self, s: ast.Draw, scope: Scope) -> None:
+        self._deck(s.deck, s.name_span)
+
+    @handles(ast.GiveTurn)
+    def _give_turn(self, s: ast.GiveTurn, scope: Scope) -> None:
+        self.expect(s.player, scope, PLAYER, "whose turn is next")
+
+    @handles(ast.Give)
+    def _give(self, s: ast.Give, scope: Scope) -> None:
+        self.expect(s.card, scope, CARD, "what is given")
+        self.expect(s.recipient, scope, PLAYER, "who receives it")
+
+    @handles(ast.Return)
+    def _return(self, s: ast.Return, scope: Scope) -> None:
+        self.expect(s.card, scope, CARD, "what is returned")
+        self._deck(s.deck, s.name_span)
+
+    @handles(ast.Shuffle)
+    def _shuffle(self, s: ast.Shuffle, scope: Scope) -> None:
+        self._deck(s.deck, s.name_span)
+
+    @handles(ast.Deal)
+    def _deal(self, s: ast.Deal, scope: Scope) -> None:
+        self.expect(s.count, scope, INT, "how many cards")
+        self._not_negative(s.count, "the number of cards")
+        self._deck(s.deck, s.name_span)
+
+    @handles(ast.Auction)
+    def _auction(self, s: ast.Auction, scope: Scope) -> None:
+        self.expect(s.space, scope, SPACE, "what is auctioned")
+        self.expect(s.start, scope, INT, "the opening price")
+        self._not_negative(s.start, "the opening price")
+        if s.step is not None:
+            self.expect(s.step, scope, INT, "the smallest raise")
+            self._not_negative(s.step, "the smallest raise")
+        if s.first is not None:
+            self.expect(s.first, scope, PLAYER, "who has the first option")
+        if s.value is not None:
+            self.expect(s.value, scope, INT, "the value hint for bidders")
+        self.expect(s.proceeds, scope, PAYEE, "who receives the price")
+
+    @handles(ast.Borrow)
+    def _borrow(self, s: ast.Borrow, scope: Scope) -> None:
+        self.expect(s.amount, scope, INT, "the amount to borrow")
+        self.expect(s.interest, scope, INT, "the interest in percent")
+        self._not_negative(s.amount, "the amount to borrow")
+        self._not_negative(s.interest, "the interest")
+
+    @handles(ast.Switch)
+    def _switch(self, s: ast.Switch, scope: Scope) -> None:
+        m = self.m
+        if not any(r.name == s.rule for r in m.rules):
+            self.error(f"unknown rule '{s.rule}'", s.name_span, did_you_mean(s.rule, [r.name for r in m.rules]))
+
+    @handles(ast.Do)
+    def _do(self, s: ast.Do, scope: Scope) -> None:
+        m = self.m
+        action = m.actions.get(s.action)
+        arg_types = [self.expr(a, scope) for a in s.args]
+        if action is None:
+            self.error(f"unknown action '{s.action}'", s.span,
+                       did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`")
+            return
+        if len(arg_types) != len(action.params):
+            self.error(f"action '{s.action}' takes {len(action.params)} argument"
+                       f"{'s' if len(action.params) != 1 else ''}, not {len(arg_types)}", s.span, None)
+            return
+        for i, (p, got) in enumerate(zip(action.params, arg_types)):
+            if not compatible(param_type(p.type), got):
+                self.error(f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, "
+                           f"not {describe(got)}", s.args[i].span, None)
+
+    @handles(ast.Eliminate)
+    def _eliminate(self, s: ast.Eliminate, scope: Scope) -> None:
+        self.expect(s.who, scope, PLAYER, "who leaves the game")
+
+    @handles(ast.RepayLoans, ast.EndTurn, ast.EndGame)
+    def _needs_no_check(self, s: ast.Stmt, scope: Scope) -> None:
+        """Check nothing: these statements hold no expression and name nothing."""
 
     def _not_negative(self, e: ast.Expr, what: str) -> None:
         """Report a negative number written where the engine takes only amounts and counts from 0 up."""
@@ -400,6 +442,7 @@ class BodyPass(PassBase):
                     self.error(f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
                                value.span, f"it is paid at {paid.file}:{paid.line}")
 
+    @handles(ast.Set)
     def _set(self, s: ast.Set, scope: Scope) -> None:
         m = self.m
         value_t = self.expr(s.value, scope)
@@ -407,11 +450,11 @@ class BodyPass(PassBase):
             name = s.target[0]
             local = scope.lookup(name)
             if local is not None:
-                self.refs[id(s)] = ("local", local[1])
+                self.annotations.set_ref(s, ("local", local[1]))
                 target_t = local[0]
             elif name in m.game_vars:
-                self.refs[id(s)] = ("game_var", name)
-                target_t = self.types.get(id(m.game_vars[name]), ANY)
+                self.annotations.set_ref(s, ("game_var", name))
+                target_t = self.annotations.type_of(m.game_vars[name])
             else:
                 hint = did_you_mean(name, list(m.game_vars) + scope.visible())
                 if name in m.consts or name in m.options:
@@ -422,7 +465,7 @@ class BodyPass(PassBase):
             owner_name, field = s.target
             owner_node = ast.Name(owner_name, span=s.span)
             owner_t = self._name_type(owner_node, scope, report=True)
-            owner_ref = self.refs.pop(id(owner_node), None)
+            owner_ref = self.annotations.forget_ref(owner_node)
             base = strip_optional(owner_t)
             table = {PLAYER: m.player_vars, SPACE: m.space_vars}.get(base)
             if owner_t == ANY:
@@ -439,8 +482,8 @@ class BodyPass(PassBase):
             if owner_ref is None or owner_ref[0] not in ("local", "context", "space", "game_var"):
                 self.error(f"cannot set a field of '{owner_name}'", s.span, None)
                 return
-            self.refs[id(s)] = (f"{base}_var", (field, owner_ref))
-            target_t = self.types.get(id(table[field]), ANY)
+            self.annotations.set_ref(s, (f"{base}_var", (field, owner_ref)))
+            target_t = self.annotations.type_of(table[field])
         else:
             self.error("only `name` or `thing.field` can be set", s.span, None)
             return
@@ -503,12 +546,12 @@ def _literal_int(e: ast.Expr) -> int | None:
 _FIXED_BUILTINS = {"min", "max", "abs", "percent", "len", "gini_pct"}
 
 
-def _reads_game(e: ast.Expr, refs: dict) -> bool:
+def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
     """Return True if an expression reads the running game (context names, variables, game built-ins)."""
     stack = [e]
     while stack:
         node = stack.pop()
-        ref = refs.get(id(node))
+        ref = annotations.ref(node)
         if ref is not None and ref[0] in ("context", "game_var"):
             return True
         if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and node.function not in _FIXED_BUILTINS:
@@ -535,3 +578,6 @@ def _walk_calls(e: ast.Expr):
                 stack.extend(v for v in value if attrs.has(type(v)))
             elif attrs.has(type(value)) and not isinstance(value, ast.Span):
                 stack.append(value)
+
+
+_STATEMENTS = dispatch_table(BodyPass, ast.Stmt)

@@ -11,9 +11,13 @@ from __future__ import annotations
 from . import ast
 from .check_base import PassBase
 from .bibliography import KEY, parse_citation, shipped_sources
+from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope
 from .types import BUILTIN_FIELDS, BUILTINS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
+
+# names the language gives a meaning: no declaration may take them
+_RESERVED = frozenset(CONTEXT_NAMES) | frozenset(SHORTFALL_NAMES) | {"card"} | frozenset(LITERAL_NAMES)
 
 
 class DeclarationPass(PassBase):
@@ -27,135 +31,10 @@ class DeclarationPass(PassBase):
         return True
 
     def _collect(self, decls: list[ast.Declaration]) -> None:
+        """File every declaration in the Model by its node class's method, then check what needs them all."""
         m = self.m
-        names_seen: dict[str, ast.Span] = {}
-
-        reserved = set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"} | set(LITERAL_NAMES)
-
-        def global_name(name: str, decl) -> bool:
-            """Claim a top-level name; return False (after reporting) if it cannot be had."""
-            if name in reserved:
-                self.error(f"'{name}' is a built-in name and cannot be declared", decl.span, "choose another name")
-                return False
-            if name in names_seen:
-                prev = names_seen[name]
-                self.error(f"the name '{name}' is already used", decl.span,
-                           f"it is declared at {prev.file}:{prev.line}; every top-level name must be unique")
-                return False
-            names_seen[name] = decl.span
-            return True
-
-        # declarations that only claim their name and are filed by it
-        filed: dict[type, dict] = {ast.ConstDecl: m.consts, ast.TableDecl: m.tables, ast.ActionDecl: m.actions}
         for d in decls:
-            if type(d) in filed:
-                if global_name(d.name, d):
-                    filed[type(d)][d.name] = d
-            elif isinstance(d, ast.OptionDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.options[d.name] = d
-                if isinstance(d.default, int) and not isinstance(d.default, bool) and abs(d.default) > MAX_NUMBER:
-                    self.error("this number is too large", d.default_span,
-                               f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
-                if d.choices is not None and d.default not in d.choices:
-                    self.error(f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
-                               d.default_span, "choices: " + ", ".join(repr(c) for c in d.choices))
-            elif isinstance(d, ast.AccountDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.accounts.append(d)
-            elif isinstance(d, ast.GroupDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.groups[d.name] = []
-                m.group_labels[d.name] = d.label or d.name
-            elif isinstance(d, ast.KindDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.kinds[d.name] = d
-                m.groups.setdefault(d.name, [])
-                m.group_labels[d.name] = d.label or d.name
-                for f in d.fields:
-                    t = FIELD_TYPES[f.type]
-                    if f.type == "card":
-                        self.error(f"field '{f.name}' cannot hold a card: a space's fields are fixed values", f.span,
-                                   "use a `space var NAME: card = none` for a card kept on a space")
-                    elif f.name in BUILTIN_FIELDS[SPACE]:
-                        self.error(f"'{f.name}' is a built-in field of every space", f.span, "choose another name")
-                    elif m.space_fields.get(f.name, t) != t:
-                        self.error(f"field '{f.name}' has another type in another kind", f.span,
-                                   "a field name must mean the same thing on every kind")
-                    else:
-                        m.space_fields[f.name] = t
-            elif isinstance(d, ast.VarDecl):
-                table = {"game": m.game_vars, "player": m.player_vars, "space": m.space_vars}[d.scope]
-                if d.scope == "game":
-                    if not global_name(d.name, d):
-                        continue
-                builtin = BUILTIN_FIELDS.get(d.scope, {})
-                if d.name in builtin:
-                    self.error(f"'{d.name}' is a built-in field of every {d.scope}", d.span, "choose another name")
-                elif d.name in LITERAL_NAMES:
-                    self.error(f"'{d.name}' is a value and cannot be declared", d.span, "choose another name")
-                elif self._declared(table, d.name, d, f"{d.scope} variable"):
-                    table[d.name] = d
-            elif isinstance(d, ast.BoardDecl):
-                for s in d.spaces:
-                    if s.name in m.space_index:
-                        self.error(f"space '{s.name}' is declared twice", s.span,
-                                   f"the first is at line {m.spaces[m.space_index[s.name]].span.line}")
-                        continue
-                    if not global_name(s.name, s):
-                        continue
-                    m.space_index[s.name] = len(m.spaces)
-                    m.spaces.append(s)
-            elif isinstance(d, ast.DeckDecl):
-                if not global_name(d.name, d):
-                    continue
-                m.decks[d.name] = d
-                seen: set[str] = set()
-                for c in d.cards:
-                    if not 1 <= c.copies <= 1000:
-                        self.error(f"card '{c.name}' must have 1 to 1000 copies", c.span, None)
-                    if c.name in seen:
-                        self.error(f"card '{c.name}' appears twice in deck '{d.name}'", c.span,
-                                   "use `x N` after the card text for several copies")
-                    seen.add(c.name)
-                if d.of_titles and d.cards:
-                    self.error(f"deck '{d.name}' is made of the title deeds and cannot list cards", d.span, None)
-                count = sum(c.copies for c in d.cards)
-                if d.size is not None and not d.of_titles and count != d.size:
-                    self.error(f"deck '{d.name}' declares size {d.size} but has {count} card{'s' if count != 1 else ''}",
-                               d.span, "add or remove cards, or correct the size")
-            elif isinstance(d, ast.FunctionDecl):
-                if not global_name(d.name, d):
-                    continue
-                if d.name in BUILTINS or d.name in AGGREGATES:
-                    self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
-                m.functions[d.name] = d
-            elif isinstance(d, ast.RuleDecl):
-                first = next((r for r in m.rules if r.name == d.name), None)
-                if first is not None:
-                    where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != d.span.file else "")
-                    self.error(f"rule '{d.name}' is declared twice", d.span,
-                               f"the first is at {where}; give each rule its own name")
-                    continue
-                m.rules.append(d)
-            elif isinstance(d, ast.EndDecl):
-                if d.name is not None and any(e.name == d.name for e in m.ends):
-                    self.error(f"end condition '{d.name}' is declared twice", d.span, None)
-                    continue
-                m.ends.append(d)
-            elif isinstance(d, ast.ScoreDecl):
-                if m.score is not None:
-                    self.error("the score is declared twice", d.span, "an edition has one score formula")
-                m.score = d
-            elif isinstance(d, ast.RemoveDecl):
-                self.error(f"`remove {d.what} {d.name}` only makes sense in a variant", d.span,
-                           "add `extends \"edition-name\"` to the header")
-            elif isinstance(d, ast.ReferenceDecl):
-                self._reference(d)
+            _DECLARATIONS[type(d)](self, d)
         for v in m.space_vars.values():
             kinds = [k.name for k in m.kinds.values() if any(f.name == v.name for f in k.fields)]
             if kinds:
@@ -166,7 +45,166 @@ class DeclarationPass(PassBase):
             self.error("only one deck can hold all the title deeds", title_decks[1].span,
                        "restrict each with `of titles in GROUP`")
 
+    def _global_name(self, name: str, decl: ast.Declaration | ast.SpaceDecl) -> bool:
+        """Claim a top-level name; return False (after reporting) if it cannot be had."""
+        if name in _RESERVED:
+            self.error(f"'{name}' is a built-in name and cannot be declared", decl.span, "choose another name")
+            return False
+        if name in self.names_seen:
+            prev = self.names_seen[name]
+            self.error(f"the name '{name}' is already used", decl.span,
+                       f"it is declared at {prev.file}:{prev.line}; every top-level name must be unique")
+            return False
+        self.names_seen[name] = decl.span
+        return True
+
+    @handles(ast.ConstDecl, ast.TableDecl, ast.ActionDecl)
+    def _collect_named(self, d: ast.ConstDecl | ast.TableDecl | ast.ActionDecl) -> None:
+        """File a declaration that only claims its name."""
+        filed: dict[type, dict] = {ast.ConstDecl: self.m.consts, ast.TableDecl: self.m.tables,
+                                   ast.ActionDecl: self.m.actions}
+        if self._global_name(d.name, d):
+            filed[type(d)][d.name] = d
+
+    @handles(ast.OptionDecl)
+    def _collect_option(self, d: ast.OptionDecl) -> None:
+        m = self.m
+        if not self._global_name(d.name, d):
+            return
+        m.options[d.name] = d
+        if isinstance(d.default, int) and not isinstance(d.default, bool) and abs(d.default) > MAX_NUMBER:
+            self.error("this number is too large", d.default_span,
+                       f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
+        if d.choices is not None and d.default not in d.choices:
+            self.error(f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
+                       d.default_span, "choices: " + ", ".join(repr(c) for c in d.choices))
+
+    @handles(ast.AccountDecl)
+    def _collect_account(self, d: ast.AccountDecl) -> None:
+        m = self.m
+        if not self._global_name(d.name, d):
+            return
+        m.accounts.append(d)
+
+    @handles(ast.GroupDecl)
+    def _collect_group(self, d: ast.GroupDecl) -> None:
+        m = self.m
+        if not self._global_name(d.name, d):
+            return
+        m.groups[d.name] = []
+        m.group_labels[d.name] = d.label or d.name
+
+    @handles(ast.KindDecl)
+    def _collect_kind(self, d: ast.KindDecl) -> None:
+        m = self.m
+        if not self._global_name(d.name, d):
+            return
+        m.kinds[d.name] = d
+        m.groups.setdefault(d.name, [])
+        m.group_labels[d.name] = d.label or d.name
+        for f in d.fields:
+            t = FIELD_TYPES[f.type]
+            if f.type == "card":
+                self.error(f"field '{f.name}' cannot hold a card: a space's fields are fixed values", f.span,
+                           "use a `space var NAME: card = none` for a card kept on a space")
+            elif f.name in BUILTIN_FIELDS[SPACE]:
+                self.error(f"'{f.name}' is a built-in field of every space", f.span, "choose another name")
+            elif m.space_fields.get(f.name, t) != t:
+                self.error(f"field '{f.name}' has another type in another kind", f.span,
+                           "a field name must mean the same thing on every kind")
+            else:
+                m.space_fields[f.name] = t
+
+    @handles(ast.VarDecl)
+    def _collect_var(self, d: ast.VarDecl) -> None:
+        m = self.m
+        table = {"game": m.game_vars, "player": m.player_vars, "space": m.space_vars}[d.scope]
+        if d.scope == "game" and not self._global_name(d.name, d):
+            return
+        builtin = BUILTIN_FIELDS.get(d.scope, {})
+        if d.name in builtin:
+            self.error(f"'{d.name}' is a built-in field of every {d.scope}", d.span, "choose another name")
+        elif d.name in LITERAL_NAMES:
+            self.error(f"'{d.name}' is a value and cannot be declared", d.span, "choose another name")
+        elif self._declared(table, d.name, d, f"{d.scope} variable"):
+            table[d.name] = d
+
+    @handles(ast.BoardDecl)
+    def _collect_board(self, d: ast.BoardDecl) -> None:
+        m = self.m
+        for s in d.spaces:
+            if s.name in m.space_index:
+                self.error(f"space '{s.name}' is declared twice", s.span,
+                           f"the first is at line {m.spaces[m.space_index[s.name]].span.line}")
+                continue
+            if not self._global_name(s.name, s):
+                continue
+            m.space_index[s.name] = len(m.spaces)
+            m.spaces.append(s)
+
+    @handles(ast.DeckDecl)
+    def _collect_deck(self, d: ast.DeckDecl) -> None:
+        m = self.m
+        if not self._global_name(d.name, d):
+            return
+        m.decks[d.name] = d
+        seen: set[str] = set()
+        for c in d.cards:
+            if not 1 <= c.copies <= 1000:
+                self.error(f"card '{c.name}' must have 1 to 1000 copies", c.span, None)
+            if c.name in seen:
+                self.error(f"card '{c.name}' appears twice in deck '{d.name}'", c.span,
+                           "use `x N` after the card text for several copies")
+            seen.add(c.name)
+        if d.of_titles and d.cards:
+            self.error(f"deck '{d.name}' is made of the title deeds and cannot list cards", d.span, None)
+        count = sum(c.copies for c in d.cards)
+        if d.size is not None and not d.of_titles and count != d.size:
+            self.error(f"deck '{d.name}' declares size {d.size} but has {count} card{'s' if count != 1 else ''}",
+                       d.span, "add or remove cards, or correct the size")
+
+    @handles(ast.FunctionDecl)
+    def _collect_function(self, d: ast.FunctionDecl) -> None:
+        m = self.m
+        if not self._global_name(d.name, d):
+            return
+        if d.name in BUILTINS or d.name in AGGREGATES:
+            self.error(f"'{d.name}' is a built-in function", d.span, "choose another name")
+        m.functions[d.name] = d
+
+    @handles(ast.RuleDecl)
+    def _collect_rule(self, d: ast.RuleDecl) -> None:
+        m = self.m
+        first = next((r for r in m.rules if r.name == d.name), None)
+        if first is not None:
+            where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != d.span.file else "")
+            self.error(f"rule '{d.name}' is declared twice", d.span,
+                       f"the first is at {where}; give each rule its own name")
+            return
+        m.rules.append(d)
+
+    @handles(ast.EndDecl)
+    def _collect_end(self, d: ast.EndDecl) -> None:
+        m = self.m
+        if d.name is not None and any(e.name == d.name for e in m.ends):
+            self.error(f"end condition '{d.name}' is declared twice", d.span, None)
+            return
+        m.ends.append(d)
+
+    @handles(ast.ScoreDecl)
+    def _collect_score(self, d: ast.ScoreDecl) -> None:
+        m = self.m
+        if m.score is not None:
+            self.error("the score is declared twice", d.span, "an edition has one score formula")
+        m.score = d
+
+    @handles(ast.RemoveDecl)
+    def _collect_remove(self, d: ast.RemoveDecl) -> None:
+        self.error(f"`remove {d.what} {d.name}` only makes sense in a variant", d.span,
+                   "add `extends \"edition-name\"` to the header")
+
     # ------------------------------------------------------------ citations
+    @handles(ast.ReferenceDecl)
     def _reference(self, d: ast.ReferenceDecl) -> None:
         shipped = shipped_sources()
         if KEY.fullmatch(d.key) is None:
@@ -266,3 +304,6 @@ class DeclarationPass(PassBase):
                 reported.add(d.name)
                 self.error(f"group '{d.name}' has no spaces", d.span,
                            f"add `in {d.name}` to its spaces, or give them a group field set to {d.name}")
+
+
+_DECLARATIONS = dispatch_table(DeclarationPass, ast.Declaration)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import ast
 from .check_base import PassBase
+from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import MAX_NUMBER, Scope, param_type
 from .narrowing import narrowing_path, narrowings
@@ -24,46 +25,47 @@ class ExpressionPass(PassBase):
     """The checker's methods that type expressions."""
 
     # --------------------------------------------------------- expressions
+    @handles(ast.Name)
     def _name_type(self, e: ast.Name, scope: Scope, constant: bool = False, report: bool = True) -> str:
         m = self.m
         n = e.name
         local = scope.lookup(n)
         if local is not None:
-            self.refs[id(e)] = ("local", local[1])
+            self.annotations.set_ref(e, ("local", local[1]))
             return local[0]
         if n in m.options:
-            self.refs[id(e)] = ("option", n)
+            self.annotations.set_ref(e, ("option", n))
             d = m.options[n].default
             return BOOL if isinstance(d, bool) else INT if isinstance(d, int) else TEXT
         if n in m.consts:
-            self.refs[id(e)] = ("const", n)
-            return self.types.get(id(m.consts[n]), ANY)
+            self.annotations.set_ref(e, ("const", n))
+            return self.annotations.type_of(m.consts[n])
         if n in m.space_index:
-            self.refs[id(e)] = ("space", m.space_index[n])
+            self.annotations.set_ref(e, ("space", m.space_index[n]))
             return SPACE
         if n in m.groups:
-            self.refs[id(e)] = ("group", n)
+            self.annotations.set_ref(e, ("group", n))
             return GROUP
         if any(a.name == n for a in m.accounts):
-            self.refs[id(e)] = ("account", n)
+            self.annotations.set_ref(e, ("account", n))
             return ACCOUNT
         if n in m.decks:
-            self.refs[id(e)] = ("deck", n)
+            self.annotations.set_ref(e, ("deck", n))
             return DECK
         if n in m.tables:
-            self.refs[id(e)] = ("table", n)
+            self.annotations.set_ref(e, ("table", n))
             return table_of(n)
         if n in m.game_vars and not constant:
-            self.refs[id(e)] = ("game_var", n)
-            return self.types.get(id(m.game_vars[n]), ANY)
+            self.annotations.set_ref(e, ("game_var", n))
+            return self.annotations.type_of(m.game_vars[n])
         if n in CONTEXT_NAMES and not constant:
-            self.refs[id(e)] = ("context", n)
+            self.annotations.set_ref(e, ("context", n))
             return CONTEXT_NAMES[n]
         if n in SHORTFALL_NAMES and scope.shortfall:
-            self.refs[id(e)] = ("context", n)
+            self.annotations.set_ref(e, ("context", n))
             return SHORTFALL_NAMES[n]
         if n == "card" and scope.in_card:
-            self.refs[id(e)] = ("context", n)
+            self.annotations.set_ref(e, ("context", n))
             return CARD
         if report:
             if constant and (n in CONTEXT_NAMES or n in m.game_vars):
@@ -81,95 +83,104 @@ class ExpressionPass(PassBase):
         return ANY
 
     def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str:
-        t = self._expr(e, scope, constant)
+        """Return the type of an expression (recorded for the compiler), not none where a test proved it so."""
+        t = _EXPRESSIONS[type(e)](self, e, scope, constant)
         if t.endswith("?") and narrowing_path(e) in scope.narrowed:
             t = strip_optional(t)
-        self.types[id(e)] = t
+        self.annotations.set_type(e, t)
         return t
 
-    def _expr(self, e: ast.Expr, scope: Scope, constant: bool) -> str:
-        m = self.m
-        if isinstance(e, ast.IntLit):
-            if abs(e.value) > MAX_NUMBER:
-                self.error("this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
-            return INT
-        if isinstance(e, ast.TextLit):
-            return TEXT
-        if isinstance(e, ast.BoolLit):
-            return BOOL
-        if isinstance(e, ast.NoneLit):
-            return NONE
-        if isinstance(e, ast.Name):
-            return self._name_type(e, scope, constant)
-        if isinstance(e, ast.ListLit):
-            items = {self.expr(i, scope, constant) for i in e.items} - {ANY}
-            if len(items) > 1:
-                self.error("a list must hold one type of thing", e.span,
-                           "found " + ", ".join(describe(t) for t in sorted(items)))
-            return list_of(next(iter(items)) if items else ANY)
-        if isinstance(e, ast.Field):
-            return self._field(e, scope, constant)
-        if isinstance(e, ast.Index):
-            subject_t = self.expr(e.subject, scope, constant)
-            key_t = self.expr(e.key, scope, constant)
-            name = table_name(subject_t)
-            if name is not None:
-                want, value_t = m.table_types.get(name, (ANY, ANY))
-                if not compatible(want, key_t):
-                    self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",
-                               e.key.span, None)
-                return value_t
-            elem = element_of(subject_t)
-            if elem is not None and subject_t != GROUP:
-                if not compatible(INT, key_t):
-                    self.error("a list is indexed by a number", e.key.span, None)
-                return elem
-            if subject_t != ANY:
-                self.error(f"cannot index {describe(subject_t)}", e.span, "only tables and lists have [ ]")
-            return ANY
-        if isinstance(e, ast.Call):
-            return self._call(e, scope, constant)
-        if isinstance(e, ast.Unary):
-            t = self.expr(e.operand, scope, constant)
-            want = INT if e.op == "-" else BOOL
-            if not compatible(want, t):
-                self.error(f"`{e.op}` needs {describe(want)}, not {describe(t)}", e.operand.span, None)
-            return want
-        if isinstance(e, ast.Binary):
-            return self._binary(e, scope, constant)
-        if isinstance(e, ast.Conditional):
-            ct = self.expr(e.condition, scope, constant)
-            if not compatible(BOOL, ct):
-                self.error(f"the condition must be true/false, not {describe(ct)}", e.condition.span, None)
-            a = self.expr(e.then, scope.child(narrowings(e.condition, True)), constant)
-            b = self.expr(e.otherwise, scope.child(narrowings(e.condition, False)), constant)
-            if a == NONE and b != NONE:
-                return optional(b)
-            if b == NONE and a != NONE:
-                return optional(a)
-            if not (compatible(a, b) or compatible(b, a)):
-                self.error(f"both branches must give the same type ({describe(a)} vs {describe(b)})", e.span, None)
-            return a if a != ANY else b
-        if isinstance(e, ast.Aggregate):
-            ct = self.expr(e.collection, scope, constant)
-            elem = element_of(ct)
-            if elem is None:
-                self.error(f"cannot go through {describe(ct)}", e.collection.span, "use a list or a group")
-                elem = ANY
-            inner = scope.child()
-            self.refs[id(e)] = ("local", self.define(inner, e.var, elem, e.span))
-            bt = self.expr(e.body, inner, constant)
-            if e.op == "sum":
-                if not compatible(INT, bt):
-                    self.error(f"`sum` adds numbers, not {describe(bt)}", e.body.span, None)
-                return INT
-            if e.op == "map":
-                return list_of(bt)
-            if not compatible(BOOL, bt):
-                self.error(f"`{e.op}` needs a true/false test after ':'", e.body.span, None)
-            return INT if e.op == "count" else list_of(elem) if e.op == "filter" else BOOL
-        raise AssertionError(e)  # pragma: no cover
+    @handles(ast.IntLit)
+    def _int_lit(self, e: ast.IntLit, scope: Scope, constant: bool) -> str:
+        if abs(e.value) > MAX_NUMBER:
+            self.error("this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
+        return INT
 
+    @handles(ast.TextLit)
+    def _text_lit(self, e: ast.TextLit, scope: Scope, constant: bool) -> str:
+        return TEXT
+
+    @handles(ast.BoolLit)
+    def _bool_lit(self, e: ast.BoolLit, scope: Scope, constant: bool) -> str:
+        return BOOL
+
+    @handles(ast.NoneLit)
+    def _none_lit(self, e: ast.NoneLit, scope: Scope, constant: bool) -> str:
+        return NONE
+
+    @handles(ast.ListLit)
+    def _list_lit(self, e: ast.ListLit, scope: Scope, constant: bool) -> str:
+        items = {self.expr(i, scope, constant) for i in e.items} - {ANY}
+        if len(items) > 1:
+            self.error("a list must hold one type of thing", e.span,
+                       "found " + ", ".join(describe(t) for t in sorted(items)))
+        return list_of(next(iter(items)) if items else ANY)
+
+    @handles(ast.Index)
+    def _index(self, e: ast.Index, scope: Scope, constant: bool) -> str:
+        m = self.m
+        subject_t = self.expr(e.subject, scope, constant)
+        key_t = self.expr(e.key, scope, constant)
+        name = table_name(subject_t)
+        if name is not None:
+            want, value_t = m.table_types.get(name, (ANY, ANY))
+            if not compatible(want, key_t):
+                self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",
+                           e.key.span, None)
+            return value_t
+        elem = element_of(subject_t)
+        if elem is not None and subject_t != GROUP:
+            if not compatible(INT, key_t):
+                self.error("a list is indexed by a number", e.key.span, None)
+            return elem
+        if subject_t != ANY:
+            self.error(f"cannot index {describe(subject_t)}", e.span, "only tables and lists have [ ]")
+        return ANY
+
+    @handles(ast.Unary)
+    def _unary(self, e: ast.Unary, scope: Scope, constant: bool) -> str:
+        t = self.expr(e.operand, scope, constant)
+        want = INT if e.op == "-" else BOOL
+        if not compatible(want, t):
+            self.error(f"`{e.op}` needs {describe(want)}, not {describe(t)}", e.operand.span, None)
+        return want
+
+    @handles(ast.Conditional)
+    def _conditional(self, e: ast.Conditional, scope: Scope, constant: bool) -> str:
+        ct = self.expr(e.condition, scope, constant)
+        if not compatible(BOOL, ct):
+            self.error(f"the condition must be true/false, not {describe(ct)}", e.condition.span, None)
+        a = self.expr(e.then, scope.child(narrowings(e.condition, True)), constant)
+        b = self.expr(e.otherwise, scope.child(narrowings(e.condition, False)), constant)
+        if a == NONE and b != NONE:
+            return optional(b)
+        if b == NONE and a != NONE:
+            return optional(a)
+        if not (compatible(a, b) or compatible(b, a)):
+            self.error(f"both branches must give the same type ({describe(a)} vs {describe(b)})", e.span, None)
+        return a if a != ANY else b
+
+    @handles(ast.Aggregate)
+    def _aggregate(self, e: ast.Aggregate, scope: Scope, constant: bool) -> str:
+        ct = self.expr(e.collection, scope, constant)
+        elem = element_of(ct)
+        if elem is None:
+            self.error(f"cannot go through {describe(ct)}", e.collection.span, "use a list or a group")
+            elem = ANY
+        inner = scope.child()
+        self.annotations.set_ref(e, ("local", self.define(inner, e.var, elem, e.span)))
+        bt = self.expr(e.body, inner, constant)
+        if e.op == "sum":
+            if not compatible(INT, bt):
+                self.error(f"`sum` adds numbers, not {describe(bt)}", e.body.span, None)
+            return INT
+        if e.op == "map":
+            return list_of(bt)
+        if not compatible(BOOL, bt):
+            self.error(f"`{e.op}` needs a true/false test after ':'", e.body.span, None)
+        return INT if e.op == "count" else list_of(elem) if e.op == "filter" else BOOL
+
+    @handles(ast.Field)
     def _field(self, e: ast.Field, scope: Scope, constant: bool) -> str:
         m = self.m
         subject_t = self.expr(e.subject, scope, constant)
@@ -178,10 +189,10 @@ class ExpressionPass(PassBase):
         base = strip_optional(subject_t)
         fields = dict(BUILTIN_FIELDS.get(base, {}))
         if base == PLAYER:
-            fields.update({n: self.types.get(id(v), ANY) for n, v in m.player_vars.items()})
+            fields.update({n: self.annotations.type_of(v) for n, v in m.player_vars.items()})
         elif base == SPACE:
             fields.update(m.space_fields)
-            fields.update({n: self.types.get(id(v), ANY) for n, v in m.space_vars.items()})
+            fields.update({n: self.annotations.type_of(v) for n, v in m.space_vars.items()})
         if e.name not in fields:
             if not fields:
                 self.error(f"{describe(subject_t)} has no fields", e.span, None)
@@ -194,6 +205,7 @@ class ExpressionPass(PassBase):
                        "check it first, e.g. `if x != none { ... }`")
         return fields[e.name]
 
+    @handles(ast.Call)
     def _call(self, e: ast.Call, scope: Scope, constant: bool) -> str:
         m = self.m
         arg_types = [self.expr(a, scope, constant) for a in e.args]
@@ -201,14 +213,14 @@ class ExpressionPass(PassBase):
             f = m.functions[e.function]
             params = tuple(param_type(p.type) for p in f.params)
             result = m.function_types.get(e.function, ANY)
-            self.refs[id(e)] = ("function", e.function)
+            self.annotations.set_ref(e, ("function", e.function))
             if constant and e.function in self.game_functions:
                 self.error(f"'{e.function}' reads the game and cannot be used here", e.span,
                            "board fields, tables, constants and starting values must be fixed")
         elif e.function in BUILTINS:
             sig = BUILTINS[e.function]
             params, result = sig.params, sig.result
-            self.refs[id(e)] = ("builtin", e.function)
+            self.annotations.set_ref(e, ("builtin", e.function))
             if constant and e.function not in ("min", "max", "abs", "percent", "len"):
                 self.error(f"'{e.function}' depends on the game and cannot be used here", e.span, None)
         else:
@@ -225,6 +237,7 @@ class ExpressionPass(PassBase):
                            e.args[i].span, None)
         return result
 
+    @handles(ast.Binary)
     def _binary(self, e: ast.Binary, scope: Scope, constant: bool) -> str:
         a = self.expr(e.left, scope, constant)
         if e.op == "has":
@@ -271,3 +284,6 @@ class ExpressionPass(PassBase):
                 self.error(f"cannot look for {describe(a)} among {describe(b)}", e.span, None)
             return BOOL
         raise AssertionError(op)  # pragma: no cover
+
+
+_EXPRESSIONS = dispatch_table(ExpressionPass, ast.Expr)

@@ -19,22 +19,21 @@ from . import ast
 from .check_bodies import BodyPass
 from .check_decls import DeclarationPass
 from .check_exprs import ExpressionPass
-from .errors import LandlordError, SourceText
+from .errors import RuleCheckError, SourceText
 from .model import MAX_NUMBER, MAX_PLAYERS, Model
 
 
 class Checker(DeclarationPass, BodyPass, ExpressionPass):
     """The type checker: its passes, run in order by `check`."""
 
-    # ---------------------------------------------------------- top level
     def check(self, header: ast.Header, decls: Iterable[ast.Declaration]) -> Model:
+        """Return the Model of an edition's merged declarations; raise LandlordError with every problem found."""
         decls = list(decls)
         m = Model(
             header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
             kinds={}, game_vars={}, player_vars={}, space_vars={}, spaces=[], space_index={},
             space_fields={}, decks={}, functions={}, actions={}, rules=[], ends=[], score=None,
-            types=self.types, refs=self.refs, frames=self.frames, function_types={}, templates=self.templates,
-            table_types={},
+            annotations=self.annotations, function_types={}, table_types={},
         )
         self.m = m
         if header.players is not None and not (1 <= header.players[0] <= header.players[1] <= MAX_PLAYERS):
@@ -55,7 +54,7 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
             self.error("the edition has no board", header.span, "add a `board { space ... }` block")
         if self.diagnostics:
             self.diagnostics.sort(key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
-            raise LandlordError(self.diagnostics)
+            raise RuleCheckError(self.diagnostics)
         return m
 
 

@@ -2,10 +2,13 @@
 
 The commands themselves are in the commands package.
 
-Exit codes: 0 success; 1 problems found (check, fmt --check), a rule failed
-while a game ran, or the output could not be written; 2 usage errors (bad
-arguments, unknown edition or option, an output file that cannot be opened);
-3 an internal error, which is always a bug in landlord-dsl. Errors are printed
+Exit codes (docs/cli.md): 0 success; 1 problems found (check, fmt --check,
+diff, replay) or a LandlordError that is not a usage error (a rule file with
+problems, a rule that failed while a game ran, output that could not be
+written...); 2 a usage error (errors.UsageError: bad arguments, an unknown
+edition or option, an output file that cannot be opened); 3 an internal
+error, which is always a bug in landlord-dsl. The class of the error, not
+the command it stopped, gives the status. Errors are printed
 for people, never as a Python traceback (set LANDLORD_DEBUG=1 to see one for
 an internal error). A reader that goes away (`| head`) never changes the exit
 status: the command finishes, its output discarded.
@@ -20,10 +23,9 @@ import sys
 from typing import Any, Sequence, TextIO
 
 from . import __version__
-from .commands.common import UsageError
 from .commands.games import cmd_play, cmd_replay, cmd_simulate, cmd_sweep
 from .commands.rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_show, cmd_sources
-from .errors import LandlordError, RuleRuntimeError
+from .errors import LandlordError
 
 
 # --------------------------------------------------------------------- main
@@ -237,15 +239,9 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO)
         return 2
     try:
         return args.func(args, out)
-    except UsageError as err:
-        sys.stderr.write(f"landlord-dsl: {err}\n")
-        return 2
-    except RuleRuntimeError as err:
+    except LandlordError as err:  # its class says the exit status (errors.py, docs/cli.md)
         sys.stderr.write(err.render() + "\n")
-        return 1
-    except LandlordError as err:
-        sys.stderr.write(err.render() + "\n")
-        return 2 if args.command in ("play", "simulate", "sweep", "show", "diff", "board") else 1
+        return err.exit_status
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

@@ -29,7 +29,7 @@ from .engine import Game
 from .errors import visible
 from .formatter import expr, quote
 from .loader import RuleSet
-from .simulate import gini
+from .stats import gini
 
 CATEGORIES = ("header", "option", "account", "const", "table", "group", "kind", "variable", "space", "deck", "card",
               "function", "action", "rule", "end", "score")

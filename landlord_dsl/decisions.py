@@ -12,7 +12,6 @@ from .errors import LandlordError
 from .requests import BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
-    from .agents import Agent
     from .program import Program
     from .errors import RuleRuntimeError
 
@@ -26,7 +25,7 @@ class Decisions:
 
     if TYPE_CHECKING:
         prog: Program
-        agents: list[Agent]
+        agents: list[Any]  # each an Agent, which is handed the Game this mixin is part of
         names: list[str]
         nacc: int
         actor: int

@@ -14,7 +14,6 @@ invariants.py and the observers' events in events.py.
 
 from __future__ import annotations
 
-import json
 import re
 import traceback
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -23,10 +22,9 @@ import attrs
 
 from .cards import Cards
 from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
-from .control import MAX_NESTING, MAX_OFFER_ROUNDS  # noqa: F401 - the compiler still imports them from here
 from .decisions import Decisions
-from .errors import LandlordError, RuleRuntimeError, SourceText, did_you_mean
-from .events import ThrowEvent, TurnEvent
+from .errors import LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
+from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
 from .movement import Movement
@@ -63,7 +61,7 @@ class Game(Movement, Cards, Decisions):
         n = len(agents)
         lo, hi = program.players
         if not lo <= n <= hi:
-            raise LandlordError(f"{program.title} is for {lo} to {hi} players, not {n}")
+            raise UsageError(f"{program.title} is for {lo} to {hi} players, not {n}")
         self.prog = program
         self.n = n
         self.agents = list(agents)
@@ -115,7 +113,7 @@ class Game(Movement, Cards, Decisions):
         self.end_reason = ""
         self.started = False
         self.card: int | None = None
-        self.log: list[tuple] = []
+        self.log: list[tuple] = []  # entries as the classes of events.py describe them (events.decode)
         self.decisions: list[int | None] = []
         self.dice_request = DiceRequest(program.dice_count)
         self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
@@ -427,7 +425,7 @@ class Game(Movement, Cards, Decisions):
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
         if watched is not None:
-            throws = sum(1 for e in self.log[watched[1]:] if e[0] == "roll" and e[2] == seat)
+            throws = sum(1 for e in map(decode, self.log[watched[1]:]) if isinstance(e, LogRoll) and e.seat == seat)
             event = TurnEvent(turn, seat, watched[0], self.pos[seat], throws, seat in self.seats)
             for observer in self.observers:
                 if hasattr(observer, "on_turn"):
@@ -464,13 +462,17 @@ class Game(Movement, Cards, Decisions):
                 return candidate
         return seat
 
-    def play(self, on_turn: Callable[["Game"], None] | None = None) -> GameResult:
+    def play(self, on_turn: Callable[["Game"], None] | None = None,
+             on_setup: Callable[["Game"], None] | None = None) -> GameResult:
         """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
 
-        `on_turn`, if given, is called with the game after every turn (observe.follow uses it);
-        what it raises comes out unchanged, never as a failure of the rules.
+        `on_turn`, if given, is called with the game after every turn (observe.follow uses it),
+        `on_setup` once after the setup (the narrated `play` command uses both); what they raise
+        comes out unchanged, never as a failure of the rules.
         """
         self._as_rule_failure(self.setup)
+        if on_setup is not None:
+            on_setup(self)
         while not self.over:
             self._as_rule_failure(self.play_turn)
             if on_turn is not None:
@@ -542,7 +544,7 @@ class Game(Movement, Cards, Decisions):
 
     def log_lines(self, start: int = 0) -> list[str]:
         """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
-        return [json.dumps(event, separators=(",", ":")) for event in self.log[start:]]
+        return [log_event_json(event) for event in self.log[start:]]
 
 
 def _var_index(names: list[str], name: str, scope: str) -> int:

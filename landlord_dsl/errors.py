@@ -59,7 +59,9 @@ class Diagnostic:
 
 
 class LandlordError(Exception):
-    """The one exception type landlord-dsl lets reach its users."""
+    """The one exception type landlord-dsl lets reach its users (as one of the subclasses below, or itself)."""
+
+    exit_status = 1  # the `landlord-dsl` exit status when this error stops a command (docs/cli.md, "Exit status")
 
     def __init__(self, diagnostics: Iterable[Diagnostic] | str):
         if isinstance(diagnostics, str):
@@ -77,8 +79,39 @@ class LandlordError(Exception):
         return (type(self), (list(self.diagnostics),))
 
 
+class RuleSourceError(LandlordError):
+    """A rule file with problems: it does not parse, breaks the language's rules, or is no rule file at all."""
+
+
+class RuleSyntaxError(RuleSourceError):
+    """A rule file that does not parse."""
+
+
+class RuleCheckError(RuleSourceError):
+    """A rule file that parses but breaks the language's rules (names, types, `extends`, merging variants)."""
+
+
 class RuleRuntimeError(LandlordError):
     """A rule did something impossible while a game was running."""
+
+
+class UsageError(LandlordError):
+    """A request that cannot be met as asked: a bad command-line argument, an unknown edition, file or option,
+    an option value or player count the rules do not allow, an output file that cannot be opened."""
+
+    exit_status = 2
+
+
+class SaveError(LandlordError):
+    """A saved game that cannot be read, or does not fit the game it is restored into."""
+
+
+class GameLogError(LandlordError):
+    """A game log (`play --log`) that is not one."""
+
+
+class OutputError(LandlordError):
+    """Output that could not be written (a full disk, a file that went away)."""
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

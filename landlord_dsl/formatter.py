@@ -12,20 +12,22 @@ idempotent and preserves meaning: parse(format(x)) == parse(x).
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 import attrs
 
 from . import ast
-from .errors import LandlordError
+from .dispatch import covers, dispatch_table, handles
+from .errors import LandlordError, SourceText
+from .limits import too_deep
 from .parser import parse
 from .syntax_errors import blank_strings, code_of
 
 WIDTH = 100
 INDENT = "    "
 
-# Binding strength of each expression form; larger binds tighter.
-_LEVEL = {"if": 0, "or": 1, "and": 2, "not": 3, "compare": 4, "sum": 5, "product": 6, "unary": 7, "postfix": 8,
-          "atom": 9}
+# Binding strength of each expression form, larger binding tighter: `if` 0, `or` 1, `and` 2, `not` 3,
+# comparisons 4, `+ -` 5, `* / %` 6, unary minus 7, field, index and call 8, anything else 9.
 _BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4, "has": 4,
                  "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
 
@@ -52,43 +54,38 @@ def _level(e: ast.Expr) -> int:
 
 def expr(e: ast.Expr, minimum: int = 0) -> str:
     """Return an expression as text, parenthesised if it binds looser than `minimum`."""
-    text = _expr(e)
+    text = _EXPRESSIONS[type(e)](e)
     return f"({text})" if _level(e) < minimum else text
 
 
-def _expr(e: ast.Expr) -> str:
-    if isinstance(e, ast.IntLit):
-        return str(e.value)
-    if isinstance(e, ast.TextLit):
-        return quote(e.value)
-    if isinstance(e, ast.BoolLit):
-        return "true" if e.value else "false"
-    if isinstance(e, ast.NoneLit):
-        return "none"
-    if isinstance(e, ast.Name):
-        return e.name
-    if isinstance(e, ast.ListLit):
-        return "[" + ", ".join(expr(i) for i in e.items) + "]"
-    if isinstance(e, ast.Field):
-        return f"{expr(e.subject, 8)}.{e.name}"
-    if isinstance(e, ast.Index):
-        return f"{expr(e.subject, 8)}[{expr(e.key)}]"
-    if isinstance(e, ast.Call):
-        return f"{e.function}(" + ", ".join(expr(a) for a in e.args) + ")"
-    if isinstance(e, ast.Unary):
-        if e.op == "not":
-            return f"not {expr(e.operand, 3)}"
-        return f"-{expr(e.operand, 7)}"
-    if isinstance(e, ast.Binary):
-        level = _BINARY_LEVEL[e.op]
-        if level == 4:  # comparisons do not chain
-            return f"{expr(e.left, 5)} {e.op} {expr(e.right, 5)}"
-        return f"{expr(e.left, level)} {e.op} {expr(e.right, level + 1)}"
-    if isinstance(e, ast.Conditional):
-        return f"if {expr(e.condition, 1)} then {expr(e.then)} else {expr(e.otherwise)}"
-    if isinstance(e, ast.Aggregate):
-        return f"{e.op}({e.var} in {expr(e.collection)}: {expr(e.body)})"
-    raise AssertionError(e)  # pragma: no cover
+def _unary(e: ast.Unary) -> str:
+    return f"not {expr(e.operand, 3)}" if e.op == "not" else f"-{expr(e.operand, 7)}"
+
+
+def _binary(e: ast.Binary) -> str:
+    level = _BINARY_LEVEL[e.op]
+    if level == 4:  # comparisons do not chain
+        return f"{expr(e.left, 5)} {e.op} {expr(e.right, 5)}"
+    return f"{expr(e.left, level)} {e.op} {expr(e.right, level + 1)}"
+
+
+# The text of each expression form, its operands printed by `expr`.
+_EXPRESSIONS: dict[type, Callable[[Any], str]] = {
+    ast.IntLit: lambda e: str(e.value),
+    ast.TextLit: lambda e: quote(e.value),
+    ast.BoolLit: lambda e: "true" if e.value else "false",
+    ast.NoneLit: lambda e: "none",
+    ast.Name: lambda e: e.name,
+    ast.ListLit: lambda e: "[" + ", ".join(expr(i) for i in e.items) + "]",
+    ast.Field: lambda e: f"{expr(e.subject, 8)}.{e.name}",
+    ast.Index: lambda e: f"{expr(e.subject, 8)}[{expr(e.key)}]",
+    ast.Call: lambda e: f"{e.function}(" + ", ".join(expr(a) for a in e.args) + ")",
+    ast.Unary: _unary,
+    ast.Binary: _binary,
+    ast.Conditional: lambda e: f"if {expr(e.condition, 1)} then {expr(e.then)} else {expr(e.otherwise)}",
+    ast.Aggregate: lambda e: f"{e.op}({e.var} in {expr(e.collection)}: {expr(e.body)})",
+}
+covers(ast.Expr, _EXPRESSIONS, "the formatter's expressions")
 
 
 def _chain(e: ast.Expr) -> tuple[list[ast.Expr], list[str]] | None:
@@ -138,6 +135,43 @@ def _literal(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     return quote(str(value))
+
+
+def _auction(s: ast.Auction) -> str:
+    text = f"auction {expr(s.space)} start {expr(s.start)}"
+    if s.step is not None:
+        text += f" step {expr(s.step)}"
+    if s.first is not None:
+        text += f" first {expr(s.first)}"
+    if s.value is not None:
+        text += f" value {expr(s.value)}"
+    return text + f" to {expr(s.proceeds)}"
+
+
+# The one line of each statement without a block.
+_SIMPLE: dict[type, Callable[[Any], str]] = {
+    ast.Pay: lambda s: f"pay {expr(s.amount)} from {expr(s.payer)} to {expr(s.payee)}",
+    ast.Set: lambda s: f"set {'.'.join(s.target)} {s.op} {expr(s.value)}",
+    ast.Let: lambda s: f"let {s.name} = {expr(s.value)}",
+    ast.Roll: lambda s: "roll dice" + (f" by {expr(s.thrower)}" if s.thrower is not None else ""),
+    ast.GiveTurn: lambda s: f"give turn to {expr(s.player)}",
+    ast.MoveSteps: lambda s: f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else ""),
+    ast.MoveTo: lambda s: f"move to {expr(s.destination)}",
+    ast.Send: lambda s: f"send {expr(s.who)} to {expr(s.destination)}",
+    ast.Draw: lambda s: f"draw {s.deck}",
+    ast.Give: lambda s: f"give {expr(s.card)} to {expr(s.recipient)}",
+    ast.Return: lambda s: f"return {expr(s.card)} to {s.deck}",
+    ast.Shuffle: lambda s: f"shuffle {s.deck}",
+    ast.Deal: lambda s: f"deal {expr(s.count)} from {s.deck}",
+    ast.Auction: _auction,
+    ast.Borrow: lambda s: f"borrow {expr(s.amount)} interest {expr(s.interest)}",
+    ast.RepayLoans: lambda s: "repay loans" if s.interest else "repay loans without interest",
+    ast.EndTurn: lambda s: "end turn",
+    ast.EndGame: lambda s: "end game",
+    ast.Do: lambda s: f"do {s.action}(" + ", ".join(expr(a) for a in s.args) + ")",
+    ast.Eliminate: lambda s: f"eliminate {expr(s.who)}",
+    ast.Switch: lambda s: f"{'enable' if s.enable else 'disable'} {s.rule}",
+}
 
 
 class _Printer:
@@ -218,24 +252,33 @@ class _Printer:
     # -- statements
     def stmt(self, s: ast.Stmt, depth: int) -> None:
         self.lead(s.span, depth)
-        if isinstance(s, ast.If):
-            self._if(s, depth, "if")
-        elif isinstance(s, ast.For):
-            self.opened(depth, f"for {s.var} in {expr(s.collection)}", s.body, s.span)
-        elif isinstance(s, ast.Choose):
-            head = "offer" if s.repeat else "choose"
-            if s.chooser is not None:
-                head += f" by {expr(s.chooser)}"
-            done = f" done when {expr(s.done_when)}" if s.done_when is not None else ""
-            self.line(depth, f"{head} {quote(s.prompt)}{done} {{")
-            self.last_line = s.span.line
-            for o in s.options:
-                self.option(o, depth + 1)
-            self.close(s.span.end_line, depth + 1)
-            self.line(depth, "}")
-        else:
-            self.line(depth, _simple(s))
+        _STATEMENTS[type(s)](self, s, depth)
         self.trail(s.span)
+
+    @handles(*_SIMPLE)
+    def _simple(self, s: ast.Stmt, depth: int) -> None:
+        self.line(depth, _SIMPLE[type(s)](s))
+
+    @handles(ast.For)
+    def _for(self, s: ast.For, depth: int) -> None:
+        self.opened(depth, f"for {s.var} in {expr(s.collection)}", s.body, s.span)
+
+    @handles(ast.Choose)
+    def _choose(self, s: ast.Choose, depth: int) -> None:
+        head = "offer" if s.repeat else "choose"
+        if s.chooser is not None:
+            head += f" by {expr(s.chooser)}"
+        done = f" done when {expr(s.done_when)}" if s.done_when is not None else ""
+        self.line(depth, f"{head} {quote(s.prompt)}{done} {{")
+        self.last_line = s.span.line
+        for o in s.options:
+            self.option(o, depth + 1)
+        self.close(s.span.end_line, depth + 1)
+        self.line(depth, "}")
+
+    @handles(ast.If)
+    def _if_statement(self, s: ast.If, depth: int) -> None:
+        self._if(s, depth, "if")
 
     def _if(self, s: ast.If, depth: int, opener: str) -> None:
         """Print an if statement; `else { if ... }` and `else if` are the same tree, printed as `else if`."""
@@ -329,132 +372,159 @@ class _Printer:
 
     def declaration(self, d: ast.Declaration) -> None:
         self.lead(d.span, 0)
-        if isinstance(d, ast.OptionDecl):
-            head = f"option {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
-            head += f" = {_literal(d.default)}"
-            if d.choices is not None:
-                head += " choices " + " | ".join(quote(c) for c in d.choices)
-            self.with_provenance(0, head, d.provenance)
-        elif isinstance(d, ast.AccountDecl):
-            head = f"account {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
-            self.with_provenance(0, head + (" unlimited" if d.unlimited else ""), d.provenance)
-        elif isinstance(d, ast.ConstDecl):
-            self.with_provenance(0, f"const {d.name} = {expr(d.value)}", d.provenance)
-        elif isinstance(d, ast.TableDecl):
-            self._table(d)
-        elif isinstance(d, ast.GroupDecl):
-            head = f"group {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
-            self.with_provenance(0, head, d.provenance)
-        elif isinstance(d, ast.KindDecl):
-            head = f"kind {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
-            head += (" titled" if d.titled else "") + (" improvable" if d.improvable else "")
-            fields = " ".join(f"{f.name}: {f.type}" for f in d.fields)
-            self.with_provenance(0, head + (f" {{ {fields} }}" if fields else " { }"), d.provenance)
-        elif isinstance(d, ast.VarDecl):
-            scope = "" if d.scope == "game" else d.scope + " "
-            annotation = f": {d.type}" if d.type else ""
-            self.with_provenance(0, f"{scope}var {d.name}{annotation} = {expr(d.initial)}", d.provenance)
-        elif isinstance(d, ast.BoardDecl):
-            self.line(0, "board {")
+        _DECLARATIONS[type(d)](self, d)
+        self.trail(d.span)
+
+    @handles(ast.OptionDecl)
+    def _option_decl(self, d: ast.OptionDecl) -> None:
+        head = f"option {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        head += f" = {_literal(d.default)}"
+        if d.choices is not None:
+            head += " choices " + " | ".join(quote(c) for c in d.choices)
+        self.with_provenance(0, head, d.provenance)
+
+    @handles(ast.AccountDecl)
+    def _account_decl(self, d: ast.AccountDecl) -> None:
+        head = f"account {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        self.with_provenance(0, head + (" unlimited" if d.unlimited else ""), d.provenance)
+
+    @handles(ast.ConstDecl)
+    def _const_decl(self, d: ast.ConstDecl) -> None:
+        self.with_provenance(0, f"const {d.name} = {expr(d.value)}", d.provenance)
+
+    @handles(ast.GroupDecl)
+    def _group_decl(self, d: ast.GroupDecl) -> None:
+        head = f"group {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        self.with_provenance(0, head, d.provenance)
+
+    @handles(ast.KindDecl)
+    def _kind_decl(self, d: ast.KindDecl) -> None:
+        head = f"kind {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        head += (" titled" if d.titled else "") + (" improvable" if d.improvable else "")
+        fields = " ".join(f"{f.name}: {f.type}" for f in d.fields)
+        self.with_provenance(0, head + (f" {{ {fields} }}" if fields else " { }"), d.provenance)
+
+    @handles(ast.VarDecl)
+    def _var_decl(self, d: ast.VarDecl) -> None:
+        scope = "" if d.scope == "game" else d.scope + " "
+        annotation = f": {d.type}" if d.type else ""
+        self.with_provenance(0, f"{scope}var {d.name}{annotation} = {expr(d.initial)}", d.provenance)
+
+    @handles(ast.BoardDecl)
+    def _board_decl(self, d: ast.BoardDecl) -> None:
+        self.line(0, "board {")
+        self.last_line = d.span.line
+        for s in d.spaces:
+            self.lead(s.span, 1)
+            head = f"space {s.name} {quote(s.label)} : {s.kind}"
+            if s.fields:
+                head += " { " + ", ".join(f"{n} = {expr(v)}" for n, v in s.fields) + " }"
+            if s.groups:
+                head += " in " + ", ".join(s.groups)
+            self.with_provenance(1, head, s.provenance)
+            self.trail(s.span)
+        self.close(d.span.end_line, 1)
+        self.line(0, "}")
+
+    @handles(ast.DeckDecl)
+    def _deck_decl(self, d: ast.DeckDecl) -> None:
+        head = f"deck {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        head += " kept" if d.kept else " returned"
+        if d.of_titles:
+            head += " of titles" + (f" in {d.titles_in}" if d.titles_in else "")
+        if d.size is not None:
+            head += f" size {d.size}"
+        if d.enabled is not None:
+            head += f" when {expr(d.enabled)}"
+        has_inner_comments = any(d.span.line < c.line < d.span.end_line and
+                                 (not d.cards or c.line > d.cards[0].span.line - 1) for c in self.comments)
+        if not d.cards and not has_inner_comments:
+            self.with_provenance(0, head, d.provenance, " { }")
+        else:
+            self.with_provenance(0, head, d.provenance, " {")
             self.last_line = d.span.line
-            for s in d.spaces:
-                self.lead(s.span, 1)
-                head = f"space {s.name} {quote(s.label)} : {s.kind}"
-                if s.fields:
-                    head += " { " + ", ".join(f"{n} = {expr(v)}" for n, v in s.fields) + " }"
-                if s.groups:
-                    head += " in " + ", ".join(s.groups)
-                self.with_provenance(1, head, s.provenance)
-                self.trail(s.span)
+            for c in d.cards:
+                self.lead(c.span, 1)
+                card_head = f"card {c.name} {quote(c.text)}" + (f" x {c.copies}" if c.copies != 1 else "")
+                if c.tags:
+                    card_head += " tagged " + ", ".join(c.tags)
+                self.opened(1, card_head, c.body, c.span, c.provenance)
+                self.trail(c.span)
             self.close(d.span.end_line, 1)
             self.line(0, "}")
-        elif isinstance(d, ast.DeckDecl):
-            head = f"deck {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
-            head += " kept" if d.kept else " returned"
-            if d.of_titles:
-                head += " of titles" + (f" in {d.titles_in}" if d.titles_in else "")
-            if d.size is not None:
-                head += f" size {d.size}"
-            if d.enabled is not None:
-                head += f" when {expr(d.enabled)}"
-            has_inner_comments = any(d.span.line < c.line < d.span.end_line and
-                                     (not d.cards or c.line > d.cards[0].span.line - 1) for c in self.comments)
-            if not d.cards and not has_inner_comments:
-                self.with_provenance(0, head, d.provenance, " { }")
-            else:
-                self.with_provenance(0, head, d.provenance, " {")
-                self.last_line = d.span.line
-                for c in d.cards:
-                    self.lead(c.span, 1)
-                    card_head = f"card {c.name} {quote(c.text)}" + (f" x {c.copies}" if c.copies != 1 else "")
-                    if c.tags:
-                        card_head += " tagged " + ", ".join(c.tags)
-                    self.opened(1, card_head, c.body, c.span, c.provenance)
-                    self.trail(c.span)
-                self.close(d.span.end_line, 1)
-                self.line(0, "}")
-        elif isinstance(d, ast.FunctionDecl):
-            params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
-            head = f"function {d.name}({params}) ="
-            body = expr(d.body)
-            if isinstance(d.body, ast.Conditional) and len(head) + 1 + len(body) > WIDTH:
-                self.line(0, head)
-                self._conditional_lines(d.body, 1)
-                if d.provenance is not None:
-                    self.with_provenance(1, "", d.provenance)
-            elif len(f"{head} {body}") > WIDTH and _chain(d.body) is not None:
-                self.line(0, head)
-                self.out.extend(wrapped("", d.body, 1))
-                if d.provenance is not None:
-                    self.with_provenance(1, "", d.provenance)
-            else:
-                self.with_provenance(0, f"{head} {body}", d.provenance)
-        elif isinstance(d, ast.ActionDecl):
-            params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
-            self.opened(0, f"action {d.name}({params})", d.body, d.span, d.provenance)
-        elif isinstance(d, ast.RuleDecl):
-            head = f"rule {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + (" off" if d.off else "")
-            if d.replaces:
-                head += " replaces " + ", ".join(d.replaces)
-            inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
-            if not d.handlers and not d.triggers and not inner:
-                self.with_provenance(0, head, d.provenance, " { }")
-            else:
-                self.with_provenance(0, head, d.provenance, " {")
-                self.last_line = d.span.line
-                parts = sorted(list(d.handlers) + list(d.triggers), key=lambda p: (p.span.line, p.span.column))
-                if any(p.span.file == "<none>" for p in parts):
-                    parts = list(d.handlers) + list(d.triggers)
-                for h in parts:
-                    self.lead(h.span, 1)
-                    if isinstance(h, ast.Trigger):
-                        lines = wrapped("when ", h.condition, 1, " repeat" if h.repeat else "")
-                        self.out.extend(lines[:-1])
-                        self.opened(1, lines[-1].strip(), h.body, h.span)
-                    else:
-                        on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
-                        self.opened(1, on, h.body, h.span)
-                    self.trail(h.span)
-                self.close(d.span.end_line, 1)
-                self.line(0, "}")
-        elif isinstance(d, ast.EndDecl):
-            named = f" {d.name}" if d.name else ""
-            self.with_provenance(0, f"end{named} when {expr(d.condition)}", d.provenance)
-        elif isinstance(d, ast.ScoreDecl):
-            self.with_provenance(0, f"score {expr(d.formula)}", d.provenance)
-        elif isinstance(d, ast.RemoveDecl):
-            self.line(0, f"remove {d.what} {d.name}")
-        elif isinstance(d, ast.ReferenceDecl):
-            head = f"reference {quote(d.key)} {quote(d.identity)}"
-            at = f"at {quote(d.where)}" if d.where is not None else None
-            if at is not None and len(head) + 1 + len(at) > WIDTH:
-                self.line(0, head)
-                self.line(1, at)
-            else:
-                self.line(0, head + (" " + at if at else ""))
-        else:  # pragma: no cover
-            raise AssertionError(d)
-        self.trail(d.span)
+
+    @handles(ast.FunctionDecl)
+    def _function_decl(self, d: ast.FunctionDecl) -> None:
+        params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
+        head = f"function {d.name}({params}) ="
+        body = expr(d.body)
+        if isinstance(d.body, ast.Conditional) and len(head) + 1 + len(body) > WIDTH:
+            self.line(0, head)
+            self._conditional_lines(d.body, 1)
+            if d.provenance is not None:
+                self.with_provenance(1, "", d.provenance)
+        elif len(f"{head} {body}") > WIDTH and _chain(d.body) is not None:
+            self.line(0, head)
+            self.out.extend(wrapped("", d.body, 1))
+            if d.provenance is not None:
+                self.with_provenance(1, "", d.provenance)
+        else:
+            self.with_provenance(0, f"{head} {body}", d.provenance)
+
+    @handles(ast.ActionDecl)
+    def _action_decl(self, d: ast.ActionDecl) -> None:
+        params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
+        self.opened(0, f"action {d.name}({params})", d.body, d.span, d.provenance)
+
+    @handles(ast.RuleDecl)
+    def _rule_decl(self, d: ast.RuleDecl) -> None:
+        head = f"rule {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + (" off" if d.off else "")
+        if d.replaces:
+            head += " replaces " + ", ".join(d.replaces)
+        inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
+        if not d.handlers and not d.triggers and not inner:
+            self.with_provenance(0, head, d.provenance, " { }")
+        else:
+            self.with_provenance(0, head, d.provenance, " {")
+            self.last_line = d.span.line
+            parts = sorted(list(d.handlers) + list(d.triggers), key=lambda p: (p.span.line, p.span.column))
+            if any(p.span.file == "<none>" for p in parts):
+                parts = list(d.handlers) + list(d.triggers)
+            for h in parts:
+                self.lead(h.span, 1)
+                if isinstance(h, ast.Trigger):
+                    lines = wrapped("when ", h.condition, 1, " repeat" if h.repeat else "")
+                    self.out.extend(lines[:-1])
+                    self.opened(1, lines[-1].strip(), h.body, h.span)
+                else:
+                    on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
+                    self.opened(1, on, h.body, h.span)
+                self.trail(h.span)
+            self.close(d.span.end_line, 1)
+            self.line(0, "}")
+
+    @handles(ast.EndDecl)
+    def _end_decl(self, d: ast.EndDecl) -> None:
+        named = f" {d.name}" if d.name else ""
+        self.with_provenance(0, f"end{named} when {expr(d.condition)}", d.provenance)
+
+    @handles(ast.ScoreDecl)
+    def _score_decl(self, d: ast.ScoreDecl) -> None:
+        self.with_provenance(0, f"score {expr(d.formula)}", d.provenance)
+
+    @handles(ast.RemoveDecl)
+    def _remove_decl(self, d: ast.RemoveDecl) -> None:
+        self.line(0, f"remove {d.what} {d.name}")
+
+    @handles(ast.ReferenceDecl)
+    def _reference_decl(self, d: ast.ReferenceDecl) -> None:
+        head = f"reference {quote(d.key)} {quote(d.identity)}"
+        at = f"at {quote(d.where)}" if d.where is not None else None
+        if at is not None and len(head) + 1 + len(at) > WIDTH:
+            self.line(0, head)
+            self.line(1, at)
+        else:
+            self.line(0, head + (" " + at if at else ""))
 
     def _conditional_lines(self, e: ast.Conditional, depth: int) -> None:
         self.line(depth, f"if {expr(e.condition, 1)} then {expr(e.then)}")
@@ -464,6 +534,7 @@ class _Printer:
             rest = rest.otherwise
         self.line(depth, f"else {expr(rest)}")
 
+    @handles(ast.TableDecl)
     def _table(self, d: ast.TableDecl) -> None:
         head = f"table {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
         head += " rising" if d.rising else ""
@@ -478,58 +549,9 @@ class _Printer:
         self.with_provenance(0, "}", d.provenance)
 
 
-def _simple(s: ast.Stmt) -> str:
-    if isinstance(s, ast.Pay):
-        return f"pay {expr(s.amount)} from {expr(s.payer)} to {expr(s.payee)}"
-    if isinstance(s, ast.Set):
-        return f"set {'.'.join(s.target)} {s.op} {expr(s.value)}"
-    if isinstance(s, ast.Let):
-        return f"let {s.name} = {expr(s.value)}"
-    if isinstance(s, ast.Roll):
-        return "roll dice" + (f" by {expr(s.thrower)}" if s.thrower is not None else "")
-    if isinstance(s, ast.GiveTurn):
-        return f"give turn to {expr(s.player)}"
-    if isinstance(s, ast.MoveSteps):
-        return f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else "")
-    if isinstance(s, ast.MoveTo):
-        return f"move to {expr(s.destination)}"
-    if isinstance(s, ast.Send):
-        return f"send {expr(s.who)} to {expr(s.destination)}"
-    if isinstance(s, ast.Draw):
-        return f"draw {s.deck}"
-    if isinstance(s, ast.Give):
-        return f"give {expr(s.card)} to {expr(s.recipient)}"
-    if isinstance(s, ast.Return):
-        return f"return {expr(s.card)} to {s.deck}"
-    if isinstance(s, ast.Shuffle):
-        return f"shuffle {s.deck}"
-    if isinstance(s, ast.Deal):
-        return f"deal {expr(s.count)} from {s.deck}"
-    if isinstance(s, ast.Auction):
-        text = f"auction {expr(s.space)} start {expr(s.start)}"
-        if s.step is not None:
-            text += f" step {expr(s.step)}"
-        if s.first is not None:
-            text += f" first {expr(s.first)}"
-        if s.value is not None:
-            text += f" value {expr(s.value)}"
-        return text + f" to {expr(s.proceeds)}"
-    if isinstance(s, ast.Borrow):
-        return f"borrow {expr(s.amount)} interest {expr(s.interest)}"
-    if isinstance(s, ast.RepayLoans):
-        return "repay loans" if s.interest else "repay loans without interest"
-    if isinstance(s, ast.EndTurn):
-        return "end turn"
-    if isinstance(s, ast.EndGame):
-        return "end game"
-    if isinstance(s, ast.Do):
-        return f"do {s.action}(" + ", ".join(expr(a) for a in s.args) + ")"
-    if isinstance(s, ast.Eliminate):
-        return f"eliminate {expr(s.who)}"
-    if isinstance(s, ast.Switch):
-        return f"{'enable' if s.enable else 'disable'} {s.rule}"
-    raise AssertionError(s)  # pragma: no cover
 
+_STATEMENTS = dispatch_table(_Printer, ast.Stmt)
+_DECLARATIONS = dispatch_table(_Printer, ast.Declaration)
 
 @attrs.frozen
 class _Comment:
@@ -557,9 +579,7 @@ def format_text(text: str, file: str = "<string>") -> str:
     try:
         printer.module(module)
     except RecursionError:
-        from .parser import TOO_DEEP
-
-        raise LandlordError(f"{file}: {TOO_DEEP[0]}") from None
+        raise too_deep(SourceText(file, text)) from None
     out = "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"
     if parse(out, file) != module:  # pragma: no cover - a formatter bug must never change meaning
         raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")

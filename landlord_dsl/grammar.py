@@ -17,6 +17,7 @@ from .resources import grammar_path
 
 @functools.lru_cache(maxsize=1)
 def lark_parser() -> Lark:
+    """Return the LALR parser of the grammar (starts `start` for a file, `hole` for a text's `{...}`)."""
     # strict=True proves the grammar free of conflicts and terminal collisions,
     # an analysis that takes half a second; the built parser is kept in a cache
     # only this user can write (parser_cache), keyed by the grammar's hash.

@@ -6,6 +6,9 @@ memory, with a located error when a file asks for more.
 
 from __future__ import annotations
 
+from .ast import Span
+from .errors import Diagnostic, RuleSourceError, SourceText
+
 MAX_INT = 2 ** 63 - 1  # every number a rule keeps lies in -MAX_INT .. MAX_INT
 MAX_TEXT = 100_000  # characters of a text a rule builds
 MAX_WORK = 2_000_000  # items gone through by loops and aggregates in one turn (or the setup, or folding constants)
@@ -27,3 +30,22 @@ def shown(value: object) -> str:
     if value.__class__ is int and value.bit_length() > 200:
         return f"{'-' if value < 0 else ''}<a number of about {int(value.bit_length() * 0.30103)} digits>"
     return repr(value)
+
+
+TOO_DEEP = ("the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
+            "split long expressions with `let` or functions")
+
+
+def too_deep(where: SourceText | str) -> RuleSourceError:
+    """Return the error for rules nested deeper than Python can parse, check, print or compile them.
+
+    Given the source, it points at the file's longest line (where such nesting
+    is); given a rule set's name (once the text is no longer at hand), it
+    starts with that name.
+    """
+    if isinstance(where, str):
+        return RuleSourceError([Diagnostic(f"{where}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])])
+    lines = where.text.split("\n")
+    number = max(range(len(lines)), key=lambda i: len(lines[i])) + 1 if lines else 1
+    span = Span(where.name, number, 1, number, len(lines[number - 1]) + 1 if lines else 2)
+    return RuleSourceError([where.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])

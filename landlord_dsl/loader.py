@@ -17,8 +17,9 @@ import attrs
 
 from . import ast
 from .checker import Model, check_declarations
-from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
-from .limits import MAX_INPUT
+from .errors import (Diagnostic, LandlordError, RuleCheckError, RuleSourceError, RuleSyntaxError, SourceText,
+                     UsageError, did_you_mean)
+from .limits import MAX_INPUT, too_deep
 from .parser import SyntaxErrors, parse, source_of
 from .resources import editions_dir, resolve
 from .sourcefile import read_source
@@ -146,7 +147,7 @@ def _hash(modules: list[ast.Module]) -> str:
 def _parse_bounded(text: str, file: str) -> ast.Module:
     """Return the Module of .lg text, refusing (before any work) a text longer than limits.MAX_INPUT."""
     if len(text) > MAX_INPUT:
-        raise LandlordError([Diagnostic(f"{file}: {len(text):,} characters is more than the {MAX_INPUT:,} a .lg file "
+        raise RuleSourceError([Diagnostic(f"{file}: {len(text):,} characters is more than the {MAX_INPUT:,} a .lg file "
                                         "may have", hint="split the rules, or check that this is the file you meant")])
     return parse(text, file)
 
@@ -164,11 +165,11 @@ def _with_bases(module: ast.Module, path: Path | None, chain: tuple[Path, ...] =
     seen = chain + ((path.resolve(),) if path is not None else ())
     if base.resolve() in seen:
         cycle = [p.name for p in seen[seen.index(base.resolve()):]] + [base.name]
-        raise LandlordError([source_of(module).diagnostic(
+        raise RuleCheckError([source_of(module).diagnostic(
             "circular `extends`: " + " extends ".join(cycle), module.header.span,
             "a variant extends an edition; an edition extends nothing")])
     if len(seen) >= _MAX_EXTENDS_DEPTH:
-        raise LandlordError([source_of(module).diagnostic("`extends` goes too deep", module.header.span)])
+        raise RuleCheckError([source_of(module).diagnostic("`extends` goes too deep", module.header.span)])
     return _load_modules(base, seen) + [module]
 
 
@@ -205,7 +206,7 @@ def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | No
     else:
         found = []
     both = list(syntax.diagnostics) + found
-    raise LandlordError(sorted(both, key=lambda d: (d.span is None or d.span.file != name,
+    raise (RuleSourceError if found else RuleSyntaxError)(sorted(both, key=lambda d: (d.span is None or d.span.file != name,
                                                     (d.span.line, d.span.column) if d.span else (0, 0))))
 
 
@@ -226,7 +227,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
             try:
                 real = (folder / relative).resolve(strict=True)
                 if not any(real.is_relative_to(root.resolve()) for root in (folder, editions_dir())):
-                    raise LandlordError([source_of(module).diagnostic(
+                    raise RuleCheckError([source_of(module).diagnostic(
                         f"'{target}' leads outside the variant's folder (through a symlink)", module.header.span,
                         "an extended file must really be in the variant's own folder or be a shipped edition")])
                 if real.is_file():
@@ -240,7 +241,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
             return resolve(target)
         except LandlordError as err:
             hint = err.diagnostics[0].hint
-    raise LandlordError([source_of(module).diagnostic(
+    raise RuleCheckError([source_of(module).diagnostic(
         f"cannot find the edition '{target}' this file extends", module.header.span, hint)])
 
 
@@ -267,19 +268,17 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     try:
         model = check_declarations(header, decls, sources)
     except LandlordError as err:
-        raise LandlordError(problems + list(err.diagnostics)) from None
+        raise RuleCheckError(problems + list(err.diagnostics)) from None
     except RecursionError:
-        from .parser import too_deep
-
         raise too_deep(source_of(modules[-1])) from None
     if problems:
-        raise LandlordError(problems)
+        raise RuleCheckError(problems)
     ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules))
     from .compiler import fixed_value_problems  # the compiler builds on this module
 
     problems = fixed_value_problems(ruleset)
     if problems:
-        raise LandlordError(problems)
+        raise RuleCheckError(problems)
     return ruleset
 
 
@@ -320,7 +319,7 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
     base = chains[0][0].source_name
     for name, chain in zip(names, chains):
         if chain[0].source_name != base:
-            raise LandlordError([Diagnostic(
+            raise RuleCheckError([Diagnostic(
                 f"'{name}' is not a variant of the same edition as '{names[0]}'",
                 hint=f"it builds on {Path(chain[0].source_name).stem}, the first on {Path(base).stem}")])
     modules: list[ast.Module] = []
@@ -348,7 +347,7 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
             else:
                 seen.setdefault(key, (module, decl))
     if problems:
-        raise LandlordError(problems)
+        raise RuleCheckError(problems)
     # the same removal made by two variants is made once
     removed: set[tuple[str, str]] = set()
     applied = []
@@ -376,7 +375,7 @@ def load(name_or_path: str | Path) -> RuleSet:
     if "+" in text and not Path(text).exists():
         parts = [part.strip() for part in text.split("+")]
         if not all(parts):
-            raise LandlordError([Diagnostic(f"'{text}' has an empty name beside a '+'",
+            raise UsageError([Diagnostic(f"'{text}' has an empty name beside a '+'",
                                             hint="combine variants as NAME+NAME, each a shipped name or a .lg file")])
         return load_combined(parts)
     path = resolve(text)

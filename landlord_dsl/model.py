@@ -12,7 +12,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
-from .types import BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, optional, strip_optional
+from .types import ANY, BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, optional, strip_optional
 
 MAX_NUMBER = 10 ** 15  # amounts, counts and thresholds; larger is surely a typing slip
 MAX_PLAYERS = 100
@@ -22,6 +22,47 @@ AGGREGATES = ("sum", "count", "all", "any", "filter", "map")  # a function of on
 # The value types of declared types; a `player` or `card` variable may hold none.
 FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER),
                "card": optional(CARD)}
+
+
+@attrs.define
+class Annotations:
+    """What the checker learnt of each node: the side tables the compiler reads, keyed by id(node).
+
+    Nodes are frozen and compare by value, so two equal expressions in two
+    places are told apart by identity; the tables are only valid while the
+    checked AST is alive (the Model keeps it).
+    """
+
+    types: dict[int, str] = attrs.Factory(dict)  # of every expression, constant and variable declaration
+    # of every name, call, `set`, `let`, loop, action parameter and option binding: (kind, payload),
+    # e.g. ("local", slot), ("game_var", name), ("builtin", name)
+    refs: dict[int, tuple[str, object]] = attrs.Factory(dict)
+    frames: dict[int, int] = attrs.Factory(dict)  # of every body (handler, card, function...): its local slots
+    templates: dict[int, list] = attrs.Factory(dict)  # of every prompt and label: its texts and hole expressions
+
+    def type_of(self, node: object) -> str:
+        """Return the type recorded for `node`, or ANY if none is."""
+        return self.types.get(id(node), ANY)
+
+    def set_type(self, node: object, type_: str) -> None:
+        self.types[id(node)] = type_
+
+    def ref(self, node: object) -> tuple[str, object] | None:
+        """Return what `node` refers to, or None if it refers to nothing."""
+        return self.refs.get(id(node))
+
+    def set_ref(self, node: object, ref: tuple[str, object]) -> None:
+        self.refs[id(node)] = ref
+
+    def forget_ref(self, node: object) -> tuple[str, object] | None:
+        """Drop what `node` refers to; return it (None if nothing was recorded)."""
+        return self.refs.pop(id(node), None)
+
+    def set_frame(self, node: object, slots: int) -> None:
+        self.frames[id(node)] = slots
+
+    def set_template(self, node: object, parts: list) -> None:
+        self.templates[id(node)] = parts
 
 
 @attrs.define
@@ -48,12 +89,30 @@ class Model:
     rules: list[ast.RuleDecl]
     ends: list[ast.EndDecl]
     score: ast.ScoreDecl | None
-    types: dict[int, str]
-    refs: dict[int, tuple[str, object]]
-    frames: dict[int, int]
+    annotations: Annotations
     function_types: dict[str, str]
-    templates: dict[int, list]
     table_types: dict[str, tuple[str, str]]
+
+    # The annotations' tables under the names the compiler and the tools read.
+    @property
+    def types(self) -> dict[int, str]:
+        """Return the type of each node, by id(node) (`Annotations.types`)."""
+        return self.annotations.types
+
+    @property
+    def refs(self) -> dict[int, tuple[str, object]]:
+        """Return what each name, call and binding refers to, by id(node) (`Annotations.refs`)."""
+        return self.annotations.refs
+
+    @property
+    def frames(self) -> dict[int, int]:
+        """Return the number of local slots of each body, by id(node) (`Annotations.frames`)."""
+        return self.annotations.frames
+
+    @property
+    def templates(self) -> dict[int, list]:
+        """Return the pieces of each prompt and label, by id(node) (`Annotations.templates`)."""
+        return self.annotations.templates
 
 
 class Scope:

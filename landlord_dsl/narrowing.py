@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from . import ast
+from .formatter import expr as canonical
 
 if TYPE_CHECKING:
     from .model import Scope
@@ -23,8 +24,6 @@ def narrowing_path(e: ast.Expr) -> str | None:
     within a condition and, unless a statement changes the game, after it.
     """
     if isinstance(e, (ast.Name, ast.Field, ast.Index, ast.Call)):
-        from .formatter import expr as canonical
-
         return canonical(e)
     return None
 

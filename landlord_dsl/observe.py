@@ -1,9 +1,10 @@
 """Following a game: typed events, throws and turns, read from the engine's log.
 
 The engine logs plain tuples (they are what `log_lines()` writes, byte for
-byte, and what replays compare). This module gives them names and types
-without changing them: `event(game, entry)` turns one log tuple into one of
-the NamedTuples below, `events(game)` does it for a whole log, and
+byte, and what replays compare), laid out as events.py's classes say. This
+module resolves them further without changing them: `event(game, entry)`
+turns one log tuple into one of the NamedTuples below (with names for
+accounts, cards and rules), `events(game)` does it for a whole log, and
 `turns(game)` / `follow(game, ...)` cut the log into turns and throws and
 say where the tokens stood. A seat is a number from 0; a party to a payment
 is a seat number or the name of a declared account; a rule is its name, or
@@ -22,6 +23,9 @@ the setup belongs to no turn.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Union
+
+from .events import (LogBid, LogCard, LogDecide, LogDraw, LogEmpty, LogEnd, LogEvent, LogMove, LogNext, LogOfferClosed,
+                     LogOut, LogPay, LogRoll, LogRule, LogSend, LogShuffle, LogTurn, LogUnpaid, decode)
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -160,7 +164,11 @@ Event = Union[TurnStarted, Rolled, Moved, Sent, Paid, Unpaid, CardMoved, Drew, S
 
 def event(game: "Game", entry: tuple) -> Event:
     """Return the typed event for one log tuple of `game` (the tuple itself is left as it is)."""
-    kind = entry[0]
+    return _resolved(game, decode(entry))
+
+
+def _resolved(game: "Game", logged: LogEvent) -> Event:
+    """Return the typed event of a decoded log event, with names for the accounts, cards and rules it names."""
     prog = game.prog
 
     def rule(index: int) -> str | None:
@@ -169,42 +177,42 @@ def event(game: "Game", entry: tuple) -> Event:
     def party(index: int) -> int | str:
         return index - game.nacc if index >= game.nacc else prog.account_names[index]
 
-    if kind == "turn":
-        return TurnStarted(entry[1], entry[2])
-    if kind == "roll":
-        return Rolled(entry[1], entry[2], tuple(entry[3]), rule(entry[4]))
-    if kind == "move":
-        return Moved(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
-    if kind == "send":
-        return Sent(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
-    if kind == "pay":
-        return Paid(entry[1], entry[2], party(entry[3]), party(entry[4]), rule(entry[5]))
-    if kind == "unpaid":
-        return Unpaid(entry[1], entry[2], entry[3], party(entry[4]), rule(entry[5]))
-    if kind == "card":
-        return CardMoved(entry[1], prog.card_names[entry[2]], prog.card_space[entry[2]], entry[3], entry[4],
-                         rule(entry[5]))
-    if kind == "draw":
-        return Drew(entry[1], entry[2], prog.card_names[entry[3]], rule(entry[4]))
-    if kind == "shuffle":
-        return Shuffled(entry[1], entry[2], rule(entry[3]))
-    if kind == "empty":
-        return DeckEmpty(entry[1], entry[2], rule(entry[3]))
-    if kind == "decide":
-        return Decided(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
-    if kind == "bid":
-        return Bid(entry[1], entry[2], entry[3], entry[4], rule(entry[5]))
-    if kind == "offer_closed":
-        return OfferClosed(entry[1], entry[2], entry[3], rule(entry[4]))
-    if kind == "next":
-        return TurnGiven(entry[1], entry[2], rule(entry[3]))
-    if kind == "rule":
-        return RuleSwitched(entry[1], prog.rule_names[entry[2]], entry[3], rule(entry[4]))
-    if kind == "out":
-        return Eliminated(entry[1], entry[2], rule(entry[3]))
-    if kind == "end":
-        return GameEnded(entry[1], entry[2])
-    raise ValueError(f"unknown log entry {entry!r}")
+    match logged:
+        case LogTurn(turn=turn, seat=seat):
+            return TurnStarted(turn, seat)
+        case LogRoll(turn=turn, seat=seat, dice=dice, rule=r):
+            return Rolled(turn, seat, tuple(dice), rule(r))
+        case LogMove(turn=turn, seat=seat, start=start, dest=dest, rule=r):
+            return Moved(turn, seat, start, dest, rule(r))
+        case LogSend(turn=turn, seat=seat, start=start, dest=dest, rule=r):
+            return Sent(turn, seat, start, dest, rule(r))
+        case LogPay(turn=turn, amount=amount, src=src, dst=dst, rule=r):
+            return Paid(turn, amount, party(src), party(dst), rule(r))
+        case LogUnpaid(turn=turn, seat=seat, amount=amount, dst=dst, rule=r):
+            return Unpaid(turn, seat, amount, party(dst), rule(r))
+        case LogCard(turn=turn, card=card, previous=previous, holder=holder, rule=r):
+            return CardMoved(turn, prog.card_names[card], prog.card_space[card], previous, holder, rule(r))
+        case LogDraw(turn=turn, seat=seat, card=card, rule=r):
+            return Drew(turn, seat, prog.card_names[card], rule(r))
+        case LogShuffle(turn=turn, deck=deck, rule=r):
+            return Shuffled(turn, deck, rule(r))
+        case LogEmpty(turn=turn, deck=deck, rule=r):
+            return DeckEmpty(turn, deck, rule(r))
+        case LogDecide(turn=turn, seat=seat, prompt=prompt, option=option, rule=r):
+            return Decided(turn, seat, prompt, option, rule(r))
+        case LogBid(turn=turn, seat=seat, space=space, amount=amount, rule=r):
+            return Bid(turn, seat, space, amount, rule(r))
+        case LogOfferClosed(turn=turn, seat=seat, prompt=prompt, rule=r):
+            return OfferClosed(turn, seat, prompt, rule(r))
+        case LogNext(turn=turn, seat=seat, rule=r):
+            return TurnGiven(turn, seat, rule(r))
+        case LogRule(turn=turn, switched=switched, enabled=enabled, rule=r):
+            return RuleSwitched(turn, prog.rule_names[switched], enabled, rule(r))
+        case LogOut(turn=turn, seat=seat, rule=r):
+            return Eliminated(turn, seat, rule(r))
+        case LogEnd(turn=turn, reason=reason):
+            return GameEnded(turn, reason)
+    raise ValueError(f"unknown log entry {logged!r}")
 
 
 def events(game: "Game", start: int = 0) -> Iterator[Event]:
@@ -263,24 +271,25 @@ class Tracker:
             self._close_throw()
         if kind in ("turn", "end"):
             closed = self._close_turn()
-        if kind == "turn":
-            self._turn = (entry[1], entry[2], self.pos[entry[2]])
-        elif kind in ("move", "send"):
-            self.pos[entry[2]] = entry[4]
-        elif kind == "pay" and entry[3] >= self.game.nacc and entry[4] >= self.game.nacc:
-            payer, payee = entry[3] - self.game.nacc, entry[4] - self.game.nacc
+        logged = decode(entry)
+        if isinstance(logged, LogTurn):
+            self._turn = (logged.turn, logged.seat, self.pos[logged.seat])
+        elif isinstance(logged, (LogMove, LogSend)):
+            self.pos[logged.seat] = logged.dest
+        elif isinstance(logged, LogPay) and logged.src >= self.game.nacc and logged.dst >= self.game.nacc:
+            payer, payee = logged.src - self.game.nacc, logged.dst - self.game.nacc
             here = self.pos[payer]
             if payer != payee and self.owner[here] == payee:
-                self.rent[here] += entry[2]
-        elif kind == "card":
-            space = self.game.prog.card_space[entry[2]]
+                self.rent[here] += logged.amount
+        elif isinstance(logged, LogCard):
+            space = self.game.prog.card_space[logged.card]
             if space is not None:
-                self.owner[space] = entry[4]
+                self.owner[space] = logged.holder
         if self._turn is not None and kind != "end":
-            typed = event(self.game, entry)
-            self._events.append(typed)
-            if kind == "roll":
-                self._throw = (entry[1], entry[2], tuple(entry[3]), self.pos[entry[2]], len(self._events) - 1)
+            self._events.append(_resolved(self.game, logged))
+            if isinstance(logged, LogRoll):
+                self._throw = (logged.turn, logged.seat, tuple(logged.dice), self.pos[logged.seat],
+                               len(self._events) - 1)
         return closed
 
     def close(self) -> list[Turn]:

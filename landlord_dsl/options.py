@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import Diagnostic, LandlordError, did_you_mean
+from .errors import Diagnostic, UsageError, did_you_mean
 from .loader import RuleSet
 
 
@@ -41,6 +41,6 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
             continue
         values[name] = value
     if problems:
-        raise LandlordError(problems)
+        raise UsageError(problems)
     return values
 

@@ -20,7 +20,7 @@ from itertools import islice
 from typing import Any
 
 from .compiler import compile_ruleset
-from .errors import LandlordError
+from .errors import LandlordError, UsageError
 from .loader import RuleSet
 from .program import Program
 from .rulesource import RuleSource, rebuild, rule_source
@@ -92,7 +92,7 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
     Summary also holds the statistics of `simulate --stats` (stats.Stats).
     """
     if games < 1 or players < 1:
-        raise LandlordError("a simulation needs at least one game and one player")
+        raise UsageError("a simulation needs at least one game and one player")
     if backend not in BACKENDS:
         raise LandlordError(f"unknown backend '{backend}': use one of {', '.join(BACKENDS)}")
     source = rules if isinstance(rules, RuleSource) else rule_source(rules, options)
@@ -100,10 +100,10 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
         _PROGRAMS.setdefault((source.rules_hash, source.options), compile_ruleset(rules, options))
     low, high = _program_of(source).players  # checked here, before any worker starts
     if not low <= players <= high:
-        raise LandlordError(f"{source.name} is for {low} to {high} players, not {players}")
+        raise UsageError(f"{source.name} is for {low} to {high} players, not {players}")
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
-        raise LandlordError("--jobs must be at least 1")
+        raise UsageError("--jobs must be at least 1")
     parts = chunks(games, jobs)
     total = Summary(players, stats=Stats(_layout_of(source)) if stats else None)
     done = 0

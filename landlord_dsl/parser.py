@@ -15,6 +15,7 @@ from . import ast
 from .builder import AstBuilder, unquote
 from .errors import LandlordError, SourceText
 from .grammar import lark_parser
+from .limits import TOO_DEEP, too_deep  # noqa: F401 - TOO_DEEP: compiler.py imports it from here until it uses limits
 from .recovery import Recovery, SyntaxErrors
 
 
@@ -34,18 +35,6 @@ def header_title(text: str) -> str | None:
     except UnexpectedInput:
         return None
     return None
-
-
-TOO_DEEP = ("the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
-            "split long expressions with `let` or functions")
-
-
-def too_deep(source: SourceText) -> LandlordError:
-    """Return the error for a file nested beyond Python's recursion, at its longest line."""
-    lines = source.text.split("\n")
-    number = max(range(len(lines)), key=lambda i: len(lines[i])) + 1 if lines else 1
-    span = ast.Span(source.name, number, 1, number, len(lines[number - 1]) + 1 if lines else 2)
-    return LandlordError([source.diagnostic(TOO_DEEP[0], span, TOO_DEEP[1])])
 
 
 def parse(text: str, file: str = "<string>") -> ast.Module:

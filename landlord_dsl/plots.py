@@ -14,7 +14,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import LandlordError
+from .errors import LandlordError, OutputError, UsageError
 
 if TYPE_CHECKING:
     from .program import Program
@@ -36,9 +36,9 @@ def pyplot():
 
 
 def check_path(path: Path) -> None:
-    """Raise LandlordError unless the file name says a format a figure can be written in."""
+    """Raise UsageError unless the file name says a format a figure can be written in."""
     if path.suffix.lower() not in FORMATS:
-        raise LandlordError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
+        raise UsageError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
 
 
 def save(fig, path: Path) -> None:
@@ -48,7 +48,7 @@ def save(fig, path: Path) -> None:
         check_path(path)
         fig.savefig(path, dpi=110, metadata={"Software": None} if path.suffix.lower() == ".png" else None)
     except OSError as err:
-        raise LandlordError(f"cannot write {path}: {err.strerror}") from None
+        raise OutputError(f"cannot write {path}: {err.strerror}") from None
     finally:
         plt.close(fig)
 

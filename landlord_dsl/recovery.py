@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedEOF, UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
 from . import ast
-from .errors import Diagnostic, LandlordError, SourceText
+from .errors import Diagnostic, RuleSyntaxError, SourceText
 from .grammar import keyword_terminals, lark_parser
 from .syntax_errors import code_of, syntax_error
 
@@ -26,7 +26,7 @@ MAX_SYNTAX_ERRORS = 20  # reported per file; past that, the rest of the file is 
 _WORD_AT_START = re.compile(r"[a-z_]+\b")
 
 
-class SyntaxErrors(LandlordError):
+class SyntaxErrors(RuleSyntaxError):
     """The syntax errors of one file, with what could be read around them.
 
     `partial` is the module without the declarations the errors were in (None

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .agents import Agent
-from .errors import Diagnostic, LandlordError
+from .errors import Diagnostic, GameLogError, LandlordError
 from .requests import BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _digest(header: str, events: list[str], decisions: list[Any]) -> str:
 
 
 def _bad(name: str, line: int, message: str) -> LandlordError:
-    return LandlordError([Diagnostic(f"{name}:{line}: not a landlord-dsl game log: {message}",
+    return GameLogError([Diagnostic(f"{name}:{line}: not a landlord-dsl game log: {message}",
                                      hint="logs are written by `landlord-dsl play --log FILE`")])
 
 

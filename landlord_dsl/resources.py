@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import Diagnostic, LandlordError, did_you_mean
+from .errors import Diagnostic, LandlordError, RuleSourceError, UsageError, did_you_mean
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _SOURCE_ROOT = _PACKAGE_DIR.parent
@@ -54,12 +54,12 @@ def resolve(name_or_path: str) -> Path:
             if path.is_file():
                 return path
             if path.is_dir():
-                raise LandlordError(f"{name_or_path} is a directory, not a .lg file")
+                raise RuleSourceError(f"{name_or_path} is a directory, not a .lg file")
         except OSError:  # a name too long to be a path, say
             pass
-        raise LandlordError(f"no such file: {name_or_path}")
+        raise UsageError(f"no such file: {name_or_path}")
     shipped = shipped_files()
     if name_or_path in shipped:
         return shipped[name_or_path]
     hint = did_you_mean(name_or_path, shipped) or "run `landlord-dsl list` to see the shipped editions"
-    raise LandlordError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=hint)])
+    raise UsageError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=hint)])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .engine import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
+from .control import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import LandlordError, SourceText
 from .limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit, shown
 from .types import ACCOUNT, CARD, PLAYER, SPACE

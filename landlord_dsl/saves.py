@@ -20,7 +20,7 @@ import cattrs
 
 import attrs
 
-from .errors import Diagnostic, LandlordError
+from .errors import Diagnostic, LandlordError, SaveError
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -65,14 +65,15 @@ def _strict(kind: type):
     return structure
 
 
-def _converter() -> cattrs.Converter:
+def strict_converter() -> cattrs.Converter:
+    """Return a cattrs converter that takes integers, booleans and strings only as themselves (true is no integer)."""
     converter = cattrs.Converter(forbid_extra_keys=True)
     for kind in _KINDS:
         converter.register_structure_hook(kind, _strict(kind))
     return converter
 
 
-_CONVERTER = _converter()
+_CONVERTER = strict_converter()
 
 
 def _say(exc: BaseException, _type: Any) -> str:
@@ -86,12 +87,12 @@ def _say(exc: BaseException, _type: Any) -> str:
 def structure_state(data: Any) -> GameState:
     """Return the GameState in decoded JSON `data`; a wrong structure raises LandlordError naming each fault."""
     if not isinstance(data, dict):
-        raise LandlordError("not a valid saved game: it is not a JSON object")
+        raise SaveError("not a valid saved game: it is not a JSON object")
     try:
         return _CONVERTER.structure(data, GameState)
     except cattrs.BaseValidationError as err:
         faults = cattrs.transform_error(err, path="state", format_exception=_say)
-    raise LandlordError([Diagnostic(f"not a valid saved game: {fault}") for fault in faults[:20]])
+    raise SaveError([Diagnostic(f"not a valid saved game: {fault}") for fault in faults[:20]])
 
 
 def _fits(type_: str, value: Any, game: "Game") -> bool:
@@ -206,7 +207,7 @@ def refuse(problems: list[str]) -> LandlordError:
     """Return the error that refuses a saved game for these problems."""
     shown = problems[:20]
     more = len(problems) - len(shown)
-    return LandlordError([Diagnostic(f"the saved game cannot be restored: {p}") for p in shown]
+    return SaveError([Diagnostic(f"the saved game cannot be restored: {p}") for p in shown]
                          + ([Diagnostic(f"... and {more} more problems")] if more else []))
 
 
@@ -237,9 +238,9 @@ def restore_game(game: Game, state: GameState) -> None:
     leaves the game as it was.
     """
     if state.rules_hash != game.prog.rules_hash or state.options != game.prog.options:
-        raise LandlordError("the saved game was played under other rules or options")
+        raise SaveError("the saved game was played under other rules or options")
     if state.players != game.n:
-        raise LandlordError(f"the saved game has {state.players} players, not {game.n}")
+        raise SaveError(f"the saved game has {state.players} players, not {game.n}")
     problems = shape_problems(game, state)
     if problems:
         raise refuse(problems)
@@ -304,7 +305,7 @@ def state_from_json(text: str) -> GameState:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as err:
-        raise LandlordError(f"not a saved landlord-dsl game: {err}") from None
+        raise SaveError(f"not a saved landlord-dsl game: {err}") from None
     return structure_state(data)
 
 

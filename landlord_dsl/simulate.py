@@ -12,8 +12,9 @@ import attrs
 from .agents import make_agent
 from .engine import Game
 from .errors import visible
+from .events import LogPay, LogTurn, decode
 from .program import Program
-from .stats import GameStats, Stats, Layout, game_stats
+from .stats import GameStats, Stats, Layout, game_stats, gini
 
 
 @attrs.frozen
@@ -31,16 +32,6 @@ class GameRecord:
     prosperity: bool = False  # the poorest player ended with at least twice the smallest starting money
     cash: tuple[int, ...] = ()  # every seat's cash at the end
     stats: GameStats | None = None  # when statistics were asked for (play_one with a layout)
-
-
-def gini(values: Sequence[float]) -> float:
-    """Return the Gini coefficient of non-negative values (0 = equal, near 1 = one holds all)."""
-    xs = sorted(max(0.0, float(v)) for v in values)
-    n, total = len(xs), sum(xs)
-    if n == 0 or total == 0:
-        return 0.0
-    weighted = sum((i + 1) * x for i, x in enumerate(xs))
-    return (2 * weighted) / (n * total) - (n + 1) / n
 
 
 def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None,
@@ -78,11 +69,12 @@ def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | N
 def starting_money(game: Game) -> list[int]:
     """Return what each seat received from unlimited accounts before the first turn."""
     money = [0] * game.n
-    for event in game.log:
-        if event[0] == "turn":
+    for entry in game.log:
+        logged = decode(entry)
+        if isinstance(logged, LogTurn):
             break
-        if event[0] == "pay" and not game.finite[event[3]] and event[4] >= game.nacc:
-            money[event[4] - game.nacc] += event[2]
+        if isinstance(logged, LogPay) and not game.finite[logged.src] and logged.dst >= game.nacc:
+            money[logged.dst - game.nacc] += logged.amount
     return money
 
 

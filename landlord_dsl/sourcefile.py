@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from .ast import Span
-from .errors import Diagnostic, LandlordError
+from .errors import Diagnostic, LandlordError, OutputError, RuleSourceError, UsageError
 from .limits import MAX_INPUT
 
 MAX_SOURCE_BYTES = MAX_INPUT  # 1 MiB: twenty times the largest shipped edition (limits.py)
@@ -26,11 +26,11 @@ _UTF8_HINT = "landlord-dsl reads .lg files as UTF-8; save the file as UTF-8"
 
 def _refuse(name: str, message: str, hint: str, line: int = 1, column: int = 1,
             line_text: str | None = None) -> LandlordError:
-    return LandlordError([Diagnostic(message, Span(name, line, column, line, column + 1), line_text, hint)])
+    return RuleSourceError([Diagnostic(message, Span(name, line, column, line, column + 1), line_text, hint)])
 
 
 def _too_large(name: str) -> LandlordError:
-    return LandlordError([Diagnostic(
+    return RuleSourceError([Diagnostic(
         f"{name} is larger than {MAX_SOURCE_BYTES // (1 << 20)} MiB, the most landlord-dsl reads as a rule file",
         hint="a rule file is text of at most a few thousand lines; is this the right file?")])
 
@@ -76,12 +76,12 @@ def read_source(path: str | Path) -> str:
     """Return the text of the rule file at `path`; raise LandlordError if it cannot be read or is not one."""
     name = str(path)
     if os.path.isdir(path):
-        raise LandlordError(f"{name} is a directory, not a .lg file")
+        raise RuleSourceError(f"{name} is a directory, not a .lg file")
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_SOURCE_BYTES + 1)
     except OSError as err:
-        raise LandlordError(f"cannot read {name}: {err.strerror or err}") from None
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
     if len(data) > MAX_SOURCE_BYTES:
         raise _too_large(name)
     return decode(data, name)
@@ -93,9 +93,9 @@ def read_stream(stream: TextIO | BinaryIO, name: str) -> str:
     try:
         data = (raw or stream).read(MAX_SOURCE_BYTES + 1)
     except UnicodeDecodeError:
-        raise LandlordError(f"{name} is not UTF-8 text") from None
+        raise RuleSourceError(f"{name} is not UTF-8 text") from None
     except OSError as err:
-        raise LandlordError(f"cannot read {name}: {err.strerror or err}") from None
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
     if isinstance(data, str):  # a stream without bytes underneath (a StringIO): the same checks on its text
         data = data.encode("utf-8", "surrogatepass")
     if len(data) > MAX_SOURCE_BYTES:
@@ -118,7 +118,7 @@ def write_atomically(path: str | Path, text: str) -> None:
             mode = 0o666 & ~umask
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as err:
-        raise LandlordError(f"cannot write {path}: {err.strerror or err}") from None
+        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -131,4 +131,4 @@ def write_atomically(path: str | Path, text: str) -> None:
             os.unlink(temp)
         except OSError:
             pass
-        raise LandlordError(f"cannot write {path}: {err.strerror or err}; the file was left as it was") from None
+        raise OutputError(f"cannot write {path}: {err.strerror or err}; the file was left as it was") from None

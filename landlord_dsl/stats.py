@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
+from .events import decode
 from .observe import Tracker, turns
 
 if TYPE_CHECKING:
@@ -40,6 +41,16 @@ if TYPE_CHECKING:
 Z95 = 1.96
 RENT_DEFINITION = ("a payment from a player to the player who owns (holds the title deed of) the space "
                    "the payer is standing on, whichever rule made it")
+
+
+def gini(values: Sequence[float]) -> float:
+    """Return the Gini coefficient of non-negative values (0 = equal, near 1 = one holds all)."""
+    xs = sorted(max(0.0, float(v)) for v in values)
+    n, total = len(xs), sum(xs)
+    if n == 0 or total == 0:
+        return 0.0
+    weighted = sum((i + 1) * x for i, x in enumerate(xs))
+    return (2 * weighted) / (n * total) - (n + 1) / n
 
 
 @attrs.frozen
@@ -78,8 +89,6 @@ class GameStats:
 
 def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats:
     """Return the GameStats of a finished game (`cash_history`: the seats' cash after setup and each round)."""
-    from .simulate import gini
-
     size = game.board_size
     throw_at, turn_at = [0] * size, [0] * size
     tracker = Tracker(game)
@@ -88,7 +97,7 @@ def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats
         for throw in turn.throws:
             if throw.movement:
                 throw_at[throw.end] += 1
-    out = [entry[1] for entry in game.log if entry[0] == "out"]
+    out = [decode(entry).turn for entry in game.log if entry[0] == "out"]
     history = game.wealth_history or []
     return GameStats(sum(throw_at), tuple(throw_at), sum(turn_at), tuple(turn_at), tuple(tracker.rent), game.turn,
                      game.end_reason == f"turn limit ({game.turn_limit})", tuple(out),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .options import resolve_options
-from .errors import LandlordError
+from .errors import LandlordError, UsageError
 from .loader import RuleSet
 from .parallel import simulate_many
 
@@ -29,9 +29,9 @@ def parse_grid(pairs: Sequence[str]) -> dict[str, list[str]]:
         name, sep, values = pair.partition("=")
         name = name.strip()
         if not sep or not name or not values.strip():
-            raise LandlordError(f"--option wants NAME=VALUE[,VALUE...], not {pair!r}")
+            raise UsageError(f"--option wants NAME=VALUE[,VALUE...], not {pair!r}")
         if name in grid:
-            raise LandlordError(f"--option {name} is given twice: list its values once, separated by commas")
+            raise UsageError(f"--option {name} is given twice: list its values once, separated by commas")
         grid[name] = [v.strip() for v in values.split(",") if v.strip()]
     return grid
 
@@ -72,7 +72,7 @@ def run_sweep(rules: RuleSet, grid: dict[str, list[str]], players: Sequence[int]
                 if record["rules_hash"] == rules.rules_hash:
                     done[_key(record, record["games"], record["seed"])] = record
             except (ValueError, KeyError, TypeError):
-                raise LandlordError(f"{output}:{number}: not a sweep record; use another --out file") from None
+                raise UsageError(f"{output}:{number}: not a sweep record; use another --out file") from None
     grid_cells = cells(rules, grid, players)
     records = []
     for i, cell in enumerate(grid_cells):

@@ -15,7 +15,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .errors import Diagnostic, LandlordError, SourceText, did_you_mean
+from .errors import Diagnostic, LandlordError, RuleSyntaxError, SourceText, did_you_mean
 from .grammar import keyword_terminals, lark_parser
 
 
@@ -48,12 +48,13 @@ def _expected_hint(expected: set[str]) -> str | None:
 
 
 def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
+    """Return the error for one of Lark's syntax exceptions: where it is, what was found, and a hint."""
     line = getattr(err, "line", None) or 1
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         unclosed = _unclosed_brace(source.text, source.name)
         if unclosed is not None and "RBRACE" in set(err.expected):
-            return LandlordError([source.diagnostic("this '{' is never closed", unclosed,
+            return RuleSyntaxError([source.diagnostic("this '{' is never closed", unclosed,
                                                     "the file ends before its '}'")])
         last = max(1, len(source.text.rstrip("\n").split("\n")))
         line_text = source.line(last) or ""
@@ -61,15 +62,15 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         hint = _expected_hint(set(err.expected)) or ""
         if "RBRACE" in set(err.expected):
             hint = "a '{' is never closed" + (f"; {hint}" if hint else "")
-        return LandlordError([source.diagnostic("unexpected end of file", span, hint or None)])
+        return RuleSyntaxError([source.diagnostic("unexpected end of file", span, hint or None)])
     if isinstance(err, UnexpectedCharacters):
         char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
         span = ast.Span(source.name, line, column, line, column + 1)
         if char == '"':
-            return LandlordError([source.diagnostic("a string is never closed on this line", span,
+            return RuleSyntaxError([source.diagnostic("a string is never closed on this line", span,
                                                     'close it with " before the end of the line')])
         if char == "\ufeff" and err.pos_in_stream == 0:
-            return LandlordError([source.diagnostic("the text starts with a byte-order mark (U+FEFF)", span,
+            return RuleSyntaxError([source.diagnostic("the text starts with a byte-order mark (U+FEFF)", span,
                                                     "save the file as UTF-8 without a byte-order mark")])
         start = _word_start(source.text, err.pos_in_stream)
         column -= err.pos_in_stream - start
@@ -81,8 +82,8 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
                     else _expected_hint(set(err.allowed or ())))
         if word is not None:
             span = ast.Span(source.name, line, column, line, column + len(word.group(0)))
-            return LandlordError([source.diagnostic(f"unexpected {word.group(0)!r}", span, hint)])
-        return LandlordError([source.diagnostic(f"unexpected character {char!r}", span, hint)])
+            return RuleSyntaxError([source.diagnostic(f"unexpected {word.group(0)!r}", span, hint)])
+        return RuleSyntaxError([source.diagnostic(f"unexpected character {char!r}", span, hint)])
     assert isinstance(err, UnexpectedToken)
     tok = err.token
     if tok.start_pos is not None:
@@ -102,15 +103,15 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
             hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
     elif column == 1 and str(tok) in keyword_terminals() and (unclosed := _unclosed_brace(
             source.text[:tok.start_pos], source.name)) is not None:
-        return LandlordError([source.diagnostic("this '{' is never closed", unclosed,
+        return RuleSyntaxError([source.diagnostic("this '{' is never closed", unclosed,
                                                 f"'{tok}' at line {line} starts a new declaration before its '}}'")])
     elif (cut := _cut_expression(source, line, column)) is not None:
-        return LandlordError([cut])
+        return RuleSyntaxError([cut])
     elif tok.type in ("NAME", "COMPARE", "ADD_OP", "MUL_OP", "INT", "STRING"):
         message = f"unexpected {str(tok)!r}"
     else:
         message = f"unexpected {_describe(tok.type)}"
-    return LandlordError([source.diagnostic(message, span, hint)])
+    return RuleSyntaxError([source.diagnostic(message, span, hint)])
 
 
 _OPEN_ENDED = re.compile(r"(?:[-+*/%=<>(\[,]|\b(?:and|or|not|in))\s*$")

@@ -167,5 +167,3 @@ CONTEXT_NAMES: dict[str, str] = {
     "spaces": list_of(SPACE),
 }
 SHORTFALL_NAMES: dict[str, str] = {"due": INT, "creditor": PAYEE, "creditor_player": optional(PLAYER)}
-
-EVENTS = ("setup", "turn", "land", "pass", "shortfall")

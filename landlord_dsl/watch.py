@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .board import board_svg
+from .events import LogDecide, LogDraw, LogMove, LogNext, LogOut, LogRoll, LogSend, LogTurn, decode
 from .narrate import describe_event, quiet_event
 
 if TYPE_CHECKING:
@@ -48,6 +49,10 @@ class Recording:
     holdings: list[dict[str, Any]] = attrs.field(factory=list)
 
 
+# the events whose frame on the replay page highlights their seat
+_ACTING = (LogTurn, LogRoll, LogMove, LogSend, LogDraw, LogDecide, LogNext, LogOut)
+
+
 class _Recorder(list):
     """The game's event log, which also records a frame with the state as each told event is logged."""
 
@@ -69,19 +74,20 @@ class _Recorder(list):
     def _frame(self, event: tuple, text: str) -> None:
         """Record the frame of a told event (told as `text`), with the state the event leaves behind."""
         game = self.game
-        rule = event[-1] if event[0] not in ("turn", "end") and isinstance(event[-1], int) else -1
+        typed = decode(event)
+        rule = getattr(typed, "rule", -1)
         holdings = self._holdings()
         if not self.recording.holdings or self.recording.holdings[-1] != holdings:
             self.recording.holdings.append(holdings)
         pos = list(game.pos)
-        if event[0] == "send":  # logged just before the engine puts the token there
-            pos[event[2]] = event[4]
+        if isinstance(typed, LogSend):  # logged just before the engine puts the token there
+            pos[typed.seat] = typed.dest
         self.recording.frames.append({
             "text": text.strip(),
             "rule": game.rule_name(rule) if rule >= 0 else None,
             "cite": self.citations[rule] if rule >= 0 else "",
             "turn": game.turn,
-            "seat": event[2] if event[0] in ("turn", "roll", "move", "send", "draw", "decide", "next", "out") else None,
+            "seat": typed.seat if isinstance(typed, _ACTING) else None,
             "pos": pos,
             "cash": [game.cash(s) for s in range(game.n)],
             "accounts": [b for b, finite in zip(game.bal[:game.nacc], game.finite) if finite],

@@ -129,6 +129,25 @@ def test_play_narrates_and_logs(tmp_path):
     assert code2 == 0 and out2 == out
 
 
+def test_play_reports_a_python_error_in_the_rules_as_a_rule_failure(monkeypatch, capsys):
+    """`play` runs the game through Game.play, so a failure inside the rules is located, exit 1, not a crash."""
+    from landlord_dsl.engine import Game
+
+    played = Game.play_turn
+
+    def failing_turn(game: Game) -> None:
+        played(game)
+        if game.turn == 3:
+            raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(Game, "play_turn", failing_turn)
+    code, out = run("play", "landlords-game-1906", "--seed", "7")
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "the rules failed at run time: ZeroDivisionError" in err and "internal error" not in err
+    assert "-- Turn 2:" in out and "Final scores" not in out
+
+
 def test_play_with_a_human_at_the_terminal(monkeypatch, capsys):
     """A human seat is asked at the terminal; out-of-range answers are asked again."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("9\n1\n" * 400))
@@ -174,3 +193,42 @@ def test_console_script_from_another_directory(tmp_path):
     assert proc.returncode == 0, proc.stderr
     proc = subprocess.run([exe, "--help"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0 and "simulate" in proc.stdout
+
+
+@pytest.mark.parametrize(("argv", "status", "says"), [
+    # a rule file with problems is status 1 whatever command read it (play, show and simulate used to give 2)
+    (("play", "{bad}", "--seed", "1"), 1, "unknown kind 'plane'"),
+    (("show", "{bad}"), 1, "unknown kind 'plane'"),
+    (("simulate", "{syntax}", "--games", "1"), 1, "syntax.lg:2"),
+    # an unknown edition or file is a usage error, 2, whatever command was given it (analyze and fmt used to give 1)
+    (("analyze", "landlords-game-1960"), 2, "unknown edition or variant 'landlords-game-1960'"),
+    (("fmt", "{missing}"), 2, "No such file or directory"),
+    (("play", "landlords-game-1906", "--players", "9"), 2, "is for 2 to"),
+])
+def test_the_exit_status_comes_from_the_kind_of_error(tmp_path, capsys, argv, status, says):
+    (tmp_path / "bad.lg").write_text(MISTAKES)
+    (tmp_path / "syntax.lg").write_text('edition "x" { }\nrule r { on turn { pay 1 from player } }\n')
+    files = {"bad": tmp_path / "bad.lg", "syntax": tmp_path / "syntax.lg", "missing": tmp_path / "missing.lg"}
+    code, _ = run(*(arg.format(**files) for arg in argv))
+    err = capsys.readouterr().err
+    assert code == status, err
+    assert says in err and "Traceback" not in err
+
+
+def test_each_stage_raises_its_own_kind_of_error(tmp_path):
+    with pytest.raises(ld.RuleSyntaxError):
+        ld.load_text('edition "x" { }\nrule r { on turn { pay 1 from player } }\n')
+    with pytest.raises(ld.RuleCheckError):
+        ld.load_text(MISTAKES)
+    with pytest.raises(ld.UsageError):
+        ld.load_edition("landlords-game-1960")
+    with pytest.raises(ld.UsageError):
+        ld.compile_rules(ld.load_edition("landlords-game-1906"), {"faster": "1"})
+    with pytest.raises(ld.SaveError):
+        ld.state_from_json("{}")
+    from landlord_dsl.replay import read_log
+
+    with pytest.raises(ld.GameLogError):
+        read_log("not a log\n")
+    assert all(issubclass(cls, ld.LandlordError) for cls in (ld.RuleSourceError, ld.OutputError, ld.RuleRuntimeError))
+    assert ld.UsageError.exit_status == 2 and ld.RuleSourceError.exit_status == ld.LandlordError.exit_status == 1

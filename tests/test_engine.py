@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -503,3 +505,16 @@ def test_repay_loans_without_interest_settles_what_was_lent(statement, repaid):
     assert game.pv[list(rules.model.player_vars).index("owed")][0] == 50
     assert game.loans == [] and game.bal[game.nacc + 1] == 50 + repaid
     assert statement in ld.format_source(text)
+
+
+@pytest.mark.parametrize(("module", "not_loaded"), [
+    ("engine", {"compiler", "program", "agents", "simulate"}),
+    ("compiler", {"engine", "agents", "simulate"}),
+    ("agents", {"engine", "compiler", "simulate"}),
+])
+def test_engine_compiler_and_agents_import_each_other_only_for_types(module, not_loaded):
+    """No import circle: the run-time control exceptions and limits live in control.py, gini in stats.py."""
+    code = (f"import sys, landlord_dsl.{module}\n"
+            "print(' '.join(k.split('.', 1)[1] for k in sys.modules if k.startswith('landlord_dsl.')))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    assert module in loaded and not loaded & not_loaded, loaded & not_loaded

@@ -261,3 +261,29 @@ def test_an_expression_nested_past_pythons_own_limit_is_a_check_error():
     errors = ld.check(HEAD + f'var v = 0\nrule r "R" {{ on turn {{ set v = {total} }} }}\n', "t.lg")
     assert [d.message for d in errors] == ["x: the file nests too deeply for landlord-dsl (an expression or block "
                                            "hundreds of levels deep)"]
+
+
+def test_every_stage_reports_nesting_too_deep_for_python_with_the_one_located_error(monkeypatch):
+    """Parsing, checking and formatting a file nested past Python's recursion give the same error, at the
+    file's longest line with the hint (the formatter said only "FILE: ..." without either)."""
+    from landlord_dsl import formatter, loader
+
+    text = HEAD + "const deep = " + " + ".join(["1"] * 80) + "\n"  # the longest line, the last
+    longest = len(text.split("\n")) - 1
+
+    def overflow(*args, **kwargs):
+        raise RecursionError
+
+    def raised(run) -> tuple:
+        with pytest.raises(ld.LandlordError) as info:
+            run()
+        (d,) = info.value.diagnostics
+        return d.message, d.hint, d.span.file, d.span.line
+
+    monkeypatch.setattr(formatter._Printer, "module", overflow)
+    from_formatter = raised(lambda: ld.format_source(text, "deep.lg"))
+    monkeypatch.setattr(loader, "check_declarations", overflow)
+    from_checker = raised(lambda: ld.load_text(text, "deep.lg"))
+    assert from_formatter == from_checker == (
+        "the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
+        "split long expressions with `let` or functions", "deep.lg", longest)

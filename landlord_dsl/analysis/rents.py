@@ -9,7 +9,7 @@ the same way, from the token buying the title.
 from __future__ import annotations
 
 from ..agents import HeuristicAgent
-from ..engine import EndGame, EndTurn
+from ..control import EndGame, EndTurn
 from ..errors import LandlordError
 from .explore import TOKEN, _Explorer
 from .report import RentRow

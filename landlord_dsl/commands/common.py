@@ -1,16 +1,14 @@
-"""CLI stage: what the commands share: usage errors, `--option` pairs, reading a rule file or standard input."""
+"""CLI stage: what the commands share: `--option` pairs, reading a rule file or standard input, the player count."""
 
 from __future__ import annotations
 
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ..errors import UsageError
+
 if TYPE_CHECKING:
     from ..program import Program
-
-
-class UsageError(Exception):
-    """A bad command line (exit status 2)."""
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import LandlordError, visible
-from .common import UsageError, _parse_options, _read, default_players
+from ..errors import LandlordError, OutputError, UsageError, visible
+from .common import _parse_options, _read, default_players
 
 if TYPE_CHECKING:
     from ..program import Program
@@ -54,7 +54,7 @@ class _OutputFile:
             self.file.write(text)
             self.file.close()
         except OSError as err:
-            raise LandlordError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
+            raise OutputError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
 
 
 def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
@@ -114,24 +114,19 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
-    """Play `game` to its end, writing the narration of each step as it happens."""
+    """Play `game` to its end (Game.play), writing the narration of the setup and of each turn when it is over."""
     from ..narrate import narrate
 
     printed = 0
 
-    def flush() -> None:
+    def flush(game: Game) -> None:
         nonlocal printed
         for text in narrate(game, printed, verbose):
             out.write(text + "\n")
         printed = len(game.log)
 
-    game.setup()
-    flush()
-    while not game.over:
-        game.play_turn()
-        flush()
-    game.log.append(("end", game.turn, game.end_reason))
-    flush()
+    game.play(on_turn=flush, on_setup=flush)
+    flush(game)
 
 
 def _progress_bar(what: str):

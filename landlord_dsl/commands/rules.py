@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import LandlordError, visible
-from .common import UsageError, _parse_options, _read
+from ..errors import LandlordError, UsageError, visible
+from .common import _parse_options, _read
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
@@ -99,10 +99,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     if args.plot:  # before the analysis runs, not after
         from ..plots import check_path, pyplot
 
-        try:
-            check_path(Path(args.plot))
-        except LandlordError as err:  # a bad file name is a bad command line (exit 2)
-            raise UsageError(err.diagnostics[0].message) from None
+        check_path(Path(args.plot))
         pyplot()
     buildings = None
     if args.buildings:

@@ -1,0 +1,48 @@
+"""Walking the AST by node class (used by the checker's passes and the formatter).
+
+A pass marks each of its per-node methods with `@handles(NodeClass, ...)`;
+`dispatch_table` collects them into a dict keyed by node class and refuses,
+when the module is imported, a pass that leaves a class of the node union
+(ast.Expr, ast.Stmt, ast.Declaration) without a method. A node class added to
+ast.py without its handlers therefore fails every test at once, instead of
+reaching a `raise AssertionError` at run time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, TypeVar, get_args
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handles(*classes: type) -> Callable[[F], F]:
+    """Return a decorator that marks a function as the handler of `classes` (for `dispatch_table`)."""
+    def mark(function: F) -> F:
+        function.handles = classes  # type: ignore[attr-defined]
+        return function
+    return mark
+
+
+def covers(union: object, handled: Iterable[type], owner: str) -> None:
+    """Raise TypeError unless `handled` is exactly the node classes of `union`, naming what is missing or extra."""
+    want, have = set(get_args(union)), set(handled)
+    missing = sorted(c.__name__ for c in want - have)
+    extra = sorted(c.__name__ for c in have - want)
+    if missing or extra:
+        raise TypeError(f"{owner} handles the nodes wrongly: missing {missing or 'none'}, extra {extra or 'none'}")
+
+
+def dispatch_table(owner: type, union: object) -> dict[type, Callable[..., Any]]:
+    """Return {node class: the method of `owner` (or its bases) marked to handle it} for every class of `union`.
+
+    Raises TypeError if a class of the union has no handler.
+    """
+    members = set(get_args(union))
+    table: dict[type, Callable[..., Any]] = {}
+    for klass in reversed(owner.__mro__):
+        for function in vars(klass).values():
+            for node_class in getattr(function, "handles", ()):
+                if node_class in members:
+                    table[node_class] = function
+    covers(union, table, owner.__name__)
+    return table
