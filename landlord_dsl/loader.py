@@ -206,8 +206,9 @@ def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | No
     else:
         found = []
     both = list(syntax.diagnostics) + found
-    raise (RuleSourceError if found else RuleSyntaxError)(sorted(both, key=lambda d: (d.span is None or d.span.file != name,
-                                                    (d.span.line, d.span.column) if d.span else (0, 0))))
+    in_order = sorted(both, key=lambda d: (d.span is None or d.span.file != name,
+                                           (d.span.line, d.span.column) if d.span else (0, 0)))
+    raise (RuleSourceError if found else RuleSyntaxError)(in_order)
 
 
 def _base_of(module: ast.Module, folder: Path | None) -> Path:

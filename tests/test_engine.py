@@ -516,5 +516,6 @@ def test_engine_compiler_and_agents_import_each_other_only_for_types(module, not
     """No import circle: the run-time control exceptions and limits live in control.py, gini in stats.py."""
     code = (f"import sys, landlord_dsl.{module}\n"
             "print(' '.join(k.split('.', 1)[1] for k in sys.modules if k.startswith('landlord_dsl.')))")
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(run.stdout.split())
     assert module in loaded and not loaded & not_loaded, loaded & not_loaded
