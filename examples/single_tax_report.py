@@ -7,6 +7,9 @@ Every regime plays the same seeds (0 .. N-1) with four heuristic bots, so
 the regimes differ only in their rules. Wealth is the 1906 score (cash, 100
 per card and per house, less debts); inequality is the Gini coefficient of
 the four players' wealth, recorded after setup and after every round.
+Beside the chart, docs/assets/single-tax-gini.json keeps the curves it is
+drawn from (see examples/figure_data.py); tests/test_figures.py fails while
+the chart is out of date.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+import figure_data
 
 import landlord_dsl as ld
 from landlord_dsl import plots
@@ -56,6 +61,27 @@ def chart(curves: list[tuple[str, dict]], adoption_round: float, path: Path) -> 
     plots.save(fig, path)
 
 
+def play(edition: str, options: dict, games: int) -> tuple[list, dict]:
+    """Return the records of one regime's seeded games (seeds 0 .. games-1) and their summary."""
+    rules = ld.load_edition(edition)
+    program = ld.compile_rules(rules, options)
+    board = layout(program, rules)
+    records = [play_one(program, 4, seed, layout=board) for seed in range(games)]
+    totals = Summary(4, stats=Stats(board))
+    for record in records:
+        totals.add(record)
+    return records, totals.result()
+
+
+def check() -> str:
+    """Return the digest of the summaries of every regime's first figure_data.CHECK_GAMES games."""
+    return figure_data.digest({name: play(edition, options, figure_data.CHECK_GAMES)[1]
+                               for name, edition, options in REGIMES})
+
+
+ADOPTION_ROUND = 15.5  # turn 60 falls in round 15 or 16, as the first turn goes to seat 1 or another
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per regime (default 1000)")
@@ -65,14 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, curves = [], []
     started = time.perf_counter()
     for name, edition, options in REGIMES:
-        rules = ld.load_edition(edition)
-        program = ld.compile_rules(rules, options)
-        board = layout(program, rules)
-        records = [play_one(program, 4, seed, layout=board) for seed in range(args.games)]
-        totals = Summary(4, stats=Stats(board))
-        for record in records:
-            totals.add(record)
-        summary = totals.result()
+        records, summary = play(edition, options, args.games)
         finals = [gini(r.scores) for r in records]
         cash = [gini(r.cash) for r in records]
         landlord = sum(1 / len(r.winners) for r in records if 0 in r.winners)
@@ -83,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
 
     figure = args.out.parent / "assets" / "single-tax-gini.png"
     figure.parent.mkdir(parents=True, exist_ok=True)
-    chart(curves, 15.5, figure)  # turn 60 falls in round 15 or 16, as the first turn goes to seat 1 or another
+    chart(curves, ADOPTION_ROUND, figure)
+    figure_data.write(figure, check(), games=args.games, curves=curves)
 
     command = "python examples/single_tax_report.py" + (f" --games {args.games}" if args.games != 1000 else "")
     lines = [

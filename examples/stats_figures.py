@@ -10,6 +10,9 @@ the board shaded by the probability of ending a turn on each space and by the
 rent received there, the Gini of wealth and of cash by round with 95 % bands,
 the game-length survival curve (games stopped by the turn limit censored)
 and the win rate by seat with 95 % intervals. Four heuristic bots, seeds 0 to N-1.
+Beside each figure, NAME.json keeps the summary it is drawn from (see
+examples/figure_data.py); tests/test_figures.py fails while a figure is out
+of date.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+import figure_data
 
 import landlord_dsl as ld
 from landlord_dsl.parallel import simulate_many
@@ -31,6 +36,17 @@ def editions() -> list[str]:
     return [name for name, path in shipped_files().items() if path.parent.name != "variants"]
 
 
+def players_for(program) -> int:
+    """Return the table size the figures use: four players, or the nearest the edition allows."""
+    return min(max(4, program.players[0]), program.players[1])
+
+
+def check(rules, players: int) -> str:
+    """Return the digest of the summary of the first figure_data.CHECK_GAMES games the figure is drawn from."""
+    return figure_data.digest(simulate_many(rules, figure_data.CHECK_GAMES, players, seed=0, jobs=1,
+                                            stats=True).result())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per edition (default 1000)")
@@ -41,11 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in editions():
         rules = ld.load_edition(name)
         program = ld.compile_rules(rules)
-        players = min(max(4, program.players[0]), program.players[1])
+        players = players_for(program)
         summary = simulate_many(rules, args.games, players, seed=0, jobs=args.jobs, stats=True).result()
         summary["seed"] = 0
         path = args.out / f"{name}.png"
         simulation_figure(summary, program, path)
+        figure_data.write(path, check(rules, players), summary=summary)
         print(f"wrote {path}", file=sys.stderr)
     return 0
 

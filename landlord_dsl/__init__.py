@@ -26,12 +26,13 @@ it produced; nothing past parsing sees a Lark tree):
 - 2, check: checker (the entry point), check_base, check_decls,
   check_bodies, check_exprs, narrowing, dispatch (per-node method
   tables, shared with the formatter), model (what the compiler reads),
-  types (value types and the built-in registry), limits;
+  types (value types, built-in fields, context names), limits;
 - loading: loader (extends, variants, merging, checking), options (option
   values);
 - 3, compile: compiler (the entry point), codegen, codegen_expr,
-  codegen_stmt, pyast_pass, program (the Program contract), runtime and
-  builtins (what generated code calls);
+  codegen_stmt, pyast_pass, program (the Program contract), runtime (what
+  generated code calls) and builtins (the built-in registry the checker,
+  the compiler and the language reference share);
 - 4, run: engine (Game), movement, cards, decisions, invariants, events,
   saves, control (run-time exceptions), requests and agents (the chance and
   decision exchange), replay;

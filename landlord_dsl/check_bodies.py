@@ -15,6 +15,7 @@ from typing import Iterable
 import attrs
 
 from . import ast
+from .builtins import BUILTINS
 from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
@@ -543,9 +544,6 @@ def _literal_int(e: ast.Expr) -> int | None:
     return None
 
 
-_FIXED_BUILTINS = {"min", "max", "abs", "percent", "len", "gini_pct"}
-
-
 def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
     """Return True if an expression reads the running game (context names, variables, game built-ins)."""
     stack = [e]
@@ -554,7 +552,7 @@ def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
         ref = annotations.ref(node)
         if ref is not None and ref[0] in ("context", "game_var"):
             return True
-        if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and node.function not in _FIXED_BUILTINS:
+        if isinstance(node, ast.Call) and ref is not None and ref[0] == "builtin" and not BUILTINS[node.function].fixed:
             return True
         if isinstance(node, ast.Field) and node.name not in ("index", "name", "kind"):
             return True  # fields of players and spaces change during a game

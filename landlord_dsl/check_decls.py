@@ -11,10 +11,11 @@ from __future__ import annotations
 from . import ast
 from .check_base import PassBase
 from .bibliography import KEY, parse_citation, shipped_sources
+from .builtins import BUILTINS
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope
-from .types import BUILTIN_FIELDS, BUILTINS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
+from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
 # names the language gives a meaning: no declaration may take them
 _RESERVED = frozenset(CONTEXT_NAMES) | frozenset(SHORTFALL_NAMES) | {"card"} | frozenset(LITERAL_NAMES)

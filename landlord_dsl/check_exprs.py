@@ -9,13 +9,14 @@ a part of `checker.Checker`.
 from __future__ import annotations
 
 from . import ast
+from .builtins import BUILTINS
 from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import MAX_NUMBER, Scope, param_type
 from .narrowing import narrowing_path, narrowings
 from .types import (
-    ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, BUILTINS, CARD, CONTEXT_NAMES, DECK, GROUP, INT, NONE, PLAYER,
+    ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, CARD, CONTEXT_NAMES, DECK, GROUP, INT, NONE, PLAYER,
     SHORTFALL_NAMES, SPACE, TEXT, comparable, compatible, describe, element_of, list_of, optional, strip_optional,
     table_name, table_of,
 )
@@ -221,7 +222,7 @@ class ExpressionPass(PassBase):
             sig = BUILTINS[e.function]
             params, result = sig.params, sig.result
             self.annotations.set_ref(e, ("builtin", e.function))
-            if constant and e.function not in ("min", "max", "abs", "percent", "len"):
+            if constant and not sig.fixed:
                 self.error(f"'{e.function}' depends on the game and cannot be used here", e.span, None)
         else:
             self.error(f"unknown function '{e.function}'", e.span,

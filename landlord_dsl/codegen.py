@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import typing
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import attrs
 
 from . import ast
-from .builtins import IMPLEMENTATIONS
+from .builtins import BUILTINS
 from .checker import Model
 from .errors import Diagnostic
 from .limits import MAX_INT, SMALL_LOOP
@@ -25,20 +26,67 @@ from .parser import source_of
 from .runtime import RUNTIME, Fixed, out_of_limits
 from .types import INT, PLAYER, SPACE, TEXT, strip_optional
 
-_NOTHING = object()
+_NOTHING = object()  # the value of an expression no option fixes
 _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
 
 
+class Compiled(NamedTuple):
+    """A translated expression: its Python code and what code generation knows of it.
+
+    (A NamedTuple rather than an attrs class: the compiler makes one per node, and this is cheaper.)
+    """
+
+    code: str
+    value: Any = _NOTHING  # its value, where the options fix it
+    cheap: bool = False  # cheap and safe to evaluate twice: a local, a number, the acting player or his space
+    local: bool = False  # a local variable of the generated function
+
+    @property
+    def fixed(self) -> bool:
+        """Return True if the options fix the expression's value (it is `value`)."""
+        return self.value is not _NOTHING
+
+
 class Code:
-    """Lines of generated Python with indentation."""
+    """Lines of generated Python with indentation, each with the place in the rules it comes from.
+
+    `where[i]` is (the index of the rule whose handler line i runs in, or
+    None; the span of the .lg statement or expression it translates, or
+    None), so run-time errors can name both (Program.line_table).
+    """
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.where: list[tuple[int | None, ast.Span | None]] = []
         self.depth = 0
+        self.rule: int | None = None
+        self.span: ast.Span | None = None
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
+        self.where.append((self.rule, self.span))
+
+    @contextlib.contextmanager
+    def indented(self) -> Iterator[None]:
+        """Within the block, lines are written one level deeper."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextlib.contextmanager
+    def at(self, span: ast.Span, rule: int | None = None) -> Iterator[None]:
+        """Within the block, lines translate the .lg code at `span` (in a handler of `rule`, if given)."""
+        outer = self.rule, self.span
+        self.span = span
+        if rule is not None:
+            self.rule = rule
+        try:
+            yield
+        finally:
+            self.rule, self.span = outer
 
 
 class CodeGenerator:
@@ -63,20 +111,23 @@ class CodeGenerator:
         self.columns: dict[str, list] = {}
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(RUNTIME)
-        self.ns.update({f"_b_{name}": impl for name, impl in IMPLEMENTATIONS.items()})
+        self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         self.names_by_id: dict[int, str] = {}
         # what generated code may assume of a local space variable: the spaces it can hold
         self.domains: dict[str, frozenset[int]] = {}
-        # locals replaced by (code, value): an unrolled aggregate's item, an inlined function's arguments
-        self.bound: dict[int, tuple[str, Any]] = {}
+        # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
+        self.bound: dict[int, Compiled] = {}
         self.counter = 0
-        self.source: list[str] = []
+        self.source: list[str] = []  # the generated functions
+        self.line_table: list[tuple[int | None, ast.Span | None]] = []  # by line of the source: Code.where
         self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
         self.fixed = Fixed(self.sources, [s.name for s in m.spaces])
         self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
         self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
-        self.growing: dict[str, bool] = {}
-        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)  # by function: whether its body may give a number beyond its inputs'
+        self.title_card: list[int | None] = []  # by space: its title deed's card (set by Compiler.compile)
+        self.titled: frozenset[int] = frozenset()  # the spaces with title deeds (set by Compiler.compile)
+        self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
+        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)
 
     # ---------------------------------------------------------- namespace
     def _unique(self, prefix: str) -> str:
@@ -107,8 +158,12 @@ class CodeGenerator:
     def type_of(self, e: ast.Expr) -> str:
         return self.m.types.get(id(e), "any")
 
-    def expr(self, e: ast.Expr) -> tuple[str, Any]:
-        """Return (Python expression text, constant value or _NOTHING): see codegen_expr."""
+    def resolved(self, node: Any) -> tuple[str, Any]:
+        """Return what the checker resolved a name, call or statement to: (kind, payload), as Model.refs holds it."""
+        return self.m.refs[id(node)]
+
+    def expr(self, e: ast.Expr) -> Compiled:
+        """Return the Python expression for `e` with what is known of it (codegen_expr)."""
         raise NotImplementedError
 
     def constant(self, e: ast.Expr) -> Any:
@@ -117,10 +172,11 @@ class CodeGenerator:
         A failure (a division by zero, a missing table key, a number beyond the
         limits...) raises a LandlordError located in the rule file.
         """
-        code, value = self.expr(e)
-        if value is _NOTHING:
-            # `g` a global, so that the loops of generator expressions see it too
-            value = eval(compile(code, "<constant>", "eval"), dict(self.ns, g=self.fixed))  # noqa: S307 - our own code
+        compiled = self.expr(e)
+        value = compiled.value
+        if not compiled.fixed:
+            # our own code (never user text); `g` a global, so that the loops of generator expressions see it too
+            value = eval(compile(compiled.code, "<constant>", "eval"), dict(self.ns, g=self.fixed))
         self.check_kept(value, e.span)
         return value
 
@@ -135,18 +191,18 @@ class CodeGenerator:
         """Return True if an expression may give a number or text beyond the values it reads.
 
         Values read (literals, variables, fields, table entries) are within the
-        limits already; only arithmetic, `+` of texts, `sum` and `percent` can
+        limits already; only arithmetic, `+` of texts, `sum` and built-ins that grow (`percent`) can
         leave them, directly or in the body of a function called.
         """
         if isinstance(e, tuple):
             return any(self.may_grow(x) for x in e)
         if not attrs.has(type(e)) or isinstance(e, ast.Span):
             return False
-        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*") or isinstance(e, ast.Aggregate) and e.op == "sum":
+        if (isinstance(e, ast.Binary) and e.op in ("+", "-", "*")) or (isinstance(e, ast.Aggregate) and e.op == "sum"):
             return True
         if isinstance(e, ast.Call):
-            kind, name = self.m.refs[id(e)]
-            if kind == "builtin" and name == "percent":
+            kind, name = self.resolved(e)
+            if kind == "builtin" and BUILTINS[name].grows:
                 return True
             if kind == "function":
                 if name not in self.growing:
@@ -185,7 +241,7 @@ class CodeGenerator:
 
     def static_bound(self, e: ast.Expr) -> int | None:
         """Return the most items a collection can hold in any game of this program, or None if not known."""
-        value = self.expr(e)[1]
+        value = self.expr(e).value
         if isinstance(value, (tuple, list)):
             return len(value)
         if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
@@ -205,16 +261,17 @@ class CodeGenerator:
             return self.static_bound(e.collection)
         return None
 
-    def kept(self, e: ast.Expr, compiled: tuple[str, Any] | None = None) -> str:
+    def kept(self, e: ast.Expr, compiled: Compiled | None = None) -> str:
         """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
 
         A fixed value is checked now; otherwise only one that may have grown
         beyond the values it was made from is checked as the game runs.
         `compiled`: what self.expr(e) gave, if already called.
         """
-        code, value = compiled or self.expr(e)
-        if value is not _NOTHING:
-            self.check_kept(value, e.span)
+        compiled = compiled or self.expr(e)
+        code = compiled.code
+        if compiled.fixed:
+            self.check_kept(compiled.value, e.span)
             return code
         t = strip_optional(self.type_of(e))
         if t not in (INT, TEXT) or not self.may_grow(e):

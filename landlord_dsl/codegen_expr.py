@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import operator
-import re
 from typing import Any
 
 import attrs
 
 from . import ast
-from .builtins import INLINE, owner_getter
-from .codegen import _NOTHING, CodeGenerator
+from .builtins import BUILTINS, owner_getter
+from .codegen import _NOTHING, CodeGenerator, Compiled
+from .limits import MAX_INT
 from .runtime import show_value
 from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, strip_optional
 
-_LOCAL = re.compile(r"v\d+")
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
 _INLINE_LIMIT = 400  # characters of generated code a function body may have to be written in place
@@ -37,33 +36,25 @@ def _has_aggregate(e: Any) -> bool:
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 
 
-# generated code cheap and safe to evaluate twice: a local, a number, the acting player or his space
-_CHEAP = re.compile(r"v\d+|-?\d+|g\.actor|g\.pos\[g\.actor\]")
-
-
-# Ownership built-ins over a group whose spaces the compiler can fix, written in place:
-# `{owners}` is the tuple of the group's owners (one C call), `{n}` its size (never 0),
-# `{0}` the player. The built-ins themselves are the reference (tests/test_compiler.py).
-_OWNERSHIP = {
-    "count_owned": "{owners}.count({0})",
-    "owns_all": "({owners}.count({0}) == {n})",
-    "owners": "sorted(set({owners}) - {{None}})",
-}
+# the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
+_ACTOR = Compiled("g.actor", cheap=True)
 
 
 class ExpressionCompiler(CodeGenerator):
     """Translates expressions; the statement and program passes build on it."""
 
     # -------------------------------------------------------- expressions
-    def expr(self, e: ast.Expr) -> tuple[str, Any]:
-        """Return (Python expression text, constant value or _NOTHING)."""
+    def expr(self, e: ast.Expr) -> Compiled:
+        """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
         return getattr(self, "_e_" + type(e).__name__)(e)
 
     def code(self, e: ast.Expr) -> str:
-        return self.expr(e)[0]
+        """Return the Python expression text for `e`."""
+        return self.expr(e).code
 
-    def _const(self, value: Any) -> tuple[str, Any]:
-        return self.literal(value), value
+    def _const(self, value: Any) -> Compiled:
+        """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
+        return Compiled(self.literal(value), value, cheap=value.__class__ is int and -MAX_INT <= value <= MAX_INT)
 
     def _e_IntLit(self, e):
         return self._const(e.value)
@@ -75,17 +66,17 @@ class ExpressionCompiler(CodeGenerator):
 
     def _e_ListLit(self, e):
         parts = [self.expr(i) for i in e.items]
-        if all(v is not _NOTHING for _, v in parts):
-            return self._const(tuple(v for _, v in parts))
+        if all(part.fixed for part in parts):
+            return self._const(tuple(part.value for part in parts))
         # a list's items are kept: a loop or a local may hold them
-        return "[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]", _NOTHING
+        return Compiled("[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]")
 
     def _e_Name(self, e):
-        kind, payload = self.m.refs[id(e)]
+        kind, payload = self.resolved(e)
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
-            return f"v{payload}", _NOTHING
+            return Compiled(f"v{payload}", cheap=True, local=True)
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -102,112 +93,115 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return self.ref(self._table(payload, e.span), "_t"), self._table(payload)
+            return Compiled(self.ref(self._table(payload, e.span), "_t"), self._table(payload))
         if kind == "game_var":
-            return f"g.gv[{self.game_var_index[payload]}]", _NOTHING
+            return Compiled(f"g.gv[{self.game_var_index[payload]}]")
         if kind == "context":
-            return _CONTEXT[payload], _NOTHING
+            return _ACTOR if payload == "player" else Compiled(_CONTEXT[payload], cheap=payload == "here")
         raise AssertionError(kind)  # pragma: no cover
 
     def _e_Field(self, e):
         t = strip_optional(self.type_of(e.subject))
-        sub, value = self.expr(e.subject)
+        subject = self.expr(e.subject)
+        sub, value = subject.code, subject.value
         name = e.name
         if t == PLAYER:
             if name in self.player_var_index:
-                return f"g.pv[{self.player_var_index[name]}][{sub}]", _NOTHING
-            return {
+                return Compiled(f"g.pv[{self.player_var_index[name]}][{sub}]")
+            if name == "space":
+                return Compiled(f"g.pos[{sub}]", cheap=subject == _ACTOR)
+            return Compiled({
                 "cash": f"g.bal[g.nacc + {sub}]",
-                "space": f"g.pos[{sub}]",
                 "seat": f"({sub} + 1)",
                 "name": f"g.names[{sub}]",
                 "cards": f"list(g.hands[{sub}])",
                 "titles": f"list(g.titles[{sub}])",
-            }[name], _NOTHING
+            }[name])
         if t == SPACE:
             if name in self.space_var_index:
-                return f"g.sv[{self.space_var_index[name]}][{sub}]", _NOTHING
+                return Compiled(f"g.sv[{self.space_var_index[name]}][{sub}]")
             if name in self.m.space_fields:
                 column = self._column(name, e.span)
-                if value is not _NOTHING and column[value] is not None:
+                if subject.fixed and column[value] is not None:
                     return self._const(column[value])
                 col = self.ref(column, "_col")
                 domain = self.domains.get(sub) if self.optimize else None
                 if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
-                    return f"{col}[{sub}]", _NOTHING
+                    return Compiled(f"{col}[{sub}]")
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
-                if self.optimize and _CHEAP.fullmatch(sub):  # look twice rather than call: the common case has the field
-                    return f"({col}[{sub}] if {col}[{sub}] is not None else {checked})", _NOTHING
-                return checked, _NOTHING
+                if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
+                    return Compiled(f"({col}[{sub}] if {col}[{sub}] is not None else {checked})")
+                return Compiled(checked)
             if name == "index":
-                return sub, value
+                return subject
             if name == "title":
-                return f"{self.ref(self.title_card, '_titles')}[{sub}]", _NOTHING
-            return {
+                return Compiled(f"{self.ref(self.title_card, '_titles')}[{sub}]")
+            return Compiled({
                 "owner": f"g.owner[{sub}]",
                 "name": f"g.prog.space_labels[{sub}]",
                 "kind": f"g.prog.space_kinds[{sub}]",
-            }[name], _NOTHING
+            }[name])
         if t == CARD:
-            return {
+            return Compiled({
                 "name": f"g.prog.card_names[{sub}]",
                 "text": f"g.prog.card_texts[{sub}]",
                 "space": f"g.prog.card_space[{sub}]",
                 "holder": f"g.holder[{sub}]",
                 "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
-            }[name], _NOTHING
+            }[name])
         if t == DICE:
-            return {
+            return Compiled({
                 "total": "g.dice_total",
                 "double": "g.dice_double",
                 "first": "g.dice[0]",
                 "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
-            }[name], _NOTHING
+            }[name])
         if t == ACCOUNT:
             if name == "balance":
-                return f"g.bal[-({sub}) - 1]", _NOTHING
-            return f"g.prog.account_labels[-({sub}) - 1]", _NOTHING
+                return Compiled(f"g.bal[-({sub}) - 1]")
+            return Compiled(f"g.prog.account_labels[-({sub}) - 1]")
         raise AssertionError((t, name))  # pragma: no cover
 
     def _e_Index(self, e):
-        sub, sv = self.expr(e.subject)
-        key, kv = self.expr(e.key)
-        if sv is not _NOTHING and kv is not _NOTHING:
+        sub, key = self.expr(e.subject), self.expr(e.key)
+        if sub.fixed and key.fixed:
             try:
-                return self._const(sv[kv])
+                return self._const(sub.value[key.value])
             except (KeyError, IndexError, TypeError):
                 pass
-        return f"_lookup(g, {sub}, {key}, {self.span(e.span)})", _NOTHING
+        return Compiled(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})")
 
     def _e_Call(self, e):
-        kind, name = self.m.refs[id(e)]
+        kind, name = self.resolved(e)
         parts = [self.expr(a) for a in e.args]
-        args = [code for code, _ in parts]
+        args = [part.code for part in parts]
         if kind == "builtin":
-            if name in _OWNERSHIP and self.optimize:
-                fixed = self._fixed_group_owners(e.args[-1], parts[-1][1])
+            builtin = BUILTINS[name]
+            if builtin.inline_over_group is not None and self.optimize:
+                fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
-                    return _OWNERSHIP[name].format(*args[:-1], owners=fixed[0], n=fixed[1]), _NOTHING
-            if name in INLINE and self.optimize:
-                return INLINE[name].format(*args), _NOTHING
-            return f"_b_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+                    return Compiled(builtin.inline_over_group.format(*args[:-1], owners=fixed[0], n=fixed[1]))
+            if builtin.inline is not None and self.optimize:
+                return Compiled(builtin.inline.format(*args))
+            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})")
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them,
         # provided none of them could fail (a missing field is a rule bug to report)
-        if self.optimize and all(value is not _NOTHING or _CHEAP.fullmatch(code) for code, value in parts):
+        if self.optimize and all(part.fixed or part.cheap for part in parts):
             value = self._value_without_arguments(decl)
             if value is not _NOTHING:
                 return self._const(value)
-        if self.optimize and self._inlinable(decl, args):
-            outer, self.bound = self.bound, {i: (a, _NOTHING) for i, a in enumerate(args)}
+        if self.optimize and self._inlinable(decl, parts):
+            # the arguments stand for the parameters by their code: their values are not folded into the body
+            outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
             try:
-                code, value = self.expr(decl.body)
+                body = self.expr(decl.body)
             finally:
                 self.bound = outer
-            if len(code) <= _INLINE_LIMIT:
-                return code, value
-        return f"_f_{name}(g{''.join(', ' + a for a in args)})", _NOTHING
+            if len(body.code) <= _INLINE_LIMIT:
+                return body
+        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})")
 
     def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
         """Return the value of a function's body if the options alone fix it, else _NOTHING.
@@ -217,19 +211,20 @@ class ExpressionCompiler(CodeGenerator):
         """
         outer, self.bound = self.bound, {}
         try:
-            return self.expr(decl.body)[1]
+            return self.expr(decl.body).value
         finally:
             self.bound = outer
 
-    def _fixed_group_owners(self, group: ast.Expr, value: Any) -> tuple[str, str] | None:
+    def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str] | None:
         """Return code for (the owners of a group's spaces, the group's size), or None.
 
         Only where the group is fixed before the game: a constant group (its
-        `value`, already worked out), or a group-valued field of a space
+        value, already worked out in `compiled`), or a group-valued field of a space
         variable every space of whose domain has the field, with members. Its
         owner getter is then made once, here.
         """
-        if value is not _NOTHING:
+        value = compiled.value
+        if compiled.fixed:
             if not (isinstance(value, tuple) and value):
                 return None
             if value not in self.owner_getters:
@@ -240,103 +235,105 @@ class ExpressionCompiler(CodeGenerator):
                 and group.name not in self.space_var_index
                 and strip_optional(self.type_of(group.subject)) == SPACE):
             return None
-        sub = self.code(group.subject)
+        subject = self.expr(group.subject)
+        sub = subject.code
         column = self._column(group.name, group.span)
         domain = self.domains.get(sub)
-        if not _CHEAP.fullmatch(sub) or not all(
+        if not subject.cheap or not all(
                 isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)):
             return None
         if group.name not in self.owner_getters:
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
             sizes = [len(t) if isinstance(t, tuple) else 0 for t in column]
             self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
-        getters, sizes = self.owner_getters[group.name]
-        return f"{getters}[{sub}](g.owner)", f"{sizes}[{sub}]"
+        getters_name, sizes_name = self.owner_getters[group.name]
+        return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]"
 
-    def _inlinable(self, decl: ast.FunctionDecl, args: list[str]) -> bool:
+    def _inlinable(self, decl: ast.FunctionDecl, args: list[Compiled]) -> bool:
         """Return True if a call may be replaced by the function's body, arguments substituted.
 
         Only for arguments cheap to evaluate more than once, and only for bodies
         without aggregates when there are arguments (an aggregate's loop name
         could hide the caller's name an argument is written with).
         """
-        return all(_CHEAP.fullmatch(a) for a in args) and not (args and _has_aggregate(decl.body))
+        return all(a.cheap for a in args) and not (args and _has_aggregate(decl.body))
 
     def _e_Unary(self, e):
-        x, v = self.expr(e.operand)
+        x = self.expr(e.operand)
         if e.op == "-":
-            return self._const(-v) if v is not _NOTHING else (f"(-{x})", _NOTHING)
-        return self._const(not v) if v is not _NOTHING else (f"(not {x})", _NOTHING)
+            return self._const(-x.value) if x.fixed else Compiled(f"(-{x.code})")
+        return self._const(not x.value) if x.fixed else Compiled(f"(not {x.code})")
 
     def _e_Binary(self, e):
         op = e.op
-        a, av = self.expr(e.left)
+        left = self.expr(e.left)
+        a, av = left.code, left.value
         if op == "has":
-            return f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})", _NOTHING
+            return Compiled(f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})")
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
-                b, bv = self.expr(e.right)
+                right = self.expr(e.right)
         else:
-            b, bv = self.expr(e.right)
+            right = self.expr(e.right)
+        b, bv = right.code, right.value
         # Expressions have no side effects, so a constant on either side folds.
         if op == "and":
-            if av is not _NOTHING:
-                return (b, bv) if av else self._const(False)
-            if bv is not _NOTHING:
-                return (a, av) if bv else self._const(False)
-            return f"({a} and {b})", _NOTHING
+            if left.fixed:
+                return right if av else self._const(False)
+            if right.fixed:
+                return left if bv else self._const(False)
+            return Compiled(f"({a} and {b})")
         if op == "or":
-            if av is not _NOTHING:
-                return self._const(True) if av else (b, bv)
-            if bv is not _NOTHING:
-                return self._const(True) if bv else (a, av)
-            return f"({a} or {b})", _NOTHING
+            if left.fixed:
+                return self._const(True) if av else right
+            if right.fixed:
+                return self._const(True) if bv else left
+            return Compiled(f"({a} or {b})")
 
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
                 b = self.ref(frozenset(self.groups[e.right.name]), "_set")
-            return f"({a} {op} {b})", _NOTHING
+            return Compiled(f"({a} {op} {b})")
         if op in ("/", "%"):
-            if av is not _NOTHING and bv is not _NOTHING and bv != 0:
+            if left.fixed and right.fixed and bv != 0:
                 return self._const(av // bv if op == "/" else av % bv)
-            if bv is not _NOTHING and bv != 0:
-                return f"({a} {'//' if op == '/' else '%'} {b})", _NOTHING
-            return f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", _NOTHING
-        if op in ("==", "!=") and (av is None or bv is None) and (av is _NOTHING or bv is _NOTHING):
-            return f"({a} {'is' if op == '==' else 'is not'} {b})", _NOTHING  # comparing with none
-        if av is not _NOTHING and bv is not _NOTHING:
+            if right.fixed and bv != 0:
+                return Compiled(f"({a} {'//' if op == '/' else '%'} {b})")
+            return Compiled(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})")
+        if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
+            return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
+        if left.fixed and right.fixed:
             py = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
                   "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
             return self._const(py(av, bv))
-        return f"({a} {op} {b})", _NOTHING
+        return Compiled(f"({a} {op} {b})")
 
     def _e_Conditional(self, e):
-        c, cv = self.expr(e.condition)
-        a, av = self.expr(e.then)
-        b, bv = self.expr(e.otherwise)
-        if cv is not _NOTHING:
-            return (a, av) if cv else (b, bv)
-        return f"({a} if {c} else {b})", _NOTHING
+        condition = self.expr(e.condition)
+        then, otherwise = self.expr(e.then), self.expr(e.otherwise)
+        if condition.fixed:
+            return then if condition.value else otherwise
+        return Compiled(f"({then.code} if {condition.code} else {otherwise.code})")
 
     def _e_Aggregate(self, e):
-        _, slot = self.m.refs[id(e)]
+        _, slot = self.resolved(e)
         var = f"v{slot}"
-        items = self.expr(e.collection)[1]
+        items = self.expr(e.collection).value
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
         coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
-        return {
+        return Compiled({
             "sum": f"sum({body} for {var} in {coll})",
             "count": f"sum(1 for {var} in {coll} if {body})",
             "all": f"all({body} for {var} in {coll})",
             "any": f"any({body} for {var} in {coll})",
             "filter": f"[{var} for {var} in {coll} if {body}]",
             "map": f"[{body} for {var} in {coll}]",
-        }[e.op], _NOTHING
+        }[e.op])
 
-    def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> tuple[str, Any]:
+    def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> Compiled:
         """Return an aggregate over a short fixed collection written out item by item.
 
         `all(r in railroads: r.owner != none)` becomes one `and` of four
@@ -354,10 +351,10 @@ class ExpressionCompiler(CodeGenerator):
         if e.op in ("all", "any"):
             decided = e.op == "any"  # the value one item can settle the whole at
             codes = []
-            for code, value in parts:
-                if value is _NOTHING:
-                    codes.append(code)
-                elif bool(value) == decided:
+            for part in parts:
+                if not part.fixed:
+                    codes.append(part.code)
+                elif bool(part.value) == decided:
                     if not codes:
                         return self._const(decided)
                     codes.append(repr(decided))
@@ -366,17 +363,17 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(not decided)
             if self.type_of(e.body) != BOOL:  # `and`/`or` give an operand, `all`/`any` a bool
                 codes = [f"bool({c})" for c in codes]
-            return "(" + f" {'or' if decided else 'and'} ".join(codes) + ")", _NOTHING
-        if all(value is not _NOTHING for _, value in parts):
-            return self._const(sum(value if e.op == "sum" else 1 if value else 0 for _, value in parts))
-        terms = [code if e.op == "sum" else f"(1 if {code} else 0)" for code, _ in parts]
-        return "(0 + " + " + ".join(terms) + ")", _NOTHING
+            return Compiled("(" + f" {'or' if decided else 'and'} ".join(codes) + ")")
+        if all(part.fixed for part in parts):
+            return self._const(sum(p.value if e.op == "sum" else 1 if p.value else 0 for p in parts))
+        terms = [p.code if e.op == "sum" else f"(1 if {p.code} else 0)" for p in parts]
+        return Compiled("(0 + " + " + ".join(terms) + ")")
 
     def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
         """Return the spaces a collection of spaces can hold (None if that is not known here)."""
         if self._holdings(e) == "titles":
             return self.titled
-        value = self.expr(e)[1]
+        value = self.expr(e).value
         if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             return frozenset(value)
         return None
@@ -391,9 +388,9 @@ class ExpressionCompiler(CodeGenerator):
             return self._membership(test.left) + self._membership(test.right)
         if isinstance(test, ast.Binary) and test.op == "in" and isinstance(test.left, ast.Name) \
                 and strip_optional(self.type_of(test.left)) == SPACE:
-            var = self.code(test.left)
-            if _LOCAL.fullmatch(var):
-                return [(var, self.domain_of(test.right))]
+            var = self.expr(test.left)
+            if var.local:
+                return [(var.code, self.domain_of(test.right))]
         return []
 
     @contextlib.contextmanager
@@ -427,23 +424,23 @@ class ExpressionCompiler(CodeGenerator):
         give everywhere else.
         """
         holdings = self._holdings(e)
-        if holdings is not None:
+        if holdings is not None and isinstance(e, ast.Field):  # _holdings gives None for anything else
             return f"g.{holdings}[{self.code(e.subject)}]"
         return self.code(e)
 
-    def text(self, parts: list) -> str:
+    def text(self, parts: list) -> Compiled:
         """Return Python code building a prompt or label from a checked template.
 
-        A text whose holes the options fix is a single string literal.
+        A text whose holes the options fix is a single string literal, and its value is known.
         """
         pieces: list[str] = []
         literal = ""  # text known now: constant holes are shown once, here
         for p in parts:
             if not isinstance(p, str):
-                code, value = self.expr(p)
-                code = self.kept(p, (code, value))
+                compiled = self.expr(p)
+                code, value = self.kept(p, compiled), compiled.value
                 kind = strip_optional(self.type_of(p))
-                if value is _NOTHING or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
+                if not compiled.fixed or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
                     if literal:
                         pieces.append(repr(literal))
                         literal = ""
@@ -454,9 +451,11 @@ class ExpressionCompiler(CodeGenerator):
                     continue
                 p = show_value(None, value, kind)
             literal += p
-        if literal or not pieces:
+        if not pieces:
+            return Compiled(repr(literal), literal)
+        if literal:
             pieces.append(repr(literal))
-        return " + ".join(pieces)
+        return Compiled(" + ".join(pieces))
 
 
 # Python code for the names whose value depends on the moment (types.CONTEXT_NAMES).

@@ -7,26 +7,17 @@ asks the chooser through Game.choose.
 
 from __future__ import annotations
 
-import ast as pyast
+import contextlib
 from typing import Any
 
 import attrs
 
 from . import ast
-from .codegen import _NOTHING, Code
+from .codegen import Code
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
 from .requests import ChoiceSite
 from .types import ACCOUNT, PLAYER, strip_optional
-
-
-def _string_literal(code: str) -> str | None:
-    """Return the string a piece of generated code is, if it is a single string literal."""
-    try:
-        value = pyast.literal_eval(code)
-    except (ValueError, SyntaxError):
-        return None
-    return value if isinstance(value, str) else None
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -37,7 +28,8 @@ class StatementCompiler(ExpressionCompiler):
         before = len(out.lines)
         for s in stmts:
             self.note_origins(s)
-            getattr(self, "_s_" + type(s).__name__)(out, s)
+            with out.at(s.span):
+                getattr(self, "_s_" + type(s).__name__)(out, s)
         if len(out.lines) == before:
             out.line("pass")
 
@@ -47,8 +39,9 @@ class StatementCompiler(ExpressionCompiler):
             return
         file, m = node.span.file, self.m
         found: dict[ast.Span, str] = {}
-        by_ref = {"const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
-                  "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
+        by_ref: dict[str, tuple[dict[str, Any], str]] = {
+            "const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
+            "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
         stack = [node]
         while stack:
             n = stack.pop()
@@ -57,7 +50,8 @@ class StatementCompiler(ExpressionCompiler):
                 continue
             if not attrs.has(type(n)) or isinstance(n, ast.Span):
                 continue
-            kind, payload = m.refs.get(id(n), (None, None))
+            ref: tuple[str | None, Any] = m.refs.get(id(n), (None, None))
+            kind, payload = ref
             if kind in by_ref and isinstance(payload, str) and payload in by_ref[kind][0]:
                 found[by_ref[kind][0][payload].span] = f"{by_ref[kind][1]} '{payload}'"
             elif kind == "space":
@@ -82,12 +76,12 @@ class StatementCompiler(ExpressionCompiler):
     def ledger(self, e: ast.Expr) -> str:
         """Return code for the ledger index of a payer or payee."""
         t = self.type_of(e)
-        code, value = self.expr(e)
-        if strip_optional(t) == ACCOUNT and value is not _NOTHING:
-            return repr(-value - 1)
+        compiled = self.expr(e)
+        if strip_optional(t) == ACCOUNT and compiled.fixed:
+            return repr(-compiled.value - 1)
         if t == PLAYER:
-            return f"g.nacc + {code}"
-        return f"_ledger(g, {code}, {self.span(e.span)})"
+            return f"g.nacc + {compiled.code}"
+        return f"_ledger(g, {compiled.code}, {self.span(e.span)})"
 
     def present(self, e: ast.Expr, what: str) -> str:
         code = self.code(e)
@@ -100,7 +94,7 @@ class StatementCompiler(ExpressionCompiler):
                  f"{self.span(s.span)})")
 
     def _s_Set(self, out, s):
-        kind, payload = self.m.refs[id(s)]
+        kind, payload = self.resolved(s)
         value = self.kept(s.value)
         op = s.op
         if kind == "local":
@@ -127,43 +121,39 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
 
     def _s_If(self, out, s):
-        cond, cv = self.expr(s.condition)
-        if cv is not _NOTHING:
-            chosen = s.then if cv else s.otherwise
+        condition = self.expr(s.condition)
+        if condition.fixed:
+            chosen = s.then if condition.value else s.otherwise
             if chosen:
                 self.block(out, chosen)
             return
-        out.line(f"if {cond}:")
-        out.depth += 1
-        self.block(out, s.then)
-        out.depth -= 1
+        out.line(f"if {condition.code}:")
+        with out.indented():
+            self.block(out, s.then)
         if s.otherwise:
             out.line("else:")
-            out.depth += 1
-            self.block(out, s.otherwise)
-            out.depth -= 1
+            with out.indented():
+                self.block(out, s.otherwise)
 
     def _s_For(self, out, s):
         slot = self.m.refs[id(s)][1]
         out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
-        out.depth += 1
-        self.block(out, s.body)
-        out.depth -= 1
+        with out.indented():
+            self.block(out, s.body)
 
     def _s_Choose(self, out, s):
         n = self._unique("")
         legal, pick, chosen = f"_legal{n}", f"_pick{n}", f"_k{n}"
         seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
-        prompt = self.text(self.m.templates.get(id(s), [s.prompt]))
+        prompt = self.text(self.m.templates.get(id(s), [s.prompt])).code
         names = [o.name for o in s.options]
         labels: list[str | None] = []
         dynamic = []  # (option number, label code, option) for labels that depend on the game
         for k, o in enumerate(s.options):
-            code = self.text(self.m.templates.get(id(o), [o.label or o.name]))
-            fixed = _string_literal(code)
-            labels.append(fixed)
-            if fixed is None:
-                dynamic.append((k, code, o))
+            label = self.text(self.m.templates.get(id(o), [o.label or o.name]))
+            labels.append(label.value if label.fixed else None)
+            if not label.fixed:
+                dynamic.append((k, label.code, o))
         done = len(s.options)  # an offer's "done" is the option after the rule's own
         if s.repeat:
             names.append("done")
@@ -171,48 +161,44 @@ class StatementCompiler(ExpressionCompiler):
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
         if s.repeat:
             out.line(f"for _round{n} in range(_MAX_OFFER):")
-            out.depth += 1
-        self._legal(out, s, legal)
+        with out.indented() if s.repeat else contextlib.nullcontext():
+            self._legal(out, s, legal)
+            if s.repeat:
+                out.line(f"if not {legal}:")
+                out.line("    break")
+                if s.done_when is None:
+                    out.line(f"{legal}.append(({done}, None, 0, 0))")
+                else:
+                    out.line(f"if {self.code(s.done_when)}:")
+                    out.line(f"    {legal}.append(({done}, None, 0, 0))")
+            describe = "None"
+            if dynamic:
+                # the labels people read, computed only if somebody reads them
+                describe = f"_describe{n}"
+                out.line(f"def {describe}(k, x):")
+                with out.indented():
+                    for k, code, o in dynamic:
+                        out.line(f"if k == {k}:")
+                        with out.indented():
+                            if o.binding is not None:
+                                out.line(f"v{self.m.refs[id(o)][1]} = x")
+                            out.line(f"return {code}")
+            ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
+            if s.repeat:
+                out.line(f"{pick} = {ask}")
+            else:  # one legal option is taken without asking (Game.choose does the same)
+                out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
+            out.line(f"{chosen} = {pick}[0]")
+            if s.repeat:
+                out.line(f"if {chosen} == {done}:")
+                out.line("    break")
+            for k, o in enumerate(s.options):
+                out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
+                with out.indented():
+                    if o.binding is not None:
+                        out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
+                    self.block(out, o.body)
         if s.repeat:
-            out.line(f"if not {legal}:")
-            out.line("    break")
-            if s.done_when is None:
-                out.line(f"{legal}.append(({done}, None, 0, 0))")
-            else:
-                out.line(f"if {self.code(s.done_when)}:")
-                out.line(f"    {legal}.append(({done}, None, 0, 0))")
-        describe = "None"
-        if dynamic:
-            # the labels people read, computed only if somebody reads them
-            describe = f"_describe{n}"
-            out.line(f"def {describe}(k, x):")
-            out.depth += 1
-            for k, code, o in dynamic:
-                out.line(f"if k == {k}:")
-                out.depth += 1
-                if o.binding is not None:
-                    out.line(f"v{self.m.refs[id(o)][1]} = x")
-                out.line(f"return {code}")
-                out.depth -= 1
-            out.depth -= 1
-        ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
-        if s.repeat:
-            out.line(f"{pick} = {ask}")
-        else:  # one legal option is taken without asking (Game.choose does the same)
-            out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
-        out.line(f"{chosen} = {pick}[0]")
-        if s.repeat:
-            out.line(f"if {chosen} == {done}:")
-            out.line("    break")
-        for k, o in enumerate(s.options):
-            out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
-            out.depth += 1
-            if o.binding is not None:
-                out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
-            self.block(out, o.body)
-            out.depth -= 1
-        if s.repeat:
-            out.depth -= 1
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
@@ -231,14 +217,12 @@ class StatementCompiler(ExpressionCompiler):
             if o.binding is not None:
                 coll = self.iterable(o.binding[1])
                 out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
-                out.depth += 1
-            if guard is not None:
-                out.line(f"if {guard}:")
-                out.line(f"    {append}")
-            else:
-                out.line(append)
-            if o.binding is not None:
-                out.depth -= 1
+            with out.indented() if o.binding is not None else contextlib.nullcontext():
+                if guard is not None:
+                    out.line(f"if {guard}:")
+                    out.line(f"    {append}")
+                else:
+                    out.line(append)
 
     def _s_Roll(self, out, s):
         out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")
@@ -279,8 +263,8 @@ class StatementCompiler(ExpressionCompiler):
     def _s_Auction(self, out, s):
         step = "1"
         if s.step is not None:
-            code, value = self.expr(s.step)
-            step = repr(max(1, value)) if value is not _NOTHING else f"max(1, {code})"
+            compiled = self.expr(s.step)
+            step = repr(max(1, compiled.value)) if compiled.fixed else f"max(1, {compiled.code})"
         first = self.code(s.first) if s.first is not None else "None"
         value = self.code(s.value) if s.value is not None else "None"
         space = f"_space{self._unique('')}"

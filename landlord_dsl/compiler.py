@@ -21,15 +21,17 @@ helpers generated code calls); options (option values) belongs to loading.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from . import ast
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
 from .errors import Diagnostic, LandlordError
+from .limits import too_deep
 from .loader import RuleSet
 from .options import resolve_options
-from .parser import source_of
 from .program import Program, is_reconstruction
 from .pyast_pass import read_game_lists_once
 
@@ -42,8 +44,11 @@ class Compiler(StatementCompiler):
         """Generate `def name(g, params): body` into the program source; return its name."""
         out = Code()
         out.line(f"def {name}({', '.join(['g'] + params)}):")
-        out.depth += 1
-        body(out)
+        with out.indented():
+            body(out)
+        if self.source:
+            self.line_table.append((None, None))  # the blank line between two functions
+        self.line_table.extend(out.where)
         self.source.append("\n".join(out.lines))
         return name
 
@@ -56,16 +61,17 @@ class Compiler(StatementCompiler):
 
     def return_expression(self, out: Code, e: ast.Expr) -> None:
         """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
-        if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
-            var = f"v{self.m.refs[id(e)][1]}"
-            found = e.op == "any"
-            out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
-            body = self.code(e.body)
-            out.line(f"    if {body if found else f'not ({body})'}:")
-            out.line(f"        return {found}")
-            out.line(f"return {not found}")
-        else:
-            out.line(f"return {self.kept(e)}")
+        with out.at(e.span):
+            if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
+                var = f"v{self.m.refs[id(e)][1]}"
+                found = e.op == "any"
+                out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
+                body = self.code(e.body)
+                out.line(f"    if {body if found else f'not ({body})'}:")
+                out.line(f"        return {found}")
+                out.line(f"return {not found}")
+            else:
+                out.line(f"return {self.kept(e)}")
 
     def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
         """Generate (once per distinct list) a function running these handlers of the rules in force.
@@ -84,16 +90,15 @@ class Compiler(StatementCompiler):
                 out.line("if depth > _MAX_NESTING:")
                 out.line("    _too_deep(g)")
                 out.line("try:")
-                out.depth += 1
-                for rule, handler in entries:
-                    out.line(f"# rule {self.m.rules[rule].name}: on {handler.event} "
-                             f"{handler.selector or ''}".rstrip())
-                    out.line(f"if g.active[{rule}]:")
-                    out.depth += 1
-                    out.line(f"g.rule = {rule}")
-                    self.block(out, handler.body)
-                    out.depth -= 1
-                out.depth -= 1
+                with out.indented():
+                    for rule, handler in entries:
+                        with out.at(handler.span, rule):
+                            out.line(f"# rule {self.m.rules[rule].name}: on {handler.event} "
+                                     f"{handler.selector or ''}".rstrip())
+                            out.line(f"if g.active[{rule}]:")
+                            with out.indented():
+                                out.line(f"g.rule = {rule}")
+                                self.block(out, handler.body)
                 out.line("finally:")
                 out.line("    g.depth = depth - 1")
                 out.line("    g.rule = saved")
@@ -101,12 +106,12 @@ class Compiler(StatementCompiler):
         return made[key]
 
     def compile(self, build: bool = True) -> Program | None:
-        """Return the Program; with `build=False` only generate its source (every fixed value folded) and return None."""
+        """Return the Program; with `build=False` only generate its source (folding every fixed value), return None."""
         m, rs = self.m, self.rs
         spaces = m.spaces
         card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
         card_reconstructed: list[bool] = []
-        self.title_card: list[int | None] = [None] * len(spaces)
+        self.title_card = [None] * len(spaces)
         self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
 
@@ -175,7 +180,7 @@ class Compiler(StatementCompiler):
         trigger_names = [(ri, self.expression_function("_when", t.condition),
                           self.statements_function(f"_rule{ri}_when_", t.body), t.repeat)
                          for ri, rule in enumerate(m.rules) for t in rule.triggers
-                         if self.expr(t.condition)[1] is not False]
+                         if self.expr(t.condition).value is not False]
         end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
         score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
         enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
@@ -185,7 +190,7 @@ class Compiler(StatementCompiler):
             compile(source, f"<compiled {rs.name}>", "exec")
             return None
         code = read_game_lists_once(source) if self.optimize else source
-        exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # noqa: S102 - generated from the checked AST
+        exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # generated from the checked AST only
         ns = self.ns
 
         def no_effect(g):
@@ -202,7 +207,7 @@ class Compiler(StatementCompiler):
             dice_count=header.dice or 2,
             options=dict(self.options),
             rules_hash=rs.rules_hash,
-            sources={mod.source_name: source_of(mod) for mod in rs.modules},
+            sources=dict(self.sources),
             account_names=[a.name for a in m.accounts],
             account_labels=[a.label or a.name for a in m.accounts],
             account_unlimited=[a.unlimited for a in m.accounts],
@@ -237,6 +242,7 @@ class Compiler(StatementCompiler):
                             for name, e in end_names],
             score=ns[score_name] if score_name else None,
             python_source=source,
+            line_table=tuple(self.line_table),
             card_reconstructed=card_reconstructed,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
             origins=self.origins,
@@ -264,19 +270,16 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
     fixed += [v.initial for table in (m.game_vars, m.player_vars, m.space_vars) for v in table.values()]
     problems: list[Diagnostic] = []
     try:
-        for e in fixed:
-            try:
-                compiler.constant(e)
-            except LandlordError as err:
-                problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
-        if not problems:
-            compiler.compile(build=False)
+        with _within_pythons_limits(ruleset):
+            for e in fixed:
+                try:
+                    compiler.constant(e)
+                except LandlordError as err:
+                    problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
+            if not problems:
+                compiler.compile(build=False)
     except LandlordError as err:
         problems.extend(err.diagnostics)
-    except (RecursionError, MemoryError, SyntaxError):
-        from .parser import TOO_DEEP
-
-        problems.append(Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1]))
     return sorted(problems, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
@@ -286,9 +289,15 @@ def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, opt
     `optimize=False` gives a plain translation (no inlining, unrolling or
     proofs that field reads cannot fail): slower, and playing the same games.
     """
-    try:
+    with _within_pythons_limits(ruleset):
         return Compiler(ruleset, resolve_options(ruleset, options), optimize).compile()
-    except (RecursionError, MemoryError, SyntaxError):  # SyntaxError: Python's limit on nested parentheses
-        from .parser import TOO_DEEP
 
-        raise LandlordError([Diagnostic(f"{ruleset.name}: {TOO_DEEP[0]}", hint=TOO_DEEP[1])]) from None
+
+@contextlib.contextmanager
+def _within_pythons_limits(ruleset: RuleSet) -> Iterator[None]:
+    """Within the block, Python's own limits met by rules nested too deeply (its recursion, memory, or
+    parentheses nested in the generated code: a SyntaxError) raise a LandlordError naming the rule set."""
+    try:
+        yield
+    except (RecursionError, MemoryError, SyntaxError):
+        raise too_deep(ruleset.name) from None

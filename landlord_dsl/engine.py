@@ -14,7 +14,6 @@ invariants.py and the observers' events in events.py.
 
 from __future__ import annotations
 
-import re
 import traceback
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -34,8 +33,6 @@ from .saves import GameState, restore_game, save_game
 if TYPE_CHECKING:
     from .agents import Agent
     from .program import Program
-
-_RULE_MARK = re.compile(r"\s*# rule (\w+): ")
 
 
 @attrs.frozen
@@ -487,29 +484,27 @@ class Game(Movement, Cards, Decisions):
         except LandlordError:
             raise
         except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
-            rule = self._rule_in_traceback(err.__traceback__)
+            rule, span = self._where_in_traceback(err.__traceback__)
             if rule is not None:  # the handlers' `finally`s have put back the rule before this one
                 self.rule = rule
-            raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}") from None
+            raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}", span) from None
 
-    def _rule_in_traceback(self, tb) -> int | None:
-        """Return the rule whose compiled handler was running where a traceback ends, or None.
+    def _where_in_traceback(self, tb) -> tuple[int | None, Any]:
+        """Return (the rule whose compiled handler was running where a traceback ends, the span of the
+        .lg code the innermost compiled frame there was running), each None if not known.
 
-        The generated source marks each handler with `# rule NAME: ...` and
-        runs with its line numbers: the innermost compiled frame under such a
-        mark, within its function, names the rule.
+        The compiled rules run with the generated source's line numbers, which
+        Program.line_table maps to both.
         """
-        lines = self.prog.python_source.splitlines()
+        table, span = self.prog.line_table, None
         for frame, line in reversed(list(traceback.walk_tb(tb))):
-            if not frame.f_code.co_filename.startswith("<compiled "):
+            if not frame.f_code.co_filename.startswith("<compiled ") or not 0 < line <= len(table):
                 continue
-            for text in reversed(lines[:line]):
-                mark = _RULE_MARK.match(text)
-                if mark and mark.group(1) in self.prog.rule_names:
-                    return self.prog.rule_names.index(mark.group(1))
-                if text.startswith("def "):
-                    break
-        return None
+            rule, where = table[line - 1]
+            span = span or where
+            if rule is not None:
+                return rule, span
+        return None, span
 
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score by the edition's score formula (cash if none)."""

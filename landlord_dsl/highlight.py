@@ -17,8 +17,8 @@ import re
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
+from .builtins import BUILTINS
 from .resources import grammar_path
-from .types import BUILTINS
 
 _LITERAL = re.compile(r'"([a-z_]+)"')
 _DECLARATION = re.compile(r'^(?:\w+_decl|header):\s*(?:\[\w+\]\s*)?"([a-z_]+)"', re.MULTILINE)

@@ -7,7 +7,8 @@ generated functions the engine calls for each event.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -63,6 +64,10 @@ class Program:
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
     python_source: str = ""
+    # for each line of python_source (line n at n - 1): the index of the rule whose handler it runs
+    # in (None outside handlers) and the span of the .lg code it translates (None if none), for
+    # locating a Python error inside the compiled rules (Game.play)
+    line_table: tuple[tuple[int | None, ast.Span | None], ...] = ()
     # per card: True when it, or its deck, is tagged `reconstruction` (narration and `show` say so)
     card_reconstructed: list[bool] = attrs.field(factory=list)
     # Each space field's value on every space (None where the space's kind lacks it),

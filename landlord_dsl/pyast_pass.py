@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast as pyast
 
-
 # The game's lists that nothing rebinds while a turn is played (only Game.restore
 # does, between turns; everything else changes them in place), and the per-variable
 # lists inside `sv`/`pv`: a generated function may read each once into a local.

@@ -91,21 +91,29 @@ def _too_deep(g):
 def out_of_limits(value, what: str) -> tuple[str, str] | None:
     """Return (message, hint) if a number or text a rule keeps lies outside the limits, else None."""
     if value.__class__ is int:
-        if -MAX_INT <= value <= MAX_INT:
-            return None
-        return (f"{what} is outside the numbers landlord-dsl keeps ({describe_int_limit()})",
-                "a number that grows every time (say, squared each turn) soon leaves any range; bound it")
+        return None if -MAX_INT <= value <= MAX_INT else _number_out_of_range(what)
     if value.__class__ is str and len(value) > MAX_TEXT:
-        return (f"{what} is a text of {len(value):,} characters, more than the {MAX_TEXT:,} a rule may build",
-                "a text that grows every time (say, doubled each turn) soon leaves any range; bound it")
+        return _text_too_long(value, what)
     return None
+
+
+def _number_out_of_range(what: str) -> tuple[str, str]:
+    """Return (message, hint) for a number a rule keeps that lies outside the integer range."""
+    return (f"{what} is outside the numbers landlord-dsl keeps ({describe_int_limit()})",
+            "a number that grows every time (say, squared each turn) soon leaves any range; bound it")
+
+
+def _text_too_long(value: str, what: str) -> tuple[str, str]:
+    """Return (message, hint) for a text a rule keeps that is longer than MAX_TEXT."""
+    return (f"{what} is a text of {len(value):,} characters, more than the {MAX_TEXT:,} a rule may build",
+            "a text that grows every time (say, doubled each turn) soon leaves any range; bound it")
 
 
 def _kept_int(g, value, span):
     """Return a number a rule keeps (stores, returns, shows), failing if it is outside the integer range."""
     if value is None or -MAX_INT <= value <= MAX_INT:
         return value
-    message, hint = out_of_limits(value, "this number")
+    message, hint = _number_out_of_range("this number")
     raise g.fail(message, span, hint)
 
 
@@ -113,7 +121,7 @@ def _kept_text(g, value, span):
     """Return a text a rule keeps, failing if it is longer than MAX_TEXT."""
     if value is None or len(value) <= MAX_TEXT:
         return value
-    message, hint = out_of_limits(value, "this text")
+    message, hint = _text_too_long(value, "this text")
     raise g.fail(message, span, hint)
 
 

@@ -1,18 +1,14 @@
-"""The value types of the .lg language and the built-in function registry.
+"""The value types of the .lg language, and the fields and names every edition has.
 
 Types are small strings: int, bool, text, none, player, space, card, account,
 group, deck, dice, payee (a player or an account), list[T], and a trailing
 '?' for "or none" (player? is an owner that may be absent). `any` is used
-only to stop one error from causing a cascade of others.
-
-Built-in functions are declared here with their signatures, so the checker
-rejects a wrong call before a game runs; their implementations live in the
-engine (landlord_dsl.builtins), keyed by the same names.
+only to stop one error from causing a cascade of others. The built-in
+functions are declared, with their signatures, in landlord_dsl.builtins.
 """
 
 from __future__ import annotations
 
-import attrs
 
 INT, BOOL, TEXT, NONE, ANY = "int", "bool", "text", "none", "any"
 PLAYER, SPACE, CARD, ACCOUNT, GROUP, DECK, DICE, PAYEE = (
@@ -109,41 +105,6 @@ def describe(type_: str) -> str:
         DICE: "the dice", PAYEE: "a player or an account", ANY: "anything",
     }.get(type_, type_)
 
-
-@attrs.frozen
-class Signature:
-    params: tuple[str, ...]
-    result: str
-    doc: str
-
-
-# The registry of built-in functions: name -> signature. Implementations are in
-# landlord_dsl/builtins.py under the same names (a test checks they match).
-BUILTINS: dict[str, Signature] = {
-    "min": Signature((INT, INT), INT, "the smaller of two numbers"),
-    "max": Signature((INT, INT), INT, "the larger of two numbers"),
-    "abs": Signature((INT,), INT, "the absolute value"),
-    "len": Signature(("list[any]",), INT, "the number of items in a list or group"),
-    "percent": Signature((INT, INT), INT, "percent(a, p): p percent of a, rounded down"),
-    "ahead": Signature((INT,), SPACE, "the space n steps ahead of the acting player"),
-    "behind": Signature((INT,), SPACE, "the space n steps behind the acting player"),
-    "via": Signature((GROUP, INT), optional(SPACE),
-                     "where a move of n steps ends if it jumps once between members of the group, "
-                     "or none when the move cannot jump"),
-    "next_in": Signature((GROUP,), SPACE, "the first member of the group ahead of the acting player"),
-    "count_owned": Signature((PLAYER, GROUP), INT, "how many spaces of the group the player owns"),
-    "owns_all": Signature((PLAYER, GROUP), BOOL, "whether the player owns every space of the group"),
-    "owners": Signature((GROUP,), list_of(PLAYER), "the distinct players owning spaces of the group"),
-    "occupants": Signature((SPACE,), list_of(PLAYER),
-                           "the players other than the acting one whose checkers stand on the space"),
-    "distance": Signature((SPACE, SPACE), INT, "how many steps forward from the first space to the second"),
-    "gini_pct": Signature((list_of(INT),), INT,
-                          "the Gini coefficient of a list of numbers, in percent (0 = all equal, near 100 = one holds all)"),
-    "debt": Signature((PLAYER,), INT, "what the player owes other players on loans, interest included"),
-    "credit": Signature((PLAYER,), INT, "what other players owe the player on loans, interest included"),
-    "cards_left": Signature((DECK,), INT, "how many cards the deck holds now (drawn cards kept by players are not in it)"),
-    "debt_lent": Signature((PLAYER,), INT, "what other players lent the player and he has not repaid, interest left out"),
-}
 
 # Fields every value of a type has, besides those an edition declares.
 BUILTIN_FIELDS: dict[str, dict[str, str]] = {

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
+from landlord_dsl.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiler import compile_ruleset
 from landlord_dsl.resources import editions_dir
 
@@ -616,6 +618,7 @@ def _plays_the_same_and_fails_only_clearly(tmp_path_factory, text: str, seed: in
     path.write_text(text)
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    assert all(len(p.line_table) == len(p.python_source.splitlines()) for p in (fast, plain))
     log = _log(fast, seed, True)
     assert log == _log(plain, seed, True), text
     # a checked program stops, if at all, with a rule error that points at it, never a Python one
@@ -644,3 +647,129 @@ def test_generated_cards_choices_and_shortfalls_play_the_same_optimised_and_plai
     """The same with generated card effects (drawn by the generated statements), `choose` with an
     option per title, and a generated `on shortfall` handler that may put the player out."""
     _plays_the_same_and_fails_only_clearly(tmp_path_factory, text, seed)
+
+
+LOCATED = """edition "located" { players 2 to 2 turn limit 5 }
+account bank "Bank" unlimited
+kind start "Start" { }
+board {
+    space go "Go" : start
+}
+action bonus(amount: int) {
+    let doubled = amount * 2
+    pay doubled from bank to player
+}
+rule first "First" {
+    on turn {
+        let x = 1
+    }
+}
+rule second "Second" {
+    on turn {
+        let y = 2
+        pay y from bank to player
+    }
+}
+rule third "Third" {
+    on turn {
+        do bonus(3)
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+@pytest.mark.parametrize("amount, rule, line", [(2, "second", 19), (6, "third", 9)])
+def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(tmp_path, optimize, amount, rule,
+                                                                              line):
+    """A Python error inside the compiled rules (an engine bug, say) is reported at the `.lg` statement
+    that was running, in the rule whose handler ran it: the `pay` of rule second, or the action's
+    `pay` that rule third called (the rule comes from the handler, the place from the innermost line)."""
+    path = tmp_path / "located.lg"
+    path.write_text(LOCATED)
+    program = compile_ruleset(ld.load_edition(path), optimize=optimize)
+    game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
+
+    def fail_paying(amount_paid, *rest):
+        if amount_paid == amount:
+            raise ValueError(f"an engine bug paying {amount_paid}")
+        return type(game).transfer(game, amount_paid, *rest)
+
+    game.transfer = fail_paying
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    (diagnostic,) = info.value.diagnostics
+    assert diagnostic.message.startswith(f"the rules failed at run time: ValueError: an engine bug paying {amount} "
+                                         f"(rule '{rule}', turn 1)")
+    assert (diagnostic.span.file, diagnostic.span.line) == (str(path), line)
+    assert diagnostic.line_text.strip() == LOCATED.splitlines()[line - 1].strip()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_the_line_table_maps_every_generated_line_to_its_rule_and_place(path: Path):
+    """Program.line_table has one entry per line of the generated source: a handler's lines belong to
+    its rule and lie within it in the rule file; lines outside handlers belong to no rule."""
+    program = compile_ruleset(ld.load_edition(path))
+    lines = program.python_source.splitlines()
+    assert len(program.line_table) == len(lines)
+    located = 0
+    for text, (rule, span) in zip(lines, program.line_table):
+        if text.startswith("def ") or not text:
+            assert (rule, span) == (None, None), text
+        if text.lstrip().startswith("# rule "):
+            assert text.lstrip().startswith(f"# rule {program.rule_names[rule]}: ")
+        if re.fullmatch(r" *g\.rule = \d+", text):
+            assert text.strip() == f"g.rule = {rule}"
+        if rule is not None:
+            whole = program.rule_spans[rule]
+            assert span.file == whole.file and whole.line <= span.line <= span.end_line <= whole.end_line, text
+        located += span is not None
+    assert located > len(lines) // 2
+
+
+# ------------------------------------------------------------- built-ins (issue 14, item 4)
+_INLINE_ARGS = {"int": st.integers(-10**6, 10**6), "space": st.integers(0, 39),
+                "list[any]": st.lists(st.integers(0, 39), max_size=5).map(tuple)}
+
+
+@pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.inline is not None])
+@settings(max_examples=50, deadline=None)
+@given(data=st.data(), actor_space=st.integers(0, 39))
+def test_a_built_in_written_in_place_gives_what_its_implementation_gives(name, data, actor_space):
+    """The compiler writes `inline` in place of a call: each argument once, the same value as the call."""
+    builtin = BUILTINS[name]
+    args = [data.draw(_INLINE_ARGS[t]) for t in builtin.params]
+    assert [builtin.inline.count(f"{{{i}}}") for i in range(len(args))] == [1] * len(args)
+    game = SimpleNamespace(pos=[actor_space, 0], actor=0, board_size=40)
+    written = builtin.inline.format(*map(repr, args))
+    assert eval(written, {"g": game}) == builtin.implementation(game, *args)
+
+
+@pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.fixed])
+def test_a_fixed_built_in_reads_nothing_of_the_game(name):
+    """`fixed` lets a built-in into constants, worked out before any game: it must not need one."""
+    builtin = BUILTINS[name]
+    sample = {"int": 7, "list[any]": (1, 2, 3), "list[int]": (10, 10, 40)}
+    builtin.implementation(None, *[sample[t] for t in builtin.params])
+
+
+def test_gini_pct_may_be_used_in_a_constant_and_is_folded(tmp_path):
+    """gini_pct depends only on its argument; the checker refused it in constants while the compiler's
+    list of fixed built-ins had it (the registry now says it once)."""
+    path = tmp_path / "x.lg"
+    path.write_text(SMALL + "const skew = gini_pct([10, 10, 40])\nscore player.cash + skew\n")
+    program = compile_ruleset(ld.load_edition(path))
+    assert "+ 33" in program.python_source.split("def _score")[1]
+
+
+def test_the_reference_table_of_built_ins_is_the_registrys():
+    """The language reference's built-ins table is generated from BUILTINS (`python -m landlord_dsl.builtins
+    PAGE`): a built-in added, changed or removed without regenerating it fails here."""
+    docs = Path(__file__).parent.parent / "docs"
+    pages = [p for p in docs.rglob("*.md") if "<!-- BEGIN BUILTINS" in p.read_text(encoding="utf-8")]
+    assert len(pages) == 1, pages
+    page = pages[0].read_text(encoding="utf-8")
+    assert with_reference_table(page) == page, f"run: python -m landlord_dsl.builtins {pages[0]}"
+    assert all(f"| `{name}` |" in page for name in BUILTINS)
+    cheat_sheet = (docs / "language" / "cheat-sheet.md").read_text(encoding="utf-8")
+    assert all(f"`{name}`" in cheat_sheet for name in BUILTINS)

@@ -173,16 +173,16 @@ def test_runtime_rule_error_is_located(tmp_path):
 @pytest.mark.parametrize("group", [(), (3,), (1, 3), [1, 3, 6], (6, 1, 3)])
 def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
     """count_owned, owns_all and owners on groups and on lists (what `filter` gives), of any size."""
-    from landlord_dsl.builtins import IMPLEMENTATIONS
+    from landlord_dsl.builtins import BUILTINS
 
     game = ld.new_game(program_1906, players=3, seed=0)
     for space, seat in [(1, 0), (3, 0), (6, 2)]:
         game.owner[space] = seat
     owners = [game.owner[s] for s in group]
     for seat in range(3):
-        assert IMPLEMENTATIONS["count_owned"](game, seat, group) == owners.count(seat)
-        assert IMPLEMENTATIONS["owns_all"](game, seat, group) == (bool(group) and owners.count(seat) == len(group))
-    assert IMPLEMENTATIONS["owners"](game, group) == sorted({o for o in owners if o is not None})
+        assert BUILTINS["count_owned"].implementation(game, seat, group) == owners.count(seat)
+        assert BUILTINS["owns_all"].implementation(game, seat, group) == (bool(group) and owners.count(seat) == len(group))
+    assert BUILTINS["owners"].implementation(game, group) == sorted({o for o in owners if o is not None})
 
 
 def _one_space(turn_limit: int, rest: str) -> str:

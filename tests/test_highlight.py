@@ -13,7 +13,7 @@ from pygments.token import Comment, Error, Keyword, Name, Operator, String  # no
 
 from landlord_dsl.highlight import LandlordLexer, grammar_words  # noqa: E402
 from landlord_dsl.resources import grammar_path, shipped_files  # noqa: E402
-from landlord_dsl.types import BUILTINS  # noqa: E402
+from landlord_dsl.builtins import BUILTINS  # noqa: E402
 
 
 def _tokens(text: str) -> list[tuple]:

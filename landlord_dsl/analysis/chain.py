@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 MAX_STATES = 20_000      # movement states before the state is called unbounded
 MAX_VALUES = 64          # distinct values of one variable before it is called unbounded
+GTH_LIMIT = 1_500        # closed classes up to this size are solved by state reduction
 
 
 def _var_decl(rules: "RuleSet", kind: str, index: int):
@@ -104,9 +105,29 @@ def _names(ex: _Explorer) -> list[str]:
 
 
 def _stationary(rows: list[dict[int, float]]):
-    """Return the stationary distribution of a chain given as sparse rows (numpy array)."""
+    """Return the stationary distribution of a chain given as sparse rows (numpy array).
+
+    States the chain leaves for good get 0. A single closed class of up to
+    GTH_LIMIT states is solved by the Grassmann-Taksar-Heyman state
+    reduction: it subtracts nothing, so every probability, however small,
+    keeps its full relative precision, and it makes no BLAS call (whose
+    threads cost more than the whole reduction on a chain this size).
+    Larger chains, and chains with several closed classes (whose long run
+    depends on the start), are solved as one linear system.
+    """
     np = _numpy()
     n = len(rows)
+    closed = _closed_classes(rows)
+    if len(closed) == 1 and len(closed[0]) <= GTH_LIMIT:
+        members = sorted(closed[0])
+        where = {s: k for k, s in enumerate(members)}
+        P = np.zeros((len(members), len(members)))
+        for k, s in enumerate(members):
+            for j, p in rows[s].items():
+                P[k, where[j]] = p
+        pi = np.zeros(n)
+        pi[members] = _gth(P)
+        return pi
     P = np.zeros((n, n))
     for i, row in enumerate(rows):
         for j, p in row.items():
@@ -124,6 +145,61 @@ def _stationary(rows: list[dict[int, float]]):
         pi = np.linalg.lstsq(A, b, rcond=None)[0]
     pi = np.clip(pi, 0.0, None)
     return pi / pi.sum()
+
+
+def _gth(P):
+    """Return the stationary distribution of the irreducible chain with transition matrix P (reduced in place)."""
+    np = _numpy()
+    n = len(P)
+    for k in range(n - 1, 0, -1):
+        P[:k, k] /= P[k, :k].sum()
+        P[:k, :k] += np.multiply.outer(P[:k, k], P[k, :k])
+    pi = np.empty(n)
+    pi[0] = 1.0
+    for k in range(1, n):
+        pi[k] = (pi[:k] * P[:k, k]).sum()
+    return pi / pi.sum()
+
+
+def _closed_classes(rows: list[dict[int, float]]) -> list[list[int]]:
+    """Return the chain's closed classes: its strongly connected sets of states that no transition leaves."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    classes = []
+    for root in range(len(rows)):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(rows[root]))]
+        while work:
+            v, successors = work[-1]
+            for w in successors:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(rows[w])))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+                if low[v] == index[v]:
+                    members = []
+                    while not members or members[-1] != v:
+                        members.append(stack.pop())
+                        on_stack.discard(members[-1])
+                    inside = set(members)
+                    if all(j in inside for s in members for j in rows[s]):
+                        classes.append(members)
+    return classes
 
 
 def _numpy():

@@ -23,7 +23,7 @@ from ..agents import Agent, HeuristicAgent
 from ..engine import Game
 from ..errors import LandlordError
 from ..requests import SeededChance
-from .paths import _add_run, _Cut, _dice_classes_for, _Paths
+from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
     from ..program import Program
@@ -46,10 +46,11 @@ class PolicyAgent(Agent):
         self.limit = cash - reserve
 
     def choose(self, game, request):
-        names = request.names
-        for name in self.prefer:
-            if name in names:
-                return names.index(name)
+        if self.prefer:
+            names = request.names
+            for name in self.prefer:
+                if name in names:
+                    return names.index(name)
         best, best_gain, cheapest, cheapest_cost = -1, None, 0, None
         for i, (_, _, cost, value) in enumerate(request.legal):
             if cheapest_cost is None or cost < cheapest_cost:
@@ -200,25 +201,26 @@ class _Economy:
         self.seats = list(g.seats)
         self.scalars = (g.turn, g.minted, g.origin, g.triggers_live)
         self.dice = (g.dice, g.dice_total, g.dice_double)
+        self._pairs: tuple | None = None  # (game, [(its list, the saved values)])
+
+    def _targets(self, g: Game) -> list[tuple[list, list]]:
+        """Return each of the game's lists with the values to put back in it.
+
+        The engine changes these lists in place and never replaces them, so
+        they are listed once per game; `seats`, which it replaces when a
+        player leaves, is put back on its own.
+        """
+        return [(g.bal, self.bal), (g.pos, self.pos), (g.gv, self.gv), (g.holder, self.holder),
+                (g.owner, self.owner), (g.active, self.active), (g.fired, self.fired),
+                *zip(g.pv, self.pv), *zip(g.sv, self.sv), *zip(g.titles, self.titles), *zip(g.hands, self.hands),
+                *((g.decks[name], cards) for name, cards in self.decks.items())]
 
     def put(self, g: Game) -> None:
-        _put(g.bal, self.bal)
-        _put(g.pos, self.pos)
-        _put(g.gv, self.gv)
-        for mine, saved in zip(g.pv, self.pv):
-            _put(mine, saved)
-        for mine, saved in zip(g.sv, self.sv):
-            _put(mine, saved)
-        _put(g.holder, self.holder)
-        _put(g.owner, self.owner)
-        for mine, saved in zip(g.titles, self.titles):
-            _put(mine, saved)
-        for mine, saved in zip(g.hands, self.hands):
-            _put(mine, saved)
-        for name, cards in self.decks.items():
-            _put(g.decks[name], cards)
-        _put(g.active, self.active)
-        _put(g.fired, self.fired)
+        if self._pairs is None or self._pairs[0] is not g:
+            self._pairs = (g, self._targets(g))
+        setitem, everything = list.__setitem__, slice(None)
+        for target, saved in self._pairs[1]:
+            setitem(target, everything, saved)
         g.loans[:] = [list(l) for l in self.loans]
         _put(g.seats, self.seats)
         g.turn, g.minted, g.origin, g.triggers_live = self.scalars
@@ -260,7 +262,7 @@ class _Explorer:
         self.economy = self.reference
         titled = {c for c in program.title_card if c is not None}
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
-        self._deck_card_set = set(self.deck_cards)
+        self._deck_card_set = frozenset(self.deck_cards)
         self.live: list[tuple[str, int]] = []
         self.paths.signature = self.signature
         game._dice_hook = self.paths.dice_read
@@ -312,8 +314,8 @@ class _Explorer:
     def status_now(self) -> tuple:
         """Return the values of the live variables now, in the order of `live`."""
         g = self.game
-        return tuple(list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
-                     for kind, i in self.live)
+        return tuple([list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
+                      for kind, i in self.live])
 
     def signature(self, roll: bool) -> tuple:
         """Return what the rest of a turn depends on at a chance request, money and ownership left out.
@@ -337,18 +339,17 @@ class _Explorer:
             code = frame.f_code
             live = _live_locals(code, frame.f_lasti)
             frames.append((id(code), frame.f_lasti,
-                           tuple((k, _freeze(v, own)) for k, v in frame.f_locals.items()
-                                 if live is None or k in live)))
+                           tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items()
+                                  if live is None or k in live])))
             if code is _PLAY_TURN:
                 break
             frame = frame.f_back
         state = (tuple(g.pos), tuple(tuple(v) for v in g.pv), tuple(g.gv),
-                 tuple(sorted((name, tuple(sorted(c for c in cards if c in self._deck_card_set)))
-                              for name, cards in g.decks.items())),
+                 tuple(frozenset(cards) & self._deck_card_set for cards in g.decks.values()),
                  tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
                  g.origin if self._origin_read else None, g.card, g.rule, g.depth, g.actor, g.current,
                  g.turn_after, tuple(g.active), tuple(g.fired), tuple(g.seats), g.due, g.creditor, g.over,
-                 g.shortfalls, tuple(self.status_now()))
+                 g.shortfalls)
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)
         return tuple(frames), state, dice
 
@@ -359,9 +360,7 @@ class _Explorer:
         """
         paths = self.paths
         paths.reset()
-        root = ({}, {}, {})
         count = 0
-        log = self.game.log
         while True:
             throw_ends: list = []
             paths.throw_ends = throw_ends
@@ -369,38 +368,41 @@ class _Explorer:
             paths.throw_ends = None
             if self.trace.run_live - set(self.live):
                 raise _NewLive()
-            log = self.game.log
             asked = paths.asked_at
-            visits = [(e[4], bisect.bisect_right(asked, i)) for i, e in enumerate(log)
+            visits = [(e[4], bisect.bisect_right(asked, i)) for i, e in enumerate(self.game.log)
                       if e[0] == "move" and e[2] == TOKEN]
-            end = self.key_of() if finished else None
-            prob = paths.prob
-            hit = paths.hit[0] if paths.hit is not None else None
-            _add_run(root, prob, throw_ends, visits, end, hit, -1)
+            paths.credit(throw_ends, visits, self.key_of() if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
-            for d, (_, _, prefix, summary, _) in enumerate(paths.nodes):
-                _add_run(summary, prob / prefix, throw_ends, visits, end, hit, d)
             count += 1
             if count > MAX_PATHS:
                 raise LandlordError(f"a turn has more than {MAX_PATHS} chance paths: too many to enumerate")
             if not paths.advance():
                 break
-        return root
+        return paths.root
 
 
 _JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP"}
 _ENDS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
+# instructions that only write a local; any other instruction naming a local counts as reading it
+_STORES = {"STORE_FAST", "STORE_DEREF", "STORE_FAST_STORE_FAST"}
+_LOCAL_OPS = set(dis.haslocal) | set(dis.hasfree)
+_JUMP_OPS = set(getattr(dis, "hasjump", ())) | set(dis.hasjrel) | set(dis.hasjabs)
 
 
 @functools.lru_cache(maxsize=None)
 def _live_locals(code, lasti: int) -> frozenset[str] | None:
-    """Return the local names a frame may still read after the call at `lasti` returns (None: keep them all).
+    """Return the local names a frame may still use after the call at `lasti` returns (None: keep them all).
 
-    Every instruction reachable from the next one (following jumps, and into
-    every exception handler) is scanned for loads of locals. A frame that may
-    go round a loop again keeps all its locals: the loop's iterator is not a
-    local, and its variables stand for where it is.
+    Every instruction reachable from the next one (following every jump,
+    and into every exception handler) is scanned for the locals it reads.
+    The variables of a loop that may go round again are kept too: the
+    loop's iterator is on the stack, unseen, and its variables stand for
+    where it is. The reading of the bytecode errs on the safe side (an
+    instruction it does not know reads its local and falls through), and a
+    jump it cannot follow, or a loop whose variables it cannot find, keeps
+    every local: a new interpreter can make the memo share less, never
+    share wrongly.
     """
     instructions = list(dis.get_instructions(code))
     at = {ins.offset: i for i, ins in enumerate(instructions)}
@@ -408,7 +410,9 @@ def _live_locals(code, lasti: int) -> frozenset[str] | None:
     current = max((i for i, ins in enumerate(instructions) if ins.offset <= lasti), default=None)
     if current is None:
         return None
-    todo = [current + 1] + [at[e.target] for e in dis.Bytecode(code).exception_entries if e.target in at]
+    # an interpreter without exception tables reaches its handlers by jumps, which are followed anyway
+    handlers = getattr(dis.Bytecode(code), "exception_entries", ())
+    todo = [current + 1] + [at[e.target] for e in handlers if e.target in at]
     seen: set[int] = set()
     names: set[str] = set()
     while todo:
@@ -418,16 +422,34 @@ def _live_locals(code, lasti: int) -> frozenset[str] | None:
         seen.add(i)
         ins = instructions[i]
         if ins.opname == "FOR_ITER":
-            return None  # inside a loop: where its iterator stands is on the stack, unseen; keep every local
-        if ins.opname.startswith(("LOAD_FAST", "DELETE_FAST", "LOAD_CLOSURE", "LOAD_DEREF")):
+            targets = _loop_variables(instructions, i + 1)
+            if targets is None:
+                return None
+            names |= targets
+        if ins.opcode in _LOCAL_OPS and ins.opname not in _STORES:
             names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        jumps = ins.opcode in _JUMP_OPS or "JUMP" in ins.opname
+        if jumps and ins.argval not in at:
+            return None
         if ins.opname in _JUMPS:
             todo.append(at[ins.argval])
         elif ins.opname not in _ENDS:
             todo.append(i + 1)
-            if (ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs) and ins.argval in at:
+            if jumps:
                 todo.append(at[ins.argval])
     return frozenset(names)
+
+
+def _loop_variables(instructions, i: int) -> set[str] | None:
+    """Return the locals a FOR_ITER stores its item in (the instructions from `i`), or None if they are not plain stores."""
+    names: set[str] = set()
+    while i < len(instructions) and instructions[i].opname in ("UNPACK_SEQUENCE", "STORE_FAST",
+                                                               "STORE_FAST_STORE_FAST", "STORE_DEREF"):
+        ins = instructions[i]
+        if ins.opname != "UNPACK_SEQUENCE":
+            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        i += 1
+    return names or None
 
 
 def _own_containers(g: Game) -> dict[int, str]:

@@ -3,8 +3,9 @@
 Stage: the innermost one of `analyze` (landlord_dsl.analysis). `_Paths` is the
 chance source of the analysed game: it walks the tree of chance outcomes of
 one turn depth first, with the probability of each path, and cuts a run short
-where a memoised continuation's future is already known. `_add_run` adds a
-run's landings, throws and end to the summaries of the requests it passed.
+where a memoised continuation's future is already known. `credit` adds a
+run's landings, throws and end to the summary of the request they follow;
+a request's summary reaches the one before it when it is closed.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class _Paths:
         self.where = None  # function returning the token's (position, status)
         # per open request: [signature without dice, with dice, prefix probability, summary, reads older dice]
         self.nodes: list[list] = []
+        self.root: tuple[dict, dict, dict] = ({}, {}, {})  # the summary of the whole turn
         self.asked_at: list[int] = []  # log length when each request of this run was asked
         self.hit = None  # the summary met at the request where this run was cut
 
@@ -105,9 +107,36 @@ class _Paths:
             self._close()
         return False
 
+    def credit(self, throw_ends, visits, end) -> None:
+        """Add one run's throws, landings and end, or the known future where it was cut, to the summaries they belong to.
+
+        A summary holds (end state -> probability, (position, status) ->
+        expected throws, space -> expected landings) of the rest of the turn
+        from its request on, given that the turn reached it. What happens
+        between request d and the next one goes straight into the summary of
+        request d (the root's before the first request), weighted by the
+        run's probability given request d; the rest reaches it from the
+        request after it when that one is closed.
+        """
+        nodes, prob = self.nodes, self.prob
+        # by the count of requests answered before an event: the summary it goes to, and this run's weight there
+        # (without a memo there are no open requests: everything goes to the root)
+        targets = [(self.root, prob)] + [(node[3], prob / node[2]) for node in nodes]
+        for part, events in ((1, throw_ends), (2, visits)):
+            for where, c in events:
+                summary, weight = targets[c if nodes else 0]
+                summary[part][where] = summary[part].get(where, 0.0) + weight
+        summary, weight = targets[self.depth if nodes else 0]
+        if end is not None:
+            summary[0][end] = summary[0].get(end, 0.0) + weight
+        if self.hit is not None:
+            _add(summary, self.hit[0], weight)
+
     def _close(self) -> None:
         if self.memo is not None and self.nodes:
-            reduced, full, _, summary, dice_read = self.nodes.pop()
+            reduced, full, prefix, summary, dice_read = self.nodes.pop()
+            parent = self.nodes[-1] if self.nodes else None
+            _add(parent[3] if parent else self.root, summary, prefix / parent[2] if parent else prefix)
             if dice_read:
                 self.memo_full[full] = (summary, True)
                 self.memo.setdefault(reduced, _DICE_READ)
@@ -119,17 +148,17 @@ class _Paths:
 
     def note_dice_reads(self) -> None:
         """Mark the open requests whose future, in this run, read dice thrown before them."""
-        cut_reads = self.hit is not None and self.hit[1]
-        for d, node in enumerate(self.nodes):
-            if node[4]:
-                continue
-            if cut_reads and self.last_roll < d:
+        nodes = self.nodes
+        if self.hit is not None and self.hit[1]:  # the known future it was cut at reads the last throw
+            for node in nodes[self.last_roll + 1:]:
                 node[4] = True
-            elif any(c > d and r < d for c, r in self.dice_reads):
+        for c, r in self.dice_reads:  # a read at request depth c of the throw answered at request r
+            for node in nodes[r + 1:c]:
                 node[4] = True
 
     def reset(self) -> None:
         self.path, self.widths, self.nodes = [], [], []
+        self.root = ({}, {}, {})
 
     # the ChanceSource protocol
     def roll(self, request):
@@ -170,18 +199,8 @@ def _dice_classes_for(program: "Program"):
     return classes
 
 
-def _add_run(acc, weight, throw_ends, visits, end, hit, after) -> None:
-    """Add one run's contributions that happen after chance request `after` to a summary, scaled by `weight`."""
-    ends, throws, landings = acc
-    for where, c in throw_ends:
-        if c > after:
-            throws[where] = throws.get(where, 0.0) + weight
-    for where, c in visits:
-        if c > after:
-            landings[where] = landings.get(where, 0.0) + weight
-    if end is not None:
-        ends[end] = ends.get(end, 0.0) + weight
-    if hit is not None:
-        for part, known in zip(acc, hit):
-            for k, v in known.items():
-                part[k] = part.get(k, 0.0) + weight * v
+def _add(summary: tuple[dict, dict, dict], more: tuple[dict, dict, dict], weight: float) -> None:
+    """Add `weight` times the summary `more` to `summary`."""
+    for part, known in zip(summary, more):
+        for k, v in known.items():
+            part[k] = part.get(k, 0.0) + weight * v

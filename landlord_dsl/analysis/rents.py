@@ -3,12 +3,14 @@
 Stage: after the chain of `analyze` (landlord_dsl.analysis). The token lands
 on a title held by seat 2 in the reference economy, and the money it pays
 over every chance outcome of the landing is the rent; the price is measured
-the same way, from the token buying the title.
+the same way, from the token buying the title, and a building's cost from
+the token taking the option of a turn's decision that raises the title's
+building count.
 """
 
 from __future__ import annotations
 
-from ..agents import HeuristicAgent
+from ..agents import Agent, HeuristicAgent
 from ..control import EndGame, EndTurn
 from ..errors import LandlordError
 from .explore import TOKEN, _Explorer
@@ -22,7 +24,10 @@ def _rent_rows(ex: _Explorer, visits_per_turn, buildings: tuple[str, int] | None
     the same groups; then, if `buildings` names a space variable and its top
     level, with that variable at each level on all of them) and the token
     lands on it: the money it pays seat 2 during that landing, over every
-    chance outcome of the landing, is the rent.
+    chance outcome of the landing, is the rent. A row's cost is what this
+    title costs its owner to reach the level: its price, and at a building
+    level the buildings put up on it one by one (levels are reached in
+    order, so the rows of one title add up).
     """
     prog, g = ex.prog, ex.game
     if len(g.agents) < 2:
@@ -43,22 +48,21 @@ def _rent_rows(ex: _Explorer, visits_per_turn, buildings: tuple[str, int] | None
         groups = {name for name, members in proper.items() if s in members}
         family = [t for t in titled if prog.space_kinds[t] == prog.space_kinds[s]
                   and {name for name, members in proper.items() if t in members} == groups]
-        cost = _purchase_cost(ex, s)
         levels: list[tuple[str, list[int], int | None]] = [("alone", [s], None)]
         if len(family) > 1:
             levels.append((f"all {len(family)}", family, None))
         if var is not None and prog.space_kinds[s] in _improvable_kinds(ex):
             levels += [(f"all {len(family)}, {buildings[0]}={level}", family, level)
                        for level in range(1, buildings[1] + 1)]
+        cost = _purchase_cost(ex, s)
         for label, held, level in levels:
             rent = _rent_on_landing(ex, s, held, owner, var, level)
             per_turn = rent * visits_per_turn[s]
-            # buildings' costs are not measured: their rows give rent only
-            total_cost = None if cost is None or level is not None else sum(
-                _purchase_cost(ex, t) or 0 for t in held) if len(held) > 1 else cost
-            payback = total_cost / per_turn if total_cost and per_turn > 0 else None
-            out.append(RentRow(s, prog.space_names[s], prog.space_labels[s], label, rent, per_turn,
-                               total_cost, payback))
+            if cost is not None and level is not None:
+                built = _building_cost(ex, s, family, var, level)
+                cost = None if built is None else cost + built
+            payback = cost / per_turn if cost and per_turn > 0 else None
+            out.append(RentRow(s, prog.space_names[s], prog.space_labels[s], label, rent, per_turn, cost, payback))
     return out
 
 
@@ -127,3 +131,70 @@ def _rent_on_landing(ex: _Explorer, s: int, held: list[int], owner: int, var: in
         if not paths.advance():
             break
     return total
+
+
+class _Stop(Exception):
+    """The option being measured has been carried out: stop the turn."""
+
+
+class _BuildProbe(Agent):
+    """The token's decisions while a building is measured.
+
+    At the first decision that offers options about the space, it takes the
+    `which`-th of them and notes where the log stood; at the decision after
+    that it stops the turn. Other decisions go to `fallback`.
+    """
+
+    def __init__(self, space: int, which: int, fallback: Agent):
+        self.space, self.which, self.fallback = space, which, fallback
+        self.at: int | None = None  # log length when the option was taken
+
+    def choose(self, game, request):
+        if self.at is not None:
+            raise _Stop()
+        about = [i for i, entry in enumerate(request.legal) if entry[1] == self.space]
+        if self.which >= len(about):
+            return self.fallback.choose(game, request)
+        self.at = len(game.log)
+        return about[self.which]
+
+    def bid(self, game, request):
+        return None
+
+
+MAX_BUILD_OPTIONS = 8  # options about one space tried before its building cost is called unknown
+
+
+def _building_cost(ex: _Explorer, s: int, family: list[int], var: int, level: int) -> int | None:
+    """Return what the token pays to raise space variable `var` on `s` from level-1 to `level`, as the rules charge it.
+
+    The token holds every title of the family, each at level-1, and is
+    rich; in its turn, the first decision that offers options about `s` is
+    answered with each of them in turn until one raises `s` to `level`: the
+    token's payments from then until its next decision are the cost. None
+    if no option of a turn's decisions does that.
+    """
+    g, prog, paths = ex.game, ex.prog, ex.paths
+    agents = g.agents
+    for which in range(MAX_BUILD_OPTIONS):
+        paths.memo = None
+        paths.reset()
+        paths.start()
+        ex.economy.put(g)
+        g.bal[g.nacc + TOKEN] = 10**9
+        for t in family:
+            g.set_holder(prog.title_card[t], TOKEN)
+            g.sv[var][t] = level - 1
+        probe = _BuildProbe(s, which, agents[TOKEN])
+        g.agents = [probe] + agents[1:]
+        try:
+            g.play_turn()
+        except (_Stop, EndTurn, EndGame):
+            pass
+        finally:
+            g.agents = agents
+        if probe.at is None:
+            return None
+        if g.sv[var][s] == level:
+            return sum(e[2] for e in g.log[probe.at:] if e[0] == "pay" and e[3] == g.nacc + TOKEN)
+    return None

@@ -1,0 +1,125 @@
+"""The documentation's figures are up to date: the games behind them replay the same, and they redraw the same.
+
+Each figure script keeps, beside each figure, the data it was drawn from
+(examples/figure_data.py). Here the first few of the seeded games behind a
+simulation figure are played again and their summary is compared with the
+digest kept with the data (a change to the rules, the engine or the
+statistics shows there), and the figure is drawn again from the kept data
+and compared with the picture in docs/ (a change to the plotting code shows
+there). The exact analysis figures are cheap to remake: the analysis is run
+again, compared with the kept figures, and drawn again.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from matplotlib.testing.compare import compare_images  # noqa: E402
+
+import landlord_dsl as ld  # noqa: E402
+from landlord_dsl.errors import LandlordError  # noqa: E402
+from landlord_dsl.parallel import simulate_many  # noqa: E402
+from landlord_dsl.plots import analysis_figure, simulation_figure  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+
+import figure_data  # noqa: E402
+
+# RMS difference (0-255) allowed between the picture and its redrawing: 0 with the same matplotlib and fonts,
+# a little more elsewhere; a changed line, colour or label is well above it
+TOLERANCE = 1.0
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+stats_figures = _script("stats_figures")
+single_tax_report = _script("single_tax_report")
+analysis_figures = _script("analysis_figures")
+
+
+def _same_picture(figure: Path, redrawn: Path, run: str) -> None:
+    try:
+        difference = compare_images(str(figure), str(redrawn), tol=TOLERANCE)
+    except Exception as err:  # e.g. the sizes differ
+        difference = str(err)
+    assert difference is None, f"{figure} is not what the plotting code draws from its data now: {run}\n{difference}"
+
+
+@pytest.mark.parametrize("name", stats_figures.editions())
+def test_simulation_statistics_figures_are_up_to_date(name, tmp_path):
+    run = "run python examples/stats_figures.py"
+    figure = stats_figures.OUT / f"{name}.png"
+    assert figure.is_file() and figure_data.data_path(figure).is_file(), f"{figure} or its data is missing: {run}"
+    data = figure_data.read(figure)
+    assert data["summary"]["games"] == 1000, f"docs/statistics.md shows 1,000 games per edition: {run}"
+    rules = ld.load_edition(name)
+    program = ld.compile_rules(rules)
+    assert data["check"] == stats_figures.check(rules, stats_figures.players_for(program)), (
+        f"the games behind {figure} are no longer played the same: {run}")
+    redrawn = tmp_path / figure.name
+    simulation_figure(data["summary"], program, redrawn)
+    _same_picture(figure, redrawn, run)
+
+
+def test_single_tax_chart_is_up_to_date(tmp_path):
+    run = "run python examples/single_tax_report.py"
+    figure = ROOT / "docs" / "assets" / "single-tax-gini.png"
+    assert figure_data.data_path(figure).is_file(), f"the data of {figure} is missing: {run}"
+    data = figure_data.read(figure)
+    assert data["games"] == 1000, f"docs/single-tax-report.md is written from 1,000 games per regime: {run}"
+    assert data["check"] == single_tax_report.check(), f"the games behind {figure} are no longer played the same: {run}"
+    redrawn = tmp_path / figure.name
+    single_tax_report.chart(data["curves"], single_tax_report.ADOPTION_ROUND, redrawn)
+    _same_picture(figure, redrawn, run)
+
+
+@pytest.mark.parametrize("name", analysis_figures.editions())
+def test_exact_analysis_figures_are_up_to_date(name, tmp_path):
+    pytest.importorskip("numpy")
+    run = "run python examples/analysis_figures.py"
+    figure = analysis_figures.OUT / f"{name}.png"
+    try:
+        result = analysis_figures.analysis_of(name)
+    except LandlordError:
+        assert not figure.exists(), f"{name} can no longer be analysed, but {figure} is still there: {run}"
+        return
+    assert figure.is_file() and figure.with_suffix(".json").is_file(), f"{figure} or its data is missing: {run}"
+    kept = json.loads(figure.with_suffix(".json").read_text(encoding="utf-8"))
+    now = result.to_json()["spaces"]
+    assert [(r["index"], r["status"]) for r in kept] == [(r["index"], r["status"]) for r in now], run
+    for a, b in zip(kept, now):
+        for key in ("throw", "turn", "visits"):
+            assert math.isclose(a[key], b[key], rel_tol=1e-9, abs_tol=1e-12), f"{name} {a['label']} {key}: {run}"
+    redrawn = tmp_path / figure.name
+    analysis_figure(result, redrawn)
+    _same_picture(figure, redrawn, run)
+
+
+def test_a_changed_game_or_drawing_is_noticed(tmp_path):
+    # the check is not blind: other seeds give another digest, and a picture drawn differently differs
+    name = "monopoly-1933-atlantic-city"
+    rules = ld.load_edition(name)
+    program = ld.compile_rules(rules)
+    kept = figure_data.read(stats_figures.OUT / f"{name}.png")
+    other = simulate_many(rules, figure_data.CHECK_GAMES, stats_figures.players_for(program), seed=1, jobs=1,
+                          stats=True).result()
+    assert figure_data.digest(other) != kept["check"]
+    summary = dict(kept["summary"], games=999)  # only the title's "1000 games" changes
+    redrawn = tmp_path / "changed.png"
+    simulation_figure(summary, program, redrawn)
+    with pytest.raises(AssertionError):
+        _same_picture(stats_figures.OUT / f"{name}.png", redrawn, "")
