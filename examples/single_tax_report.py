@@ -47,18 +47,29 @@ def interval(values: list[float]) -> str:
     return f"{mean:.3f} ± {half:.3f}"
 
 
-def chart(curves: list[tuple[str, dict]], adoption_round: float, path: Path) -> None:
-    """Draw the Gini of wealth and of cash by round side by side, one line per regime with its 95 % band."""
+def chart(curves: list[tuple[str, dict]], adoption_round: float, path: Path, narrow: bool = False) -> float:
+    """Draw the Gini of wealth and of cash by round, one line per regime with its 95 % band.
+
+    The panels stand side by side, or one above the other when `narrow` (the
+    picture phones get). Return the height of the smallest text in pixels of
+    the saved image, which the page passes on to the browser check.
+    """
+    from matplotlib.text import Text
+
     plt = plots.pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True, constrained_layout=True)
+    rows, cols, size = (2, 1, (4.6, 8.6)) if narrow else (1, 2, (10.5, 4.8))
+    fig, axes = plt.subplots(rows, cols, figsize=size, sharey=True, constrained_layout=True)
     for axis, measure, heading in ((axes[0], "wealth", "Gini of wealth (the 1906 score)"),
                                    (axes[1], "cash", "Gini of cash")):
         plots.gini_curves(axis, [(name, by_round[measure]) for name, by_round in curves], "Gini (mean, 95 % band)",
                           mark=(adoption_round, "Single Tax adopted (turn 60)"))
         axis.set_title(heading, fontsize=10)
-    fig.supxlabel("Mean Gini of the four players after setup (round 0) and after every round, while at least "
-                  "half the games are still running; shaded: 95 % confidence band across games.", fontsize=8)
+    if not narrow:
+        fig.supxlabel("Mean Gini of the four players after setup (round 0) and after every round, while at least "
+                      "half the games are still running; shaded: 95 % confidence band across games.", fontsize=8)
+    smallest = min(t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
     plots.save(fig, path)
+    return smallest * plots.DPI / 72
 
 
 def play(edition: str, options: dict, games: int) -> tuple[list, dict]:
@@ -102,11 +113,17 @@ def main(argv: list[str] | None = None) -> int:
 
     figure = args.out.parent / "assets" / "single-tax-gini.png"
     figure.parent.mkdir(parents=True, exist_ok=True)
-    chart(curves, ADOPTION_ROUND, figure)
+    narrow = figure.with_name("single-tax-gini-narrow.png")
+    text_px = min(chart(curves, ADOPTION_ROUND, figure), chart(curves, ADOPTION_ROUND, narrow, narrow=True))
     figure_data.write(figure, check(), games=args.games, curves=curves)
 
     command = "python examples/single_tax_report.py" + (f" --games {args.games}" if args.games != 1000 else "")
     lines = [
+        "---",
+        "hide:",
+        "  - toc  # the tables and the chart need the width",
+        "---",
+        "",
         "# The Single Tax against the monopolist rules",
         "",
         "Magie's claim, in the closing section of the 1906 rules, is that under the ordinary",
@@ -139,14 +156,16 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "## Inequality over time",
         "",
-        "![Gini of wealth and of cash by round, one line per regime with its 95 % band]"
-        "(assets/single-tax-gini.png)",
-        "",
-        "*The Gini of wealth (left) and of cash (right) after setup and after every round, averaged over the",
-        "games still running (a round is shown while at least half of them are); each band is the 95 %",
-        "confidence interval of the mean across games. The dashed line, between rounds 15 and 16,",
-        "marks game turn 60, when the turn-60 regime adopts the Single Tax. Drawn with the same plotting code as",
-        "`simulate --plot`.*",
+        '<figure class="chart" markdown>',
+        '<picture><source media="(max-width: 760px)" srcset="../assets/single-tax-gini-narrow.png">'
+        '<img src="../assets/single-tax-gini.png" data-text-px="%.1f" '
+        'alt="Gini of wealth and of cash by round, one line per regime with its 95 %% band"></picture>' % text_px,
+        "<figcaption markdown>The Gini of wealth (left, or above) and of cash (right, or below) after setup and",
+        "after every round, averaged over the games still running (a round is shown while at least half of them",
+        "are); each band is the 95 % confidence interval of the mean across games. The dashed line, between",
+        "rounds 15 and 16, marks game turn 60, when the turn-60 regime adopts the Single Tax. Drawn with the",
+        "same plotting code as `simulate --plot`.</figcaption>",
+        "</figure>",
         "",
         "Mean Gini after setup (round 0) and after every fourth round, while at least half the",
         "games are still running:",

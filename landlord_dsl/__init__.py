@@ -50,7 +50,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
+    from . import ast
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
+    from .analysis import Analysis
+    from .compare import Change
     from .program import Program
     from .engine import Game, GameResult
     from .errors import (Diagnostic, GameLogError, LandlordError, OutputError, RuleCheckError, RuleRuntimeError,
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
     from .loader import RuleSet, load_text
     from .events import ThrowEvent, TurnEvent
     from .requests import ScriptedChance, SeededChance
+    from .rl import LandlordAECEnv
     from .saves import GameState, state_from_json, state_to_json
 
 # The public classes are imported on first use, so that `import landlord_dsl`
@@ -110,7 +114,7 @@ def load_edition(name_or_path: str | Path) -> RuleSet:
     return load(name_or_path)
 
 
-def parse(text: str, file: str = "<string>"):
+def parse(text: str, file: str = "<string>") -> ast.Module:
     """Return the typed AST (ast.Module) of .lg source text."""
     from .parser import parse as _parse
 
@@ -143,7 +147,7 @@ def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Prog
     return compile_ruleset(rules, options)
 
 
-def diff(a: RuleSet | str, b: RuleSet | str):
+def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
     """Return the semantic changes (a list of compare.Change) that turn rule set `a` into `b`."""
     from .compare import diff as _diff
     from .loader import load
@@ -151,7 +155,7 @@ def diff(a: RuleSet | str, b: RuleSet | str):
     return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
 
 
-def analyze(rules: RuleSet | str, **settings: Any):
+def analyze(rules: RuleSet | str, **settings: Any) -> Analysis:
     """Return the exact long-run movement tables of one token (an analysis.Analysis); see analysis.analyze."""
     from .analysis import analyze as _analyze
 
@@ -189,7 +193,8 @@ def new_game(
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit)
 
 
-def env(rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None = None, **settings: Any):
+def env(rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None = None,
+        **settings: Any) -> LandlordAECEnv:
     """Return a PettingZoo AEC environment over a rule set (needs the `rl` extra); see docs/rl.md.
 
     `settings` are LandlordAECEnv's: bots, reward, bid_levels, turn_limit,

@@ -21,9 +21,11 @@ class Agent:
     """The interface: pick an option index, or bid an amount (None passes)."""
 
     def choose(self, game: "Game", request: DecisionRequest) -> int:  # pragma: no cover - interface
+        """Return the index, in `request.legal`, of the option this seat takes."""
         raise NotImplementedError
 
     def bid(self, game: "Game", request: BidRequest) -> int | None:  # pragma: no cover - interface
+        """Return a bid in `[request.minimum, request.maximum]`, or None to pass."""
         raise NotImplementedError
 
 
@@ -33,10 +35,12 @@ class RandomAgent(Agent):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, request):
+    def choose(self, game: "Game", request: DecisionRequest) -> int:
+        """Return a uniformly random legal option's index."""
         return self.rng.randrange(len(request.legal))
 
-    def bid(self, game, request):
+    def bid(self, game: "Game", request: BidRequest) -> int | None:
+        """Return the minimum bid or None (pass), at even odds."""
         return request.minimum if self.rng.random() < 0.5 else None
 
 
@@ -52,7 +56,8 @@ class HeuristicAgent(Agent):
     def __init__(self, reserve: int = 100):
         self.reserve = reserve
 
-    def choose(self, game, request):
+    def choose(self, game: "Game", request: DecisionRequest) -> int:
+        """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
         limit = game.bal[game.nacc + request.seat] - self.reserve
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None
@@ -66,7 +71,8 @@ class HeuristicAgent(Agent):
                     best, best_gain = i, gain
         return best if best >= 0 else cheapest
 
-    def bid(self, game, request):
+    def bid(self, game: "Game", request: BidRequest) -> int | None:
+        """Return the minimum bid while it is within the value hint and the reserve, else None (pass)."""
         ceiling = request.value
         affordable = game.bal[game.nacc + request.seat] - self.reserve
         if request.minimum <= min(ceiling, affordable):
@@ -89,7 +95,8 @@ class ScriptedAgent(Agent):
             raise LandlordError(f"the scripted agent has no answer left for: {what}")
         return self.answers.pop(0)
 
-    def choose(self, game, request):
+    def choose(self, game: "Game", request: DecisionRequest) -> int:
+        """Return the next scripted answer as an index (a name is looked up among the legal options)."""
         answer = self._next(request.prompt)
         if isinstance(answer, str):
             names = request.names
@@ -99,7 +106,8 @@ class ScriptedAgent(Agent):
             return names.index(answer)
         return answer  # type: ignore[return-value]
 
-    def bid(self, game, request):
+    def bid(self, game: "Game", request: BidRequest) -> int | None:
+        """Return the next scripted answer: a bid, or None to pass."""
         return self._next(f"a bid for {request.space}")  # type: ignore[return-value]
 
 
@@ -121,10 +129,12 @@ class HumanAgent(Agent):
 
     @property
     def stdin(self) -> TextIO:
+        """Return the stream answers are read from (the terminal unless one was given)."""
         return self._stdin or sys.stdin
 
     @property
     def stdout(self) -> TextIO:
+        """Return the stream questions are written to (the terminal unless one was given)."""
         return self._stdout or sys.stdout
 
     def _ask(self, prompt: str, valid) -> str:
@@ -139,7 +149,8 @@ class HumanAgent(Agent):
                 return line
             self.stdout.write("  please answer with one of the numbers shown\n")
 
-    def choose(self, game, request):
+    def choose(self, game: "Game", request: DecisionRequest) -> int:
+        """Return the index of the option the person types (asked again until the answer is valid)."""
         self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
                           f"{visible(request.prompt)}\n")
         options = request.options
@@ -150,7 +161,8 @@ class HumanAgent(Agent):
         answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
         return int(answer) - 1
 
-    def bid(self, game, request):
+    def bid(self, game: "Game", request: BidRequest) -> int | None:
+        """Return the bid the person types, or None when they pass."""
         high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
         self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
                           f"auction of {visible(request.space)}, {high}.\n")

@@ -159,6 +159,7 @@ class Game(Movement, Cards, Decisions):
         return self.sv[_var_index(self.prog.space_var_names, name, "space")][space]
 
     def space_name(self, index: int) -> str:
+        """Return the label of the space at a board position."""
         return self.prog.space_labels[index]
 
     def observe(self, observer: Any) -> None:
@@ -519,6 +520,7 @@ class Game(Movement, Cards, Decisions):
         return tuple(out)
 
     def result(self) -> GameResult:
+        """Return the game's result so far: turns, rounds, why it ended, scores and winners (the best score)."""
         scores = self.scores()
         best = max(scores)
         winners = tuple(i for i, s in enumerate(scores) if s == best)

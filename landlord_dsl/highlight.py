@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+from pygments.token import (Comment, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text,
+                            Whitespace)
 
 from .builtins import BUILTINS
 from .resources import grammar_path
@@ -78,5 +79,30 @@ class LandlordLexer(RegexLexer):
             (words(CONSTANTS + WORD_OPERATORS, suffix=r"\b"), Keyword),
             (r"[a-z_][a-z0-9_]*", Name),
             (r"[^}\"a-z_0-9]+", Operator),
+        ],
+    }
+
+
+class LandlordDiffLexer(RegexLexer):
+    """Pygments lexer for the text output of `landlord-dsl diff` (alias `lg-diff`), coloured as the terminal does.
+
+    Removed lines are Generic.Deleted, added lines Generic.Inserted, changed
+    declarations Generic.Subheading, sections (`consts (1)`) Generic.Strong;
+    a first line `$ landlord-dsl diff ...` is a prompt and its command.
+    """
+
+    name = "landlord-dsl diff"
+    aliases = ["lg-diff"]
+    filenames: list[str] = []
+
+    tokens = {
+        "root": [
+            (r"(\$ )(.*\n)", bygroups(Generic.Prompt, Text)),
+            (r"(---|\+\+\+) .*\n", Generic.Heading),
+            (r"[a-z][a-z ]* \(\d+\)\n", Generic.Strong),
+            (r" *~ .*\n", Generic.Subheading),
+            (r" *- .*\n", Generic.Deleted),
+            (r" *\+ .*\n", Generic.Inserted),
+            (r".*\n", Text),
         ],
     }

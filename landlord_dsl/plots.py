@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#000000", "#d55e00", "#56b4e9", "#f0e442")
 FORMATS = (".png", ".svg", ".pdf")
+DPI = 110  # pixels per inch of a saved PNG
 
 
 def pyplot():
@@ -46,7 +47,7 @@ def save(fig, path: Path) -> None:
     plt = pyplot()
     try:
         check_path(path)
-        fig.savefig(path, dpi=110, metadata={"Software": None} if path.suffix.lower() == ".png" else None)
+        fig.savefig(path, dpi=DPI, metadata={"Software": None} if path.suffix.lower() == ".png" else None)
     except OSError as err:
         raise OutputError(f"cannot write {path}: {err.strerror}") from None
     finally:

@@ -111,10 +111,12 @@ class DecisionRequest:
 
     @property
     def costs(self) -> tuple[int, ...]:
+        """Return the legal options' cost hints, in order."""
         return tuple(entry[2] for entry in self.legal)
 
     @property
     def values(self) -> tuple[int, ...]:
+        """Return the legal options' value hints, in order."""
         return tuple(entry[3] for entry in self.legal)
 
     @property
@@ -154,9 +156,15 @@ class BidRequest(NamedTuple):
 
 
 class ChanceSource(Protocol):
-    def roll(self, request: DiceRequest) -> tuple[int, ...]: ...
+    """What answers chance requests: SeededChance, ScriptedChance, or a class of yours with these two methods."""
 
-    def shuffle(self, request: ShuffleRequest) -> list[int]: ...
+    def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        """Return the faces of `request.count` dice, each 1 to 6."""
+        ...
+
+    def shuffle(self, request: ShuffleRequest) -> list[int]:
+        """Return a permutation of `range(request.size)`: the deck's new order."""
+        ...
 
 
 class SeededChance:
@@ -167,20 +175,24 @@ class SeededChance:
         self._randint = self.rng.randint
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        """Return `request.count` dice thrown by the generator."""
         randint = self._randint
         if request.count == 2:
             return (randint(1, 6), randint(1, 6))
         return tuple(randint(1, 6) for _ in range(request.count))
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
+        """Return a permutation of the deck drawn by the generator."""
         order = list(range(request.size))
         self.rng.shuffle(order)
         return order
 
     def get_state(self) -> object:
+        """Return the generator's state (saved with a game)."""
         return self.rng.getstate()
 
     def set_state(self, state: object) -> None:
+        """Put the generator back in a state get_state returned."""
         self.rng.setstate(state)  # type: ignore[arg-type]
 
 
@@ -196,6 +208,7 @@ class ScriptedChance:
         self.shuffles = list(shuffles or [])
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        """Return the next scripted throw (a LandlordError when none is left or it has the wrong number of dice)."""
         from .errors import LandlordError
 
         if not self.throws:
@@ -206,6 +219,7 @@ class ScriptedChance:
         return throw
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
+        """Return the next scripted permutation, or the declared order when none is left."""
         if self.shuffles:
             return list(self.shuffles.pop(0))
         return list(range(request.size))

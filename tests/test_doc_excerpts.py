@@ -27,16 +27,22 @@ from landlord_dsl.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md", "docs/getting-started.md"]
 SHIPPED = [p.read_text() for p in sorted((ROOT / "editions").rglob("*.lg"))]
-_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)\n(.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)(?: title=\"([^\"]*)\")?\n(.*?)```",
+                    re.S)
 
 
 def excerpts(kind: str) -> list[tuple[str, str, str]]:
     """Return (page, marker, block text) of every excerpt of one kind ('lg', 'play', 'log') on the pages."""
+    return [(page, marker, block) for page, marker, _, block in titled_excerpts(kind)]
+
+
+def titled_excerpts(kind: str) -> list[tuple[str, str, str, str]]:
+    """Return (page, marker, the block's title or "", block text) of every excerpt of one kind on the pages."""
     found = []
     for page in PAGES:
-        for marker, block in _BLOCK.findall((ROOT / page).read_text()):
+        for marker, title, block in _BLOCK.findall((ROOT / page).read_text()):
             if marker.startswith(kind):
-                found.append((page, marker, block))
+                found.append((page, marker, title, block))
     return found
 
 
@@ -59,6 +65,11 @@ def split_marker(marker: str) -> tuple[list[str], list[int], int]:
 @pytest.mark.parametrize("page,marker,block", excerpts("lg"))
 def test_quoted_rule_text_is_in_a_shipped_file(page, marker, block):
     assert any(block in text for text in SHIPPED), f"{page}: this quote is in no shipped .lg file:\n{block}"
+
+
+@pytest.mark.parametrize("page,marker,title,block", [e for e in titled_excerpts("lg") if e[2]])
+def test_a_quote_titled_with_a_file_is_in_that_file(page, marker, title, block):
+    assert block in (ROOT / title).read_text(encoding="utf-8"), f"{page}: this quote is not in {title}"
 
 
 def test_the_pages_have_excerpts_of_every_kind():

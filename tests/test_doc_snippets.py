@@ -25,7 +25,7 @@ import pytest
 import landlord_dsl as ld
 
 ROOT = Path(__file__).resolve().parents[1]
-_BLOCK = re.compile(r"<!-- lg: ([a-z ]+?) -->\n\n```(?:text|lg)\n(.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- lg: ([a-z ]+?) -->\n\n```(?:text|lg)(?: title=\"[^\"]*\")?\n(.*?)```", re.S)
 
 
 def snippets() -> list[tuple[str, int, str, bool, str]]:
@@ -81,10 +81,36 @@ def _syntax_lines(text: str, pattern: str) -> set[str]:
 
 def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
     # a section's syntax is the unmarked block right below its heading
-    section_syntax = r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```"
-    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), section_syntax)
+    below_heading = r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```"
+    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), below_heading)
                               for page in _REFERENCE))
     sheet = _syntax_lines((ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8"), r"```lg\n(.*?)```")
     assert len(reference) > 50
     assert reference - sheet == set(), "syntax missing from the cheat sheet"
     assert sheet - reference == set(), "syntax on the cheat sheet that no section of the reference has"
+
+
+def _table_rows(text: str) -> list[list[str]]:
+    """Return the cells of every row of a Markdown table (header and rule lines left out)."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("|")]
+    return rows[2:]
+
+
+def test_the_cheat_sheet_names_every_built_in_function():
+    # (the reference's table of them is generated from the registry: tests/test_compiler.py)
+    from landlord_dsl.builtins import BUILTINS
+
+    sheet = (ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8")
+    assert [name for name in BUILTINS if f"`{name}`" not in sheet] == []
+
+
+def test_the_built_in_field_and_context_name_tables_are_the_registries():
+    from landlord_dsl.types import BUILTIN_FIELDS, CONTEXT_NAMES, SHORTFALL_NAMES
+
+    page = (ROOT / "docs/language/expressions.md").read_text(encoding="utf-8")
+    fields = page.split("## Built-in fields", 1)[1]
+    assert {(row[0], row[1].strip("`")) for row in _table_rows(fields)} == \
+        {(of, name) for of, names in BUILTIN_FIELDS.items() for name in names}
+    context = page.split("## Context names", 1)[1].split("\n## ", 1)[0]
+    assert {row[0].strip("`") for row in _table_rows(context)} == set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}

@@ -77,3 +77,33 @@ def test_every_rule_code_block_in_the_docs_is_marked_lg():
             if word and word.group(0) in words and not first.startswith("landlord-dsl"):
                 unmarked.append(f"{page.name}: {first[:60]}")
     assert unmarked == []
+
+
+def test_the_diff_lexer_colours_each_line_as_the_terminal_does():
+    """`lg-diff`, the docs' fence for `landlord-dsl diff` output, colours each line as --color always does."""
+    import io
+
+    from pygments.token import Generic
+
+    from landlord_dsl.cli import main
+    from landlord_dsl.highlight import LandlordDiffLexer
+
+    assert isinstance(get_lexer_by_name("lg-diff"), LandlordDiffLexer)
+    runs = {}
+    for colour in ("never", "always"):
+        out = io.StringIO()
+        main(["diff", "landlords-game-1906", "landlords-game-1906-monopolist-demonstration", "--color", colour],
+             out=out)
+        runs[colour] = out.getvalue().splitlines()
+    kinds = {}
+    for token, value in LandlordDiffLexer().get_tokens("\n".join(runs["never"]) + "\n"):
+        kinds.setdefault(value.rstrip("\n"), token)
+    expected = {"\x1b[31m": Generic.Deleted, "\x1b[32m": Generic.Inserted, "\x1b[33m": Generic.Subheading,
+                "\x1b[1m": Generic.Strong}
+    checked = 0
+    for plain, coloured in zip(runs["never"], runs["always"]):
+        want = next((kind for code, kind in expected.items() if coloured.startswith(code)), None)
+        if want is not None:
+            assert kinds[plain] == want, plain
+            checked += 1
+    assert checked > 10

@@ -643,7 +643,7 @@ def test_variant_diff_against_its_edition_lists_exactly_its_changes(path: Path):
 # =====================================================================
 
 PAGE = ROOT / "docs" / "writing-a-variant.md"
-_FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.M | re.S)
+_FENCE = re.compile(r"^```(\w*)(?: title=\"[^\"]*\")?\n(.*?)^```[ \t]*$", re.M | re.S)
 _MARKER = re.compile(r"<!-- walkthrough: (\w+)(.*?) -->\s*$", re.S)
 SHORT_EDITIONS = ".../editions"  # how the page shows the directory of the shipped editions
 

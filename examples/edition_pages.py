@@ -1,0 +1,193 @@
+"""Regenerate the generated parts of the edition pages (docs/editions/NAME.md) from the rule files.
+
+Run from the repository root after changing an edition's board or a scenario test's xfail:
+
+    python examples/edition_pages.py
+
+Two regions of each page are written between marker comments:
+
+* `board`: the table of the track, read from the rule file (positions, labels,
+  kinds, fields, groups, and each space's citation with its confidence as a
+  coloured badge), folded so that the board picture above it leads the page;
+* `disagreements`: every scenario test marked xfail(strict=True), which
+  records where the encoding and the rule text still disagree, with its reason.
+
+tests/test_edition_pages.py fails while a page is out of date.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import html
+import re
+import sys
+from pathlib import Path
+
+import landlord_dsl as ld
+from landlord_dsl import ast
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ROOT / "docs" / "editions"
+
+# Per edition: the scenario tests that read its rules, the group-valued field shown as a set
+# column (with its heading), whether to list the other groups, and rents read from tables.
+EDITIONS = {
+    "landlords-game-1904": {
+        "tests": ["test_scenarios_1904.py"], "sets": {}, "groups": True, "rents": None,
+    },
+    "landlords-game-1906": {
+        "tests": ["test_scenarios_1906.py", "test_scenarios_single_tax.py"],
+        "sets": {"section": "Section"}, "groups": True, "rents": None,
+    },
+    "monopoly-1933-atlantic-city": {
+        "tests": ["test_scenarios_1933.py"], "sets": {"color": "Colour"}, "groups": False,
+        # the title cards' rents: land, 1 to 4 houses, hotel; railroads and utilities by number owned
+        "rents": ("rent_schedule", {"railroad": ("railroad_fare", "{} by railroads owned"),
+                                    "utility": ("utility_multiplier", "dice × {} by utilities owned")}),
+    },
+}
+
+BEGIN = "<!-- BEGIN GENERATED {} (examples/edition_pages.py) -->\n"
+END = "<!-- END GENERATED {} -->\n"
+
+
+def literal(expr: ast.Expr) -> object:
+    """Return the value of a fixed table key or value: a number, a text, a space name, or a list of them."""
+    if isinstance(expr, (ast.IntLit, ast.TextLit)):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        return expr.name
+    if isinstance(expr, ast.ListLit):
+        return [literal(item) for item in expr.items]
+    raise ValueError(f"not a literal: {expr!r}")
+
+
+def table(model, name: str) -> dict:
+    """Return a declared table as a dict of literal keys and values."""
+    return {literal(k): literal(v) for k, v in model.tables[name].entries}
+
+
+def badge(confidence: str | None) -> str:
+    """Return the HTML badge of a confidence tag (empty when the fact carries none)."""
+    if not confidence:
+        return ""
+    return f'<span class="ll-badge ll-{confidence}">{confidence}</span>'
+
+
+def set_name(model, group: str) -> str:
+    """Return how a set column shows a group: a colour or section named in its label, else 'not stated'."""
+    label = model.group_labels.get(group) or group
+    if ":" in label:
+        return html.escape(label.split(":", 1)[0])
+    if re.fullmatch(r"[A-Z][a-z]+ \d+", label):  # "Section 3"
+        return html.escape(label.split()[1])
+    return f'<span class="ll-unstated" title="{html.escape(label)}">not stated</span>'
+
+
+def board_table(name: str) -> str:
+    """Return the board of an edition as a folded HTML table (stacked on narrow screens by extra.css)."""
+    spec = EDITIONS[name]
+    rules = ld.load_edition(name)
+    model, program = rules.model, ld.compile_rules(rules)
+    members = {tuple(ms): g for g, ms in model.groups.items()}
+    numbers = [f for f, column in program.space_fields.items()
+               if any(isinstance(v, int) and not isinstance(v, bool) for v in column)]
+    heads = ["Pos", "Space", "Kind", *(f.replace("_", " ").capitalize() for f in numbers)]
+    rents = None
+    if spec["rents"]:
+        by_space, by_kind = spec["rents"]
+        rents = (table(model, by_space), {kind: (table(model, t), text) for kind, (t, text) in by_kind.items()})
+        heads.append("Rent")  # land, 1 to 4 houses, hotel (the page says so above the table)
+    heads += list(spec["sets"].values()) + (["Groups"] if spec["groups"] else []) + ["Source"]
+    rows = []
+    for i, space in enumerate(model.spaces):
+        cells = [str(i), f"{html.escape(space.label)}<br><code>{space.name}</code>", f"<code>{space.kind}</code>"]
+        cells += [str(program.space_fields[f][i]) if program.space_fields[f][i] is not None else "" for f in numbers]
+        shown_sets = set()
+        if rents:
+            by_space, by_kind = rents
+            if space.name in by_space:
+                cells.append(" · ".join(str(v) for v in by_space[space.name]))
+            elif space.kind in by_kind:
+                values, text = by_kind[space.kind]
+                cells.append(text.format(" · ".join(str(values[k]) for k in sorted(values))))
+            else:
+                cells.append("")
+        for field in spec["sets"]:
+            value = program.space_fields.get(field, [None] * (i + 1))[i]
+            group = members.get(tuple(value)) if isinstance(value, tuple) else None
+            shown_sets.add(group)
+            cells.append(set_name(model, group) if group else "")
+        if spec["groups"]:
+            cells.append(", ".join(f"<code>{g}</code>" for g in space.groups if g not in shown_sets))
+        source = ""
+        if space.provenance:
+            p = space.provenance
+            source = f"{html.escape(p.source)} {badge(p.confidence)}"
+            if p.note:
+                source += f'<br><span class="ll-note">{html.escape(p.note)}</span>'
+        cells.append(source)
+        rows.append(cells)
+    lines = [f'<details class="ll-board abstract" markdown="0">'
+             f"<summary>The {len(rows)} spaces of the board, in order of play (table)</summary>",
+             '<table class="ll-board-table">',
+             "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
+             "<tbody>"]
+    for cells in rows:
+        lines.append("<tr>" + "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(heads, cells)) + "</tr>")
+    lines += ["</tbody>", "</table>", "</details>"]
+    return "\n".join(lines) + "\n"
+
+
+def xfails(test_file: str) -> list[tuple[str, str]]:
+    """Return (test name, reason) of every test in a scenario test file marked xfail(strict=True)."""
+    tree = pyast.parse((ROOT / "tests" / test_file).read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body:
+        if not isinstance(node, pyast.FunctionDef):
+            continue
+        for deco in node.decorator_list:
+            if isinstance(deco, pyast.Call) and pyast.unparse(deco.func).endswith("mark.xfail"):
+                reason = next((pyast.literal_eval(k.value) for k in deco.keywords if k.arg == "reason"), "")
+                found.append((node.name, reason))
+    return found
+
+
+def disagreements(name: str) -> str:
+    """Return the list of the known disagreements between an edition's encoding and its rule text."""
+    items = [(f, test, reason) for f in EDITIONS[name]["tests"] for test, reason in xfails(f)]
+    if not items:
+        return ("None known: every scenario test of this edition passes "
+                f"({', '.join('`tests/' + f + '`' for f in EDITIONS[name]['tests'])}).\n")
+    lines = ["Each is a scenario test that fails today and is marked as an expected failure "
+             "(`xfail(strict=True)`), so it starts failing the suite the day the encoding is fixed:", ""]
+    for f, test, reason in items:
+        lines.append(f"* **{reason[0].upper() + reason[1:]}.** (`tests/{f}`, `{test}`)")
+    return "\n".join(lines) + "\n"
+
+
+def render(name: str, text: str) -> str:
+    """Return a page's text with its generated regions rewritten."""
+    for region, body in (("board", board_table(name)), ("disagreements", disagreements(name))):
+        begin, end = BEGIN.format(region), END.format(region)
+        if begin not in text:
+            continue
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + begin + "\n" + body + "\n" + end + tail
+    return text
+
+
+def main() -> int:
+    for name in EDITIONS:
+        page = PAGES / f"{name}.md"
+        old = page.read_text(encoding="utf-8")
+        new = render(name, old)
+        if new != old:
+            page.write_text(new, encoding="utf-8")
+            print(f"wrote {page}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

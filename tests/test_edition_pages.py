@@ -1,0 +1,65 @@
+"""The generated parts of the edition pages (board tables, known disagreements) match the rule files and tests.
+
+examples/edition_pages.py writes them; a change to a board, a citation or an
+xfail that leaves a page stale fails here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("edition_pages", ROOT / "examples" / "edition_pages.py")
+edition_pages = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(edition_pages)
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_generated_regions_of_the_page_are_up_to_date(name):
+    text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
+    for region in ("board", "disagreements"):
+        assert edition_pages.BEGIN.format(region) in text, f"the page has no generated {region}"
+    assert edition_pages.render(name, text) == text, "run python examples/edition_pages.py"
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_board_table_has_every_space_with_its_confidence_badge(name):
+    import landlord_dsl as ld
+
+    rules = ld.load_edition(name)
+    table = edition_pages.board_table(name)
+    assert table.count("<tr><td") == len(rules.model.spaces)
+    cited = [s.provenance.confidence for s in rules.model.spaces if s.provenance and s.provenance.confidence]
+    assert len(re.findall(r'class="ll-badge ll-(\w+)"', table)) == len(cited)
+
+
+def test_the_1933_table_gives_rents_and_named_colours():
+    table = edition_pages.board_table("monopoly-1933-atlantic-city")
+    boardwalk = next(row for row in table.splitlines() if "<code>boardwalk</code>" in row)
+    assert "50 · 200 · 600 · 1400 · 1700 · 2000" in boardwalk and ">Light blue<" in boardwalk
+    reading = next(row for row in table.splitlines() if "<code>reading_railroad</code>" in row)
+    assert "25 · 50 · 100 · 200 by railroads owned" in reading
+    assert "not stated" in next(row for row in table.splitlines() if "<code>oriental_avenue</code>" in row)
+
+
+def test_known_disagreements_list_every_strict_xfail_of_the_scenario_tests():
+    reasons = [r for spec in edition_pages.EDITIONS.values() for f in spec["tests"] for _, r in edition_pages.xfails(f)]
+    assert reasons, "the scenario tests have no xfail to list (the test below would prove nothing)"
+    pages = "".join((ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
+                    for name in edition_pages.EDITIONS)
+    for reason in reasons:
+        assert reason[1:] in pages
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_page_opens_with_the_board_picture(name):
+    text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
+    body = text.split("\n# ", 1)[1].split("\n", 1)[1].lstrip("\n")
+    first = body.split("\n", 1)[0]
+    picture = f"../assets/boards/{name}.svg"
+    assert first.startswith("[![The board of ") and f"]({picture})](" in first
+    assert (ROOT / "docs" / picture.removeprefix("../")).exists()
