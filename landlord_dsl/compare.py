@@ -27,7 +27,7 @@ from .agents import HeuristicAgent
 from .compiler import compile_ruleset
 from .engine import Game
 from .errors import visible
-from .formatter import expr, quote
+from .formatter import expr, format_declaration, quote
 from .loader import RuleSet
 from .stats import gini
 
@@ -73,15 +73,6 @@ def _where(node: Any) -> str | None:
     return f"{span.file}:{span.line}" if span is not None and span.file != "<none>" else None
 
 
-def _decl_text(d: Any) -> str:
-    """Return a declaration's normalised text (its canonical layout without comments)."""
-    from .formatter import _Printer
-
-    printer = _Printer("", [])
-    printer.declaration(d)
-    return "\n".join(line.rstrip() for line in printer.out)
-
-
 def _pair(category: str, name: str, a: Any, b: Any, text_a: str | None, text_b: str | None,
           details: Iterable[tuple[str, str | None, str | None]] = ()) -> Change | None:
     details = tuple(details)
@@ -114,8 +105,8 @@ def _compare_named(category: str, a: dict[str, Any], b: dict[str, Any], sources:
     out = []
     for name in list(a) + [n for n in b if n not in a]:
         da, db = a.get(name), b.get(name)
-        ta = _decl_text(_without_provenance(da)) if da is not None else None
-        tb = _decl_text(_without_provenance(db)) if db is not None else None
+        ta = format_declaration(_without_provenance(da)) if da is not None else None
+        tb = format_declaration(_without_provenance(db)) if db is not None else None
         details = []
         if sources and da is not None and db is not None and _source(da.provenance) != _source(db.provenance):
             details.append(("source", _source(da.provenance), _source(db.provenance)))
@@ -130,7 +121,8 @@ def _table_changes(a: dict[str, ast.TableDecl], b: dict[str, ast.TableDecl], sou
     for name in list(a) + [n for n in b if n not in a]:
         ta, tb = a.get(name), b.get(name)
         if ta is None or tb is None:
-            change = _pair("table", name, ta, tb, _decl_text(ta) if ta else None, _decl_text(tb) if tb else None)
+            change = _pair("table", name, ta, tb, format_declaration(ta) if ta else None,
+                           format_declaration(tb) if tb else None)
             if change:
                 out.append(change)
             continue
@@ -214,15 +206,15 @@ def _card_text(deck: ast.DeckDecl | None, c: ast.CardDecl | None) -> str | None:
     if c is None or deck is None:
         return None
     holder = attrs.evolve(deck, cards=(attrs.evolve(c, provenance=None),), provenance=None, label=None, enabled=None)
-    return "\n".join(_decl_text(holder).splitlines()[1:-1]).strip()
+    return "\n".join(format_declaration(holder).splitlines()[1:-1]).strip()
 
 
 def _deck_changes(a: dict[str, ast.DeckDecl], b: dict[str, ast.DeckDecl]) -> list[Change]:
     out = []
     for name in list(a) + [n for n in b if n not in a]:
         da, db = a.get(name), b.get(name)
-        header_a = _decl_text(attrs.evolve(da, cards=(), provenance=None)) if da else None
-        header_b = _decl_text(attrs.evolve(db, cards=(), provenance=None)) if db else None
+        header_a = format_declaration(attrs.evolve(da, cards=(), provenance=None)) if da else None
+        header_b = format_declaration(attrs.evolve(db, cards=(), provenance=None)) if db else None
         change = _pair("deck", name, da, db, header_a, header_b)
         if change is not None:
             out.append(change)

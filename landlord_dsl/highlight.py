@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 
 from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import (Comment, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text,
-                            Whitespace)
+from pygments.token import Comment, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from .builtins import BUILTINS
 from .resources import grammar_path

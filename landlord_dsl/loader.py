@@ -17,8 +17,16 @@ import attrs
 
 from . import ast
 from .checker import Model, check_declarations
-from .errors import (Diagnostic, LandlordError, RuleCheckError, RuleSourceError, RuleSyntaxError, SourceText,
-                     UsageError, did_you_mean)
+from .errors import (
+    Diagnostic,
+    LandlordError,
+    RuleCheckError,
+    RuleSourceError,
+    RuleSyntaxError,
+    SourceText,
+    UsageError,
+    did_you_mean,
+)
 from .limits import MAX_INPUT, too_deep
 from .parser import SyntaxErrors, parse, source_of
 from .resources import editions_dir, resolve

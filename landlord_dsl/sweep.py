@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .options import resolve_options
 from .errors import LandlordError, UsageError
 from .loader import RuleSet
+from .options import resolve_options
 from .parallel import simulate_many
 
 

@@ -1,4 +1,6 @@
-"""Exact movement analysis (landlord_dsl.analysis): checked against a published table, an independent chain and sampling.
+"""Exact movement analysis (landlord_dsl.analysis).
+
+Checked against a published table, an independent chain and sampling.
 
 The standard-deck example is compared with a published long-run table of the
 standard board (tests/data/collins-monopoly.toml) and with a hand-written

@@ -181,7 +181,8 @@ def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
     owners = [game.owner[s] for s in group]
     for seat in range(3):
         assert BUILTINS["count_owned"].implementation(game, seat, group) == owners.count(seat)
-        assert BUILTINS["owns_all"].implementation(game, seat, group) == (bool(group) and owners.count(seat) == len(group))
+        owns_all = bool(group) and owners.count(seat) == len(group)
+        assert BUILTINS["owns_all"].implementation(game, seat, group) == owns_all
     assert BUILTINS["owners"].implementation(game, group) == sorted({o for o in owners if o is not None})
 
 

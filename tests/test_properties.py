@@ -24,7 +24,7 @@ import landlord_dsl as ld
 from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.engine import Game
-from landlord_dsl.formatter import _Printer
+from landlord_dsl.formatter import format_module
 from landlord_dsl.parser import parse
 from landlord_dsl.resources import editions_dir
 from landlord_dsl.saves import state_from_json, state_to_json
@@ -229,9 +229,7 @@ def test_bots_never_run_an_offer_out_of_rounds(path: Path):
 # ------------------------------------------------------ 4. mutated variants
 
 def _render(header: ast.Header, decls) -> str:
-    printer = _Printer("", [])
-    printer.module(ast.Module(header, tuple(decls)))
-    return "\n".join(printer.out) + "\n"
+    return format_module(ast.Module(header, tuple(decls)))
 
 
 @st.composite

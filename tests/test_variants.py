@@ -788,10 +788,10 @@ def test_walkthrough_output_matching():
 
 def _text(decl) -> str:
     """A declaration's canonical text without its citation and label."""
-    from landlord_dsl.compare import _decl_text
+    from landlord_dsl.formatter import format_declaration
 
     fields = attrs.fields_dict(type(decl))
-    return _decl_text(attrs.evolve(decl, **{k: None for k in ("provenance", "label") if k in fields}))
+    return format_declaration(attrs.evolve(decl, **{k: None for k in ("provenance", "label") if k in fields}))
 
 
 def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule_does():

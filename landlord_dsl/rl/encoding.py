@@ -19,9 +19,9 @@ from ..requests import BidRequest, DecisionRequest
 from ..types import element_of, strip_optional
 
 if TYPE_CHECKING:
-    from ..program import Program
     from ..engine import Game
     from ..loader import RuleSet
+    from ..program import Program
 
 MAX_SEATS = 8       # seat rows in the observation (the observer's first)
 GAME_VARS = 8       # game variables, in declaration order
