@@ -105,11 +105,11 @@ class ScriptedAgent(Agent):
                 raise LandlordError(f"scripted answer {answer!r} is not an option of '{request.prompt}' "
                                     f"({', '.join(names)})")
             return names.index(answer)
-        return answer
+        return answer  # type: ignore[return-value]
 
     def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the next scripted answer: a bid, or None to pass."""
-        return self._next(f"a bid for {request.space}")
+        return self._next(f"a bid for {request.space}")  # type: ignore[return-value]
 
 
 class SharedScript:
