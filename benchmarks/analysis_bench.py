@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from landlord_dsl import analysis  # noqa: E402
-from landlord_dsl.analysis.explore import _Explorer  # noqa: E402
-from landlord_dsl.loader import load  # noqa: E402
+from landlord_dsl import analysis
+from landlord_dsl.analysis.explore import _Explorer
+from landlord_dsl.loader import load
 
 
 def measure(edition: str, parts: str, repeat: int) -> dict:

@@ -228,7 +228,7 @@ class Game:
 
     def repay_loans(self, seat: int) -> None:
         cash = self.cash
-        for loan in [l for l in self.loans if l[1] == seat]:
+        for loan in [x for x in self.loans if x[1] == seat]:
             owed = loan[2] + loan[3]
             if cash[seat] >= owed:
                 cash[seat] -= owed
@@ -561,7 +561,7 @@ class Game:
         elif self.turn >= TURN_LIMIT:
             self.over, self.end_reason = True, f"turn limit ({TURN_LIMIT})"
 
-    def play(self) -> "Result":
+    def play(self) -> Result:
         self.setup()
         while not self.over:
             self.play_turn()
@@ -571,11 +571,11 @@ class Game:
     def worth(self, seat: int) -> int:
         titles = sum(1 for s in TITLED if self.owner[s] == seat)
         houses = sum(self.houses[s] for s in TITLED if self.owner[s] == seat)
-        debt = sum(l[2] + l[3] for l in self.loans if l[1] == seat)
-        credit = sum(l[2] + l[3] for l in self.loans if l[0] == seat)
+        debt = sum(loan[2] + loan[3] for loan in self.loans if loan[1] == seat)
+        credit = sum(loan[2] + loan[3] for loan in self.loans if loan[0] == seat)
         return self.cash[seat] + CARD_WORTH * (titles + self.luxuries[seat]) + CARD_WORTH * houses - debt + credit
 
-    def result(self) -> "Result":
+    def result(self) -> Result:
         scores = tuple(self.worth(p) for p in range(self.n))
         best = max(scores)
         return Result(self.turn, (self.turn + self.n - 1) // self.n, self.end_reason, scores,

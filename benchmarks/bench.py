@@ -33,10 +33,9 @@ for path in (str(ROOT), str(HERE)):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import landlord_dsl as ld  # noqa: E402
-
 import baseline_1906  # noqa: E402
 import baseline_1933  # noqa: E402
+import landlord_dsl as ld  # noqa: E402
 
 DEFAULT_EDITION = "landlords-game-1906"
 # The hand-written simulators, by the edition whose rules (default options) they play.
@@ -147,7 +146,8 @@ def render(r: dict) -> str:
         f"rules: load (parse + check) {r['load_seconds'] * 1000:.1f} ms, compile {r['compile_seconds'] * 1000:.1f} ms"
         "  (once, not in the per-game figures)",
         "",
-        f"{'engine':<12} {'time (s)':>9} {'player-turns/s':>15} {'games/s':>9} {'turns/game':>11} {'money conserved':>16}",
+        f"{'engine':<12} {'time (s)':>9} {'player-turns/s':>15} {'games/s':>9} {'turns/game':>11} "
+        f"{'money conserved':>16}",
     ]
     for name in ("interpreter", "baseline"):
         e = r[name]
@@ -165,7 +165,8 @@ def render(r: dict) -> str:
     if r["baseline"] is None:
         lines.append(f"(no hand-written baseline for {r['edition']}: there is one for {', '.join(BASELINES)})")
     else:
-        lines.append(f"interpreter/baseline speed: {r['ratio']:.3f}  (the baseline is {r['baseline_speedup']:.2f}x faster)")
+        lines.append(f"interpreter/baseline speed: {r['ratio']:.3f}  "
+                     f"(the baseline is {r['baseline_speedup']:.2f}x faster)")
         lines.append(f"same game (turns and scores) from both in {r['identical_games']}/{r['games']} seeds")
         if r["identical_games"] != r["games"]:
             lines.append("WARNING: the baseline and the interpreter disagree: the baseline no longer plays the "

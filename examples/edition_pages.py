@@ -46,7 +46,7 @@ EDITIONS = {
         "tests": ["test_scenarios_1933.py"], "sets": {"color": "Colour"}, "groups": False,
         # the title cards' rents: land, 1 to 4 houses, hotel; railroads and utilities by number owned
         "rents": ("rent_schedule", {"railroad": ("railroad_fare", "{} by railroads owned"),
-                                    "utility": ("utility_multiplier", "dice × {} by utilities owned")}),
+                                    "utility": ("utility_multiplier", "dice \u00d7 {} by utilities owned")}),
     },
 }
 

@@ -1,4 +1,5 @@
-"""The data behind the documentation's figures, kept next to each figure so that tests/test_figures.py can tell a stale one.
+"""The data behind the documentation's figures, kept next to each figure so that tests/test_figures.py can
+tell a stale one.
 
 A figure script writes FIGURE.json beside FIGURE.png: the numbers the figure
 is drawn from, and `check`, a digest of the summary of the first few of the

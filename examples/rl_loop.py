@@ -29,7 +29,7 @@ def pettingzoo_loop(rules: str, games: int) -> None:
         returns = {agent: 0.0 for agent in env.agents}
         steps = 0
         for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
+            observation, reward, terminated, truncated, _ = env.last()
             returns[agent] += reward
             if terminated or truncated:
                 action = None  # an agent whose game is over steps with None, once

@@ -26,8 +26,7 @@ import figure_data
 import landlord_dsl as ld
 from landlord_dsl import plots
 from landlord_dsl.simulate import Summary, play_one
-from landlord_dsl.stats import gini
-from landlord_dsl.stats import Stats, layout
+from landlord_dsl.stats import Stats, gini, layout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,10 +141,11 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "## Outcomes",
         "",
-        "| regime | turns per game | final Gini of wealth (95% CI) | final Gini of cash | prosperity | first seat wins |",
+        "| regime | turns per game | final Gini of wealth (95% CI) | final Gini of cash | prosperity "
+        "| first seat wins |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for name, edition, options, summary, finals, cash, landlord in rows:
+    for name, _, _, summary, finals, cash, landlord in rows:
         turns = summary["turns_per_game"]["mean"]
         lines.append(f"| {name} | {turns:.1f} | {interval(finals)} | {interval(cash)} | "
                      f"{100 * summary['prosperity_rate']:.1f}% | {100 * landlord / args.games:.1f}% |")
@@ -157,8 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         '<figure class="chart" markdown>',
         '<picture><source media="(max-width: 760px)" srcset="../assets/single-tax-gini-narrow.png">'
-        '<img src="../assets/single-tax-gini.png" data-text-px="%.1f" '
-        'alt="Gini of wealth and of cash by round, one line per regime with its 95 %% band"></picture>' % text_px,
+        f'<img src="../assets/single-tax-gini.png" data-text-px="{text_px:.1f}" '
+        'alt="Gini of wealth and of cash by round, one line per regime with its 95 % band"></picture>',
         "<figcaption markdown>The Gini of wealth (left, or above) and of cash (right, or below) after setup and",
         "after every round, averaged over the games still running (a round is shown while at least half of them",
         "are); each band is the 95 % confidence interval of the mean across games. The dashed line, between",

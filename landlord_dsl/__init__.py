@@ -46,20 +46,31 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from . import ast
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
     from .analysis import Analysis
     from .compare import Change
-    from .program import Program
     from .engine import Game, GameResult
-    from .errors import (Diagnostic, GameLogError, LandlordError, OutputError, RuleCheckError, RuleRuntimeError,
-                         RuleSourceError, RuleSyntaxError, SaveError, UsageError)
-    from .loader import RuleSet, load_text
+    from .errors import (
+        Diagnostic,
+        GameLogError,
+        LandlordError,
+        OutputError,
+        RuleCheckError,
+        RuleRuntimeError,
+        RuleSourceError,
+        RuleSyntaxError,
+        SaveError,
+        UsageError,
+    )
     from .events import ThrowEvent, TurnEvent
+    from .loader import RuleSet, load_text
+    from .program import Program
     from .requests import ScriptedChance, SeededChance
     from .rl import LandlordAECEnv
     from .saves import GameState, state_from_json, state_to_json
@@ -80,12 +91,43 @@ _LAZY = {
 }
 
 __all__ = [
-    "Agent", "Diagnostic", "Game", "GameLogError", "GameResult", "GameState", "HeuristicAgent", "HumanAgent",
-    "LandlordError", "OutputError", "Program", "RandomAgent", "RuleCheckError", "RuleRuntimeError", "RuleSet",
-    "RuleSourceError", "RuleSyntaxError", "SaveError", "ScriptedAgent", "UsageError",
-    "ScriptedChance", "SeededChance", "ThrowEvent", "TurnEvent", "analyze", "check", "compile_rules", "diff",
-    "env", "format_source", "load_edition", "load_text", "new_game", "parse", "shipped_editions",
-    "state_from_json", "state_to_json",
+    "Agent",
+    "Diagnostic",
+    "Game",
+    "GameLogError",
+    "GameResult",
+    "GameState",
+    "HeuristicAgent",
+    "HumanAgent",
+    "LandlordError",
+    "OutputError",
+    "Program",
+    "RandomAgent",
+    "RuleCheckError",
+    "RuleRuntimeError",
+    "RuleSet",
+    "RuleSourceError",
+    "RuleSyntaxError",
+    "SaveError",
+    "ScriptedAgent",
+    "ScriptedChance",
+    "SeededChance",
+    "ThrowEvent",
+    "TurnEvent",
+    "UsageError",
+    "analyze",
+    "check",
+    "compile_rules",
+    "diff",
+    "env",
+    "format_source",
+    "load_edition",
+    "load_text",
+    "new_game",
+    "parse",
+    "shipped_editions",
+    "state_from_json",
+    "state_to_json",
 ]
 
 
@@ -181,9 +223,9 @@ def new_game(
     """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is."""
     from .agents import HeuristicAgent
     from .compiler import compile_ruleset
-    from .program import Program
     from .engine import Game
     from .loader import load
+    from .program import Program
 
     if isinstance(rules, str):
         rules = load(rules)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import TYPE_CHECKING, Iterable, TextIO
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, TextIO
 
 from .errors import LandlordError, UsageError, visible
 from .requests import BidRequest, DecisionRequest
@@ -20,11 +21,11 @@ if TYPE_CHECKING:
 class Agent:
     """The interface: pick an option index, or bid an amount (None passes)."""
 
-    def choose(self, game: "Game", request: DecisionRequest) -> int:  # pragma: no cover - interface
+    def choose(self, game: Game, request: DecisionRequest) -> int:  # pragma: no cover - interface
         """Return the index, in `request.legal`, of the option this seat takes."""
         raise NotImplementedError
 
-    def bid(self, game: "Game", request: BidRequest) -> int | None:  # pragma: no cover - interface
+    def bid(self, game: Game, request: BidRequest) -> int | None:  # pragma: no cover - interface
         """Return a bid in `[request.minimum, request.maximum]`, or None to pass."""
         raise NotImplementedError
 
@@ -35,11 +36,11 @@ class RandomAgent(Agent):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game: "Game", request: DecisionRequest) -> int:
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return a uniformly random legal option's index."""
         return self.rng.randrange(len(request.legal))
 
-    def bid(self, game: "Game", request: BidRequest) -> int | None:
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the minimum bid or None (pass), at even odds."""
         return request.minimum if self.rng.random() < 0.5 else None
 
@@ -56,7 +57,7 @@ class HeuristicAgent(Agent):
     def __init__(self, reserve: int = 100):
         self.reserve = reserve
 
-    def choose(self, game: "Game", request: DecisionRequest) -> int:
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
         limit = game.bal[game.nacc + request.seat] - self.reserve
         best, best_gain = -1, None
@@ -71,7 +72,7 @@ class HeuristicAgent(Agent):
                     best, best_gain = i, gain
         return best if best >= 0 else cheapest
 
-    def bid(self, game: "Game", request: BidRequest) -> int | None:
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the minimum bid while it is within the value hint and the reserve, else None (pass)."""
         ceiling = request.value
         affordable = game.bal[game.nacc + request.seat] - self.reserve
@@ -95,7 +96,7 @@ class ScriptedAgent(Agent):
             raise LandlordError(f"the scripted agent has no answer left for: {what}")
         return self.answers.pop(0)
 
-    def choose(self, game: "Game", request: DecisionRequest) -> int:
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the next scripted answer as an index (a name is looked up among the legal options)."""
         answer = self._next(request.prompt)
         if isinstance(answer, str):
@@ -106,7 +107,7 @@ class ScriptedAgent(Agent):
             return names.index(answer)
         return answer  # type: ignore[return-value]
 
-    def bid(self, game: "Game", request: BidRequest) -> int | None:
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the next scripted answer: a bid, or None to pass."""
         return self._next(f"a bid for {request.space}")  # type: ignore[return-value]
 
@@ -149,7 +150,7 @@ class HumanAgent(Agent):
                 return line
             self.stdout.write("  please answer with one of the numbers shown\n")
 
-    def choose(self, game: "Game", request: DecisionRequest) -> int:
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the option the person types (asked again until the answer is valid)."""
         self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
                           f"{visible(request.prompt)}\n")
@@ -161,7 +162,7 @@ class HumanAgent(Agent):
         answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
         return int(answer) - 1
 
-    def bid(self, game: "Game", request: BidRequest) -> int | None:
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the bid the person types, or None when they pass."""
         high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
         self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "

@@ -26,7 +26,7 @@ class Span:
 NO_SPAN = Span("<none>", 1, 1, 1, 1)
 
 
-def _span() -> attrs.Attribute:
+def _span() -> Span:
     return attrs.field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
 
 

@@ -56,8 +56,8 @@ def parse_citation(citation: str) -> list[CitationPart]:
         offset += len(raw) + 1
         text = raw.strip()
         match = KEY.match(text)
-        ok = match is not None and (match.end() == len(text) or text[match.end()] in ",:")
-        parts.append(CitationPart(match.group(0) if ok else None, start, text))
+        key = match.group(0) if match and (match.end() == len(text) or text[match.end()] in ",:") else None
+        parts.append(CitationPart(key, start, text))
     return parts
 
 

@@ -147,22 +147,24 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
     for i, (x, y, w, h, side) in enumerate(cells):
         kind = program.space_kinds[i]
         label = program.space_labels[i]
+        group = sets[i]
         out.append(f'<g id="space-{i}" class="space kind-{_plain(kind)}">')
-        out.append(f"<title>{i}: {_plain(label)} ({_plain(model.kinds[kind].label or kind) if kind in model.kinds else _plain(kind)})"
-                   f"{'; ' + _plain(model.group_labels.get(sets[i], sets[i])) if sets[i] else ''}</title>")
+        kind_label = _plain(model.kinds[kind].label or kind) if kind in model.kinds else _plain(kind)
+        out.append(f"<title>{i}: {_plain(label)} ({kind_label})"
+                   f"{'; ' + _plain(model.group_labels.get(group, group)) if group else ''}</title>")
         out.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{kind_fill[kind]}" '
                    f'stroke="#333" stroke-width="1"/>')
         top = y + 4
-        if sets[i] and side != "corner":
+        if group and side != "corner":
             bx, by, bw, bh = _band(x, y, w, h, side)
-            out.append(f'<rect x="{bx:g}" y="{by:g}" width="{bw:g}" height="{bh:g}" fill="{set_colour[sets[i]]}" '
+            out.append(f'<rect x="{bx:g}" y="{by:g}" width="{bw:g}" height="{bh:g}" fill="{set_colour[group]}" '
                        f'stroke="#333" stroke-width="0.5"/>')
             if side == "bottom":
                 top = y + BAND + 4
-        inner = w - (BAND if side in ("left", "right") and sets[i] else 0)
-        left = x + (BAND if side == "right" and sets[i] else 0)
+        inner = w - (BAND if side in ("left", "right") and group else 0)
+        left = x + (BAND if side == "right" and group else 0)
         fields = _field_lines(program, i)[:3]
-        size, lines = _fit(label, inner, h - (BAND if sets[i] else 0) - 8, len(fields),
+        size, lines = _fit(label, inner, h - (BAND if group else 0) - 8, len(fields),
                            9 if side == "corner" else 7.5)
         cx = left + inner / 2
         out.append(f'<text x="{cx:g}" y="{top + size:g}" font-size="{size:g}" text-anchor="middle" '
@@ -171,7 +173,7 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
             out.append(f'<tspan x="{cx:g}" dy="{0 if k == 0 else size * 1.15:g}">{_plain(line)}</tspan>')
         out.append("</text>")
         for k, line in enumerate(reversed(fields)):
-            fy = y + h - 5 - k * (size * 1.2) - (BAND if side == "top" and sets[i] else 0)
+            fy = y + h - 5 - k * (size * 1.2) - (BAND if side == "top" and group else 0)
             out.append(f'<text x="{cx:g}" y="{fy:g}" font-size="{size - 0.5:g}" text-anchor="middle" '
                        f'fill="#444">{_plain(line)}</text>')
         out.append(f'<text x="{x + 3:g}" y="{y + h - 3:g}" font-size="6" fill="#888">{i}</text>')

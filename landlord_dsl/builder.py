@@ -147,7 +147,8 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def has_tag(self, meta, children):
         subject, tag = children
-        name = ast.Name(str(tag), span=self.at or ast.Span(self.file, tag.line, tag.column, tag.end_line, tag.end_column))
+        span = self.at or ast.Span(self.file, tag.line, tag.column, tag.end_line, tag.end_column)
+        name = ast.Name(str(tag), span=span)
         return ast.Binary("has", subject, name, span=self._span(meta))
 
     @v_args(meta=True)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from .control import MAX_NESTING
 
 if TYPE_CHECKING:
-    from .program import Program
     from .errors import RuleRuntimeError
+    from .program import Program
 
 
 class Cards:

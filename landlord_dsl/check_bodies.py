@@ -10,7 +10,8 @@ expressions are typed by `check_exprs.ExpressionPass`.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
+from itertools import pairwise
 
 import attrs
 
@@ -23,8 +24,26 @@ from .model import FIELD_TYPES, LITERAL_NAMES, Annotations, Scope, param_type
 from .narrowing import narrowings, still_narrowed, walk_statements
 from .parser import parse_hole
 from .types import (
-    ANY, BOOL, BUILTIN_FIELDS, CARD, CONTEXT_NAMES, DECK, DICE, GROUP, INT, NONE, PAYEE, PLAYER,
-    SHORTFALL_NAMES, SPACE, compatible, describe, element_of, optional, strip_optional, table_name,
+    ANY,
+    BOOL,
+    BUILTIN_FIELDS,
+    CARD,
+    CONTEXT_NAMES,
+    DECK,
+    DICE,
+    GROUP,
+    INT,
+    NONE,
+    PAYEE,
+    PLAYER,
+    SHORTFALL_NAMES,
+    SPACE,
+    compatible,
+    describe,
+    element_of,
+    optional,
+    strip_optional,
+    table_name,
 )
 
 
@@ -63,13 +82,14 @@ class BodyPass(PassBase):
                     self.error(f"variable '{v.name}' holds {describe(declared)} but starts as {describe(initial)}",
                                v.initial.span, None)
                 elif declared == NONE:
-                    self.error(f"variable '{v.name}' starts as none: declare its type, e.g. `var {v.name}: player = none`",
-                               v.span, None)
+                    self.error(f"variable '{v.name}' starts as none: declare its type, "
+                               f"e.g. `var {v.name}: player = none`", v.span, None)
                 self.annotations.set_type(v, declared)
         self._check_functions()
         for deck in m.decks.values():
             if deck.titles_in is not None and deck.titles_in not in m.groups:
-                self.error(f"unknown group or kind '{deck.titles_in}'", deck.span, did_you_mean(deck.titles_in, m.groups))
+                self.error(f"unknown group or kind '{deck.titles_in}'", deck.span,
+                           did_you_mean(deck.titles_in, m.groups))
             if deck.enabled is not None:
                 frame = [0]
                 self.condition(deck.enabled, Scope(frame), "a deck's `when`")
@@ -117,7 +137,7 @@ class BodyPass(PassBase):
             self.error(f"table '{t.name}' is `rising`, so its keys and values must be plain numbers", t.span, None)
             return
         ordered = sorted(pairs)
-        for (k0, v0), (k1, v1) in zip(ordered, ordered[1:]):
+        for (k0, v0), (k1, v1) in pairwise(ordered):
             if v1 < v0:
                 entry = next(v for k, v in t.entries if isinstance(k, ast.IntLit) and k.value == k1)
                 self.error(f"table '{t.name}' is `rising` but falls from {v0} at {k0} to {v1} at {k1}", entry.span,
@@ -445,7 +465,7 @@ class BodyPass(PassBase):
     def _check_paid_fields(self) -> None:
         """Report a board field that some `pay` pays as it stands and that a space sets to a negative number."""
         for s in self.m.spaces:
-            for (name, value), span in zip(s.fields, s.field_spans or [s.span] * len(s.fields)):
+            for name, value in s.fields:
                 number = _literal_int(value)
                 if name in self.paid_fields and number is not None and number < 0:
                     paid = self.paid_fields[name]
@@ -499,7 +519,7 @@ class BodyPass(PassBase):
             return
         if s.op != "=" and not compatible(INT, target_t):
             self.error(f"`{s.op}` needs a number variable", s.span, None)
-        if not compatible(target_t, value_t) and not (target_t.endswith("?") or value_t == NONE and target_t != INT):
+        if not compatible(target_t, value_t) and not (target_t.endswith("?") or (value_t == NONE and target_t != INT)):
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
 
     def template(self, text: str, span: ast.Span, scope: Scope) -> list:

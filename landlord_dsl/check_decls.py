@@ -9,9 +9,9 @@ members of every group and kind. It is a part of `checker.Checker`.
 from __future__ import annotations
 
 from . import ast
-from .check_base import PassBase
 from .bibliography import KEY, parse_citation, shipped_sources
 from .builtins import BUILTINS
+from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope
@@ -276,10 +276,10 @@ class DeclarationPass(PassBase):
                     if not compatible(want, t):
                         self.error(f"field '{name}' of '{s.name}' should be {describe(want)}, not {describe(t)}",
                                    value.span, None)
-                    elif t == GROUP and isinstance(value, ast.Name) and value.name in m.groups:
+                    elif (t == GROUP and isinstance(value, ast.Name) and value.name in m.groups
+                          and i not in m.groups[value.name]):
                         # a group-valued field (a lot's section, say) makes the space a member
-                        if i not in m.groups[value.name]:
-                            m.groups[value.name].append(i)
+                        m.groups[value.name].append(i)
             for g in s.groups:
                 if g not in m.groups or g in m.kinds:
                     self.error(f"unknown group '{g}' for space '{s.name}'", s.group_span,

@@ -16,9 +16,29 @@ from .errors import did_you_mean
 from .model import MAX_NUMBER, Scope, param_type
 from .narrowing import narrowing_path, narrowings
 from .types import (
-    ACCOUNT, ANY, BOOL, BUILTIN_FIELDS, CARD, CONTEXT_NAMES, DECK, GROUP, INT, NONE, PLAYER,
-    SHORTFALL_NAMES, SPACE, TEXT, comparable, compatible, describe, element_of, list_of, optional, strip_optional,
-    table_name, table_of,
+    ACCOUNT,
+    ANY,
+    BOOL,
+    BUILTIN_FIELDS,
+    CARD,
+    CONTEXT_NAMES,
+    DECK,
+    GROUP,
+    INT,
+    NONE,
+    PLAYER,
+    SHORTFALL_NAMES,
+    SPACE,
+    TEXT,
+    comparable,
+    compatible,
+    describe,
+    element_of,
+    list_of,
+    optional,
+    strip_optional,
+    table_name,
+    table_of,
 )
 
 
@@ -94,7 +114,8 @@ class ExpressionPass(PassBase):
     @handles(ast.IntLit)
     def _int_lit(self, e: ast.IntLit, scope: Scope, constant: bool) -> str:
         if abs(e.value) > MAX_NUMBER:
-            self.error("this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
+            self.error("this number is too large", e.span,
+                       f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
         return INT
 
     @handles(ast.TextLit)

@@ -13,7 +13,7 @@ the body and statement pass (check_bodies.py) and the expression pass
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from . import ast
 from .check_bodies import BodyPass

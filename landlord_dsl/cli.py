@@ -20,13 +20,13 @@ import argparse
 import errno
 import os
 import sys
-from typing import Any, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 from . import __version__
 from .commands.games import cmd_play, cmd_replay, cmd_simulate, cmd_sweep
 from .commands.rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_show, cmd_sources
 from .errors import LandlordError
-
 
 # --------------------------------------------------------------------- main
 
@@ -46,7 +46,8 @@ def _at_least(low: int):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="landlord-dsl",
-        description="Rules of The Landlord's Game and early Monopoly as data: check, format, play and simulate .lg files.",
+        description="Rules of The Landlord's Game and early Monopoly as data: "
+                    "check, format, play and simulate .lg files.",
     )
     parser.add_argument("--version", action="version", version=f"landlord-dsl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -65,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fmt)
 
     def parallel_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
+        p.add_argument("--jobs", type=_at_least(1), metavar="N",
+                       help="processes to play games in (default: every core)")
         p.add_argument("--backend", choices=("local", "dask"), default="local",
                        help="local processes, or a Dask cluster (needs the distributed extra)")
         p.add_argument("--scheduler", metavar="ADDRESS",
@@ -247,7 +249,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO)
         return 130
     except BrokenPipeError:  # a pipe written outside the guarded streams: the work was cut short
         return 1
-    except Exception as err:  # noqa: BLE001 - last line of defence: no tracebacks for users
+    except Exception as err:  # last line of defence: no tracebacks for users
         if os.environ.get("LANDLORD_DEBUG"):
             raise
         sys.stderr.write(f"landlord-dsl: internal error: {type(err).__name__}: {err}\n"

@@ -17,7 +17,8 @@ import difflib
 import math
 import re
 import statistics
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -26,7 +27,7 @@ from .agents import HeuristicAgent
 from .compiler import compile_ruleset
 from .engine import Game
 from .errors import visible
-from .formatter import expr, quote
+from .formatter import expr, format_declaration, quote
 from .loader import RuleSet
 from .stats import gini
 
@@ -72,15 +73,6 @@ def _where(node: Any) -> str | None:
     return f"{span.file}:{span.line}" if span is not None and span.file != "<none>" else None
 
 
-def _decl_text(d: Any) -> str:
-    """Return a declaration's normalised text (its canonical layout without comments)."""
-    from .formatter import _Printer
-
-    printer = _Printer("", [])
-    printer.declaration(d)
-    return "\n".join(line.rstrip() for line in printer.out)
-
-
 def _pair(category: str, name: str, a: Any, b: Any, text_a: str | None, text_b: str | None,
           details: Iterable[tuple[str, str | None, str | None]] = ()) -> Change | None:
     details = tuple(details)
@@ -113,8 +105,8 @@ def _compare_named(category: str, a: dict[str, Any], b: dict[str, Any], sources:
     out = []
     for name in list(a) + [n for n in b if n not in a]:
         da, db = a.get(name), b.get(name)
-        ta = _decl_text(_without_provenance(da)) if da is not None else None
-        tb = _decl_text(_without_provenance(db)) if db is not None else None
+        ta = format_declaration(_without_provenance(da)) if da is not None else None
+        tb = format_declaration(_without_provenance(db)) if db is not None else None
         details = []
         if sources and da is not None and db is not None and _source(da.provenance) != _source(db.provenance):
             details.append(("source", _source(da.provenance), _source(db.provenance)))
@@ -129,7 +121,8 @@ def _table_changes(a: dict[str, ast.TableDecl], b: dict[str, ast.TableDecl], sou
     for name in list(a) + [n for n in b if n not in a]:
         ta, tb = a.get(name), b.get(name)
         if ta is None or tb is None:
-            change = _pair("table", name, ta, tb, ta and _decl_text(ta), tb and _decl_text(tb))
+            change = _pair("table", name, ta, tb, format_declaration(ta) if ta else None,
+                           format_declaration(tb) if tb else None)
             if change:
                 out.append(change)
             continue
@@ -208,25 +201,29 @@ def _space_changes(a: list[ast.SpaceDecl], b: list[ast.SpaceDecl], sources: bool
     return out
 
 
+def _card_text(deck: ast.DeckDecl | None, c: ast.CardDecl | None) -> str | None:
+    """Return the card's text as the deck `deck` would print it, without its source; None for no card."""
+    if c is None or deck is None:
+        return None
+    holder = attrs.evolve(deck, cards=(attrs.evolve(c, provenance=None),), provenance=None, label=None, enabled=None)
+    return "\n".join(format_declaration(holder).splitlines()[1:-1]).strip()
+
+
 def _deck_changes(a: dict[str, ast.DeckDecl], b: dict[str, ast.DeckDecl]) -> list[Change]:
     out = []
     for name in list(a) + [n for n in b if n not in a]:
         da, db = a.get(name), b.get(name)
-        header_a = _decl_text(attrs.evolve(da, cards=(), provenance=None)) if da else None
-        header_b = _decl_text(attrs.evolve(db, cards=(), provenance=None)) if db else None
+        header_a = format_declaration(attrs.evolve(da, cards=(), provenance=None)) if da else None
+        header_b = format_declaration(attrs.evolve(db, cards=(), provenance=None)) if db else None
         change = _pair("deck", name, da, db, header_a, header_b)
         if change is not None:
             out.append(change)
         ca = {c.name: c for c in da.cards} if da else {}
         cb = {c.name: c for c in db.cards} if db else {}
+        deck = da or db
         for card in list(ca) + [n for n in cb if n not in ca]:
-            def text(c: ast.CardDecl | None) -> str | None:
-                if c is None:
-                    return None
-                holder = attrs.evolve(da or db, cards=(attrs.evolve(c, provenance=None),), provenance=None,
-                                      label=None, enabled=None)
-                return "\n".join(_decl_text(holder).splitlines()[1:-1]).strip()
-            change = _pair("card", f"{name}.{card}", ca.get(card), cb.get(card), text(ca.get(card)), text(cb.get(card)))
+            change = _pair("card", f"{name}.{card}", ca.get(card), cb.get(card), _card_text(deck, ca.get(card)),
+                           _card_text(deck, cb.get(card)))
             if change is not None:
                 out.append(change)
     return out
@@ -330,7 +327,7 @@ def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
     """Return -/+ lines for two normalised texts: whole texts when short, else a unified diff."""
     old_lines = old.splitlines() if old is not None else []
     new_lines = new.splitlines() if new is not None else []
-    if len(old_lines) <= 2 and len(new_lines) <= 2 or not old_lines or not new_lines:
+    if (len(old_lines) <= 2 and len(new_lines) <= 2) or not old_lines or not new_lines:
         return ([paint(f"      - {t}", "removed") for t in old_lines]
                 + [paint(f"      + {t}", "added") for t in new_lines])
     out = []
@@ -364,7 +361,8 @@ def render_markdown(changes: Sequence[Change], a: str, b: str) -> str:
         for c in group:
             name = c.name + (f" → {c.new_name}" if c.new_name else "")
             cite = _cite(c)
-            out += [f"**{c.change}** `{name}`" + (f" · sources: {_md_escape(cite[1:-1].replace(' -> ', ' → '))}" if cite else ""), ""]
+            sources = f" · sources: {_md_escape(cite[1:-1].replace(' -> ', ' → '))}" if cite else ""
+            out += [f"**{c.change}** `{name}`{sources}", ""]
             if c.details:
                 out += ["| what | old | new |", "|---|---|---|"]
                 out += [f"| {_md_escape(w)} | {_md_code(o)} | {_md_code(n)} |" for w, o, n in c.details]
@@ -467,7 +465,8 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
     sides: dict[str, dict[str, Any]] = {}
     for side, program in (("a", pa), ("b", pb)):
         lengths, ginis, censored, wins = [], [], 0, [[0.0] * games for _ in range(n)]
-        throws, landings = [], {name: [] for name in program.space_names}
+        throws: list[int] = []
+        landings: dict[str, list[int]] = {name: [] for name in program.space_names}
         for i in range(games):
             game, result = _play(program, n, seed + i)
             lengths.append(result.turns)
@@ -489,7 +488,12 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
                               sb["throws"])
         where = {side: (sides[side]["program"].space_names.index(name)
                         if name in sides[side]["program"].space_names else None) for side in "ab"}
-        label = pa.space_labels[where["a"]] if where["a"] is not None else pb.space_labels[where["b"]]
+        index_a, index_b = where["a"], where["b"]
+        if index_a is not None:
+            label = pa.space_labels[index_a]
+        else:
+            assert index_b is not None  # every name is a space of a or of b
+            label = pb.space_labels[index_b]
         landing.append({"space": name, "label": label, "index_a": where["a"], "index_b": where["b"], **row})
     landing.sort(key=lambda r: (-abs(r["difference"]["mean"]), r["space"]))
 
@@ -527,7 +531,8 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
         lines.append(f"  {'':18} games stopped by the turn limit (counted at their length): "
                      f"a {censored['a']}, b {censored['b']}")
     for w in data["wins_by_seat"]:
-        lines.append(f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   b-a {ci(w['difference'])}")
+        lines.append(f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   "
+                     f"b-a {ci(w['difference'])}")
     rows = [r for r in data["landing_per_throw"] if show_all or r["excludes_zero"]]
     hidden = len(data["landing_per_throw"]) - len(rows)
     lines.append("  landing frequency per throw, by space (label #index in a/b): " + (

@@ -6,14 +6,15 @@ a bid, an auction with its first refusal, and loans between players.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .errors import LandlordError
 from .requests import BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
-    from .program import Program
     from .errors import RuleRuntimeError
+    from .program import Program
 
 # The engine's own decisions: taking a title at the auction price, and lending.
 _FIRST_REFUSAL = ChoiceSite(("buy", "decline"), (None, "Let it go"), "Buy the title at the highest bid?")
@@ -151,9 +152,11 @@ class Decisions:
                 return
 
     def repay_loans(self, interest: bool = True) -> None:
-        """Settle every loan of the acting player that his cash covers: what was lent, plus the interest if `interest`."""
+        """Settle every loan of the acting player that his cash covers; return nothing.
+
+        He repays what was lent, plus the interest if `interest`."""
         seat = self.actor
-        for loan in [l for l in self.loans if l[1] == seat]:
+        for loan in [x for x in self.loans if x[1] == seat]:
             owed = loan[2] + (loan[3] if interest else 0)
             if self.cash(seat) >= owed:
                 self.transfer(owed, self.nacc + seat, self.nacc + loan[0])

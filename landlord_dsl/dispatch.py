@@ -10,7 +10,8 @@ reaching a `raise AssertionError` at run time.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, TypeVar, get_args
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, get_args
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -15,7 +15,8 @@ invariants.py and the observers' events in events.py.
 from __future__ import annotations
 
 import traceback
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -53,7 +54,7 @@ class Game(Movement, Cards, Decisions):
     `agents` (one per seat), so a game is fixed by (rules, seed, decisions).
     """
 
-    def __init__(self, program: "Program", agents: Sequence["Agent"], chance=None, seed: int = 0,
+    def __init__(self, program: Program, agents: Sequence[Agent], chance=None, seed: int = 0,
                  names: Sequence[str] | None = None, turn_limit: int | None = None):
         n = len(agents)
         lo, hi = program.players
@@ -246,7 +247,7 @@ class Game(Movement, Cards, Decisions):
         finite = self.finite
         # Finite balances are never negative and add up to `minted`: bounding it bounds each of them.
         if not (finite[src] and finite[dst]) and (bal[dst] + amount > MAX_INT or bal[src] - amount < -MAX_INT
-                                                   or finite[dst] and self.minted + amount > MAX_INT):
+                                                   or (finite[dst] and self.minted + amount > MAX_INT)):
             raise self._beyond_range(amount, span)
         bal[src] -= amount
         bal[dst] += amount
@@ -460,8 +461,8 @@ class Game(Movement, Cards, Decisions):
                 return candidate
         return seat
 
-    def play(self, on_turn: Callable[["Game"], None] | None = None,
-             on_setup: Callable[["Game"], None] | None = None) -> GameResult:
+    def play(self, on_turn: Callable[[Game], None] | None = None,
+             on_setup: Callable[[Game], None] | None = None) -> GameResult:
         """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
 
         `on_turn`, if given, is called with the game after every turn (observe.follow uses it),

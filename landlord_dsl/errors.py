@@ -12,7 +12,8 @@ file, line and column, the offending source line, and a hint, and renders as
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 

@@ -12,7 +12,8 @@ idempotent and preserves meaning: parse(format(x)) == parse(x).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -176,7 +177,7 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
 
 
 class _Printer:
-    def __init__(self, source: str, comments: list["_Comment"]):
+    def __init__(self, source: str, comments: list[_Comment]):
         self.out: list[str] = []
         self.lines = source.split("\n")  # lines as the parser counts them
         self.comments = sorted(comments, key=lambda c: c.line)
@@ -587,3 +588,17 @@ def format_text(text: str, file: str = "<string>") -> str:
     if parse(out, file) != module:  # pragma: no cover - a formatter bug must never change meaning
         raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")
     return out
+
+
+def format_declaration(d: ast.Declaration) -> str:
+    """Return one declaration in canonical layout, without comments or trailing blanks."""
+    printer = _Printer("", [])
+    printer.declaration(d)
+    return "\n".join(line.rstrip() for line in printer.out)
+
+
+def format_module(module: ast.Module) -> str:
+    """Return a parsed module in canonical layout (a tree keeps no comments, so the text has none)."""
+    printer = _Printer("", [])
+    printer.module(module)
+    return "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"

@@ -13,10 +13,10 @@ only by this module: `pip install 'landlord-dsl[highlight]'`.
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import (Comment, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text,
-                            Whitespace)
+from pygments.token import Comment, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from .builtins import BUILTINS
 from .resources import grammar_path
@@ -93,7 +93,7 @@ class LandlordDiffLexer(RegexLexer):
 
     name = "landlord-dsl diff"
     aliases = ["lg-diff"]
-    filenames: list[str] = []
+    filenames: ClassVar[list[str]] = []
 
     tokens = {
         "root": [

@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import attrs
 
 from . import ast
 from .checker import Model, check_declarations
-from .errors import (Diagnostic, LandlordError, RuleCheckError, RuleSourceError, RuleSyntaxError, SourceText,
-                     UsageError, did_you_mean)
+from .errors import (
+    Diagnostic,
+    LandlordError,
+    RuleCheckError,
+    RuleSourceError,
+    RuleSyntaxError,
+    SourceText,
+    UsageError,
+    did_you_mean,
+)
 from .limits import MAX_INPUT, too_deep
 from .parser import SyntaxErrors, parse, source_of
 from .resources import editions_dir, resolve
@@ -38,14 +46,14 @@ class RuleSet:
     rules_hash: str
 
 
+# the declarations known by their kind ("option" for an OptionDecl, ...) and their name
+_NAMED = (ast.OptionDecl, ast.AccountDecl, ast.ConstDecl, ast.TableDecl, ast.GroupDecl, ast.KindDecl, ast.DeckDecl,
+          ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
+
+
 def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
-    kind = {
-        ast.OptionDecl: "option", ast.AccountDecl: "account", ast.ConstDecl: "const",
-        ast.TableDecl: "table", ast.GroupDecl: "group", ast.KindDecl: "kind", ast.DeckDecl: "deck",
-        ast.FunctionDecl: "function", ast.ActionDecl: "action", ast.RuleDecl: "rule",
-    }.get(type(d))
-    if kind is not None:
-        return kind, d.name  # type: ignore[union-attr]
+    if isinstance(d, _NAMED):
+        return type(d).__name__.removesuffix("Decl").lower(), d.name
     if isinstance(d, ast.VarDecl):
         return f"{d.scope} var", d.name
     if isinstance(d, ast.ScoreDecl):
@@ -70,19 +78,22 @@ def merge(base: list[ast.Declaration], variant: ast.Module,
                 out.append(d)
                 board_index = len(out) - 1
                 continue
-            spaces = list(out[board_index].spaces)  # type: ignore[union-attr]
+            board = out[board_index]
+            assert isinstance(board, ast.BoardDecl)
+            spaces = list(board.spaces)
             for s in d.spaces:
                 at = next((i for i, old in enumerate(spaces) if old.name == s.name), None)
                 if at is None:
                     spaces.append(s)
                 else:
                     spaces[at] = s
-            out[board_index] = ast.BoardDecl(tuple(spaces), span=out[board_index].span)
+            out[board_index] = ast.BoardDecl(tuple(spaces), span=board.span)
         elif isinstance(d, ast.RemoveDecl):
             if d.what == "space" and board_index is not None:
                 board = out[board_index]
-                spaces = [s for s in board.spaces if s.name != d.name]  # type: ignore[union-attr]
-                if len(spaces) == len(board.spaces):  # type: ignore[union-attr]
+                assert isinstance(board, ast.BoardDecl)
+                spaces = [s for s in board.spaces if s.name != d.name]
+                if len(spaces) == len(board.spaces):
                     problems.append(src.diagnostic(f"the base has no space '{d.name}' to remove", d.span,
                                                    did_you_mean(d.name, [s.name for s in board.spaces])))
                 out[board_index] = ast.BoardDecl(tuple(spaces), span=board.span)
@@ -203,8 +214,9 @@ def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | No
     else:
         found = []
     both = list(syntax.diagnostics) + found
-    raise (RuleSourceError if found else RuleSyntaxError)(sorted(both, key=lambda d: (d.span is None or d.span.file != name,
-                                                    (d.span.line, d.span.column) if d.span else (0, 0))))
+    in_order = sorted(both, key=lambda d: (d.span is None or d.span.file != name,
+                                           (d.span.line, d.span.column) if d.span else (0, 0)))
+    raise (RuleSourceError if found else RuleSyntaxError)(in_order)
 
 
 def _base_of(module: ast.Module, folder: Path | None) -> Path:
@@ -220,7 +232,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
     if target.endswith(".lg"):
         relative = Path(target)
         inside = folder is not None and not relative.is_absolute() and ".." not in relative.parts
-        if inside:
+        if inside and folder is not None:
             try:
                 real = (folder / relative).resolve(strict=True)
                 if not any(real.is_relative_to(root.resolve()) for root in (folder, editions_dir())):
@@ -279,9 +291,12 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     return ruleset
 
 
-def _touched(module: ast.Module) -> dict[tuple[str, str], ast.Declaration | ast.SpaceDecl]:
+_Change = ast.Declaration | ast.SpaceDecl | ast.CardDecl
+
+
+def _touched(module: ast.Module) -> dict[tuple[str, str], _Change]:
     """Return what a variant file changes: (kind, name) -> its declaration (a RemoveDecl for removals)."""
-    touched: dict[tuple[str, str], ast.Declaration | ast.SpaceDecl] = {}
+    touched: dict[tuple[str, str], _Change] = {}
     for d in module.declarations:
         if isinstance(d, ast.BoardDecl):
             for space in d.spaces:
@@ -325,7 +340,7 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
                 modules.append(module)
     shared = {m.source_name for m in chains[0] if all(m.source_name in {c.source_name for c in ch} for ch in chains)}
     problems: list[Diagnostic] = []
-    seen: dict[tuple[str, str], tuple[ast.Module, object]] = {}
+    seen: dict[tuple[str, str], tuple[ast.Module, _Change]] = {}
     for module in modules:
         if module.source_name in shared:
             continue
@@ -387,5 +402,7 @@ def _load_text(text: str, file: str, where: Path | None, path: Path | None) -> R
     try:
         module, syntax = _parse_bounded(text, file), None
     except SyntaxErrors as err:
+        if err.partial is None:  # nothing could be read around the errors
+            raise
         module, syntax = err.partial, err
     return _load_around(lambda: _with_bases(module, where), syntax, path)

@@ -118,17 +118,17 @@ class Model:
 class Scope:
     """Local names of one handler, card or function body, with frame slots."""
 
-    def __init__(self, frame: list[int], parent: "Scope | None" = None, shortfall: bool = False,
+    def __init__(self, frame: list[int], parent: Scope | None = None, shortfall: bool = False,
                  in_card: bool = False, narrowed: frozenset[str] = frozenset()):
         self.names: dict[str, tuple[str, int]] = {}
         self.parent = parent
         # names and field paths known not to be none here (flow narrowing)
-        self.narrowed = narrowed | (parent.narrowed if parent else frozenset())
+        self.narrowed: frozenset[str] = narrowed | (parent.narrowed if parent else frozenset())
         self.frame = frame  # one-element list: next free slot, shared by nested scopes
-        self.shortfall = shortfall or (parent.shortfall if parent else False)
-        self.in_card = in_card or (parent.in_card if parent else False)
+        self.shortfall: bool = shortfall or (parent.shortfall if parent else False)
+        self.in_card: bool = in_card or (parent.in_card if parent else False)
 
-    def child(self, narrowed: frozenset[str] = frozenset()) -> "Scope":
+    def child(self, narrowed: frozenset[str] = frozenset()) -> Scope:
         return Scope(self.frame, self, narrowed=narrowed)
 
     def define(self, name: str, type_: str) -> int:

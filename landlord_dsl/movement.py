@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from .limits import shown
 
 if TYPE_CHECKING:
-    from .program import Program
     from .errors import RuleRuntimeError
+    from .program import Program
 
 
 @functools.lru_cache(maxsize=4096)

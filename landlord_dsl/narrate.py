@@ -2,26 +2,43 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from .program import RECONSTRUCTED_CARD
 from .control import MAX_OFFER_ROUNDS
 from .errors import visible
-from .events import (LogBid, LogCard, LogDecide, LogDraw, LogEnd, LogMove, LogNext, LogOfferClosed, LogOut, LogPay,
-                     LogRoll, LogRule, LogSend, LogTurn, LogUnpaid, decode)
+from .events import (
+    LogBid,
+    LogCard,
+    LogDecide,
+    LogDraw,
+    LogEnd,
+    LogMove,
+    LogNext,
+    LogOfferClosed,
+    LogOut,
+    LogPay,
+    LogRoll,
+    LogRule,
+    LogSend,
+    LogTurn,
+    LogUnpaid,
+    decode,
+)
+from .program import RECONSTRUCTED_CARD
 
 if TYPE_CHECKING:
     from .engine import Game
 
 
-def _party(game: "Game", index: int) -> str:
+def _party(game: Game, index: int) -> str:
     """Name a ledger index: a player or a declared account."""
     if index >= game.nacc:
         return game.names[index - game.nacc]
     return game.prog.account_labels[index]
 
 
-def describe_event(game: "Game", event: tuple) -> str | None:
+def describe_event(game: Game, event: tuple) -> str | None:
     """Return one log event as a sentence, control characters shown as escapes; None for events not worth telling."""
     text = _describe(game, event)
     if text is None:
@@ -32,7 +49,7 @@ def describe_event(game: "Game", event: tuple) -> str | None:
     return text[:len(text) - len(body)] + visible(body)
 
 
-def _describe(game: "Game", event: tuple) -> str | None:
+def _describe(game: Game, event: tuple) -> str | None:
     names = game.names
     space = game.prog.space_labels
     rule = game.rule_name
@@ -81,7 +98,7 @@ def quiet_event(event: tuple) -> bool:
     return isinstance(typed, (LogBid, LogCard)) or (isinstance(typed, LogDecide) and typed.option == "done")
 
 
-def narrate(game: "Game", start: int = 0, verbose: bool = False) -> Iterator[str]:
+def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
     """Yield sentences for the events logged from index `start` on (all of them when verbose)."""
     for event in game.log[start:]:
         if verbose or not quiet_event(event):

@@ -8,7 +8,8 @@ canonical text (the formatter's).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from . import ast
 from .formatter import expr as canonical
@@ -28,7 +29,7 @@ def narrowing_path(e: ast.Expr) -> str | None:
     return None
 
 
-def still_narrowed(narrowed: frozenset[str], stmts: Iterable[ast.Stmt], scope: "Scope") -> frozenset[str]:
+def still_narrowed(narrowed: frozenset[str], stmts: Iterable[ast.Stmt], scope: Scope) -> frozenset[str]:
     """Return the narrowings that still hold once `stmts` have run.
 
     A statement that changes the game (a payment, a card given, a variable

@@ -22,10 +22,30 @@ the setup belongs to no turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Union
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
-from .events import (LogBid, LogCard, LogDecide, LogDraw, LogEmpty, LogEnd, LogEvent, LogMove, LogNext, LogOfferClosed,
-                     LogOut, LogPay, LogRoll, LogRule, LogSend, LogShuffle, LogTurn, LogUnpaid, decode)
+from .events import (
+    LogBid,
+    LogCard,
+    LogDecide,
+    LogDraw,
+    LogEmpty,
+    LogEnd,
+    LogEvent,
+    LogMove,
+    LogNext,
+    LogOfferClosed,
+    LogOut,
+    LogPay,
+    LogRoll,
+    LogRule,
+    LogSend,
+    LogShuffle,
+    LogTurn,
+    LogUnpaid,
+    decode,
+)
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -162,12 +182,12 @@ Event = Union[TurnStarted, Rolled, Moved, Sent, Paid, Unpaid, CardMoved, Drew, S
               OfferClosed, TurnGiven, RuleSwitched, Eliminated, GameEnded]
 
 
-def event(game: "Game", entry: tuple) -> Event:
+def event(game: Game, entry: tuple) -> Event:
     """Return the typed event for one log tuple of `game` (the tuple itself is left as it is)."""
     return _resolved(game, decode(entry))
 
 
-def _resolved(game: "Game", logged: LogEvent) -> Event:
+def _resolved(game: Game, logged: LogEvent) -> Event:
     """Return the typed event of a decoded log event, with names for the accounts, cards and rules it names."""
     prog = game.prog
 
@@ -215,7 +235,7 @@ def _resolved(game: "Game", logged: LogEvent) -> Event:
     raise ValueError(f"unknown log entry {logged!r}")
 
 
-def events(game: "Game", start: int = 0) -> Iterator[Event]:
+def events(game: Game, start: int = 0) -> Iterator[Event]:
     """Yield the typed events of the game's log from index `start` on."""
     for entry in game.log[start:]:
         yield event(game, entry)
@@ -251,7 +271,7 @@ class Tracker:
     closed (one, or none); `close()` returns the last turn when the log ends.
     """
 
-    def __init__(self, game: "Game"):
+    def __init__(self, game: Game):
         self.game = game
         self.pos = [game.prog.start_space] * game.n
         self.owner: list[int | None] = [None] * game.board_size
@@ -314,7 +334,7 @@ class Tracker:
         return [done]
 
 
-def turns(game: "Game", tracker: Tracker | None = None) -> Iterator[Turn]:
+def turns(game: Game, tracker: Tracker | None = None) -> Iterator[Turn]:
     """Yield the turns of a game already played (or stopped), each with its throws, from its log.
 
     Pass a fresh `tracker` to read what it keeps (owners, rent) once the turns are read.
@@ -325,7 +345,7 @@ def turns(game: "Game", tracker: Tracker | None = None) -> Iterator[Turn]:
     yield from tracker.close()
 
 
-def follow(game: "Game", on_turn: Callable[[Turn], Any] | None = None,
+def follow(game: Game, on_turn: Callable[[Turn], Any] | None = None,
            on_throw: Callable[[Throw], Any] | None = None):
     """Play the game to its end, calling `on_throw` for every throw and `on_turn` for every turn
     as soon as the turn is over; return the GameResult (the game is the same as with `play()`)."""
@@ -340,7 +360,7 @@ def follow(game: "Game", on_turn: Callable[[Turn], Any] | None = None,
             if on_turn is not None:
                 on_turn(turn)
 
-    def after_turn(g: "Game") -> None:
+    def after_turn(g: Game) -> None:
         nonlocal read
         log = g.log
         for entry in log[read:]:

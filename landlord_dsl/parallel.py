@@ -14,9 +14,10 @@ rules once per process and sends back a Summary.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .compiler import compile_ruleset
 from .errors import LandlordError, UsageError
@@ -140,7 +141,8 @@ def _local(source: RuleSource, players: int, seed: int, parts: list[tuple[int, i
 def _dask(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int,
           scheduler: str | None, stats: bool) -> Iterator[Summary]:
     try:
-        from distributed import Client, LocalCluster, as_completed as dask_completed
+        from distributed import Client, LocalCluster
+        from distributed import as_completed as dask_completed
     except ImportError:
         raise LandlordError("the Dask backend needs the distributed extra: "
                             "pip install 'landlord-dsl[distributed]'") from None

@@ -95,7 +95,7 @@ def build(grammar: str, **options: Any) -> Lark:
         if data is not None:
             try:
                 return Lark.load(io.BytesIO(data))
-            except Exception:  # noqa: BLE001 - a damaged cache file is rebuilt, whatever the damage
+            except Exception:  # a damaged cache file is rebuilt, whatever the damage
                 pass
         parser = Lark(grammar, **options)
         buffer = io.BytesIO()

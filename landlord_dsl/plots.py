@@ -9,8 +9,10 @@ by colour-blind readers) and a perceptually uniform map for the heat maps.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import LandlordError, OutputError, UsageError
 
@@ -94,7 +96,7 @@ def gini_curves(ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], yla
     `curves` holds (name, [[mean, low, high] per round]); `mark` is an optional
     (round, text) drawn as a dashed vertical line (a rule adopted then, say).
     """
-    ends = []
+    ends: list[list[Any]] = []  # [y, x, name, colour] of each line's end
     for (name, rows), colour in zip(curves, OKABE_ITO):
         if not rows:
             continue
@@ -105,7 +107,7 @@ def gini_curves(ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], yla
     top = max((max(r[2] for r in rows) for _, rows in curves if rows), default=1.0)
     gap = 0.045 * top  # labels at the lines' ends are spread apart so that none covers another
     ends.sort()
-    for below, above in zip(ends, ends[1:]):
+    for below, above in pairwise(ends):
         above[0] = max(above[0], below[0] + gap)
     for y, x, name, colour in ends:
         ax.annotate(name, (x, y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7, color=colour,
@@ -153,7 +155,7 @@ def win_rates(ax, wins: Sequence[dict[str, Any]]) -> None:
     ax.spines[["top", "right"]].set_visible(False)
 
 
-def simulation_figure(summary: dict[str, Any], program: "Program", path: Path, title: str | None = None) -> None:
+def simulation_figure(summary: dict[str, Any], program: Program, path: Path, title: str | None = None) -> None:
     """Write the statistics of a simulation (`summary` with its "stats") as one figure of five panels."""
     plt = pyplot()
     stats = summary["stats"]

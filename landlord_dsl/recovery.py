@@ -21,7 +21,6 @@ from .errors import Diagnostic, RuleSyntaxError, SourceText
 from .grammar import keyword_terminals, lark_parser
 from .syntax_errors import code_of, syntax_error
 
-
 MAX_SYNTAX_ERRORS = 20  # reported per file; past that, the rest of the file is not read
 _WORD_AT_START = re.compile(r"[a-z_]+\b")
 
@@ -34,7 +33,7 @@ class SyntaxErrors(RuleSyntaxError):
     declarations as (first line, last line, first word).
     """
 
-    def __init__(self, diagnostics, partial: "ast.Module | None", damaged: list[tuple[int, int, str]]):
+    def __init__(self, diagnostics, partial: ast.Module | None, damaged: list[tuple[int, int, str]]):
         super().__init__(diagnostics)
         self.partial = partial
         self.damaged = damaged
@@ -104,7 +103,8 @@ class Recovery:
         taken = (isinstance(values[-1], Token) and values[-1].type == "NAME" and values[-1] == word
                  and values[-1].line == line) if values else False
         again = (word is not None and self.offsets[line - 1] not in self.again
-                 and (err.column == 1 or (taken and re.fullmatch(r"[a-z_]+\s*", self.lines[line - 1][:err.column - 1]))))
+                 and (err.column == 1
+                      or (taken and re.fullmatch(r"[a-z_]+\s*", self.lines[line - 1][:err.column - 1]))))
         start = next((n for n in range(line - 1 if again else line, 0, -1) if _declaration_word(self.lines[n - 1])),
                      line)
         for number in range(line if again else line + 1, len(self.lines) + 1):

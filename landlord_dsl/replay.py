@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -37,7 +38,7 @@ def running_hash(previous: str, line: str) -> str:
     return hashlib.sha256((previous + "\n" + line).encode("utf-8")).hexdigest()
 
 
-def log_text(game: "Game", edition: str, seed: int) -> str:
+def log_text(game: Game, edition: str, seed: int) -> str:
     """Return a game's log file: its header, its events so far, and its closing line."""
     header = json.dumps({"format": FORMAT, "version": VERSION, "edition": edition,
                          "rules_hash": game.prog.rules_hash, "options": game.prog.options, "seed": seed,
@@ -138,8 +139,10 @@ class _Checker(Agent):
         self.asked = 0
         self.checked = 0
 
-    def check(self, game: "Game") -> None:
-        """Compare the events logged since the last check with the recorded ones; raise Divergence at the first difference."""
+    def check(self, game: Game) -> None:
+        """Compare the events logged since the last check with the recorded ones.
+
+        Returns nothing; raises Divergence at the first difference."""
         for index, line in enumerate(game.log_lines(self.checked), self.checked):
             recorded = self.recorded[index] if index < len(self.recorded) else None
             if line != recorded:
@@ -161,7 +164,7 @@ class _Checker(Agent):
                     f"(line {last + 2}: {self.recorded[last]}): {said}")
         return f"{where}: the replay parts from the log before any decision (the dice or the rules differ): {said}"
 
-    def _answer(self, game: "Game", what: str) -> Any:
+    def _answer(self, game: Game, what: str) -> Any:
         self.check(game)
         if self.asked >= len(self.log.decisions):
             raise Divergence(f"{self.log.name}: the replay asks decision {self.asked + 1} ({what}), "
@@ -193,7 +196,7 @@ def _kind(line: str) -> str | None:
 
 
 def replay(log: GameLog, load_rules: Callable[[str], Any],
-           prepare: Callable[["Game", Any], None] | None = None) -> ReplayReport:
+           prepare: Callable[[Game, Any], None] | None = None) -> ReplayReport:
     """Replay a log with the rules `load_rules(edition)` returns; return what was found.
 
     `prepare(game, rules)`, if given, is called with the replayed game before it

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 
@@ -72,7 +73,7 @@ class DecisionRequest:
     thousands of questions that bots answer from the hints alone.
     """
 
-    __slots__ = ("seat", "prompt", "legal", "_site", "_describe", "_rule", "_rule_names")
+    __slots__ = ("_describe", "_rule", "_rule_names", "_site", "legal", "prompt", "seat")
 
     def __init__(self, seat: int, prompt: str, legal: Sequence[tuple], site: ChoiceSite,
                  describe: Callable[[int, Any], str] | None = None, rule: int = -1,
@@ -86,7 +87,7 @@ class DecisionRequest:
         self._rule_names = rule_names
 
     @classmethod
-    def from_options(cls, seat: int, prompt: str, options: Sequence[Option], rule: str = "-") -> "DecisionRequest":
+    def from_options(cls, seat: int, prompt: str, options: Sequence[Option], rule: str = "-") -> DecisionRequest:
         """Return a request offering these options (for tests and tools; games make their own)."""
         site = ChoiceSite(tuple(o.name for o in options), tuple(o.label for o in options), prompt)
         legal = [(k, None, o.cost, o.value) for k, o in enumerate(options)]
@@ -121,13 +122,20 @@ class DecisionRequest:
     @property
     def options(self) -> tuple[Option, ...]:
         """Return the legal options with their names, labels and hints."""
-        site, describe = self._site, self._describe
-        return tuple(
-            Option(site.names[k], site.labels[k] if site.labels[k] is not None else describe(k, x), cost, value)
-            for k, x, cost, value in self.legal)
+        return tuple(Option(self._site.names[k], self._label(k, x), cost, value) for k, x, cost, value in self.legal)
+
+    def _label(self, k: int, x: Any) -> str:
+        """Return the label of option `k` (for the item `x`): as written, or computed now."""
+        label = self._site.labels[k]
+        if label is not None:
+            return label
+        # a request made without a describe function (from_options) has every label written
+        assert self._describe is not None
+        return self._describe(k, x)
 
     def __repr__(self) -> str:
-        return f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, options={self.options!r})"
+        return (f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, "
+                f"options={self.options!r})")
 
 
 class BidRequest(NamedTuple):

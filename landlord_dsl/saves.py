@@ -16,9 +16,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import cattrs
-
 import attrs
+import cattrs
 
 from .errors import Diagnostic, LandlordError, SaveError
 
@@ -95,7 +94,7 @@ def structure_state(data: Any) -> GameState:
     raise SaveError([Diagnostic(f"not a valid saved game: {fault}") for fault in faults[:20]])
 
 
-def _fits(type_: str, value: Any, game: "Game") -> bool:
+def _fits(type_: str, value: Any, game: Game) -> bool:
     """Return True if `value` is a run-time value of the declared variable type `type_`."""
     if type_.endswith("?"):
         return value is None or _fits(type_[:-1], value, game)
@@ -123,7 +122,7 @@ def _ints(values: Any, low: int, high: int | None = None) -> bool:
                                             for v in values)
 
 
-def shape_problems(game: "Game", state: GameState) -> list[str]:
+def shape_problems(game: Game, state: GameState) -> list[str]:
     """Return what makes `state` unfit for `game`'s rules (an empty list when it fits).
 
     Checks every field's length and type and that every seat, space, card,
@@ -221,7 +220,7 @@ def save_game(game: Game) -> GameState:
         space_vars=[list(v) for v in game.sv], holders=list(game.holder),
         decks={k: list(v) for k, v in game.decks.items()}, active_rules=list(game.active),
         fired=list(game.fired),
-        loans=[list(l) for l in game.loans], seats=list(game.seats), turn=game.turn, next_seat=game.next_seat,
+        loans=[list(loan) for loan in game.loans], seats=list(game.seats), turn=game.turn, next_seat=game.next_seat,
         minted=game.minted, over=game.over, end_reason=game.end_reason,
         chance_state=_jsonable(get_state()) if get_state else None,
     )
@@ -286,7 +285,7 @@ def _apply(game: Game, state: GameState) -> None:
     game.active = list(state.active_rules)
     game.fired = list(state.fired)
     game.triggers_live = game._triggers_live()
-    game.loans = [list(l) for l in state.loans]
+    game.loans = [list(loan) for loan in state.loans]
     game.seats = list(state.seats)
     game.turn, game.next_seat, game.minted = state.turn, state.next_seat, state.minted
     game.over, game.end_reason, game.started = state.over, state.end_reason, True

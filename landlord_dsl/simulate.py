@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -14,7 +15,7 @@ from .engine import Game
 from .errors import visible
 from .events import LogPay, LogTurn, decode
 from .program import Program
-from .stats import GameStats, Stats, Layout, game_stats, gini
+from .stats import GameStats, Layout, Stats, game_stats, gini
 
 
 @attrs.frozen
@@ -137,7 +138,7 @@ class Summary:
         if self.stats is not None:
             self.stats.add(r.stats)
 
-    def merge(self, other: "Summary") -> None:
+    def merge(self, other: Summary) -> None:
         """Add another summary's games to this one."""
         if other.players != self.players:
             raise ValueError("summaries of games with different numbers of players")

@@ -60,7 +60,7 @@ def decode(data: bytes, name: str) -> str:
     except UnicodeDecodeError as err:
         line, column, text = _where(data, err.start)
         raise _refuse(name, f"the file is not UTF-8 text: byte 0x{data[err.start]:02x} cannot start or "
-                            "continue a character", _UTF8_HINT, line, column, text)
+                            "continue a character", _UTF8_HINT, line, column, text) from None
 
 
 def _where(data: bytes, at: int) -> tuple[int, int, str]:
@@ -104,7 +104,9 @@ def read_stream(stream: TextIO | BinaryIO, name: str) -> str:
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Replace the file at `path` with `text` (UTF-8) all at once; on failure leave it as it was, raise LandlordError."""
+    """Replace the file at `path` with `text` (UTF-8) all at once; return nothing.
+
+    On failure the file is left as it was and LandlordError is raised."""
     path = Path(path)
     target = path.resolve()  # a symlinked file keeps its link: the file it points at is replaced
     try:

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -33,9 +34,9 @@ from .events import decode
 from .observe import Tracker, turns
 
 if TYPE_CHECKING:
-    from .program import Program
     from .engine import Game
     from .loader import RuleSet
+    from .program import Program
     from .simulate import Summary
 
 Z95 = 1.96
@@ -62,7 +63,7 @@ class Layout:
     sets: tuple[str | None, ...]
 
 
-def layout(program: "Program", rules: "RuleSet") -> Layout:
+def layout(program: Program, rules: RuleSet) -> Layout:
     """Return the Layout of a compiled rule set's board."""
     from .board import _set_of
 
@@ -87,7 +88,7 @@ class GameStats:
     cash_gini: tuple[int, ...]
 
 
-def game_stats(game: "Game", cash_history: Sequence[Sequence[int]]) -> GameStats:
+def game_stats(game: Game, cash_history: Sequence[Sequence[int]]) -> GameStats:
     """Return the GameStats of a finished game (`cash_history`: the seats' cash after setup and each round)."""
     size = game.board_size
     throw_at, turn_at = [0] * size, [0] * size
@@ -129,7 +130,7 @@ class Ratio:
         _add(self.x2, [v * v for v in xs])
         _add(self.xn, [v * n for v in xs])
 
-    def merge(self, other: "Ratio") -> None:
+    def merge(self, other: Ratio) -> None:
         self.n += other.n
         self.n2 += other.n2
         for mine, theirs in ((self.x, other.x), (self.x2, other.x2), (self.xn, other.xn)):
@@ -162,7 +163,7 @@ class Moments:
         _add(self.total, values)
         _add(self.squares, [v * v for v in values])
 
-    def merge(self, other: "Moments") -> None:
+    def merge(self, other: Moments) -> None:
         for mine, theirs in ((self.count, other.count), (self.total, other.total), (self.squares, other.squares)):
             _add(mine, theirs)
 
@@ -214,7 +215,7 @@ class Stats:
         self.wealth_gini.add(g.wealth_gini)
         self.cash_gini.add(g.cash_gini)
 
-    def merge(self, other: "Stats") -> None:
+    def merge(self, other: Stats) -> None:
         """Add another Stats' games to this one."""
         if other.layout != self.layout:
             raise ValueError("statistics of different boards")
@@ -225,7 +226,7 @@ class Stats:
             getattr(self, name).update(getattr(other, name))
 
     # ---------------------------------------------------------------- results
-    def result(self, summary: "Summary") -> dict[str, Any]:
+    def result(self, summary: Summary) -> dict[str, Any]:
         """Return the statistics as plain data (the "stats" part of `simulate --json`)."""
         g = self.games
         labels = self.layout.labels

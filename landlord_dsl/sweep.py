@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from .options import resolve_options
 from .errors import LandlordError, UsageError
 from .loader import RuleSet
+from .options import resolve_options
 from .parallel import simulate_many
 
 

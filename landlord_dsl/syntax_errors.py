@@ -18,7 +18,6 @@ from . import ast
 from .errors import Diagnostic, LandlordError, RuleSyntaxError, SourceText, did_you_mean
 from .grammar import keyword_terminals, lark_parser
 
-
 # Names for grammar terminals, as a person reading an error would say them.
 _TOKEN_NAMES = {
     "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "LBRACE": "'{'",
@@ -32,7 +31,8 @@ _TOKEN_NAMES = {
 def _describe(terminal: str) -> str:
     if terminal in _TOKEN_NAMES:
         return _TOKEN_NAMES[terminal]
-    pattern = lark_parser().get_terminal(terminal).pattern if terminal in {t.name for t in lark_parser().terminals} else None
+    known = {t.name for t in lark_parser().terminals}
+    pattern = lark_parser().get_terminal(terminal).pattern if terminal in known else None
     if pattern is not None and pattern.type == "str":
         return f"'{pattern.value}'"
     return terminal.lower()

@@ -9,7 +9,6 @@ functions are declared, with their signatures, in landlord_dsl.builtins.
 
 from __future__ import annotations
 
-
 INT, BOOL, TEXT, NONE, ANY = "int", "bool", "text", "none", "any"
 PLAYER, SPACE, CARD, ACCOUNT, GROUP, DECK, DICE, PAYEE = (
     "player", "space", "card", "account", "group", "deck", "dice", "payee",

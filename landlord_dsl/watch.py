@@ -56,7 +56,7 @@ _ACTING = (LogTurn, LogRoll, LogMove, LogSend, LogDraw, LogDecide, LogNext, LogO
 class _Recorder(list):
     """The game's event log, which also records a frame with the state as each told event is logged."""
 
-    def __init__(self, game: "Game", rules: "RuleSet", recording: Recording) -> None:
+    def __init__(self, game: Game, rules: RuleSet, recording: Recording) -> None:
         super().__init__(game.log)
         self.game, self.recording = game, recording
         self.citations = [r.provenance.source if r.provenance else "" for r in rules.model.rules]
@@ -65,13 +65,14 @@ class _Recorder(list):
         self.shown_vars = [(v, name) for v, (name, decl) in enumerate(model.space_vars.items())
                            if model.types.get(id(decl)) in ("int", "bool")]
 
-    def append(self, event: tuple) -> None:  # type: ignore[override]
+    def append(self, event: tuple) -> None:
         super().append(event)
-        if not quiet_event(event) and describe_event(self.game, event) is not None:
-            self._frame(event)
+        text = None if quiet_event(event) else describe_event(self.game, event)
+        if text is not None:
+            self._frame(event, text)
 
-    def _frame(self, event: tuple) -> None:
-        """Record the frame of a told event, with the state the event leaves behind."""
+    def _frame(self, event: tuple, text: str) -> None:
+        """Record the frame of a told event (told as `text`), with the state the event leaves behind."""
         game = self.game
         typed = decode(event)
         rule = getattr(typed, "rule", -1)
@@ -82,7 +83,7 @@ class _Recorder(list):
         if isinstance(typed, LogSend):  # logged just before the engine puts the token there
             pos[typed.seat] = typed.dest
         self.recording.frames.append({
-            "text": describe_event(game, event).strip(),
+            "text": text.strip(),
             "rule": game.rule_name(rule) if rule >= 0 else None,
             "cite": self.citations[rule] if rule >= 0 else "",
             "turn": game.turn,
@@ -96,7 +97,7 @@ class _Recorder(list):
 
     def _holdings(self) -> dict[str, Any]:
         game = self.game
-        changed = []
+        changed: list[list[Any]] = []
         for v, name in self.shown_vars:
             start = game.prog.space_var_init[v]
             changed.extend([space, _var_text(name, value)] for space, value in enumerate(game.sv[v])
@@ -116,7 +117,7 @@ def _var_text(name: str, value: int | bool) -> str:
     return f"{label} {value}"
 
 
-def record(game: "Game", rules: "RuleSet") -> Recording:
+def record(game: Game, rules: RuleSet) -> Recording:
     """Follow a game that has not started yet; return the Recording it fills as it is played.
 
     Call before `game.play()` (or `setup()`); recording leaves the game itself unchanged.
@@ -126,7 +127,7 @@ def record(game: "Game", rules: "RuleSet") -> Recording:
     return recording
 
 
-def replay_data(game: "Game", rules: "RuleSet", recording: Recording) -> dict[str, Any]:
+def replay_data(game: Game, rules: RuleSet, recording: Recording) -> dict[str, Any]:
     """Return everything the page needs, as JSON-ready data."""
     prog = game.prog
     accounts = [label for label, finite in zip(prog.account_labels, game.finite[:game.nacc]) if finite]
@@ -142,7 +143,7 @@ def replay_data(game: "Game", rules: "RuleSet", recording: Recording) -> dict[st
     }
 
 
-def replay_html(game: "Game", rules: "RuleSet", recording: Recording, heading: str | None = None) -> str:
+def replay_html(game: Game, rules: RuleSet, recording: Recording, heading: str | None = None) -> str:
     """Return the self-contained HTML page (text) replaying a recorded game."""
     data = replay_data(game, rules, recording)
     # No "<" at all inside the script element, so no text can end it early (or open a comment).

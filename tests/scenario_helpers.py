@@ -8,7 +8,8 @@ things by their .lg names so that the tests read like the rule text.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import landlord_dsl as ld
 from landlord_dsl import ScriptedAgent, ScriptedChance

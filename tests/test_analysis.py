@@ -1,4 +1,6 @@
-"""Exact movement analysis (landlord_dsl.analysis): checked against a published table, an independent chain and sampling.
+"""Exact movement analysis (landlord_dsl.analysis).
+
+Checked against a published table, an independent chain and sampling.
 
 The standard-deck example is compared with a published long-run table of the
 standard board (tests/data/collins-monopoly.toml) and with a hand-written
@@ -22,6 +24,7 @@ np = pytest.importorskip("numpy")
 import landlord_dsl as ld  # noqa: E402
 from landlord_dsl.analysis import analyze, sample_turn_ends  # noqa: E402
 from landlord_dsl.cli import main  # noqa: E402
+from sweep_params import variants_slow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RING = ROOT / "tests" / "data" / "analysis-ring.lg"
@@ -76,6 +79,7 @@ def test_standard_deck_matches_the_published_long_run_table_to_a_hundredth_of_a_
     assert max(abs(100 * kept[sq["index"]].throw - 100 * rows[sq["index"]].throw) for sq in table["square"]) > 0.01
 
 
+@pytest.mark.slow
 def test_standard_deck_matches_an_independent_chain_to_a_hundredth_of_a_point(standard):
     # Modern rules: a double throws again, a third goes to Jail; Go to Jail; the
     # sixteen-card decks with their movement cards; a kept Get out of Jail card.
@@ -103,7 +107,7 @@ def test_standard_deck_has_the_familiar_shape(standard):
 
 # ------------------------------------------ Monte Carlo agreement, per edition
 
-@pytest.mark.parametrize("edition", ld.shipped_editions() + ["ring"])
+@pytest.mark.parametrize("edition", variants_slow(ld.shipped_editions()) + ["ring"])
 def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
     rules = str(RING) if edition == "ring" else edition
     try:
@@ -166,7 +170,8 @@ def test_rows_are_probabilities_and_the_jail_status_is_separate(ring):
 
 
 def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(tmp_path):
-    path = _ring(tmp_path, "if again and not player.in_jail {", "if again and not player.in_jail and player.laps >= 0 {")
+    path = _ring(tmp_path, "if again and not player.in_jail {",
+                 "if again and not player.in_jail and player.laps >= 0 {")
     with pytest.raises(ld.LandlordError) as err:
         analyze(path, check_economy=False)
     line = RING.read_text(encoding="utf-8").splitlines().index("player var laps = 0") + 1
@@ -175,7 +180,8 @@ def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(t
 
 def test_movement_that_depends_on_money_is_flagged_at_the_rule(tmp_path):
     # leaving jail only when rich: in a game played on, the token is poorer
-    path = _ring(tmp_path, "if player.in_jail {\n            pay 20", "if player.in_jail and player.cash >= 990 {\n            pay 20")
+    path = _ring(tmp_path, "if player.in_jail {\n            pay 20",
+                 "if player.in_jail and player.cash >= 990 {\n            pay 20")
     result = analyze(path, check_economy=True, rents=False)
     assert not result.exact
     text = result.warnings[0].render()

@@ -14,9 +14,9 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from landlord_dsl.analysis import chain, explore  # noqa: E402
-from landlord_dsl.analysis.chain import _closed_classes, _stationary  # noqa: E402
+from landlord_dsl.analysis.chain import closed_classes, stationary  # noqa: E402
 
-live_locals = explore._live_locals.__wrapped__  # uncached, so that monkeypatched dis is read
+live_locals = explore.live_locals.__wrapped__  # uncached, so that monkeypatched dis is read
 
 
 # ------------------------------------------------------------ solving the chain
@@ -35,7 +35,7 @@ def test_tiny_long_run_probabilities_keep_their_relative_precision():
     # pi(k+1) / pi(k) = up / (1 - up) exactly; the last state's share is about 1e-87, far below what a
     # linear solve can tell from zero (it leaves rounding noise of about 1e-17 there)
     up = 0.001
-    pi = _stationary(_birth_death(30, up))
+    pi = stationary(_birth_death(30, up))
     ratios = pi[1:] / pi[:-1]
     assert np.allclose(ratios, up / (1 - up), rtol=1e-9, atol=0)
     assert abs(pi.sum() - 1) < 1e-12
@@ -44,8 +44,8 @@ def test_tiny_long_run_probabilities_keep_their_relative_precision():
 def test_states_the_chain_leaves_for_good_get_nothing():
     # 0 -> 1 for good; 1 and 2 swap, 2 sometimes stays
     rows = [{1: 1.0}, {2: 1.0}, {1: 0.5, 2: 0.5}]
-    assert sorted(map(sorted, _closed_classes(rows))) == [[1, 2]]
-    pi = _stationary(rows)
+    assert sorted(map(sorted, closed_classes(rows))) == [[1, 2]]
+    pi = stationary(rows)
     assert pi[0] == 0.0
     assert np.allclose(pi[1:], [1 / 3, 2 / 3], rtol=1e-14, atol=0)
 
@@ -57,27 +57,27 @@ def test_small_chains_are_solved_without_blas(monkeypatch):
 
     monkeypatch.setattr(np.linalg, "solve", refuse)
     monkeypatch.setattr(np.linalg, "lstsq", refuse)
-    pi = _stationary(_birth_death(200, 0.4))
+    pi = stationary(_birth_death(200, 0.4))
     assert abs(pi.sum() - 1) < 1e-12
 
 
 def test_a_chain_with_two_closed_classes_still_gets_a_distribution(monkeypatch):
     rows = [{1: 0.5, 2: 0.5}, {1: 1.0}, {2: 1.0}]
-    assert len(_closed_classes(rows)) == 2
-    pi = _stationary(rows)
+    assert len(closed_classes(rows)) == 2
+    pi = stationary(rows)
     assert abs(pi.sum() - 1) < 1e-12 and pi[0] == 0.0
 
 
 def test_reduction_and_linear_solve_agree_on_a_large_random_chain(monkeypatch):
     rng = np.random.default_rng(7)
     rows = []
-    for i in range(120):
+    for _ in range(120):
         targets = rng.choice(120, size=6, replace=False)
         weights = rng.random(6)
         rows.append({int(t): float(w / weights.sum()) for t, w in zip(targets, weights)})
-    reduced = _stationary(rows)
+    reduced = stationary(rows)
     monkeypatch.setattr(chain, "GTH_LIMIT", 0)
-    solved = _stationary(rows)
+    solved = stationary(rows)
     assert np.allclose(reduced, solved, rtol=1e-9, atol=1e-15)
 
 

@@ -129,7 +129,8 @@ def test_the_peer_comparison_says_it_skipped_when_no_peer_is_given(tmp_path):
 
 def test_the_scale_benchmark_runs_and_finds_the_same_summary_on_two_cores():
     proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench_scale.py"), "speedup", "--games", "8",
-                           "--edition", "landlords-game-1904"], capture_output=True, text=True, timeout=300, check=False)
+                           "--edition", "landlords-game-1904"],
+                          capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     runs = json.loads(proc.stdout)["runs"]
     assert [r["jobs"] for r in runs] == [1, 2] and all(r["same_summary_as_jobs_1"] for r in runs)

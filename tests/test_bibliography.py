@@ -139,7 +139,8 @@ def test_a_reference_declares_a_key_for_the_files_citations():
 
 @pytest.mark.parametrize("decl,message", [
     ('reference "Club 2024" "Our rules"', "'Club 2024' cannot be a source key"),
-    ('reference "magie-1906" "Our copy of the 1906 rules"', "'magie-1906' is already a key of the shipped bibliography"),
+    ('reference "magie-1906" "Our copy of the 1906 rules"',
+     "'magie-1906' is already a key of the shipped bibliography"),
     ('reference "club" "Our rules"\nreference "club" "Our other rules"', "reference 'club' is declared twice"),
 ])
 def test_bad_references_are_reported(decl, message):
@@ -168,7 +169,8 @@ def test_reference_survives_formatting():
 def test_show_prints_each_citation_whole_with_its_confidence_after_it(tmp_path):
     path = tmp_path / "small.lg"
     path.write_text(SMALL.format(header="magie-1906", extra="", cite="magie-1906, Rules 2, 8 and 17")
-                    .replace('space go "Go" : plain', 'space go "Go" : plain source "moddable-boards, 1906 board" code'),
+                    .replace('space go "Go" : plain',
+                             'space go "Go" : plain source "moddable-boards, 1906 board" code'),
                     encoding="utf-8")
     out = io.StringIO()
     assert main(["show", str(path)], out) == 0

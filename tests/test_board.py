@@ -115,6 +115,7 @@ def test_the_pictures_in_the_docs_are_those_the_editions_draw_today():
             f"{picture} is out of date: run python examples/draw_boards.py")
 
 
+@pytest.mark.slow
 def test_the_family_tree_in_the_docs_is_that_of_the_shipped_files():
     spec = importlib.util.spec_from_file_location("draw_family", ROOT / "examples" / "draw_family.py")
     module = importlib.util.module_from_spec(spec)

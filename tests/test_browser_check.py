@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import browser_check  # noqa: E402
+import browser_check
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -126,7 +126,7 @@ def test_play_narrates_and_logs(tmp_path):
     # a header line and a closing line bind the events to their game (see test_replay.py)
     assert json.loads(lines[1])[0] == "roll" and json.loads(lines[-2])[0] == "end"
     code2, out2 = run("play", "landlords-game-1906", "--seed", "7")
-    assert out2 == out
+    assert code2 == 0 and out2 == out
 
 
 def test_play_reports_a_python_error_in_the_rules_as_a_rule_failure(monkeypatch, capsys):

@@ -628,6 +628,7 @@ def _plays_the_same_and_fails_only_clearly(tmp_path_factory, text: str, seed: in
 _TYPED_EXAMPLES = 600 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 100
 
 
+@pytest.mark.slow
 @settings(max_examples=_TYPED_EXAMPLES, deadline=None)
 @given(text=_typed_program(), seed=st.integers(0, 50))
 def test_generated_rules_over_spaces_play_the_same_optimised_and_plain(tmp_path_factory, text, seed):
@@ -639,6 +640,7 @@ def test_generated_rules_over_spaces_play_the_same_optimised_and_plain(tmp_path_
     _plays_the_same_and_fails_only_clearly(tmp_path_factory, text, seed)
 
 
+@pytest.mark.slow
 @settings(max_examples=_TYPED_EXAMPLES, deadline=None)
 @given(text=_typed_program(extras=True), seed=st.integers(0, 50))
 def test_generated_cards_choices_and_shortfalls_play_the_same_optimised_and_plain(tmp_path_factory, text, seed):

@@ -11,8 +11,8 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent, SharedScript
-from landlord_dsl.saves import state_from_json, state_to_json
 from landlord_dsl.resources import shipped_files
+from landlord_dsl.saves import state_from_json, state_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -117,7 +117,7 @@ def test_player_count_outside_edition_range_is_refused(program_1906):
 
 def test_options_are_validated():
     rules = ld.load_edition("landlords-game-1906")
-    with pytest.raises(ld.LandlordError, match="(?s)unknown option 'fast_game'.*faster_game"):
+    with pytest.raises(ld.LandlordError, match=r"(?s)unknown option 'fast_game'.*faster_game"):
         ld.compile_rules(rules, {"fast_game": True})
     with pytest.raises(ld.LandlordError, match="must be one of"):
         ld.compile_rules(rules, {"double_four": "maybe"})
@@ -186,7 +186,8 @@ def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
     owners = [game.owner[s] for s in group]
     for seat in range(3):
         assert BUILTINS["count_owned"].implementation(game, seat, group) == owners.count(seat)
-        assert BUILTINS["owns_all"].implementation(game, seat, group) == (bool(group) and owners.count(seat) == len(group))
+        owns_all = bool(group) and owners.count(seat) == len(group)
+        assert BUILTINS["owns_all"].implementation(game, seat, group) == owns_all
     assert BUILTINS["owners"].implementation(game, group) == sorted({o for o in owners if o is not None})
 
 
@@ -521,5 +522,6 @@ def test_engine_compiler_and_agents_import_each_other_only_for_types(module, not
     """No import circle: the run-time control exceptions and limits live in control.py, gini in stats.py."""
     code = (f"import sys, landlord_dsl.{module}\n"
             "print(' '.join(k.split('.', 1)[1] for k in sys.modules if k.startswith('landlord_dsl.')))")
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(run.stdout.split())
     assert module in loaded and not loaded & not_loaded, loaded & not_loaded

@@ -151,7 +151,8 @@ def test_caret_under_the_mistake_on_tab_indented_lines():
 
 @pytest.mark.parametrize("breaker", ["\x0c", "\r", "\u2028", "\x85"])
 def test_quoted_line_is_the_line_of_the_mistake(breaker: str):
-    text = BASE + f"# a comment with a {breaker} inside\n" + 'rule rent "Rent" { on land lot { pay here.rnet from player to treasury } }\n'
+    text = (BASE + f"# a comment with a {breaker} inside\n"
+            + 'rule rent "Rent" { on land lot { pay here.rnet from player to treasury } }\n')
     d = _only(text)
     assert d.span.line == 10
     assert d.line_text is not None and "here.rnet" in d.line_text

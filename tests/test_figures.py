@@ -22,12 +22,12 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from matplotlib.testing.compare import compare_images  # noqa: E402
+from matplotlib.testing.compare import compare_images
 
-import landlord_dsl as ld  # noqa: E402
-from landlord_dsl.errors import LandlordError  # noqa: E402
-from landlord_dsl.parallel import simulate_many  # noqa: E402
-from landlord_dsl.plots import analysis_figure, simulation_figure  # noqa: E402
+import landlord_dsl as ld
+from landlord_dsl.errors import LandlordError
+from landlord_dsl.parallel import simulate_many
+from landlord_dsl.plots import analysis_figure, simulation_figure
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))

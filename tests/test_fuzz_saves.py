@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.saves import state_from_json, state_to_json
@@ -90,7 +91,7 @@ def tampered(draw) -> tuple[int, str]:
 @given(tampered())
 def test_a_tampered_save_is_restored_as_it_is_or_refused(case):
     index, text = case
-    name, players, seed, turns = _SAVES[index]
+    name, players, _, turns = _SAVES[index]
     game = ld.new_game(_program(name), players=players, seed=0, turn_limit=turns + 3)
     before = state_to_json(game.save())
     try:

@@ -15,13 +15,15 @@ import difflib
 import re
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.grammar import keyword_terminals
 from landlord_dsl.recovery import MAX_SYNTAX_ERRORS
 from landlord_dsl.syntax_errors import code_of
-from test_fuzz import FILE, _assert_contract, mutated
+from test_fuzz import FILE, assert_contract, mutated
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "editions").rglob("*.lg"))]
@@ -66,19 +68,21 @@ def slipped(draw) -> str:
 
 
 def _assert_located(text: str) -> None:
-    _assert_contract(text)
+    assert_contract(text)
     diags = ld.check(text, FILE)
     assert len([d for d in diags if d.message.startswith(("unexpected", "this"))]) <= MAX_SYNTAX_ERRORS + 1
     for d in diags:
         assert d.span is not None or "extends" in text, d.render()
 
 
+@pytest.mark.slow
 @_EXAMPLES
 @given(mutated(SHIPPED))
 def test_mutations_of_every_shipped_file(text: str):
     _assert_located(text)
 
 
+@pytest.mark.slow
 @_EXAMPLES
 @given(slipped())
 def test_slips_in_every_shipped_file(text: str):

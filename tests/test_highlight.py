@@ -11,9 +11,9 @@ pygments = pytest.importorskip("pygments")
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E402
 from pygments.token import Comment, Error, Keyword, Name, Operator, String  # noqa: E402
 
+from landlord_dsl.builtins import BUILTINS  # noqa: E402
 from landlord_dsl.highlight import LandlordLexer, grammar_words  # noqa: E402
 from landlord_dsl.resources import grammar_path, shipped_files  # noqa: E402
-from landlord_dsl.builtins import BUILTINS  # noqa: E402
 
 
 def _tokens(text: str) -> list[tuple]:
@@ -41,11 +41,12 @@ def test_every_quoted_word_of_the_grammar_is_a_keyword_of_the_lexer():
     assert {"rule", "edition", "const", "deck", "card", "space", "var", "remove"} <= declarations
     for word in sorted(words):
         (kind, value), *_ = _tokens(word)
-        assert value == word and kind in Keyword or kind is Operator.Word, word
+        assert (value == word and kind in Keyword) or kind is Operator.Word, word
 
 
 def test_the_parts_of_a_rule_get_their_own_token_kinds():
-    text = 'rule r "A rule" source "none: a test" secondary {\n  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n'
+    text = ('rule r "A rule" source "none: a test" secondary {\n'
+            '  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n')
     kinds = {value: kind for kind, value in _tokens(text) if value.strip()}
     assert kinds["rule"] is Keyword.Declaration
     assert kinds["on"] is Keyword and kinds["pay"] is Keyword

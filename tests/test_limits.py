@@ -23,6 +23,7 @@ HEAD = ('edition "x" { players 2 to 4 turn limit 3 }\n'
         '    space elm "Elm" : lot { price = 60 }\n'
         '}\n')
 PAY_A = 'rule r "R" { on turn { pay a from bank to player } }\n'
+PAY_ELM = 'rule r "R" { on turn { pay elm.price from bank to player } }\n'
 
 
 def _errors(text: str) -> list[str]:
@@ -48,7 +49,7 @@ def test_a_fixed_value_that_cannot_be_worked_out_is_a_located_check_error(decls,
 
 
 def test_a_board_field_that_cannot_be_worked_out_is_a_located_check_error():
-    text = HEAD.replace("price = 60", "price = 60 / (3 - 3)") + 'rule r "R" { on turn { pay elm.price from bank to player } }\n'
+    text = HEAD.replace("price = 60", "price = 60 / (3 - 3)") + PAY_ELM
     assert _errors(text) == ["7:37: division by zero"]
 
 
@@ -160,7 +161,8 @@ def test_a_file_beyond_the_input_limit_is_refused_before_any_work():
 # ------------------------------------------------------------- item 10
 def test_a_space_var_named_like_a_kind_field_is_rejected():
     """It used to hide the field on every space (`space var price = 0` made every 1933 lot free)."""
-    assert _errors(HEAD + "space var price = 0\n") == ["9:1: space variable 'price' has the name of a field of kind 'lot'"]
+    assert _errors(HEAD + "space var price = 0\n") == [
+        "9:1: space variable 'price' has the name of a field of kind 'lot'"]
 
 
 def test_a_1933_variant_hiding_the_price_field_is_rejected_in_the_variant(tmp_path):
@@ -205,7 +207,8 @@ def test_eliminating_every_player_during_the_setup_ends_the_game_before_the_firs
     ("const true = 5\n", "9:1: 'true' is a built-in name and cannot be declared"),
     ("group none\n", "9:1: 'none' is a built-in name and cannot be declared"),
     ("function sum(a: int) = a\n", "9:1: 'sum' is a built-in function"),
-    ('rule r "R" { on setup { let false = 1 } }\n', "9:25: the local name 'false' would hide a built-in name of the same name"),
+    ('rule r "R" { on setup { let false = 1 } }\n',
+     "9:25: the local name 'false' would hide a built-in name of the same name"),
 ])
 def test_values_that_make_no_sense_are_located_check_errors(rest, expected):
     assert expected in _errors(HEAD + rest)
@@ -217,7 +220,8 @@ def test_a_space_named_none_is_rejected():
 
 
 def test_a_board_field_paid_as_it_stands_cannot_be_negative():
-    text = HEAD.replace("price = 60", "price = -60") + 'rule r "R" { on land lot { pay here.price from player to bank } }\n'
+    text = HEAD.replace("price = 60", "price = -60") + (
+        'rule r "R" { on land lot { pay here.price from player to bank } }\n')
     assert _errors(text)[0] == "7:37: field 'price' of 'elm' is negative (-60), but it is paid as an amount"
 
 
@@ -231,7 +235,7 @@ def test_a_fixed_value_worked_out_from_itself_is_a_located_check_error(decls, ex
 
 
 def test_a_board_field_worked_out_from_itself_is_a_located_check_error():
-    text = HEAD.replace("price = 60", "price = elm.price + 1") + 'rule r "R" { on turn { pay elm.price from bank to player } }\n'
+    text = HEAD.replace("price = 60", "price = elm.price + 1") + PAY_ELM
     assert _errors(text) == ["7:37: field 'price' is worked out from itself"]
 
 

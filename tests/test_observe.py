@@ -63,7 +63,7 @@ def test_variables_are_read_by_name():
 
 def test_unknown_names_are_clear_errors():
     game = _game([])
-    with pytest.raises(ld.LandlordError, match="no player variable 'in_jial' .did you mean 'in_jail'"):
+    with pytest.raises(ld.LandlordError, match=r"no player variable 'in_jial' \(did you mean 'in_jail'"):
         game.player_var(0, "in_jial")
     with pytest.raises(ld.LandlordError, match="no space 'bordwalk'"):
         game.space_var("bordwalk", "houses")

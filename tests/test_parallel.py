@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
+from landlord_dsl import sweep as sweep_module
 from landlord_dsl.cli import main
 from landlord_dsl.errors import LandlordError
 from landlord_dsl.parallel import chunks, simulate_many
 from landlord_dsl.rulesource import rebuild, rule_source
 from landlord_dsl.simulate import GameRecord, Summary, simulate, summarise
-from landlord_dsl import sweep as sweep_module
 
 
 def _records(n: int, players: int, rng: random.Random) -> list[GameRecord]:
@@ -121,6 +121,7 @@ def test_bad_arguments_are_usage_errors(capsys):
     assert stopped.value.code == 2
 
 
+@pytest.mark.slow
 def test_dask_on_a_local_cluster_gives_the_same_summary_as_local_processes():
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")
@@ -129,6 +130,7 @@ def test_dask_on_a_local_cluster_gives_the_same_summary_as_local_processes():
     assert dask.result() == local.result()
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import attrs
@@ -24,10 +24,11 @@ import landlord_dsl as ld
 from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.engine import Game
-from landlord_dsl.saves import state_from_json, state_to_json
-from landlord_dsl.formatter import _Printer
+from landlord_dsl.formatter import format_module
 from landlord_dsl.parser import parse
 from landlord_dsl.resources import editions_dir
+from landlord_dsl.saves import state_from_json, state_to_json
+from sweep_params import variants_slow
 
 THOROUGH = os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough"
 FILES = sorted(editions_dir().rglob("*.lg"))
@@ -35,12 +36,12 @@ IDS = [p.stem for p in FILES]
 BASES = [p for p in FILES if parse(p.read_text(), str(p)).header.extends is None]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(path: Path) -> ld.RuleSet:
     return ld.load_edition(path)
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(path: Path, options: tuple) -> ld.Program:
     return ld.compile_rules(ruleset(path), dict(options))
 
@@ -194,7 +195,7 @@ GameMachine.TestCase.settings = settings(
 TestGameInvariants = GameMachine.TestCase
 
 
-@pytest.mark.parametrize("path", FILES, ids=IDS)
+@pytest.mark.parametrize("path", variants_slow(FILES, lambda p: p.stem), ids=IDS)
 def test_whole_games_end_conserve_money_and_replay(path: Path):
     """Seeded games with random legal decisions end within the turn limit, keep the invariants, and
     the same seed and decisions give the same event log."""
@@ -228,9 +229,7 @@ def test_bots_never_run_an_offer_out_of_rounds(path: Path):
 # ------------------------------------------------------ 4. mutated variants
 
 def _render(header: ast.Header, decls) -> str:
-    printer = _Printer("", [])
-    printer.module(ast.Module(header, tuple(decls)))
-    return "\n".join(printer.out) + "\n"
+    return format_module(ast.Module(header, tuple(decls)))
 
 
 @st.composite
@@ -269,6 +268,7 @@ def mutants(draw):
     return path.stem, kind, _render(module.header, decls)
 
 
+@pytest.mark.slow
 @settings(max_examples=200 if THOROUGH else 20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutants(), st.integers(0, 1000))
 def test_mutated_variants_check_or_fail_cleanly(mutant, seed):
@@ -340,7 +340,9 @@ rule lots source "none: a test" {
     on land lot {
         if here.owner == none {
             choose "Buy?" {
-                option buy when player.cash >= here.price { pay here.price from player to bank give here.title to player }
+                option buy when player.cash >= here.price {
+                    pay here.price from player to bank give here.title to player
+                }
                 option pass { pay bonus[1] from player to pot }
             }
         } else if here.owner != player {

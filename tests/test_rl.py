@@ -3,7 +3,7 @@
 The random-policy smoke run plays LANDLORD_RL_GAMES games per edition
 (2 by default); the full run is
 
-    LANDLORD_RL_GAMES=1000 python -m pytest tests/test_rl.py -k smoke -s
+    LANDLORD_RL_GAMES=1000 python -m pytest tests/test_rl.py -k smoke -s --run-slow -n 0
 
 and prints its figures.
 """
@@ -18,7 +18,9 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pettingzoo.test as pettingzoo_test  # the test extra installs it: no silent skip
 import pytest
+from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,13 +28,9 @@ import landlord_dsl as ld
 from landlord_dsl.agents import SharedScript
 from landlord_dsl.errors import LandlordError
 from landlord_dsl.requests import BidRequest
-
-import pettingzoo.test as pettingzoo_test  # noqa: E402 - the test extra installs it: no silent skip
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
-from landlord_dsl.rl import LandlordGymEnv  # noqa: E402
-from landlord_dsl.rl.encoding import (  # noqa: E402
-    GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements)
+from landlord_dsl.rl import LandlordGymEnv
+from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements
+from sweep_params import variants_slow
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ld.shipped_editions()
@@ -175,7 +173,7 @@ def _layout_for_40_spaces() -> int:
     return MAX_SEATS * seat_width + board * (MAX_SEATS + SPACE_VARS) + 3 + GAME_VARS + 4 + 12 + board
 
 
-@pytest.mark.parametrize("name", EDITIONS)
+@pytest.mark.parametrize("name", variants_slow(EDITIONS))
 def test_api_and_seed_tests_pass_for_every_shipped_edition(name):
     env = ld.env(name, players=4)
     # every shipped board has 40 spaces, so every edition has the one observation layout
@@ -442,7 +440,7 @@ def test_a_player_who_leaves_is_terminated_before_the_game_ends(small):
 def test_the_turn_limit_truncates_rather_than_terminates():
     env = ld.env("landlords-game-1906", players=2, turn_limit=5)
     env.reset(seed=0)
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert truncated and not terminated and info["end_reason"] == "turn limit (5)"
@@ -537,6 +535,7 @@ def test_the_example_runs():
 GAMES = int(os.environ.get("LANDLORD_RL_GAMES", "2"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS if GAMES > 2 else MAIN)
 def test_random_policy_smoke_run(name):
     """Random legal actions for every seat: every game ends, money is conserved, nothing illegal is asked for."""
@@ -559,7 +558,8 @@ def test_a_question_to_a_player_who_has_left_is_a_clear_error():
             'var gone: player = none\n'
             'rule ask "Ask" {\n    on turn {\n'
             '        choose "Wait?" {\n            option wait "Wait" { }\n            option go "Go" { }\n        }\n'
-            '        if turn_number == 1 {\n            set gone = players[1]\n            eliminate players[1]\n        }\n'
+            '        if turn_number == 1 {\n            set gone = players[1]\n'
+            '            eliminate players[1]\n        }\n'
             '        if turn_number == 4 and gone != none {\n'
             '            choose by gone "Still there?" {\n'
             '                option yes "Yes" { }\n                option no "No" { }\n            }\n'
@@ -568,6 +568,6 @@ def test_a_question_to_a_player_who_has_left_is_a_clear_error():
     env.reset(seed=0)
     with pytest.raises(LandlordError, match=r"the rules ask Player 2 a question after he has left the game "
                                             r"\(rule 'ask'\)"):
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated else 0)

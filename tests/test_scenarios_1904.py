@@ -1,7 +1,8 @@
 """Scenario tests for The Landlord's Game as patented in 1904 (US 748,626): one or more per clause.
 
 Rule text: magie-1904 (the patent has no numbered rules; clauses are cited by
-their paragraph heading, e.g. "magie-1904, Rent"). Board positions, prices and rents: magie-1904 (lot n at its position, price $10n, rent $n). Encodings under test:
+their paragraph heading, e.g. "magie-1904, Rent"). Board positions, prices and rents:
+magie-1904 (lot n at its position, price $10n, rent $n). Encodings under test:
 editions/landlords-game-1904.lg and editions/variants/landlords-game-1904-without-lot-tickets.lg.
 
 Each scenario sets the state by hand (cash, positions, titles, player variables), fixes the dice

@@ -23,8 +23,8 @@ from scenario_helpers import (
     card,
     cards_of,
     cash,
-    deck,
     decisions,
+    deck,
     give,
     houses,
     make_game,
@@ -1461,6 +1461,7 @@ def test_1906_rule_11_show_marks_every_card_of_the_reconstructed_chance_pack():
     """Rule 11: `show` lists the decks; every card of the reconstructed red pack is marked, no
     purple Luxury card is."""
     import io
+
     from landlord_dsl.cli import main
     out = io.StringIO()
     assert main(["show", "landlords-game-1906"], out=out) == 0

@@ -21,8 +21,8 @@ from scenario_helpers import (
     assert_script_used_up,
     cards_of,
     cash,
-    deck,
     decisions,
+    deck,
     give,
     houses,
     labels,
@@ -33,8 +33,8 @@ from scenario_helpers import (
     payments,
     program,
     put,
-    rolls,
     pvar,
+    rolls,
     rules,
     set_houses,
     set_pvar,
@@ -931,6 +931,7 @@ def _play(edition, seed, players=4):
     return g, g.play()
 
 
+@pytest.mark.slow
 def test_1933_a_thousand_bot_games_finish_conserve_money_and_replay():
     """1933: 1,000 four-player games of heuristic bots end (by bankruptcy or the cap), conserve
     money and every card, and (every tenth, checked) replay to the same event log from their seed

@@ -48,6 +48,7 @@ from scenario_helpers import (
     unpaid,
     where,
 )
+from sweep_params import variants_slow
 
 DEMO = "landlords-game-1906-monopolist-demonstration"
 
@@ -224,7 +225,8 @@ def test_1906_single_tax_adoption_from_the_start_empties_the_treasury_after_setu
 
 def test_1906_single_tax_adoption_never_keeps_the_ordinary_rules():
     """single_tax="never": no turn, wealth gap or setup brings the Single Tax in."""
-    g = game(players=2, start=False, first=0, single_tax="never", answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
+    g = game(players=2, start=False, first=0, single_tax="never",
+             answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
     g.setup()
     assert g.scores() == (675, 600)
     set_cash(g, 0, 5000)
@@ -781,8 +783,8 @@ def test_1906_single_tax_rule_4_one_house_per_lot():
     g = st_game(cash=[500, 0], at=["mother_earth", "mother_earth"], throws=[(1, 1)], answers=[["done"], []])
     set_houses(g, "wayback", 1)
     turn(g, 0)
-    built = [labels for labels in g.agents[0].labels if any(l.startswith("Offer the land rent") for l in labels)]
-    assert built and not any("Wayback" in l for l in built[0])
+    built = [labels for labels in g.agents[0].labels if any(x.startswith("Offer the land rent") for x in labels)]
+    assert built and not any("Wayback" in x for x in built[0])
 
 
 def test_1906_single_tax_adoption_a_prisoner_may_call_the_vote_after_a_failed_throw():
@@ -1077,7 +1079,7 @@ def _play(prog, seed, kind="bot", players=4):
     return g
 
 
-@pytest.mark.parametrize("edition", ["landlords-game-1906", DEMO])
+@pytest.mark.parametrize("edition", variants_slow(["landlords-game-1906", DEMO]))
 @pytest.mark.parametrize("mode", ["never", "from_start", "at_turn", "vote", "when_concentrated"])
 def test_1906_single_tax_simulated_games_end_conserve_money_and_replay(mode, edition):
     """100 seeded 4-player games under each single_tax setting end (by Rule 19), conserve

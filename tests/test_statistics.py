@@ -351,6 +351,7 @@ def test_outcomes_json_has_a_paired_interval_for_every_space():
     b = ld.load_edition("landlords-game-1904-without-lot-tickets")
     code, out = _run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--outcomes", "4",
                      "--all", "--format", "json")
+    assert code == 1  # the files differ
     data = json.loads(out)["outcomes"]
     assert data["interval"].startswith("95 % CI, paired on common random numbers")
     assert len(data["landing_per_throw"]) == len(ld.compile_rules(a).space_names)
@@ -363,6 +364,7 @@ def test_outcomes_json_has_a_paired_interval_for_every_space():
 
 # ---------------------------------------------------------------- plots
 
+@pytest.mark.slow
 def test_simulate_plot_writes_png_and_svg(tmp_path):
     for name, magic in (("stats.png", b"\x89PNG"), ("stats.svg", b"<?xml")):
         code, _ = _run("simulate", "landlords-game-1904", "--games", "2", "--jobs", "1", "--no-progress",
@@ -385,6 +387,7 @@ def test_plots_without_matplotlib_name_the_extra(monkeypatch):
         plots.pyplot()
 
 
+@pytest.mark.slow
 def test_dask_gives_the_same_statistics_as_one_process():
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")

@@ -624,6 +624,7 @@ def _listed(out: str) -> set[tuple[str, str, str]]:
     return listed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", list(_diff_params()))
 def test_variant_diff_against_its_edition_lists_exactly_its_changes(path: Path):
     assert path.stem in EXPECTED_CHANGES, f"add what {path.name} changes to EXPECTED_CHANGES"
@@ -735,6 +736,7 @@ def run_walkthrough(text: str, workdir: Path) -> list[tuple[dict, str]]:
     return outputs
 
 
+@pytest.mark.slow
 def test_writing_a_variant_walkthrough(tmp_path: Path, monkeypatch):
     """Every command of docs/writing-a-variant.md runs, in order, and prints what the page shows."""
     monkeypatch.chdir(tmp_path)
@@ -786,10 +788,10 @@ def test_walkthrough_output_matching():
 
 def _text(decl) -> str:
     """A declaration's canonical text without its citation and label."""
-    from landlord_dsl.compare import _decl_text
+    from landlord_dsl.formatter import format_declaration
 
     fields = attrs.fields_dict(type(decl))
-    return _decl_text(attrs.evolve(decl, **{k: None for k in ("provenance", "label") if k in fields}))
+    return format_declaration(attrs.evolve(decl, **{k: None for k in ("provenance", "label") if k in fields}))
 
 
 def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule_does():
@@ -800,7 +802,7 @@ def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule
     jail = lambda m: next(r for r in m.rules if r.name == "jail_rule")  # noqa: E731
     assert _text(jail(jackpot)) == to_pot(_text(jail(base)))
     for deck in ("chance_cards", "chest_cards"):
-        def cards(m, change=lambda text: text):
+        def cards(m, change=lambda text: text, deck=deck):
             return {c.name: change(_text(attrs.evolve(m.decks[deck], cards=(attrs.evolve(c, provenance=None),))))
                     for c in m.decks[deck].cards}
 

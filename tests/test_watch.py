@@ -21,6 +21,7 @@ import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.narrate import describe_event, quiet_event
 from landlord_dsl.watch import record, replay_html
+from sweep_params import variants_slow
 
 
 def _game(edition: str, seed: int, players: int = 4, **kwargs):
@@ -72,7 +73,7 @@ def test_recording_a_game_does_not_change_it_and_keeps_one_frame_per_told_event(
 
 
 def test_a_frame_names_the_rule_and_its_citation():
-    rules, game, recording = _recorded("landlords-game-1906", 7)
+    rules, _, recording = _recorded("landlords-game-1906", 7)
     cited = [f for f in recording.frames if f["rule"]]
     assert cited
     by_name = {r.name: r.provenance.source for r in rules.model.rules if r.provenance}
@@ -177,6 +178,7 @@ def _shown(dom: str) -> _Shown:
     return parser
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition,seed", [("landlords-game-1906", 7), ("monopoly-1933-atlantic-city", 3)])
 def test_the_page_shows_the_engines_positions_and_cash_at_the_event_stepped_to(chromium, tmp_path, edition, seed):
     rules, game, recording = _recorded(edition, seed)
@@ -194,6 +196,7 @@ def test_the_page_shows_the_engines_positions_and_cash_at_the_event_stepped_to(c
         assert shown.narration == describe_event(game, game.log[told[k]]).strip()
 
 
+@pytest.mark.slow
 def test_the_play_button_moves_the_game_on(chromium, tmp_path):
     rules, game, recording = _recorded("landlords-game-1904", 2)
     page = tmp_path / "replay.html"
@@ -240,7 +243,7 @@ def test_a_log_that_does_not_replay_gives_no_page(tmp_path):
     assert not page.exists()
 
 
-@pytest.mark.parametrize("edition", ld.shipped_editions())
+@pytest.mark.parametrize("edition", variants_slow(ld.shipped_editions()))
 def test_every_shipped_edition_and_variant_gives_a_replay_page(edition):
     import json
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LandlordError
-from .chain import _check_economy, _explore, _names, _numpy, _stationary, _status_label
+from .chain import _check_economy, _explore, _names, _numpy, _status_label, stationary
 from .explore import _Explorer, _LeftGame
 from .rents import _rent_rows
 from .report import Analysis, RentRow, SpaceRow
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "RentRow", "SpaceRow", "analyze", "sample_turn_ends"]
 
 
-def analyze(rules: "RuleSet | str", *, players: int | None = None, prefer: Sequence[str] = (),
+def analyze(rules: RuleSet | str, *, players: int | None = None, prefer: Sequence[str] = (),
             options: dict[str, Any] | None = None, seed: int = 0, buildings: tuple[str, int] | None = None,
             check_economy: bool = True, rents: bool = True, memo: bool = True) -> Analysis:
     """Return the exact long-run movement tables of one token under a rule file.
@@ -72,10 +73,10 @@ def analyze(rules: "RuleSet | str", *, players: int | None = None, prefer: Seque
     players = players or program.players[0]
     ex = _Explorer(rules, program, players, prefer, seed, memo)
     order, rows, throw_rows, visit_rows, end_rows = _explore(ex)
-    pi = _stationary(rows)
+    pi = stationary(rows)
     size = len(program.space_names)
 
-    turn = {}
+    turn: dict[tuple[int, str], float] = {}
     for key, p in zip(order, pi):
         k = (key[0], _status_label(ex, key[1]))
         turn[k] = turn.get(k, 0.0) + float(p)
@@ -107,7 +108,7 @@ def analyze(rules: "RuleSet | str", *, players: int | None = None, prefer: Seque
                     tuple(warnings), time.perf_counter() - began, check_economy)
 
 
-def sample_turn_ends(rules: "RuleSet | str", turns: int, *, players: int | None = None, prefer: Sequence[str] = (),
+def sample_turn_ends(rules: RuleSet | str, turns: int, *, players: int | None = None, prefer: Sequence[str] = (),
                      options: dict[str, Any] | None = None, seed: int = 0, batches: int = 20):
     """Return (mean, standard error) per space of the share of turns ending there, by Monte Carlo.
 

@@ -2,7 +2,7 @@
 
 Stage: the third one of `analyze` (landlord_dsl.analysis). `_explore` grows
 the set of movement states from the start until it is closed (or calls it
-unbounded with a located error); `_stationary` solves the chain; the economy
+unbounded with a located error); `stationary` solves the chain; the economy
 check re-runs every state's turn in a game played on by bots and reports,
 located at a rule, a state whose turn ends differently there.
 """
@@ -21,20 +21,20 @@ from ..requests import SeededChance
 from .explore import TOKEN, _Economy, _Explorer, _LeftGame, _NewLive
 
 if TYPE_CHECKING:
-    from ..program import Program
     from ..loader import RuleSet
+    from ..program import Program
 
 MAX_STATES = 20_000      # movement states before the state is called unbounded
 MAX_VALUES = 64          # distinct values of one variable before it is called unbounded
 GTH_LIMIT = 1_500        # closed classes up to this size are solved by state reduction
 
 
-def _var_decl(rules: "RuleSet", kind: str, index: int):
+def _var_decl(rules: RuleSet, kind: str, index: int):
     table = rules.model.player_vars if kind == "player" else rules.model.game_vars
     return list(table.values())[index]
 
 
-def _diagnostic(program: "Program", message: str, span, hint: str | None = None,
+def _diagnostic(program: Program, message: str, span, hint: str | None = None,
                 severity: str = "error") -> Diagnostic:
     source = (program.sources.get(span.file) if span is not None else None) or SourceText("", "")
     d = source.diagnostic(message, span, hint)
@@ -55,7 +55,7 @@ def _explore(ex: _Explorer):
             i = 0
             while i < len(order):
                 ends, throws, visits = ex.expand(order[i])
-                row = {}
+                row: dict[int, float] = {}
                 for end, p in ends.items():
                     if end not in index:
                         index[end] = len(order)
@@ -104,7 +104,7 @@ def _names(ex: _Explorer) -> list[str]:
     return [_var_decl(ex.rules, kind, i).name for kind, i in ex.live]
 
 
-def _stationary(rows: list[dict[int, float]]):
+def stationary(rows: list[dict[int, float]]):
     """Return the stationary distribution of a chain given as sparse rows (numpy array).
 
     States the chain leaves for good get 0. A single closed class of up to
@@ -117,7 +117,7 @@ def _stationary(rows: list[dict[int, float]]):
     """
     np = _numpy()
     n = len(rows)
-    closed = _closed_classes(rows)
+    closed = closed_classes(rows)
     if len(closed) == 1 and len(closed[0]) <= GTH_LIMIT:
         members = sorted(closed[0])
         where = {s: k for k, s in enumerate(members)}
@@ -161,7 +161,7 @@ def _gth(P):
     return pi / pi.sum()
 
 
-def _closed_classes(rows: list[dict[int, float]]) -> list[list[int]]:
+def closed_classes(rows: list[dict[int, float]]) -> list[list[int]]:
     """Return the chain's closed classes: its strongly connected sets of states that no transition leaves."""
     index: dict[int, int] = {}
     low: dict[int, int] = {}

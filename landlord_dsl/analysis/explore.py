@@ -5,7 +5,7 @@ the compiled program's own turn for seat 1 in the reference economy, finds
 (with `_Trace`) which variables the turn reads before writing them (they
 become the movement state), and gives, per state, the states its turn ends
 in with their probabilities. A chance request's continuation is identified by
-the running frames (code, place, live locals: `_live_locals`) and the
+the running frames (code, place, live locals: `live_locals`) and the
 movement-relevant state, so that equal continuations are explored once.
 """
 
@@ -15,7 +15,8 @@ import bisect
 import dis
 import functools
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -26,8 +27,8 @@ from ..requests import SeededChance
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
-    from ..program import Program
     from ..loader import RuleSet
+    from ..program import Program
 
 TOKEN = 0                # the seat whose movement is analysed
 MAX_PATHS = 2_000_000    # chance paths of one turn before the turn is called unbounded
@@ -110,7 +111,7 @@ class _Trace:
 class _WatchedPlayerVar(list):
     """One player variable's values by seat, reporting the token's reads and writes to a _Trace."""
 
-    __slots__ = ("trace", "key")
+    __slots__ = ("key", "trace")
 
     def __getitem__(self, i):
         if i == TOKEN:
@@ -197,7 +198,7 @@ class _Economy:
         self.decks = {k: list(v) for k, v in g.decks.items()}
         self.active = list(g.active)
         self.fired = list(g.fired)
-        self.loans = [list(l) for l in g.loans]
+        self.loans = [list(loan) for loan in g.loans]
         self.seats = list(g.seats)
         self.scalars = (g.turn, g.minted, g.origin, g.triggers_live)
         self.dice = (g.dice, g.dice_total, g.dice_double)
@@ -221,7 +222,7 @@ class _Economy:
         setitem, everything = list.__setitem__, slice(None)
         for target, saved in self._pairs[1]:
             setitem(target, everything, saved)
-        g.loans[:] = [list(l) for l in self.loans]
+        g.loans[:] = [list(loan) for loan in self.loans]
         _put(g.seats, self.seats)
         g.turn, g.minted, g.origin, g.triggers_live = self.scalars
         g.over, g.end_reason, g.turn_after, g.next_seat = False, "", None, TOKEN
@@ -236,7 +237,7 @@ class _Economy:
 class _Explorer:
     """Runs the token's turns from movement states and collects the chain."""
 
-    def __init__(self, rules: "RuleSet", program: "Program", players: int, prefer: Sequence[str], seed: int,
+    def __init__(self, rules: RuleSet, program: Program, players: int, prefer: Sequence[str], seed: int,
                  memo: bool = True):
         self.rules = rules
         self.use_memo = memo
@@ -337,7 +338,7 @@ class _Explorer:
         own = self._own_ids
         while frame is not None:
             code = frame.f_code
-            live = _live_locals(code, frame.f_lasti)
+            live = live_locals(code, frame.f_lasti)
             frames.append((id(code), frame.f_lasti,
                            tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items()
                                   if live is None or k in live])))
@@ -354,7 +355,8 @@ class _Explorer:
         return tuple(frames), state, dice
 
     def expand(self, key: tuple):
-        """Return (end key -> probability, (position, status) -> expected throws from there, space -> expected landings).
+        """Return (end key -> probability, (position, status) -> expected throws from there,
+        space -> expected landings).
 
         Raises _NewLive when the turn reads a variable not yet in the movement state.
         """
@@ -390,8 +392,8 @@ _LOCAL_OPS = set(dis.haslocal) | set(dis.hasfree)
 _JUMP_OPS = set(getattr(dis, "hasjump", ())) | set(dis.hasjrel) | set(dis.hasjabs)
 
 
-@functools.lru_cache(maxsize=None)
-def _live_locals(code, lasti: int) -> frozenset[str] | None:
+@functools.cache
+def live_locals(code, lasti: int) -> frozenset[str] | None:
     """Return the local names a frame may still use after the call at `lasti` returns (None: keep them all).
 
     Every instruction reachable from the next one (following every jump,
@@ -441,7 +443,9 @@ def _live_locals(code, lasti: int) -> frozenset[str] | None:
 
 
 def _loop_variables(instructions, i: int) -> set[str] | None:
-    """Return the locals a FOR_ITER stores its item in (the instructions from `i`), or None if they are not plain stores."""
+    """Return the locals a FOR_ITER stores its item in (the instructions from `i`).
+
+    None if they are not plain stores."""
     names: set[str] = set()
     while i < len(instructions) and instructions[i].opname in ("UNPACK_SEQUENCE", "STORE_FAST",
                                                                "STORE_FAST_STORE_FAST", "STORE_DEREF"):

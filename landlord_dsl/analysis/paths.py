@@ -15,8 +15,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..program import Program
     from ..engine import Game
+    from ..program import Program
 
 
 _DICE_READ = object()  # in the memo: this continuation reads older dice; look it up with its dice
@@ -108,7 +108,8 @@ class _Paths:
         return False
 
     def credit(self, throw_ends, visits, end) -> None:
-        """Add one run's throws, landings and end, or the known future where it was cut, to the summaries they belong to.
+        """Add one run's throws, landings and end, or the known future where it was cut, to the summaries
+        they belong to.
 
         A summary holds (end state -> probability, (position, status) ->
         expected throws, space -> expected landings) of the rest of the turn
@@ -173,7 +174,7 @@ class _Paths:
         return self._answer([(k, 1.0 / size) for k in range(size)])
 
 
-def _dice_classes_for(program: "Program"):
+def _dice_classes_for(program: Program):
     """Return a function giving a dice throw's outcome classes: (representative faces, probability).
 
     When the compiled rules never read single dice (only their total and

@@ -14,8 +14,8 @@ from ..errors import LandlordError, OutputError, UsageError, visible
 from .common import _parse_options, _read, default_players
 
 if TYPE_CHECKING:
-    from ..program import Program
     from ..engine import Game
+    from ..program import Program
 
 
 def _seats(args: argparse.Namespace, program: Program) -> list[str]:
@@ -29,7 +29,9 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
 
 
 class _OutputFile:
-    """A file a command writes when it is done (`play --log`, `--html`), opened first so that a bad path costs no game."""
+    """A file a command writes when it is done (`play --log`, `--html`).
+
+    It is opened first, so that a bad path costs no game."""
 
     def __init__(self, path: str, what: str):
         self.path, self.what = path, what
@@ -145,8 +147,8 @@ def _progress_bar(what: str):
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..loader import load
-    from ..simulate import render_summary
     from ..parallel import simulate_many
+    from ..simulate import render_summary
 
     rules = load(args.edition)
     options = _parse_options(args.option)

@@ -70,8 +70,8 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
-    from ..loader import load
     from ..compare import diff, outcomes, render_markdown, render_outcomes, render_text, to_json
+    from ..loader import load
 
     a, b = load(args.a), load(args.b)
     changes = diff(a, b, sources=args.sources)
@@ -93,8 +93,8 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    from ..loader import load
     from ..analysis import analyze
+    from ..loader import load
 
     if args.plot:  # before the analysis runs, not after
         from ..plots import check_path, pyplot
@@ -179,9 +179,9 @@ def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
+    from ..board import board_svg
     from ..loader import load
     from ..sourcefile import write_atomically
-    from ..board import board_svg
 
     rules = load(args.edition)
     svg = board_svg(rules, _parse_options(args.option))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -29,7 +30,8 @@ class LandlordAECEnv(AECEnv):
     observation layouts, the rewards and how the game is paused.
     """
 
-    metadata = {"name": "landlord_dsl_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "landlord_dsl_v0", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False}
 
     def __init__(self, rules: RuleSet | str, players: int = 4, options: Mapping[str, Any] | None = None,
                  bots: Mapping[int, str | Agent] | None = None, reward: str = "score", bid_levels: int = 5,
@@ -78,6 +80,12 @@ class LandlordAECEnv(AECEnv):
         """The running Game (its state, log and decisions), or None before the first reset."""
         return self.driver.game if self.driver is not None else None
 
+    @property
+    def _running(self) -> Driver:
+        """Return the driver of the running game (there is one from the first reset on)."""
+        assert self.driver is not None, "reset() the environment first"
+        return self.driver
+
     # ----------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game: dice from `seed` (else the next seed of the last one given); `options` is unused."""
@@ -94,7 +102,7 @@ class LandlordAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         self.driver = Driver(self.program, seats, game_seed, self.turn_limit)
         self._scores = self.driver.game.scores()
@@ -118,12 +126,12 @@ class LandlordAECEnv(AECEnv):
                 raise LandlordError(f"action {slot} is not legal for {agent} here; the legal actions are "
                                     f"{sorted(self._answers)} (use the observation's action_mask)")
             slot = min(self._answers)
-        self.driver.answer(self._answers[slot])
+        self._running.answer(self._answers[slot])
         self._after_engine()
 
     def _after_engine(self) -> None:
         """Hand out rewards and endings for what the game did, and select who answers next."""
-        driver = self.driver
+        driver = self._running
         game = driver.game
         scores = game.scores()
         result = driver.result
@@ -141,6 +149,7 @@ class LandlordAECEnv(AECEnv):
             self._answers, self._mask = {}, None
         else:
             request = driver.request
+            assert request is not None  # a game not over is waiting for an answer
             asked = f"player_{request.seat + 1}"
             if asked not in self.agents:
                 raise LandlordError(f"the rules ask {game.names[request.seat]} a question after he has left the "
@@ -160,11 +169,12 @@ class LandlordAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        request = self.driver.request
-        mine = request is not None and request.seat == seat
+        driver = self._running
+        request, mask = driver.request, self._mask
+        mine = mask is not None and request is not None and request.seat == seat
         return {
-            "observation": self.encoder.encode(self.driver.game, seat, request),
-            "action_mask": self._mask.copy() if mine else np.zeros(self.layout.size, dtype=np.int8),
+            "observation": self.encoder.encode(driver.game, seat, request),
+            "action_mask": mask.copy() if mine and mask is not None else np.zeros(self.layout.size, dtype=np.int8),
         }
 
     def render(self) -> str | None:
@@ -189,7 +199,7 @@ class LandlordAECEnv(AECEnv):
     def __del__(self):
         try:
             self.close()
-        except Exception:  # noqa: BLE001 - nothing can be reported while being collected
+        except Exception:  # nothing can be reported while being collected
             pass
 
 

@@ -12,7 +12,8 @@ same answers, same game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import greenlet
 
@@ -31,7 +32,7 @@ class _Abandoned(BaseException):
 class _Paused(Agent):
     """A seat whose every decision is handed to the driver's caller."""
 
-    def __init__(self, driver: "Driver"):
+    def __init__(self, driver: Driver):
         self.driver = driver
 
     def choose(self, game, request):
@@ -51,7 +52,7 @@ class Driver:
     (or the construction) that ran into it.
     """
 
-    def __init__(self, program: "Program", agents: Sequence[Agent | None], seed: int,
+    def __init__(self, program: Program, agents: Sequence[Agent | None], seed: int,
                  turn_limit: int | None = None):
         self.game = Game(program, [a if a is not None else _Paused(self) for a in agents], seed=seed,
                          turn_limit=turn_limit)
@@ -65,12 +66,14 @@ class Driver:
             return "done", self.game.play()
         except _Abandoned:
             return "abandoned", None
-        except Exception as err:  # noqa: BLE001 - handed to the caller, raised there
+        except Exception as err:  # handed to the caller, raised there
             return "error", err
 
     def _ask(self, request):
         """Return the caller's answer to `request` (runs inside the game)."""
-        return self._play.parent.switch(("ask", request))
+        parent = self._play.parent
+        assert parent is not None  # set by _resume before the game runs
+        return parent.switch(("ask", request))
 
     def _resume(self, value) -> None:
         self._play.parent = greenlet.getcurrent()  # come back to whoever resumed the game

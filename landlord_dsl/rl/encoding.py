@@ -7,7 +7,8 @@ board size gives the same layout.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -18,9 +19,9 @@ from ..requests import BidRequest, DecisionRequest
 from ..types import element_of, strip_optional
 
 if TYPE_CHECKING:
-    from ..program import Program
     from ..engine import Game
     from ..loader import RuleSet
+    from ..program import Program
 
 MAX_SEATS = 8       # seat rows in the observation (the observer's first)
 GAME_VARS = 8       # game variables, in declaration order
@@ -46,7 +47,7 @@ def _statements(node: Any) -> Iterator[ast.Choose]:
                 yield from _statements(getattr(node, field.name))
 
 
-def choice_statements(rules: "RuleSet") -> list[ast.Choose]:
+def choice_statements(rules: RuleSet) -> list[ast.Choose]:
     """Return every `choose` and `offer` of a checked rule set (rules, cards and actions), each once."""
     m = rules.model
     found: dict[ast.Span, ast.Choose] = {}
@@ -71,7 +72,7 @@ class ActionLayout:
     `size` is the largest of these needs.
     """
 
-    def __init__(self, rules: "RuleSet", program: "Program", bid_levels: int):
+    def __init__(self, rules: RuleSet, program: Program, bid_levels: int):
         if bid_levels < 1:
             raise LandlordError(f"bid_levels must be at least 1, not {bid_levels}")
         self.bid_levels = bid_levels
@@ -96,8 +97,8 @@ class ActionLayout:
         self.size = max(2, bid_levels + 1, largest)
 
     @staticmethod
-    def _bound(option: ast.ChoiceOption, rules: "RuleSet", sizes: dict[str, int],
-               program: "Program") -> tuple[str, int]:
+    def _bound(option: ast.ChoiceOption, rules: RuleSet, sizes: dict[str, int],
+               program: Program) -> tuple[str, int]:
         """Return (how the option's slots are indexed, how many slots it takes)."""
         if option.binding is None:
             return "plain", 1
@@ -117,7 +118,8 @@ class ActionLayout:
     def decision_slots(self, request: DecisionRequest) -> list[int]:
         """Return the action slot of each of the request's legal entries, in order."""
         parts = self.sites.get(request.site.span)
-        slots, seen = [], {}
+        slots: list[int] = []
+        seen: dict[int, int] = {}
         for k, x, _, _ in request.legal:
             if parts is None:  # one of the engine's own questions: options without `for`
                 slots.append(k)
@@ -154,7 +156,7 @@ class ActionLayout:
         return out
 
 
-def _var_kind(decl: ast.VarDecl, rules: "RuleSet") -> str:
+def _var_kind(decl: ast.VarDecl, rules: RuleSet) -> str:
     """Return how a variable is shown as a number: by its declared (or inferred) type."""
     type_ = decl.type or rules.model.types.get(id(decl.initial), "any")
     type_ = strip_optional(type_)
@@ -169,7 +171,7 @@ class ObservationEncoder:
     SEAT = 5  # present, playing, cash, titles held, cards held (then position one-hot, then player vars)
     REQUEST = 12
 
-    def __init__(self, rules: "RuleSet", program: "Program", players: int, layout: ActionLayout):
+    def __init__(self, rules: RuleSet, program: Program, players: int, layout: ActionLayout):
         m = rules.model
         for what, declared, room in (("game variables", m.game_vars, GAME_VARS),
                                      ("player variables", m.player_vars, PLAYER_VARS),
@@ -210,7 +212,7 @@ class ObservationEncoder:
             return [0.0 if v is None else float(len(v)) for v in values]
         return [0.0] * len(values)
 
-    def encode(self, game: "Game", seat: int, request: DecisionRequest | BidRequest | None) -> np.ndarray:
+    def encode(self, game: Game, seat: int, request: DecisionRequest | BidRequest | None) -> np.ndarray:
         """Return the observation of `seat` (with the request's context when it is `seat`'s to answer)."""
         obs = [0.0] * self.size  # filled as a list (far quicker than item by item in an array), then converted
         n, board, width, numbers = self.n, self.board, self.seat_width, self._numbers
