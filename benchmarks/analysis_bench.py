@@ -42,14 +42,20 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
         for _ in range(repeat):
             turns[0] = 0
             wall, cpu = time.perf_counter(), time.process_time()
-            result = analysis.analyze(rules, check_economy=parts == "all", rents=parts == "all",
-                                      buildings=None)
+            result = analysis.analyze(rules, check_economy=parts == "all", rents=parts == "all", buildings=None)
             best_wall = min(best_wall, time.perf_counter() - wall)
             best_cpu = min(best_cpu, time.process_time() - cpu)
     finally:
         _Explorer.run_turn = run_turn
-    return {"edition": rules.name, "parts": parts, "states": result.states, "turns_run": turns[0],
-            "spaces": len(result.rows), "wall_seconds": round(best_wall, 3), "cpu_seconds": round(best_cpu, 3)}
+    return {
+        "edition": rules.name,
+        "parts": parts,
+        "states": result.states,
+        "turns_run": turns[0],
+        "spaces": len(result.rows),
+        "wall_seconds": round(best_wall, 3),
+        "cpu_seconds": round(best_cpu, 3),
+    }
 
 
 def agreement(edition: str, turns: int) -> dict:
@@ -58,19 +64,32 @@ def agreement(edition: str, turns: int) -> dict:
     wall = time.perf_counter()
     mean, se = analysis.sample_turn_ends(edition, turns, seed=1, batches=100)
     gaps = [abs(r.turn - mean[r.index]) / se[r.index] for r in exact.rows if not r.status and se[r.index] > 0]
-    return {"edition": exact.edition, "turns": turns, "max_gap_in_standard_errors": round(max(gaps), 2),
-            "sampling_seconds": round(time.perf_counter() - wall, 1)}
+    return {
+        "edition": exact.edition,
+        "turns": turns,
+        "max_gap_in_standard_errors": round(max(gaps), 2),
+        "sampling_seconds": round(time.perf_counter() - wall, 1),
+    }
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edition", action="append", help="edition name or .lg file (repeatable; default 1933)")
-    parser.add_argument("--parts", choices=("chain", "all"), default="all",
-                        help="chain: landing tables only; all: with the rent table and the economy check")
+    parser.add_argument(
+        "--parts",
+        choices=("chain", "all"),
+        default="all",
+        help="chain: landing tables only; all: with the rent table and the economy check",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs per edition; the best is kept")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--monte-carlo", type=int, default=0, metavar="TURNS",
-                        help="also sample TURNS turns and report the largest gap to the exact figures")
+    parser.add_argument(
+        "--monte-carlo",
+        type=int,
+        default=0,
+        metavar="TURNS",
+        help="also sample TURNS turns and report the largest gap to the exact figures",
+    )
     args = parser.parse_args(argv)
     editions = args.edition or ["monopoly-1933-atlantic-city"]
     rows = [measure(e, args.parts, args.repeat) for e in editions]
@@ -81,10 +100,15 @@ def main(argv=None) -> int:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            print(f"{r['edition']:36} {r['parts']:5} {r['states']:5} states {r['turns_run']:7} turns run "
-                  f"{r['wall_seconds']:7.3f} s wall {r['cpu_seconds']:7.3f} s CPU"
-                  + (f"; {r['turns']} sampled turns: largest gap {r['max_gap_in_standard_errors']} SE"
-                     if "turns" in r else ""))
+            print(
+                f"{r['edition']:36} {r['parts']:5} {r['states']:5} states {r['turns_run']:7} turns run "
+                f"{r['wall_seconds']:7.3f} s wall {r['cpu_seconds']:7.3f} s CPU"
+                + (
+                    f"; {r['turns']} sampled turns: largest gap {r['max_gap_in_standard_errors']} SE"
+                    if "turns" in r
+                    else ""
+                )
+            )
     return 0
 
 

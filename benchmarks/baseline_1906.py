@@ -26,8 +26,7 @@ from baseline_common import HeuristicBot, Result, bid_up
 
 # ------------------------------------------------------------------- board
 
-(START, LOT, NECESSITY, TRESPASS, RAILROAD, FRANCHISE, BROKERAGE, JAIL_CORNER,
- PARK, CHANCE, LUXURY) = range(11)
+(START, LOT, NECESSITY, TRESPASS, RAILROAD, FRANCHISE, BROKERAGE, JAIL_CORNER, PARK, CHANCE, LUXURY) = range(11)
 
 # (name, kind, price, land rent, two_way) in board order, Mother Earth = 0.
 BOARD = [
@@ -81,8 +80,8 @@ JAIL = 10
 POOR_HOUSE = 20
 SPECULATION = 8
 CORNERS = (0, 10, 20, 30)
-RAILROADS = tuple(i for i, k in enumerate(KIND) if k == RAILROAD)          # 5, 15, 25, 35
-FRANCHISES = tuple(i for i, k in enumerate(KIND) if k == FRANCHISE)        # 13, 27
+RAILROADS = tuple(i for i, k in enumerate(KIND) if k == RAILROAD)  # 5, 15, 25, 35
+FRANCHISES = tuple(i for i, k in enumerate(KIND) if k == FRANCHISE)  # 13, 27
 LOTS = tuple(i for i, k in enumerate(KIND) if k == LOT)
 TITLED = tuple(i for i, k in enumerate(KIND) if k in (LOT, RAILROAD, FRANCHISE, BROKERAGE))  # 29 titles
 
@@ -98,7 +97,7 @@ JAIL_TURNS_MAX = 3
 FRANCHISE_CHARGE = 5
 MUNICIPAL_CINCH = 25
 TRUST_FARE = 40
-RAILROAD_FARE = (0, 5, 10, 20, 50)          # by railroads the owner holds
+RAILROAD_FARE = (0, 5, 10, 20, 50)  # by railroads the owner holds
 SPECULATION_ANTE = 10
 SPECULATION_WIN = (0, 0, 0, 0, 0, 30, 40, 50, 60, 70, 80, 90, 0)  # by total; doubles win 100
 BROKER_SHARE_PCT = 10
@@ -110,13 +109,12 @@ CARD_WORTH = 100
 LOAN_INTEREST_PCT = 10
 BOT_RESERVE_HINT = 60
 TURN_LIMIT = 2000
-MAX_OFFER_ROUNDS = 256       # the interpreter closes an `offer` after 256 answers
+MAX_OFFER_ROUNDS = 256  # the interpreter closes an `offer` after 256 answers
 
 # The reconstructed red pack, in its (never shuffled) order.
-(GO_MOTHER_EARTH, TRESPASS_JAIL, FINE, DIVIDEND, DOCTOR, WALK_BACK, NEXT_RAILROAD,
- ODD_JOB) = range(8)
+(GO_MOTHER_EARTH, TRESPASS_JAIL, FINE, DIVIDEND, DOCTOR, WALK_BACK, NEXT_RAILROAD, ODD_JOB) = range(8)
 
-TREASURY = -1      # payees: a seat (>= 0), the Public Treasury, or the Miscellaneous pile
+TREASURY = -1  # payees: a seat (>= 0), the Public Treasury, or the Miscellaneous pile
 MISC = -2
 
 FREE, IN_JAIL, IN_POOR_HOUSE = range(3)
@@ -137,6 +135,7 @@ def jump_route(start: int, steps: int) -> list[int] | None:
 
 # -------------------------------------------------------------------- game
 
+
 class Game:
     """One game of the 1906 rules between `players` heuristic bots."""
 
@@ -149,9 +148,9 @@ class Game:
         self.bots = list(bots) if bots is not None else [HeuristicBot() for _ in range(n)]
         self.cash = [0] * n
         self.treasury = 0
-        self.minted = 0            # net money paid out of the (unlimited) Miscellaneous pile
+        self.minted = 0  # net money paid out of the (unlimited) Miscellaneous pile
         self.pos = [0] * n
-        self.origin = 0            # where the last move started (for Luxury's move back)
+        self.origin = 0  # where the last move started (for Luxury's move back)
         self.d1 = self.d2 = self.total = 0
         self.double = False
         self.wages = [0] * n
@@ -164,7 +163,7 @@ class Game:
         self.luxuries = [0] * n
         self.luxuries_left = LUXURY_CARDS
         self.chance = list(range(8))
-        self.loans: list[list[int]] = []   # [lender, borrower, principal, interest]
+        self.loans: list[list[int]] = []  # [lender, borrower, principal, interest]
         self.turn = 0
         self.next_seat = 0
         self.over = False
@@ -172,9 +171,14 @@ class Game:
         self.land_fn = [None] * SIZE
         for i, k in enumerate(KIND):
             self.land_fn[i] = {
-                LOT: self.land_lot, NECESSITY: self.land_necessity, TRESPASS: self.land_trespass,
-                RAILROAD: self.land_railroad, FRANCHISE: self.land_franchise,
-                BROKERAGE: self.land_speculation, CHANCE: self.land_chance, LUXURY: self.land_luxury,
+                LOT: self.land_lot,
+                NECESSITY: self.land_necessity,
+                TRESPASS: self.land_trespass,
+                RAILROAD: self.land_railroad,
+                FRANCHISE: self.land_franchise,
+                BROKERAGE: self.land_speculation,
+                CHANCE: self.land_chance,
+                LUXURY: self.land_luxury,
                 JAIL_CORNER: self.land_jail_corner,
             }.get(k)
 
@@ -429,8 +433,11 @@ class Game:
         cash = self.cash[seat]
         # Short of $75 he may borrow (Rule 13), but the bot never takes an option costing more
         # than its cash less its reserve; once the purple pack is used up nothing is for sale.
-        buy = (cash >= LUXURY_PRICE and self.luxuries_left > 0
-               and self.bots[seat].choose(cash, ((LUXURY_PRICE, CARD_WORTH), (0, 0))) == 0)
+        buy = (
+            cash >= LUXURY_PRICE
+            and self.luxuries_left > 0
+            and self.bots[seat].choose(cash, ((LUXURY_PRICE, CARD_WORTH), (0, 0))) == 0
+        )
         if buy:
             self.pay(seat, LUXURY_PRICE, MISC)
             self.luxuries_left -= 1
@@ -483,8 +490,7 @@ class Game:
         failure makes him realize the fine on his property (borrowing it), or
         stay if he cannot. Only a prisoner who comes out moves."""
         cash = self.cash
-        if cash[seat] >= JAIL_FINE and self.bots[seat].choose(
-                cash[seat], ((JAIL_FINE, JAIL_FINE + 20), (0, 0))) == 0:
+        if cash[seat] >= JAIL_FINE and self.bots[seat].choose(cash[seat], ((JAIL_FINE, JAIL_FINE + 20), (0, 0))) == 0:
             self.pay(seat, JAIL_FINE, TREASURY)
             self.in_jail[seat] = False
         self.roll()
@@ -509,8 +515,12 @@ class Game:
         if sum(in_trust) == 2 and len(owners) != 2:
             for p in range(self.n):
                 in_trust[p] = False
-        if (sum(in_trust) == 0 and len(owners) == 2 and all(self.owner[r] is not None for r in RAILROADS)
-                and seat in owners):
+        if (
+            sum(in_trust) == 0
+            and len(owners) == 2
+            and all(self.owner[r] is not None for r in RAILROADS)
+            and seat in owners
+        ):
             agreed = sum(1 for p in owners if self.bots[p].choose(self.cash[p], ((0, 20), (0, 0))) == 0)
             if agreed == 2:
                 for p in owners:
@@ -548,7 +558,7 @@ class Game:
         if not ended:
             owner = self.owner
             if True in self.in_trust or None not in [owner[r] for r in RAILROADS]:
-                self.trust(seat)            # (nothing to do unless all railroads are owned or a trust exists)
+                self.trust(seat)  # (nothing to do unless all railroads are owned or a trust exists)
             if state == IN_POOR_HOUSE:
                 # Rule 12: he stays until his next turn, then throws and moves out.
                 self.in_poor[seat] = False
@@ -578,8 +588,13 @@ class Game:
     def result(self) -> Result:
         scores = tuple(self.worth(p) for p in range(self.n))
         best = max(scores)
-        return Result(self.turn, (self.turn + self.n - 1) // self.n, self.end_reason, scores,
-                      tuple(p for p, s in enumerate(scores) if s == best))
+        return Result(
+            self.turn,
+            (self.turn + self.n - 1) // self.n,
+            self.end_reason,
+            scores,
+            tuple(p for p, s in enumerate(scores) if s == best),
+        )
 
     def conserved(self) -> bool:
         """Money only enters or leaves through the Miscellaneous pile, and nobody is in debt to the bank."""

@@ -29,47 +29,46 @@ from baseline_common import HeuristicBot, Result, bid_up
 
 # ------------------------------------------------------------------- board
 
-(GO, LOT, RAILROAD, UTILITY, CHEST, CHANCE, INCOME_TAX, LUXURY_TAX, JAIL_CORNER, PARKING,
- GO_TO_JAIL) = range(11)
+(GO, LOT, RAILROAD, UTILITY, CHEST, CHANCE, INCOME_TAX, LUXURY_TAX, JAIL_CORNER, PARKING, GO_TO_JAIL) = range(11)
 
 # (kind, price, mortgage, rents: land, 1-4 houses, hotel) in board order, GO = 0.
 BOARD = [
     (GO, 0, 0, None),
-    (LOT, 60, 30, (2, 10, 30, 90, 160, 250)),          # Arctic Avenue
+    (LOT, 60, 30, (2, 10, 30, 90, 160, 250)),  # Arctic Avenue
     (CHEST, 0, 0, None),
-    (LOT, 60, 30, (4, 20, 60, 180, 320, 450)),         # Baltic Avenue
+    (LOT, 60, 30, (4, 20, 60, 180, 320, 450)),  # Baltic Avenue
     (INCOME_TAX, 0, 0, None),
-    (RAILROAD, 200, 100, None),                        # Reading Railroad
-    (LOT, 100, 50, (6, 30, 90, 270, 400, 550)),        # Oriental Avenue
+    (RAILROAD, 200, 100, None),  # Reading Railroad
+    (LOT, 100, 50, (6, 30, 90, 270, 400, 550)),  # Oriental Avenue
     (CHANCE, 0, 0, None),
-    (LOT, 100, 50, (6, 30, 90, 270, 400, 550)),        # Vermont Avenue
-    (LOT, 120, 60, (8, 40, 100, 300, 450, 600)),       # Connecticut Avenue
+    (LOT, 100, 50, (6, 30, 90, 270, 400, 550)),  # Vermont Avenue
+    (LOT, 120, 60, (8, 40, 100, 300, 450, 600)),  # Connecticut Avenue
     (JAIL_CORNER, 0, 0, None),
-    (LOT, 140, 70, (10, 50, 150, 450, 625, 750)),      # St. Charles Place
-    (UTILITY, 150, 75, None),                          # Electric Company
-    (LOT, 140, 70, (10, 50, 150, 450, 625, 750)),      # States Avenue
-    (LOT, 160, 80, (12, 60, 180, 500, 700, 900)),      # Virginia Avenue
-    (RAILROAD, 200, 100, None),                        # Pennsylvania Railroad
-    (LOT, 180, 90, (14, 70, 200, 550, 750, 950)),      # St. James Place
+    (LOT, 140, 70, (10, 50, 150, 450, 625, 750)),  # St. Charles Place
+    (UTILITY, 150, 75, None),  # Electric Company
+    (LOT, 140, 70, (10, 50, 150, 450, 625, 750)),  # States Avenue
+    (LOT, 160, 80, (12, 60, 180, 500, 700, 900)),  # Virginia Avenue
+    (RAILROAD, 200, 100, None),  # Pennsylvania Railroad
+    (LOT, 180, 90, (14, 70, 200, 550, 750, 950)),  # St. James Place
     (CHEST, 0, 0, None),
-    (LOT, 180, 90, (14, 70, 200, 550, 750, 950)),      # Tennessee Avenue
-    (LOT, 200, 100, (16, 80, 220, 600, 800, 1000)),    # New York Avenue
+    (LOT, 180, 90, (14, 70, 200, 550, 750, 950)),  # Tennessee Avenue
+    (LOT, 200, 100, (16, 80, 220, 600, 800, 1000)),  # New York Avenue
     (PARKING, 0, 0, None),
-    (LOT, 220, 110, (18, 90, 250, 700, 875, 1050)),    # Kentucky Avenue
+    (LOT, 220, 110, (18, 90, 250, 700, 875, 1050)),  # Kentucky Avenue
     (CHANCE, 0, 0, None),
-    (LOT, 220, 110, (18, 90, 250, 700, 875, 1050)),    # Indiana Avenue
-    (LOT, 240, 120, (20, 100, 300, 750, 925, 1100)),   # Illinois Avenue
-    (RAILROAD, 200, 100, None),                        # B. & O. Railroad
-    (LOT, 260, 130, (22, 110, 330, 800, 975, 1150)),   # Atlantic Avenue
-    (LOT, 260, 130, (22, 110, 330, 800, 975, 1150)),   # Ventnor Avenue
-    (UTILITY, 150, 75, None),                          # Water Works
+    (LOT, 220, 110, (18, 90, 250, 700, 875, 1050)),  # Indiana Avenue
+    (LOT, 240, 120, (20, 100, 300, 750, 925, 1100)),  # Illinois Avenue
+    (RAILROAD, 200, 100, None),  # B. & O. Railroad
+    (LOT, 260, 130, (22, 110, 330, 800, 975, 1150)),  # Atlantic Avenue
+    (LOT, 260, 130, (22, 110, 330, 800, 975, 1150)),  # Ventnor Avenue
+    (UTILITY, 150, 75, None),  # Water Works
     (LOT, 280, 140, (24, 120, 360, 850, 1025, 1200)),  # Marvin Gardens
     (GO_TO_JAIL, 0, 0, None),
     (LOT, 300, 150, (26, 130, 390, 900, 1100, 1275)),  # Pacific Avenue
     (LOT, 300, 150, (26, 130, 390, 900, 1100, 1275)),  # North Carolina Avenue
     (CHEST, 0, 0, None),
     (LOT, 320, 160, (28, 150, 450, 1000, 1200, 1400)),  # Pennsylvania Avenue
-    (RAILROAD, 200, 100, None),                        # Short Line
+    (RAILROAD, 200, 100, None),  # Short Line
     (CHANCE, 0, 0, None),
     (LOT, 350, 175, (35, 175, 500, 1100, 1300, 1500)),  # Park Place
     (LUXURY_TAX, 0, 0, None),
@@ -81,11 +80,10 @@ PRICE = [b[1] for b in BOARD]
 MORTGAGE = [b[2] for b in BOARD]
 RENTS = [b[3] for b in BOARD]
 IS_LOT = [k == LOT for k in KIND]
-HOUSE_PRICE = [50 + 50 * (s // 10) for s in range(SIZE)]    # $50 more on each side of the board
-REDEEM = [m + m * 10 // 100 for m in MORTGAGE]             # the mortgage plus 10%
-TRADE_PRICE = [2 * p for p in PRICE]                       # twice the printed price
-COLOR_GROUPS = ((1, 3), (6, 8, 9), (11, 13, 14), (16, 18, 19), (21, 23, 24), (26, 27, 29),
-                (31, 32, 34), (37, 39))
+HOUSE_PRICE = [50 + 50 * (s // 10) for s in range(SIZE)]  # $50 more on each side of the board
+REDEEM = [m + m * 10 // 100 for m in MORTGAGE]  # the mortgage plus 10%
+TRADE_PRICE = [2 * p for p in PRICE]  # twice the printed price
+COLOR_GROUPS = ((1, 3), (6, 8, 9), (11, 13, 14), (16, 18, 19), (21, 23, 24), (26, 27, 29), (31, 32, 34), (37, 39))
 COLOR: list[tuple[int, ...]] = [()] * SIZE
 for _group in COLOR_GROUPS:
     for _s in _group:
@@ -108,18 +106,46 @@ RAILROAD_FARE = (0, 25, 50, 100, 200)
 UTILITY_MULTIPLIER = (0, 4, 10)
 JAIL_CARD_PRICE = 50
 TURN_LIMIT = 1000
-MAX_OFFER_ROUNDS = 256       # the interpreter closes an `offer` after 256 answers
+MAX_OFFER_ROUNDS = 256  # the interpreter closes an `offer` after 256 answers
 BANK = -1
 
 # The pre-1936 Parker decks, in their printed order: card ids 0-15 are Chance,
 # 16-28 Community Chest. ("to", space) advance; ("back", n); ("jail",);
 # ("keep",) a Get out of Jail card; ("get", n) / ("pay", n) from or to the Bank;
 # ("repairs", per house, per hotel); ("collect_each", n) from every other player.
-CHANCE_CARDS = [("to", 0), ("to", 24), ("to", 11), ("to", 5), ("to", 39), ("back", 3), ("jail",), ("keep",),
-                ("get", 50), ("get", 150), ("get", 100), ("pay", 12), ("pay", 15), ("pay", 150),
-                ("repairs", 25, 100), ("repairs", 40, 115)]
-CHEST_CARDS = [("to", 0), ("get", 200), ("pay", 50), ("get", 45), ("keep",), ("jail",), ("collect_each", 50),
-               ("get", 20), ("get", 100), ("pay", 100), ("get", 25), ("get", 10), ("get", 100)]
+CHANCE_CARDS = [
+    ("to", 0),
+    ("to", 24),
+    ("to", 11),
+    ("to", 5),
+    ("to", 39),
+    ("back", 3),
+    ("jail",),
+    ("keep",),
+    ("get", 50),
+    ("get", 150),
+    ("get", 100),
+    ("pay", 12),
+    ("pay", 15),
+    ("pay", 150),
+    ("repairs", 25, 100),
+    ("repairs", 40, 115),
+]
+CHEST_CARDS = [
+    ("to", 0),
+    ("get", 200),
+    ("pay", 50),
+    ("get", 45),
+    ("keep",),
+    ("jail",),
+    ("collect_each", 50),
+    ("get", 20),
+    ("get", 100),
+    ("pay", 100),
+    ("get", 25),
+    ("get", 10),
+    ("get", 100),
+]
 CARDS = CHANCE_CARDS + CHEST_CARDS
 CHANCE_JAIL_CARD = CHANCE_CARDS.index(("keep",))
 CHEST_JAIL_CARD = len(CHANCE_CARDS) + CHEST_CARDS.index(("keep",))
@@ -133,6 +159,7 @@ class TurnOver(Exception):
 
 # -------------------------------------------------------------------- game
 
+
 class Game:
     """One game of the 1933 rules between `players` heuristic bots."""
 
@@ -144,16 +171,16 @@ class Game:
         self.randint = self.rng.randint
         self.bots = list(bots) if bots is not None else [HeuristicBot() for _ in range(n)]
         self.cash = [0] * n
-        self.minted = 0                     # net money paid out by the (unlimited) Banker
+        self.minted = 0  # net money paid out by the (unlimited) Banker
         self.pos = [0] * n
         self.total = 0
         self.double = False
-        self.seats = list(range(n))         # players still in the game
+        self.seats = list(range(n))  # players still in the game
         self.in_jail = [False] * n
         self.jail_tries = [0] * n
         self.card_offered_on = [0] * n
         self.owner: list[int | None] = [None] * SIZE
-        self.titles: list[list[int]] = [[] for _ in range(n)]   # sorted, like the interpreter's
+        self.titles: list[list[int]] = [[] for _ in range(n)]  # sorted, like the interpreter's
         self.houses = [0] * SIZE
         self.mortgaged = [False] * SIZE
         self.offered_on = [0] * SIZE
@@ -161,7 +188,7 @@ class Game:
         self.card_holder: list[int | None] = [None] * len(CARDS)
         self.chance = list(range(len(CHANCE_CARDS)))
         self.chest = list(range(len(CHANCE_CARDS), len(CARDS)))
-        self.short: set[int] = set()        # seats whose shortfall is being settled
+        self.short: set[int] = set()  # seats whose shortfall is being settled
         self.shortfalls = 0
         self.turn = 0
         self.current = 0
@@ -171,9 +198,14 @@ class Game:
         self.land_fn = [None] * SIZE
         for i, k in enumerate(KIND):
             self.land_fn[i] = {
-                LOT: self.land_lot, RAILROAD: self.land_railroad, UTILITY: self.land_utility,
-                CHANCE: self.land_chance, CHEST: self.land_chest, INCOME_TAX: self.land_income_tax,
-                LUXURY_TAX: self.land_luxury_tax, GO_TO_JAIL: self.land_go_to_jail,
+                LOT: self.land_lot,
+                RAILROAD: self.land_railroad,
+                UTILITY: self.land_utility,
+                CHANCE: self.land_chance,
+                CHEST: self.land_chest,
+                INCOME_TAX: self.land_income_tax,
+                LUXURY_TAX: self.land_luxury_tax,
+                GO_TO_JAIL: self.land_go_to_jail,
             }.get(k)
 
     # ----------------------------------------------------------- money
@@ -701,14 +733,20 @@ class Game:
     def net_worth(self, seat: int) -> int:
         """Cash, plus price of titles and buildings, less what redeeming mortgages would cost."""
         houses, mortgaged = self.houses, self.mortgaged
-        return self.cash[seat] + sum(PRICE[s] + houses[s] * HOUSE_PRICE[s] - (REDEEM[s] if mortgaged[s] else 0)
-                                     for s in self.titles[seat])
+        return self.cash[seat] + sum(
+            PRICE[s] + houses[s] * HOUSE_PRICE[s] - (REDEEM[s] if mortgaged[s] else 0) for s in self.titles[seat]
+        )
 
     def result(self) -> Result:
         scores = tuple(self.net_worth(p) for p in range(self.n))
         best = max(scores)
-        return Result(self.turn, (self.turn + self.n - 1) // self.n, self.end_reason, scores,
-                      tuple(p for p, s in enumerate(scores) if s == best))
+        return Result(
+            self.turn,
+            (self.turn + self.n - 1) // self.n,
+            self.end_reason,
+            scores,
+            tuple(p for p, s in enumerate(scores) if s == best),
+        )
 
     def conserved(self) -> bool:
         """Money only enters or leaves through the Banker, and nobody's cash is negative."""

@@ -45,8 +45,9 @@ class HeuristicBot:
         return None
 
 
-def bid_up(active: list[int], cash: list[int], bots, start: int, step: int,
-           value: int) -> tuple[int | None, int | None]:
+def bid_up(
+    active: list[int], cash: list[int], bots, start: int, step: int, value: int
+) -> tuple[int | None, int | None]:
     """Return (high bid, high bidder) of an auction among `active` seats, asked in that order.
 
     Each round, every seat but the high bidder may raise by `step` (the
@@ -106,6 +107,8 @@ def main(game_class, description: str, argv=None) -> int:
             raise SystemExit(f"seed {seed}: money was not conserved")
         turns += result.turns
     dt = time.perf_counter() - t0
-    print(f"{args.games} games, {turns} player-turns in {dt:.3f}s: "
-          f"{turns / dt:,.0f} turns/s, {args.games / dt:,.1f} games/s, {turns / args.games:.1f} turns/game")
+    print(
+        f"{args.games} games, {turns} player-turns in {dt:.3f}s: "
+        f"{turns / dt:,.0f} turns/s, {args.games / dt:,.1f} games/s, {turns / args.games:.1f} turns/game"
+    )
     return 0

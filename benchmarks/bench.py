@@ -159,31 +159,42 @@ def render(r: dict) -> str:
         )
     busy = [n for n in ("interpreter", "baseline") if r[n] and r[n]["seconds"] > 1.1 * r[n]["cpu_seconds"]]
     if busy:
-        lines.append(f"note: wall time exceeded CPU time by over 10% ({', '.join(busy)}): the machine was busy, "
-                     "absolute figures are low (the ratio suffers less); see --repeat")
+        lines.append(
+            f"note: wall time exceeded CPU time by over 10% ({', '.join(busy)}): the machine was busy, "
+            "absolute figures are low (the ratio suffers less); see --repeat"
+        )
     lines.append("")
     if r["baseline"] is None:
         lines.append(f"(no hand-written baseline for {r['edition']}: there is one for {', '.join(BASELINES)})")
     else:
-        lines.append(f"interpreter/baseline speed: {r['ratio']:.3f}  "
-                     f"(the baseline is {r['baseline_speedup']:.2f}x faster)")
+        lines.append(
+            f"interpreter/baseline speed: {r['ratio']:.3f}  (the baseline is {r['baseline_speedup']:.2f}x faster)"
+        )
         lines.append(f"same game (turns and scores) from both in {r['identical_games']}/{r['games']} seeds")
         if r["identical_games"] != r["games"]:
-            lines.append("WARNING: the baseline and the interpreter disagree: the baseline no longer plays the "
-                         "same rules as the edition, so the ratio compares different work")
+            lines.append(
+                "WARNING: the baseline and the interpreter disagree: the baseline no longer plays the "
+                "same rules as the edition, so the ratio compares different work"
+            )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Time the landlord-dsl interpreter against a hand-written simulator.")
     ap.add_argument("--games", type=int, default=300, help="games per engine (default 300)")
-    ap.add_argument("--edition", default=DEFAULT_EDITION,
-                    help=f"edition name or .lg path (default {DEFAULT_EDITION}; baselines exist for "
-                         f"{', '.join(BASELINES)})")
+    ap.add_argument(
+        "--edition",
+        default=DEFAULT_EDITION,
+        help=f"edition name or .lg path (default {DEFAULT_EDITION}; baselines exist for {', '.join(BASELINES)})",
+    )
     ap.add_argument("--players", type=int, default=4, help="heuristic bots per game (default 4)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="run each engine R times, alternately, and keep each one's fastest run (default 1)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run each engine R times, alternately, and keep each one's fastest run (default 1)",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeat < 1:

@@ -84,8 +84,7 @@ class Peer:
 
 
 def _rates(counts: dict[str, int], seconds: float) -> dict[str, float]:
-    return {f"{k}_per_s": round(v / seconds, 1) for k, v in counts.items()} | {"cpu_s": round(seconds, 3),
-                                                                             **counts}
+    return {f"{k}_per_s": round(v / seconds, 1) for k, v in counts.items()} | {"cpu_s": round(seconds, 3), **counts}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,17 +104,27 @@ def main(argv: list[str] | None = None) -> int:
     peer = Peer(args.peer, args.players)
     best: dict[str, dict] = {}
     for _ in range(args.rounds):
-        for name, run in (("interpreter", lambda: ours(program, args.games, args.players, args.seed)),
-                          ("peer", lambda: peer.run(args.games, args.seed))):
+        for name, run in (
+            ("interpreter", lambda: ours(program, args.games, args.players, args.seed)),
+            ("peer", lambda: peer.run(args.games, args.seed)),
+        ):
             start = time.process_time()
             counts = run()
             rates = _rates(counts, time.process_time() - start)
             if name not in best or rates["cpu_s"] < best[name]["cpu_s"]:
                 best[name] = rates
-    ratio = {k: round(best["interpreter"][f"{k}_per_s"] / best["peer"][f"{k}_per_s"], 3)
-             for k in ("throws", "player_turns", "games")}
-    result = {"edition": args.edition, "games": args.games, "players": args.players, "rounds": args.rounds,
-              **best, "ratio_interpreter_to_peer": ratio}
+    ratio = {
+        k: round(best["interpreter"][f"{k}_per_s"] / best["peer"][f"{k}_per_s"], 3)
+        for k in ("throws", "player_turns", "games")
+    }
+    result = {
+        "edition": args.edition,
+        "games": args.games,
+        "players": args.players,
+        "rounds": args.rounds,
+        **best,
+        "ratio_interpreter_to_peer": ratio,
+    }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -123,8 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'':12} {'throws/s':>10} {'turns/s':>10} {'games/s':>9} {'throws/game':>12} {'turns/game':>11}")
         for name in ("interpreter", "peer"):
             r = best[name]
-            print(f"{name:12} {r['throws_per_s']:>10} {r['player_turns_per_s']:>10} {r['games_per_s']:>9} "
-                  f"{r['throws'] / r['games']:>12.1f} {r['player_turns'] / r['games']:>11.1f}")
+            print(
+                f"{name:12} {r['throws_per_s']:>10} {r['player_turns_per_s']:>10} {r['games_per_s']:>9} "
+                f"{r['throws'] / r['games']:>12.1f} {r['player_turns'] / r['games']:>11.1f}"
+            )
         print(f"{'ratio':12} {ratio['throws']:>10} {ratio['player_turns']:>10} {ratio['games']:>9}")
     return 0
 

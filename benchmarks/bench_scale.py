@@ -45,8 +45,15 @@ def speedup(edition: str, games: int, players: int, jobs_list: list[int]) -> dic
         result = simulate_many(rules, games, players, seed=0, jobs=jobs).result()
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
         reference = reference or result
-        rows.append({"jobs": jobs, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-                     "games_per_s": round(games / wall, 1), "same_summary_as_jobs_1": result == reference})
+        rows.append(
+            {
+                "jobs": jobs,
+                "wall_s": round(wall, 2),
+                "cpu_s": round(cpu, 2),
+                "games_per_s": round(games / wall, 1),
+                "same_summary_as_jobs_1": result == reference,
+            }
+        )
     for row in rows:
         row["speedup"] = round(rows[0]["wall_s"] / row["wall_s"], 2)
     return {"edition": edition, "games": games, "players": players, "cores": os.cpu_count(), "runs": rows}
@@ -59,8 +66,12 @@ def sweep(games: int) -> dict:
     records = run_sweep(rules, grid, [2, 3, 4], games)
     wall = time.perf_counter() - start
     cells = len(records)
-    return {"cells": cells, "games_per_cell": games, "wall_s": round(wall, 2),
-            "games_per_s": round(cells * games / wall, 1)}
+    return {
+        "cells": cells,
+        "games_per_cell": games,
+        "wall_s": round(wall, 2),
+        "games_per_s": round(cells * games / wall, 1),
+    }
 
 
 def memory(edition: str, games: int, players: int, jobs: int) -> dict:
@@ -78,8 +89,14 @@ def memory(edition: str, games: int, players: int, jobs: int) -> dict:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     me_kib, kids_kib, wall, played = int(out[0]), int(out[1]), float(out[2]), int(out[3])
-    return {"edition": edition, "games": played, "jobs": jobs, "wall_s": wall,
-            "peak_rss_mib": round(me_kib / 1024, 1), "largest_worker_peak_rss_mib": round(kids_kib / 1024, 1)}
+    return {
+        "edition": edition,
+        "games": played,
+        "jobs": jobs,
+        "wall_s": wall,
+        "peak_rss_mib": round(me_kib / 1024, 1),
+        "largest_worker_peak_rss_mib": round(kids_kib / 1024, 1),
+    }
 
 
 def main() -> None:

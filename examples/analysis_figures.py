@@ -48,8 +48,7 @@ def main() -> int:
             continue
         path = OUT / f"{name}.png"
         analysis_figure(result, path)
-        path.with_suffix(".json").write_text(json.dumps(result.to_json()["spaces"], indent=1) + "\n",
-                                             encoding="utf-8")
+        path.with_suffix(".json").write_text(json.dumps(result.to_json()["spaces"], indent=1) + "\n", encoding="utf-8")
         print(f"wrote {path}", file=sys.stderr)
     return 0
 

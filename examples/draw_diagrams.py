@@ -29,47 +29,86 @@ class Svg:
         self.items: list[str] = []
         self.bottom = 0.0
 
-    def text(self, x: float, y: float, words: str, size: int = FONT, anchor: str = "middle", colour: str = INK,
-             weight: str = "normal", italic: bool = False) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        words: str,
+        size: int = FONT,
+        anchor: str = "middle",
+        colour: str = INK,
+        weight: str = "normal",
+        italic: bool = False,
+    ) -> None:
         style = ' font-style="italic"' if italic else ""
-        self.items.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{colour}" '
-                          f'font-weight="{weight}"{style}>{html.escape(words)}</text>')
+        self.items.append(
+            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{colour}" '
+            f'font-weight="{weight}"{style}>{html.escape(words)}</text>'
+        )
         self.bottom = max(self.bottom, y + 6)
 
     def box(self, x: float, y: float, w: float, lines: list[str], fill: str, bold_first: bool = True) -> float:
         """Draw a rounded box with centred lines of text; return its bottom edge."""
         h = 12 + 18 * len(lines)
-        self.items.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" rx="7" fill="{fill}" '
-                          f'stroke="{LINE}" stroke-width="1"/>')
+        self.items.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" rx="7" fill="{fill}" '
+            f'stroke="{LINE}" stroke-width="1"/>'
+        )
         for i, line in enumerate(lines):
-            self.text(x + w / 2, y + 20 + 18 * i, line, weight="bold" if i == 0 and bold_first else "normal",
-                      colour=INK if i == 0 else MUTED)
+            self.text(
+                x + w / 2,
+                y + 20 + 18 * i,
+                line,
+                weight="bold" if i == 0 and bold_first else "normal",
+                colour=INK if i == 0 else MUTED,
+            )
         self.bottom = max(self.bottom, y + h)
         return y + h
 
-    def arrow(self, x1: float, y1: float, x2: float, y2: float, label: str = "", dashed: bool = False,
-              label_side: str = "right") -> None:
+    def arrow(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        label: str = "",
+        dashed: bool = False,
+        label_side: str = "right",
+    ) -> None:
         dash = ' stroke-dasharray="5 4"' if dashed else ""
-        self.items.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{LINE}" '
-                          f'stroke-width="1.6" marker-end="url(#head)"{dash}/>')
+        self.items.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{LINE}" '
+            f'stroke-width="1.6" marker-end="url(#head)"{dash}/>'
+        )
         if label:  # beside a vertical arrow
             dx = 8 if label_side == "right" else -8
-            self.text(x1 + dx, (y1 + y2) / 2 + 4, label, anchor="start" if label_side == "right" else "end",
-                      colour=MUTED, italic=True)
+            self.text(
+                x1 + dx,
+                (y1 + y2) / 2 + 4,
+                label,
+                anchor="start" if label_side == "right" else "end",
+                colour=MUTED,
+                italic=True,
+            )
 
     def render(self) -> str:
         height = self.bottom + 12
-        return "\n".join([
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
-            f'viewBox="0 0 {WIDTH} {height:.0f}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-            f'role="img" aria-label="{html.escape(self.title)}">',
-            f"<title>{html.escape(self.title)}</title>",
-            '<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
-            f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{LINE}"/></marker></defs>',
-            f'<rect width="{WIDTH}" height="{height:.0f}" fill="#ffffff"/>',
-            *self.items,
-            "</svg>",
-        ]) + "\n"
+        return (
+            "\n".join(
+                [
+                    f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
+                    f'viewBox="0 0 {WIDTH} {height:.0f}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
+                    f'role="img" aria-label="{html.escape(self.title)}">',
+                    f"<title>{html.escape(self.title)}</title>",
+                    '<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
+                    f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{LINE}"/></marker></defs>',
+                    f'<rect width="{WIDTH}" height="{height:.0f}" fill="#ffffff"/>',
+                    *self.items,
+                    "</svg>",
+                ]
+            )
+            + "\n"
+        )
 
 
 def pipeline() -> str:
@@ -118,8 +157,11 @@ def turn() -> str:
     y = d.box(inner_x, y + 24, inner_w, ["on land X", "the space the move ends on"], FILLS["event"])
     d.text(mid, y + 22, "choose, offer, auction: DecisionRequest, BidRequest", colour=MUTED, italic=True)
     frame_bottom = y + 34
-    d.items.insert(0, f'<rect x="{x - 8}" y="{top - 8}" width="{w + 16}" height="{frame_bottom - top + 16}" rx="10" '
-                      f'fill="none" stroke="{LINE}" stroke-dasharray="4 4"/>')
+    d.items.insert(
+        0,
+        f'<rect x="{x - 8}" y="{top - 8}" width="{w + 16}" height="{frame_bottom - top + 16}" rx="10" '
+        f'fill="none" stroke="{LINE}" stroke-dasharray="4 4"/>',
+    )
     d.arrow(mid, frame_bottom + 8, mid, frame_bottom + 36)
     y = d.box(x, frame_bottom + 36, w, ["when triggers", "a rule's condition has come true"], FILLS["event"])
     d.arrow(mid, y, mid, y + 28)
@@ -139,16 +181,19 @@ def requests() -> str:
     heads = {"chance": ["Chance", "source"], "game": ["Game", "(engine)"], "agent": ["Agent", "of the seat"]}
     for key, cx in cols.items():
         d.box(cx - 58, 12, 116, heads[key], FILLS["ask" if key != "game" else "step"])
-    top, steps = 70, [
-        ("game", "chance", "DiceRequest(2)"),
-        ("chance", "game", "(3, 4)"),
-        ("game", "agent", "DecisionRequest"),
-        ("agent", "game", "option index 1"),
-        ("game", "agent", "BidRequest"),
-        ("agent", "game", "a bid, or None"),
-        ("game", "chance", "ShuffleRequest"),
-        ("chance", "game", "a permutation"),
-    ]
+    top, steps = (
+        70,
+        [
+            ("game", "chance", "DiceRequest(2)"),
+            ("chance", "game", "(3, 4)"),
+            ("game", "agent", "DecisionRequest"),
+            ("agent", "game", "option index 1"),
+            ("game", "agent", "BidRequest"),
+            ("agent", "game", "a bid, or None"),
+            ("game", "chance", "ShuffleRequest"),
+            ("chance", "game", "a permutation"),
+        ],
+    )
     y = top + 30
     for src, dst, label in steps:
         x1, x2 = cols[src], cols[dst]
@@ -158,8 +203,9 @@ def requests() -> str:
         y += 42
     bottom = y - 10
     for cx in cols.values():
-        d.items.insert(0, f'<line x1="{cx}" y1="{top - 12}" x2="{cx}" y2="{bottom}" stroke="{LINE}" '
-                          f'stroke-dasharray="3 4"/>')
+        d.items.insert(
+            0, f'<line x1="{cx}" y1="{top - 12}" x2="{cx}" y2="{bottom}" stroke="{LINE}" stroke-dasharray="3 4"/>'
+        )
     d.text(WIDTH / 2, bottom + 22, "every answer goes into the event log,", colour=MUTED, italic=True)
     d.text(WIDTH / 2, bottom + 40, "so seed and answers replay the game exactly", colour=MUTED, italic=True)
     return d.render()

@@ -53,8 +53,10 @@ def _short(variant: str, edition: str) -> str:
 
 
 def _text(x: float, y: float, text: str, size: float, colour: str, weight: str = "normal") -> str:
-    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{colour}" font-weight="{weight}" '
-            f'text-anchor="middle">{escape(text)}</text>')
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{colour}" font-weight="{weight}" '
+        f'text-anchor="middle">{escape(text)}</text>'
+    )
 
 
 def svg() -> str:
@@ -62,25 +64,33 @@ def svg() -> str:
     tree = family()
     height = TOP + 40 + max(len(v) for _, _, v in tree) * (BOX_H + GAP) + 60
     width = COLUMN * len(tree) + 20
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-           f'height="{height}" font-family="Helvetica, Arial, sans-serif" role="img" '
-           f'aria-label="The shipped editions and their variants">',
-           "<title>The shipped editions and their variants</title>"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" font-family="Helvetica, Arial, sans-serif" role="img" '
+        f'aria-label="The shipped editions and their variants">',
+        "<title>The shipped editions and their variants</title>",
+    ]
     for i, (name, title, variants) in enumerate(tree):
         cx = 10 + i * COLUMN + COLUMN / 2
         x = cx - (COLUMN - 30) / 2
         if i:
-            out.append(f'<line x1="{x - 26:g}" y1="{TOP / 2 + 8:g}" x2="{x - 4:g}" y2="{TOP / 2 + 8:g}" '
-                       f'stroke="#888" stroke-width="2" marker-end="url(#arrow)"/>')
+            out.append(
+                f'<line x1="{x - 26:g}" y1="{TOP / 2 + 8:g}" x2="{x - 4:g}" y2="{TOP / 2 + 8:g}" '
+                f'stroke="#888" stroke-width="2" marker-end="url(#arrow)"/>'
+            )
         out.append(f'<rect x="{x:g}" y="12" width="{COLUMN - 30}" height="{TOP - 16}" rx="6" fill="{EDITION}"/>')
         out.append(_text(cx, 34, name, 13, "#fff", "bold"))
         out.append(_text(cx, 52, title if len(title) < 46 else title[:44] + "…", 10, "#dfe6ee"))
         y = TOP + 24
         for vname, vtitle, house in variants:
-            out.append(f'<line x1="{cx:g}" y1="{y - GAP if y > TOP + 24 else TOP - 4:g}" x2="{cx:g}" y2="{y:g}" '
-                       f'stroke="#aaa"/>')
-            out.append(f'<rect x="{x + 10:g}" y="{y:g}" width="{COLUMN - 50}" height="{BOX_H}" rx="5" '
-                       f'fill="{HOUSE if house else CUSTOM}" stroke="#667"/>')
+            out.append(
+                f'<line x1="{cx:g}" y1="{y - GAP if y > TOP + 24 else TOP - 4:g}" x2="{cx:g}" y2="{y:g}" '
+                f'stroke="#aaa"/>'
+            )
+            out.append(
+                f'<rect x="{x + 10:g}" y="{y:g}" width="{COLUMN - 50}" height="{BOX_H}" rx="5" '
+                f'fill="{HOUSE if house else CUSTOM}" stroke="#667"/>'
+            )
             out.append(_text(cx, y + 18, _short(vname, name), 12, "#222", "bold"))
             for k, line in enumerate(textwrap.wrap(vtitle, 52)[:2]):
                 out.append(_text(cx, y + 33 + 12 * k, line, 9, "#444"))
@@ -90,8 +100,10 @@ def svg() -> str:
     out.append(f'<text x="40" y="{legend_y}" font-size="11" fill="#222">the edition\'s own options and customs</text>')
     out.append(f'<rect x="300" y="{legend_y - 11}" width="14" height="14" fill="{HOUSE}" stroke="#667"/>')
     out.append(f'<text x="320" y="{legend_y}" font-size="11" fill="#222">modern house rules</text>')
-    out.append('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
-               'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#888"/></marker></defs>')
+    out.append(
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
+        'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#888"/></marker></defs>'
+    )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -33,20 +33,35 @@ PAGES = ROOT / "docs" / "editions"
 # column (with its heading), whether to list the other groups, and rents read from tables.
 EDITIONS = {
     "landlords-game-1904": {
-        "tests": ["test_scenarios_1904.py"], "sets": {}, "groups": True, "rents": None,
+        "tests": ["test_scenarios_1904.py"],
+        "sets": {},
+        "groups": True,
+        "rents": None,
     },
     "landlords-game-1906": {
         "tests": ["test_scenarios_1906.py", "test_scenarios_single_tax.py"],
-        "sets": {"section": "Section"}, "groups": True, "rents": None,
+        "sets": {"section": "Section"},
+        "groups": True,
+        "rents": None,
     },
     "landlords-game-1939": {
-        "tests": ["test_scenarios_1939.py"], "sets": {"section": "Section"}, "groups": True, "rents": None,
+        "tests": ["test_scenarios_1939.py"],
+        "sets": {"section": "Section"},
+        "groups": True,
+        "rents": None,
     },
     "monopoly-1933-atlantic-city": {
-        "tests": ["test_scenarios_1933.py"], "sets": {"color": "Colour"}, "groups": False,
+        "tests": ["test_scenarios_1933.py"],
+        "sets": {"color": "Colour"},
+        "groups": False,
         # the title cards' rents: land, 1 to 4 houses, hotel; railroads and utilities by number owned
-        "rents": ("rent_schedule", {"railroad": ("railroad_fare", "{} by railroads owned"),
-                                    "utility": ("utility_multiplier", "dice \u00d7 {} by utilities owned")}),
+        "rents": (
+            "rent_schedule",
+            {
+                "railroad": ("railroad_fare", "{} by railroads owned"),
+                "utility": ("utility_multiplier", "dice \u00d7 {} by utilities owned"),
+            },
+        ),
     },
 }
 
@@ -93,8 +108,11 @@ def board_table(name: str) -> str:
     rules = ld.load_edition(name)
     model, program = rules.model, ld.compile_rules(rules)
     members = {tuple(ms): g for g, ms in model.groups.items()}
-    numbers = [f for f, column in program.space_fields.items()
-               if any(isinstance(v, int) and not isinstance(v, bool) for v in column)]
+    numbers = [
+        f
+        for f, column in program.space_fields.items()
+        if any(isinstance(v, int) and not isinstance(v, bool) for v in column)
+    ]
     heads = ["Pos", "Space", "Kind", *(f.replace("_", " ").capitalize() for f in numbers)]
     rents = None
     if spec["rents"]:
@@ -131,11 +149,13 @@ def board_table(name: str) -> str:
                 source += f'<br><span class="ll-note">{html.escape(p.note)}</span>'
         cells.append(source)
         rows.append(cells)
-    lines = [f'<details class="ll-board abstract" markdown="0">'
-             f"<summary>The {len(rows)} spaces of the board, in order of play (table)</summary>",
-             '<table class="ll-board-table">',
-             "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
-             "<tbody>"]
+    lines = [
+        f'<details class="ll-board abstract" markdown="0">'
+        f"<summary>The {len(rows)} spaces of the board, in order of play (table)</summary>",
+        '<table class="ll-board-table">',
+        "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
+        "<tbody>",
+    ]
     for cells in rows:
         lines.append("<tr>" + "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(heads, cells)) + "</tr>")
     lines += ["</tbody>", "</table>", "</details>"]
@@ -160,10 +180,15 @@ def disagreements(name: str) -> str:
     """Return the list of the known disagreements between an edition's encoding and its rule text."""
     items = [(f, test, reason) for f in EDITIONS[name]["tests"] for test, reason in xfails(f)]
     if not items:
-        return ("None known: every scenario test of this edition passes "
-                f"({', '.join('`tests/' + f + '`' for f in EDITIONS[name]['tests'])}).\n")
-    lines = ["Each is a scenario test that fails today and is marked as an expected failure "
-             "(`xfail(strict=True)`), so it starts failing the suite the day the encoding is fixed:", ""]
+        return (
+            "None known: every scenario test of this edition passes "
+            f"({', '.join('`tests/' + f + '`' for f in EDITIONS[name]['tests'])}).\n"
+        )
+    lines = [
+        "Each is a scenario test that fails today and is marked as an expected failure "
+        "(`xfail(strict=True)`), so it starts failing the suite the day the encoding is fixed:",
+        "",
+    ]
     for f, test, reason in items:
         lines.append(f"* **{reason[0].upper() + reason[1:]}.** (`tests/{f}`, `{test}`)")
     return "\n".join(lines) + "\n"

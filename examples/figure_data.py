@@ -30,8 +30,9 @@ def data_path(figure: Path) -> Path:
 
 def write(figure: Path, check: str, **data: Any) -> None:
     """Write the data of `figure`: `check` (a digest of its first games) and the numbers it is drawn from."""
-    data_path(figure).write_text(json.dumps({"check": check, **data}, indent=1, sort_keys=True) + "\n",
-                                 encoding="utf-8")
+    data_path(figure).write_text(
+        json.dumps({"check": check, **data}, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def read(figure: Path) -> dict[str, Any]:

@@ -18,10 +18,22 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "replays"
 
 # (file, edition or variant, options, players, seed, heading)
 REPLAYS = [
-    ("monopolist-demonstration.html", "landlords-game-1906-monopolist-demonstration", {}, 4, 1,
-     "The 1906 monopolist demonstration, seed 1"),
-    ("single-tax.html", "landlords-game-1906", {"single_tax": "from_start"}, 4, 1,
-     "The Landlord's Game (1906) under the Single Tax from the start, seed 1"),
+    (
+        "monopolist-demonstration.html",
+        "landlords-game-1906-monopolist-demonstration",
+        {},
+        4,
+        1,
+        "The 1906 monopolist demonstration, seed 1",
+    ),
+    (
+        "single-tax.html",
+        "landlords-game-1906",
+        {"single_tax": "from_start"},
+        4,
+        1,
+        "The Landlord's Game (1906) under the Single Tax from the start, seed 1",
+    ),
 ]
 
 

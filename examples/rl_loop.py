@@ -38,13 +38,15 @@ def pettingzoo_loop(rules: str, games: int) -> None:
                 steps += 1
             env.step(action)
         result = env.game.result()
-        print(f"game {game}: {steps} decisions by the learning seats, {result.end_reason}; "
-              f"returns {returns}; scores {result.scores}")
+        print(
+            f"game {game}: {steps} decisions by the learning seats, {result.end_reason}; "
+            f"returns {returns}; scores {result.scores}"
+        )
 
 
 def gymnasium_loop(rules: str, games: int) -> None:
     env = LandlordGymEnv(rules, players=4, seat=0, opponents="bot")
-    gains = np.zeros(env.action_space.n)   # how much each slot was worth, step by step
+    gains = np.zeros(env.action_space.n)  # how much each slot was worth, step by step
     tries = np.ones(env.action_space.n)
     rng = np.random.default_rng(1)
     for game in range(games):
@@ -53,7 +55,7 @@ def gymnasium_loop(rules: str, games: int) -> None:
         while True:
             legal = np.flatnonzero(observation["action_mask"])
             if rng.random() < 0.2:
-                action = int(rng.choice(legal))                            # explore
+                action = int(rng.choice(legal))  # explore
             else:
                 action = int(legal[np.argmax(gains[legal] / tries[legal])])  # exploit the table
             observation, reward, terminated, truncated, info = env.step(action)

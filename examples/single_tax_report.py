@@ -58,14 +58,23 @@ def chart(curves: list[tuple[str, dict]], adoption_round: float, path: Path, nar
     plt = plots.pyplot()
     rows, cols, size = (2, 1, (4.6, 8.6)) if narrow else (1, 2, (10.5, 4.8))
     fig, axes = plt.subplots(rows, cols, figsize=size, sharey=True, constrained_layout=True)
-    for axis, measure, heading in ((axes[0], "wealth", "Gini of wealth (the 1906 score)"),
-                                   (axes[1], "cash", "Gini of cash")):
-        plots.gini_curves(axis, [(name, by_round[measure]) for name, by_round in curves], "Gini (mean, 95 % band)",
-                          mark=(adoption_round, "Single Tax adopted (turn 60)"))
+    for axis, measure, heading in (
+        (axes[0], "wealth", "Gini of wealth (the 1906 score)"),
+        (axes[1], "cash", "Gini of cash"),
+    ):
+        plots.gini_curves(
+            axis,
+            [(name, by_round[measure]) for name, by_round in curves],
+            "Gini (mean, 95 % band)",
+            mark=(adoption_round, "Single Tax adopted (turn 60)"),
+        )
         axis.set_title(heading, fontsize=10)
     if not narrow:
-        fig.supxlabel("Mean Gini of the four players after setup (round 0) and after every round, while at least "
-                      "half the games are still running; shaded: 95 % confidence band across games.", fontsize=8)
+        fig.supxlabel(
+            "Mean Gini of the four players after setup (round 0) and after every round, while at least "
+            "half the games are still running; shaded: 95 % confidence band across games.",
+            fontsize=8,
+        )
     smallest = min(t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
     plots.save(fig, path)
     return smallest * plots.DPI / 72
@@ -85,8 +94,9 @@ def play(edition: str, options: dict, games: int) -> tuple[list, dict]:
 
 def check() -> str:
     """Return the digest of the summaries of every regime's first figure_data.CHECK_GAMES games."""
-    return figure_data.digest({name: play(edition, options, figure_data.CHECK_GAMES)[1]
-                               for name, edition, options in REGIMES})
+    return figure_data.digest(
+        {name: play(edition, options, figure_data.CHECK_GAMES)[1] for name, edition, options in REGIMES}
+    )
 
 
 ADOPTION_ROUND = 15.5  # turn 60 falls in round 15 or 16, as the first turn goes to seat 1 or another
@@ -147,8 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for name, _, _, summary, finals, cash, landlord in rows:
         turns = summary["turns_per_game"]["mean"]
-        lines.append(f"| {name} | {turns:.1f} | {interval(finals)} | {interval(cash)} | "
-                     f"{100 * summary['prosperity_rate']:.1f}% | {100 * landlord / args.games:.1f}% |")
+        lines.append(
+            f"| {name} | {turns:.1f} | {interval(finals)} | {interval(cash)} | "
+            f"{100 * summary['prosperity_rate']:.1f}% | {100 * landlord / args.games:.1f}% |"
+        )
     lines += [
         "",
         "In the demonstration the first seat is the landlord who holds all the land.",

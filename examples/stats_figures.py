@@ -43,8 +43,9 @@ def players_for(program) -> int:
 
 def check(rules, players: int) -> str:
     """Return the digest of the summary of the first figure_data.CHECK_GAMES games the figure is drawn from."""
-    return figure_data.digest(simulate_many(rules, figure_data.CHECK_GAMES, players, seed=0, jobs=1,
-                                            stats=True).result())
+    return figure_data.digest(
+        simulate_many(rules, figure_data.CHECK_GAMES, players, seed=0, jobs=1, stats=True).result()
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -78,16 +78,36 @@ if TYPE_CHECKING:
 # The public classes are imported on first use, so that `import landlord_dsl`
 # (and `landlord-dsl --help`) does not pay for the parser, checker and compiler.
 _LAZY = {
-    "Agent": "agents", "HeuristicAgent": "agents", "HumanAgent": "agents", "RandomAgent": "agents",
-    "ScriptedAgent": "agents", "Program": "program", "Game": "engine", "GameResult": "engine",
-    "GameState": "saves", "ThrowEvent": "events", "TurnEvent": "events", "state_from_json": "saves",
-    "state_to_json": "saves", "Diagnostic": "errors",
-    "LandlordError": "errors", "RuleRuntimeError": "errors", "RuleSourceError": "errors", "RuleSyntaxError": "errors",
-    "RuleCheckError": "errors", "UsageError": "errors", "SaveError": "errors", "GameLogError": "errors",
-    "OutputError": "errors", "RuleSet": "loader", "load_text": "loader",
-    "ScriptedChance": "requests", "SeededChance": "requests",
+    "Agent": "agents",
+    "HeuristicAgent": "agents",
+    "HumanAgent": "agents",
+    "RandomAgent": "agents",
+    "ScriptedAgent": "agents",
+    "Program": "program",
+    "Game": "engine",
+    "GameResult": "engine",
+    "GameState": "saves",
+    "ThrowEvent": "events",
+    "TurnEvent": "events",
+    "state_from_json": "saves",
+    "state_to_json": "saves",
+    "Diagnostic": "errors",
+    "LandlordError": "errors",
+    "RuleRuntimeError": "errors",
+    "RuleSourceError": "errors",
+    "RuleSyntaxError": "errors",
+    "RuleCheckError": "errors",
+    "UsageError": "errors",
+    "SaveError": "errors",
+    "GameLogError": "errors",
+    "OutputError": "errors",
+    "RuleSet": "loader",
+    "load_text": "loader",
+    "ScriptedChance": "requests",
+    "SeededChance": "requests",
     # importable from the package before it loaded lazily
-    "load": "loader", "compile_ruleset": "compiler",
+    "load": "loader",
+    "compile_ruleset": "compiler",
 }
 
 __all__ = [
@@ -235,8 +255,9 @@ def new_game(
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit)
 
 
-def env(rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None = None,
-        **settings: Any) -> LandlordAECEnv:
+def env(
+    rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None = None, **settings: Any
+) -> LandlordAECEnv:
     """Return a PettingZoo AEC environment over a rule set (needs the `rl` extra); see docs/rl.md.
 
     `settings` are LandlordAECEnv's: bots, reward, bid_levels, turn_limit,
@@ -247,6 +268,7 @@ def env(rules: RuleSet | str, players: int = 4, options: dict[str, Any] | None =
     try:
         from .rl import LandlordAECEnv
     except ImportError as err:
-        raise LandlordError(f"landlord_dsl.env needs the optional 'rl' extra ({err.name} is missing): "
-                            "pip install 'landlord-dsl[rl]'") from None
+        raise LandlordError(
+            f"landlord_dsl.env needs the optional 'rl' extra ({err.name} is missing): pip install 'landlord-dsl[rl]'"
+        ) from None
     return LandlordAECEnv(rules, players, options, **settings)

@@ -102,8 +102,9 @@ class ScriptedAgent(Agent):
         if isinstance(answer, str):
             names = request.names
             if answer not in names:
-                raise LandlordError(f"scripted answer {answer!r} is not an option of '{request.prompt}' "
-                                    f"({', '.join(names)})")
+                raise LandlordError(
+                    f"scripted answer {answer!r} is not an option of '{request.prompt}' ({', '.join(names)})"
+                )
             return names.index(answer)
         return answer  # type: ignore[return-value]
 
@@ -152,8 +153,9 @@ class HumanAgent(Agent):
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the option the person types (asked again until the answer is valid)."""
-        self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
-                          f"{visible(request.prompt)}\n")
+        self.stdout.write(
+            f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): {visible(request.prompt)}\n"
+        )
         options = request.options
         for i, o in enumerate(options, 1):
             cost = f"  (costs {o.cost})" if o.cost else ""
@@ -165,8 +167,10 @@ class HumanAgent(Agent):
     def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the bid the person types, or None when they pass."""
         high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
-        self.stdout.write(f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
-                          f"auction of {visible(request.space)}, {high}.\n")
+        self.stdout.write(
+            f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
+            f"auction of {visible(request.space)}, {high}.\n"
+        )
         answer = self._ask(
             f"  bid {request.minimum}..{request.maximum}, or press Enter to pass > ",
             lambda s: s == "" or (s.isdigit() and request.minimum <= int(s) <= request.maximum),

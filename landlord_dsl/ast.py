@@ -132,8 +132,19 @@ class Aggregate:
 
 
 Expr = Union[
-    IntLit, TextLit, BoolLit, NoneLit, Name, ListLit, Field, Index, Call, Unary,
-    Binary, Conditional, Aggregate,
+    IntLit,
+    TextLit,
+    BoolLit,
+    NoneLit,
+    Name,
+    ListLit,
+    Field,
+    Index,
+    Call,
+    Unary,
+    Binary,
+    Conditional,
+    Aggregate,
 ]
 
 # -------------------------------------------------------------- statements
@@ -331,8 +342,30 @@ class GiveTurn:
 
 
 Stmt = Union[
-    Pay, Set, Let, If, For, Choose, Roll, MoveSteps, MoveTo, Send, Draw, Give, GiveTurn,
-    Return, Shuffle, Deal, Auction, Borrow, RepayLoans, EndTurn, EndGame, Switch, Eliminate, Do,
+    Pay,
+    Set,
+    Let,
+    If,
+    For,
+    Choose,
+    Roll,
+    MoveSteps,
+    MoveTo,
+    Send,
+    Draw,
+    Give,
+    GiveTurn,
+    Return,
+    Shuffle,
+    Deal,
+    Auction,
+    Borrow,
+    RepayLoans,
+    EndTurn,
+    EndGame,
+    Switch,
+    Eliminate,
+    Do,
 ]
 
 # ------------------------------------------------------------ declarations
@@ -558,8 +591,22 @@ class RemoveDecl:
 
 
 Declaration = Union[
-    OptionDecl, AccountDecl, ConstDecl, TableDecl, GroupDecl, KindDecl, VarDecl,
-    BoardDecl, DeckDecl, FunctionDecl, ActionDecl, RuleDecl, EndDecl, ScoreDecl, RemoveDecl, ReferenceDecl,
+    OptionDecl,
+    AccountDecl,
+    ConstDecl,
+    TableDecl,
+    GroupDecl,
+    KindDecl,
+    VarDecl,
+    BoardDecl,
+    DeckDecl,
+    FunctionDecl,
+    ActionDecl,
+    RuleDecl,
+    EndDecl,
+    ScoreDecl,
+    RemoveDecl,
+    ReferenceDecl,
 ]
 
 

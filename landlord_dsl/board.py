@@ -22,14 +22,40 @@ from .program import Program
 
 # Pale fills, one per kind, and strong colours, one per set (Okabe-Ito and friends,
 # chosen to stay distinguishable for colour-blind readers).
-KIND_FILLS = ("#f4efe1", "#e3eef8", "#f8e6e0", "#e8f3e3", "#f2e6f3", "#fbf3d5", "#e2f1f0", "#ececec",
-              "#f6e3ea", "#e9e6f7", "#eef5d9", "#f9ead9")
-SET_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#8c564b", "#f0c800",
-               "#7f3c8d", "#6b6b6b", "#a6cee3", "#e73f74", "#b2df8a", "#1f3a93")
+KIND_FILLS = (
+    "#f4efe1",
+    "#e3eef8",
+    "#f8e6e0",
+    "#e8f3e3",
+    "#f2e6f3",
+    "#fbf3d5",
+    "#e2f1f0",
+    "#ececec",
+    "#f6e3ea",
+    "#e9e6f7",
+    "#eef5d9",
+    "#f9ead9",
+)
+SET_COLOURS = (
+    "#0072b2",
+    "#e69f00",
+    "#009e73",
+    "#cc79a7",
+    "#d55e00",
+    "#56b4e9",
+    "#8c564b",
+    "#f0c800",
+    "#7f3c8d",
+    "#6b6b6b",
+    "#a6cee3",
+    "#e73f74",
+    "#b2df8a",
+    "#1f3a93",
+)
 
-CELL = 64      # the short side of a space
-DEPTH = 96     # the long side of a space (and a corner's side)
-BAND = 16      # the set colour band
+CELL = 64  # the short side of a space
+DEPTH = 96  # the long side of a space (and a corner's side)
+BAND = 16  # the set colour band
 FONT = "Helvetica, Arial, sans-serif"
 
 
@@ -94,8 +120,11 @@ def _set_of(program: Program, rules: RuleSet, space: int) -> str | None:
         value = column[space]
         if isinstance(value, tuple) and value in by_members:
             return by_members[value]
-    own = [name for name in rules.model.spaces[space].groups
-           if name in groups and len({kinds[i] for i in groups[name]}) == 1]
+    own = [
+        name
+        for name in rules.model.spaces[space].groups
+        if name in groups and len({kinds[i] for i in groups[name]}) == 1
+    ]
     if not own:
         return None
     return min(own, key=lambda name: (len(groups[name]), name))
@@ -150,32 +179,41 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
         group = sets[i]
         out.append(f'<g id="space-{i}" class="space kind-{_plain(kind)}">')
         kind_label = _plain(model.kinds[kind].label or kind) if kind in model.kinds else _plain(kind)
-        out.append(f"<title>{i}: {_plain(label)} ({kind_label})"
-                   f"{'; ' + _plain(model.group_labels.get(group, group)) if group else ''}</title>")
-        out.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{kind_fill[kind]}" '
-                   f'stroke="#333" stroke-width="1"/>')
+        out.append(
+            f"<title>{i}: {_plain(label)} ({kind_label})"
+            f"{'; ' + _plain(model.group_labels.get(group, group)) if group else ''}</title>"
+        )
+        out.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{kind_fill[kind]}" '
+            f'stroke="#333" stroke-width="1"/>'
+        )
         top = y + 4
         if group and side != "corner":
             bx, by, bw, bh = _band(x, y, w, h, side)
-            out.append(f'<rect x="{bx:g}" y="{by:g}" width="{bw:g}" height="{bh:g}" fill="{set_colour[group]}" '
-                       f'stroke="#333" stroke-width="0.5"/>')
+            out.append(
+                f'<rect x="{bx:g}" y="{by:g}" width="{bw:g}" height="{bh:g}" fill="{set_colour[group]}" '
+                f'stroke="#333" stroke-width="0.5"/>'
+            )
             if side == "bottom":
                 top = y + BAND + 4
         inner = w - (BAND if side in ("left", "right") and group else 0)
         left = x + (BAND if side == "right" and group else 0)
         fields = _field_lines(program, i)[:3]
-        size, lines = _fit(label, inner, h - (BAND if group else 0) - 8, len(fields),
-                           9 if side == "corner" else 7.5)
+        size, lines = _fit(label, inner, h - (BAND if group else 0) - 8, len(fields), 9 if side == "corner" else 7.5)
         cx = left + inner / 2
-        out.append(f'<text x="{cx:g}" y="{top + size:g}" font-size="{size:g}" text-anchor="middle" '
-                   f'font-weight="bold" fill="#222">')
+        out.append(
+            f'<text x="{cx:g}" y="{top + size:g}" font-size="{size:g}" text-anchor="middle" '
+            f'font-weight="bold" fill="#222">'
+        )
         for k, line in enumerate(lines):
             out.append(f'<tspan x="{cx:g}" dy="{0 if k == 0 else size * 1.15:g}">{_plain(line)}</tspan>')
         out.append("</text>")
         for k, line in enumerate(reversed(fields)):
             fy = y + h - 5 - k * (size * 1.2) - (BAND if side == "top" and group else 0)
-            out.append(f'<text x="{cx:g}" y="{fy:g}" font-size="{size - 0.5:g}" text-anchor="middle" '
-                       f'fill="#444">{_plain(line)}</text>')
+            out.append(
+                f'<text x="{cx:g}" y="{fy:g}" font-size="{size - 0.5:g}" text-anchor="middle" '
+                f'fill="#444">{_plain(line)}</text>'
+            )
         out.append(f'<text x="{x + 3:g}" y="{y + h - 3:g}" font-size="6" fill="#888">{i}</text>')
         out.append("</g>")
     out.extend(_legend(program, model, kinds, kind_fill, set_names, set_colour, width, height))
@@ -187,11 +225,12 @@ def _legend(program, model, kinds, kind_fill, set_names, set_colour, width, heig
     """Return the SVG lines of the middle of the board: the title and a key of kinds and sets."""
     x0, y0 = DEPTH + 16, DEPTH + 24
     inner_w = width - 2 * DEPTH - 32
-    out = ['<g id="legend">',
-           f'<text x="{width / 2:g}" y="{y0:g}" font-size="15" font-weight="bold" text-anchor="middle" '
-           f'fill="#222">{_plain(program.title)}</text>']
-    rows = [(kind_fill[k], (model.kinds[k].label if k in model.kinds and model.kinds[k].label else k))
-            for k in kinds]
+    out = [
+        '<g id="legend">',
+        f'<text x="{width / 2:g}" y="{y0:g}" font-size="15" font-weight="bold" text-anchor="middle" '
+        f'fill="#222">{_plain(program.title)}</text>',
+    ]
+    rows = [(kind_fill[k], (model.kinds[k].label if k in model.kinds and model.kinds[k].label else k)) for k in kinds]
     rows += [(set_colour[s], model.group_labels.get(s) or s) for s in set_names]
     column_width = inner_w / 2
     per_column = (len(rows) + 1) // 2
@@ -200,8 +239,9 @@ def _legend(program, model, kinds, kind_fill, set_names, set_colour, width, heig
         cy = y0 + 24 + (j % per_column) * 14
         if cy > height - DEPTH - 8:
             break
-        out.append(f'<rect x="{cx:g}" y="{cy - 9:g}" width="11" height="11" fill="{colour}" stroke="#333" '
-                   f'stroke-width="0.5"/>')
+        out.append(
+            f'<rect x="{cx:g}" y="{cy - 9:g}" width="11" height="11" fill="{colour}" stroke="#333" stroke-width="0.5"/>'
+        )
         short = textwrap.shorten(text, int(column_width / 5.2), placeholder="…")
         out.append(f'<text x="{cx + 16:g}" y="{cy:g}" font-size="9" fill="#222">{_plain(short)}</text>')
     out.append("</g>")

@@ -56,7 +56,7 @@ class AstBuilder(Transformer):
     def INT(self, tok: Token) -> int:
         # Python refuses to read integers of thousands of digits; any such number is far
         # beyond the checker's limit anyway, so it stands in as one that is too large.
-        return int(tok) if len(tok) <= 100 else 10 ** 100
+        return int(tok) if len(tok) <= 100 else 10**100
 
     def NAME(self, tok: Token) -> Token:
         return tok
@@ -202,8 +202,7 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def choose_stmt(self, meta, children):
         mode, chooser, prompt, done_when, *options = children
-        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta),
-                          done_when=done_when)
+        return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta), done_when=done_when)
 
     def done_guard(self, children):
         return children[0]
@@ -228,10 +227,15 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def move_steps(self, meta, children):
         direction, steps, via, stop = children
-        return ast.MoveSteps(direction, steps, str(via) if via is not None else None, span=self._span(meta),
-                             name_span=self._tspan(via) if via is not None else self._span(meta),
-                             stop_at=str(stop) if stop is not None else None,
-                             stop_span=self._tspan(stop) if stop is not None else self._span(meta))
+        return ast.MoveSteps(
+            direction,
+            steps,
+            str(via) if via is not None else None,
+            span=self._span(meta),
+            name_span=self._tspan(via) if via is not None else self._span(meta),
+            stop_at=str(stop) if stop is not None else None,
+            stop_span=self._tspan(stop) if stop is not None else self._span(meta),
+        )
 
     def stopping(self, children):
         return children[0]
@@ -294,8 +298,9 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def switch_stmt(self, meta, children):
-        return ast.Switch(children[0] == "enable", str(children[1]), span=self._span(meta),
-                          name_span=self._tspan(children[1]))
+        return ast.Switch(
+            children[0] == "enable", str(children[1]), span=self._span(meta), name_span=self._tspan(children[1])
+        )
 
     # -- header and declarations
     @v_args(meta=True)
@@ -336,8 +341,7 @@ class AstBuilder(Transformer):
     def option_decl(self, meta, children):
         name, label, default, choices, prov = children
         value = default.value
-        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta),
-                              default_span=default.span)
+        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta), default_span=default.span)
 
     @v_args(meta=True)
     def account_decl(self, meta, children):
@@ -398,8 +402,12 @@ class AstBuilder(Transformer):
         fields = fields or ()
         groups, group_span = member_of if member_of else ((), self._span(meta))
         return ast.SpaceDecl(
-            str(name), label, str(kind),
-            tuple((f[0], f[1]) for f in fields), groups, prov,
+            str(name),
+            label,
+            str(kind),
+            tuple((f[0], f[1]) for f in fields),
+            groups,
+            prov,
             span=self._span(meta),
             field_spans=tuple(f[2] for f in fields),
             group_span=group_span,
@@ -425,9 +433,17 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def card_decl(self, meta, children):
         name, text, copies, share, tags, prov, body = children
-        return ast.CardDecl(str(name), text, 1 if copies is None else copies, prov, body, span=self._span(meta),
-                            tags=tags or (), share_of=str(share) if share is not None else None,
-                            share_span=self._tspan(share) if share is not None else self._span(meta))
+        return ast.CardDecl(
+            str(name),
+            text,
+            1 if copies is None else copies,
+            prov,
+            body,
+            span=self._span(meta),
+            tags=tags or (),
+            share_of=str(share) if share is not None else None,
+            share_span=self._tspan(share) if share is not None else self._span(meta),
+        )
 
     def card_share(self, children):
         return children[0]
@@ -439,8 +455,16 @@ class AstBuilder(Transformer):
     def deck_decl(self, meta, children):
         name, label, policy, of_titles, size, enabled, prov, *cards = children
         return ast.DeckDecl(
-            str(name), label, policy == "kept", of_titles is not None, of_titles[1] if of_titles else None,
-            size, enabled, prov, tuple(cards), span=self._span(meta),
+            str(name),
+            label,
+            policy == "kept",
+            of_titles is not None,
+            of_titles[1] if of_titles else None,
+            size,
+            enabled,
+            prov,
+            tuple(cards),
+            span=self._span(meta),
         )
 
     @v_args(meta=True)
@@ -471,8 +495,11 @@ class AstBuilder(Transformer):
         event, selector, body = children
         sel_span = self._tspan(selector) if selector is not None else self._span(meta)
         return ast.Handler(
-            event, str(selector) if selector is not None else None, body,
-            span=self._span(meta), selector_span=sel_span,
+            event,
+            str(selector) if selector is not None else None,
+            body,
+            span=self._span(meta),
+            selector_span=sel_span,
         )
 
     def replaces(self, children):
@@ -487,7 +514,11 @@ class AstBuilder(Transformer):
     def rule_decl(self, meta, children):
         name, label, state, replaces, prov, *parts = children
         return ast.RuleDecl(
-            str(name), label, state == "off", replaces or (), prov,
+            str(name),
+            label,
+            state == "off",
+            replaces or (),
+            prov,
             tuple(p for p in parts if isinstance(p, ast.Handler)),
             tuple(p for p in parts if isinstance(p, ast.Trigger)),
             span=self._span(meta),

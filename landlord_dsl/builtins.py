@@ -176,39 +176,84 @@ BUILTINS: dict[str, Builtin] = {
     "max": Builtin((INT, INT), INT, "the larger of two numbers", _max, "max({0}, {1})", fixed=True),
     "abs": Builtin((INT,), INT, "the absolute value", _abs, "abs({0})", fixed=True),
     "len": Builtin(("list[any]",), INT, "the number of items in a list or group", _len, "len({0})", fixed=True),
-    "percent": Builtin((INT, INT), INT, "percent(a, p): p percent of a, rounded down", _percent,
-                       "({0} * {1} // 100)", fixed=True, grows=True),
-    "ahead": Builtin((INT,), SPACE, "the space n steps ahead of the acting player", _ahead,
-                     "((g.pos[g.actor] + {0}) % g.board_size)"),
-    "behind": Builtin((INT,), SPACE, "the space n steps behind the acting player", _behind,
-                      "((g.pos[g.actor] - {0}) % g.board_size)"),
-    "via": Builtin((GROUP, INT), optional(SPACE),
-                   "where a move of n steps ends if it jumps once between members of the group, "
-                   "or none when the move cannot jump", _via),
+    "percent": Builtin(
+        (INT, INT),
+        INT,
+        "percent(a, p): p percent of a, rounded down",
+        _percent,
+        "({0} * {1} // 100)",
+        fixed=True,
+        grows=True,
+    ),
+    "ahead": Builtin(
+        (INT,), SPACE, "the space n steps ahead of the acting player", _ahead, "((g.pos[g.actor] + {0}) % g.board_size)"
+    ),
+    "behind": Builtin(
+        (INT,), SPACE, "the space n steps behind the acting player", _behind, "((g.pos[g.actor] - {0}) % g.board_size)"
+    ),
+    "via": Builtin(
+        (GROUP, INT),
+        optional(SPACE),
+        "where a move of n steps ends if it jumps once between members of the group, or none when the move cannot jump",
+        _via,
+    ),
     "next_in": Builtin((GROUP,), SPACE, "the first member of the group ahead of the acting player", _next_in),
-    "count_owned": Builtin((PLAYER, GROUP), INT, "how many spaces of the group the player owns", _count_owned,
-                           inline_over_group="{owners}.count({0})"),
-    "owns_all": Builtin((PLAYER, GROUP), BOOL, "whether the player owns every space of the group", _owns_all,
-                        inline_over_group="({owners}.count({0}) == {n})"),
-    "owners": Builtin((GROUP,), list_of(PLAYER), "the distinct players owning spaces of the group", _owners,
-                      inline_over_group="sorted(set({owners}) - {{None}})"),
-    "occupants": Builtin((SPACE,), list_of(PLAYER),
-                         "the players other than the acting one whose checkers stand on the space", _occupants),
-    "distance": Builtin((SPACE, SPACE), INT, "how many steps forward from the first space to the second",
-                        _distance, "((-({0}) + {1}) % g.board_size)"),
-    "gini_pct": Builtin((list_of(INT),), INT, "the Gini coefficient of a list of numbers, in percent "
-                        "(0 = all equal, near 100 = one holds all)", _gini_pct, fixed=True),
+    "count_owned": Builtin(
+        (PLAYER, GROUP),
+        INT,
+        "how many spaces of the group the player owns",
+        _count_owned,
+        inline_over_group="{owners}.count({0})",
+    ),
+    "owns_all": Builtin(
+        (PLAYER, GROUP),
+        BOOL,
+        "whether the player owns every space of the group",
+        _owns_all,
+        inline_over_group="({owners}.count({0}) == {n})",
+    ),
+    "owners": Builtin(
+        (GROUP,),
+        list_of(PLAYER),
+        "the distinct players owning spaces of the group",
+        _owners,
+        inline_over_group="sorted(set({owners}) - {{None}})",
+    ),
+    "occupants": Builtin(
+        (SPACE,), list_of(PLAYER), "the players other than the acting one whose checkers stand on the space", _occupants
+    ),
+    "distance": Builtin(
+        (SPACE, SPACE),
+        INT,
+        "how many steps forward from the first space to the second",
+        _distance,
+        "((-({0}) + {1}) % g.board_size)",
+    ),
+    "gini_pct": Builtin(
+        (list_of(INT),),
+        INT,
+        "the Gini coefficient of a list of numbers, in percent (0 = all equal, near 100 = one holds all)",
+        _gini_pct,
+        fixed=True,
+    ),
     "debt": Builtin((PLAYER,), INT, "what the player owes other players on loans, interest included", _debt),
-    "debt_lent": Builtin((PLAYER,), INT, "what other players lent the player and he has not repaid, "
-                         "interest left out", _debt_lent),
+    "debt_lent": Builtin(
+        (PLAYER,), INT, "what other players lent the player and he has not repaid, interest left out", _debt_lent
+    ),
     "credit": Builtin((PLAYER,), INT, "what other players owe the player on loans, interest included", _credit),
-    "cards_left": Builtin((DECK,), INT, "how many cards the deck holds now (drawn cards kept by players "
-                          "are not in it)", _cards_left),
+    "cards_left": Builtin(
+        (DECK,), INT, "how many cards the deck holds now (drawn cards kept by players are not in it)", _cards_left
+    ),
     "cards_in": Builtin((DECK,), list_of(CARD), "the cards the deck holds now, top card first", _cards_in),
-    "shares": Builtin((PLAYER, SPACE), INT, "how many share cards of the space (cards declared `share of` it) "
-                      "the player holds", _shares),
-    "shareholders": Builtin((SPACE,), list_of(PLAYER), "the distinct players holding share cards of the space, "
-                            "in seat order", _shareholders),
+    "shares": Builtin(
+        (PLAYER, SPACE),
+        INT,
+        "how many share cards of the space (cards declared `share of` it) the player holds",
+        _shares,
+    ),
+    "shareholders": Builtin(
+        (SPACE,), list_of(PLAYER), "the distinct players holding share cards of the space, in seat order", _shareholders
+    ),
 }
 
 
@@ -229,13 +274,24 @@ TABLE_END = "<!-- END BUILTINS -->"
 
 def reference_table() -> str:
     """Return the language reference's built-in functions table, from TABLE_START to TABLE_END."""
-    rows = [f"| `{name}` | `{name}({', '.join(map(_shown_type, b.params))})` → {_shown_type(b.result)} | {b.doc} |"
-            for name, b in BUILTINS.items()]
+    rows = [
+        f"| `{name}` | `{name}({', '.join(map(_shown_type, b.params))})` → {_shown_type(b.result)} | {b.doc} |"
+        for name, b in BUILTINS.items()
+    ]
     fixed = [f"`{name}`" for name, b in BUILTINS.items() if b.fixed]
-    return "\n".join([
-        TABLE_START, "", "| Function | Signature | Meaning |", "|---|---|---|", *rows, "",
-        f"Only {', '.join(fixed[:-1])} and {fixed[-1]} may be used in constants and other fixed values.", "",
-        TABLE_END])
+    return "\n".join(
+        [
+            TABLE_START,
+            "",
+            "| Function | Signature | Meaning |",
+            "|---|---|---|",
+            *rows,
+            "",
+            f"Only {', '.join(fixed[:-1])} and {fixed[-1]} may be used in constants and other fixed values.",
+            "",
+            TABLE_END,
+        ]
+    )
 
 
 def with_reference_table(page: str) -> str:

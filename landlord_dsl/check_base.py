@@ -48,12 +48,13 @@ class PassBase:
         source = self.sources.get(span.file)
         line = source.line(span.line) if source is not None else None
         quote = line.find('"', span.column - 1) if line else -1
-        if quote < 0 or "\\" in line[quote + 1:quote + 1 + start] or line[quote + 1:quote + 1 + len(text)] != text:
+        if quote < 0 or "\\" in line[quote + 1 : quote + 1 + start] or line[quote + 1 : quote + 1 + len(text)] != text:
             return span
         column = quote + 2 + start
         return ast.Span(span.file, span.line, column, span.line, column + length)
 
     if TYPE_CHECKING:  # defined by the passes; named here so that each pass may call the others
+
         def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str: ...
 
         def _name_type(self, e: ast.Name, scope: Scope, constant: bool = False, report: bool = True) -> str: ...

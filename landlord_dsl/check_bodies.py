@@ -67,8 +67,11 @@ class BodyPass(PassBase):
             if len(keys - {ANY}) > 1:
                 self.error(f"the keys of table '{t.name}' mix types", t.span, "use all numbers or all names")
             if len(values - {ANY}) > 1:
-                self.error(f"the values of table '{t.name}' mix types: "
-                           + ", ".join(describe(v) for v in sorted(values)), t.span, None)
+                self.error(
+                    f"the values of table '{t.name}' mix types: " + ", ".join(describe(v) for v in sorted(values)),
+                    t.span,
+                    None,
+                )
             m.table_types[t.name] = (next(iter(keys - {ANY}), ANY), next(iter(values - {ANY}), ANY))
             if t.rising:
                 self._check_rising(t)
@@ -79,25 +82,35 @@ class BodyPass(PassBase):
                 if v.type and initial == NONE:
                     declared = optional(declared)
                 if not compatible(declared, initial):
-                    self.error(f"variable '{v.name}' holds {describe(declared)} but starts as {describe(initial)}",
-                               v.initial.span, None)
+                    self.error(
+                        f"variable '{v.name}' holds {describe(declared)} but starts as {describe(initial)}",
+                        v.initial.span,
+                        None,
+                    )
                 elif declared == NONE:
-                    self.error(f"variable '{v.name}' starts as none: declare its type, "
-                               f"e.g. `var {v.name}: player = none`", v.span, None)
+                    self.error(
+                        f"variable '{v.name}' starts as none: declare its type, e.g. `var {v.name}: player = none`",
+                        v.span,
+                        None,
+                    )
                 self.annotations.set_type(v, declared)
         self._check_functions()
         for deck in m.decks.values():
             if deck.titles_in is not None and deck.titles_in not in m.groups:
-                self.error(f"unknown group or kind '{deck.titles_in}'", deck.span,
-                           did_you_mean(deck.titles_in, m.groups))
+                self.error(
+                    f"unknown group or kind '{deck.titles_in}'", deck.span, did_you_mean(deck.titles_in, m.groups)
+                )
             if deck.enabled is not None:
                 frame = [0]
                 self.condition(deck.enabled, Scope(frame), "a deck's `when`")
                 self.annotations.set_frame(deck, frame[0])
             for card in deck.cards:
                 if card.share_of is not None and card.share_of not in m.space_index:
-                    self.error(f"unknown space '{card.share_of}'", card.share_span,
-                               did_you_mean(card.share_of, m.space_index) or "a card is a share `of` a space of the board")
+                    self.error(
+                        f"unknown space '{card.share_of}'",
+                        card.share_span,
+                        did_you_mean(card.share_of, m.space_index) or "a card is a share `of` a space of the board",
+                    )
                 frame = [0]
                 scope = Scope(frame, in_card=True)
                 self.block(card.body, scope)
@@ -114,8 +127,11 @@ class BodyPass(PassBase):
                 self.annotations.set_frame(t, frame[0])
             for replaced in rule.replaces:
                 if replaced not in rule_names:
-                    self.error(f"rule '{rule.name}' replaces an unknown rule '{replaced}'", rule.span,
-                               did_you_mean(replaced, rule_names))
+                    self.error(
+                        f"rule '{rule.name}' replaces an unknown rule '{replaced}'",
+                        rule.span,
+                        did_you_mean(replaced, rule_names),
+                    )
                 elif replaced == rule.name:
                     self.error(f"rule '{rule.name}' cannot replace itself", rule.span, None)
         for e in m.ends:
@@ -131,8 +147,7 @@ class BodyPass(PassBase):
 
     def _check_rising(self, t: ast.TableDecl) -> None:
         """A `rising` table's values, in key order, must never fall (literal entries are checked)."""
-        pairs = [(k.value, v.value) for k, v in t.entries
-                 if isinstance(k, ast.IntLit) and isinstance(v, ast.IntLit)]
+        pairs = [(k.value, v.value) for k, v in t.entries if isinstance(k, ast.IntLit) and isinstance(v, ast.IntLit)]
         if len(pairs) != len(t.entries):
             self.error(f"table '{t.name}' is `rising`, so its keys and values must be plain numbers", t.span, None)
             return
@@ -140,8 +155,11 @@ class BodyPass(PassBase):
         for (k0, v0), (k1, v1) in pairwise(ordered):
             if v1 < v0:
                 entry = next(v for k, v in t.entries if isinstance(k, ast.IntLit) and k.value == k1)
-                self.error(f"table '{t.name}' is `rising` but falls from {v0} at {k0} to {v1} at {k1}", entry.span,
-                           "fix the value, or drop `rising` if the table is not meant to rise")
+                self.error(
+                    f"table '{t.name}' is `rising` but falls from {v0} at {k0} to {v1} at {k1}",
+                    entry.span,
+                    "fix the value, or drop `rising` if the table is not meant to rise",
+                )
 
     def _check_functions(self) -> None:
         m = self.m
@@ -179,8 +197,11 @@ class BodyPass(PassBase):
                 for nxt in calls.get(cur, ()):
                     if nxt == start:
                         f = m.functions[start]
-                        self.error(f"function '{start}' calls itself (through '{cur}')", f.span,
-                                   "functions may not be recursive, so that every game ends")
+                        self.error(
+                            f"function '{start}' calls itself (through '{cur}')",
+                            f.span,
+                            "functions may not be recursive, so that every game ends",
+                        )
                         stack = []
                         break
                     if nxt not in seen:
@@ -203,8 +224,11 @@ class BodyPass(PassBase):
             while stack:
                 for nxt in calls.get(stack.pop(), ()):
                     if nxt == start:
-                        self.error(f"action '{start}' runs itself (directly or through others)",
-                                   m.actions[start].span, "actions may not be recursive, so that every game ends")
+                        self.error(
+                            f"action '{start}' runs itself (directly or through others)",
+                            m.actions[start].span,
+                            "actions may not be recursive, so that every game ends",
+                        )
                         stack = []
                         break
                     if nxt not in seen and nxt in calls:
@@ -215,8 +239,11 @@ class BodyPass(PassBase):
         m = self.m
         if h.event in ("land", "pass"):
             if h.selector is not None and h.selector not in m.space_index and h.selector not in m.groups:
-                self.error(f"unknown space, kind or group '{h.selector}'", h.selector_span,
-                           did_you_mean(h.selector, list(m.space_index) + list(m.groups)))
+                self.error(
+                    f"unknown space, kind or group '{h.selector}'",
+                    h.selector_span,
+                    did_you_mean(h.selector, list(m.space_index) + list(m.groups)),
+                )
         elif h.selector is not None:
             self.error(f"`on {h.event}` takes no space", h.selector_span, f"write `on {h.event} {{ ... }}`")
         frame = [0]
@@ -228,17 +255,35 @@ class BodyPass(PassBase):
     def define(self, scope: Scope, name: str, type_: str, span: ast.Span) -> int:
         """Define a local name; refuse one that would hide a declared or built-in name."""
         m = self.m
-        hidden = ("a space" if name in m.space_index else "a kind" if name in m.kinds
-                  else "a group" if name in m.groups else "an option" if name in m.options
-                  else "a constant" if name in m.consts else "a table" if name in m.tables
-                  else "a deck" if name in m.decks else "a variable" if name in m.game_vars
-                  else "an account" if any(a.name == name for a in m.accounts)
-                  else "a built-in name" if name in CONTEXT_NAMES or name in SHORTFALL_NAMES or name == "card"
-                  or name in LITERAL_NAMES
-                  else None)
+        hidden = (
+            "a space"
+            if name in m.space_index
+            else "a kind"
+            if name in m.kinds
+            else "a group"
+            if name in m.groups
+            else "an option"
+            if name in m.options
+            else "a constant"
+            if name in m.consts
+            else "a table"
+            if name in m.tables
+            else "a deck"
+            if name in m.decks
+            else "a variable"
+            if name in m.game_vars
+            else "an account"
+            if any(a.name == name for a in m.accounts)
+            else "a built-in name"
+            if name in CONTEXT_NAMES or name in SHORTFALL_NAMES or name == "card" or name in LITERAL_NAMES
+            else None
+        )
         if hidden is not None:
-            self.error(f"the local name '{name}' would hide {hidden} of the same name", span,
-                       "choose another name for the local")
+            self.error(
+                f"the local name '{name}' would hide {hidden} of the same name",
+                span,
+                "choose another name for the local",
+            )
         return scope.define(name, type_)
 
     def block(self, stmts: Iterable[ast.Stmt], scope: Scope) -> None:
@@ -250,8 +295,9 @@ class BodyPass(PassBase):
     def condition(self, e: ast.Expr, scope: Scope, where: str) -> None:
         t = self.expr(e, scope)
         if not compatible(BOOL, t):
-            self.error(f"{where} must be true/false, not {describe(t)}", e.span,
-                       "compare it, e.g. `x > 0` or `owner != none`")
+            self.error(
+                f"{where} must be true/false, not {describe(t)}", e.span, "compare it, e.g. `x > 0` or `owner != none`"
+            )
 
     def expect(self, e: ast.Expr, scope: Scope, want: str, what: str) -> str:
         t = self.expr(e, scope)
@@ -338,8 +384,9 @@ class BodyPass(PassBase):
             self.block(o.body, inner)
         if s.done_when is not None:
             if not s.repeat:
-                self.error("only an `offer` has a 'done' to guard", s.done_when.span,
-                           "write `offer`, or drop `done when`")
+                self.error(
+                    "only an `offer` has a 'done' to guard", s.done_when.span, "write `offer`, or drop `done when`"
+                )
             inner = scope.child()
             inner.narrowed = still_narrowed(inner.narrowed, every_body, scope)
             self.condition(s.done_when, inner, "an offer's `done when`")
@@ -359,11 +406,15 @@ class BodyPass(PassBase):
         elif s.via is not None and s.via not in m.groups:
             self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
         if s.stop_at is not None and s.via is not None:
-            self.error("a move cannot both jump `via` a group and stop `stopping at`", s.stop_span,
-                       "drop one of the two")
+            self.error(
+                "a move cannot both jump `via` a group and stop `stopping at`", s.stop_span, "drop one of the two"
+            )
         elif s.stop_at is not None and s.stop_at not in m.groups and s.stop_at not in m.space_index:
-            self.error(f"unknown space or group '{s.stop_at}'", s.stop_span,
-                       did_you_mean(s.stop_at, [*m.space_index, *m.groups]))
+            self.error(
+                f"unknown space or group '{s.stop_at}'",
+                s.stop_span,
+                did_you_mean(s.stop_at, [*m.space_index, *m.groups]),
+            )
 
     @handles(ast.MoveTo)
     def _move_to(self, s: ast.MoveTo, scope: Scope) -> None:
@@ -435,17 +486,27 @@ class BodyPass(PassBase):
         action = m.actions.get(s.action)
         arg_types = [self.expr(a, scope) for a in s.args]
         if action is None:
-            self.error(f"unknown action '{s.action}'", s.span,
-                       did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`")
+            self.error(
+                f"unknown action '{s.action}'",
+                s.span,
+                did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`",
+            )
             return
         if len(arg_types) != len(action.params):
-            self.error(f"action '{s.action}' takes {len(action.params)} argument"
-                       f"{'s' if len(action.params) != 1 else ''}, not {len(arg_types)}", s.span, None)
+            self.error(
+                f"action '{s.action}' takes {len(action.params)} argument"
+                f"{'s' if len(action.params) != 1 else ''}, not {len(arg_types)}",
+                s.span,
+                None,
+            )
             return
         for i, (p, got) in enumerate(zip(action.params, arg_types)):
             if not compatible(param_type(p.type), got):
-                self.error(f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, "
-                           f"not {describe(got)}", s.args[i].span, None)
+                self.error(
+                    f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, not {describe(got)}",
+                    s.args[i].span,
+                    None,
+                )
 
     @handles(ast.Eliminate)
     def _eliminate(self, s: ast.Eliminate, scope: Scope) -> None:
@@ -459,8 +520,11 @@ class BodyPass(PassBase):
         """Report a negative number written where the engine takes only amounts and counts from 0 up."""
         value = _literal_int(e)
         if value is not None and value < 0:
-            self.error(f"{what} cannot be negative ({value})", e.span,
-                       "to move money the other way, swap `from` and `to`" if what == "an amount paid" else None)
+            self.error(
+                f"{what} cannot be negative ({value})",
+                e.span,
+                "to move money the other way, swap `from` and `to`" if what == "an amount paid" else None,
+            )
 
     def _check_paid_fields(self) -> None:
         """Report a board field that some `pay` pays as it stands and that a space sets to a negative number."""
@@ -469,8 +533,11 @@ class BodyPass(PassBase):
                 number = _literal_int(value)
                 if name in self.paid_fields and number is not None and number < 0:
                     paid = self.paid_fields[name]
-                    self.error(f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
-                               value.span, f"it is paid at {paid.file}:{paid.line}")
+                    self.error(
+                        f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
+                        value.span,
+                        f"it is paid at {paid.file}:{paid.line}",
+                    )
 
     @handles(ast.Set)
     def _set(self, s: ast.Set, scope: Scope) -> None:
@@ -506,7 +573,8 @@ class BodyPass(PassBase):
                     hint = "money moves only with `pay`" if field == "cash" else "built-in fields cannot be set"
                 else:
                     hint = did_you_mean(field, list(table or {})) or (
-                        f"declare `{base} var {field} = ...`" if table is not None else None)
+                        f"declare `{base} var {field} = ...`" if table is not None else None
+                    )
                 self.error(f"cannot set '{owner_name}.{field}'", s.span, hint)
                 return
             if owner_ref is None or owner_ref[0] not in ("local", "context", "space", "game_var"):
@@ -539,18 +607,27 @@ class BodyPass(PassBase):
                 continue
             at = self._span_in_text(span, text, match.start(), len(piece))
             if piece == "{" or not piece.endswith("}"):
-                self.error(f"a '{{' in the text {text!r} is never closed", at,
-                           "close the hole with '}', or write '{{' for a brace")
+                self.error(
+                    f"a '{{' in the text {text!r} is never closed",
+                    at,
+                    "close the hole with '}', or write '{{' for a brace",
+                )
                 continue
             hole = parse_hole(piece[1:-1], at)
             if isinstance(hole, str):
-                self.error(f"cannot read the hole {piece} in the text {text!r}: {hole}", at,
-                           "a hole holds an expression, like {player} or {house_price(s)}")
+                self.error(
+                    f"cannot read the hole {piece} in the text {text!r}: {hole}",
+                    at,
+                    "a hole holds an expression, like {player} or {house_price(s)}",
+                )
                 continue
             t = self.expr(hole, scope)
             if t != ANY and (strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None):
-                self.error(f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text", at,
-                           "show a player, space, card, account, number or text")
+                self.error(
+                    f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text",
+                    at,
+                    "show a player, space, card, account, number or text",
+                )
             if literal:
                 parts.append(literal)
                 literal = ""

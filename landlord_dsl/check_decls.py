@@ -26,8 +26,11 @@ class DeclarationPass(PassBase):
 
     def _declared(self, table: dict, name: str, decl, what: str) -> bool:
         if name in table:
-            self.error(f"{what} '{name}' is declared twice", decl.span,
-                       f"the first declaration is at line {table[name].span.line}")
+            self.error(
+                f"{what} '{name}' is declared twice",
+                decl.span,
+                f"the first declaration is at line {table[name].span.line}",
+            )
             return False
         return True
 
@@ -39,12 +42,18 @@ class DeclarationPass(PassBase):
         for v in m.space_vars.values():
             kinds = [k.name for k in m.kinds.values() if any(f.name == v.name for f in k.fields)]
             if kinds:
-                self.error(f"space variable '{v.name}' has the name of a field of kind '{kinds[0]}'", v.span,
-                           "it would hide that field on every space: choose another name")
+                self.error(
+                    f"space variable '{v.name}' has the name of a field of kind '{kinds[0]}'",
+                    v.span,
+                    "it would hide that field on every space: choose another name",
+                )
         title_decks = [d for d in m.decks.values() if d.of_titles]
         if len(title_decks) > 1 and any(d.titles_in is None for d in title_decks):
-            self.error("only one deck can hold all the title deeds", title_decks[1].span,
-                       "restrict each with `of titles in GROUP`")
+            self.error(
+                "only one deck can hold all the title deeds",
+                title_decks[1].span,
+                "restrict each with `of titles in GROUP`",
+            )
 
     def _global_name(self, name: str, decl: ast.Declaration | ast.SpaceDecl) -> bool:
         """Claim a top-level name; return False (after reporting) if it cannot be had."""
@@ -53,8 +62,11 @@ class DeclarationPass(PassBase):
             return False
         if name in self.names_seen:
             prev = self.names_seen[name]
-            self.error(f"the name '{name}' is already used", decl.span,
-                       f"it is declared at {prev.file}:{prev.line}; every top-level name must be unique")
+            self.error(
+                f"the name '{name}' is already used",
+                decl.span,
+                f"it is declared at {prev.file}:{prev.line}; every top-level name must be unique",
+            )
             return False
         self.names_seen[name] = decl.span
         return True
@@ -62,8 +74,11 @@ class DeclarationPass(PassBase):
     @handles(ast.ConstDecl, ast.TableDecl, ast.ActionDecl)
     def _collect_named(self, d: ast.ConstDecl | ast.TableDecl | ast.ActionDecl) -> None:
         """File a declaration that only claims its name."""
-        filed: dict[type, dict] = {ast.ConstDecl: self.m.consts, ast.TableDecl: self.m.tables,
-                                   ast.ActionDecl: self.m.actions}
+        filed: dict[type, dict] = {
+            ast.ConstDecl: self.m.consts,
+            ast.TableDecl: self.m.tables,
+            ast.ActionDecl: self.m.actions,
+        }
         if self._global_name(d.name, d):
             filed[type(d)][d.name] = d
 
@@ -74,11 +89,17 @@ class DeclarationPass(PassBase):
             return
         m.options[d.name] = d
         if isinstance(d.default, int) and not isinstance(d.default, bool) and abs(d.default) > MAX_NUMBER:
-            self.error("this number is too large", d.default_span,
-                       f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
+            self.error(
+                "this number is too large",
+                d.default_span,
+                f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits",
+            )
         if d.choices is not None and d.default not in d.choices:
-            self.error(f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
-                       d.default_span, "choices: " + ", ".join(repr(c) for c in d.choices))
+            self.error(
+                f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
+                d.default_span,
+                "choices: " + ", ".join(repr(c) for c in d.choices),
+            )
 
     @handles(ast.AccountDecl)
     def _collect_account(self, d: ast.AccountDecl) -> None:
@@ -106,13 +127,19 @@ class DeclarationPass(PassBase):
         for f in d.fields:
             t = FIELD_TYPES[f.type]
             if f.type == "card":
-                self.error(f"field '{f.name}' cannot hold a card: a space's fields are fixed values", f.span,
-                           "use a `space var NAME: card = none` for a card kept on a space")
+                self.error(
+                    f"field '{f.name}' cannot hold a card: a space's fields are fixed values",
+                    f.span,
+                    "use a `space var NAME: card = none` for a card kept on a space",
+                )
             elif f.name in BUILTIN_FIELDS[SPACE]:
                 self.error(f"'{f.name}' is a built-in field of every space", f.span, "choose another name")
             elif m.space_fields.get(f.name, t) != t:
-                self.error(f"field '{f.name}' has another type in another kind", f.span,
-                           "a field name must mean the same thing on every kind")
+                self.error(
+                    f"field '{f.name}' has another type in another kind",
+                    f.span,
+                    "a field name must mean the same thing on every kind",
+                )
             else:
                 m.space_fields[f.name] = t
 
@@ -135,8 +162,11 @@ class DeclarationPass(PassBase):
         m = self.m
         for s in d.spaces:
             if s.name in m.space_index:
-                self.error(f"space '{s.name}' is declared twice", s.span,
-                           f"the first is at line {m.spaces[m.space_index[s.name]].span.line}")
+                self.error(
+                    f"space '{s.name}' is declared twice",
+                    s.span,
+                    f"the first is at line {m.spaces[m.space_index[s.name]].span.line}",
+                )
                 continue
             if not self._global_name(s.name, s):
                 continue
@@ -154,15 +184,21 @@ class DeclarationPass(PassBase):
             if not 1 <= c.copies <= 1000:
                 self.error(f"card '{c.name}' must have 1 to 1000 copies", c.span, None)
             if c.name in seen:
-                self.error(f"card '{c.name}' appears twice in deck '{d.name}'", c.span,
-                           "use `x N` after the card text for several copies")
+                self.error(
+                    f"card '{c.name}' appears twice in deck '{d.name}'",
+                    c.span,
+                    "use `x N` after the card text for several copies",
+                )
             seen.add(c.name)
         if d.of_titles and d.cards:
             self.error(f"deck '{d.name}' is made of the title deeds and cannot list cards", d.span, None)
         count = sum(c.copies for c in d.cards)
         if d.size is not None and not d.of_titles and count != d.size:
-            self.error(f"deck '{d.name}' declares size {d.size} but has {count} card{'s' if count != 1 else ''}",
-                       d.span, "add or remove cards, or correct the size")
+            self.error(
+                f"deck '{d.name}' declares size {d.size} but has {count} card{'s' if count != 1 else ''}",
+                d.span,
+                "add or remove cards, or correct the size",
+            )
 
     @handles(ast.FunctionDecl)
     def _collect_function(self, d: ast.FunctionDecl) -> None:
@@ -179,8 +215,9 @@ class DeclarationPass(PassBase):
         first = next((r for r in m.rules if r.name == d.name), None)
         if first is not None:
             where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != d.span.file else "")
-            self.error(f"rule '{d.name}' is declared twice", d.span,
-                       f"the first is at {where}; give each rule its own name")
+            self.error(
+                f"rule '{d.name}' is declared twice", d.span, f"the first is at {where}; give each rule its own name"
+            )
             return
         m.rules.append(d)
 
@@ -201,22 +238,34 @@ class DeclarationPass(PassBase):
 
     @handles(ast.RemoveDecl)
     def _collect_remove(self, d: ast.RemoveDecl) -> None:
-        self.error(f"`remove {d.what} {d.name}` only makes sense in a variant", d.span,
-                   "add `extends \"edition-name\"` to the header")
+        self.error(
+            f"`remove {d.what} {d.name}` only makes sense in a variant",
+            d.span,
+            'add `extends "edition-name"` to the header',
+        )
 
     # ------------------------------------------------------------ citations
     @handles(ast.ReferenceDecl)
     def _reference(self, d: ast.ReferenceDecl) -> None:
         shipped = shipped_sources()
         if KEY.fullmatch(d.key) is None:
-            self.error(f"'{d.key}' cannot be a source key", d.span,
-                       "a key is lower-case letters, digits and '-', e.g. \"club-rules-2024\"")
+            self.error(
+                f"'{d.key}' cannot be a source key",
+                d.span,
+                "a key is lower-case letters, digits and '-', e.g. \"club-rules-2024\"",
+            )
         elif d.key in shipped:
-            self.error(f"'{d.key}' is already a key of the shipped bibliography", d.span,
-                       "cite it as it is, or give your source another key")
+            self.error(
+                f"'{d.key}' is already a key of the shipped bibliography",
+                d.span,
+                "cite it as it is, or give your source another key",
+            )
         elif d.key in self.references:
-            self.error(f"reference '{d.key}' is declared twice", d.span,
-                       f"the first is at line {self.references[d.key].span.line}")
+            self.error(
+                f"reference '{d.key}' is declared twice",
+                d.span,
+                f"the first is at line {self.references[d.key].span.line}",
+            )
         else:
             self.references[d.key] = d
 
@@ -239,14 +288,21 @@ class DeclarationPass(PassBase):
                 word = part.key or part.text.split(",")[0].split(":")[0].strip()
                 at = self._span_in_text(prov.span, prov.source, part.start, max(1, len(word)))
                 if part.key is None:
-                    self.error(f"the citation '{part.text}' does not start with a source key", at,
-                               did_you_mean(word, known) or "write KEY, LOCATOR as in \"magie-1906, Rule 4\"; "
-                               "the keys are listed by `landlord-dsl sources`")
+                    self.error(
+                        f"the citation '{part.text}' does not start with a source key",
+                        at,
+                        did_you_mean(word, known)
+                        or 'write KEY, LOCATOR as in "magie-1906, Rule 4"; '
+                        "the keys are listed by `landlord-dsl sources`",
+                    )
                 else:
                     containing = [k for k in known if part.key in k.split("-")]
-                    hint = did_you_mean(part.key, known) or (f"did you mean '{containing[0]}'?" if containing else
-                                                             "the keys are listed by `landlord-dsl sources`; add "
-                                                             "your own with `reference \"KEY\" \"what it is\"`")
+                    hint = did_you_mean(part.key, known) or (
+                        f"did you mean '{containing[0]}'?"
+                        if containing
+                        else "the keys are listed by `landlord-dsl sources`; add "
+                        'your own with `reference "KEY" "what it is"`'
+                    )
                     self.error(f"unknown source key '{part.key}'", at, hint)
 
     # --------------------------------------------------------------- board
@@ -255,36 +311,54 @@ class DeclarationPass(PassBase):
         for i, s in enumerate(m.spaces):
             kind = m.kinds.get(s.kind)
             if kind is None:
-                self.error(f"unknown kind '{s.kind}' for space '{s.name}'", s.kind_span,
-                           did_you_mean(s.kind, m.kinds) or "declare it with `kind NAME { ... }`")
+                self.error(
+                    f"unknown kind '{s.kind}' for space '{s.name}'",
+                    s.kind_span,
+                    did_you_mean(s.kind, m.kinds) or "declare it with `kind NAME { ... }`",
+                )
             else:
                 m.groups[s.kind].append(i)
                 given = {name for name, _ in s.fields}
                 for f in kind.fields:
                     if f.name not in given:
-                        self.error(f"space '{s.name}' is missing field '{f.name}' of kind '{kind.name}'", s.span,
-                                   f"add `{f.name} = ...` to its {{ }} block")
+                        self.error(
+                            f"space '{s.name}' is missing field '{f.name}' of kind '{kind.name}'",
+                            s.span,
+                            f"add `{f.name} = ...` to its {{ }} block",
+                        )
                 for (name, value), span in zip(s.fields, s.field_spans or [s.span] * len(s.fields)):
                     decl = next((f for f in kind.fields if f.name == name), None)
                     if decl is None:
-                        self.error(f"kind '{kind.name}' has no field '{name}'", span,
-                                   did_you_mean(name, [f.name for f in kind.fields])
-                                   or f"its fields are: {', '.join(f.name for f in kind.fields) or 'none'}")
+                        self.error(
+                            f"kind '{kind.name}' has no field '{name}'",
+                            span,
+                            did_you_mean(name, [f.name for f in kind.fields])
+                            or f"its fields are: {', '.join(f.name for f in kind.fields) or 'none'}",
+                        )
                         continue
                     t = self.expr(value, Scope([0]), constant=True)
                     want = FIELD_TYPES[decl.type]
                     if not compatible(want, t):
-                        self.error(f"field '{name}' of '{s.name}' should be {describe(want)}, not {describe(t)}",
-                                   value.span, None)
-                    elif (t == GROUP and isinstance(value, ast.Name) and value.name in m.groups
-                          and i not in m.groups[value.name]):
+                        self.error(
+                            f"field '{name}' of '{s.name}' should be {describe(want)}, not {describe(t)}",
+                            value.span,
+                            None,
+                        )
+                    elif (
+                        t == GROUP
+                        and isinstance(value, ast.Name)
+                        and value.name in m.groups
+                        and i not in m.groups[value.name]
+                    ):
                         # a group-valued field (a lot's section, say) makes the space a member
                         m.groups[value.name].append(i)
             for g in s.groups:
                 if g not in m.groups or g in m.kinds:
-                    self.error(f"unknown group '{g}' for space '{s.name}'", s.group_span,
-                               did_you_mean(g, [n for n in m.groups if n not in m.kinds])
-                               or "declare it with `group NAME`")
+                    self.error(
+                        f"unknown group '{g}' for space '{s.name}'",
+                        s.group_span,
+                        did_you_mean(g, [n for n in m.groups if n not in m.kinds]) or "declare it with `group NAME`",
+                    )
                 elif i not in m.groups[g]:  # `in` may repeat what a group-valued field says
                     m.groups[g].append(i)
 
@@ -295,16 +369,22 @@ class DeclarationPass(PassBase):
                 members = m.groups.get(d.titles_in, []) if d.titles_in else range(len(m.spaces))
                 count = sum(1 for i in members if m.spaces[i].kind in m.kinds and m.kinds[m.spaces[i].kind].titled)
                 if count != d.size:
-                    self.error(f"deck '{d.name}' declares size {d.size} but the board has {count} title deeds for it",
-                               d.span, "correct the size or the board")
+                    self.error(
+                        f"deck '{d.name}' declares size {d.size} but the board has {count} title deeds for it",
+                        d.span,
+                        "correct the size or the board",
+                    )
 
     def _check_groups(self, decls: list[ast.Declaration]) -> None:
         reported: set[str] = set()
         for d in decls:
             if isinstance(d, ast.GroupDecl) and not self.m.groups.get(d.name) and d.name not in reported:
                 reported.add(d.name)
-                self.error(f"group '{d.name}' has no spaces", d.span,
-                           f"add `in {d.name}` to its spaces, or give them a group field set to {d.name}")
+                self.error(
+                    f"group '{d.name}' has no spaces",
+                    d.span,
+                    f"add `in {d.name}` to its spaces, or give them a group field set to {d.name}",
+                )
 
 
 _DECLARATIONS = dispatch_table(DeclarationPass, ast.Declaration)

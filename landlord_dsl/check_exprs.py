@@ -90,16 +90,28 @@ class ExpressionPass(PassBase):
             return CARD
         if report:
             if constant and (n in CONTEXT_NAMES or n in m.game_vars):
-                self.error(f"'{n}' changes during a game and cannot be used here", e.span,
-                           "board fields, tables, constants and starting values must be fixed")
+                self.error(
+                    f"'{n}' changes during a game and cannot be used here",
+                    e.span,
+                    "board fields, tables, constants and starting values must be fixed",
+                )
             elif n in SHORTFALL_NAMES:
                 self.error(f"'{n}' exists only inside `on shortfall`", e.span, None)
             elif n == "card":
                 self.error("'card' exists only inside a card's effect", e.span, None)
             else:
-                everything = (list(m.options) + list(m.consts) + list(m.space_index) + list(m.groups)
-                              + [a.name for a in m.accounts] + list(m.decks) + list(m.tables)
-                              + list(m.game_vars) + list(CONTEXT_NAMES) + scope.visible())
+                everything = (
+                    list(m.options)
+                    + list(m.consts)
+                    + list(m.space_index)
+                    + list(m.groups)
+                    + [a.name for a in m.accounts]
+                    + list(m.decks)
+                    + list(m.tables)
+                    + list(m.game_vars)
+                    + list(CONTEXT_NAMES)
+                    + scope.visible()
+                )
                 self.error(f"unknown name '{n}'", e.span, did_you_mean(n, everything))
         return ANY
 
@@ -114,8 +126,9 @@ class ExpressionPass(PassBase):
     @handles(ast.IntLit)
     def _int_lit(self, e: ast.IntLit, scope: Scope, constant: bool) -> str:
         if abs(e.value) > MAX_NUMBER:
-            self.error("this number is too large", e.span,
-                       f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits")
+            self.error(
+                "this number is too large", e.span, f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits"
+            )
         return INT
 
     @handles(ast.TextLit)
@@ -134,8 +147,9 @@ class ExpressionPass(PassBase):
     def _list_lit(self, e: ast.ListLit, scope: Scope, constant: bool) -> str:
         items = {self.expr(i, scope, constant) for i in e.items} - {ANY}
         if len(items) > 1:
-            self.error("a list must hold one type of thing", e.span,
-                       "found " + ", ".join(describe(t) for t in sorted(items)))
+            self.error(
+                "a list must hold one type of thing", e.span, "found " + ", ".join(describe(t) for t in sorted(items))
+            )
         return list_of(next(iter(items)) if items else ANY)
 
     @handles(ast.Index)
@@ -147,8 +161,7 @@ class ExpressionPass(PassBase):
         if name is not None:
             want, value_t = m.table_types.get(name, (ANY, ANY))
             if not compatible(want, key_t):
-                self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}",
-                           e.key.span, None)
+                self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}", e.key.span, None)
             return value_t
         elem = element_of(subject_t)
         if elem is not None and subject_t != GROUP:
@@ -219,12 +232,16 @@ class ExpressionPass(PassBase):
             if not fields:
                 self.error(f"{describe(subject_t)} has no fields", e.span, None)
             else:
-                self.error(f"{describe(base)} has no field '{e.name}'", e.span,
-                           did_you_mean(e.name, fields) or "fields: " + ", ".join(sorted(fields)))
+                self.error(
+                    f"{describe(base)} has no field '{e.name}'",
+                    e.span,
+                    did_you_mean(e.name, fields) or "fields: " + ", ".join(sorted(fields)),
+                )
             return ANY
         if subject_t.endswith("?"):
-            self.error(f"'{e.name}' of something that may be none", e.span,
-                       "check it first, e.g. `if x != none { ... }`")
+            self.error(
+                f"'{e.name}' of something that may be none", e.span, "check it first, e.g. `if x != none { ... }`"
+            )
         return fields[e.name]
 
     @handles(ast.Call)
@@ -237,8 +254,11 @@ class ExpressionPass(PassBase):
             result = m.function_types.get(e.function, ANY)
             self.annotations.set_ref(e, ("function", e.function))
             if constant and e.function in self.game_functions:
-                self.error(f"'{e.function}' reads the game and cannot be used here", e.span,
-                           "board fields, tables, constants and starting values must be fixed")
+                self.error(
+                    f"'{e.function}' reads the game and cannot be used here",
+                    e.span,
+                    "board fields, tables, constants and starting values must be fixed",
+                )
         elif e.function in BUILTINS:
             sig = BUILTINS[e.function]
             params, result = sig.params, sig.result
@@ -246,17 +266,24 @@ class ExpressionPass(PassBase):
             if constant and not sig.fixed:
                 self.error(f"'{e.function}' depends on the game and cannot be used here", e.span, None)
         else:
-            self.error(f"unknown function '{e.function}'", e.span,
-                       did_you_mean(e.function, list(BUILTINS) + list(m.functions)))
+            self.error(
+                f"unknown function '{e.function}'", e.span, did_you_mean(e.function, list(BUILTINS) + list(m.functions))
+            )
             return ANY
         if len(arg_types) != len(params):
-            self.error(f"'{e.function}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
-                       f"not {len(arg_types)}", e.span, None)
+            self.error(
+                f"'{e.function}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, not {len(arg_types)}",
+                e.span,
+                None,
+            )
             return result
         for i, (want, got) in enumerate(zip(params, arg_types)):
             if not compatible(want, got):
-                self.error(f"argument {i + 1} of '{e.function}' must be {describe(want)}, not {describe(got)}",
-                           e.args[i].span, None)
+                self.error(
+                    f"argument {i + 1} of '{e.function}' must be {describe(want)}, not {describe(got)}",
+                    e.args[i].span,
+                    None,
+                )
         return result
 
     @handles(ast.Binary)
@@ -264,13 +291,20 @@ class ExpressionPass(PassBase):
         a = self.expr(e.left, scope, constant)
         if e.op == "has":
             if not compatible(CARD, a):
-                self.error(f"`has` tests a card's tags, not {describe(a)}", e.left.span,
-                           "test a card that cannot be none, e.g. `c != none and c has ...`"
-                           if strip_optional(a) == CARD else None)
+                self.error(
+                    f"`has` tests a card's tags, not {describe(a)}",
+                    e.left.span,
+                    "test a card that cannot be none, e.g. `c != none and c has ...`"
+                    if strip_optional(a) == CARD
+                    else None,
+                )
             tags = {t for d in self.m.decks.values() for c in d.cards for t in c.tags}
             if e.right.name not in tags:
-                self.error(f"no card is tagged '{e.right.name}'", e.right.span,
-                           did_you_mean(e.right.name, tags) or "tag a card with `tagged NAME` after its text")
+                self.error(
+                    f"no card is tagged '{e.right.name}'",
+                    e.right.span,
+                    did_you_mean(e.right.name, tags) or "tag a card with `tagged NAME` after its text",
+                )
             return BOOL
         if e.op in ("and", "or"):
             b = self.expr(e.right, scope.child(narrowings(e.left, e.op == "and")), constant)

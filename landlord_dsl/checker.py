@@ -30,15 +30,37 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
         """Return the Model of an edition's merged declarations; raise LandlordError with every problem found."""
         decls = list(decls)
         m = Model(
-            header=header, options={}, accounts=[], consts={}, tables={}, groups={}, group_labels={},
-            kinds={}, game_vars={}, player_vars={}, space_vars={}, spaces=[], space_index={},
-            space_fields={}, decks={}, functions={}, actions={}, rules=[], ends=[], score=None,
-            annotations=self.annotations, function_types={}, table_types={},
+            header=header,
+            options={},
+            accounts=[],
+            consts={},
+            tables={},
+            groups={},
+            group_labels={},
+            kinds={},
+            game_vars={},
+            player_vars={},
+            space_vars={},
+            spaces=[],
+            space_index={},
+            space_fields={},
+            decks={},
+            functions={},
+            actions={},
+            rules=[],
+            ends=[],
+            score=None,
+            annotations=self.annotations,
+            function_types={},
+            table_types={},
         )
         self.m = m
         if header.players is not None and not (1 <= header.players[0] <= header.players[1] <= MAX_PLAYERS):
-            self.error(f"the player range must go from a smaller to a larger number, at most {MAX_PLAYERS}",
-                       header.span, "write e.g. `players 2 to 4`")
+            self.error(
+                f"the player range must go from a smaller to a larger number, at most {MAX_PLAYERS}",
+                header.span,
+                "write e.g. `players 2 to 4`",
+            )
         if header.dice is not None and not 1 <= header.dice <= 10:
             self.error("an edition throws from 1 to 10 dice", header.span, "write e.g. `dice 2`")
         if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_NUMBER:
@@ -58,7 +80,6 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
         return m
 
 
-def check_declarations(header: ast.Header, decls: Iterable[ast.Declaration],
-                       sources: dict[str, SourceText]) -> Model:
+def check_declarations(header: ast.Header, decls: Iterable[ast.Declaration], sources: dict[str, SourceText]) -> Model:
     """Check merged declarations; return the Model or raise LandlordError with every problem."""
     return Checker(sources).check(header, decls)

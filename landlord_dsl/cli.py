@@ -30,8 +30,10 @@ from .errors import LandlordError
 
 # --------------------------------------------------------------------- main
 
+
 def _at_least(low: int):
     """Return an argparse type: a whole number no smaller than `low`."""
+
     def number(text: str) -> int:
         try:
             value = int(text)
@@ -40,6 +42,7 @@ def _at_least(low: int):
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
         return value
+
     return number
 
 
@@ -47,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="landlord-dsl",
         description="Rules of The Landlord's Game and early Monopoly as data: "
-                    "check, format, play and simulate .lg files.",
+        "check, format, play and simulate .lg files.",
     )
     parser.add_argument("--version", action="version", version=f"landlord-dsl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -66,20 +69,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fmt)
 
     def parallel_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--jobs", type=_at_least(1), metavar="N",
-                       help="processes to play games in (default: every core)")
-        p.add_argument("--backend", choices=("local", "dask"), default="local",
-                       help="local processes, or a Dask cluster (needs the distributed extra)")
-        p.add_argument("--scheduler", metavar="ADDRESS",
-                       help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)")
+        p.add_argument(
+            "--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)"
+        )
+        p.add_argument(
+            "--backend",
+            choices=("local", "dask"),
+            default="local",
+            help="local processes, or a Dask cluster (needs the distributed extra)",
+        )
+        p.add_argument(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)",
+        )
 
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
         p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
-        p.add_argument("--players", type=_at_least(1),
-                       help="number of players (default 4, or the nearest the edition allows)")
-        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                       help="set an edition option (repeatable)")
+        p.add_argument(
+            "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
+        )
+        p.add_argument(
+            "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+        )
 
     p = sub.add_parser("play", help="play one narrated game")
     game_options(p)
@@ -94,8 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(p)
     p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--stats", action="store_true",
-                   help="also landings, rent, win rates, game length and eliminations, with their uncertainty")
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="also landings, rent, win rates, game length and eliminations, with their uncertainty",
+    )
     p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     parallel_options(p)
@@ -103,13 +119,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sweep", help="simulate a grid of option values and player counts on the same seeds")
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=V1,V2,...",
-                   help="an option and the values to try (repeatable: the grid is every combination)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2,...",
+        help="an option and the values to try (repeatable: the grid is every combination)",
+    )
     p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
     p.add_argument("--games", type=_at_least(1), default=100, help="games per cell (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
-    p.add_argument("--out", metavar="FILE", help="append each finished cell to FILE (JSON lines); "
-                   "cells already in FILE are not played again")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="append each finished cell to FILE (JSON lines); cells already in FILE are not played again",
+    )
     p.add_argument("--json", action="store_true", help="print every cell's summary as JSON")
     p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress lines")
@@ -121,12 +145,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--outcomes", type=_at_least(0), metavar="N", default=0,
-                   help="also simulate N paired games per side (same dice seeds) and compare outcomes")
-    p.add_argument("--all", action="store_true",
-                   help="with --outcomes: every space's landing change, not only those whose interval excludes zero")
-    p.add_argument("--players", type=_at_least(1),
-                   help="players in the outcome simulations (default 4, or the nearest allowed)")
+    p.add_argument(
+        "--outcomes",
+        type=_at_least(0),
+        metavar="N",
+        default=0,
+        help="also simulate N paired games per side (same dice seeds) and compare outcomes",
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="with --outcomes: every space's landing change, not only those whose interval excludes zero",
+    )
+    p.add_argument(
+        "--players", type=_at_least(1), help="players in the outcome simulations (default 4, or the nearest allowed)"
+    )
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     p.set_defaults(func=cmd_diff)
@@ -140,18 +173,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("edition", metavar="EDITION", help="edition/variant name or .lg file")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a rule option")
     p.add_argument("--players", type=int, help="players at the table (default: the edition's minimum)")
-    p.add_argument("--prefer", action="append", default=[], metavar="OPTION",
-                   help="take this option whenever a decision offers it (repeatable, first wins); "
-                        "other decisions get the heuristic bot's answer")
-    p.add_argument("--buildings", metavar="VAR:TOP",
-                   help="also rent rows for each building level 1..TOP of space variable VAR (e.g. houses:5)")
+    p.add_argument(
+        "--prefer",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="take this option whenever a decision offers it (repeatable, first wins); "
+        "other decisions get the heuristic bot's answer",
+    )
+    p.add_argument(
+        "--buildings",
+        metavar="VAR:TOP",
+        help="also rent rows for each building level 1..TOP of space variable VAR (e.g. houses:5)",
+    )
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("--seed", type=int, default=0, help="seed of the setup (opening throws, shuffles)")
     p.add_argument("--no-rents", action="store_true", help="leave out the rent table")
-    p.add_argument("--no-economy-check", action="store_true",
-                   help="do not check the movement against a game played on for a while")
-    p.add_argument("--plot", metavar="FILE",
-                   help="draw the board shaded by where throws and turns end (.png, .svg or .pdf; needs matplotlib)")
+    p.add_argument(
+        "--no-economy-check", action="store_true", help="do not check the movement against a game played on for a while"
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the board shaded by where throws and turns end (.png, .svg or .pdf; needs matplotlib)",
+    )
     p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
@@ -164,8 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("board", help="draw an edition's board as an SVG picture")
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
     p.add_argument("--svg", metavar="FILE", help="write the picture to FILE (default: standard output)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="set an edition option (repeatable)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
     p.set_defaults(func=cmd_board)
     return parser
 
@@ -252,8 +298,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO)
     except Exception as err:  # last line of defence: no tracebacks for users
         if os.environ.get("LANDLORD_DEBUG"):
             raise
-        sys.stderr.write(f"landlord-dsl: internal error: {type(err).__name__}: {err}\n"
-                         "Please report it; set LANDLORD_DEBUG=1 to see the traceback.\n")
+        sys.stderr.write(
+            f"landlord-dsl: internal error: {type(err).__name__}: {err}\n"
+            "Please report it; set LANDLORD_DEBUG=1 to see the traceback.\n"
+        )
         return 3
 
 

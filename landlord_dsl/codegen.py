@@ -184,8 +184,12 @@ class CodeGenerator:
         """Raise a located LandlordError if a value fixed before the game is outside the limits."""
         problem = out_of_limits(value, "this value")
         if problem is not None:
-            raise self.fixed.fail(problem[0], span, "what is worked out before the game must lie within the limits "
-                                  "too (see 'Limits' in the language reference)")
+            raise self.fixed.fail(
+                problem[0],
+                span,
+                "what is worked out before the game must lie within the limits "
+                "too (see 'Limits' in the language reference)",
+            )
 
     def may_grow(self, e: Any) -> bool:
         """Return True if an expression may give a number or text beyond the values it reads.
@@ -252,8 +256,12 @@ class CodeGenerator:
             return len(self.titled)
         if self._holdings(e) == "hands":  # title deeds and the decks' cards
             return len(self.titled) + sum(c.copies for d in self.m.decks.values() for c in d.cards)
-        if isinstance(e, ast.Field) and e.name in self.m.space_fields and e.name not in self.space_var_index \
-                and strip_optional(self.type_of(e.subject)) == SPACE:
+        if (
+            isinstance(e, ast.Field)
+            and e.name in self.m.space_fields
+            and e.name not in self.space_var_index
+            and strip_optional(self.type_of(e.subject)) == SPACE
+        ):
             groups = [v for v in self._column(e.name) if v is not None]  # a space without the field fails anyway
             if all(isinstance(v, tuple) for v in groups):
                 return max(map(len, groups), default=0)
@@ -278,16 +286,21 @@ class CodeGenerator:
             return code
         if t == INT and self.type_of(e) == INT and self.optimize:  # never none: compare in place, call only to fail
             kept = self._unique("_n")
-            return (f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
-                    f"else _kept_int(g, {kept}, {self.span(e.span)}))")
+            return (
+                f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
+                f"else _kept_int(g, {kept}, {self.span(e.span)}))"
+            )
         return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
 
     @contextlib.contextmanager
     def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
         """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
         if key in self.in_progress:
-            raise self.fixed.fail(f"{what} is worked out from itself", span,
-                                  "a constant, table or board field cannot be defined in terms of itself")
+            raise self.fixed.fail(
+                f"{what} is worked out from itself",
+                span,
+                "a constant, table or board field cannot be defined in terms of itself",
+            )
         self.in_progress.add(key)
         try:
             yield
@@ -314,8 +327,11 @@ class CodeGenerator:
 
     def _holdings(self, e: ast.Expr) -> str | None:
         """Return the engine's list a player's `titles` or `cards` read (`titles`/`hands`), or None."""
-        if isinstance(e, ast.Field) and e.name in ("titles", "cards") \
-                and strip_optional(self.type_of(e.subject)) == PLAYER:
+        if (
+            isinstance(e, ast.Field)
+            and e.name in ("titles", "cards")
+            and strip_optional(self.type_of(e.subject)) == PLAYER
+        ):
             return "titles" if e.name == "titles" else "hands"
         return None
 
@@ -332,4 +348,3 @@ class CodeGenerator:
                     tagged.setdefault(t, set()).update(range(index, index + c.copies))
                 index += c.copies
         return {t: frozenset(cards) for t, cards in tagged.items()}
-

@@ -110,13 +110,15 @@ class ExpressionCompiler(CodeGenerator):
                 return Compiled(f"g.pv[{self.player_var_index[name]}][{sub}]")
             if name == "space":
                 return Compiled(f"g.pos[{sub}]", cheap=subject == _ACTOR)
-            return Compiled({
-                "cash": f"g.bal[g.nacc + {sub}]",
-                "seat": f"({sub} + 1)",
-                "name": f"g.names[{sub}]",
-                "cards": f"list(g.hands[{sub}])",
-                "titles": f"list(g.titles[{sub}])",
-            }[name])
+            return Compiled(
+                {
+                    "cash": f"g.bal[g.nacc + {sub}]",
+                    "seat": f"({sub} + 1)",
+                    "name": f"g.names[{sub}]",
+                    "cards": f"list(g.hands[{sub}])",
+                    "titles": f"list(g.titles[{sub}])",
+                }[name]
+            )
         if t == SPACE:
             if name in self.space_var_index:
                 return Compiled(f"g.sv[{self.space_var_index[name]}][{sub}]")
@@ -136,27 +138,33 @@ class ExpressionCompiler(CodeGenerator):
                 return subject
             if name == "title":
                 return Compiled(f"{self.ref(self.title_card, '_titles')}[{sub}]")
-            return Compiled({
-                "owner": f"g.owner[{sub}]",
-                "name": f"g.prog.space_labels[{sub}]",
-                "kind": f"g.prog.space_kinds[{sub}]",
-            }[name])
+            return Compiled(
+                {
+                    "owner": f"g.owner[{sub}]",
+                    "name": f"g.prog.space_labels[{sub}]",
+                    "kind": f"g.prog.space_kinds[{sub}]",
+                }[name]
+            )
         if t == CARD:
-            return Compiled({
-                "name": f"g.prog.card_names[{sub}]",
-                "text": f"g.prog.card_texts[{sub}]",
-                "space": f"g.prog.card_space[{sub}]",
-                "holder": f"g.holder[{sub}]",
-                "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
-                "share_of": f"g.prog.card_share[{sub}]",
-            }[name])
+            return Compiled(
+                {
+                    "name": f"g.prog.card_names[{sub}]",
+                    "text": f"g.prog.card_texts[{sub}]",
+                    "space": f"g.prog.card_space[{sub}]",
+                    "holder": f"g.holder[{sub}]",
+                    "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
+                    "share_of": f"g.prog.card_share[{sub}]",
+                }[name]
+            )
         if t == DICE:
-            return Compiled({
-                "total": "g.dice_total",
-                "double": "g.dice_double",
-                "first": "g.dice[0]",
-                "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
-            }[name])
+            return Compiled(
+                {
+                    "total": "g.dice_total",
+                    "double": "g.dice_double",
+                    "first": "g.dice[0]",
+                    "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
+                }[name]
+            )
         if t == ACCOUNT:
             if name == "balance":
                 return Compiled(f"g.bal[-({sub}) - 1]")
@@ -232,16 +240,20 @@ class ExpressionCompiler(CodeGenerator):
                 self.owner_getters[value] = (self.ref(owner_getter(value), "_og"), str(len(value)))
             getter, size = self.owner_getters[value]
             return f"{getter}(g.owner)", size
-        if not (isinstance(group, ast.Field) and group.name in self.m.space_fields
-                and group.name not in self.space_var_index
-                and strip_optional(self.type_of(group.subject)) == SPACE):
+        if not (
+            isinstance(group, ast.Field)
+            and group.name in self.m.space_fields
+            and group.name not in self.space_var_index
+            and strip_optional(self.type_of(group.subject)) == SPACE
+        ):
             return None
         subject = self.expr(group.subject)
         sub = subject.code
         column = self._column(group.name, group.span)
         domain = self.domains.get(sub)
         if not subject.cheap or not all(
-                isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)):
+            isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)
+        ):
             return None
         if group.name not in self.owner_getters:
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
@@ -304,8 +316,17 @@ class ExpressionCompiler(CodeGenerator):
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
             return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
         if left.fixed and right.fixed:
-            py = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
-                  "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+            py = {
+                "+": operator.add,
+                "-": operator.sub,
+                "*": operator.mul,
+                "==": operator.eq,
+                "!=": operator.ne,
+                "<": operator.lt,
+                "<=": operator.le,
+                ">": operator.gt,
+                ">=": operator.ge,
+            }[op]
             return self._const(py(av, bv))
         return Compiled(f"({a} {op} {b})")
 
@@ -325,14 +346,16 @@ class ExpressionCompiler(CodeGenerator):
         coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
-        return Compiled({
-            "sum": f"sum({body} for {var} in {coll})",
-            "count": f"sum(1 for {var} in {coll} if {body})",
-            "all": f"all({body} for {var} in {coll})",
-            "any": f"any({body} for {var} in {coll})",
-            "filter": f"[{var} for {var} in {coll} if {body}]",
-            "map": f"[{body} for {var} in {coll}]",
-        }[e.op])
+        return Compiled(
+            {
+                "sum": f"sum({body} for {var} in {coll})",
+                "count": f"sum(1 for {var} in {coll} if {body})",
+                "all": f"all({body} for {var} in {coll})",
+                "any": f"any({body} for {var} in {coll})",
+                "filter": f"[{var} for {var} in {coll} if {body}]",
+                "map": f"[{body} for {var} in {coll}]",
+            }[e.op]
+        )
 
     def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> Compiled:
         """Return an aggregate over a short fixed collection written out item by item.
@@ -387,8 +410,12 @@ class ExpressionCompiler(CodeGenerator):
         """
         if isinstance(test, ast.Binary) and test.op == "and":
             return self._membership(test.left) + self._membership(test.right)
-        if isinstance(test, ast.Binary) and test.op == "in" and isinstance(test.left, ast.Name) \
-                and strip_optional(self.type_of(test.left)) == SPACE:
+        if (
+            isinstance(test, ast.Binary)
+            and test.op == "in"
+            and isinstance(test.left, ast.Name)
+            and strip_optional(self.type_of(test.left)) == SPACE
+        ):
             var = self.expr(test.left)
             if var.local:
                 return [(var.code, self.domain_of(test.right))]
@@ -474,4 +501,3 @@ _CONTEXT: dict[str, str] = {
     "creditor_player": "(g.creditor if g.creditor is not None and g.creditor >= 0 else None)",
     "card": "g.card",
 }
-

@@ -40,8 +40,12 @@ class StatementCompiler(ExpressionCompiler):
         file, m = node.span.file, self.m
         found: dict[ast.Span, str] = {}
         by_ref: dict[str, tuple[dict[str, Any], str]] = {
-            "const": (m.consts, "constant"), "option": (m.options, "option"), "table": (m.tables, "table"),
-            "game_var": (m.game_vars, "variable"), "function": (m.functions, "function")}
+            "const": (m.consts, "constant"),
+            "option": (m.options, "option"),
+            "table": (m.tables, "table"),
+            "game_var": (m.game_vars, "variable"),
+            "function": (m.functions, "function"),
+        }
         stack = [node]
         while stack:
             n = stack.pop()
@@ -67,9 +71,13 @@ class StatementCompiler(ExpressionCompiler):
             elif isinstance(n, ast.Do) and n.action in m.actions:
                 found[m.actions[n.action].span] = f"action '{n.action}'"
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-        notes = tuple(attrs.evolve(self.sources[span.file].diagnostic(f"{what}, used there, is declared here", span),
-                                   severity="note")
-                      for span, what in found.items() if span.file != file and span.file in self.sources)
+        notes = tuple(
+            attrs.evolve(
+                self.sources[span.file].diagnostic(f"{what}, used there, is declared here", span), severity="note"
+            )
+            for span, what in found.items()
+            if span.file != file and span.file in self.sources
+        )
         if notes:
             self.origins.append((node.span, notes))
 
@@ -90,8 +98,9 @@ class StatementCompiler(ExpressionCompiler):
         return code
 
     def _s_Pay(self, out, s):
-        out.line(f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, "
-                 f"{self.span(s.span)})")
+        out.line(
+            f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, {self.span(s.span)})"
+        )
 
     def _s_Set(self, out, s):
         kind, payload = self.resolved(s)
@@ -103,9 +112,12 @@ class StatementCompiler(ExpressionCompiler):
             target = f"g.gv[{self.game_var_index[payload]}]"
         else:
             field, (owner_kind, owner) = payload
-            owner_code = {"local": lambda: f"v{owner}", "space": lambda: repr(owner),
-                          "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
-                          "context": lambda: _CONTEXT[owner]}[owner_kind]()
+            owner_code = {
+                "local": lambda: f"v{owner}",
+                "space": lambda: repr(owner),
+                "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
+                "context": lambda: _CONTEXT[owner],
+            }[owner_kind]()
             index = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
             target = f"g.{'pv' if kind == 'player_var' else 'sv'}[{index}][{owner_code}]"
         if op == "=":
@@ -233,8 +245,10 @@ class StatementCompiler(ExpressionCompiler):
     def _s_MoveSteps(self, out, s):
         if s.stop_at is not None:
             stops = self.groups[s.stop_at] if s.stop_at in self.groups else (self.m.space_index[s.stop_at],)
-            out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, None, {self.span(s.span)}, "
-                     f"{self.literal(tuple(stops))})")
+            out.line(
+                f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, None, {self.span(s.span)}, "
+                f"{self.literal(tuple(stops))})"
+            )
             return
         if s.via is None and s.direction == "forward":
             out.line(f"g.advance({self.code(s.steps)}, {self.span(s.span)})")
@@ -246,15 +260,18 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"g.move_to({self.present(s.destination, 'the destination')})")
 
     def _s_Send(self, out, s):
-        out.line(f"g.send({self.present(s.who, 'the player to send')}, "
-                 f"{self.present(s.destination, 'the destination')})")
+        out.line(
+            f"g.send({self.present(s.who, 'the player to send')}, {self.present(s.destination, 'the destination')})"
+        )
 
     def _s_Draw(self, out, s):
         out.line(f"g.draw({s.deck!r})")
 
     def _s_Give(self, out, s):
-        out.line(f"g.set_holder({self.present(s.card, 'the card to give')}, "
-                 f"{self.present(s.recipient, 'the player to receive it')})")
+        out.line(
+            f"g.set_holder({self.present(s.card, 'the card to give')}, "
+            f"{self.present(s.recipient, 'the player to receive it')})"
+        )
 
     def _s_Return(self, out, s):
         out.line(f"g.return_card({self.present(s.card, 'the card to return')}, {s.deck!r})")
@@ -276,8 +293,10 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"{space} = {self.code(s.space)}")
         # an owned title is not for sale: skip the call (and its price) at once
         out.line(f"if g.owner[{space}] is None:")
-        out.line(f"    g.auction({space}, {self.code(s.start)}, {step}, {first}, "
-                 f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})")
+        out.line(
+            f"    g.auction({space}, {self.code(s.start)}, {step}, {first}, "
+            f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})"
+        )
 
     def _s_Borrow(self, out, s):
         out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
@@ -299,4 +318,3 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_Do(self, out, s):
         out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
-

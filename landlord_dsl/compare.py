@@ -31,8 +31,24 @@ from .formatter import expr, format_declaration, quote
 from .loader import RuleSet
 from .stats import gini
 
-CATEGORIES = ("header", "option", "account", "const", "table", "group", "kind", "variable", "space", "deck", "card",
-              "function", "action", "rule", "end", "score")
+CATEGORIES = (
+    "header",
+    "option",
+    "account",
+    "const",
+    "table",
+    "group",
+    "kind",
+    "variable",
+    "space",
+    "deck",
+    "card",
+    "function",
+    "action",
+    "rule",
+    "end",
+    "score",
+)
 
 
 @attrs.frozen
@@ -73,21 +89,38 @@ def _where(node: Any) -> str | None:
     return f"{span.file}:{span.line}" if span is not None and span.file != "<none>" else None
 
 
-def _pair(category: str, name: str, a: Any, b: Any, text_a: str | None, text_b: str | None,
-          details: Iterable[tuple[str, str | None, str | None]] = ()) -> Change | None:
+def _pair(
+    category: str,
+    name: str,
+    a: Any,
+    b: Any,
+    text_a: str | None,
+    text_b: str | None,
+    details: Iterable[tuple[str, str | None, str | None]] = (),
+) -> Change | None:
     details = tuple(details)
     if a is None and b is None:
         return None
     if a is None:
-        return Change(category, "added", name, None, text_b, None, _source(getattr(b, "provenance", None)),
-                      None, _where(b))
+        return Change(
+            category, "added", name, None, text_b, None, _source(getattr(b, "provenance", None)), None, _where(b)
+        )
     if b is None:
-        return Change(category, "removed", name, text_a, None, _source(getattr(a, "provenance", None)), None,
-                      _where(a))
+        return Change(category, "removed", name, text_a, None, _source(getattr(a, "provenance", None)), None, _where(a))
     if text_a == text_b and not details:
         return None
-    return Change(category, "changed", name, text_a, text_b, _source(getattr(a, "provenance", None)),
-                  _source(getattr(b, "provenance", None)), _where(a), _where(b), details)
+    return Change(
+        category,
+        "changed",
+        name,
+        text_a,
+        text_b,
+        _source(getattr(a, "provenance", None)),
+        _source(getattr(b, "provenance", None)),
+        _where(a),
+        _where(b),
+        details,
+    )
 
 
 def _by_name(items: Iterable[Any], key=lambda d: d.name) -> dict[str, Any]:
@@ -121,22 +154,38 @@ def _table_changes(a: dict[str, ast.TableDecl], b: dict[str, ast.TableDecl], sou
     for name in list(a) + [n for n in b if n not in a]:
         ta, tb = a.get(name), b.get(name)
         if ta is None or tb is None:
-            change = _pair("table", name, ta, tb, format_declaration(ta) if ta else None,
-                           format_declaration(tb) if tb else None)
+            change = _pair(
+                "table", name, ta, tb, format_declaration(ta) if ta else None, format_declaration(tb) if tb else None
+            )
             if change:
                 out.append(change)
             continue
         ea = {expr(k): expr(v) for k, v in ta.entries}
         eb = {expr(k): expr(v) for k, v in tb.entries}
-        details = [(f"[{k}]", ea.get(k), eb.get(k)) for k in list(ea) + [k for k in eb if k not in ea]
-                   if ea.get(k) != eb.get(k)]
+        details = [
+            (f"[{k}]", ea.get(k), eb.get(k))
+            for k in list(ea) + [k for k in eb if k not in ea]
+            if ea.get(k) != eb.get(k)
+        ]
         if ta.label != tb.label:
             details.append(("label", ta.label, tb.label))
         if sources and _source(ta.provenance) != _source(tb.provenance):
             details.append(("source", _source(ta.provenance), _source(tb.provenance)))
         if details:
-            out.append(Change("table", "changed", name, None, None, _source(ta.provenance), _source(tb.provenance),
-                              _where(ta), _where(tb), tuple(details)))
+            out.append(
+                Change(
+                    "table",
+                    "changed",
+                    name,
+                    None,
+                    None,
+                    _source(ta.provenance),
+                    _source(tb.provenance),
+                    _where(ta),
+                    _where(tb),
+                    tuple(details),
+                )
+            )
     return out
 
 
@@ -146,8 +195,9 @@ def _space_summary(s: ast.SpaceDecl) -> str:
     return text + (f" in {', '.join(s.groups)}" if s.groups else "")
 
 
-def _space_details(a: ast.SpaceDecl, b: ast.SpaceDecl, pa: int, pb: int,
-                   sources: bool) -> list[tuple[str, str | None, str | None]]:
+def _space_details(
+    a: ast.SpaceDecl, b: ast.SpaceDecl, pa: int, pb: int, sources: bool
+) -> list[tuple[str, str | None, str | None]]:
     details: list[tuple[str, str | None, str | None]] = []
     if pa != pb:
         details.append(("position", str(pa), str(pb)))
@@ -186,18 +236,67 @@ def _space_changes(a: list[ast.SpaceDecl], b: list[ast.SpaceDecl], sources: bool
         details = _space_details(sa, sb, pos_a[sa.name], pos_b[sb.name], sources)
         if details:
             kind = "moved" if details[0][0] == "position" and len(details) == 1 else "changed"
-            out.append(Change("space", kind, sa.name, _space_summary(sa), _space_summary(sb), _source(sa.provenance),
-                              _source(sb.provenance), _where(sa), _where(sb), tuple(details)))
+            out.append(
+                Change(
+                    "space",
+                    kind,
+                    sa.name,
+                    _space_summary(sa),
+                    _space_summary(sb),
+                    _source(sa.provenance),
+                    _source(sb.provenance),
+                    _where(sa),
+                    _where(sb),
+                    tuple(details),
+                )
+            )
     for sa, sb in renamed:
         details = _space_details(sa, sb, pos_a[sa.name], pos_b[sb.name], sources)
-        out.append(Change("space", "renamed", sa.name, _space_summary(sa), _space_summary(sb), _source(sa.provenance),
-                          _source(sb.provenance), _where(sa), _where(sb), tuple(details), new_name=sb.name))
+        out.append(
+            Change(
+                "space",
+                "renamed",
+                sa.name,
+                _space_summary(sa),
+                _space_summary(sb),
+                _source(sa.provenance),
+                _source(sb.provenance),
+                _where(sa),
+                _where(sb),
+                tuple(details),
+                new_name=sb.name,
+            )
+        )
     for s in left:
-        out.append(Change("space", "removed", s.name, _space_summary(s), None, _source(s.provenance), None,
-                          _where(s), None, (("position", str(pos_a[s.name]), None),)))
+        out.append(
+            Change(
+                "space",
+                "removed",
+                s.name,
+                _space_summary(s),
+                None,
+                _source(s.provenance),
+                None,
+                _where(s),
+                None,
+                (("position", str(pos_a[s.name]), None),),
+            )
+        )
     for i, s in sorted(right.items()):
-        out.append(Change("space", "added", s.name, None, _space_summary(s), None, _source(s.provenance),
-                          None, _where(s), (("position", None, str(i)),)))
+        out.append(
+            Change(
+                "space",
+                "added",
+                s.name,
+                None,
+                _space_summary(s),
+                None,
+                _source(s.provenance),
+                None,
+                _where(s),
+                (("position", None, str(i)),),
+            )
+        )
     return out
 
 
@@ -222,8 +321,14 @@ def _deck_changes(a: dict[str, ast.DeckDecl], b: dict[str, ast.DeckDecl]) -> lis
         cb = {c.name: c for c in db.cards} if db else {}
         deck = da or db
         for card in list(ca) + [n for n in cb if n not in ca]:
-            change = _pair("card", f"{name}.{card}", ca.get(card), cb.get(card), _card_text(deck, ca.get(card)),
-                           _card_text(deck, cb.get(card)))
+            change = _pair(
+                "card",
+                f"{name}.{card}",
+                ca.get(card),
+                cb.get(card),
+                _card_text(deck, ca.get(card)),
+                _card_text(deck, cb.get(card)),
+            )
             if change is not None:
                 out.append(change)
     return out
@@ -235,8 +340,19 @@ def _header_changes(a: ast.Header, b: ast.Header) -> list[Change]:
         va, vb = getattr(a, field), getattr(b, field)
         if va != vb:
             show = lambda v: None if v is None else (f"{v[0]} to {v[1]}" if isinstance(v, tuple) else str(v))  # noqa: E731
-            out.append(Change("header", "changed", field, show(va), show(vb), _source(a.provenance),
-                              _source(b.provenance), _where(a), _where(b)))
+            out.append(
+                Change(
+                    "header",
+                    "changed",
+                    field,
+                    show(va),
+                    show(vb),
+                    _source(a.provenance),
+                    _source(b.provenance),
+                    _where(a),
+                    _where(b),
+                )
+            )
     return out
 
 
@@ -283,8 +399,13 @@ def _groups(rs: RuleSet) -> dict[str, ast.GroupDecl]:
 
 # ------------------------------------------------------------------ rendering
 
-_COLOURS = {"added": "\033[32m", "removed": "\033[31m", "changed": "\033[33m", "renamed": "\033[36m",
-            "moved": "\033[36m"}
+_COLOURS = {
+    "added": "\033[32m",
+    "removed": "\033[31m",
+    "changed": "\033[33m",
+    "renamed": "\033[36m",
+    "moved": "\033[36m",
+}
 _RESET, _BOLD = "\033[0m", "\033[1m"
 _SIGN = {"added": "+", "removed": "-", "changed": "~", "renamed": "~", "moved": "~"}
 
@@ -300,8 +421,11 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
     if not changes:
         return f"no differences between {visible(a)} and {visible(b)}\n"
     # names, texts and citations come from rule files: their control characters are shown as escapes
-    paint = ((lambda text, kind: f"{_COLOURS[kind]}{visible(text)}{_RESET}") if colour
-             else (lambda text, kind: visible(text)))
+    paint = (
+        (lambda text, kind: f"{_COLOURS[kind]}{visible(text)}{_RESET}")
+        if colour
+        else (lambda text, kind: visible(text))
+    )
     bold = (lambda text: f"{_BOLD}{visible(text)}{_RESET}") if colour else visible
     lines = [f"--- {a}", f"+++ {b}"]
     for category in CATEGORIES:
@@ -314,8 +438,12 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
             title = c.name + (f" -> {c.new_name}" if c.new_name else "")
             lines.append(paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + f"  {visible(_cite(c))}")
             for what, old, new in c.details:
-                lines.append(visible(f"      {what}: {old if old is not None else '(none)'} -> "
-                                     f"{new if new is not None else '(none)'}"))
+                lines.append(
+                    visible(
+                        f"      {what}: {old if old is not None else '(none)'} -> "
+                        f"{new if new is not None else '(none)'}"
+                    )
+                )
             if c.category == "space" and c.change not in ("added", "removed"):
                 continue  # a space's details already say what changed
             if c.old != c.new:
@@ -328,8 +456,9 @@ def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
     old_lines = old.splitlines() if old is not None else []
     new_lines = new.splitlines() if new is not None else []
     if (len(old_lines) <= 2 and len(new_lines) <= 2) or not old_lines or not new_lines:
-        return ([paint(f"      - {t}", "removed") for t in old_lines]
-                + [paint(f"      + {t}", "added") for t in new_lines])
+        return [paint(f"      - {t}", "removed") for t in old_lines] + [
+            paint(f"      + {t}", "added") for t in new_lines
+        ]
     out = []
     for line in list(difflib.unified_diff(old_lines, new_lines, lineterm="", n=1))[2:]:
         if line.startswith("@@"):
@@ -411,6 +540,7 @@ def to_json(changes: Sequence[Change], a: str, b: str, outcomes: dict | None = N
 
 # ------------------------------------------------------------------- outcomes
 
+
 def _interval(values: Sequence[float]) -> dict[str, float]:
     n = len(values)
     mean = statistics.fmean(values) if values else 0.0
@@ -442,13 +572,23 @@ def _landing_change(xa: Sequence[int], na: Sequence[int], xb: Sequence[int], nb:
     residuals = [(y - pb * m) / mean_b - (x - pa * n) / mean_a for x, n, y, m in zip(xa, na, xb, nb)]
     half = 1.96 * math.sqrt(sum(e * e for e in residuals) / (games * (games - 1))) if games > 1 else 0.0
     d = pb - pa
-    return {"a": round(pa, 5), "b": round(pb, 5),
-            "difference": {"mean": round(d, 5), "ci95_low": round(d - half, 5), "ci95_high": round(d + half, 5)},
-            "excludes_zero": d - half > 0 or d + half < 0}
+    return {
+        "a": round(pa, 5),
+        "b": round(pb, 5),
+        "difference": {"mean": round(d, 5), "ci95_low": round(d - half, 5), "ci95_high": round(d + half, 5)},
+        "excludes_zero": d - half > 0 or d + half < 0,
+    }
 
 
-def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, seed: int = 0,
-             options_a: dict | None = None, options_b: dict | None = None) -> dict[str, Any]:
+def outcomes(
+    a: RuleSet,
+    b: RuleSet,
+    games: int,
+    players: int | None = None,
+    seed: int = 0,
+    options_a: dict | None = None,
+    options_b: dict | None = None,
+) -> dict[str, Any]:
     """Simulate `games` paired games (same seeds on both sides); return differences with paired 95 % CIs.
 
     Players default to four, or the nearest number both rule sets allow (as
@@ -478,16 +618,28 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
             throws.append(counted.throws)
             for name, x in zip(program.space_names, counted.throw_landings):
                 landings[name].append(x)
-        sides[side] = {"program": program, "lengths": lengths, "ginis": ginis, "censored": censored, "wins": wins,
-                       "throws": throws, "landings": landings}
+        sides[side] = {
+            "program": program,
+            "lengths": lengths,
+            "ginis": ginis,
+            "censored": censored,
+            "wins": wins,
+            "throws": throws,
+            "landings": landings,
+        }
     sa, sb = sides["a"], sides["b"]
     zeros = [0] * games
     landing = []
     for name in pa.space_names + [x for x in pb.space_names if x not in pa.space_names]:
-        row = _landing_change(sa["landings"].get(name, zeros), sa["throws"], sb["landings"].get(name, zeros),
-                              sb["throws"])
-        where = {side: (sides[side]["program"].space_names.index(name)
-                        if name in sides[side]["program"].space_names else None) for side in "ab"}
+        row = _landing_change(
+            sa["landings"].get(name, zeros), sa["throws"], sb["landings"].get(name, zeros), sb["throws"]
+        )
+        where = {
+            side: (
+                sides[side]["program"].space_names.index(name) if name in sides[side]["program"].space_names else None
+            )
+            for side in "ab"
+        }
         index_a, index_b = where["a"], where["b"]
         if index_a is not None:
             label = pa.space_labels[index_a]
@@ -498,8 +650,11 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
     landing.sort(key=lambda r: (-abs(r["difference"]["mean"]), r["space"]))
 
     def paired(key: str) -> dict[str, Any]:
-        return {"a": _interval(sa[key]), "b": _interval(sb[key]),
-                "difference": _interval([y - x for x, y in zip(sa[key], sb[key])])}
+        return {
+            "a": _interval(sa[key]),
+            "b": _interval(sb[key]),
+            "difference": _interval([y - x for x, y in zip(sa[key], sb[key])]),
+        }
 
     return {
         "games": games,
@@ -509,39 +664,58 @@ def outcomes(a: RuleSet, b: RuleSet, games: int, players: int | None = None, see
         "game_length": paired("lengths"),
         "censored_by_turn_limit": {"a": sa["censored"], "b": sb["censored"]},
         "final_wealth_gini": paired("ginis"),
-        "wins_by_seat": [{"seat": seat + 1, "a": _interval(sa["wins"][seat]), "b": _interval(sb["wins"][seat]),
-                          "difference": _interval([y - x for x, y in zip(sa["wins"][seat], sb["wins"][seat])])}
-                         for seat in range(n)],
+        "wins_by_seat": [
+            {
+                "seat": seat + 1,
+                "a": _interval(sa["wins"][seat]),
+                "b": _interval(sb["wins"][seat]),
+                "difference": _interval([y - x for x, y in zip(sa["wins"][seat], sb["wins"][seat])]),
+            }
+            for seat in range(n)
+        ],
         "landing_per_throw": landing,
     }
 
 
 def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
     """Return the outcome comparison as text: landing changes whose interval excludes zero (all with `show_all`)."""
+
     def ci(d: dict[str, float], fmt: str = "{:.3f}") -> str:
         return f"{fmt.format(d['mean'])} [{fmt.format(d['ci95_low'])}, {fmt.format(d['ci95_high'])}]"
 
     censored = data["censored_by_turn_limit"]
-    lines = [f"\noutcomes ({data['games']} paired games, {data['players']} players, seeds {data['seed']}.."
-             f"{data['seed'] + data['games'] - 1}); every [low, high] is a {data['interval']}"]
+    lines = [
+        f"\noutcomes ({data['games']} paired games, {data['players']} players, seeds {data['seed']}.."
+        f"{data['seed'] + data['games'] - 1}); every [low, high] is a {data['interval']}"
+    ]
     for key, label in (("game_length", "turns per game"), ("final_wealth_gini", "final wealth Gini")):
         d = data[key]
         lines.append(f"  {label:18} a {ci(d['a'])}   b {ci(d['b'])}   b-a {ci(d['difference'])}")
     if censored["a"] or censored["b"]:
-        lines.append(f"  {'':18} games stopped by the turn limit (counted at their length): "
-                     f"a {censored['a']}, b {censored['b']}")
+        lines.append(
+            f"  {'':18} games stopped by the turn limit (counted at their length): a {censored['a']}, b {censored['b']}"
+        )
     for w in data["wins_by_seat"]:
-        lines.append(f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   "
-                     f"b-a {ci(w['difference'])}")
+        lines.append(
+            f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   b-a {ci(w['difference'])}"
+        )
     rows = [r for r in data["landing_per_throw"] if show_all or r["excludes_zero"]]
     hidden = len(data["landing_per_throw"]) - len(rows)
-    lines.append("  landing frequency per throw, by space (label #index in a/b): " + (
-        "every space" if show_all else f"changes whose interval excludes zero ({hidden} others hidden; --all shows "
-        "them; about one unchanged space in twenty shows by chance)"))
+    lines.append(
+        "  landing frequency per throw, by space (label #index in a/b): "
+        + (
+            "every space"
+            if show_all
+            else f"changes whose interval excludes zero ({hidden} others hidden; --all shows "
+            "them; about one unchanged space in twenty shows by chance)"
+        )
+    )
     for r in rows:
         where = "/".join("-" if i is None else str(i) for i in (r["index_a"], r["index_b"]))
-        lines.append(f"    {r['label'][:34] + ' #' + where:40} a {r['a']:.4f}   b {r['b']:.4f}   "
-                     f"b-a {ci(r['difference'], '{:+.4f}')}")
+        lines.append(
+            f"    {r['label'][:34] + ' #' + where:40} a {r['a']:.4f}   b {r['b']:.4f}   "
+            f"b-a {ci(r['difference'], '{:+.4f}')}"
+        )
     if not rows:
         lines.append("    (none)")
     return "\n".join(lines) + "\n"

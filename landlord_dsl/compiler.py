@@ -84,6 +84,7 @@ class Compiler(StatementCompiler):
             return None
         key = tuple((rule, id(handler)) for rule, handler in entries)
         if key not in made:
+
             def body(out: Code) -> None:
                 out.line("saved = g.rule")
                 out.line("depth = g.depth = g.depth + 1")
@@ -93,8 +94,10 @@ class Compiler(StatementCompiler):
                 with out.indented():
                     for rule, handler in entries:
                         with out.at(handler.span, rule):
-                            out.line(f"# rule {self.m.rules[rule].name}: on {handler.event} "
-                                     f"{handler.selector or ''}".rstrip())
+                            out.line(
+                                f"# rule {self.m.rules[rule].name}: on {handler.event} "
+                                f"{handler.selector or ''}".rstrip()
+                            )
                             out.line(f"if g.active[{rule}]:")
                             with out.indented():
                                 out.line(f"g.rule = {rule}")
@@ -102,6 +105,7 @@ class Compiler(StatementCompiler):
                 out.line("finally:")
                 out.line("    g.depth = depth - 1")
                 out.line("    g.rule = saved")
+
             made[key] = self.function(self._unique("_dispatch"), [], body)
         return made[key]
 
@@ -135,11 +139,17 @@ class Compiler(StatementCompiler):
         for f in m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
             self.note_origins(f.body)
-            self.function(f"_f_{f.name}", [f"v{i}" for i in range(len(f.params))],
-                          lambda out, f=f: self.return_expression(out, f.body))
+            self.function(
+                f"_f_{f.name}",
+                [f"v{i}" for i in range(len(f.params))],
+                lambda out, f=f: self.return_expression(out, f.body),
+            )
         for a in m.actions.values():
-            self.function(f"_a_{a.name}", [f"v{self.m.refs[id(p)][1]}" for p in a.params],
-                          lambda out, a=a: self.block(out, a.body))
+            self.function(
+                f"_a_{a.name}",
+                [f"v{self.m.refs[id(p)][1]}" for p in a.params],
+                lambda out, a=a: self.block(out, a.body),
+            )
         deck_cards: dict[str, list[int]] = {}
         effect_names: list[str | None] = [None] * len(card_names)
         for d in m.decks.values():
@@ -180,14 +190,22 @@ class Compiler(StatementCompiler):
         land_names = [self.dispatcher(entries, dispatchers) for entries in land]
         pass_names = [self.dispatcher(entries, dispatchers) for entries in passing]
         # a trigger whose condition is false under these options can never fire: leave it out
-        trigger_names = [(ri, self.expression_function("_when", t.condition),
-                          self.statements_function(f"_rule{ri}_when_", t.body), t.repeat)
-                         for ri, rule in enumerate(m.rules) for t in rule.triggers
-                         if self.expr(t.condition).value is not False]
+        trigger_names = [
+            (
+                ri,
+                self.expression_function("_when", t.condition),
+                self.statements_function(f"_rule{ri}_when_", t.body),
+                t.repeat,
+            )
+            for ri, rule in enumerate(m.rules)
+            for t in rule.triggers
+            if self.expr(t.condition).value is not False
+        ]
         end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
         score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
-        enabled_names = {d.name: self.expression_function("_enabled", d.enabled)
-                         for d in m.decks.values() if d.enabled is not None}
+        enabled_names = {
+            d.name: self.expression_function("_enabled", d.enabled) for d in m.decks.values() if d.enabled is not None
+        }
         source = "\n\n".join(self.source) + "\n"
         if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
             compile(source, f"<compiled {rs.name}>", "exec")
@@ -229,8 +247,10 @@ class Compiler(StatementCompiler):
             card_effects=card_effects,
             deck_cards=deck_cards,
             deck_kept={d.name: d.kept for d in m.decks.values()},
-            deck_enabled={d.name: (ns[enabled_names[d.name]] if d.name in enabled_names else (lambda g: True))
-                          for d in m.decks.values()},
+            deck_enabled={
+                d.name: (ns[enabled_names[d.name]] if d.name in enabled_names else (lambda g: True))
+                for d in m.decks.values()
+            },
             rule_names=[r.name for r in m.rules],
             rule_off=[r.off for r in m.rules],
             rule_replaces=[tuple(self.rule_index[x] for x in r.replaces) for r in m.rules],
@@ -241,8 +261,9 @@ class Compiler(StatementCompiler):
             on_shortfall=function(event_names["shortfall"]),
             on_land=[function(name) for name in land_names],
             on_pass=[function(name) for name in pass_names],
-            end_conditions=[(ns[name], e.provenance.source if e.provenance else f"line {e.span.line}")
-                            for name, e in end_names],
+            end_conditions=[
+                (ns[name], e.provenance.source if e.provenance else f"line {e.span.line}") for name, e in end_names
+            ],
             score=ns[score_name] if score_name else None,
             python_source=source,
             line_table=tuple(self.line_table),
@@ -250,8 +271,10 @@ class Compiler(StatementCompiler):
             card_share=card_share,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
             origins=self.origins,
-            var_types=tuple(tuple(m.types.get(id(v), "any") for v in table.values())
-                            for table in (m.game_vars, m.player_vars, m.space_vars)),
+            var_types=tuple(
+                tuple(m.types.get(id(v), "any") for v in table.values())
+                for table in (m.game_vars, m.player_vars, m.space_vars)
+            ),
             game_var_names=list(m.game_vars),
             player_var_names=list(m.player_vars),
             space_var_names=list(m.space_vars),

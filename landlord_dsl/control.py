@@ -6,7 +6,7 @@ live apart from either: neither has to import the other to stop a turn.
 
 from __future__ import annotations
 
-MAX_NESTING = 48     # handlers triggering handlers (e.g. a card moving onto a card space)
+MAX_NESTING = 48  # handlers triggering handlers (e.g. a card moving onto a card space)
 MAX_OFFER_ROUNDS = 256  # answers to one `offer` before it closes by itself (a rich 1933 turn builds 60 and more)
 MAX_TRIGGER_REPEATS = 100  # firings of one `when ... repeat` trigger at one check
 DEFAULT_TURN_LIMIT = 10_000

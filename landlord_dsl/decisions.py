@@ -47,8 +47,14 @@ class Decisions:
         def set_holder(self, card: int, seat: int | None) -> None: ...
         def _in_seat_order(self, first: int) -> list[int]: ...
 
-    def choose(self, seat: int, prompt: str, legal: list[tuple], site: ChoiceSite,
-               describe: Callable[[int, Any], str] | None = None) -> tuple:
+    def choose(
+        self,
+        seat: int,
+        prompt: str,
+        legal: list[tuple],
+        site: ChoiceSite,
+        describe: Callable[[int, Any], str] | None = None,
+    ) -> tuple:
         """Ask `seat` to pick one of a choice's `legal` entries; return the entry picked.
 
         Entries are `(option number, bound value, cost, value)`. A single
@@ -58,14 +64,19 @@ class Decisions:
         if count < 2:
             if count:
                 return legal[0]
-            raise self.fail(f"no option of '{site.prompt}' is allowed here", site.span,
-                            "add an option without a `when`, so there is always a way on")
+            raise self.fail(
+                f"no option of '{site.prompt}' is allowed here",
+                site.span,
+                "add an option without a `when`, so there is always a way on",
+            )
         rule = self.rule
         answer = self.agents[seat].choose(
-            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names))
+            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
+        )
         if not isinstance(answer, int) or not 0 <= answer < count:
-            raise LandlordError(f"the agent for seat {seat + 1} answered {answer!r}, "
-                                f"not one of the {count} options of '{prompt}'")
+            raise LandlordError(
+                f"the agent for seat {seat + 1} answered {answer!r}, not one of the {count} options of '{prompt}'"
+            )
         entry = legal[answer]
         self.decisions.append(answer)
         self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
@@ -78,14 +89,16 @@ class Decisions:
     def ask_bid(self, request: BidRequest) -> int | None:
         answer = self.agents[request.seat].bid(self, request)
         if answer is not None and (not isinstance(answer, int) or not request.minimum <= answer <= request.maximum):
-            raise LandlordError(f"the agent for seat {request.seat + 1} bid {answer!r}, outside "
-                                f"{request.minimum}..{request.maximum}")
+            raise LandlordError(
+                f"the agent for seat {request.seat + 1} bid {answer!r}, outside {request.minimum}..{request.maximum}"
+            )
         self.decisions.append(answer)
         self.log.append(("bid", self.turn, request.seat, request.space, answer, self.rule))
         return answer
 
-    def auction(self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None,
-                value: int | None = None) -> None:
+    def auction(
+        self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None, value: int | None = None
+    ) -> None:
         """Sell a space's title to the highest bidder; `first` may then buy at that price.
 
         Players still in the game are asked in turn from the current player
@@ -125,8 +138,13 @@ class Decisions:
         price = high if high is not None else start
         buyer = high_bidder
         if first is not None and self.cash(first) >= price:
-            entry = self.choose(first, f"Buy {label} for {price}?", [(0, None, price, value), (1, None, 0, 0)],
-                                _FIRST_REFUSAL, lambda k, x: f"Buy {label} for {price}")
+            entry = self.choose(
+                first,
+                f"Buy {label} for {price}?",
+                [(0, None, price, value), (1, None, 0, 0)],
+                _FIRST_REFUSAL,
+                lambda k, x: f"Buy {label} for {price}",
+            )
             if entry[0] == 0:
                 buyer = first
         if buyer is not None:
@@ -143,9 +161,13 @@ class Decisions:
                 continue
             if self.cash(lender) < amount:
                 continue
-            entry = self.choose(lender, f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?",
-                                [(0, None, amount, amount + interest), (1, None, 0, 0)], _LOAN,
-                                lambda k, x: f"Lend {amount}")
+            entry = self.choose(
+                lender,
+                f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?",
+                [(0, None, amount, amount + interest), (1, None, 0, 0)],
+                _LOAN,
+                lambda k, x: f"Lend {amount}",
+            )
             if entry[0] == 0:
                 self.transfer(amount, self.nacc + lender, self.nacc + borrower)
                 self.loans.append([lender, borrower, amount, interest])

@@ -18,9 +18,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def handles(*classes: type) -> Callable[[F], F]:
     """Return a decorator that marks a function as the handler of `classes` (for `dispatch_table`)."""
+
     def mark(function: F) -> F:
         function.handles = classes  # type: ignore[attr-defined]
         return function
+
     return mark
 
 

@@ -54,8 +54,15 @@ class Game(Movement, Cards, Decisions):
     `agents` (one per seat), so a game is fixed by (rules, seed, decisions).
     """
 
-    def __init__(self, program: Program, agents: Sequence[Agent], chance=None, seed: int = 0,
-                 names: Sequence[str] | None = None, turn_limit: int | None = None):
+    def __init__(
+        self,
+        program: Program,
+        agents: Sequence[Agent],
+        chance=None,
+        seed: int = 0,
+        names: Sequence[str] | None = None,
+        turn_limit: int | None = None,
+    ):
         n = len(agents)
         lo, hi = program.players
         if not lo <= n <= hi:
@@ -201,9 +208,13 @@ class Game(Movement, Cards, Decisions):
         """Return notes naming the declarations of other files (a variant's) that the failing code at `span` uses."""
         if span is None:
             return ()
-        inside = [(start, notes) for start, notes in self.prog.origins if start.file == span.file
-                  and (start.line, start.column) <= (span.line, span.column)
-                  and (span.end_line, span.end_column) <= (start.end_line, start.end_column)]
+        inside = [
+            (start, notes)
+            for start, notes in self.prog.origins
+            if start.file == span.file
+            and (start.line, start.column) <= (span.line, span.column)
+            and (span.end_line, span.end_column) <= (start.end_line, start.end_column)
+        ]
         if not inside:
             return ()
         return min(inside, key=lambda item: (item[0].end_line - item[0].line, item[0].end_column - item[0].column))[1]
@@ -236,8 +247,7 @@ class Game(Movement, Cards, Decisions):
             if bal[src] < amount:
                 paid = max(bal[src], 0)
                 if src < self.nacc:
-                    raise self.fail(f"{self.prog.account_labels[src]} holds {bal[src]} and cannot pay {amount}",
-                                    span)
+                    raise self.fail(f"{self.prog.account_labels[src]} holds {bal[src]} and cannot pay {amount}", span)
                 self.log.append(("unpaid", self.turn, src - self.nacc, amount - paid, dst, self.rule))
                 amount = paid
                 if amount == 0:
@@ -246,8 +256,11 @@ class Game(Movement, Cards, Decisions):
                     return 0
         finite = self.finite
         # Finite balances are never negative and add up to `minted`: bounding it bounds each of them.
-        if not (finite[src] and finite[dst]) and (bal[dst] + amount > MAX_INT or bal[src] - amount < -MAX_INT
-                                                   or (finite[dst] and self.minted + amount > MAX_INT)):
+        if not (finite[src] and finite[dst]) and (
+            bal[dst] + amount > MAX_INT
+            or bal[src] - amount < -MAX_INT
+            or (finite[dst] and self.minted + amount > MAX_INT)
+        ):
             raise self._beyond_range(amount, span)
         bal[src] -= amount
         bal[dst] += amount
@@ -260,9 +273,12 @@ class Game(Movement, Cards, Decisions):
 
     def _beyond_range(self, amount: int, span) -> RuleRuntimeError:
         """Return the error for a payment that would take an amount or balance outside the integer range."""
-        return self.fail(f"this payment of {shown(amount)} would take the money in the game outside the numbers "
-                         f"landlord-dsl keeps ({describe_int_limit()})", span,
-                         "an amount that grows every time soon leaves any range; bound it")
+        return self.fail(
+            f"this payment of {shown(amount)} would take the money in the game outside the numbers "
+            f"landlord-dsl keeps ({describe_int_limit()})",
+            span,
+            "an amount that grows every time soon leaves any range; bound it",
+        )
 
     def _left_during_payment(self, src: int) -> None:
         """End the turn of a current player who left the game while this payment was settled."""
@@ -330,8 +346,10 @@ class Game(Movement, Cards, Decisions):
     def _triggers_live(self) -> bool:
         """Return True if some `when` trigger of a rule in force may still fire."""
         active, fired = self.active, self.fired
-        return any(active[rule] and (repeat or not fired[index])
-                   for index, (rule, _, _, repeat) in enumerate(self.prog.triggers))
+        return any(
+            active[rule] and (repeat or not fired[index])
+            for index, (rule, _, _, repeat) in enumerate(self.prog.triggers)
+        )
 
     def run_triggers(self) -> None:
         """Fire the `when` triggers of the rules in force whose conditions hold."""
@@ -354,8 +372,11 @@ class Game(Movement, Cards, Decisions):
                     break
                 if firings >= MAX_TRIGGER_REPEATS:
                     self.rule = rule  # the failure is this rule's, whatever rule ran the check
-                    raise self.fail(f"a `when ... repeat` trigger fired {firings} times at one check; "
-                                    "its body must make its condition false", self.prog.rule_spans[rule])
+                    raise self.fail(
+                        f"a `when ... repeat` trigger fired {firings} times at one check; "
+                        "its body must make its condition false",
+                        self.prog.rule_spans[rule],
+                    )
 
     def track_wealth(self) -> None:
         """Record every seat's score (its wealth) after setup and after every round from now on."""
@@ -424,7 +445,7 @@ class Game(Movement, Cards, Decisions):
             self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
         self.actor = seat
         if watched is not None:
-            throws = sum(1 for e in map(decode, self.log[watched[1]:]) if isinstance(e, LogRoll) and e.seat == seat)
+            throws = sum(1 for e in map(decode, self.log[watched[1] :]) if isinstance(e, LogRoll) and e.seat == seat)
             event = TurnEvent(turn, seat, watched[0], self.pos[seat], throws, seat in self.seats)
             for observer in self.observers:
                 if hasattr(observer, "on_turn"):
@@ -461,8 +482,9 @@ class Game(Movement, Cards, Decisions):
                 return candidate
         return seat
 
-    def play(self, on_turn: Callable[[Game], None] | None = None,
-             on_setup: Callable[[Game], None] | None = None) -> GameResult:
+    def play(
+        self, on_turn: Callable[[Game], None] | None = None, on_setup: Callable[[Game], None] | None = None
+    ) -> GameResult:
         """Play to the end; return the result. Rule bugs raise RuleRuntimeError.
 
         `on_turn`, if given, is called with the game after every turn (observe.follow uses it),
@@ -552,5 +574,6 @@ def _var_index(names: list[str], name: str, scope: str) -> int:
     except ValueError:
         hint = did_you_mean(name, names)
         known = ", ".join(names) or "none"
-        raise LandlordError(f"no {scope} variable '{name}'{f' ({hint})' if hint else ''} in these rules "
-                            f"(declared: {known})") from None
+        raise LandlordError(
+            f"no {scope} variable '{name}'{f' ({hint})' if hint else ''} in these rules (declared: {known})"
+        ) from None

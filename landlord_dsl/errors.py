@@ -49,8 +49,8 @@ class Diagnostic:
             text = shown(raw)
             # columns count characters of the raw line; tabs are shown as spaces and control
             # characters as escapes, so measure on the text as shown
-            start = len(shown(raw[:span.column - 1]))
-            end = len(shown(raw[:span.end_column - 1])) if span.end_line == span.line else start + 1
+            start = len(shown(raw[: span.column - 1]))
+            end = len(shown(raw[: span.end_column - 1])) if span.end_line == span.line else start + 1
             width = max(1, min(end - start, max(1, len(text) - start)))
             lines.append(f" {gutter} | {text}")
             lines.append(f" {' ' * len(gutter)} | {' ' * start}{'^' * width}")
@@ -143,8 +143,9 @@ class SourceText:
 
 
 # C0 and C1 controls and DEL, plus the bidirectional overrides that reorder how a line reads ("Trojan source")
-_INVISIBLE = frozenset([*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
-                        *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+_INVISIBLE = frozenset(
+    [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
 
 
 def visible(text: str, keep: str = "") -> str:
@@ -156,5 +157,11 @@ def visible(text: str, keep: str = "") -> str:
     """
     if not any(ord(ch) in _INVISIBLE for ch in text):  # the usual case, kept cheap
         return text
-    return "".join(ch if ord(ch) not in _INVISIBLE or ch in keep
-                   else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}" for ch in text)
+    return "".join(
+        ch
+        if ord(ch) not in _INVISIBLE or ch in keep
+        else f"\\x{ord(ch):02x}"
+        if ord(ch) < 0x100
+        else f"\\u{ord(ch):04x}"
+        for ch in text
+    )

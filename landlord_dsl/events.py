@@ -222,8 +222,25 @@ class LogEnd(NamedTuple):
     reason: str
 
 
-LogEvent = Union[LogTurn, LogRoll, LogMove, LogSend, LogPay, LogUnpaid, LogCard, LogDraw, LogEmpty, LogShuffle,
-                 LogDecide, LogBid, LogOfferClosed, LogRule, LogNext, LogOut, LogEnd]
+LogEvent = Union[
+    LogTurn,
+    LogRoll,
+    LogMove,
+    LogSend,
+    LogPay,
+    LogUnpaid,
+    LogCard,
+    LogDraw,
+    LogEmpty,
+    LogShuffle,
+    LogDecide,
+    LogBid,
+    LogOfferClosed,
+    LogRule,
+    LogNext,
+    LogOut,
+    LogEnd,
+]
 
 # the class of each kind of log event, by its kind
 LOG_EVENTS: dict[str, Any] = {get_args(get_type_hints(cls)["kind"])[0]: cls for cls in get_args(LogEvent)}
@@ -250,8 +267,9 @@ def _structure_event(data: Any, _type: Any) -> LogEvent:
     if cls is None:
         raise ValueError(f"no kind of event is called {data[0]!r}")
     if len(data) != len(cls._fields):
-        raise ValueError(f"a {data[0]!r} event has {len(cls._fields)} items ({', '.join(cls._fields)}), "
-                         f"not {len(data)}")
+        raise ValueError(
+            f"a {data[0]!r} event has {len(cls._fields)} items ({', '.join(cls._fields)}), not {len(data)}"
+        )
     return _CONVERTER.structure(data, cls)
 
 

@@ -29,8 +29,24 @@ INDENT = "    "
 
 # Binding strength of each expression form, larger binding tighter: `if` 0, `or` 1, `and` 2, `not` 3,
 # comparisons 4, `+ -` 5, `* / %` 6, unary minus 7, field, index and call 8, anything else 9.
-_BINARY_LEVEL = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4, "has": 4,
-                 "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+_BINARY_LEVEL = {
+    "or": 1,
+    "and": 2,
+    "==": 4,
+    "!=": 4,
+    "<": 4,
+    "<=": 4,
+    ">": 4,
+    ">=": 4,
+    "in": 4,
+    "not in": 4,
+    "has": 4,
+    "+": 5,
+    "-": 5,
+    "*": 6,
+    "/": 6,
+    "%": 6,
+}
 
 
 def quote(text: str) -> str:
@@ -156,8 +172,11 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
     ast.Let: lambda s: f"let {s.name} = {expr(s.value)}",
     ast.Roll: lambda s: "roll dice" + (f" by {expr(s.thrower)}" if s.thrower is not None else ""),
     ast.GiveTurn: lambda s: f"give turn to {expr(s.player)}",
-    ast.MoveSteps: lambda s: (f"move {s.direction} {expr(s.steps)}" + (f" via {s.via}" if s.via else "")
-                              + (f" stopping at {s.stop_at}" if s.stop_at else "")),
+    ast.MoveSteps: lambda s: (
+        f"move {s.direction} {expr(s.steps)}"
+        + (f" via {s.via}" if s.via else "")
+        + (f" stopping at {s.stop_at}" if s.stop_at else "")
+    ),
     ast.MoveTo: lambda s: f"move to {expr(s.destination)}",
     ast.Send: lambda s: f"send {expr(s.who)} to {expr(s.destination)}",
     ast.Draw: lambda s: f"draw {s.deck}",
@@ -196,8 +215,13 @@ class _Printer:
                 self.out.append("")
             self.out.append(INDENT * depth + str(c).rstrip())
             previous = c.line
-        if previous and self._blank_between(previous + 1, span.line) and self.out and self.out[-1] != "" \
-                and not self.out[-1].rstrip().endswith("{"):
+        if (
+            previous
+            and self._blank_between(previous + 1, span.line)
+            and self.out
+            and self.out[-1] != ""
+            and not self.out[-1].rstrip().endswith("{")
+        ):
             self.out.append("")
 
     def trail(self, span: ast.Span) -> None:
@@ -240,8 +264,9 @@ class _Printer:
             self.stmt(s, depth)
         self.close(end_line, depth)
 
-    def opened(self, depth: int, head: str, body: tuple[ast.Stmt, ...], span: ast.Span,
-               prov: ast.Provenance | None = None) -> None:
+    def opened(
+        self, depth: int, head: str, body: tuple[ast.Stmt, ...], span: ast.Span, prov: ast.Provenance | None = None
+    ) -> None:
         """Print `head {`, a block of statements, and `}` (or `head { }` when empty)."""
         if not body and not any(span.line < c.line < span.end_line for c in self.comments):
             self.with_provenance(depth, head, prov, " { }")
@@ -307,7 +332,7 @@ class _Printer:
             if 0 < number <= len(self.lines):
                 code = code_of(self.lines[number - 1])
                 if number == line:
-                    code = " " * (column - 1) + code[column - 1:]
+                    code = " " * (column - 1) + code[column - 1 :]
                 if re.search(r"\belse\b", code):
                     return number
         return last
@@ -438,8 +463,10 @@ class _Printer:
             head += f" size {d.size}"
         if d.enabled is not None:
             head += f" when {expr(d.enabled)}"
-        has_inner_comments = any(d.span.line < c.line < d.span.end_line and
-                                 (not d.cards or c.line > d.cards[0].span.line - 1) for c in self.comments)
+        has_inner_comments = any(
+            d.span.line < c.line < d.span.end_line and (not d.cards or c.line > d.cards[0].span.line - 1)
+            for c in self.comments
+        )
         if not d.cards and not has_inner_comments:
             self.with_provenance(0, head, d.provenance, " { }")
         else:
@@ -553,9 +580,9 @@ class _Printer:
         self.with_provenance(0, "}", d.provenance)
 
 
-
 _STATEMENTS = dispatch_table(_Printer, ast.Stmt)
 _DECLARATIONS = dispatch_table(_Printer, ast.Declaration)
+
 
 @attrs.frozen
 class _Comment:

@@ -34,6 +34,8 @@ def lark_parser() -> Lark:
 @functools.lru_cache(maxsize=1)
 def keyword_terminals() -> dict[str, str]:
     """Return the grammar's word keywords, each with its terminal's name."""
-    return {t.pattern.value: t.name for t in lark_parser().terminals
-            if t.pattern.type == "str" and t.pattern.value.isalpha()}
-
+    return {
+        t.pattern.value: t.name
+        for t in lark_parser().terminals
+        if t.pattern.type == "str" and t.pattern.value.isalpha()
+    }

@@ -67,7 +67,7 @@ class LandlordLexer(RegexLexer):
         ],
         # A string's {holes} are expressions: highlight them as code.
         "string": [
-            (r'\\.', String.Escape),
+            (r"\\.", String.Escape),
             (r"\{", String.Interpol, "hole"),
             (r'"', String.Double, "#pop"),
             (r'[^"\\{]+', String.Double),

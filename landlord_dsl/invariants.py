@@ -24,16 +24,17 @@ def invariant_problems(game: Game) -> list[str]:
     """
     problems = []
     if not game.conserved():
-        problems.append(f"money not conserved: finite accounts hold {game.finite_total()}, "
-                        f"{game.minted} came in from unlimited accounts")
+        problems.append(
+            f"money not conserved: finite accounts hold {game.finite_total()}, "
+            f"{game.minted} came in from unlimited accounts"
+        )
     for index, (balance, finite) in enumerate(zip(game.bal, game.finite)):
         if finite and balance < 0:
             name = game.names[index - game.nacc] if index >= game.nacc else game.prog.account_labels[index]
             problems.append(f"{name} has a negative balance ({balance})")
     for space, card in enumerate(game.prog.title_card):
         if card is not None and game.owner[space] != game.holder[card]:
-            problems.append(f"{game.space_name(space)}: owner {game.owner[space]} but deed held by "
-                            f"{game.holder[card]}")
+            problems.append(f"{game.space_name(space)}: owner {game.owner[space]} but deed held by {game.holder[card]}")
     for seat in range(game.n):
         owned = sorted(s for s, o in enumerate(game.owner) if o == seat)
         if game.titles[seat] != owned:

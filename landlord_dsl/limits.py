@@ -9,7 +9,7 @@ from __future__ import annotations
 from .ast import Span
 from .errors import Diagnostic, RuleSourceError, SourceText
 
-MAX_INT = 2 ** 63 - 1  # every number a rule keeps lies in -MAX_INT .. MAX_INT
+MAX_INT = 2**63 - 1  # every number a rule keeps lies in -MAX_INT .. MAX_INT
 MAX_TEXT = 100_000  # characters of a text a rule builds
 MAX_WORK = 2_000_000  # items gone through by loops and aggregates in one turn (or the setup, or folding constants)
 # A loop over at most this many items whose body runs no other loop (nor anything that could) is not
@@ -32,8 +32,10 @@ def shown(value: object) -> str:
     return repr(value)
 
 
-TOO_DEEP = ("the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
-            "split long expressions with `let` or functions")
+TOO_DEEP = (
+    "the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
+    "split long expressions with `let` or functions",
+)
 
 
 def too_deep(where: SourceText | str) -> RuleSourceError:

@@ -47,8 +47,18 @@ class RuleSet:
 
 
 # the declarations known by their kind ("option" for an OptionDecl, ...) and their name
-_NAMED = (ast.OptionDecl, ast.AccountDecl, ast.ConstDecl, ast.TableDecl, ast.GroupDecl, ast.KindDecl, ast.DeckDecl,
-          ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
+_NAMED = (
+    ast.OptionDecl,
+    ast.AccountDecl,
+    ast.ConstDecl,
+    ast.TableDecl,
+    ast.GroupDecl,
+    ast.KindDecl,
+    ast.DeckDecl,
+    ast.FunctionDecl,
+    ast.ActionDecl,
+    ast.RuleDecl,
+)
 
 
 def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
@@ -65,8 +75,9 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
     return None
 
 
-def merge(base: list[ast.Declaration], variant: ast.Module,
-          sources: dict[str, SourceText]) -> tuple[list[ast.Declaration], list[Diagnostic]]:
+def merge(
+    base: list[ast.Declaration], variant: ast.Module, sources: dict[str, SourceText]
+) -> tuple[list[ast.Declaration], list[Diagnostic]]:
     """Return the base declarations with the variant's applied on top, and what could not be applied."""
     out = list(base)
     problems: list[Diagnostic] = []
@@ -94,8 +105,13 @@ def merge(base: list[ast.Declaration], variant: ast.Module,
                 assert isinstance(board, ast.BoardDecl)
                 spaces = [s for s in board.spaces if s.name != d.name]
                 if len(spaces) == len(board.spaces):
-                    problems.append(src.diagnostic(f"the base has no space '{d.name}' to remove", d.span,
-                                                   did_you_mean(d.name, [s.name for s in board.spaces])))
+                    problems.append(
+                        src.diagnostic(
+                            f"the base has no space '{d.name}' to remove",
+                            d.span,
+                            did_you_mean(d.name, [s.name for s in board.spaces]),
+                        )
+                    )
                 out[board_index] = ast.BoardDecl(tuple(spaces), span=board.span)
                 continue
             if d.what == "card":
@@ -110,8 +126,11 @@ def merge(base: list[ast.Declaration], variant: ast.Module,
             at = next((i for i, old in enumerate(out) if _decl_key(old) == (d.what, d.name)), None)
             if at is None:
                 names = [k[1] for k in map(_decl_key, out) if k and k[0] == d.what]
-                problems.append(src.diagnostic(f"the base has no {d.what} '{d.name}' to remove", d.span,
-                                               did_you_mean(d.name, names)))
+                problems.append(
+                    src.diagnostic(
+                        f"the base has no {d.what} '{d.name}' to remove", d.span, did_you_mean(d.name, names)
+                    )
+                )
             else:
                 del out[at]
         else:
@@ -137,10 +156,14 @@ def _dropped_tags(old: ast.DeckDecl, new: ast.DeckDecl, src: SourceText) -> list
     for card in new.cards:
         missing = sorted(tags.get(card.name, set()) - set(card.tags))
         if missing:
-            problems.append(src.diagnostic(
-                f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(missing)} the base gives it", card.span,
-                f"add `tagged {', '.join(missing)}`, or give the card another name if it is another card"))
+            problems.append(
+                src.diagnostic(
+                    f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} "
+                    f"{', '.join(missing)} the base gives it",
+                    card.span,
+                    f"add `tagged {', '.join(missing)}`, or give the card another name if it is another card",
+                )
+            )
     return problems
 
 
@@ -155,8 +178,14 @@ def _hash(modules: list[ast.Module]) -> str:
 def _parse_bounded(text: str, file: str) -> ast.Module:
     """Return the Module of .lg text, refusing (before any work) a text longer than limits.MAX_INPUT."""
     if len(text) > MAX_INPUT:
-        raise RuleSourceError([Diagnostic(f"{file}: {len(text):,} characters is more than the {MAX_INPUT:,} a .lg file "
-                                        "may have", hint="split the rules, or check that this is the file you meant")])
+        raise RuleSourceError(
+            [
+                Diagnostic(
+                    f"{file}: {len(text):,} characters is more than the {MAX_INPUT:,} a .lg file may have",
+                    hint="split the rules, or check that this is the file you meant",
+                )
+            ]
+        )
     return parse(text, file)
 
 
@@ -172,10 +201,16 @@ def _with_bases(module: ast.Module, path: Path | None, chain: tuple[Path, ...] =
     base = _base_of(module, folder)
     seen = chain + ((path.resolve(),) if path is not None else ())
     if base.resolve() in seen:
-        cycle = [p.name for p in seen[seen.index(base.resolve()):]] + [base.name]
-        raise RuleCheckError([source_of(module).diagnostic(
-            "circular `extends`: " + " extends ".join(cycle), module.header.span,
-            "a variant extends an edition; an edition extends nothing")])
+        cycle = [p.name for p in seen[seen.index(base.resolve()) :]] + [base.name]
+        raise RuleCheckError(
+            [
+                source_of(module).diagnostic(
+                    "circular `extends`: " + " extends ".join(cycle),
+                    module.header.span,
+                    "a variant extends an edition; an edition extends nothing",
+                )
+            ]
+        )
     if len(seen) >= _MAX_EXTENDS_DEPTH:
         raise RuleCheckError([source_of(module).diagnostic("`extends` goes too deep", module.header.span)])
     return _load_modules(base, seen) + [module]
@@ -183,10 +218,27 @@ def _with_bases(module: ast.Module, path: Path | None, chain: tuple[Path, ...] =
 
 # Declarations a syntax error may be in while the rest of the file is still checked: nothing else
 # refers to them by much more than their name (a broken board or kind would make every space an error).
-_CHECKABLE_AROUND = {"rule", "end", "score", "const", "function", "action", "option", "account", "group",
-                     "table", "var", "player", "space", "game", "remove"}
-_DECLARED = re.compile(r"\b(?:rule|const|table|group|kind|function|action|deck|account|option|var|space|card)\s+"
-                       r"([a-z_][a-z0-9_]*)")
+_CHECKABLE_AROUND = {
+    "rule",
+    "end",
+    "score",
+    "const",
+    "function",
+    "action",
+    "option",
+    "account",
+    "group",
+    "table",
+    "var",
+    "player",
+    "space",
+    "game",
+    "remove",
+}
+_DECLARED = re.compile(
+    r"\b(?:rule|const|table|group|kind|function|action|deck|account|option|var|space|card)\s+"
+    r"([a-z_][a-z0-9_]*)"
+)
 
 
 def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | None, path: Path | None) -> RuleSet:
@@ -203,19 +255,28 @@ def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | No
     name = syntax.partial.source_name
     lines = syntax.partial.source_text.split("\n")
     damaged = [(first, last) for first, last, _ in syntax.damaged]
-    names = {match.group(1) for first, last in damaged for line in lines[first - 1:last]
-             for match in _DECLARED.finditer(line)}
+    names = {
+        match.group(1)
+        for first, last in damaged
+        for line in lines[first - 1 : last]
+        for match in _DECLARED.finditer(line)
+    }
     try:
         load_modules(read(), path)
     except LandlordError as err:
-        found = [d for d in err.diagnostics if d.span is not None
-                 and not (d.span.file == name and any(first <= d.span.line <= last for first, last in damaged))
-                 and not any(f"'{n}'" in d.message for n in names)]
+        found = [
+            d
+            for d in err.diagnostics
+            if d.span is not None
+            and not (d.span.file == name and any(first <= d.span.line <= last for first, last in damaged))
+            and not any(f"'{n}'" in d.message for n in names)
+        ]
     else:
         found = []
     both = list(syntax.diagnostics) + found
-    in_order = sorted(both, key=lambda d: (d.span is None or d.span.file != name,
-                                           (d.span.line, d.span.column) if d.span else (0, 0)))
+    in_order = sorted(
+        both, key=lambda d: (d.span is None or d.span.file != name, (d.span.line, d.span.column) if d.span else (0, 0))
+    )
     raise (RuleSourceError if found else RuleSyntaxError)(in_order)
 
 
@@ -236,22 +297,36 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
             try:
                 real = (folder / relative).resolve(strict=True)
                 if not any(real.is_relative_to(root.resolve()) for root in (folder, editions_dir())):
-                    raise RuleCheckError([source_of(module).diagnostic(
-                        f"'{target}' leads outside the variant's folder (through a symlink)", module.header.span,
-                        "an extended file must really be in the variant's own folder or be a shipped edition")])
+                    raise RuleCheckError(
+                        [
+                            source_of(module).diagnostic(
+                                f"'{target}' leads outside the variant's folder (through a symlink)",
+                                module.header.span,
+                                "an extended file must really be in the variant's own folder or be a shipped edition",
+                            )
+                        ]
+                    )
                 if real.is_file():
                     return real
             except (OSError, RuntimeError):  # missing, unreadable, or a symlink loop
                 pass
-        hint = ("a .lg file is looked for only in the variant's own folder" if not inside
-                else f"no file {target} in {folder}")
+        hint = (
+            "a .lg file is looked for only in the variant's own folder"
+            if not inside
+            else f"no file {target} in {folder}"
+        )
     else:
         try:
             return resolve(target)
         except LandlordError as err:
             hint = err.diagnostics[0].hint
-    raise RuleCheckError([source_of(module).diagnostic(
-        f"cannot find the edition '{target}' this file extends", module.header.span, hint)])
+    raise RuleCheckError(
+        [
+            source_of(module).diagnostic(
+                f"cannot find the edition '{target}' this file extends", module.header.span, hint
+            )
+        ]
+    )
 
 
 def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet:
@@ -328,9 +403,14 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
     base = chains[0][0].source_name
     for name, chain in zip(names, chains):
         if chain[0].source_name != base:
-            raise RuleCheckError([Diagnostic(
-                f"'{name}' is not a variant of the same edition as '{names[0]}'",
-                hint=f"it builds on {Path(chain[0].source_name).stem}, the first on {Path(base).stem}")])
+            raise RuleCheckError(
+                [
+                    Diagnostic(
+                        f"'{name}' is not a variant of the same edition as '{names[0]}'",
+                        hint=f"it builds on {Path(chain[0].source_name).stem}, the first on {Path(base).stem}",
+                    )
+                ]
+            )
     modules: list[ast.Module] = []
     owner: dict[str, str] = {}
     for name, chain in zip(names, chains):
@@ -348,11 +428,19 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
             if key in seen and seen[key][1] != decl:
                 first_module, first = seen[key]
                 where = f"{first.span.file}:{first.span.line}"
-                problems.append(source_of(module).diagnostic(
-                    f"conflict: {key[0]} '{key[1]}' is changed differently by two variants", decl.span,
-                    f"{Path(first_module.source_name).stem} changes it at {where}"))
-                problems.append(attrs.evolve(source_of(first_module).diagnostic(
-                    f"the other change of {key[0]} '{key[1]}'", first.span), severity="note"))
+                problems.append(
+                    source_of(module).diagnostic(
+                        f"conflict: {key[0]} '{key[1]}' is changed differently by two variants",
+                        decl.span,
+                        f"{Path(first_module.source_name).stem} changes it at {where}",
+                    )
+                )
+                problems.append(
+                    attrs.evolve(
+                        source_of(first_module).diagnostic(f"the other change of {key[0]} '{key[1]}'", first.span),
+                        severity="note",
+                    )
+                )
             else:
                 seen.setdefault(key, (module, decl))
     if problems:
@@ -368,13 +456,17 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
                     continue
                 removed.add((d.what, d.name))
             keep.append(d)
-        applied.append(attrs.evolve(module, declarations=tuple(keep)) if len(keep) != len(module.declarations)
-                       else module)
+        applied.append(
+            attrs.evolve(module, declarations=tuple(keep)) if len(keep) != len(module.declarations) else module
+        )
     ruleset = load_modules(applied)
     combined = "+".join(names)
     base_title = chains[0][0].header.title or Path(base).stem
-    header = attrs.evolve(ruleset.model.header, name=combined,
-                          title=f"{base_title}, with " + ", ".join(n for n in names if n != Path(base).stem))
+    header = attrs.evolve(
+        ruleset.model.header,
+        name=combined,
+        title=f"{base_title}, with " + ", ".join(n for n in names if n != Path(base).stem),
+    )
     return attrs.evolve(ruleset, name=combined, model=attrs.evolve(ruleset.model, header=header))
 
 
@@ -384,8 +476,14 @@ def load(name_or_path: str | Path) -> RuleSet:
     if "+" in text and not Path(text).exists():
         parts = [part.strip() for part in text.split("+")]
         if not all(parts):
-            raise UsageError([Diagnostic(f"'{text}' has an empty name beside a '+'",
-                                            hint="combine variants as NAME+NAME, each a shipped name or a .lg file")])
+            raise UsageError(
+                [
+                    Diagnostic(
+                        f"'{text}' has an empty name beside a '+'",
+                        hint="combine variants as NAME+NAME, each a shipped name or a .lg file",
+                    )
+                ]
+            )
         return load_combined(parts)
     path = resolve(text)
     return _load_text(read_source(path), str(path), path, path)

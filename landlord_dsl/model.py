@@ -14,14 +14,21 @@ import attrs
 from . import ast
 from .types import ANY, BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, optional, strip_optional
 
-MAX_NUMBER = 10 ** 15  # amounts, counts and thresholds; larger is surely a typing slip
+MAX_NUMBER = 10**15  # amounts, counts and thresholds; larger is surely a typing slip
 MAX_PLAYERS = 100
 LITERAL_NAMES = ("true", "false", "none")  # written as names, read as values: never declarable
 AGGREGATES = ("sum", "count", "all", "any", "filter", "map")  # a function of one of these names could not be called
 
 # The value types of declared types; a `player` or `card` variable may hold none.
-FIELD_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "space": SPACE, "group": GROUP, "player": optional(PLAYER),
-               "card": optional(CARD)}
+FIELD_TYPES = {
+    "int": INT,
+    "bool": BOOL,
+    "text": TEXT,
+    "space": SPACE,
+    "group": GROUP,
+    "player": optional(PLAYER),
+    "card": optional(CARD),
+}
 
 
 @attrs.define
@@ -118,8 +125,14 @@ class Model:
 class Scope:
     """Local names of one handler, card or function body, with frame slots."""
 
-    def __init__(self, frame: list[int], parent: Scope | None = None, shortfall: bool = False,
-                 in_card: bool = False, narrowed: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        frame: list[int],
+        parent: Scope | None = None,
+        shortfall: bool = False,
+        in_card: bool = False,
+        narrowed: frozenset[str] = frozenset(),
+    ):
         self.names: dict[str, tuple[str, int]] = {}
         self.parent = parent
         # names and field paths known not to be none here (flow narrowing)
@@ -157,4 +170,3 @@ class Scope:
 def param_type(type_name: str) -> str:
     """Return the value type of a declared parameter (a `player` or `card` parameter is never none)."""
     return strip_optional(FIELD_TYPES[type_name])
-

@@ -57,8 +57,9 @@ class Movement:
             return None
         return (landing + steps - reach - 1) % size
 
-    def move_steps(self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None,
-                   stops: tuple[int, ...] = ()) -> None:
+    def move_steps(
+        self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None, stops: tuple[int, ...] = ()
+    ) -> None:
         """Move the acting player: forward (optionally jumping along `via`) or backward.
 
         With `stops`, the move ends on the first of those spaces it reaches
@@ -73,8 +74,11 @@ class Movement:
         if via is not None:
             dest = self.jump_target(start, steps, via)
             if dest is None:
-                raise self.fail("this move cannot jump: the count ends before the first jump point", span,
-                                "guard the option with `via(group, steps) != none`")
+                raise self.fail(
+                    "this move cannot jump: the count ends before the first jump point",
+                    span,
+                    "guard the option with `via(group, steps) != none`",
+                )
             # a jump travels along the track: the spaces it skips are passed, not landed on
             self.advance((dest - start) % size or size)
         elif forward:

@@ -46,7 +46,7 @@ def describe_event(game: Game, event: tuple) -> str | None:
     # a sentence that ends on a name like "R. R." keeps one full stop
     text = text[:-1] if text.endswith("..") else text
     body = text.lstrip("\n")  # the blank line before a turn is ours; labels and texts from the rules are not
-    return text[:len(text) - len(body)] + visible(body)
+    return text[: len(text) - len(body)] + visible(body)
 
 
 def _describe(game: Game, event: tuple) -> str | None:
@@ -74,7 +74,7 @@ def _describe(game: Game, event: tuple) -> str | None:
             return f"{names[holder]} now holds {what} [{rule(r)}]."
         case LogDraw(seat=seat, card=card):
             invented = f" (a {RECONSTRUCTED_CARD})" if game.prog.card_reconstructed[card] else ""
-            return f"{names[seat]} draws: \"{game.prog.card_texts[card]}\"{invented}."
+            return f'{names[seat]} draws: "{game.prog.card_texts[card]}"{invented}.'
         case LogDecide(seat=seat, prompt=prompt, option=option):
             return f"{names[seat]}: {prompt} -> {option}."
         case LogNext(seat=seat, rule=r):

@@ -178,8 +178,25 @@ class GameEnded(NamedTuple):
     reason: str
 
 
-Event = Union[TurnStarted, Rolled, Moved, Sent, Paid, Unpaid, CardMoved, Drew, Shuffled, DeckEmpty, Decided, Bid,
-              OfferClosed, TurnGiven, RuleSwitched, Eliminated, GameEnded]
+Event = Union[
+    TurnStarted,
+    Rolled,
+    Moved,
+    Sent,
+    Paid,
+    Unpaid,
+    CardMoved,
+    Drew,
+    Shuffled,
+    DeckEmpty,
+    Decided,
+    Bid,
+    OfferClosed,
+    TurnGiven,
+    RuleSwitched,
+    Eliminated,
+    GameEnded,
+]
 
 
 def event(game: Game, entry: tuple) -> Event:
@@ -308,8 +325,13 @@ class Tracker:
         if self._turn is not None and kind != "end":
             self._events.append(_resolved(self.game, logged))
             if isinstance(logged, LogRoll):
-                self._throw = (logged.turn, logged.seat, tuple(logged.dice), self.pos[logged.seat],
-                               len(self._events) - 1)
+                self._throw = (
+                    logged.turn,
+                    logged.seat,
+                    tuple(logged.dice),
+                    self.pos[logged.seat],
+                    len(self._events) - 1,
+                )
         return closed
 
     def close(self) -> list[Turn]:
@@ -345,8 +367,7 @@ def turns(game: Game, tracker: Tracker | None = None) -> Iterator[Turn]:
     yield from tracker.close()
 
 
-def follow(game: Game, on_turn: Callable[[Turn], Any] | None = None,
-           on_throw: Callable[[Throw], Any] | None = None):
+def follow(game: Game, on_turn: Callable[[Turn], Any] | None = None, on_throw: Callable[[Throw], Any] | None = None):
     """Play the game to its end, calling `on_throw` for every throw and `on_turn` for every turn
     as soon as the turn is over; return the GameResult (the game is the same as with `play()`)."""
     tracker = Tracker(game)

@@ -20,8 +20,9 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     problems = []
     for name, value in (chosen or {}).items():
         if name not in decls:
-            problems.append(Diagnostic(f"unknown option '{name}'", hint=did_you_mean(name, decls)
-                                       or "options: " + ", ".join(decls)))
+            problems.append(
+                Diagnostic(f"unknown option '{name}'", hint=did_you_mean(name, decls) or "options: " + ", ".join(decls))
+            )
             continue
         d = decls[name]
         if isinstance(d.default, bool):
@@ -43,4 +44,3 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     if problems:
         raise UsageError(problems)
     return values
-

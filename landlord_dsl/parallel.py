@@ -78,10 +78,18 @@ def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: int = 0,
-                  options: dict[str, Any] | None = None, jobs: int | None = None, backend: str = "local",
-                  scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
-                  stats: bool = False) -> Summary:
+def simulate_many(
+    rules: RuleSet | RuleSource,
+    games: int,
+    players: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    jobs: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    stats: bool = False,
+) -> Summary:
     """Play `games` seeded games of heuristic bots and return their Summary.
 
     `jobs` processes (default: every core) play chunks of games; `backend="dask"`
@@ -121,14 +129,16 @@ def simulate_many(rules: RuleSet | RuleSource, games: int, players: int, seed: i
     return total
 
 
-def _local(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]],
-           jobs: int, stats: bool) -> Iterator[Summary]:
+def _local(
+    source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool
+) -> Iterator[Summary]:
     todo = iter(parts)
     with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
         # a few chunks in flight per worker, the next sent as one comes back: a run of any
         # length holds only those, never a future (and its summary) per chunk
-        pending = {pool.submit(run_games, source, players, seed, a, b, stats)
-                   for a, b in islice(todo, IN_FLIGHT * jobs)}
+        pending = {
+            pool.submit(run_games, source, players, seed, a, b, stats) for a, b in islice(todo, IN_FLIGHT * jobs)
+        }
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -138,24 +148,37 @@ def _local(source: RuleSource, players: int, seed: int, parts: list[tuple[int, i
                     pending.add(pool.submit(run_games, source, players, seed, *following, stats))
 
 
-def _dask(source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int,
-          scheduler: str | None, stats: bool) -> Iterator[Summary]:
+def _dask(
+    source: RuleSource,
+    players: int,
+    seed: int,
+    parts: list[tuple[int, int]],
+    jobs: int,
+    scheduler: str | None,
+    stats: bool,
+) -> Iterator[Summary]:
     try:
         from distributed import Client, LocalCluster
         from distributed import as_completed as dask_completed
     except ImportError:
-        raise LandlordError("the Dask backend needs the distributed extra: "
-                            "pip install 'landlord-dsl[distributed]'") from None
+        raise LandlordError(
+            "the Dask backend needs the distributed extra: pip install 'landlord-dsl[distributed]'"
+        ) from None
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=40)
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+        )
     try:
         with Client(cluster if cluster is not None else scheduler) as client:
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
             todo = iter(parts)
-            running = dask_completed([client.submit(run_games, shipped, players, seed, a, b, stats, pure=False)
-                                      for a, b in islice(todo, IN_FLIGHT * jobs)])
+            running = dask_completed(
+                [
+                    client.submit(run_games, shipped, players, seed, a, b, stats, pure=False)
+                    for a, b in islice(todo, IN_FLIGHT * jobs)
+                ]
+            )
             for future in running:
                 yield future.result()
                 following = next(todo, None)

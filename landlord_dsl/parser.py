@@ -73,7 +73,7 @@ def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
             return f"the character {text[err.pos_in_stream]!r} has no meaning there"
         if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
             return "it ends too soon" if text.strip() else "it is empty"
-        return f"{str(err.token)!r} cannot follow {text[:err.token.start_pos].strip()!r}"
+        return f"{str(err.token)!r} cannot follow {text[: err.token.start_pos].strip()!r}"
     except (RecursionError, VisitError):
         return "it nests too deeply"
 

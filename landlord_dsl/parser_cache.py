@@ -36,8 +36,9 @@ def cache_dir() -> Path:
 
 def _private(st: os.stat_result, kind: int) -> bool:
     """Return True if `st` is of `kind`, owned by this user, and writable by no one else."""
-    return (stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.getuid()
-            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+    return (
+        stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    )
 
 
 def _open_dir(folder: Path) -> int | None:
@@ -69,8 +70,7 @@ def _write(dir_fd: int, name: str, data: bytes) -> None:
     """Store `data` under `name` in the folder atomically (a private temporary file, then a rename)."""
     temp = f".{name}.{os.getpid()}.tmp"
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600,
-                     dir_fd=dir_fd)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600, dir_fd=dir_fd)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)

@@ -72,8 +72,15 @@ def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str,
         ax.add_patch(Rectangle((x, height - y - h), w, h, facecolor=colour, edgecolor="white", linewidth=1))
         dark = sum(colour[:3]) / 3 < 0.5
         text = "\n".join(textwrap.wrap(label, 10)[:3]) + "\n" + fmt.format(value)
-        ax.text(x + w / 2, height - y - h / 2, text, ha="center", va="center", fontsize=5.5,
-                color="white" if dark else "black")
+        ax.text(
+            x + w / 2,
+            height - y - h / 2,
+            text,
+            ha="center",
+            va="center",
+            fontsize=5.5,
+            color="white" if dark else "black",
+        )
     ax.set_xlim(0, width)
     ax.set_ylim(0, height)
     ax.set_aspect("equal")
@@ -89,8 +96,9 @@ def cmap_mappable(cmap, norm):
     return ScalarMappable(norm=norm, cmap=cmap)
 
 
-def gini_curves(ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], ylabel: str,
-                mark: tuple[float, str] | None = None) -> None:
+def gini_curves(
+    ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], ylabel: str, mark: tuple[float, str] | None = None
+) -> None:
     """Draw Gini curves by round, each with its 95 % band and its name at its right end.
 
     `curves` holds (name, [[mean, low, high] per round]); `mark` is an optional
@@ -110,12 +118,26 @@ def gini_curves(ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], yla
     for below, above in pairwise(ends):
         above[0] = max(above[0], below[0] + gap)
     for y, x, name, colour in ends:
-        ax.annotate(name, (x, y), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7, color=colour,
-                    annotation_clip=False)
+        ax.annotate(
+            name,
+            (x, y),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+            color=colour,
+            annotation_clip=False,
+        )
     if mark is not None:
         ax.axvline(mark[0], color="#555555", linestyle="--", linewidth=1)
-        ax.annotate(mark[1], (mark[0], ax.get_ylim()[1]), xytext=(3, -10), textcoords="offset points", fontsize=7,
-                    color="#555555")
+        ax.annotate(
+            mark[1],
+            (mark[0], ax.get_ylim()[1]),
+            xytext=(3, -10),
+            textcoords="offset points",
+            fontsize=7,
+            color="#555555",
+        )
     ax.set_xlabel("round (0 = after setup)")
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
@@ -128,16 +150,22 @@ def survival_curve(ax, length: dict[str, Any]) -> None:
     points = length["survival"]
     turns = [0] + [p[0] for p in points]
     ax.step(turns, [1.0] + [p[1] for p in points], where="post", color=OKABE_ITO[0], linewidth=1.6)
-    ax.fill_between(turns, [1.0] + [p[2] for p in points], [1.0] + [p[3] for p in points], step="post",
-                    color=OKABE_ITO[0], alpha=0.2, linewidth=0)
+    ax.fill_between(
+        turns,
+        [1.0] + [p[2] for p in points],
+        [1.0] + [p[3] for p in points],
+        step="post",
+        color=OKABE_ITO[0],
+        alpha=0.2,
+        linewidth=0,
+    )
     if length["censored"]:
         for t in length["censored_at"]:
             ax.axvline(t, color=OKABE_ITO[4], linestyle=":", linewidth=1)
     ax.set_xlabel("turns")
     ax.set_ylabel("share of games still running")
     ax.set_ylim(0, 1.02)
-    ax.set_title(f"game length: {length['finished']} finished, {length['censored']} censored (turn limit)",
-                 fontsize=9)
+    ax.set_title(f"game length: {length['finished']} finished, {length['censored']} censored (turn limit)", fontsize=9)
     ax.spines[["top", "right"]].set_visible(False)
 
 
@@ -165,19 +193,29 @@ def simulation_figure(summary: dict[str, Any], program: Program, path: Path, tit
         rent[row["index"]] = row["mean_per_game"]
     fig = plt.figure(figsize=(14, 10), constrained_layout=True)
     grid = fig.add_gridspec(2, 6, height_ratios=[1.4, 1])
-    board_heatmap(fig.add_subplot(grid[0, 0:3]), labels, [row["probability"] for row in stats["landing_per_turn"]],
-                  "probability of ending a turn there")
+    board_heatmap(
+        fig.add_subplot(grid[0, 0:3]),
+        labels,
+        [row["probability"] for row in stats["landing_per_turn"]],
+        "probability of ending a turn there",
+    )
     board_heatmap(fig.add_subplot(grid[0, 3:6]), labels, rent, "rent received there per game", "{:.0f}")
     gini_ax = fig.add_subplot(grid[1, 0:2])
-    gini_curves(gini_ax, [("wealth", stats["gini_by_round"]["wealth"]), ("cash", stats["gini_by_round"]["cash"])],
-                "Gini (mean, 95 % band)")
+    gini_curves(
+        gini_ax,
+        [("wealth", stats["gini_by_round"]["wealth"]), ("cash", stats["gini_by_round"]["cash"])],
+        "Gini (mean, 95 % band)",
+    )
     gini_ax.set_title("inequality by round, while half the games run", fontsize=9)
     survival_curve(fig.add_subplot(grid[1, 2:4]), stats["game_length"])
     wins_ax = fig.add_subplot(grid[1, 4:6])
     win_rates(wins_ax, stats["wins_by_seat"])
     wins_ax.set_title("win rate by seat (ties shared)", fontsize=9)
-    fig.suptitle(f"{title or program.title}: {summary['games']} games, {summary['players']} players, "
-                 f"seeds from {summary.get('seed', 0)}", fontsize=11)
+    fig.suptitle(
+        f"{title or program.title}: {summary['games']} games, {summary['players']} players, "
+        f"seeds from {summary.get('seed', 0)}",
+        fontsize=11,
+    )
     save(fig, path)
 
 
@@ -192,4 +230,3 @@ def analysis_figure(result: Any, path: Path) -> None:
     board_heatmap(right, labels, [r.turn for r in rows], "share of turns ending here (exact)", "{:.2%}")
     fig.suptitle(f"{result.title}: exact long-run movement of one token, derived from the rules", fontsize=10)
     save(fig, path)
-

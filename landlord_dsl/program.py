@@ -93,4 +93,3 @@ RECONSTRUCTED_CARD = "reconstructed card, not the edition's own text"
 def is_reconstruction(decl) -> bool:
     """Return True if a deck or card declaration is tagged `reconstruction`."""
     return decl.provenance is not None and decl.provenance.confidence == "reconstruction"
-

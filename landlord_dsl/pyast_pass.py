@@ -33,13 +33,24 @@ class _GameListReads(pyast.NodeTransformer):
 
     @staticmethod
     def _key(node: pyast.AST) -> str | None:
-        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "g" \
-                and isinstance(node.ctx, pyast.Load) and node.attr in _STABLE_LISTS:
+        if (
+            isinstance(node, pyast.Attribute)
+            and isinstance(node.value, pyast.Name)
+            and node.value.id == "g"
+            and isinstance(node.ctx, pyast.Load)
+            and node.attr in _STABLE_LISTS
+        ):
             return node.attr
-        if isinstance(node, pyast.Subscript) and isinstance(node.ctx, pyast.Load) \
-                and isinstance(node.value, pyast.Attribute) and isinstance(node.value.value, pyast.Name) \
-                and node.value.value.id == "g" and node.value.attr in _STABLE_ROWS \
-                and isinstance(node.slice, pyast.Constant) and isinstance(node.slice.value, int):
+        if (
+            isinstance(node, pyast.Subscript)
+            and isinstance(node.ctx, pyast.Load)
+            and isinstance(node.value, pyast.Attribute)
+            and isinstance(node.value.value, pyast.Name)
+            and node.value.value.id == "g"
+            and node.value.attr in _STABLE_ROWS
+            and isinstance(node.slice, pyast.Constant)
+            and isinstance(node.slice.value, int)
+        ):
             return f"{node.value.attr}{node.slice.value}"
         return None
 
@@ -72,4 +83,3 @@ def read_game_lists_once(source: str) -> pyast.Module:
         if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == "g":
             _GameListReads(function).rewrite(function)
     return pyast.fix_missing_locations(tree)
-

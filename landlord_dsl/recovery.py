@@ -100,13 +100,24 @@ class Recovery:
         # '{' never closed, an expression cut short): the error is that one's, and this line is read again.
         word = _declaration_word(self.lines[line - 1])
         values = parser.parser_state.value_stack
-        taken = (isinstance(values[-1], Token) and values[-1].type == "NAME" and values[-1] == word
-                 and values[-1].line == line) if values else False
-        again = (word is not None and self.offsets[line - 1] not in self.again
-                 and (err.column == 1
-                      or (taken and re.fullmatch(r"[a-z_]+\s*", self.lines[line - 1][:err.column - 1]))))
-        start = next((n for n in range(line - 1 if again else line, 0, -1) if _declaration_word(self.lines[n - 1])),
-                     line)
+        taken = (
+            (
+                isinstance(values[-1], Token)
+                and values[-1].type == "NAME"
+                and values[-1] == word
+                and values[-1].line == line
+            )
+            if values
+            else False
+        )
+        again = (
+            word is not None
+            and self.offsets[line - 1] not in self.again
+            and (err.column == 1 or (taken and re.fullmatch(r"[a-z_]+\s*", self.lines[line - 1][: err.column - 1])))
+        )
+        start = next(
+            (n for n in range(line - 1 if again else line, 0, -1) if _declaration_word(self.lines[n - 1])), line
+        )
         for number in range(line if again else line + 1, len(self.lines) + 1):
             word = _declaration_word(self.lines[number - 1], misspelt=True)
             resume = self.offsets[number - 1]
@@ -133,7 +144,7 @@ class Recovery:
             # there every declaration's keyword is shifted; inside an expression it is only a lookahead
             if terminal in actions and all(k in actions and (k == "$END" or actions[k][0] is Shift) for k in between):
                 del state.state_stack[depth:]
-                del state.value_stack[depth - 1:]
+                del state.value_stack[depth - 1 :]
                 return True
             depth -= 1
         return False

@@ -28,8 +28,16 @@ if TYPE_CHECKING:
 
 FORMAT = "landlord-dsl game log"
 VERSION = 1
-_HEADER_FIELDS = {"format": str, "version": int, "edition": str, "rules_hash": str, "options": dict,
-                  "seed": int, "names": list, "turn_limit": int}
+_HEADER_FIELDS = {
+    "format": str,
+    "version": int,
+    "edition": str,
+    "rules_hash": str,
+    "options": dict,
+    "seed": int,
+    "names": list,
+    "turn_limit": int,
+}
 _DECISION_EVENTS = ("decide", "bid")
 
 
@@ -40,12 +48,24 @@ def running_hash(previous: str, line: str) -> str:
 
 def log_text(game: Game, edition: str, seed: int) -> str:
     """Return a game's log file: its header, its events so far, and its closing line."""
-    header = json.dumps({"format": FORMAT, "version": VERSION, "edition": edition,
-                         "rules_hash": game.prog.rules_hash, "options": game.prog.options, "seed": seed,
-                         "names": game.names, "turn_limit": game.turn_limit}, sort_keys=True)
+    header = json.dumps(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "edition": edition,
+            "rules_hash": game.prog.rules_hash,
+            "options": game.prog.options,
+            "seed": seed,
+            "names": game.names,
+            "turn_limit": game.turn_limit,
+        },
+        sort_keys=True,
+    )
     events = game.log_lines()
-    closing = json.dumps({"events": len(events), "decisions": game.decisions,
-                          "hash": _digest(header, events, game.decisions)}, sort_keys=True)
+    closing = json.dumps(
+        {"events": len(events), "decisions": game.decisions, "hash": _digest(header, events, game.decisions)},
+        sort_keys=True,
+    )
     return "\n".join([header, *events, closing]) + "\n"
 
 
@@ -74,8 +94,14 @@ def _digest(header: str, events: list[str], decisions: list[Any]) -> str:
 
 
 def _bad(name: str, line: int, message: str) -> LandlordError:
-    return GameLogError([Diagnostic(f"{name}:{line}: not a landlord-dsl game log: {message}",
-                                     hint="logs are written by `landlord-dsl play --log FILE`")])
+    return GameLogError(
+        [
+            Diagnostic(
+                f"{name}:{line}: not a landlord-dsl game log: {message}",
+                hint="logs are written by `landlord-dsl play --log FILE`",
+            )
+        ]
+    )
 
 
 def read_log(text: str, name: str = "<log>") -> GameLog:
@@ -95,13 +121,20 @@ def read_log(text: str, name: str = "<log>") -> GameLog:
         raise _bad(name, 1, "the header's 'names' are not all strings")
     if header["version"] != VERSION:
         raise _bad(name, 1, f"version {header['version']}; this landlord-dsl reads version {VERSION}")
-    if (not isinstance(closing, dict) or type(closing.get("events")) is not int
-            or not isinstance(closing.get("decisions"), list) or not isinstance(closing.get("hash"), str)):
+    if (
+        not isinstance(closing, dict)
+        or type(closing.get("events")) is not int
+        or not isinstance(closing.get("decisions"), list)
+        or not isinstance(closing.get("hash"), str)
+    ):
         raise _bad(name, len(lines), "the last line is not its closing line (was the file cut short?)")
     events = lines[1:-1]
     if closing["events"] != len(events):
-        raise _bad(name, len(lines), f"it records {closing['events']} events but holds {len(events)} "
-                                     "(lines were added or removed)")
+        raise _bad(
+            name,
+            len(lines),
+            f"it records {closing['events']} events but holds {len(events)} (lines were added or removed)",
+        )
     return GameLog(name, lines[0], header, events, closing["decisions"], closing["hash"])
 
 
@@ -153,37 +186,47 @@ class _Checker(Agent):
         """Return the sentence that reports the first difference, at event `index`, and its decision."""
         name = self.log.name
         where = f"{name}:{index + 2}"  # the header is line 1
-        said = (f"event {index + 1} differs: recorded {recorded or '(nothing: the log ends)'}, "
-                f"replayed {replayed or '(nothing: the game ended)'}")
-        decisions = [i for i, line in enumerate(self.recorded[:index + 1]) if _kind(line) in _DECISION_EVENTS]
+        said = (
+            f"event {index + 1} differs: recorded {recorded or '(nothing: the log ends)'}, "
+            f"replayed {replayed or '(nothing: the game ended)'}"
+        )
+        decisions = [i for i, line in enumerate(self.recorded[: index + 1]) if _kind(line) in _DECISION_EVENTS]
         if decisions and decisions[-1] == index:
             return f"{where}: the replay parts from the log at decision {len(decisions)}: {said}"
         if decisions:
             last = decisions[-1]
-            return (f"{where}: the replay parts from the log after decision {len(decisions)} "
-                    f"(line {last + 2}: {self.recorded[last]}): {said}")
+            return (
+                f"{where}: the replay parts from the log after decision {len(decisions)} "
+                f"(line {last + 2}: {self.recorded[last]}): {said}"
+            )
         return f"{where}: the replay parts from the log before any decision (the dice or the rules differ): {said}"
 
     def _answer(self, game: Game, what: str) -> Any:
         self.check(game)
         if self.asked >= len(self.log.decisions):
-            raise Divergence(f"{self.log.name}: the replay asks decision {self.asked + 1} ({what}), "
-                             f"but the log records only {len(self.log.decisions)}")
+            raise Divergence(
+                f"{self.log.name}: the replay asks decision {self.asked + 1} ({what}), "
+                f"but the log records only {len(self.log.decisions)}"
+            )
         self.asked += 1
         return self.log.decisions[self.asked - 1]
 
     def choose(self, game, request: DecisionRequest) -> int:
         answer = self._answer(game, f"'{request.prompt}'")
         if type(answer) is not int or not 0 <= answer < len(request.legal):
-            raise Divergence(f"{self.log.name}: decision {self.asked} ('{request.prompt}') is recorded as "
-                             f"{json.dumps(answer)}, not one of its {len(request.legal)} options")
+            raise Divergence(
+                f"{self.log.name}: decision {self.asked} ('{request.prompt}') is recorded as "
+                f"{json.dumps(answer)}, not one of its {len(request.legal)} options"
+            )
         return answer
 
     def bid(self, game, request: BidRequest) -> int | None:
         answer = self._answer(game, f"a bid for {request.space}")
         if answer is not None and (type(answer) is not int or not request.minimum <= answer <= request.maximum):
-            raise Divergence(f"{self.log.name}: decision {self.asked} (a bid for {request.space}) is recorded "
-                             f"as {json.dumps(answer)}, outside {request.minimum}..{request.maximum}")
+            raise Divergence(
+                f"{self.log.name}: decision {self.asked} (a bid for {request.space}) is recorded "
+                f"as {json.dumps(answer)}, outside {request.minimum}..{request.maximum}"
+            )
         return answer
 
 
@@ -195,8 +238,9 @@ def _kind(line: str) -> str | None:
     return event[0] if isinstance(event, list) and event and isinstance(event[0], str) else None
 
 
-def replay(log: GameLog, load_rules: Callable[[str], Any],
-           prepare: Callable[[Game, Any], None] | None = None) -> ReplayReport:
+def replay(
+    log: GameLog, load_rules: Callable[[str], Any], prepare: Callable[[Game, Any], None] | None = None
+) -> ReplayReport:
     """Replay a log with the rules `load_rules(edition)` returns; return what was found.
 
     `prepare(game, rules)`, if given, is called with the replayed game before it
@@ -212,18 +256,28 @@ def replay(log: GameLog, load_rules: Callable[[str], Any],
     from .engine import Game
 
     header = log.header
-    problems = [] if log.hash_matches() else [
-        f"{log.name}: the file was changed after it was written: it does not match its recorded hash"]
+    problems = (
+        []
+        if log.hash_matches()
+        else [f"{log.name}: the file was changed after it was written: it does not match its recorded hash"]
+    )
     rules = load_rules(header["edition"])
     if rules.rules_hash != header["rules_hash"]:
-        return ReplayReport(0, 0, tuple(problems + [
-            f"{log.name}:1: the rules of '{header['edition']}' have changed since this game was logged "
-            f"(rules hash {header['rules_hash']}, now {rules.rules_hash})"]))
+        return ReplayReport(
+            0,
+            0,
+            tuple(
+                problems
+                + [
+                    f"{log.name}:1: the rules of '{header['edition']}' have changed since this game was logged "
+                    f"(rules hash {header['rules_hash']}, now {rules.rules_hash})"
+                ]
+            ),
+        )
     program = compile_ruleset(rules, header["options"])
     names = header["names"]
     checker = _Checker(log)
-    game = Game(program, [checker] * len(names), seed=header["seed"], names=names,
-                turn_limit=header["turn_limit"])
+    game = Game(program, [checker] * len(names), seed=header["seed"], names=names, turn_limit=header["turn_limit"])
     if program.options != header["options"]:
         problems.append(f"{log.name}:1: the options differ from the ones recorded")
     if prepare is not None:
@@ -234,8 +288,9 @@ def replay(log: GameLog, load_rules: Callable[[str], Any],
         if len(game.log) != len(log.events):
             raise Divergence(checker.describe(len(game.log), None, log.events[len(game.log)]))
         if checker.asked != len(log.decisions):
-            problems.append(f"{log.name}: the game asked {checker.asked} decisions, the log records "
-                            f"{len(log.decisions)}")
+            problems.append(
+                f"{log.name}: the game asked {checker.asked} decisions, the log records {len(log.decisions)}"
+            )
     except Divergence as err:
         problems.extend(d.message for d in err.diagnostics)
     except LandlordError as err:
@@ -245,6 +300,8 @@ def replay(log: GameLog, load_rules: Callable[[str], Any],
             problems.extend(d.message for d in divergence.diagnostics)
         else:
             if len(game.log) != len(log.events):  # else the recorded game failed at the same place
-                problems.append(f"{log.name}: the replay failed after event {len(game.log)}, where the "
-                                f"recorded game went on: {err.diagnostics[0].message}")
+                problems.append(
+                    f"{log.name}: the replay failed after event {len(game.log)}, where the "
+                    f"recorded game went on: {err.diagnostics[0].message}"
+                )
     return ReplayReport(len(game.log), checker.asked, tuple(problems))

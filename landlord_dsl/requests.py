@@ -75,9 +75,16 @@ class DecisionRequest:
 
     __slots__ = ("_describe", "_rule", "_rule_names", "_site", "legal", "prompt", "seat")
 
-    def __init__(self, seat: int, prompt: str, legal: Sequence[tuple], site: ChoiceSite,
-                 describe: Callable[[int, Any], str] | None = None, rule: int = -1,
-                 rule_names: Sequence[str] = ()):
+    def __init__(
+        self,
+        seat: int,
+        prompt: str,
+        legal: Sequence[tuple],
+        site: ChoiceSite,
+        describe: Callable[[int, Any], str] | None = None,
+        rule: int = -1,
+        rule_names: Sequence[str] = (),
+    ):
         self.seat = seat
         self.prompt = prompt
         self.legal = legal
@@ -134,8 +141,9 @@ class DecisionRequest:
         return self._describe(k, x)
 
     def __repr__(self) -> str:
-        return (f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, "
-                f"options={self.options!r})")
+        return (
+            f"DecisionRequest(seat={self.seat}, rule={self.rule!r}, prompt={self.prompt!r}, options={self.options!r})"
+        )
 
 
 class BidRequest(NamedTuple):

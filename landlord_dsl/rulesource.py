@@ -84,6 +84,8 @@ def rebuild(source: RuleSource) -> RuleSet:
     else:
         rules = combine_chains([source.name.split("+")[i] for i in range(len(chains))], chains)
     if rules.rules_hash != source.rules_hash:
-        raise LandlordError(f"the rebuilt rules of {source.name} have hash {rules.rules_hash}, "
-                            f"not {source.rules_hash}: is the worker's landlord-dsl another version?")
+        raise LandlordError(
+            f"the rebuilt rules of {source.name} have hash {rules.rules_hash}, "
+            f"not {source.rules_hash}: is the worker's landlord-dsl another version?"
+        )
     return rules

@@ -22,6 +22,7 @@ from .types import ACCOUNT, CARD, PLAYER, SPACE
 # Called from generated code for the rare, checked cases; each raises a
 # located RuleRuntimeError instead of letting a Python error escape.
 
+
 def _present(g, value, span, what):
     if value is None:
         raise g.fail(f"{what} is none here", span, "guard it, e.g. `if x != none { ... }`")
@@ -31,8 +32,11 @@ def _present(g, value, span, what):
 def _field(g, column, space, name, span):
     value = column[space]
     if value is None:
-        raise g.fail(f"space '{g.prog.space_names[space]}' has no field '{name}'", span,
-                     "its kind does not declare it; guard the use by kind or group")
+        raise g.fail(
+            f"space '{g.prog.space_names[space]}' has no field '{name}'",
+            span,
+            "its kind does not declare it; guard the use by kind or group",
+        )
     return value
 
 
@@ -41,8 +45,9 @@ def _lookup(g, container, key, span):
         return container[key]
     except (KeyError, IndexError, TypeError):
         if isinstance(container, dict):
-            raise g.fail(f"the table has no entry {shown(key)}", span,
-                         "known keys: " + ", ".join(map(repr, container))) from None
+            raise g.fail(
+                f"the table has no entry {shown(key)}", span, "known keys: " + ", ".join(map(repr, container))
+            ) from None
         raise g.fail(f"index {shown(key)} is outside the list", span) from None
 
 
@@ -99,14 +104,18 @@ def out_of_limits(value, what: str) -> tuple[str, str] | None:
 
 def _number_out_of_range(what: str) -> tuple[str, str]:
     """Return (message, hint) for a number a rule keeps that lies outside the integer range."""
-    return (f"{what} is outside the numbers landlord-dsl keeps ({describe_int_limit()})",
-            "a number that grows every time (say, squared each turn) soon leaves any range; bound it")
+    return (
+        f"{what} is outside the numbers landlord-dsl keeps ({describe_int_limit()})",
+        "a number that grows every time (say, squared each turn) soon leaves any range; bound it",
+    )
 
 
 def _text_too_long(value: str, what: str) -> tuple[str, str]:
     """Return (message, hint) for a text a rule keeps that is longer than MAX_TEXT."""
-    return (f"{what} is a text of {len(value):,} characters, more than the {MAX_TEXT:,} a rule may build",
-            "a text that grows every time (say, doubled each turn) soon leaves any range; bound it")
+    return (
+        f"{what} is a text of {len(value):,} characters, more than the {MAX_TEXT:,} a rule may build",
+        "a text that grows every time (say, doubled each turn) soon leaves any range; bound it",
+    )
 
 
 def _kept_int(g, value, span):
@@ -129,8 +138,11 @@ def _work(g, items, span):
     """Return a collection a loop or aggregate is about to go through, counting its items against the budget."""
     g.work += len(items)
     if g.work > MAX_WORK:
-        raise g.fail(f"the rules went through more than {MAX_WORK:,} items (loops and aggregates) in one turn",
-                     span, "nest fewer loops over large collections; the budget keeps every turn finite")
+        raise g.fail(
+            f"the rules went through more than {MAX_WORK:,} items (loops and aggregates) in one turn",
+            span,
+            "nest fewer loops over large collections; the budget keeps every turn finite",
+        )
     return items
 
 
@@ -153,9 +165,19 @@ class Fixed:
 
 
 RUNTIME = {
-    "_too_deep": _too_deep, "_kept_int": _kept_int, "_kept_text": _kept_text, "_work": _work,
-    "_present": _present, "_field": _field, "_lookup": _lookup, "_divide": _divide, "_ledger": _ledger,
-    "_switch": _switch, "_end_game": _end_game, "_show": show_value,
-    "_EndTurn": EndTurn, "_MAX_OFFER": MAX_OFFER_ROUNDS, "_MAX_NESTING": MAX_NESTING,
+    "_too_deep": _too_deep,
+    "_kept_int": _kept_int,
+    "_kept_text": _kept_text,
+    "_work": _work,
+    "_present": _present,
+    "_field": _field,
+    "_lookup": _lookup,
+    "_divide": _divide,
+    "_ledger": _ledger,
+    "_switch": _switch,
+    "_end_game": _end_game,
+    "_show": show_value,
+    "_EndTurn": EndTurn,
+    "_MAX_OFFER": MAX_OFFER_ROUNDS,
+    "_MAX_NESTING": MAX_NESTING,
 }
-

@@ -24,6 +24,7 @@ from .errors import Diagnostic, LandlordError, SaveError
 if TYPE_CHECKING:
     from .engine import Game
 
+
 @attrs.define
 class GameState:
     """Everything needed to continue a game from a turn boundary (saved as JSON)."""
@@ -61,6 +62,7 @@ def _strict(kind: type):
         if type(value) is not kind:  # bool is an int to Python, not to a saved game
             raise TypeError(f"expected {_KINDS[kind]}, not {json.dumps(value)[:40]}")
         return value
+
     return structure
 
 
@@ -118,8 +120,7 @@ def _fits(type_: str, value: Any, game: Game) -> bool:
 
 
 def _ints(values: Any, low: int, high: int | None = None) -> bool:
-    return isinstance(values, list) and all(type(v) is int and v >= low and (high is None or v < high)
-                                            for v in values)
+    return isinstance(values, list) and all(type(v) is int and v >= low and (high is None or v < high) for v in values)
 
 
 def shape_problems(game: Game, state: GameState) -> list[str]:
@@ -137,19 +138,28 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
         if not ok:
             problems.append(message)
 
-    need(isinstance(state.names, list) and len(state.names) == n and all(type(x) is str for x in state.names),
-         f"names: wanted {n} strings")
-    need(_ints(state.balances, -(2 ** 63)) and len(state.balances) == game.nacc + n,
-         f"balances: wanted {game.nacc + n} integers (the accounts, then the players)")
-    need(_ints(state.positions, 0, size) and len(state.positions) == n,
-         f"positions: wanted {n} spaces of the board (0 to {size - 1})")
+    need(
+        isinstance(state.names, list) and len(state.names) == n and all(type(x) is str for x in state.names),
+        f"names: wanted {n} strings",
+    )
+    need(
+        _ints(state.balances, -(2**63)) and len(state.balances) == game.nacc + n,
+        f"balances: wanted {game.nacc + n} integers (the accounts, then the players)",
+    )
+    need(
+        _ints(state.positions, 0, size) and len(state.positions) == n,
+        f"positions: wanted {n} spaces of the board (0 to {size - 1})",
+    )
     need(type(state.origin) is int and 0 <= state.origin < size, f"origin: not a space of the board (0 to {size - 1})")
-    need(_ints(state.dice, 0, 7) and len(state.dice) == prog.dice_count,
-         f"dice: wanted {prog.dice_count} dice of 1 to 6 (0 before the first throw)")
+    need(
+        _ints(state.dice, 0, 7) and len(state.dice) == prog.dice_count,
+        f"dice: wanted {prog.dice_count} dice of 1 to 6 (0 before the first throw)",
+    )
     # a Program built without the variables' types checks only their number
-    game_types, player_types, space_types = (list(t) or ["any"] * len(init) for t, init in
-                                             zip(prog.var_types, (prog.game_var_init, prog.player_var_init,
-                                                                  prog.space_var_init)))
+    game_types, player_types, space_types = (
+        list(t) or ["any"] * len(init)
+        for t, init in zip(prog.var_types, (prog.game_var_init, prog.player_var_init, prog.space_var_init))
+    )
     if not isinstance(state.game_vars, list) or len(state.game_vars) != len(game_types):
         problems.append(f"game_vars: wanted {len(game_types)} values")
     else:
@@ -166,21 +176,34 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
             elif type_ != "any":
                 bad = [i for i, value in enumerate(row) if not _fits(type_, value, game)]
                 need(not bad, f"{field}[{index}][{bad[0] if bad else 0}]: not a value of type {type_}")
-    need(isinstance(state.holders, list) and len(state.holders) == cards
-         and all(h is None or (type(h) is int and 0 <= h < n) for h in state.holders),
-         f"holders: wanted {cards} seats (0 to {n - 1}) or nulls")
+    need(
+        isinstance(state.holders, list)
+        and len(state.holders) == cards
+        and all(h is None or (type(h) is int and 0 <= h < n) for h in state.holders),
+        f"holders: wanted {cards} seats (0 to {n - 1}) or nulls",
+    )
     if not isinstance(state.decks, dict) or set(state.decks) != set(prog.deck_cards):
         problems.append(f"decks: wanted the decks {sorted(prog.deck_cards)}")
     else:
         for deck, members in state.decks.items():
             need(_ints(members, 0, cards), f"decks.{deck}: wanted cards 0 to {cards - 1}")
-    need(isinstance(state.active_rules, list) and len(state.active_rules) == len(prog.rule_names)
-         and all(type(x) is bool for x in state.active_rules), f"active_rules: wanted {len(prog.rule_names)} booleans")
-    need(isinstance(state.fired, list) and len(state.fired) == len(prog.triggers)
-         and all(type(x) is bool for x in state.fired), f"fired: wanted {len(prog.triggers)} booleans")
+    need(
+        isinstance(state.active_rules, list)
+        and len(state.active_rules) == len(prog.rule_names)
+        and all(type(x) is bool for x in state.active_rules),
+        f"active_rules: wanted {len(prog.rule_names)} booleans",
+    )
+    need(
+        isinstance(state.fired, list)
+        and len(state.fired) == len(prog.triggers)
+        and all(type(x) is bool for x in state.fired),
+        f"fired: wanted {len(prog.triggers)} booleans",
+    )
     for index, loan in enumerate(state.loans if isinstance(state.loans, list) else [None]):
-        need(_ints(loan, 0) and len(loan) == 4 and loan[0] < n and loan[1] < n and loan[0] != loan[1]
-             and loan[2] > 0, f"loans[{index}]: wanted [lender, borrower, amount, interest] between two seats")
+        need(
+            _ints(loan, 0) and len(loan) == 4 and loan[0] < n and loan[1] < n and loan[0] != loan[1] and loan[2] > 0,
+            f"loans[{index}]: wanted [lender, borrower, amount, interest] between two seats",
+        )
     seats_ok = _ints(state.seats, 0, n) and state.seats == sorted(set(state.seats))
     need(seats_ok, f"seats: wanted the seats still playing, each once, in order (0 to {n - 1})")
     need(type(state.turn) is int and state.turn >= 0, "turn: wanted a turn number of 0 or more")
@@ -206,22 +229,38 @@ def refuse(problems: list[str]) -> LandlordError:
     """Return the error that refuses a saved game for these problems."""
     shown = problems[:20]
     more = len(problems) - len(shown)
-    return SaveError([Diagnostic(f"the saved game cannot be restored: {p}") for p in shown]
-                         + ([Diagnostic(f"... and {more} more problems")] if more else []))
+    return SaveError(
+        [Diagnostic(f"the saved game cannot be restored: {p}") for p in shown]
+        + ([Diagnostic(f"... and {more} more problems")] if more else [])
+    )
 
 
 def save_game(game: Game) -> GameState:
     """Return the state of `game` at a turn boundary (call between turns)."""
     get_state = getattr(game.chance, "get_state", None)
     return GameState(
-        rules_hash=game.prog.rules_hash, options=dict(game.prog.options), players=game.n,
-        names=list(game.names), balances=list(game.bal), positions=list(game.pos), origin=game.origin,
-        dice=list(game.dice), game_vars=list(game.gv), player_vars=[list(v) for v in game.pv],
-        space_vars=[list(v) for v in game.sv], holders=list(game.holder),
-        decks={k: list(v) for k, v in game.decks.items()}, active_rules=list(game.active),
+        rules_hash=game.prog.rules_hash,
+        options=dict(game.prog.options),
+        players=game.n,
+        names=list(game.names),
+        balances=list(game.bal),
+        positions=list(game.pos),
+        origin=game.origin,
+        dice=list(game.dice),
+        game_vars=list(game.gv),
+        player_vars=[list(v) for v in game.pv],
+        space_vars=[list(v) for v in game.sv],
+        holders=list(game.holder),
+        decks={k: list(v) for k, v in game.decks.items()},
+        active_rules=list(game.active),
         fired=list(game.fired),
-        loans=[list(loan) for loan in game.loans], seats=list(game.seats), turn=game.turn, next_seat=game.next_seat,
-        minted=game.minted, over=game.over, end_reason=game.end_reason,
+        loans=[list(loan) for loan in game.loans],
+        seats=list(game.seats),
+        turn=game.turn,
+        next_seat=game.next_seat,
+        minted=game.minted,
+        over=game.over,
+        end_reason=game.end_reason,
         chance_state=_jsonable(get_state()) if get_state else None,
     )
 
@@ -265,8 +304,11 @@ def _apply(game: Game, state: GameState) -> None:
     game.bal, game.pos, game.origin = list(state.balances), list(state.positions), state.origin
     game.dice = tuple(state.dice)
     game.dice_total, game.dice_double = sum(game.dice), len(game.dice) > 1 and len(set(game.dice)) == 1
-    game.gv, game.pv, game.sv = list(state.game_vars), [list(v) for v in state.player_vars], [
-        list(v) for v in state.space_vars]
+    game.gv, game.pv, game.sv = (
+        list(state.game_vars),
+        [list(v) for v in state.player_vars],
+        [list(v) for v in state.space_vars],
+    )
     game.holder = list(state.holders)
     game.owner = [None] * game.board_size
     game.titles = [[] for _ in range(game.n)]

@@ -35,8 +35,9 @@ class GameRecord:
     stats: GameStats | None = None  # when statistics were asked for (play_one with a layout)
 
 
-def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | None = None,
-             layout: Layout | None = None) -> GameRecord:
+def play_one(
+    program: Program, players: int, seed: int, seats: Sequence[str] | None = None, layout: Layout | None = None
+) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
     Wealth is the edition's score formula. Prosperity (Magie's test) holds
@@ -61,10 +62,19 @@ def play_one(program: Program, players: int, seed: int, seats: Sequence[str] | N
         result = game.play(on_turn=at_round_end)
     history = game.wealth_history or [result.scores]
     start = min(starting_money(game))
-    return GameRecord(seed, result.turns, result.rounds, result.end_reason, result.scores, result.winners,
-                      game.conserved(), tuple(round(gini(w), 4) for w in history),
-                      start > 0 and min(result.scores) >= 2 * start, tuple(game.cash(i) for i in range(game.n)),
-                      game_stats(game, cash) if layout is not None else None)
+    return GameRecord(
+        seed,
+        result.turns,
+        result.rounds,
+        result.end_reason,
+        result.scores,
+        result.winners,
+        game.conserved(),
+        tuple(round(gini(w), 4) for w in history),
+        start > 0 and min(result.scores) >= 2 * start,
+        tuple(game.cash(i) for i in range(game.n)),
+        game_stats(game, cash) if layout is not None else None,
+    )
 
 
 def starting_money(game: Game) -> list[int]:
@@ -79,8 +89,9 @@ def starting_money(game: Game) -> list[int]:
     return money
 
 
-def simulate(program: Program, games: int, players: int, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None) -> list[GameRecord]:
+def simulate(
+    program: Program, games: int, players: int, seed: int = 0, progress: Callable[[int, int], None] | None = None
+) -> list[GameRecord]:
     """Play `games` games with seeds seed, seed+1, ...; return their records."""
     records = []
     for i in range(games):
@@ -179,8 +190,9 @@ class Summary:
             },
             "end_reasons": dict(sorted(self.reasons.items())),
             # a round is reported while at least half of the games are still running (or ended after it)
-            "gini_by_round": [round(float(Fraction(total, 10000 * count)), 4)
-                              for total, count in self.by_round if count * 2 >= n],
+            "gini_by_round": [
+                round(float(Fraction(total, 10000 * count)), 4) for total, count in self.by_round if count * 2 >= n
+            ],
             "prosperity_rate": round(self.prosperous / n, 4) if n else 0,
             "money_conserved_in_all_games": self.conserved,
             **({"stats": self.stats.result(self)} if self.stats is not None else {}),

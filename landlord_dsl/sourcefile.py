@@ -24,15 +24,22 @@ MAX_SOURCE_BYTES = MAX_INPUT  # 1 MiB: twenty times the largest shipped edition 
 _UTF8_HINT = "landlord-dsl reads .lg files as UTF-8; save the file as UTF-8"
 
 
-def _refuse(name: str, message: str, hint: str, line: int = 1, column: int = 1,
-            line_text: str | None = None) -> LandlordError:
+def _refuse(
+    name: str, message: str, hint: str, line: int = 1, column: int = 1, line_text: str | None = None
+) -> LandlordError:
     return RuleSourceError([Diagnostic(message, Span(name, line, column, line, column + 1), line_text, hint)])
 
 
 def _too_large(name: str) -> LandlordError:
-    return RuleSourceError([Diagnostic(
-        f"{name} is larger than {MAX_SOURCE_BYTES // (1 << 20)} MiB, the most landlord-dsl reads as a rule file",
-        hint="a rule file is text of at most a few thousand lines; is this the right file?")])
+    return RuleSourceError(
+        [
+            Diagnostic(
+                f"{name} is larger than {MAX_SOURCE_BYTES // (1 << 20)} MiB, "
+                "the most landlord-dsl reads as a rule file",
+                hint="a rule file is text of at most a few thousand lines; is this the right file?",
+            )
+        ]
+    )
 
 
 def _utf16_without_bom(data: bytes) -> bool:
@@ -45,29 +52,39 @@ def _utf16_without_bom(data: bytes) -> bool:
 def decode(data: bytes, name: str) -> str:
     """Return `data` decoded as the UTF-8 text of a rule file, or raise a LandlordError naming what it is instead."""
     if data.startswith(codecs.BOM_UTF8):
-        raise _refuse(name, "the file starts with a UTF-8 byte-order mark (BOM)",
-                      "save it as UTF-8 without a BOM (most editors call it 'UTF-8', not 'UTF-8 with BOM')")
+        raise _refuse(
+            name,
+            "the file starts with a UTF-8 byte-order mark (BOM)",
+            "save it as UTF-8 without a BOM (most editors call it 'UTF-8', not 'UTF-8 with BOM')",
+        )
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         raise _refuse(name, "the file is UTF-32 text", _UTF8_HINT)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (b"\0" in data and _utf16_without_bom(data)):
         raise _refuse(name, "the file is UTF-16 text", _UTF8_HINT + " (e.g. iconv -f UTF-16 -t UTF-8)")
     if b"\0" in data:
         line, column, _ = _where(data, data.index(b"\0"))
-        raise _refuse(name, "the file is binary data, not a text file (it holds a NUL byte)",
-                      "give a .lg rule file", line, column)
+        raise _refuse(
+            name, "the file is binary data, not a text file (it holds a NUL byte)", "give a .lg rule file", line, column
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line, column, text = _where(data, err.start)
-        raise _refuse(name, f"the file is not UTF-8 text: byte 0x{data[err.start]:02x} cannot start or "
-                            "continue a character", _UTF8_HINT, line, column, text) from None
+        raise _refuse(
+            name,
+            f"the file is not UTF-8 text: byte 0x{data[err.start]:02x} cannot start or continue a character",
+            _UTF8_HINT,
+            line,
+            column,
+            text,
+        ) from None
 
 
 def _where(data: bytes, at: int) -> tuple[int, int, str]:
     """Return the line, the column (in characters) and the text of the line holding byte offset `at`."""
     start = data.rfind(b"\n", 0, at) + 1
     end = data.find(b"\n", at)
-    line_bytes = data[start:end if end >= 0 else len(data)]
+    line_bytes = data[start : end if end >= 0 else len(data)]
     column = len(data[start:at].decode("utf-8", "replace")) + 1
     return data.count(b"\n", 0, at) + 1, column, line_bytes.decode("utf-8", "replace")
 

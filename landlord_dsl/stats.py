@@ -40,8 +40,10 @@ if TYPE_CHECKING:
     from .simulate import Summary
 
 Z95 = 1.96
-RENT_DEFINITION = ("a payment from a player to the player who owns (holds the title deed of) the space "
-                   "the payer is standing on, whichever rule made it")
+RENT_DEFINITION = (
+    "a payment from a player to the player who owns (holds the title deed of) the space "
+    "the payer is standing on, whichever rule made it"
+)
 
 
 def gini(values: Sequence[float]) -> float:
@@ -67,8 +69,10 @@ def layout(program: Program, rules: RuleSet) -> Layout:
     """Return the Layout of a compiled rule set's board."""
     from .board import _set_of
 
-    sets = tuple((_set_of(program, rules, s) or program.space_kinds[s]) if program.title_card[s] is not None else None
-                 for s in range(len(program.space_names)))
+    sets = tuple(
+        (_set_of(program, rules, s) or program.space_kinds[s]) if program.title_card[s] is not None else None
+        for s in range(len(program.space_names))
+    )
     return Layout(tuple(program.space_labels), sets)
 
 
@@ -100,10 +104,18 @@ def game_stats(game: Game, cash_history: Sequence[Sequence[int]]) -> GameStats:
                 throw_at[throw.end] += 1
     out = [decode(entry).turn for entry in game.log if entry[0] == "out"]
     history = game.wealth_history or []
-    return GameStats(sum(throw_at), tuple(throw_at), sum(turn_at), tuple(turn_at), tuple(tracker.rent), game.turn,
-                     game.end_reason == f"turn limit ({game.turn_limit})", tuple(out),
-                     tuple(round(gini(w) * 10000) for w in history),
-                     tuple(round(gini(c) * 10000) for c in cash_history))
+    return GameStats(
+        sum(throw_at),
+        tuple(throw_at),
+        sum(turn_at),
+        tuple(turn_at),
+        tuple(tracker.rent),
+        game.turn,
+        game.end_reason == f"turn limit ({game.turn_limit})",
+        tuple(out),
+        tuple(round(gini(w) * 10000) for w in history),
+        tuple(round(gini(c) * 10000) for c in cash_history),
+    )
 
 
 def _add(total: list, values: Sequence) -> None:
@@ -232,13 +244,22 @@ class Stats:
         labels = self.layout.labels
 
         def landings(ratio: Ratio) -> list[dict[str, Any]]:
-            return [{"index": i, "space": labels[i], "probability": round(p, 6), "se": round(se, 6)}
-                    for i, (p, se) in enumerate(ratio.estimates(g))]
+            return [
+                {"index": i, "space": labels[i], "probability": round(p, 6), "se": round(se, 6)}
+                for i, (p, se) in enumerate(ratio.estimates(g))
+            ]
 
-        rent_rows = [{"index": i, "space": labels[i], "set": self.layout.sets[i], "mean_per_game": round(m, 3),
-                      "se": round(se, 3)}
-                     for i, (m, se, _) in enumerate(self.rent.estimates())
-                     if self.layout.sets[i] is not None or self.rent.total[i]]
+        rent_rows = [
+            {
+                "index": i,
+                "space": labels[i],
+                "set": self.layout.sets[i],
+                "mean_per_game": round(m, 3),
+                "se": round(se, 3),
+            }
+            for i, (m, se, _) in enumerate(self.rent.estimates())
+            if self.layout.sets[i] is not None or self.rent.total[i]
+        ]
         by_set = []
         for name in sorted(self.rent_by_set):
             s, q = self.rent_by_set[name], self.rent_by_set_squares[name]
@@ -247,15 +268,22 @@ class Stats:
         total = self.rent_total.estimates()[0] if self.rent_total.count else (0.0, 0.0, 0)
         return {
             "method": "standard errors across games (the game is the unit); 95 % intervals: Wilson for win "
-                      "rates, Kaplan-Meier with Greenwood for game length, estimate ± 1.96 SE otherwise",
+            "rates, Kaplan-Meier with Greenwood for game length, estimate ± 1.96 SE otherwise",
             "throws": self.throw_landings.n,
             "turns": self.turn_landings.n,
             "landing_per_throw": landings(self.throw_landings),
             "landing_per_turn": landings(self.turn_landings),
-            "rent": {"definition": RENT_DEFINITION, "per_game": round(total[0], 3), "se": round(total[1], 3),
-                     "by_space": rent_rows, "by_set": by_set},
-            "wins_by_seat": [dict(zip(("seat", "rate", "ci95_low", "ci95_high"), (i + 1, *wilson(w, g))))
-                             for i, w in enumerate(summary.wins)],
+            "rent": {
+                "definition": RENT_DEFINITION,
+                "per_game": round(total[0], 3),
+                "se": round(total[1], 3),
+                "by_space": rent_rows,
+                "by_set": by_set,
+            },
+            "wins_by_seat": [
+                dict(zip(("seat", "rate", "ci95_low", "ci95_high"), (i + 1, *wilson(w, g))))
+                for i, w in enumerate(summary.wins)
+            ],
             "game_length": self._length(),
             "gini_by_round": {"wealth": _curve(self.wealth_gini, g), "cash": _curve(self.cash_gini, g)},
             "eliminations": self._eliminations(summary.players),
@@ -284,15 +312,26 @@ class Stats:
             q = sum(t * t * c for t, c in times)
             mean, se, _ = Moments([n], [s], [q]).estimates()[0]
             rounds = sum((t + players - 1) // players * c for t, c in times)  # turn t is in round ceil(t / players)
-            rows.append({"order": order, "games": n, "share_of_games": round(n / self.games, 4),
-                         "mean_turn": round(mean, 2), "se": round(se, 2), "mean_round": round(rounds / n, 2)})
+            rows.append(
+                {
+                    "order": order,
+                    "games": n,
+                    "share_of_games": round(n / self.games, 4),
+                    "mean_turn": round(mean, 2),
+                    "se": round(se, 2),
+                    "mean_round": round(rounds / n, 2),
+                }
+            )
         return rows
 
 
 def _curve(moments: Moments, games: int) -> list[list[float]]:
     """Return [mean, 95 % low, 95 % high] per round while at least half the games had reached it."""
-    return [[round(m, 4), round(m - Z95 * se, 4), round(m + Z95 * se, 4)]
-            for m, se, n in moments.estimates(10000) if 2 * n >= games]
+    return [
+        [round(m, 4), round(m - Z95 * se, 4), round(m + Z95 * se, 4)]
+        for m, se, n in moments.estimates(10000)
+        if 2 * n >= games
+    ]
 
 
 def wilson(successes: Fraction | int, n: int) -> tuple[float, float, float]:
@@ -334,33 +373,46 @@ def render_stats(stats: dict[str, Any], top: int = 10) -> str:
     lines.append("  landing probability (space #index: per throw ± SE, per turn ± SE), most landed first")
     for row in sorted(stats["landing_per_throw"], key=lambda r: (-r["probability"], r["index"]))[:top]:
         turn = per_turn[row["index"]]
-        lines.append(f"    {row['space'][:32]:32} #{row['index']:<3} {100 * row['probability']:6.3f}% ± "
-                     f"{100 * row['se']:.3f}   {100 * turn['probability']:6.3f}% ± {100 * turn['se']:.3f}")
+        lines.append(
+            f"    {row['space'][:32]:32} #{row['index']:<3} {100 * row['probability']:6.3f}% ± "
+            f"{100 * row['se']:.3f}   {100 * turn['probability']:6.3f}% ± {100 * turn['se']:.3f}"
+        )
     rent = stats["rent"]
     lines.append(f"  rent per game     {rent['per_game']:.1f} ± {rent['se']:.1f} (SE)   rent = {rent['definition']}")
     for row in sorted(rent["by_set"], key=lambda r: -r["mean_per_game"])[:top]:
         lines.append(f"    set {row['set'][:28]:28} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
     for row in sorted(rent["by_space"], key=lambda r: -r["mean_per_game"])[:top]:
         lines.append(f"    {row['space'][:28]:28} #{row['index']:<3} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
-    lines.append("  win rate by seat  " + "   ".join(
-        f"seat {w['seat']}: {100 * w['rate']:.1f}% [{100 * w['ci95_low']:.1f}, {100 * w['ci95_high']:.1f}]"
-        for w in stats["wins_by_seat"]) + "  (95 % Wilson interval, ties shared)")
+    lines.append(
+        "  win rate by seat  "
+        + "   ".join(
+            f"seat {w['seat']}: {100 * w['rate']:.1f}% [{100 * w['ci95_low']:.1f}, {100 * w['ci95_high']:.1f}]"
+            for w in stats["wins_by_seat"]
+        )
+        + "  (95 % Wilson interval, ties shared)"
+    )
     length = stats["game_length"]
     median = length["median"] if length["median"] is not None else "not reached"
     mean = length["mean_of_finished"] if length["mean_of_finished"] is not None else "-"
-    lines.append(f"  game length       {length['finished']} finished, {length['censored']} stopped by the turn limit "
-                 f"(censored); Kaplan-Meier median {median} turns; mean of finished games {mean}")
+    lines.append(
+        f"  game length       {length['finished']} finished, {length['censored']} stopped by the turn limit "
+        f"(censored); Kaplan-Meier median {median} turns; mean of finished games {mean}"
+    )
     curves = stats["gini_by_round"]
     for name in ("wealth", "cash"):
         curve = curves[name]
         if curve:
             last = curve[-1]
-            lines.append(f"  Gini of {name:6}    after setup {curve[0][0]:.3f}, after round {len(curve) - 1} "
-                         f"{last[0]:.3f} [{last[1]:.3f}, {last[2]:.3f}] (95 %)")
+            lines.append(
+                f"  Gini of {name:6}    after setup {curve[0][0]:.3f}, after round {len(curve) - 1} "
+                f"{last[0]:.3f} [{last[1]:.3f}, {last[2]:.3f}] (95 %)"
+            )
     if stats["eliminations"]:
         for row in stats["eliminations"]:
-            lines.append(f"  elimination {row['order']}     in {100 * row['share_of_games']:.1f}% of games, "
-                         f"mean turn {row['mean_turn']} ± {row['se']} (round {row['mean_round']})")
+            lines.append(
+                f"  elimination {row['order']}     in {100 * row['share_of_games']:.1f}% of games, "
+                f"mean turn {row['mean_turn']} ± {row['se']} (round {row['mean_round']})"
+            )
     else:
         lines.append("  eliminations      none")
     return "\n".join(lines)

@@ -52,10 +52,18 @@ def _key(cell: dict[str, Any], games: int, seed: int) -> str:
     return json.dumps([sorted(cell["options"].items()), cell["players"], games, seed])
 
 
-def run_sweep(rules: RuleSet, grid: dict[str, list[str]], players: Sequence[int], games: int, seed: int = 0,
-              jobs: int | None = None, backend: str = "local", scheduler: str | None = None,
-              output: Path | None = None,
-              progress: Callable[[int, int, dict[str, Any], bool], None] | None = None) -> list[dict[str, Any]]:
+def run_sweep(
+    rules: RuleSet,
+    grid: dict[str, list[str]],
+    players: Sequence[int],
+    games: int,
+    seed: int = 0,
+    jobs: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    output: Path | None = None,
+    progress: Callable[[int, int, dict[str, Any], bool], None] | None = None,
+) -> list[dict[str, Any]]:
     """Simulate every cell of the grid; return one record per cell: options, players, games, seed, summary.
 
     With `output`, cells already recorded there (same rules, options, players,
@@ -83,8 +91,15 @@ def run_sweep(rules: RuleSet, grid: dict[str, list[str]], players: Sequence[int]
                 progress(i + 1, len(grid_cells), cell, True)
             continue
         summary = simulate_many(rules, games, cell["players"], seed, cell["options"], jobs, backend, scheduler)
-        record = {"edition": rules.name, "rules_hash": rules.rules_hash, "options": cell["options"],
-                  "players": cell["players"], "games": games, "seed": seed, "summary": summary.result()}
+        record = {
+            "edition": rules.name,
+            "rules_hash": rules.rules_hash,
+            "options": cell["options"],
+            "players": cell["players"],
+            "games": games,
+            "seed": seed,
+            "summary": summary.result(),
+        }
         if output is not None:
             with output.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(record, sort_keys=True) + "\n")
@@ -107,11 +122,12 @@ def render_table(records: Sequence[dict[str, Any]]) -> str:
     """Return the sweep as a table for the terminal: one row per cell."""
     option_names = list(records[0]["options"]) if records else []
     header = option_names + ["players"] + [name for name, _ in COLUMNS]
-    rows = [[str(r["options"][n]) for n in option_names] + [str(r["players"])]
-            + [cell(r["summary"]) for _, cell in COLUMNS] for r in records]
+    rows = [
+        [str(r["options"][n]) for n in option_names] + [str(r["players"])] + [cell(r["summary"]) for _, cell in COLUMNS]
+        for r in records
+    ]
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
-             "  ".join("-" * w for w in widths)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
     return "\n".join(lines) + "\n"
 
@@ -129,8 +145,9 @@ def plot(records: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     ginis = [r["summary"]["final_wealth"]["mean_gini"] for r in records]
     turns = [r["summary"]["turns_per_game"]["mean"] for r in records]
     rows = range(len(records))
-    fig, (left, right) = plt.subplots(1, 2, sharey=True, figsize=(10, 1.2 + 0.45 * len(records)),
-                                      constrained_layout=True)
+    fig, (left, right) = plt.subplots(
+        1, 2, sharey=True, figsize=(10, 1.2 + 0.45 * len(records)), constrained_layout=True
+    )
     left.barh(rows, ginis, color="#0072b2")
     left.set_xlabel("mean Gini of final wealth (0 = equal)")
     right.barh(rows, turns, color="#e69f00")
@@ -140,9 +157,11 @@ def plot(records: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     for axis, values, fmt in ((left, ginis, "{:.3f}"), (right, turns, "{:.1f}")):
         axis.spines[["top", "right"]].set_visible(False)
         for y, value in zip(rows, values):
-            axis.annotate(fmt.format(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center",
-                          fontsize=8)
-    fig.suptitle(f"{title}: {records[0]['games'] if records else 0} games per cell, the same seeds in every cell",
-                 fontsize=10)
+            axis.annotate(
+                fmt.format(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8
+            )
+    fig.suptitle(
+        f"{title}: {records[0]['games'] if records else 0} games per cell, the same seeds in every cell", fontsize=10
+    )
     fig.savefig(path)
     plt.close(fig)

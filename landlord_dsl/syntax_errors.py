@@ -20,11 +20,29 @@ from .grammar import keyword_terminals, lark_parser
 
 # Names for grammar terminals, as a person reading an error would say them.
 _TOKEN_NAMES = {
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "LBRACE": "'{'",
-    "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
-    "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "DOT": "'.'", "$END": "end of file",
-    "VBAR": "'|'", "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'",
-    "PERCENT": "'%'", "COMPARE": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "DOT": "'.'",
+    "$END": "end of file",
+    "VBAR": "'|'",
+    "MINUS": "'-'",
+    "PLUS": "'+'",
+    "STAR": "'*'",
+    "SLASH": "'/'",
+    "PERCENT": "'%'",
+    "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
 }
 
 
@@ -54,8 +72,9 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         unclosed = _unclosed_brace(source.text, source.name)
         if unclosed is not None and "RBRACE" in set(err.expected):
-            return RuleSyntaxError([source.diagnostic("this '{' is never closed", unclosed,
-                                                    "the file ends before its '}'")])
+            return RuleSyntaxError(
+                [source.diagnostic("this '{' is never closed", unclosed, "the file ends before its '}'")]
+            )
         last = max(1, len(source.text.rstrip("\n").split("\n")))
         line_text = source.line(last) or ""
         span = ast.Span(source.name, last, len(line_text) + 1, last, len(line_text) + 2)
@@ -67,19 +86,34 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
         span = ast.Span(source.name, line, column, line, column + 1)
         if char == '"':
-            return RuleSyntaxError([source.diagnostic("a string is never closed on this line", span,
-                                                    'close it with " before the end of the line')])
+            return RuleSyntaxError(
+                [
+                    source.diagnostic(
+                        "a string is never closed on this line", span, 'close it with " before the end of the line'
+                    )
+                ]
+            )
         if char == "\ufeff" and err.pos_in_stream == 0:
-            return RuleSyntaxError([source.diagnostic("the text starts with a byte-order mark (U+FEFF)", span,
-                                                    "save the file as UTF-8 without a byte-order mark")])
+            return RuleSyntaxError(
+                [
+                    source.diagnostic(
+                        "the text starts with a byte-order mark (U+FEFF)",
+                        span,
+                        "save the file as UTF-8 without a byte-order mark",
+                    )
+                ]
+            )
         start = _word_start(source.text, err.pos_in_stream)
         column -= err.pos_in_stream - start
         rest = source.text[start:]
         word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", rest)
         hint = _slip_hint(rest, set(err.allowed or ()), source.line(line) or "", column)
         if hint is None:
-            hint = ("names are lower_case letters, digits and '_'" if char.isalpha()
-                    else _expected_hint(set(err.allowed or ())))
+            hint = (
+                "names are lower_case letters, digits and '_'"
+                if char.isalpha()
+                else _expected_hint(set(err.allowed or ()))
+            )
         if word is not None:
             span = ast.Span(source.name, line, column, line, column + len(word.group(0)))
             return RuleSyntaxError([source.diagnostic(f"unexpected {word.group(0)!r}", span, hint)])
@@ -95,16 +129,30 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     width = max(1, len(str(tok)))
     span = ast.Span(source.name, line, column, line, column + width)
     expected = set(err.expected)
-    hint = _slip_hint(source.text[tok.start_pos:] if tok.start_pos is not None else str(tok), expected,
-                      source.line(line) or "", column) or _expected_hint(expected)
+    hint = _slip_hint(
+        source.text[tok.start_pos :] if tok.start_pos is not None else str(tok),
+        expected,
+        source.line(line) or "",
+        column,
+    ) or _expected_hint(expected)
     if tok.type == "RBRACE":
         message = "unexpected '}'"
         if not _braces_balance(source.text):
             hint = (hint + "; " if hint else "") + "check that every '{' and '}' pair up"
-    elif column == 1 and str(tok) in keyword_terminals() and (unclosed := _unclosed_brace(
-            source.text[:tok.start_pos], source.name)) is not None:
-        return RuleSyntaxError([source.diagnostic("this '{' is never closed", unclosed,
-                                                f"'{tok}' at line {line} starts a new declaration before its '}}'")])
+    elif (
+        column == 1
+        and str(tok) in keyword_terminals()
+        and (unclosed := _unclosed_brace(source.text[: tok.start_pos], source.name)) is not None
+    ):
+        return RuleSyntaxError(
+            [
+                source.diagnostic(
+                    "this '{' is never closed",
+                    unclosed,
+                    f"'{tok}' at line {line} starts a new declaration before its '}}'",
+                )
+            ]
+        )
     elif (cut := _cut_expression(source, line, column)) is not None:
         return RuleSyntaxError([cut])
     elif tok.type in ("NAME", "COMPARE", "ADD_OP", "MUL_OP", "INT", "STRING"):
@@ -124,7 +172,7 @@ def _cut_expression(source: SourceText, line: int, column: int) -> Diagnostic | 
     and the parser fails just after it: the slip is on the line before.
     """
     text = source.line(line) or ""
-    match = re.fullmatch(r"([a-z_]+)\s+", text[:column - 1])
+    match = re.fullmatch(r"([a-z_]+)\s+", text[: column - 1])
     if match is None or match.group(1) not in keyword_terminals():
         return None
     previous = next((n for n in range(line - 1, 0, -1) if code_of(source.line(n) or "").strip()), None)
@@ -134,22 +182,40 @@ def _cut_expression(source: SourceText, line: int, column: int) -> Diagnostic | 
     if not _OPEN_ENDED.search(code):
         return None
     span = ast.Span(source.name, previous, len(code), previous, len(code) + 1)
-    return source.diagnostic("this line ends in the middle of an expression", span,
-                             f"'{match.group(1)}' on line {line} was read as part of it")
+    return source.diagnostic(
+        "this line ends in the middle of an expression",
+        span,
+        f"'{match.group(1)}' on line {line} was read as part of it",
+    )
 
 
 def _word_start(text: str, pos: int) -> int:
     """Return where the word through `pos` starts (the lexer may have read its front as a keyword)."""
     start = pos
-    while start > 0 and pos < len(text) and (text[pos].isalnum() or text[pos] == "_") and (
-            text[start - 1].isalnum() or text[start - 1] == "_"):
+    while (
+        start > 0
+        and pos < len(text)
+        and (text[pos].isalnum() or text[pos] == "_")
+        and (text[start - 1].isalnum() or text[start - 1] == "_")
+    ):
         start -= 1
     return start
 
 
 # Other languages' spellings, and what .lg says instead.
-_SLIPS = {"elif": "else if", "elsif": "else if", "elseif": "else if", "True": "true", "False": "false",
-          "None": "none", "null": "none", "&&": "and", "||": "or", "!": "not", "=": "=="}
+_SLIPS = {
+    "elif": "else if",
+    "elsif": "else if",
+    "elseif": "else if",
+    "True": "true",
+    "False": "false",
+    "None": "none",
+    "null": "none",
+    "&&": "and",
+    "||": "or",
+    "!": "not",
+    "=": "==",
+}
 
 
 def _slip_hint(rest: str, expected: set[str], line_text: str, column: int) -> str | None:
@@ -170,8 +236,8 @@ def _slip_hint(rest: str, expected: set[str], line_text: str, column: int) -> st
     close = did_you_mean(found, keywords) if keywords else None
     if close is not None:
         return close
-    if "STRING" in expected and re.fullmatch(r"\s*[a-z_]+\s+[a-z_][a-z0-9_]*\s+", line_text[:column - 1]):
-        label = code_of(line_text)[column - 1:].split("{")[0].strip()
+    if "STRING" in expected and re.fullmatch(r"\s*[a-z_]+\s+[a-z_][a-z0-9_]*\s+", line_text[: column - 1]):
+        label = code_of(line_text)[column - 1 :].split("{")[0].strip()
         return f'a label is written in quotes: "{label or found}"'
     return None
 

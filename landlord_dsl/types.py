@@ -11,7 +11,14 @@ from __future__ import annotations
 
 INT, BOOL, TEXT, NONE, ANY = "int", "bool", "text", "none", "any"
 PLAYER, SPACE, CARD, ACCOUNT, GROUP, DECK, DICE, PAYEE = (
-    "player", "space", "card", "account", "group", "deck", "dice", "payee",
+    "player",
+    "space",
+    "card",
+    "account",
+    "group",
+    "deck",
+    "dice",
+    "payee",
 )
 
 
@@ -76,8 +83,18 @@ def comparable(a: str, b: str) -> bool:
 
 
 _PLURAL = {
-    INT: "numbers", BOOL: "true/false values", TEXT: "texts", NONE: "nones", PLAYER: "players", SPACE: "spaces",
-    CARD: "cards", ACCOUNT: "accounts", GROUP: "groups", DECK: "decks", DICE: "dice", PAYEE: "players or accounts",
+    INT: "numbers",
+    BOOL: "true/false values",
+    TEXT: "texts",
+    NONE: "nones",
+    PLAYER: "players",
+    SPACE: "spaces",
+    CARD: "cards",
+    ACCOUNT: "accounts",
+    GROUP: "groups",
+    DECK: "decks",
+    DICE: "dice",
+    PAYEE: "players or accounts",
     ANY: "things",
 }
 
@@ -99,32 +116,47 @@ def describe(type_: str) -> str:
     if type_.startswith("table["):
         return f"the table '{table_name(type_)}'"
     return {
-        INT: "a number", BOOL: "true/false", TEXT: "text", NONE: "none", PLAYER: "a player",
-        SPACE: "a space", CARD: "a card", ACCOUNT: "an account", GROUP: "a group", DECK: "a deck",
-        DICE: "the dice", PAYEE: "a player or an account", ANY: "anything",
+        INT: "a number",
+        BOOL: "true/false",
+        TEXT: "text",
+        NONE: "none",
+        PLAYER: "a player",
+        SPACE: "a space",
+        CARD: "a card",
+        ACCOUNT: "an account",
+        GROUP: "a group",
+        DECK: "a deck",
+        DICE: "the dice",
+        PAYEE: "a player or an account",
+        ANY: "anything",
     }.get(type_, type_)
 
 
 # Fields every value of a type has, besides those an edition declares.
 BUILTIN_FIELDS: dict[str, dict[str, str]] = {
-    PLAYER: {"cash": INT, "space": SPACE, "seat": INT, "name": TEXT, "cards": list_of(CARD),
-             "titles": list_of(SPACE)},
+    PLAYER: {"cash": INT, "space": SPACE, "seat": INT, "name": TEXT, "cards": list_of(CARD), "titles": list_of(SPACE)},
     SPACE: {"owner": optional(PLAYER), "index": INT, "name": TEXT, "kind": TEXT, "title": CARD},
-    CARD: {"name": TEXT, "text": TEXT, "space": optional(SPACE), "holder": optional(PLAYER), "deck": DECK,
-           "share_of": optional(SPACE)},
+    CARD: {
+        "name": TEXT,
+        "text": TEXT,
+        "space": optional(SPACE),
+        "holder": optional(PLAYER),
+        "deck": DECK,
+        "share_of": optional(SPACE),
+    },
     DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
     ACCOUNT: {"balance": INT, "name": TEXT},
 }
 
 # Names whose meaning depends on where they are used.
 CONTEXT_NAMES: dict[str, str] = {
-    "player": PLAYER,        # the player the rule is acting for
+    "player": PLAYER,  # the player the rule is acting for
     "players": list_of(PLAYER),
     "player_count": INT,
-    "turn_number": INT,      # turns played so far, this one included
-    "here": SPACE,           # the acting player's space
-    "origin": SPACE,         # where the current player's last move started
-    "dice": DICE,            # the last roll of the dice
+    "turn_number": INT,  # turns played so far, this one included
+    "here": SPACE,  # the acting player's space
+    "origin": SPACE,  # where the current player's last move started
+    "dice": DICE,  # the last roll of the dice
     "spaces": list_of(SPACE),
 }
 SHORTFALL_NAMES: dict[str, str] = {"due": INT, "creditor": PAYEE, "creditor_player": optional(PLAYER)}

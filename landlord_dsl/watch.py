@@ -62,8 +62,11 @@ class _Recorder(list):
         self.citations = [r.provenance.source if r.provenance else "" for r in rules.model.rules]
         model = rules.model
         # only numbers and flags read well beside a title (a player-valued variable would show a seat number)
-        self.shown_vars = [(v, name) for v, (name, decl) in enumerate(model.space_vars.items())
-                           if model.types.get(id(decl)) in ("int", "bool")]
+        self.shown_vars = [
+            (v, name)
+            for v, (name, decl) in enumerate(model.space_vars.items())
+            if model.types.get(id(decl)) in ("int", "bool")
+        ]
 
     def append(self, event: tuple) -> None:
         super().append(event)
@@ -82,26 +85,29 @@ class _Recorder(list):
         pos = list(game.pos)
         if isinstance(typed, LogSend):  # logged just before the engine puts the token there
             pos[typed.seat] = typed.dest
-        self.recording.frames.append({
-            "text": text.strip(),
-            "rule": game.rule_name(rule) if rule >= 0 else None,
-            "cite": self.citations[rule] if rule >= 0 else "",
-            "turn": game.turn,
-            "seat": typed.seat if isinstance(typed, _ACTING) else None,
-            "pos": pos,
-            "cash": [game.cash(s) for s in range(game.n)],
-            "accounts": [b for b, finite in zip(game.bal[:game.nacc], game.finite) if finite],
-            "out": [s for s in range(game.n) if s not in game.seats],
-            "h": len(self.recording.holdings) - 1,
-        })
+        self.recording.frames.append(
+            {
+                "text": text.strip(),
+                "rule": game.rule_name(rule) if rule >= 0 else None,
+                "cite": self.citations[rule] if rule >= 0 else "",
+                "turn": game.turn,
+                "seat": typed.seat if isinstance(typed, _ACTING) else None,
+                "pos": pos,
+                "cash": [game.cash(s) for s in range(game.n)],
+                "accounts": [b for b, finite in zip(game.bal[: game.nacc], game.finite) if finite],
+                "out": [s for s in range(game.n) if s not in game.seats],
+                "h": len(self.recording.holdings) - 1,
+            }
+        )
 
     def _holdings(self) -> dict[str, Any]:
         game = self.game
         changed: list[list[Any]] = []
         for v, name in self.shown_vars:
             start = game.prog.space_var_init[v]
-            changed.extend([space, _var_text(name, value)] for space, value in enumerate(game.sv[v])
-                           if value != start[space])
+            changed.extend(
+                [space, _var_text(name, value)] for space, value in enumerate(game.sv[v]) if value != start[space]
+            )
         return {
             "owner": list(game.owner),
             "cards": [[c for c in game.hands[s] if game.prog.card_space[c] is None] for s in range(game.n)],
@@ -130,7 +136,7 @@ def record(game: Game, rules: RuleSet) -> Recording:
 def replay_data(game: Game, rules: RuleSet, recording: Recording) -> dict[str, Any]:
     """Return everything the page needs, as JSON-ready data."""
     prog = game.prog
-    accounts = [label for label, finite in zip(prog.account_labels, game.finite[:game.nacc]) if finite]
+    accounts = [label for label, finite in zip(prog.account_labels, game.finite[: game.nacc]) if finite]
     return {
         "title": prog.title,
         "names": list(game.names),
@@ -149,9 +155,12 @@ def replay_html(game: Game, rules: RuleSet, recording: Recording, heading: str |
     # No "<" at all inside the script element, so no text can end it early (or open a comment).
     blob = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
     svg = board_svg(rules, program=game.prog)
-    svg = svg[svg.index("<svg"):]
-    return (_PAGE.replace("{{TITLE}}", escape(heading or f"{game.prog.title}: a game replayed"))
-            .replace("{{BOARD}}", svg).replace("{{DATA}}", blob))
+    svg = svg[svg.index("<svg") :]
+    return (
+        _PAGE.replace("{{TITLE}}", escape(heading or f"{game.prog.title}: a game replayed"))
+        .replace("{{BOARD}}", svg)
+        .replace("{{DATA}}", blob)
+    )
 
 
 _PAGE = """<!DOCTYPE html>

@@ -103,9 +103,18 @@ def find_chromium() -> str | None:
 
 
 def _chrome(browser: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
-    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--user-data-dir={profile}"]
+    base = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--hide-scrollbars",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+    ]
     return subprocess.run(base + list(args), capture_output=True, text=True, timeout=600, check=False)
 
 
@@ -142,20 +151,27 @@ def measure(site: Path, browser: str, work: Path, which: list[str] | None = None
     """Return, for every page (or those in `which`) and width, the sideways-scrolling tables, page overflow
     and picture text sizes."""
     harness = site / "__browser_check__.html"
-    harness.write_text(_HARNESS % {"pages": json.dumps(pages(site) if which is None else which),
-                                   "widths": json.dumps(WIDTHS)},
-                       encoding="utf-8")
+    harness.write_text(
+        _HARNESS % {"pages": json.dumps(pages(site) if which is None else which), "widths": json.dumps(WIDTHS)},
+        encoding="utf-8",
+    )
     server = _Server(site)
     try:
-        proc = _chrome(browser, work / "profile", "--window-size=1400,1000", "--virtual-time-budget=600000",
-                       "--dump-dom", server.url + harness.name)
+        proc = _chrome(
+            browser,
+            work / "profile",
+            "--window-size=1400,1000",
+            "--virtual-time-budget=600000",
+            "--dump-dom",
+            server.url + harness.name,
+        )
     finally:
         server.close()
         harness.unlink()
     start = proc.stdout.find('<pre id="result">')
     if proc.returncode != 0 or start < 0:
         raise RuntimeError(f"Chromium failed: {proc.stderr[-2000:]}")
-    text = html.unescape(proc.stdout[start + len('<pre id="result">'):proc.stdout.index("</pre>", start)])
+    text = html.unescape(proc.stdout[start + len('<pre id="result">') : proc.stdout.index("</pre>", start)])
     if not text.startswith("["):
         raise RuntimeError(f"the check did not finish: {text[:500]!r}")
     return json.loads(text)
@@ -167,16 +183,17 @@ def problems(results: list[dict]) -> list[str]:
     for r in results:
         where = f"/{r['page']} at {r['width']} px"
         for t in r["tables"]:
-            found.append(f"{where}: table {t['index']} ({t['first']!r}) is {t['scroll']} px wide "
-                         f"in {t['width']} px")
+            found.append(f"{where}: table {t['index']} ({t['first']!r}) is {t['scroll']} px wide in {t['width']} px")
         if r["overflow"]:
             found.append(f"{where}: the page scrolls sideways")
         if r["copy"]["output"]:
             found.append(f"{where}: {r['copy']['output']} output blocks have a copy button")
         for p in r["pictures"]:
             if not p["text"] >= MIN_TEXT_PX:
-                found.append(f"{where}: the smallest text of {p['src']} shows at {p['text']:.1f} px "
-                             f"(picture {p['shown']} px wide)")
+                found.append(
+                    f"{where}: the smallest text of {p['src']} shows at {p['text']:.1f} px "
+                    f"(picture {p['shown']} px wide)"
+                )
     return found
 
 
@@ -189,8 +206,14 @@ def screenshots(site: Path, browser: str, out: Path, work: Path, which=SHOT_PAGE
         for page in which:
             for width in WIDTHS:
                 target = out / f"{page.strip('/').replace('/', '_') or 'home'}-{width}.png"
-                _chrome(browser, work / "profile", f"--window-size={width},1600", f"--screenshot={target}",
-                        "--virtual-time-budget=5000", server.url + page)
+                _chrome(
+                    browser,
+                    work / "profile",
+                    f"--window-size={width},1600",
+                    f"--screenshot={target}",
+                    "--virtual-time-budget=5000",
+                    server.url + page,
+                )
                 if target.exists() and target.stat().st_size:
                     written.append(target)
     finally:

@@ -43,8 +43,7 @@ settings.load_profile(os.environ.get("LANDLORD_HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--run-slow", action="store_true", default=False,
-                     help="also run the tests marked slow (CI does)")
+    parser.addoption("--run-slow", action="store_true", default=False, help="also run the tests marked slow (CI does)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -28,8 +28,24 @@ def _next(members, pos):
 
 def _chance_moves(pos):
     """Return the sixteen Chance outcomes from `pos`: a destination, 'jail', 'card' (kept) or None."""
-    return [39, GO, 24, 11, _next(RAILROADS, pos), _next(RAILROADS, pos), _next(UTILITIES, pos), None,
-            "card", (pos - 3) % 40, "jail", None, None, 5, None, None]
+    return [
+        39,
+        GO,
+        24,
+        11,
+        _next(RAILROADS, pos),
+        _next(RAILROADS, pos),
+        _next(UTILITIES, pos),
+        None,
+        "card",
+        (pos - 3) % 40,
+        "jail",
+        None,
+        None,
+        5,
+        None,
+        None,
+    ]
 
 
 def _chest_moves(pos):
@@ -63,7 +79,7 @@ def _land(pos, held, prob, acc):
                 if outcome is None:
                     yield pos, False, held, p
                 elif outcome == "card":
-                    yield pos, False, held[:index] + (True,) + held[index + 1:], p
+                    yield pos, False, held[:index] + (True,) + held[index + 1 :], p
                 elif outcome == "jail":
                     yield JAIL, True, held, p
                 else:

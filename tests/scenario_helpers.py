@@ -50,6 +50,7 @@ class RecordingAgent(ScriptedAgent):
         self.bid_requests.append(request)
         return super().bid(game, request)
 
+
 _PROGRAMS: dict[tuple, Any] = {}
 
 

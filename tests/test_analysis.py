@@ -54,6 +54,7 @@ def ring():
 
 # ------------------------------------------------ the standard board, exactly
 
+
 def _published_table() -> dict:
     return tomllib.loads((ROOT / "tests" / "data" / "collins-monopoly.toml").read_text(encoding="utf-8"))
 
@@ -65,8 +66,9 @@ def test_standard_deck_matches_the_published_long_run_table_to_a_hundredth_of_a_
     # jail paying the fine to leave at once (pay_fine) and throwing as usual.
     table = _published_table()
     assert abs(sum(sq["percent"] for sq in table["square"]) + table["in_jail"] - 100) < 0.001
-    published = analyze(str(STANDARD), options={"jail_cards": "returned"}, prefer=["pay_fine"],
-                        check_economy=False, rents=False)
+    published = analyze(
+        str(STANDARD), options={"jail_cards": "returned"}, prefer=["pay_fine"], check_economy=False, rents=False
+    )
     rows = {r.index: r for r in published.rows if not r.status}
     for sq in table["square"]:
         # the jail corner: just visiting and in jail together (a throw from jail starts after the fine)
@@ -107,6 +109,7 @@ def test_standard_deck_has_the_familiar_shape(standard):
 
 # ------------------------------------------ Monte Carlo agreement, per edition
 
+
 @pytest.mark.parametrize("edition", variants_slow(ld.shipped_editions()) + ["ring"])
 def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
     rules = str(RING) if edition == "ring" else edition
@@ -143,6 +146,7 @@ def test_the_1904_patent_is_refused_with_the_counter_that_makes_it_unbounded():
 
 # --------------------------------------------------------- the machinery
 
+
 def test_memoised_continuations_give_exactly_the_full_enumeration(ring):
     full = analyze(str(RING), check_economy=False, memo=False)
     for a, b in zip(ring.rows, full.rows):
@@ -170,8 +174,9 @@ def test_rows_are_probabilities_and_the_jail_status_is_separate(ring):
 
 
 def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(tmp_path):
-    path = _ring(tmp_path, "if again and not player.in_jail {",
-                 "if again and not player.in_jail and player.laps >= 0 {")
+    path = _ring(
+        tmp_path, "if again and not player.in_jail {", "if again and not player.in_jail and player.laps >= 0 {"
+    )
     with pytest.raises(ld.LandlordError) as err:
         analyze(path, check_economy=False)
     line = RING.read_text(encoding="utf-8").splitlines().index("player var laps = 0") + 1
@@ -180,8 +185,11 @@ def test_a_counter_read_by_movement_is_reported_unbounded_where_it_is_declared(t
 
 def test_movement_that_depends_on_money_is_flagged_at_the_rule(tmp_path):
     # leaving jail only when rich: in a game played on, the token is poorer
-    path = _ring(tmp_path, "if player.in_jail {\n            pay 20",
-                 "if player.in_jail and player.cash >= 990 {\n            pay 20")
+    path = _ring(
+        tmp_path,
+        "if player.in_jail {\n            pay 20",
+        "if player.in_jail and player.cash >= 990 {\n            pay 20",
+    )
     result = analyze(path, check_economy=True, rents=False)
     assert not result.exact
     text = result.warnings[0].render()
@@ -189,8 +197,11 @@ def test_movement_that_depends_on_money_is_flagged_at_the_rule(tmp_path):
 
 
 def test_preferred_options_fix_decisions(tmp_path):
-    path = _ring(tmp_path, """            pay 20 from player to bank
-            set player.in_jail = false""", """            choose "Leave jail?" {
+    path = _ring(
+        tmp_path,
+        """            pay 20 from player to bank
+            set player.in_jail = false""",
+        """            choose "Leave jail?" {
                 option leave "Pay 20" cost 20 value 30 {
                     pay 20 from player to bank
                     set player.in_jail = false
@@ -199,7 +210,8 @@ def test_preferred_options_fix_decisions(tmp_path):
                     set player.in_jail = false
                     end turn
                 }
-            }""")
+            }""",
+    )
     leave = analyze(path, check_economy=False, rents=False)
     stay = analyze(path, prefer=["stay"], check_economy=False, rents=False)
     assert stay.by_space("lockup").turn > leave.by_space("lockup").turn
@@ -234,6 +246,7 @@ def test_rent_comes_from_the_rules_landing_handlers():
 
 # ------------------------------------------------------------ output and CLI
 
+
 def test_cli_prints_the_table_markdown_and_json(tmp_path):
     out = io.StringIO()
     assert main(["analyze", str(RING)], out=out) == 0
@@ -247,12 +260,32 @@ def test_cli_prints_the_table_markdown_and_json(tmp_path):
     assert main(["analyze", str(RING), "--format", "json"], out=out) == 0
     data = json.loads(out.getvalue())
     assert data["schema"] == "landlord-dsl/analysis/1"
-    assert set(data) >= {"edition", "players", "policy", "draws", "states", "movement_state", "throws_per_turn",
-                         "economy_checked", "exact", "warnings", "spaces", "rents"}
+    assert set(data) >= {
+        "edition",
+        "players",
+        "policy",
+        "draws",
+        "states",
+        "movement_state",
+        "throws_per_turn",
+        "economy_checked",
+        "exact",
+        "warnings",
+        "spaces",
+        "rents",
+    }
     assert data["economy_checked"] and data["exact"]
     assert set(data["spaces"][0]) == {"index", "name", "label", "status", "throw", "turn", "visits"}
-    assert set(data["rents"][0]) == {"index", "name", "label", "level", "rent_per_landing", "rent_per_turn",
-                                     "cost", "payback"}
+    assert set(data["rents"][0]) == {
+        "index",
+        "name",
+        "label",
+        "level",
+        "rent_per_landing",
+        "rent_per_turn",
+        "cost",
+        "payback",
+    }
 
 
 def test_cli_rejects_a_malformed_buildings_argument(capsys):
@@ -269,9 +302,21 @@ def test_api_facade():
 def test_the_analysis_benchmark_runs():
     import subprocess
 
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "analysis_bench.py"), "--edition",
-                           "landlords-game-1906", "--parts", "chain", "--json"],
-                          capture_output=True, text=True, timeout=600, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "analysis_bench.py"),
+            "--edition",
+            "landlords-game-1906",
+            "--parts",
+            "chain",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     (row,) = json.loads(done.stdout)
     assert row["edition"] == "landlords-game-1906" and row["states"] > 0 and row["turns_run"] >= row["states"]
 

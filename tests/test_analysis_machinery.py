@@ -21,6 +21,7 @@ live_locals = explore.live_locals.__wrapped__  # uncached, so that monkeypatched
 
 # ------------------------------------------------------------ solving the chain
 
+
 def _birth_death(n: int, up: float) -> list[dict[int, float]]:
     rows = []
     for i in range(n):
@@ -82,6 +83,7 @@ def test_reduction_and_linear_solve_agree_on_a_large_random_chain(monkeypatch):
 
 
 # ------------------------------------------------- reading a frame for the memo
+
 
 class _Caller:
     """Stands in for the game: its roll() notes where the calling frame stands."""

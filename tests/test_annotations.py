@@ -8,7 +8,7 @@ through it, so there is one place that says what the checker found per node.
 from landlord_dsl import ast, load_text
 from landlord_dsl.model import Annotations
 
-SOURCE = '''
+SOURCE = """
 edition "annotated" { players 2 to 2 }
 kind plain { }
 board { space start "Start" : plain }
@@ -23,7 +23,7 @@ rule tax {
         }
     }
 }
-'''
+"""
 
 
 def _handler(model):

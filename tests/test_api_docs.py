@@ -39,8 +39,11 @@ def shown_members(cls: type, options: str) -> list[tuple[str, object]]:
     if "members: false" in options:
         return []
     listed = re.findall(r"^\s+- (\w+)$", options, re.M)
-    names = listed or [n for n, v in vars(cls).items() if not n.startswith("_")
-                       and (inspect.isfunction(v) or isinstance(v, (property, classmethod, staticmethod)))]
+    names = listed or [
+        n
+        for n, v in vars(cls).items()
+        if not n.startswith("_") and (inspect.isfunction(v) or isinstance(v, (property, classmethod, staticmethod)))
+    ]
     return [(n, inspect.getattr_static(cls, n)) for n in names]
 
 

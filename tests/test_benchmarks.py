@@ -89,18 +89,38 @@ def test_baseline_1933_plays_the_same_games_as_the_interpreter(players):
 
 
 def test_bench_json_output():
-    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--games", "5", "--json"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench.py"), "--games", "5", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    for key in ("edition", "games", "players", "load_seconds", "compile_seconds", "interpreter", "baseline",
-                "ratio", "baseline_speedup", "identical_games"):
+    for key in (
+        "edition",
+        "games",
+        "players",
+        "load_seconds",
+        "compile_seconds",
+        "interpreter",
+        "baseline",
+        "ratio",
+        "baseline_speedup",
+        "identical_games",
+    ):
         assert key in report, key
     assert report["edition"] == "landlords-game-1906" and report["games"] == 5 and report["players"] == 4
     for engine in ("interpreter", "baseline"):
         figures = report[engine]
-        for key in ("seconds", "player_turns", "turns_per_second", "games_per_second", "mean_turns_per_game",
-                    "money_conserved"):
+        for key in (
+            "seconds",
+            "player_turns",
+            "turns_per_second",
+            "games_per_second",
+            "mean_turns_per_game",
+            "money_conserved",
+        ):
             assert key in figures, (engine, key)
         assert figures["games"] == 5 and figures["money_conserved"] == 5
         assert figures["turns_per_second"] > 0
@@ -110,27 +130,60 @@ def test_bench_json_output():
 
 
 def test_bench_runs_the_1933_baseline_and_none_for_a_variant():
-    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--edition", "monopoly-1933-atlantic-city",
-                           "--games", "3", "--json"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH_DIR / "bench.py"),
+            "--edition",
+            "monopoly-1933-atlantic-city",
+            "--games",
+            "3",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["baseline"]["money_conserved"] == 3 and report["identical_games"] == 3
-    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench.py"), "--edition", "monopoly-1933-paupers",
-                           "--games", "2"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench.py"), "--edition", "monopoly-1933-paupers", "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "no hand-written baseline for monopoly-1933-paupers" in proc.stdout
 
 
 def test_the_peer_comparison_says_it_skipped_when_no_peer_is_given(tmp_path):
-    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench_peer.py"), "--peer", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench_peer.py"), "--peer", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0 and proc.stdout.startswith("skipped: no peer simulator")
 
 
 def test_the_scale_benchmark_runs_and_finds_the_same_summary_on_two_cores():
-    proc = subprocess.run([sys.executable, str(BENCH_DIR / "bench_scale.py"), "speedup", "--games", "8",
-                           "--edition", "landlords-game-1904"],
-                          capture_output=True, text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH_DIR / "bench_scale.py"),
+            "speedup",
+            "--games",
+            "8",
+            "--edition",
+            "landlords-game-1904",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     runs = json.loads(proc.stdout)["runs"]
     assert [r["jobs"] for r in runs] == [1, 2] and all(r["same_summary_as_jobs_1"] for r in runs)

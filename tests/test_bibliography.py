@@ -96,11 +96,18 @@ def test_every_shipped_citation_names_a_shipped_source(name):
 def test_no_file_points_outside_the_repository():
     """No page, rule file, test or example cites the private notes the editions were written from."""
     private = re.compile("boards" + r"\.md|" + "shared" + "/|" + "seed" + " 00")
-    roots = [ROOT / "README.md"] + [p for d in ("docs", "editions", "landlord_dsl", "tests", "examples")
-                                     for p in (ROOT / d).rglob("*") if p.is_file() and p.suffix in
-                                     (".md", ".lg", ".py", ".toml", ".expected")]
-    found = [f"{p.relative_to(ROOT)}:{i}" for p in roots
-             for i, line in enumerate(p.read_text(encoding="utf-8").split("\n"), 1) if private.search(line)]
+    roots = [ROOT / "README.md"] + [
+        p
+        for d in ("docs", "editions", "landlord_dsl", "tests", "examples")
+        for p in (ROOT / d).rglob("*")
+        if p.is_file() and p.suffix in (".md", ".lg", ".py", ".toml", ".expected")
+    ]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in roots
+        for i, line in enumerate(p.read_text(encoding="utf-8").split("\n"), 1)
+        if private.search(line)
+    ]
     assert found == []
 
 
@@ -108,7 +115,7 @@ def test_parse_citation_splits_parts_and_finds_keys():
     parts = parse_citation("magie-1906, Rule 6; moddable-boards, 1906 board;none: a test; table 2.1; x y")
     assert [p.key for p in parts] == ["magie-1906", "moddable-boards", "none", None, None]
     text = "magie-1906, Rule 6; moddable-boards, 1906 board;none: a test; table 2.1; x y"
-    assert [text[p.start:p.start + len(p.text)] for p in parts] == [p.text for p in parts]
+    assert [text[p.start : p.start + len(p.text)] for p in parts] == [p.text for p in parts]
     assert parse_citation("magie-1904")[0].key == "magie-1904"
 
 
@@ -117,40 +124,51 @@ def test_known_keys_check_clean():
 
 
 def test_unknown_key_is_reported_at_the_key_with_a_hint():
-    diags = ld.check(SMALL.format(header="magie-1906", extra="", cite="magie-1906, Rule 3; parker-1953, deeds"),
-                     "small.lg")
+    diags = ld.check(
+        SMALL.format(header="magie-1906", extra="", cite="magie-1906, Rule 3; parker-1953, deeds"), "small.lg"
+    )
     assert [d.message for d in diags] == ["unknown source key 'parker-1953'"]
     (d,) = diags
     assert d.hint == "did you mean 'parker-1935'?"
-    assert d.line_text[d.span.column - 1:d.span.end_column - 1] == "parker-1953"
+    assert d.line_text[d.span.column - 1 : d.span.end_column - 1] == "parker-1953"
 
 
 def test_the_header_citation_is_checked_too():
     assert _messages(SMALL.format(header="1906 rules", extra="", cite="magie-1906")) == [
-        "the citation '1906 rules' does not start with a source key"]
+        "the citation '1906 rules' does not start with a source key"
+    ]
 
 
 def test_a_reference_declares_a_key_for_the_files_citations():
     own = 'reference "club-2024" "Rules of our club, typed in 2024" at "the club binder"\n'
     assert _messages(SMALL.format(header="club-2024", extra=own, cite="club-2024, page 2")) == []
     assert _messages(SMALL.format(header="club-2024", extra="", cite="club-2024, page 2")) == [
-        "unknown source key 'club-2024'", "unknown source key 'club-2024'"]
+        "unknown source key 'club-2024'",
+        "unknown source key 'club-2024'",
+    ]
 
 
-@pytest.mark.parametrize("decl,message", [
-    ('reference "Club 2024" "Our rules"', "'Club 2024' cannot be a source key"),
-    ('reference "magie-1906" "Our copy of the 1906 rules"',
-     "'magie-1906' is already a key of the shipped bibliography"),
-    ('reference "club" "Our rules"\nreference "club" "Our other rules"', "reference 'club' is declared twice"),
-])
+@pytest.mark.parametrize(
+    "decl,message",
+    [
+        ('reference "Club 2024" "Our rules"', "'Club 2024' cannot be a source key"),
+        (
+            'reference "magie-1906" "Our copy of the 1906 rules"',
+            "'magie-1906' is already a key of the shipped bibliography",
+        ),
+        ('reference "club" "Our rules"\nreference "club" "Our other rules"', "reference 'club' is declared twice"),
+    ],
+)
 def test_bad_references_are_reported(decl, message):
     assert message in _messages(SMALL.format(header="magie-1906", extra=decl + "\n", cite="magie-1906, Rule 3"))
 
 
 def test_a_variant_cites_its_own_reference_and_its_bases_keys():
-    variant = ('edition "club-1933" {\n    extends "monopoly-1933-atlantic-city"\n    source "club-2024"\n}\n'
-               'reference "club-2024" "Rules of our club, typed in 2024"\n'
-               'const start_cash = 2000 source "club-2024, page 1; anspach-1933, set-up" reconstruction\n')
+    variant = (
+        'edition "club-1933" {\n    extends "monopoly-1933-atlantic-city"\n    source "club-2024"\n}\n'
+        'reference "club-2024" "Rules of our club, typed in 2024"\n'
+        'const start_cash = 2000 source "club-2024, page 1; anspach-1933, set-up" reconstruction\n'
+    )
     rules = load_text(variant, "club-1933.lg")
     assert rules.model.consts["start_cash"].provenance.source.startswith("club-2024")
     with pytest.raises(ld.LandlordError, match="unknown source key 'club-2024'"):
@@ -158,8 +176,10 @@ def test_a_variant_cites_its_own_reference_and_its_bases_keys():
 
 
 def test_reference_survives_formatting():
-    text = ('edition "x" { }\nreference   "club-2024"  "Rules of our club" at  "the binder"\n'
-            'reference "notes" "' + "A very long description of our notes " * 3 + '" at "' + "a shelf " * 6 + '"\n')
+    text = (
+        'edition "x" { }\nreference   "club-2024"  "Rules of our club" at  "the binder"\n'
+        'reference "notes" "' + "A very long description of our notes " * 3 + '" at "' + "a shelf " * 6 + '"\n'
+    )
     formatted = format_text(text)
     assert 'reference "club-2024" "Rules of our club" at "the binder"\n' in formatted
     assert parse(formatted) == parse(text)
@@ -168,10 +188,12 @@ def test_reference_survives_formatting():
 
 def test_show_prints_each_citation_whole_with_its_confidence_after_it(tmp_path):
     path = tmp_path / "small.lg"
-    path.write_text(SMALL.format(header="magie-1906", extra="", cite="magie-1906, Rules 2, 8 and 17")
-                    .replace('space go "Go" : plain',
-                             'space go "Go" : plain source "moddable-boards, 1906 board" code'),
-                    encoding="utf-8")
+    path.write_text(
+        SMALL.format(header="magie-1906", extra="", cite="magie-1906, Rules 2, 8 and 17").replace(
+            'space go "Go" : plain', 'space go "Go" : plain source "moddable-boards, 1906 board" code'
+        ),
+        encoding="utf-8",
+    )
     out = io.StringIO()
     assert main(["show", str(path)], out) == 0
     assert "[moddable-boards, 1906 board] (code)" in out.getvalue()

@@ -112,7 +112,8 @@ def test_the_pictures_in_the_docs_are_those_the_editions_draw_today():
         picture = ROOT / "docs" / "assets" / "boards" / f"{name}.svg"
         assert picture.is_file(), f"{picture} is missing: run python examples/draw_boards.py"
         assert picture.read_text(encoding="utf-8") == board_svg(ld.load_edition(name)), (
-            f"{picture} is out of date: run python examples/draw_boards.py")
+            f"{picture} is out of date: run python examples/draw_boards.py"
+        )
 
 
 @pytest.mark.slow
@@ -122,6 +123,7 @@ def test_the_family_tree_in_the_docs_is_that_of_the_shipped_files():
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     picture = ROOT / "docs" / "assets" / "family.svg"
     assert picture.read_text(encoding="utf-8") == module.svg(), (
-        f"{picture} is out of date: run python examples/draw_family.py")
+        f"{picture} is out of date: run python examples/draw_family.py"
+    )
     names = [name for name, _, variants in module.family() for name in [name] + [v[0] for v in variants]]
     assert sorted(names) == sorted(ld.shipped_editions())

@@ -34,8 +34,12 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-                          cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out
 
@@ -53,8 +57,10 @@ def test_the_check_sees_a_table_too_wide_for_a_phone(site, chromium, tmp_path):
     page = site / "too-wide" / "index.html"
     page.parent.mkdir()
     cells = "".join(f"<td><code>a_long_identifier_number_{i}</code></td>" for i in range(8))
-    page.write_text('<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">'
-                    f'</head><body><article><table class="x"><tr>{cells}</tr></table></article></body></html>')
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">'
+        f'</head><body><article><table class="x"><tr>{cells}</tr></table></article></body></html>'
+    )
     try:
         results = browser_check.measure(site, chromium, tmp_path, which=["too-wide/"])
     finally:

@@ -16,7 +16,7 @@ import landlord_dsl as ld
 from landlord_dsl.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-MISTAKES = '''edition "bad" { players 2 to 4 }
+MISTAKES = """edition "bad" { players 2 to 4 }
 account bank unlimited
 kind plain { }
 board { space a "A" : plain space b "B" : plane }
@@ -24,7 +24,7 @@ rule r {
     on turn { pay 5 from player to bnk }
     on land a { set player.cash = 3 }
 }
-'''
+"""
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -104,8 +104,17 @@ def test_simulate_json():
 
 
 def test_simulate_table_and_options():
-    code, out = run("simulate", "landlords-game-1906", "--games", "5", "--players", "3",
-                    "--option", "faster_game=true", "--no-progress")
+    code, out = run(
+        "simulate",
+        "landlords-game-1906",
+        "--games",
+        "5",
+        "--players",
+        "3",
+        "--option",
+        "faster_game=true",
+        "--no-progress",
+    )
     assert code == 0 and "5 games, 3 players" in out and "wins by seat" in out
 
 
@@ -188,23 +197,31 @@ def test_console_script_from_another_directory(tmp_path):
     exe = shutil.which("landlord-dsl")
     if exe is None:
         pytest.fail("the landlord-dsl console script is not installed (pip install .)")
-    proc = subprocess.run([exe, "check", "landlords-game-1906"], cwd=tmp_path, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": ""})
+    proc = subprocess.run(
+        [exe, "check", "landlords-game-1906"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
     assert proc.returncode == 0, proc.stderr
     proc = subprocess.run([exe, "--help"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0 and "simulate" in proc.stdout
 
 
-@pytest.mark.parametrize(("argv", "status", "says"), [
-    # a rule file with problems is status 1 whatever command read it (play, show and simulate used to give 2)
-    (("play", "{bad}", "--seed", "1"), 1, "unknown kind 'plane'"),
-    (("show", "{bad}"), 1, "unknown kind 'plane'"),
-    (("simulate", "{syntax}", "--games", "1"), 1, "syntax.lg:2"),
-    # an unknown edition or file is a usage error, 2, whatever command was given it (analyze and fmt used to give 1)
-    (("analyze", "landlords-game-1960"), 2, "unknown edition or variant 'landlords-game-1960'"),
-    (("fmt", "{missing}"), 2, "No such file or directory"),
-    (("play", "landlords-game-1906", "--players", "9"), 2, "is for 2 to"),
-])
+@pytest.mark.parametrize(
+    ("argv", "status", "says"),
+    [
+        # a rule file with problems is status 1 whatever command read it (play, show and simulate used to give 2)
+        (("play", "{bad}", "--seed", "1"), 1, "unknown kind 'plane'"),
+        (("show", "{bad}"), 1, "unknown kind 'plane'"),
+        (("simulate", "{syntax}", "--games", "1"), 1, "syntax.lg:2"),
+        # an unknown edition or file is a usage error, 2, whatever command was given it (analyze and fmt used to give 1)
+        (("analyze", "landlords-game-1960"), 2, "unknown edition or variant 'landlords-game-1960'"),
+        (("fmt", "{missing}"), 2, "No such file or directory"),
+        (("play", "landlords-game-1906", "--players", "9"), 2, "is for 2 to"),
+    ],
+)
 def test_the_exit_status_comes_from_the_kind_of_error(tmp_path, capsys, argv, status, says):
     (tmp_path / "bad.lg").write_text(MISTAKES)
     (tmp_path / "syntax.lg").write_text('edition "x" { }\nrule r { on turn { pay 1 from player } }\n')

@@ -55,8 +55,13 @@ def test_optimised_and_plain_compilations_play_the_same_games(path: Path):
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10_000), faster=st.booleans(), average=st.booleans(), chance=st.booleans(),
-       single_tax=st.sampled_from(["never", "vote", "from_start", "at_turn", "when_concentrated"]))
+@given(
+    seed=st.integers(0, 10_000),
+    faster=st.booleans(),
+    average=st.booleans(),
+    chance=st.booleans(),
+    single_tax=st.sampled_from(["never", "vote", "from_start", "at_turn", "when_concentrated"]),
+)
 def test_optimised_and_plain_agree_under_any_1906_options(seed, faster, average, chance, single_tax):
     rules = ld.load_edition("landlords-game-1906")
     options = {"faster_game": faster, "average_hands": average, "chance_deck": chance, "single_tax": single_tax}
@@ -92,15 +97,18 @@ def _runtime_error(tmp_path: Path, rules_text: str, optimize: bool) -> str:
 
 
 @pytest.mark.parametrize("optimize", [True, False])
-@pytest.mark.parametrize("rules_text", [
-    # `or` proves nothing about the right-hand side
-    'function colourful(s: space) = s in lot or len(s.color) > 0\n'
-    'rule r "r" { on turn { if colourful(depot) { end game } } }\n',
-    # a player's titles may be stations, which have no colour
-    'rule r "r" { on turn { offer "Pick" { option o "O" for s in player.titles when len(s.color) > 0 { } } } }\n',
-    # `not (s in lot)` excludes lots, it does not include them
-    'rule r "r" { on turn { for s in player.titles { if not (s in lot) and len(s.color) > 0 { end game } } } }\n',
-])
+@pytest.mark.parametrize(
+    "rules_text",
+    [
+        # `or` proves nothing about the right-hand side
+        "function colourful(s: space) = s in lot or len(s.color) > 0\n"
+        'rule r "r" { on turn { if colourful(depot) { end game } } }\n',
+        # a player's titles may be stations, which have no colour
+        'rule r "r" { on turn { offer "Pick" { option o "O" for s in player.titles when len(s.color) > 0 { } } } }\n',
+        # `not (s in lot)` excludes lots, it does not include them
+        'rule r "r" { on turn { for s in player.titles { if not (s in lot) and len(s.color) > 0 { end game } } } }\n',
+    ],
+)
 def test_field_checks_the_compiler_keeps_still_fail_clearly(tmp_path, rules_text, optimize):
     text = _runtime_error(tmp_path, rules_text, optimize)
     assert "has no field 'color'" in text and "x.lg:" in text
@@ -110,15 +118,20 @@ def test_field_checks_the_compiler_keeps_still_fail_clearly(tmp_path, rules_text
 def test_a_folded_call_still_evaluates_an_argument_that_can_fail(tmp_path, optimize):
     """Regression (found by the generated-rules test): `fixed` is 1 whatever its arguments, and the
     optimised code skipped them, hiding the missing field the plain code reports."""
-    text = _runtime_error(tmp_path, 'function fixed(s: space, x: int) = 1\n'
-                                    'rule r "r" { on turn { if fixed(go, go.price) > 0 { end game } } }\n', optimize)
+    text = _runtime_error(
+        tmp_path,
+        'function fixed(s: space, x: int) = 1\nrule r "r" { on turn { if fixed(go, go.price) > 0 { end game } } }\n',
+        optimize,
+    )
     assert "space 'go' has no field 'price'" in text and "x.lg:" in text
 
 
 def test_field_reads_proved_safe_are_written_without_a_check(tmp_path):
     path = tmp_path / "x.lg"
-    path.write_text(SMALL + 'function reds_held(p: player) = count(s in p.titles: s in lot and s.color == reds)\n'
-                    'score reds_held(player)\n')
+    path.write_text(
+        SMALL + "function reds_held(p: player) = count(s in p.titles: s in lot and s.color == reds)\n"
+        "score reds_held(player)\n"
+    )
     source = compile_ruleset(ld.load_edition(path)).python_source
     assert "_field(" not in source.split("def _score")[0].split("def _f_reds_held")[1]
 
@@ -190,7 +203,8 @@ def test_ownership_built_ins_written_in_place_agree_with_the_calls(tmp_path):
         assert _log(fast, seed, True) == _log(plain, seed, True), seed
         fast_scores, plain_scores = (
             ld.new_game(p, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)]).play().scores
-            for p in (fast, plain))
+            for p in (fast, plain)
+        )
         assert fast_scores == plain_scores, seed
 
 
@@ -221,6 +235,7 @@ def test_a_folded_or_inlined_function_sees_only_its_own_arguments(tmp_path):
 
 
 # ------------------------------------------------------------------ generated programs
+
 
 @st.composite
 def _int_expr(draw, scope: list[str], calls: dict[str, int], fresh: list[int], depth: int) -> str:
@@ -297,8 +312,7 @@ score top(turn_number) + two(player.cash, k) + alone()
 """
 
 
-@settings(max_examples=300 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 40,
-          deadline=None)
+@settings(max_examples=300 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 40, deadline=None)
 @given(text=_generated_program(), k=st.integers(-3, 5))
 def test_generated_functions_score_the_same_optimised_and_plain(tmp_path_factory, text, k):
     """Folding, inlining and unrolling never change a value: random well-typed functions that call
@@ -306,8 +320,10 @@ def test_generated_functions_score_the_same_optimised_and_plain(tmp_path_factory
     path = tmp_path_factory.mktemp("generated") / "generated.lg"
     path.write_text(text)
     rules = ld.load_edition(path)
-    scores = [ld.new_game(compile_ruleset(rules, {"k": k}, optimize=optimize), players=2, seed=0).play().scores
-              for optimize in (True, False)]
+    scores = [
+        ld.new_game(compile_ruleset(rules, {"k": k}, optimize=optimize), players=2, seed=0).play().scores
+        for optimize in (True, False)
+    ]
     assert scores[0] == scores[1], text
 
 
@@ -403,10 +419,12 @@ _GROUP_CONSTANTS = ["reds", "blues", "lot", "station"]
 
 
 @st.composite
-def _typed_expr(draw, want: str, scope: dict[str, str], calls: dict[str, tuple[str, ...]], fresh: list[int],
-                depth: int) -> str:
+def _typed_expr(
+    draw, want: str, scope: dict[str, str], calls: dict[str, tuple[str, ...]], fresh: list[int], depth: int
+) -> str:
     """A well-typed expression of type `want` (int, bool, space, group) over a board with lots, stations
     and fieldless spaces; field reads may be guarded (`s in lot and ...`) or not, and may fail."""
+
     def sub(kind: str, names: dict[str, str] = scope) -> str:
         return draw(_typed_expr(kind, names, calls, fresh, max(depth - 1, 0)))
 
@@ -419,16 +437,22 @@ def _typed_expr(draw, want: str, scope: dict[str, str], calls: dict[str, tuple[s
     named = [n for n, t in scope.items() if t == want]
     compound = depth > 0 and draw(st.integers(0, 2)) > 0
     if want == "space":
-        return draw(st.sampled_from(named + _SPACE_CONSTANTS)) if named and draw(st.booleans()) \
+        return (
+            draw(st.sampled_from(named + _SPACE_CONSTANTS))
+            if named and draw(st.booleans())
             else draw(st.sampled_from(_SPACE_CONSTANTS))
+        )
     if want == "group":
         if compound and draw(st.booleans()):
             return f"{sub('space')}.color"
         return draw(st.sampled_from(_GROUP_CONSTANTS))
     if want == "bool":
-        kind = draw(st.sampled_from(
-            ["compare", "in", "owner", "owns_all"]
-            + (["and", "not", "all", "any", "guarded", "narrowing", "narrowing"] if compound else [])))
+        kind = draw(
+            st.sampled_from(
+                ["compare", "in", "owner", "owns_all"]
+                + (["and", "not", "all", "any", "guarded", "narrowing", "narrowing"] if compound else [])
+            )
+        )
         if kind == "compare":
             return f"{sub('int')} > {sub('int')}"
         if kind == "in":
@@ -453,8 +477,12 @@ def _typed_expr(draw, want: str, scope: dict[str, str], calls: dict[str, tuple[s
         return f"{kind}({var} in {collection}: {sub('bool', inner)})"
     # int
     leaves = ["literal", "option", "cash"] + (["name"] if named else [])
-    kinds = leaves if not compound else leaves + ["arith", "if", "price", "guarded_price", "count_owned",
-                                                   "owners", "sum", "count", "titles", "call", "colour"]
+    kinds = (
+        leaves
+        if not compound
+        else leaves
+        + ["arith", "if", "price", "guarded_price", "count_owned", "owners", "sum", "count", "titles", "call", "colour"]
+    )
     kind = draw(st.sampled_from(kinds))
     if kind == "literal":
         return str(draw(st.integers(0, 9)))
@@ -493,9 +521,17 @@ def _typed_expr(draw, want: str, scope: dict[str, str], calls: dict[str, tuple[s
 
 
 @st.composite
-def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], fresh: list[int], depth: int,
-                indent: int = 2, tested: frozenset[str] = frozenset(), choices: bool = False,
-                draws: bool = False) -> list[str]:
+def _statements(
+    draw,
+    scope: dict[str, str],
+    calls: dict[str, tuple[str, ...]],
+    fresh: list[int],
+    depth: int,
+    indent: int = 2,
+    tested: frozenset[str] = frozenset(),
+    choices: bool = False,
+    draws: bool = False,
+) -> list[str]:
     """A block of well-typed statements: locals, `set`, `if`, `for`, payments, variables, deeds given
     and returned, and payments by an owner tested not to be none (with statements in between).
 
@@ -513,23 +549,32 @@ def _statements(draw, scope: dict[str, str], calls: dict[str, tuple[str, ...]], 
         return f"min(max({kind_expr}, 0), 9)"
 
     def block(names: dict[str, str], tested_inside: frozenset[str] = tested) -> list[str]:
-        return draw(_statements(names, calls, fresh, depth - 1, indent + 1, tested_inside, choices, draws)) \
-            if depth > 0 else []
+        return (
+            draw(_statements(names, calls, fresh, depth - 1, indent + 1, tested_inside, choices, draws))
+            if depth > 0
+            else []
+        )
 
     for _ in range(draw(st.integers(1, 4))):
         ints = [n for n, t in scope.items() if t == "int"]
-        kind = draw(st.sampled_from(
-            ["let", "pay", "paid", "points", "marks", "deed"] + (["set"] if ints else [])
-            + (["if", "for", "owner_pays"] if depth > 0 else [])
-            + (["choose"] if choices and depth > 0 else []) + (["draw"] if draws else [])))
+        kind = draw(
+            st.sampled_from(
+                ["let", "pay", "paid", "points", "marks", "deed"]
+                + (["set"] if ints else [])
+                + (["if", "for", "owner_pays"] if depth > 0 else [])
+                + (["choose"] if choices and depth > 0 else [])
+                + (["draw"] if draws else [])
+            )
+        )
         if kind == "let":
             fresh.append(len(fresh))
             name = f"a{len(fresh)}"
             lines.append(f"{pad}let {name} = {expr('int')}")
             scope[name] = "int"
         elif kind == "set":
-            lines.append(f"{pad}set {draw(st.sampled_from(ints))} {draw(st.sampled_from(['=', '+=', '-=']))} "
-                         f"{expr('int')}")
+            lines.append(
+                f"{pad}set {draw(st.sampled_from(ints))} {draw(st.sampled_from(['=', '+=', '-=']))} {expr('int')}"
+            )
         elif kind == "pay":
             lines.append(f"{pad}pay {small(expr('int'))} from player to bank")
         elif kind == "paid":
@@ -595,22 +640,28 @@ def _typed_program(draw, extras: bool = False) -> str:
     probe = draw(_typed_expr("int", {"s": "space", "x": "int"}, {}, fresh, 3))
     tally = draw(_typed_expr("int", {"s": "space"}, {"probe": ("space", "int")}, fresh, 3))
     top = draw(_typed_expr("int", {}, {"probe": ("space", "int"), "tally": ("space",)}, fresh, 3))
-    option = {part: draw(_typed_expr(kind, {"s": "space"}, {"probe": ("space", "int")}, fresh, 2))
-              for part, kind in (("when", "bool"), ("cost", "int"), ("value", "int"))}
+    option = {
+        part: draw(_typed_expr(kind, {"s": "space"}, {"probe": ("space", "int")}, fresh, 2))
+        for part, kind in (("when", "bool"), ("cost", "int"), ("value", "int"))
+    }
     calls = {"probe": ("space", "int"), "tally": ("space",)}
     statements = "\n".join(draw(_statements({}, calls, fresh, 2, choices=extras, draws=extras)))
     tricks = {"trick_one": "", "trick_two": ""}
     shortfall = ""
     if extras:  # card effects draw no further cards; the shortfall handler may put the short player out
-        tricks = {name: "\n".join(draw(_statements({}, calls, fresh, 1, choices=True)))
-                  for name in tricks}
-        shortfall = draw(st.sampled_from([
-            "        if player.cash < due {\n            eliminate player\n        }",
-            "        set player.points -= 1",
-            "\n".join(draw(_statements({}, calls, fresh, 1, choices=True))),
-        ]))
-    return BOARD_FOR_GENERATED.format(probe=probe, tally=tally, top=top, statements=statements,
-                                      shortfall=shortfall, **tricks, **option)
+        tricks = {name: "\n".join(draw(_statements({}, calls, fresh, 1, choices=True))) for name in tricks}
+        shortfall = draw(
+            st.sampled_from(
+                [
+                    "        if player.cash < due {\n            eliminate player\n        }",
+                    "        set player.points -= 1",
+                    "\n".join(draw(_statements({}, calls, fresh, 1, choices=True))),
+                ]
+            )
+        )
+    return BOARD_FOR_GENERATED.format(
+        probe=probe, tally=tally, top=top, statements=statements, shortfall=shortfall, **tricks, **option
+    )
 
 
 def _plays_the_same_and_fails_only_clearly(tmp_path_factory, text: str, seed: int) -> None:
@@ -680,8 +731,7 @@ rule third "Third" {
 
 @pytest.mark.parametrize("optimize", [True, False])
 @pytest.mark.parametrize("amount, rule, line", [(2, "second", 19), (6, "third", 9)])
-def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(tmp_path, optimize, amount, rule,
-                                                                              line):
+def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(tmp_path, optimize, amount, rule, line):
     """A Python error inside the compiled rules (an engine bug, say) is reported at the `.lg` statement
     that was running, in the rule whose handler ran it: the `pay` of rule second, or the action's
     `pay` that rule third called (the rule comes from the handler, the place from the innermost line)."""
@@ -699,8 +749,9 @@ def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(t
     with pytest.raises(ld.RuleRuntimeError) as info:
         game.play()
     (diagnostic,) = info.value.diagnostics
-    assert diagnostic.message.startswith(f"the rules failed at run time: ValueError: an engine bug paying {amount} "
-                                         f"(rule '{rule}', turn 1)")
+    assert diagnostic.message.startswith(
+        f"the rules failed at run time: ValueError: an engine bug paying {amount} (rule '{rule}', turn 1)"
+    )
     assert (diagnostic.span.file, diagnostic.span.line) == (str(path), line)
     assert diagnostic.line_text.strip() == LOCATED.splitlines()[line - 1].strip()
 
@@ -728,8 +779,11 @@ def test_the_line_table_maps_every_generated_line_to_its_rule_and_place(path: Pa
 
 
 # ------------------------------------------------------------- built-ins (issue 14, item 4)
-_INLINE_ARGS = {"int": st.integers(-10**6, 10**6), "space": st.integers(0, 39),
-                "list[any]": st.lists(st.integers(0, 39), max_size=5).map(tuple)}
+_INLINE_ARGS = {
+    "int": st.integers(-(10**6), 10**6),
+    "space": st.integers(0, 39),
+    "list[any]": st.lists(st.integers(0, 39), max_size=5).map(tuple),
+}
 
 
 @pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.inline is not None])

@@ -36,11 +36,18 @@ def _rule(body: str, name: str = "r") -> str:
 
 
 def test_every_syntax_error_is_reported_not_only_the_first():
-    text = _rule("pya 10 from player to treasury") + _rule("pay 1 from player to treasury", "q") \
-        + "rulle z {\n}\n" + _rule("if False { end game }", "w")
+    text = (
+        _rule("pya 10 from player to treasury")
+        + _rule("pay 1 from player to treasury", "q")
+        + "rulle z {\n}\n"
+        + _rule("if False { end game }", "w")
+    )
     diags = _diags(text)
     assert [(d.span.line, d.message) for d in diags] == [
-        (9, "unexpected 'pya'"), (17, "unexpected 'rulle'"), (21, "unexpected 'False'")]
+        (9, "unexpected 'pya'"),
+        (17, "unexpected 'rulle'"),
+        (21, "unexpected 'False'"),
+    ]
 
 
 def test_a_syntax_error_does_not_hide_the_checkers_findings_elsewhere():
@@ -49,8 +56,11 @@ def test_a_syntax_error_does_not_hide_the_checkers_findings_elsewhere():
 
 
 def test_what_refers_to_a_broken_declaration_is_not_reported_as_unknown():
-    diags = _diags("const wages = 100 +\n" + _rule("pay wages from treasury to player")
-                   + _rule("pay 1 from player to treasury", "q"))
+    diags = _diags(
+        "const wages = 100 +\n"
+        + _rule("pay wages from treasury to player")
+        + _rule("pay 1 from player to treasury", "q")
+    )
     assert [d.message for d in diags] == ["this line ends in the middle of an expression"]
     assert diags[0].span.line == 7 and "'rule' on line 8" in diags[0].hint
 
@@ -74,24 +84,30 @@ def test_a_misspelt_keyword_gets_a_did_you_mean(typo, meant):
         assert d.hint == f"did you mean '{meant}'?"
 
 
-@pytest.mark.parametrize("body, hint", [
-    ("if turn_number = 3 { end game }", "to compare, write '=='; a single '=' only gives a value"),
-    ("if true { end game } elif false { end game }", "write 'else if' instead of 'elif'"),
-    ("if true && false { end game }", "write 'and' instead of '&&'"),
-    ("if true || false { end game }", "write 'or' instead of '||'"),
-    ("if False { end game }", "write 'false' instead of 'False'"),
-    ("if True { end game }", "write 'true' instead of 'True'"),
-])
+@pytest.mark.parametrize(
+    "body, hint",
+    [
+        ("if turn_number = 3 { end game }", "to compare, write '=='; a single '=' only gives a value"),
+        ("if true { end game } elif false { end game }", "write 'else if' instead of 'elif'"),
+        ("if true && false { end game }", "write 'and' instead of '&&'"),
+        ("if true || false { end game }", "write 'or' instead of '||'"),
+        ("if False { end game }", "write 'false' instead of 'False'"),
+        ("if True { end game }", "write 'true' instead of 'True'"),
+    ],
+)
 def test_other_languages_spellings_get_a_targeted_hint(body, hint):
     [d] = _diags(_rule(body))
     assert d.hint == hint and d.span.line == 9
 
 
-@pytest.mark.parametrize("line, label", [
-    ("group corners The corners\n", "The corners"),
-    ('rule fine A fine {\n    on turn { end game }\n}\n', "A fine"),
-    ('rule fine fine {\n    on turn { end game }\n}\n', "fine"),
-])
+@pytest.mark.parametrize(
+    "line, label",
+    [
+        ("group corners The corners\n", "The corners"),
+        ("rule fine A fine {\n    on turn { end game }\n}\n", "A fine"),
+        ("rule fine fine {\n    on turn { end game }\n}\n", "fine"),
+    ],
+)
 def test_an_unquoted_label_gets_a_hint_to_quote_it(line, label):
     [d] = _diags(line)
     assert d.hint == f'a label is written in quotes: "{label}"'
@@ -104,19 +120,25 @@ def test_an_unclosed_brace_is_reported_at_that_brace_at_the_end_of_the_file():
 
 
 def test_an_unclosed_inner_brace_is_reported_at_that_brace_and_the_next_rule_is_read():
-    text = ('rule r "R" {\n    on turn {\n        if true {\n            end game\n    }\n}\n'
-            + _rule("pay 1 from player to tresury", "q"))
+    text = 'rule r "R" {\n    on turn {\n        if true {\n            end game\n    }\n}\n' + _rule(
+        "pay 1 from player to tresury", "q"
+    )
     diags = _diags(text)
     assert [(d.message, d.span.line, d.span.column) for d in diags] == [
-        ("this '{' is never closed", 9, 17), ("unknown name 'tresury'", 15, 30)]
+        ("this '{' is never closed", 9, 17),
+        ("unknown name 'tresury'", 15, 30),
+    ]
 
 
-@pytest.mark.parametrize("data, says", [
-    ("edition".encode("utf-16"), "is UTF-16 text"),
-    ("edition".encode("utf-16-be"), "is UTF-16 text"),
-    (b"\x7fELF\x02\x01\x01\x00\x00", "is binary data, not a text file"),
-    (b"edition \xe9t\xe9", "is not UTF-8 text: byte 0xe9"),
-])
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        ("edition".encode("utf-16"), "is UTF-16 text"),
+        ("edition".encode("utf-16-be"), "is UTF-16 text"),
+        (b"\x7fELF\x02\x01\x01\x00\x00", "is binary data, not a text file"),
+        (b"edition \xe9t\xe9", "is not UTF-8 text: byte 0xe9"),
+    ],
+)
 def test_files_that_are_not_utf8_text_are_named_as_such(tmp_path: Path, data: bytes, says: str):
     path = tmp_path / "f.lg"
     path.write_bytes(data)
@@ -147,8 +169,10 @@ def test_a_directory_named_like_a_rule_file_is_named_as_such(tmp_path: Path):
 
 
 def test_each_bad_hole_is_one_error_in_plain_words():
-    text = ('rule r "R" {\n    on turn {\n        choose "Go to {here.prise} or {1 2} or {$x}?" {\n'
-            '            option a "A" { }\n            option b "B" { }\n        }\n    }\n}\n')
+    text = (
+        'rule r "R" {\n    on turn {\n        choose "Go to {here.prise} or {1 2} or {$x}?" {\n'
+        '            option a "A" { }\n            option b "B" { }\n        }\n    }\n}\n'
+    )
     messages = [d.message for d in _diags(text)]
     assert len(messages) == 3, messages
     assert messages[0] == "a space has no field 'prise'"
@@ -157,8 +181,11 @@ def test_each_bad_hole_is_one_error_in_plain_words():
 
 
 def test_a_when_repeat_failure_names_its_rule():
-    rules = ld.load_text(BASE + 'var n = 0\nrule loop "Loop" {\n    when n == 0 repeat {\n'
-                         '        pay 0 from player to treasury\n    }\n    on turn { end game }\n}\n', "w.lg")
+    rules = ld.load_text(
+        BASE + 'var n = 0\nrule loop "Loop" {\n    when n == 0 repeat {\n'
+        "        pay 0 from player to treasury\n    }\n    on turn { end game }\n}\n",
+        "w.lg",
+    )
     with pytest.raises(RuleRuntimeError) as caught:
         ld.new_game(rules, players=2).play()
     assert "(rule 'loop', turn 0)" in caught.value.render()

@@ -73,8 +73,19 @@ def test_diff_json_schema():
     data = json.loads(out)
     assert code == 1 and data["equal"] is False
     assert data["a"] == "landlords-game-1904"
-    keys = {"category", "change", "name", "old", "new", "old_source", "new_source", "old_location",
-            "new_location", "details", "new_name"}
+    keys = {
+        "category",
+        "change",
+        "name",
+        "old",
+        "new",
+        "old_source",
+        "new_source",
+        "old_location",
+        "new_location",
+        "details",
+        "new_name",
+    }
     for change in data["changes"]:
         assert set(change) == keys
 

@@ -56,4 +56,3 @@ def test_a_node_class_without_a_handler_is_refused_by_name():
 def test_covers_names_a_class_handled_that_is_not_in_the_union():
     with pytest.raises(TypeError, match=r"extra \['Span'\]"):
         covers(_Node, [_A, _B, _C, ast.Span], "printer")
-

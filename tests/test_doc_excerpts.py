@@ -27,8 +27,9 @@ from landlord_dsl.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md", "docs/getting-started.md"]
 SHIPPED = [p.read_text() for p in sorted((ROOT / "editions").rglob("*.lg"))]
-_BLOCK = re.compile(r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)(?: title=\"([^\"]*)\")?\n(.*?)```",
-                    re.S)
+_BLOCK = re.compile(
+    r"<!-- (lg: quote|play: [^>]*|log: [^>]*) -->\n\n```(?:text|lg)(?: title=\"([^\"]*)\")?\n(.*?)```", re.S
+)
 
 
 def excerpts(kind: str) -> list[tuple[str, str, str]]:
@@ -58,7 +59,7 @@ def split_marker(marker: str) -> tuple[list[str], list[int], int]:
     args, rest = marker.split(":", 1)[1].split(";")
     words = rest.split()
     head = int(words[1]) if words[0] == "head" else 0
-    turns = words[words.index("turns" if "turns" in words else "turn") + 1:]
+    turns = words[words.index("turns" if "turns" in words else "turn") + 1 :]
     return shlex.split(args), [int(t) for t in turns], head
 
 
@@ -80,11 +81,13 @@ def test_the_pages_have_excerpts_of_every_kind():
 def test_transcript_excerpt_is_the_real_narration(page, marker, block):
     args, turns, head = split_marker(marker)
     text = play_output(args)
-    chunks = {int(m.group(1)): m.group(0).strip("\n")
-              for m in re.finditer(r"\n-- Turn (\d+): .*?(?=\n\n-- Turn |\n\nThe game ends|\Z)", text, re.S)}
+    chunks = {
+        int(m.group(1)): m.group(0).strip("\n")
+        for m in re.finditer(r"\n-- Turn (\d+): .*?(?=\n\n-- Turn |\n\nThe game ends|\Z)", text, re.S)
+    }
     expected = "\n\n".join(chunks[t] for t in turns) + "\n"
     if head:
-        expected = "\n".join(text.splitlines()[1:head + 1]) + "\n...\n" + expected
+        expected = "\n".join(text.splitlines()[1 : head + 1]) + "\n...\n" + expected
     assert block == expected, f"{page}: regenerate with `landlord-dsl play {' '.join(args)}`"
 
 

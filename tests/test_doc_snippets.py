@@ -41,8 +41,11 @@ def snippets() -> list[tuple[str, int, str, bool, str]]:
 
 
 def _scaffold() -> str:
-    (text,) = [t for page, _, kind, _, t in snippets() if page == "docs/language.md" and kind == "file"
-               and "Tiny Town" in t.splitlines()[0]]
+    (text,) = [
+        t
+        for page, _, kind, _, t in snippets()
+        if page == "docs/language.md" and kind == "file" and "Tiny Town" in t.splitlines()[0]
+    ]
     return text
 
 
@@ -75,15 +78,20 @@ _REFERENCE = ["docs/language.md", *(f"docs/language/{p}.md" for p in ("declarati
 
 def _syntax_lines(text: str, pattern: str) -> set[str]:
     """Return the non-comment lines of the fenced lg blocks matched by pattern (group 1 is the block)."""
-    return {line.strip() for block in re.findall(pattern, text, re.S) for line in block.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")}
+    return {
+        line.strip()
+        for block in re.findall(pattern, text, re.S)
+        for line in block.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    }
 
 
 def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
     # a section's syntax is the unmarked block right below its heading
     below_heading = r"\n## [^\n]+\n\n```(?:lg|text)\n(.*?)```"
-    reference = set().union(*(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), below_heading)
-                              for page in _REFERENCE))
+    reference = set().union(
+        *(_syntax_lines((ROOT / page).read_text(encoding="utf-8"), below_heading) for page in _REFERENCE)
+    )
     sheet = _syntax_lines((ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8"), r"```lg\n(.*?)```")
     assert len(reference) > 50
     assert reference - sheet == set(), "syntax missing from the cheat sheet"
@@ -92,8 +100,11 @@ def test_the_cheat_sheet_has_the_syntax_of_every_section_and_nothing_else():
 
 def _table_rows(text: str) -> list[list[str]]:
     """Return the cells of every row of a Markdown table (header and rule lines left out)."""
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
-            for line in text.splitlines() if line.startswith("|")]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("|")
+    ]
     return rows[2:]
 
 
@@ -110,7 +121,8 @@ def test_the_built_in_field_and_context_name_tables_are_the_registries():
 
     page = (ROOT / "docs/language/expressions.md").read_text(encoding="utf-8")
     fields = page.split("## Built-in fields", 1)[1]
-    assert {(row[0], row[1].strip("`")) for row in _table_rows(fields)} == \
-        {(of, name) for of, names in BUILTIN_FIELDS.items() for name in names}
+    assert {(row[0], row[1].strip("`")) for row in _table_rows(fields)} == {
+        (of, name) for of, names in BUILTIN_FIELDS.items() for name in names
+    }
     context = page.split("## Context names", 1)[1].split("\n## ", 1)[0]
     assert {row[0].strip("`") for row in _table_rows(context)} == set(CONTEXT_NAMES) | set(SHORTFALL_NAMES) | {"card"}

@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_mkdocs_build_strict(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # the `lg` code blocks are highlighted by landlord-dsl's own Pygments lexer (its plugin entry point)

@@ -49,8 +49,9 @@ def test_the_1933_table_gives_rents_and_named_colours():
 def test_known_disagreements_list_every_strict_xfail_of_the_scenario_tests():
     reasons = [r for spec in edition_pages.EDITIONS.values() for f in spec["tests"] for _, r in edition_pages.xfails(f)]
     assert reasons, "the scenario tests have no xfail to list (the test below would prove nothing)"
-    pages = "".join((ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
-                    for name in edition_pages.EDITIONS)
+    pages = "".join(
+        (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8") for name in edition_pages.EDITIONS
+    )
     for reason in reasons:
         assert reason[1:] in pages
 

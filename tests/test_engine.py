@@ -96,7 +96,7 @@ def test_saved_state_under_other_options_is_refused(program_1906):
 
 def test_bad_saved_json_is_a_landlord_error():
     with pytest.raises(ld.LandlordError):
-        state_from_json("{\"players\": \"many\"}")
+        state_from_json('{"players": "many"}')
     with pytest.raises(ld.LandlordError):
         state_from_json("not json")
 
@@ -193,10 +193,12 @@ def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
 
 def _one_space(turn_limit: int, rest: str) -> str:
     """Return the text of a small edition: a bank, one start space, then `rest` (decks, rules...)."""
-    return (f'edition "x" {{ players 2 to 4 turn limit {turn_limit} }}\n'
-            'account bank "Bank" unlimited\n'
-            'kind start "Start" { }\n'
-            'board {\n    space go "Go" : start\n}\n' + rest)
+    return (
+        f'edition "x" {{ players 2 to 4 turn limit {turn_limit} }}\n'
+        'account bank "Bank" unlimited\n'
+        'kind start "Start" { }\n'
+        'board {\n    space go "Go" : start\n}\n' + rest
+    )
 
 
 _TURN_ORDER = """
@@ -240,13 +242,16 @@ rule drawing "Draw" {{
 """
 
 
-@pytest.mark.parametrize("how, effect, holder", [
-    ("returned", "end turn", None),
-    ("returned", "eliminate player", None),
-    ("kept", "end turn", 0),
-    ("kept", "eliminate player", None),  # the drawer has left: back to the deck
-    ("returned", "shuffle pack", None),  # the deck it goes back to was reordered meanwhile
-])
+@pytest.mark.parametrize(
+    "how, effect, holder",
+    [
+        ("returned", "end turn", None),
+        ("returned", "eliminate player", None),
+        ("kept", "end turn", 0),
+        ("kept", "eliminate player", None),  # the drawer has left: back to the deck
+        ("returned", "shuffle pack", None),  # the deck it goes back to was reordered meanwhile
+    ],
+)
 def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
     rules = ld.load_text(_one_space(1, _DRAW_THEN_END.format(how=how, effect=effect)))
     game = ld.new_game(rules, players=2, seed=0)
@@ -277,6 +282,7 @@ def test_cards_left_and_the_narration_of_a_reconstructed_card():
     """cards_left(deck) counts the cards still in a deck (a kept card leaves it); the narration
     marks a drawn card tagged `reconstruction`, and only that one."""
     from landlord_dsl.narrate import narrate
+
     rules = ld.load_text(_one_space(2, _TAGGED_PACK))
     game = ld.new_game(rules, players=2, seed=0)
     game.setup()
@@ -285,8 +291,10 @@ def test_cards_left_and_the_narration_of_a_reconstructed_card():
     game.play_turn()
     assert [game.cash(0), game.cash(1)] == [1, 0]
     drawn = [line for line in narrate(game) if "draws" in line]
-    assert drawn == ['Player 1 draws: "An invented card" (a reconstructed card, not the edition\'s own text).',
-                     'Player 2 draws: "A sourced card".']
+    assert drawn == [
+        'Player 1 draws: "An invented card" (a reconstructed card, not the edition\'s own text).',
+        'Player 2 draws: "A sourced card".',
+    ]
 
 
 _NARROWED = """
@@ -317,21 +325,25 @@ rule r "Give the deed back, and charge its owner" {{
 """
 
 
-@pytest.mark.parametrize("body", [
-    # after a statement that changes the game, `red_lot.owner` may be none again
-    "return red_lot.title to deeds\n pay 1 from red_lot.owner to bank",
-    # the second time round a loop comes after the first
-    "for p in players {\n pay 1 from red_lot.owner to bank\n return red_lot.title to deeds\n }",
-    # so does an offer's second round
-    'offer "Pay?" {\n option pay_it "Pay" {\n pay 1 from red_lot.owner to bank\n'
-    ' return red_lot.title to deeds\n }\n }',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        # after a statement that changes the game, `red_lot.owner` may be none again
+        "return red_lot.title to deeds\n pay 1 from red_lot.owner to bank",
+        # the second time round a loop comes after the first
+        "for p in players {\n pay 1 from red_lot.owner to bank\n return red_lot.title to deeds\n }",
+        # so does an offer's second round
+        'offer "Pay?" {\n option pay_it "Pay" {\n pay 1 from red_lot.owner to bank\n'
+        " return red_lot.title to deeds\n }\n }",
+    ],
+)
 def test_a_field_known_not_none_is_checked_again_after_the_game_changes(body):
     """Flow narrowing lasts only while nothing changes the game: a use after that is checked at run
     time and fails with a located error, not with a Python TypeError."""
     rules = ld.load_text(_NARROWED.format(body=body))
-    game = ld.new_game(rules, players=2, seed=0,
-                       agents=[ld.agents.ScriptedAgent(["pay_it"] * 3)] * 2 if "offer" in body else None)
+    game = ld.new_game(
+        rules, players=2, seed=0, agents=[ld.agents.ScriptedAgent(["pay_it"] * 3)] * 2 if "offer" in body else None
+    )
     with pytest.raises(ld.RuleRuntimeError) as info:
         game.play()
     text = info.value.render()
@@ -340,8 +352,9 @@ def test_a_field_known_not_none_is_checked_again_after_the_game_changes(body):
 
 def test_a_local_known_not_none_stays_known_after_the_game_changes():
     """A local names the value it was given: giving the deed back does not make `holder` none."""
-    rules = ld.load_text(_NARROWED.format(body="let holder = red_lot.owner\n"
-                                               " return red_lot.title to deeds\n pay 1 from holder to bank"))
+    rules = ld.load_text(
+        _NARROWED.format(body="let holder = red_lot.owner\n return red_lot.title to deeds\n pay 1 from holder to bank")
+    )
     game = ld.new_game(rules, players=2, seed=0)
     game.play()
     assert game.cash(0) == 49 and game.owner[1] is None
@@ -409,6 +422,7 @@ def test_done_when_offers_done_only_while_its_condition_holds(answer, coins):
     """An offer's `done when`: no 'done' before two coins are taken (those rounds have one option and
     are not asked); the offer ends by itself when no option is left."""
     from scenario_helpers import RecordingAgent
+
     rules = ld.load_text(_one_space(1, _DONE_WHEN))
     agents = [RecordingAgent([answer]), RecordingAgent([])]
     game = ld.new_game(rules, agents=agents, seed=0)
@@ -425,12 +439,15 @@ def test_done_when_is_formatted_and_reparsed():
     ld.load_text(formatted)
 
 
-@pytest.mark.parametrize("statement, message", [
-    ('choose "Pick" done when true {\n option a "A" { }\n }', "only an `offer` has a 'done' to guard"),
-    ('offer "Pick" done when 3 {\n option a "A" { }\n }', "an offer's `done when` must be true/false"),
-])
+@pytest.mark.parametrize(
+    "statement, message",
+    [
+        ('choose "Pick" done when true {\n option a "A" { }\n }', "only an `offer` has a 'done' to guard"),
+        ('offer "Pick" done when 3 {\n option a "A" { }\n }', "an offer's `done when` must be true/false"),
+    ],
+)
 def test_done_when_is_checked(statement, message):
-    text = _one_space(1, 'rule r "R" {\n on turn {\n ' + statement + '\n }\n }\n')
+    text = _one_space(1, 'rule r "R" {\n on turn {\n ' + statement + "\n }\n }\n")
     with pytest.raises(ld.LandlordError) as info:
         ld.load_text(text)
     assert message in str(info.value)
@@ -465,10 +482,13 @@ def test_card_tags_are_tested_with_has():
     assert sum(1 for c in passes if game.holder[c] is not None) >= 1  # three draws from three cards
 
 
-@pytest.mark.parametrize("use, message, hint", [
-    ("count(c in player.cards: c has free_pas)", "no card is tagged 'free_pas'", "free_pass"),
-    ("count(s in player.titles: s has free_pass)", "`has` tests a card's tags, not a space", None),
-])
+@pytest.mark.parametrize(
+    "use, message, hint",
+    [
+        ("count(c in player.cards: c has free_pas)", "no card is tagged 'free_pas'", "free_pass"),
+        ("count(s in player.titles: s has free_pass)", "`has` tests a card's tags, not a space", None),
+    ],
+)
 def test_card_tags_are_checked(use, message, hint):
     text = _one_space(3, _TAGS.replace("count(c in player.cards: c has free_pass)", use))
     with pytest.raises(ld.LandlordError) as info:
@@ -513,15 +533,20 @@ def test_repay_loans_without_interest_settles_what_was_lent(statement, repaid):
     assert statement in ld.format_source(text)
 
 
-@pytest.mark.parametrize(("module", "not_loaded"), [
-    ("engine", {"compiler", "program", "agents", "simulate"}),
-    ("compiler", {"engine", "agents", "simulate"}),
-    ("agents", {"engine", "compiler", "simulate"}),
-])
+@pytest.mark.parametrize(
+    ("module", "not_loaded"),
+    [
+        ("engine", {"compiler", "program", "agents", "simulate"}),
+        ("compiler", {"engine", "agents", "simulate"}),
+        ("agents", {"engine", "compiler", "simulate"}),
+    ],
+)
 def test_engine_compiler_and_agents_import_each_other_only_for_types(module, not_loaded):
     """No import circle: the run-time control exceptions and limits live in control.py, gini in stats.py."""
-    code = (f"import sys, landlord_dsl.{module}\n"
-            "print(' '.join(k.split('.', 1)[1] for k in sys.modules if k.startswith('landlord_dsl.')))")
+    code = (
+        f"import sys, landlord_dsl.{module}\n"
+        "print(' '.join(k.split('.', 1)[1] for k in sys.modules if k.startswith('landlord_dsl.')))"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(run.stdout.split())
     assert module in loaded and not loaded & not_loaded, loaded & not_loaded

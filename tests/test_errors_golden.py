@@ -108,8 +108,14 @@ def test_several_mistakes_are_all_reported_in_file_order():
     assert positions == sorted(positions)
     assert len(set(positions)) == len(positions)
     # one mistake per kind of problem, all present together
-    for needle in ("missing field 'rent'", "unknown kind 'lto'", "no field 'rnet'",
-                   "unknown name 'tresury'", "cannot set 'wages'", "cannot set 'player.cash'"):
+    for needle in (
+        "missing field 'rent'",
+        "unknown kind 'lto'",
+        "no field 'rnet'",
+        "unknown name 'tresury'",
+        "cannot set 'wages'",
+        "cannot set 'player.cash'",
+    ):
         assert needle in rendered
     # blocks are separated by exactly one blank line
     assert rendered.count("\n\n") == len(heads) - 1
@@ -151,8 +157,11 @@ def test_caret_under_the_mistake_on_tab_indented_lines():
 
 @pytest.mark.parametrize("breaker", ["\x0c", "\r", "\u2028", "\x85"])
 def test_quoted_line_is_the_line_of_the_mistake(breaker: str):
-    text = (BASE + f"# a comment with a {breaker} inside\n"
-            + 'rule rent "Rent" { on land lot { pay here.rnet from player to treasury } }\n')
+    text = (
+        BASE
+        + f"# a comment with a {breaker} inside\n"
+        + 'rule rent "Rent" { on land lot { pay here.rnet from player to treasury } }\n'
+    )
     d = _only(text)
     assert d.span.line == 10
     assert d.line_text is not None and "here.rnet" in d.line_text
@@ -173,18 +182,21 @@ def test_missing_to_before_a_closing_brace_does_not_blame_the_braces():
     assert "pair up" not in (d.hint or "")
 
 
-@pytest.mark.parametrize("expr, fragment", [
-    ("players", "a list of a players"),
-    ("[[1], [2]]", "numberss"),
-])
+@pytest.mark.parametrize(
+    "expr, fragment",
+    [
+        ("players", "a list of a players"),
+        ("[[1], [2]]", "numberss"),
+    ],
+)
 def test_list_types_are_described_in_plain_english(expr: str, fragment: str):
-    d = _only(BASE + f'rule r {{ on turn {{ pay {expr} from player to treasury }} }}\n')
+    d = _only(BASE + f"rule r {{ on turn {{ pay {expr} from player to treasury }} }}\n")
     assert fragment not in d.message
     assert "list of a " not in d.message
 
 
 def test_len_of_a_table_message():
-    text = BASE + 'table fares { 1: 5 }\nrule r { on turn { pay len(fares) from player to treasury } }\n'
+    text = BASE + "table fares { 1: 5 }\nrule r { on turn { pay len(fares) from player to treasury } }\n"
     d = _only(text)
     assert "anythings" not in d.message
 
@@ -208,15 +220,22 @@ def test_duplicate_rule_hint_names_the_first_declaration():
     assert "line 9" in (d.hint or "")
 
 
-@pytest.mark.parametrize("stmt, name", [
-    ("draw chance_crads", "chance_crads"),
-    ("move forward 3 via cornres", "cornres"),
-    ("enable rnet", "rnet"),
-])
+@pytest.mark.parametrize(
+    "stmt, name",
+    [
+        ("draw chance_crads", "chance_crads"),
+        ("move forward 3 via cornres", "cornres"),
+        ("enable rnet", "rnet"),
+    ],
+)
 def test_unknown_name_in_a_statement_is_underlined(stmt: str, name: str):
-    text = (BASE.replace('space go "Go" : start', 'space go "Go" : start in corners')
-            + 'group corners "Corners"\ndeck chance_cards "Chance" returned { card a "A" { } }\n'
-            + 'rule rent "Rent" {\n    on turn {\n        ' + stmt + "\n    }\n}\n")
+    text = (
+        BASE.replace('space go "Go" : start', 'space go "Go" : start in corners')
+        + 'group corners "Corners"\ndeck chance_cards "Chance" returned { card a "A" { } }\n'
+        + 'rule rent "Rent" {\n    on turn {\n        '
+        + stmt
+        + "\n    }\n}\n"
+    )
     d = _only(text)
     assert d.span.column == d.line_text.index(name) + 1
     assert d.span.end_column - d.span.column == len(name)
@@ -241,9 +260,11 @@ def test_unknown_extends_target_is_located_in_check():
 
 
 def test_variant_reports_every_mistake_together():
-    text = ('edition "v" { extends "landlords-game-1906" }\n'
-            "remove rule no_such_rule\n"
-            'rule taxes "Taxes" { on land necessity { pay 10 from player to tresury } }\n')
+    text = (
+        'edition "v" { extends "landlords-game-1906" }\n'
+        "remove rule no_such_rule\n"
+        'rule taxes "Taxes" { on land necessity { pay 10 from player to tresury } }\n'
+    )
     diags = ld.check(text, "variant.lg")
     messages = [d.message for d in diags]
     assert any("no_such_rule" in m for m in messages), messages

@@ -37,15 +37,18 @@ def test_every_logged_entry_is_its_typed_event_and_reads_back_from_json(name):
     assert {"turn", "roll", "move", "pay", "end"} <= kinds
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ('["pay",1,true,3,4,5]', "expected int @ event[2]"),
-    ('["pay",1,2]', "a 'pay' event has 6 items (kind, turn, amount, src, dst, rule), not 3"),
-    ('["teleport",1,2]', "no kind of event is called 'teleport'"),
-    ('{"kind":"pay"}', "not an array that starts with the kind of event"),
-    ('["roll",1,0,[3,"4"],-1]', "@ event[3][1]"),
-    ('["end",3,null]', "@ event[2]"),
-    ('["pay",1,2,3', "not an event of a landlord-dsl game log"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('["pay",1,true,3,4,5]', "expected int @ event[2]"),
+        ('["pay",1,2]', "a 'pay' event has 6 items (kind, turn, amount, src, dst, rule), not 3"),
+        ('["teleport",1,2]', "no kind of event is called 'teleport'"),
+        ('{"kind":"pay"}', "not an array that starts with the kind of event"),
+        ('["roll",1,0,[3,"4"],-1]', "@ event[3][1]"),
+        ('["end",3,null]', "@ event[2]"),
+        ('["pay",1,2,3', "not an event of a landlord-dsl game log"),
+    ],
+)
 def test_a_log_line_that_is_not_an_event_is_refused_saying_why(line, message):
     with pytest.raises(ld.LandlordError) as caught:
         events.log_event_from_json(line)
@@ -56,5 +59,22 @@ def test_log_events_in_the_order_and_meaning_of_their_fields():
     assert events.decode(("pay", 3, 50, 0, 5, 2)) == events.LogPay("pay", 3, 50, 0, 5, 2)
     assert events.decode(("pay", 3, 50, 0, 5, 2)).dst == 5
     assert events.decode(("card", 0, 4, None, 1, -1)).holder == 1
-    assert list(events.LOG_EVENTS) == ["turn", "roll", "move", "send", "pay", "unpaid", "card", "draw", "empty",
-                                       "shuffle", "decide", "bid", "offer_closed", "rule", "next", "out", "end"]
+    assert list(events.LOG_EVENTS) == [
+        "turn",
+        "roll",
+        "move",
+        "send",
+        "pay",
+        "unpaid",
+        "card",
+        "draw",
+        "empty",
+        "shuffle",
+        "decide",
+        "bid",
+        "offer_closed",
+        "rule",
+        "next",
+        "out",
+        "end",
+    ]

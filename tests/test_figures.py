@@ -69,7 +69,8 @@ def test_simulation_statistics_figures_are_up_to_date(name, tmp_path):
     rules = ld.load_edition(name)
     program = ld.compile_rules(rules)
     assert data["check"] == stats_figures.check(rules, stats_figures.players_for(program)), (
-        f"the games behind {figure} are no longer played the same: {run}")
+        f"the games behind {figure} are no longer played the same: {run}"
+    )
     redrawn = tmp_path / figure.name
     simulation_figure(data["summary"], program, redrawn)
     _same_picture(figure, redrawn, run)
@@ -115,8 +116,9 @@ def test_a_changed_game_or_drawing_is_noticed(tmp_path):
     rules = ld.load_edition(name)
     program = ld.compile_rules(rules)
     kept = figure_data.read(stats_figures.OUT / f"{name}.png")
-    other = simulate_many(rules, figure_data.CHECK_GAMES, stats_figures.players_for(program), seed=1, jobs=1,
-                          stats=True).result()
+    other = simulate_many(
+        rules, figure_data.CHECK_GAMES, stats_figures.players_for(program), seed=1, jobs=1, stats=True
+    ).result()
     assert figure_data.digest(other) != kept["check"]
     summary = dict(kept["summary"], games=999)  # only the title's "1000 games" changes
     redrawn = tmp_path / "changed.png"

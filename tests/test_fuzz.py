@@ -132,13 +132,70 @@ _KEYWORDS = sorted({t.pattern.value for t in _TERMINALS if t.pattern.type == "st
 
 # ------------------------------------------------------------ token soup
 _NAMES = [
-    "x", "y", "go", "lot", "elm", "treasury", "tresury", "player", "players", "here", "origin", "dice",
-    "spaces", "due", "creditor", "card", "max", "min", "len", "percent", "via", "owns_all", "count_owned",
-    "price", "rent", "owner", "cash", "total", "double", "fares", "corners", "chance_cards", "f", "r", "s", "p",
+    "x",
+    "y",
+    "go",
+    "lot",
+    "elm",
+    "treasury",
+    "tresury",
+    "player",
+    "players",
+    "here",
+    "origin",
+    "dice",
+    "spaces",
+    "due",
+    "creditor",
+    "card",
+    "max",
+    "min",
+    "len",
+    "percent",
+    "via",
+    "owns_all",
+    "count_owned",
+    "price",
+    "rent",
+    "owner",
+    "cash",
+    "total",
+    "double",
+    "fares",
+    "corners",
+    "chance_cards",
+    "f",
+    "r",
+    "s",
+    "p",
 ]
-_SOUP_TOKENS = _KEYWORDS + _NAMES + ['"x"', '"landlords-game-1906"', "0", "1", "2", "4", "100", "==", "!=",
-                                      "<", ">=", "+", "*", "/", "%", "-", "#c\n", "\n"]
-_SMALL_EDITION = HEADER + """account treasury "T"
+_SOUP_TOKENS = (
+    _KEYWORDS
+    + _NAMES
+    + [
+        '"x"',
+        '"landlords-game-1906"',
+        "0",
+        "1",
+        "2",
+        "4",
+        "100",
+        "==",
+        "!=",
+        "<",
+        ">=",
+        "+",
+        "*",
+        "/",
+        "%",
+        "-",
+        "#c\n",
+        "\n",
+    ]
+)
+_SMALL_EDITION = (
+    HEADER
+    + """account treasury "T"
 group corners "C"
 kind start "S" { }
 kind lot "Lot" titled { price: int rent: int }
@@ -149,6 +206,7 @@ board {
 }
 deck chance_cards "Chance" returned { card a "A" { } }
 """
+)
 
 
 @given(st.lists(st.sampled_from(_SOUP_TOKENS), max_size=60))
@@ -180,13 +238,19 @@ def _reachable_terminals(start: str) -> set[str]:
     return used | set(ignore)
 
 
-def _explicit(spaced: bool, start: str = "start",
-              name: st.SearchStrategy[str] = _NAME) -> dict[str, st.SearchStrategy[str]]:
+def _explicit(
+    spaced: bool, start: str = "start", name: st.SearchStrategy[str] = _NAME
+) -> dict[str, st.SearchStrategy[str]]:
     """Sane strategies for the terminals; with `spaced`, each token is followed by a space,
     so that keywords never run into each other ("players2") and most strings parse."""
     wrap = _spaced if spaced else (lambda s: s)
-    explicit = {"NAME": wrap(name), "STRING": wrap(_STRING), "INT": wrap(_INT),
-                "COMMENT": st.just("# comment\n"), "WS": st.sampled_from([" ", "\n", "  ", "\n    ", "\t"])}
+    explicit = {
+        "NAME": wrap(name),
+        "STRING": wrap(_STRING),
+        "INT": wrap(_INT),
+        "COMMENT": st.just("# comment\n"),
+        "WS": st.sampled_from([" ", "\n", "  ", "\n    ", "\t"]),
+    }
     if spaced:
         for t in _TERMINALS:
             if t.pattern.type == "str":
@@ -211,22 +275,71 @@ def test_grammar_generated_unspaced(text: str):
 # Statements and expressions generated from the grammar, using only names the
 # small edition declares (and the context names), so that most of them get past
 # name resolution and exercise the type checker.
-_DECLARED_NAMES = st.sampled_from([
-    "treasury", "corners", "go", "elm", "lot", "start", "fares", "chance_cards", "wages", "houses", "f", "r",
-    "player", "players", "player_count", "here", "origin", "dice", "spaces", "due", "creditor", "card", "x",
-    "max", "min", "len", "percent", "ahead", "via", "owns_all", "owners", "debt", "price", "rent", "owner",
-    "cash", "total", "double", "seat", "titles", "cards", "title", "space", "name", "index", "balance",
-])
-_TYPED_EDITION = _SMALL_EDITION + """const wages = 100
+_DECLARED_NAMES = st.sampled_from(
+    [
+        "treasury",
+        "corners",
+        "go",
+        "elm",
+        "lot",
+        "start",
+        "fares",
+        "chance_cards",
+        "wages",
+        "houses",
+        "f",
+        "r",
+        "player",
+        "players",
+        "player_count",
+        "here",
+        "origin",
+        "dice",
+        "spaces",
+        "due",
+        "creditor",
+        "card",
+        "x",
+        "max",
+        "min",
+        "len",
+        "percent",
+        "ahead",
+        "via",
+        "owns_all",
+        "owners",
+        "debt",
+        "price",
+        "rent",
+        "owner",
+        "cash",
+        "total",
+        "double",
+        "seat",
+        "titles",
+        "cards",
+        "title",
+        "space",
+        "name",
+        "index",
+        "balance",
+    ]
+)
+_TYPED_EDITION = (
+    _SMALL_EDITION
+    + """const wages = 100
 space var houses = 0
 player var in_jail = false
 function f(x: int) = x + 1
 """
+)
 
 
 @pytest.mark.slow
-@given(from_lark(GRAMMAR, start="block", explicit=_explicit(spaced=True, start="block", name=_DECLARED_NAMES)),
-       st.sampled_from(["land lot", "pass go", "turn", "shortfall", "setup"]))
+@given(
+    from_lark(GRAMMAR, start="block", explicit=_explicit(spaced=True, start="block", name=_DECLARED_NAMES)),
+    st.sampled_from(["land lot", "pass go", "turn", "shortfall", "setup"]),
+)
 def test_grammar_generated_rule_bodies(block: str, event: str):
     assert_contract(_TYPED_EDITION + f"rule r {{\n    on {event} " + block + "\n}\n")
 
@@ -234,23 +347,44 @@ def test_grammar_generated_rule_bodies(block: str, event: str):
 # from_lark(start="expr") overruns its data budget on most draws (the expression
 # rules are very recursive), so expressions come from a size-bounded strategy
 # that follows the same grammar.
-_FIELDS = st.sampled_from(["price", "rent", "owner", "cash", "total", "double", "seat", "titles", "cards",
-                           "title", "space", "name", "index", "balance", "houses", "in_jail", "holder"])
+_FIELDS = st.sampled_from(
+    [
+        "price",
+        "rent",
+        "owner",
+        "cash",
+        "total",
+        "double",
+        "seat",
+        "titles",
+        "cards",
+        "title",
+        "space",
+        "name",
+        "index",
+        "balance",
+        "houses",
+        "in_jail",
+        "holder",
+    ]
+)
 _LEAVES = st.one_of(_DECLARED_NAMES, st.sampled_from(["0", "1", "-3", "100", '"x"', '""', "true", "false", "none"]))
 
 
 def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.one_of(
-        st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "%", "==", "!=", "<", ">=", "and", "or", "in",
-                                          "not in"]), inner).map(" ".join),
+        st.tuples(
+            inner, st.sampled_from(["+", "-", "*", "/", "%", "==", "!=", "<", ">=", "and", "or", "in", "not in"]), inner
+        ).map(" ".join),
         st.tuples(st.sampled_from(["not ", "-"]), inner).map("".join),
         st.tuples(inner, _FIELDS).map(lambda t: f"{t[0]}.{t[1]}"),
         st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}]"),
         st.tuples(_DECLARED_NAMES, st.lists(inner, max_size=3)).map(lambda t: f"{t[0]}({', '.join(t[1])})"),
         st.tuples(inner, inner, inner).map(lambda t: f"if {t[0]} then {t[1]} else {t[2]}"),
         st.lists(inner, max_size=3).map(lambda items: f"[{', '.join(items)}]"),
-        st.tuples(st.sampled_from(["sum", "count", "all", "any", "filter"]), inner, inner)
-        .map(lambda t: f"{t[0]}(x in {t[1]}: {t[2]})"),
+        st.tuples(st.sampled_from(["sum", "count", "all", "any", "filter"]), inner, inner).map(
+            lambda t: f"{t[0]}(x in {t[1]}: {t[2]})"
+        ),
         inner.map(lambda e: f"({e})"),
     )
 
@@ -258,14 +392,23 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 EXPRESSIONS = st.recursive(_LEAVES, lambda inner: _extend(inner), max_leaves=12)
 
 
-@given(EXPRESSIONS, st.sampled_from([
-    "const c = {}\n", "function g(y: int) = {}\n", "end when {}\n", "score {}\n",
-    "table t2 {{ 1: {} }}\n", "player var v = {}\n",
-    "rule q {{ on turn {{ let y = {}\n pay y from player to treasury }} }}\n",
-    "rule q {{ on land lot {{ if {} {{ roll dice }} }} }}\n",
-    "rule q {{ on shortfall {{ for y in {} {{ pay due from player to y }} }} }}\n",
-    "rule q {{ on turn {{ set houses = {} }} }}\n",
-]))
+@given(
+    EXPRESSIONS,
+    st.sampled_from(
+        [
+            "const c = {}\n",
+            "function g(y: int) = {}\n",
+            "end when {}\n",
+            "score {}\n",
+            "table t2 {{ 1: {} }}\n",
+            "player var v = {}\n",
+            "rule q {{ on turn {{ let y = {}\n pay y from player to treasury }} }}\n",
+            "rule q {{ on land lot {{ if {} {{ roll dice }} }} }}\n",
+            "rule q {{ on shortfall {{ for y in {} {{ pay due from player to y }} }} }}\n",
+            "rule q {{ on turn {{ set houses = {} }} }}\n",
+        ]
+    ),
+)
 def test_generated_expressions(expr: str, where: str):
     assert_contract(_TYPED_EDITION + where.format(expr))
 
@@ -277,8 +420,7 @@ def test_grammar_generated_strings_mostly_parse():
 
     parsed, total = 0, 0
 
-    @settings(max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck),
-              database=None)
+    @settings(max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(from_lark(GRAMMAR, explicit=_explicit(spaced=True)))
     def sample(text: str):
         nonlocal parsed, total
@@ -304,8 +446,22 @@ def mutated(draw, sources: list[str]) -> str:
     vocabulary = sorted(set(_WORD.findall(text)))
     for _ in range(draw(st.integers(1, 4))):
         lines = text.split("\n")
-        op = draw(st.sampled_from(["del_line", "dup_line", "swap_lines", "move_line", "del_char", "dup_char",
-                                   "swap_chars", "insert", "del_range", "replace_word"]))
+        op = draw(
+            st.sampled_from(
+                [
+                    "del_line",
+                    "dup_line",
+                    "swap_lines",
+                    "move_line",
+                    "del_char",
+                    "dup_char",
+                    "swap_chars",
+                    "insert",
+                    "del_range",
+                    "replace_word",
+                ]
+            )
+        )
         if op in ("del_line", "dup_line", "swap_lines", "move_line"):
             i = draw(st.integers(0, len(lines) - 1))
             j = draw(st.integers(0, len(lines) - 1))
@@ -324,21 +480,21 @@ def mutated(draw, sources: list[str]) -> str:
             matches = list(_WORD.finditer(text))
             if matches and vocabulary:
                 m = matches[draw(st.integers(0, len(matches) - 1))]
-                text = text[:m.start()] + draw(st.sampled_from(vocabulary)) + text[m.end():]
+                text = text[: m.start()] + draw(st.sampled_from(vocabulary)) + text[m.end() :]
         else:
             i = draw(st.integers(0, len(text) - 1))
             if op == "del_char":
-                text = text[:i] + text[i + 1:]
+                text = text[:i] + text[i + 1 :]
             elif op == "dup_char":
                 text = text[:i] + text[i] + text[i:]
             elif op == "swap_chars":
                 j = min(i + 1, len(text) - 1)
-                text = text[:i] + text[j] + text[i] + text[j + 1:]
+                text = text[:i] + text[j] + text[i] + text[j + 1 :]
             elif op == "insert":
                 text = text[:i] + draw(st.sampled_from(_INSERTABLE)) + text[i:]
             else:
                 n = draw(st.integers(1, 200))
-                text = text[:i] + text[i + n:]
+                text = text[:i] + text[i + n :]
     return text
 
 
@@ -354,11 +510,17 @@ def test_mutations_of_the_golden_error_files(text: str):
 
 
 @pytest.mark.slow
-@given(mutated(['edition "v" { extends "landlords-game-1906" }\n'
-                "remove rule central_park\n"
-                "const wages = 200\n"
-                'board { space fuel "Fuel" : necessity in two_way }\n'
-                'rule taxes "Taxes" { on land necessity { pay 2 * tax_due() from player to treasury } }\n']))
+@given(
+    mutated(
+        [
+            'edition "v" { extends "landlords-game-1906" }\n'
+            "remove rule central_park\n"
+            "const wages = 200\n"
+            'board { space fuel "Fuel" : necessity in two_way }\n'
+            'rule taxes "Taxes" { on land necessity { pay 2 * tax_due() from player to treasury } }\n'
+        ]
+    )
+)
 def test_mutations_of_a_variant(text: str):
     assert_contract(text)
 
@@ -371,36 +533,51 @@ def test_unmutated_sources_satisfy_the_contract():
 
 
 # ------------------------------------------------ crashes found (reproducers)
-_TABLE_EDITION = HEADER + """account treasury "T"
+_TABLE_EDITION = (
+    HEADER
+    + """account treasury "T"
 kind start "S" { }
 table fares { 1: 5, 2: 10 }
 board { space go "Go" : start }
 """
+)
 
 
-@pytest.mark.parametrize("decl, use", [
-    ("", "let t = fares\n        pay t[1] from player to treasury"),
-    ("const c = fares\n", "pay c[1] from player to treasury"),
-], ids=["local", "const"])
+@pytest.mark.parametrize(
+    "decl, use",
+    [
+        ("", "let t = fares\n        pay t[1] from player to treasury"),
+        ("const c = fares\n", "pay c[1] from player to treasury"),
+    ],
+    ids=["local", "const"],
+)
 def test_table_through_a_name_is_no_crash(decl: str, use: str):
     # was a KeyError in the checker (m.tables[<the local's name>]); fixed
     assert_contract(_TABLE_EDITION + decl + "rule r {\n    on turn {\n        " + use + "\n    }\n}\n")
 
 
-@pytest.mark.parametrize("decl, expr", [
-    ("function f() = fares\n", "f()[1]"),
-    ("", "(if true then fares else fares)[1]"),
-], ids=["call", "conditional"])
+@pytest.mark.parametrize(
+    "decl, expr",
+    [
+        ("function f() = fares\n", "f()[1]"),
+        ("", "(if true then fares else fares)[1]"),
+    ],
+    ids=["call", "conditional"],
+)
 def test_table_through_an_expression_is_no_crash(decl: str, expr: str):
     assert_contract(_TABLE_EDITION + decl + f"rule r {{ on turn {{ pay {expr} from player to treasury }} }}\n")
 
 
-@pytest.mark.parametrize("expr", [
-    "+".join(["1"] * 400),
-    " and ".join(["true"] * 400),
-    "not " * 600 + "true",
-    "- " * 600 + "1",
-], ids=["sum-400", "and-400", "not-600", "negate-600"])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "+".join(["1"] * 400),
+        " and ".join(["true"] * 400),
+        "not " * 600 + "true",
+        "- " * 600 + "1",
+    ],
+    ids=["sum-400", "and-400", "not-600", "negate-600"],
+)
 def test_long_expressions_are_no_crash(expr: str):
     assert sys.getrecursionlimit() <= 10_000
     try:
@@ -422,6 +599,7 @@ def test_eof_line_is_a_line_of_the_file():
 
 # ---------------------------------------------------------------- formatting
 
+
 def _round_trips(text: str) -> None:
     """Whatever parses formats to text that parses to the same tree, and formatting is idempotent."""
     try:
@@ -441,7 +619,6 @@ def test_format_round_trip_on_generated_files(text: str):
 @given(mutated([EDITION_1906] + GOLDEN_SOURCES))
 def test_format_round_trip_on_mutated_editions(text: str):
     _round_trips(text)
-
 
 
 # ------------------------------------- fixed values and numbers without bound
@@ -466,8 +643,26 @@ table t {{ 1: {2}, 2: 5 }}
 var v = {3}
 rule r "R" {{ on turn {{ pay max(0, min(c + t[2] + v + elm.price, 1000)) from bank to player }} }}
 """
-_NUMBERS = st.sampled_from(["0", "1", "-1", "7", "big", "opt", "c", "t[1]", "t[2]", "t[0]", "[1, 2][0]",
-                            "[1, 2][2]", "elm.price", "go.price", "len(pair)", "count(s in pair: s == go)"])
+_NUMBERS = st.sampled_from(
+    [
+        "0",
+        "1",
+        "-1",
+        "7",
+        "big",
+        "opt",
+        "c",
+        "t[1]",
+        "t[2]",
+        "t[0]",
+        "[1, 2][0]",
+        "[1, 2][2]",
+        "elm.price",
+        "go.price",
+        "len(pair)",
+        "count(s in pair: s == go)",
+    ]
+)
 
 
 def _arithmetic(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -523,24 +718,39 @@ rule r "R" {{ on turn {{
     {2}
 }} }}
 """
-_GROWING_LEAVES = st.sampled_from(["v", "w", "n", "2", "1000000000000000", "player.cash", "bank.balance",
-                                   "turn_number"])
-GROWING_NUMBERS = st.recursive(_GROWING_LEAVES, lambda inner: st.one_of(
-    st.tuples(inner, st.sampled_from(["+", "-", "*", "*", "/"]), inner).map(lambda t: f"({' '.join(t)})"),
-    inner.map(lambda e: f"f({e})"),
-    inner.map(lambda e: f"percent({e}, 300)"),
-    inner.map(lambda e: f"sum(s in spaces: {e})"),
-), max_leaves=6)
+_GROWING_LEAVES = st.sampled_from(
+    ["v", "w", "n", "2", "1000000000000000", "player.cash", "bank.balance", "turn_number"]
+)
+GROWING_NUMBERS = st.recursive(
+    _GROWING_LEAVES,
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "*", "/"]), inner).map(lambda t: f"({' '.join(t)})"),
+        inner.map(lambda e: f"f({e})"),
+        inner.map(lambda e: f"percent({e}, 300)"),
+        inner.map(lambda e: f"sum(s in spaces: {e})"),
+    ),
+    max_leaves=6,
+)
 
 
 def _statement(e: str) -> st.SearchStrategy[str]:
     e = re.sub(r"\bn\b", "v", e)  # `n` is a parameter of f and a: elsewhere it is v
-    return st.sampled_from([
-        f"set v = {e}", f"set v += {e}", f"set w = {e}", f"do a({e})", f"let x = {e}\n set v = x",
-        f"for s in spaces {{ set v = {e} }}", f"for p in players {{ for s in spaces {{ set w += {e} }} }}",
-        "set words = words + words", f"pay abs({e}) from bank to player", "pay abs(v) from bank to players[0]",
-        f"for x in [{e}, 1] {{ set v = x }}", f"let l = [{e}]\n set v = sum(x in l: x)",
-    ])
+    return st.sampled_from(
+        [
+            f"set v = {e}",
+            f"set v += {e}",
+            f"set w = {e}",
+            f"do a({e})",
+            f"let x = {e}\n set v = x",
+            f"for s in spaces {{ set v = {e} }}",
+            f"for p in players {{ for s in spaces {{ set w += {e} }} }}",
+            "set words = words + words",
+            f"pay abs({e}) from bank to player",
+            "pay abs(v) from bank to players[0]",
+            f"for x in [{e}, 1] {{ set v = x }}",
+            f"let l = [{e}]\n set v = sum(x in l: x)",
+        ]
+    )
 
 
 @given(GROWING_NUMBERS, GROWING_NUMBERS, st.lists(GROWING_NUMBERS.flatmap(_statement), min_size=1, max_size=4))
@@ -552,16 +762,20 @@ def test_generated_growing_numbers(function_body: str, action_value: str, statem
     text = _GROWING_EDITION.format(function_body, action_value, "\n    ".join(statements))
     assert_contract(text)
     _plays_or_fails_located(text, 40)
+
+
 # ------------------------------------------- (d) bytes that are not UTF-8 text
 _VALID_HEAD = 'edition "x" {\n    players 2 to 4\n}\nkind k "K" { }\nboard { space a "A" : k }\n'
 _ENCODED = st.one_of(
     st.binary(max_size=400),
-    st.tuples(st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00"]),
-              st.sampled_from(["utf-8", "utf-16-le", "utf-16-be", "utf-32", "latin-1", "cp1252"]),
-              st.text(max_size=80)).map(
-        lambda t: t[0] + (_VALID_HEAD + t[2]).encode(t[1], "replace")),
+    st.tuples(
+        st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00"]),
+        st.sampled_from(["utf-8", "utf-16-le", "utf-16-be", "utf-32", "latin-1", "cp1252"]),
+        st.text(max_size=80),
+    ).map(lambda t: t[0] + (_VALID_HEAD + t[2]).encode(t[1], "replace")),
     st.tuples(st.binary(max_size=8), st.integers(0, len(_VALID_HEAD))).map(
-        lambda t: _VALID_HEAD.encode()[:t[1]] + t[0] + _VALID_HEAD.encode()[t[1]:]),
+        lambda t: _VALID_HEAD.encode()[: t[1]] + t[0] + _VALID_HEAD.encode()[t[1] :]
+    ),
 )
 
 
@@ -597,13 +811,32 @@ def test_files_that_are_not_utf8_text(data: bytes):
 _SECRET = "secret-root:x:0:0"
 _ENTRY = st.sampled_from(["a.lg", "b.lg", "sub/c.lg", "sub", "loop.lg", "up.lg"])
 # links out of the folder are drawn as often as all the others together
-_LINK_TARGET = st.one_of(st.sampled_from(["OUT/secret.lg", "OUT"]),
-                         st.sampled_from(["a.lg", "b.lg", "sub/c.lg", "sub", "loop.lg", "/", "/etc/passwd",
-                                          "../x.lg", "MISSING.lg", "SHIPPED"]))
-_EXTENDS = st.one_of(st.sampled_from(["a.lg", "b.lg", "sub/c.lg", "loop.lg", "up.lg", "../outside/secret.lg",
-                                      "/etc/passwd.lg", "sub/../a.lg", "./a.lg", "landlords-game-1906",
-                                      "sub", "", "a.lg/"]),
-                     st.from_regex(r"[a-z./]{1,12}\.lg", fullmatch=True))
+_LINK_TARGET = st.one_of(
+    st.sampled_from(["OUT/secret.lg", "OUT"]),
+    st.sampled_from(
+        ["a.lg", "b.lg", "sub/c.lg", "sub", "loop.lg", "/", "/etc/passwd", "../x.lg", "MISSING.lg", "SHIPPED"]
+    ),
+)
+_EXTENDS = st.one_of(
+    st.sampled_from(
+        [
+            "a.lg",
+            "b.lg",
+            "sub/c.lg",
+            "loop.lg",
+            "up.lg",
+            "../outside/secret.lg",
+            "/etc/passwd.lg",
+            "sub/../a.lg",
+            "./a.lg",
+            "landlords-game-1906",
+            "sub",
+            "",
+            "a.lg/",
+        ]
+    ),
+    st.from_regex(r"[a-z./]{1,12}\.lg", fullmatch=True),
+)
 
 
 @st.composite
@@ -652,6 +885,7 @@ def test_hostile_folders_of_symlinks(folder_layout):
         except LandlordError as err:
             assert _SECRET not in err.render() and "root" not in err.render()
             return
-        for module in rules.modules[1:] if Path(rules.modules[0].source_name).resolve() == shipped.resolve() \
-                else rules.modules:
+        for module in (
+            rules.modules[1:] if Path(rules.modules[0].source_name).resolve() == shipped.resolve() else rules.modules
+        ):
             assert _SECRET not in module.source_text

@@ -19,8 +19,12 @@ from hypothesis import strategies as st
 import landlord_dsl as ld
 from landlord_dsl.saves import state_from_json, state_to_json
 
-_SAVES = [("landlords-game-1906", 3, 5, 30), ("landlords-game-1906", 4, 9, 400),
-          ("monopoly-1933-atlantic-city", 2, 2, 60), ("monopoly-1933-atlantic-city", 4, 7, 500)]
+_SAVES = [
+    ("landlords-game-1906", 3, 5, 30),
+    ("landlords-game-1906", 4, 9, 400),
+    ("monopoly-1933-atlantic-city", 2, 2, 60),
+    ("monopoly-1933-atlantic-city", 4, 7, 500),
+]
 
 
 @functools.cache
@@ -40,10 +44,20 @@ def _saved(index: int) -> str:
     return state_to_json(game.save())
 
 
-_SCALARS = st.one_of(st.integers(-3, 60), st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(),
-                     st.text(max_size=5), st.sampled_from(["500", "1.9", "true", "chance_cards"]))
-_JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
-                     | st.dictionaries(st.text(max_size=4), inner, max_size=2), max_leaves=6)
+_SCALARS = st.one_of(
+    st.integers(-3, 60),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=5),
+    st.sampled_from(["500", "1.9", "true", "chance_cards"]),
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=2),
+    max_leaves=6,
+)
 
 
 def _paths(value, path=()):

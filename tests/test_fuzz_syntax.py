@@ -36,8 +36,8 @@ _LABEL = re.compile(r'^(\s*(?:rule|group|account|kind|deck)\s+[a-z_][a-z0-9_]*\s
 def _misspell(word: str, how: int) -> str:
     """Return `word` with a letter dropped, doubled, or swapped with the next (never `word` itself)."""
     i = how % len(word)
-    swapped = word[:i] + word[i + 1:i + 2] + word[i] + word[i + 2:]
-    dropped = word[:i] + word[i + 1:]
+    swapped = word[:i] + word[i + 1 : i + 2] + word[i] + word[i + 2 :]
+    dropped = word[:i] + word[i + 1 :]
     out = [dropped, word[:i] + word[i] + word[i:], swapped if swapped != word else dropped][how % 3]
     return out or word + "x"
 
@@ -50,21 +50,27 @@ def slipped(draw) -> str:
     if slip == "label" and _LABEL.search(text):
         matches = list(_LABEL.finditer(text))
         m = matches[draw(st.integers(0, len(matches) - 1))]
-        return text[:m.start()] + m.group(1) + m.group(2) + text[m.end():]
+        return text[: m.start()] + m.group(1) + m.group(2) + text[m.end() :]
     if slip == "keyword":
         words = [m for m in re.finditer(r"\b[a-z]+\b", code) if m.group(0) in _KEYWORDS]
         m = words[draw(st.integers(0, len(words) - 1))]
-        return text[:m.start()] + _misspell(m.group(0), draw(st.integers(0, 30))) + text[m.end():]
-    pattern = {"compare": r" == ", "elif": r"\belse if\b", "and": r"\band\b", "or": r"\bor\b", "True": r"\btrue\b",
-               "label": r" == "}.get(slip, "")
+        return text[: m.start()] + _misspell(m.group(0), draw(st.integers(0, 30))) + text[m.end() :]
+    pattern = {
+        "compare": r" == ",
+        "elif": r"\belse if\b",
+        "and": r"\band\b",
+        "or": r"\bor\b",
+        "True": r"\btrue\b",
+        "label": r" == ",
+    }.get(slip, "")
     spots = list(re.finditer(pattern, code)) if pattern else []
     if slip == "brace" or not spots:
         braces = [m.start() for m in re.finditer(r"[{}]", code)]
         at = braces[draw(st.integers(0, len(braces) - 1))]
-        return text[:at] + text[at + 1:]
+        return text[:at] + text[at + 1 :]
     m = spots[draw(st.integers(0, len(spots) - 1))]
     instead = {"compare": " = ", "elif": "elif", "and": "&&", "or": "||", "True": "True", "label": " = "}[slip]
-    return text[:m.start()] + instead + text[m.end():]
+    return text[: m.start()] + instead + text[m.end() :]
 
 
 def _assert_located(text: str) -> None:

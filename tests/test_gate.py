@@ -18,8 +18,12 @@ def _ci_commands() -> list[str]:
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("python3 -m venv"))
     # CI installs quietly; the command is the same
-    return [part.replace("pip install -q ", "pip install ") for line in lines[start:] if line.strip()
-            for part in line.split(" && ")]
+    return [
+        part.replace("pip install -q ", "pip install ")
+        for line in lines[start:]
+        if line.strip()
+        for part in line.split(" && ")
+    ]
 
 
 def test_the_readme_gives_the_command_ci_runs():
@@ -53,7 +57,8 @@ def test_the_package_says_it_is_typed():
 def test_slow_tests_run_only_when_asked(pytester: pytest.Pytester):
     pytester.makeconftest((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
     pytester.makeini("[pytest]\nmarkers =\n    slow: takes long\n")
-    pytester.makepyfile(test_two="""
+    pytester.makepyfile(
+        test_two="""
         import pytest
 
         def test_quick():
@@ -62,7 +67,8 @@ def test_slow_tests_run_only_when_asked(pytester: pytest.Pytester):
         @pytest.mark.slow
         def test_long():
             pass
-    """)
+    """
+    )
     quick = pytester.runpytest("-p", "no:xdist", "-p", "no:cacheprovider")
     quick.assert_outcomes(passed=1, skipped=1)
     everything = pytester.runpytest("-p", "no:xdist", "-p", "no:cacheprovider", "--run-slow")

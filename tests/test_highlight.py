@@ -45,8 +45,10 @@ def test_every_quoted_word_of_the_grammar_is_a_keyword_of_the_lexer():
 
 
 def test_the_parts_of_a_rule_get_their_own_token_kinds():
-    text = ('rule r "A rule" source "none: a test" secondary {\n'
-            '  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n')
+    text = (
+        'rule r "A rule" source "none: a test" secondary {\n'
+        "  on land lot { pay max(here.price, 5) from player to bank }  # rent\n}\n"
+    )
     kinds = {value: kind for kind, value in _tokens(text) if value.strip()}
     assert kinds["rule"] is Keyword.Declaration
     assert kinds["on"] is Keyword and kinds["pay"] is Keyword
@@ -71,8 +73,9 @@ def test_every_rule_code_block_in_the_docs_is_marked_lg():
     unmarked = []
     for page in sorted((root / "docs").rglob("*.md")):
         for block in re.findall(r"```text\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
-            first = next((line.strip() for line in block.splitlines()
-                          if line.strip() and not line.strip().startswith("#")), "")
+            first = next(
+                (line.strip() for line in block.splitlines() if line.strip() and not line.strip().startswith("#")), ""
+            )
             word = re.match(r"[a-z_]+", first)
             if word and word.group(0) in words and not first.startswith("landlord-dsl"):
                 unmarked.append(f"{page.name}: {first[:60]}")
@@ -92,14 +95,19 @@ def test_the_diff_lexer_colours_each_line_as_the_terminal_does():
     runs = {}
     for colour in ("never", "always"):
         out = io.StringIO()
-        main(["diff", "landlords-game-1906", "landlords-game-1906-monopolist-demonstration", "--color", colour],
-             out=out)
+        main(
+            ["diff", "landlords-game-1906", "landlords-game-1906-monopolist-demonstration", "--color", colour], out=out
+        )
         runs[colour] = out.getvalue().splitlines()
     kinds = {}
     for token, value in LandlordDiffLexer().get_tokens("\n".join(runs["never"]) + "\n"):
         kinds.setdefault(value.rstrip("\n"), token)
-    expected = {"\x1b[31m": Generic.Deleted, "\x1b[32m": Generic.Inserted, "\x1b[33m": Generic.Subheading,
-                "\x1b[1m": Generic.Strong}
+    expected = {
+        "\x1b[31m": Generic.Deleted,
+        "\x1b[32m": Generic.Inserted,
+        "\x1b[33m": Generic.Subheading,
+        "\x1b[1m": Generic.Strong,
+    }
     checked = 0
     for plain, coloured in zip(runs["never"], runs["always"]):
         want = next((kind for code, kind in expected.items() if coloured.startswith(code)), None)

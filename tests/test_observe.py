@@ -32,7 +32,11 @@ def test_throws_and_turns_are_reported_with_positions():
     game.setup()
     game.play_turn()
     assert [(e.seat, e.dice, e.total, e.double) for e in seen.throws] == [
-        (0, (6, 5), 11, False), (1, (1, 2), 3, False), (0, (3, 3), 6, True), (0, (1, 3), 4, False)]
+        (0, (6, 5), 11, False),
+        (1, (1, 2), 3, False),
+        (0, (3, 3), 6, True),
+        (0, (1, 3), 4, False),
+    ]
     assert [e.position for e in seen.throws[2:]] == [0, 6]  # where the thrower stood
     (turn,) = seen.turns
     assert (turn.turn, turn.seat, turn.start, turn.end, turn.throws, turn.still_playing) == (1, 0, 0, 10, 2, True)

@@ -26,11 +26,19 @@ def _records(n: int, players: int, rng: random.Random) -> list[GameRecord]:
     for i in range(n):
         scores = tuple(rng.randrange(-50, 3000) for _ in range(players))
         best = max(scores)
-        out.append(GameRecord(
-            seed=i, turns=rng.randrange(1, 400), rounds=1, end_reason=rng.choice(["a (x)", "b", "a (y)"]),
-            scores=scores, winners=tuple(s for s, v in enumerate(scores) if v == best), conserved=rng.random() > 0.01,
-            gini_by_round=tuple(round(rng.random(), 4) for _ in range(rng.randrange(0, 30))),
-            prosperity=rng.random() < 0.3))
+        out.append(
+            GameRecord(
+                seed=i,
+                turns=rng.randrange(1, 400),
+                rounds=1,
+                end_reason=rng.choice(["a (x)", "b", "a (y)"]),
+                scores=scores,
+                winners=tuple(s for s, v in enumerate(scores) if v == best),
+                conserved=rng.random() > 0.01,
+                gini_by_round=tuple(round(rng.random(), 4) for _ in range(rng.randrange(0, 30))),
+                prosperity=rng.random() < 0.3,
+            )
+        )
     return out
 
 
@@ -92,8 +100,10 @@ def test_the_cli_gives_byte_identical_json_for_any_number_of_jobs():
     outputs = []
     for jobs in ("1", "2"):
         out = io.StringIO()
-        assert main(["simulate", "landlords-game-1904", "--games", "20", "--seed", "4", "--json", "--jobs", jobs],
-                    out=out) == 0
+        assert (
+            main(["simulate", "landlords-game-1904", "--games", "20", "--seed", "4", "--json", "--jobs", jobs], out=out)
+            == 0
+        )
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and json.loads(outputs[0])["games"] == 20
 
@@ -140,13 +150,18 @@ def test_an_unreachable_scheduler_is_a_clear_error():
 
 # ------------------------------------------------------------------- sweep
 
+
 def test_a_sweep_plays_every_cell_on_the_same_seeds_and_resumes_from_its_file(tmp_path, monkeypatch):
     rules = ld.load_edition("landlords-game-1906")
     out_file = tmp_path / "sweep.jsonl"
     grid = sweep_module.parse_grid(["faster_game=false,true"])
     records = sweep_module.run_sweep(rules, grid, [2, 3], games=6, seed=1, jobs=1, output=out_file)
     assert [(r["options"]["faster_game"], r["players"]) for r in records] == [
-        (False, 2), (False, 3), (True, 2), (True, 3)]
+        (False, 2),
+        (False, 3),
+        (True, 2),
+        (True, 3),
+    ]
     for r in records:
         expected = simulate_many(rules, 6, r["players"], 1, r["options"], jobs=1).result()
         assert r["summary"] == expected
@@ -157,8 +172,9 @@ def test_a_sweep_plays_every_cell_on_the_same_seeds_and_resumes_from_its_file(tm
 
     monkeypatch.setattr(sweep_module, "simulate_many", must_not_play)
     seen = []
-    again = sweep_module.run_sweep(rules, grid, [2, 3], games=6, seed=1, output=out_file,
-                                   progress=lambda i, n, cell, reused: seen.append(reused))
+    again = sweep_module.run_sweep(
+        rules, grid, [2, 3], games=6, seed=1, output=out_file, progress=lambda i, n, cell, reused: seen.append(reused)
+    )
     assert again == records and seen == [True] * 4
 
 
@@ -166,8 +182,24 @@ def test_the_sweep_command_prints_a_table_and_draws_a_chart(tmp_path):
     pytest.importorskip("matplotlib")
     chart = tmp_path / "sweep.png"
     out = io.StringIO()
-    assert main(["sweep", "landlords-game-1906", "--option", "faster_game=false,true", "--games", "4", "--jobs", "1",
-                 "--plot", str(chart)], out=out) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                "landlords-game-1906",
+                "--option",
+                "faster_game=false,true",
+                "--games",
+                "4",
+                "--jobs",
+                "1",
+                "--plot",
+                str(chart),
+            ],
+            out=out,
+        )
+        == 0
+    )
     text = out.getvalue()
     assert "faster_game" in text and "mean Gini" in text and len(text.splitlines()) == 6
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -63,6 +63,7 @@ def option_strategy(path: Path):
 
 # ------------------------------------------------------------ 1. discovery
 
+
 def test_every_shipped_file_is_discovered():
     """Every .lg under editions/ joins the suite without being registered anywhere."""
     assert FILES, "no editions found"
@@ -70,6 +71,7 @@ def test_every_shipped_file_is_discovered():
 
 
 # ----------------------------------------------------- 2. static consistency
+
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_rule_file_is_consistent(path: Path):
@@ -110,8 +112,12 @@ def test_rule_file_is_consistent(path: Path):
 
 BREAKAGES = [
     ("a payment to an undefined account", r"to treasury\b", "to treasurey", "unknown name 'treasurey'"),
-    ("a card that moves to a missing space", r"move to mother_earth", "move to mother_earht",
-     "unknown name 'mother_earht'"),
+    (
+        "a card that moves to a missing space",
+        r"move to mother_earth",
+        "move to mother_earht",
+        "unknown name 'mother_earht'",
+    ),
     ("a rising table that falls", r"3: 20,", "3: 2,", "is `rising` but falls from 10 at 2 to 2 at 3"),
     ("a deck whose size is wrong", r"returned size 8", "returned size 9", "declares size 9 but has 8 cards"),
 ]
@@ -142,6 +148,7 @@ def test_rent_table_with_a_hole_fails_at_run_time_with_its_location():
 
 # -------------------------------------------------------- 3. game invariants
 
+
 class GameMachine(RuleBasedStateMachine):
     """Random rule set, options, seed and legal decisions; invariants after every step."""
 
@@ -152,8 +159,10 @@ class GameMachine(RuleBasedStateMachine):
         players = data.draw(st.integers(lo, min(hi, 5)), label="players")
         options = data.draw(option_strategy(self.path), label="options")
         seed = data.draw(st.integers(0, 2**16), label="seed")
-        note(f"reproduce: ld.new_game(ld.compile_rules(ld.load_edition({self.path.stem!r}), {dict(options)!r}), "
-             f"agents=[RandomAgent(seed * 31 + i) ...], seed={seed})")
+        note(
+            f"reproduce: ld.new_game(ld.compile_rules(ld.load_edition({self.path.stem!r}), {dict(options)!r}), "
+            f"agents=[RandomAgent(seed * 31 + i) ...], seed={seed})"
+        )
         self.program = program(self.path, options)
         self.game = Game(self.program, [RandomAgent(seed * 31 + i) for i in range(players)], seed=seed)
         self.game.setup()
@@ -228,6 +237,7 @@ def test_bots_never_run_an_offer_out_of_rounds(path: Path):
 
 # ------------------------------------------------------ 4. mutated variants
 
+
 def _render(header: ast.Header, decls) -> str:
     return format_module(ast.Module(header, tuple(decls)))
 
@@ -291,11 +301,15 @@ def test_mutated_variants_check_or_fail_cleanly(mutant, seed):
 
 # ------------------------------------------------------------ 5. metamorphic
 
+
 def _walk_only(path: Path) -> str:
     """The edition's board with one rule: throw and move forward. No redirecting space or card."""
     module = parse(path.read_text(), str(path))
-    keep = [d for d in module.declarations
-            if isinstance(d, (ast.KindDecl, ast.GroupDecl, ast.BoardDecl, ast.ConstDecl, ast.TableDecl))]
+    keep = [
+        d
+        for d in module.declarations
+        if isinstance(d, (ast.KindDecl, ast.GroupDecl, ast.BoardDecl, ast.ConstDecl, ast.TableDecl))
+    ]
     header = ast.Header("walk", players=(2, 4), dice=module.header.dice)
     walk = parse('edition "x" { }\nrule walk source "none: a test" { on turn { roll dice move forward dice.total } }\n')
     return _render(header, keep + list(walk.declarations))
@@ -315,7 +329,7 @@ def test_without_redirections_landing_is_uniform(path: Path):
     assert max(abs(c - expected) / expected for c in counts) < 0.15
 
 
-SCALED = '''
+SCALED = """
 edition "scaled" { players 2 to 3 source "none: a test" }
 account bank unlimited source "none: a test"
 account pot source "none: a test"
@@ -351,16 +365,22 @@ rule lots source "none: a test" {
     }
 }
 end when any(p in players: p.laps >= 4) source "none: a test"
-'''
+"""
 
 
 def _scale(text: str, k: int) -> str:
     """Multiply every money literal of the SCALED fixture by k (all its numbers except the lap count)."""
+
     def times(match: re.Match) -> str:
         return str(int(match.group(0)) * k)
+
     body = re.sub(r"(?<=[=:*] )\d+|(?<=\{ \d: )\d+|(?<=, \d: )\d+", times, text)
-    return body.replace(f"laps >= {4 * k}", "laps >= 4").replace(f"laps += {k}", "laps += 1") \
-        .replace(f"wage * {4 * k}", "wage * 4").replace(f"players {2 * k} to {3 * k}", "players 2 to 3")
+    return (
+        body.replace(f"laps >= {4 * k}", "laps >= 4")
+        .replace(f"laps += {k}", "laps += 1")
+        .replace(f"wage * {4 * k}", "wage * 4")
+        .replace(f"players {2 * k} to {3 * k}", "players 2 to 3")
+    )
 
 
 @settings(max_examples=30 if THOROUGH else 8, deadline=None)
@@ -378,7 +398,7 @@ def test_scaling_every_amount_by_k_scales_every_payment_by_k(k, seed):
 
 def _rename_spaces(text: str, names: list[str]) -> str:
     """Rename every space identifier outside strings and comments."""
-    pattern = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\b(' + "|".join(map(re.escape, names)) + r')\b')
+    pattern = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\b(' + "|".join(map(re.escape, names)) + r")\b")
     return pattern.sub(lambda m: f"renamed_{m.group(1)}" if m.group(1) else m.group(0), text)
 
 

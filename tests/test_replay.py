@@ -100,13 +100,17 @@ def test_rules_changed_since_the_game_was_logged(logged, tmp_path, capsys):
     assert code == 1 and "have changed since this game was logged" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("edit, says", [
-    (lambda lines: lines[:-3], "the last line is not its closing line"),
-    (lambda lines: lines[:5] + lines[6:], "records"),
-    (lambda lines: ["{}"] + lines[1:], "the first line is not its header"),
-    (lambda lines: ["not json"] + lines[1:], "not a landlord-dsl game log"),
-    (lambda lines: lines[:1], "needs a header line and a closing line"),
-], ids=["cut short", "a line removed", "no header", "garbage", "only a header"])
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        (lambda lines: lines[:-3], "the last line is not its closing line"),
+        (lambda lines: lines[:5] + lines[6:], "records"),
+        (lambda lines: ["{}"] + lines[1:], "the first line is not its header"),
+        (lambda lines: ["not json"] + lines[1:], "not a landlord-dsl game log"),
+        (lambda lines: lines[:1], "needs a header line and a closing line"),
+    ],
+    ids=["cut short", "a line removed", "no header", "garbage", "only a header"],
+)
 def test_a_malformed_log_is_a_clear_error(logged, tmp_path, capsys, edit, says):
     assert run("replay", _write(tmp_path, edit(list(logged))))[0] == 1
     err = capsys.readouterr().err

@@ -39,7 +39,7 @@ MAIN = ["landlords-game-1904", "landlords-game-1906", "monopoly-1933-atlantic-ci
 # A generated rule set small enough to reach every kind of request quickly: options per
 # item of a written list, per space and per player, an offer, an auction with a step,
 # players who leave, variables of every kind the observation encodes, and a turn limit.
-SMALL = '''edition "rl-small" { title "A small board for the environment's tests" players 2 to 3 turn limit 60 }
+SMALL = """edition "rl-small" { title "A small board for the environment's tests" players 2 to 3 turn limit 60 }
 account bank "Bank" unlimited
 kind start "Start" { }
 kind lot "Lot" titled { price: int }
@@ -105,7 +105,7 @@ rule bankrupt "Out when broke" {
 }
 end last_one when len(players) <= 1
 score player.cash
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -115,12 +115,14 @@ def small():
 
 def _variant_of_1906() -> ld.RuleSet:
     """Return a generated variant: the 1906 edition extended with one more rule that asks a question."""
-    text = ('edition "rl-generated" { title "1906 with a generated question" extends "landlords-game-1906" }\n'
-            'rule generated "A generated question" {\n    on turn {\n'
-            '        choose "Stand still or step?" {\n'
-            '            option still "Stand still" { }\n'
-            '            option step "Step {k}" for k in [1, 2] { move forward k }\n'
-            '        }\n    }\n}\n')
+    text = (
+        'edition "rl-generated" { title "1906 with a generated question" extends "landlords-game-1906" }\n'
+        'rule generated "A generated question" {\n    on turn {\n'
+        '        choose "Stand still or step?" {\n'
+        '            option still "Stand still" { }\n'
+        '            option step "Step {k}" for k in [1, 2] { move forward k }\n'
+        "        }\n    }\n}\n"
+    )
     return ld.load_text(text, "rl-generated.lg")
 
 
@@ -193,8 +195,7 @@ def test_api_and_seed_tests_pass_with_rule_options():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pettingzoo_test.api_test(ld.env("landlords-game-1906", players=4, options=options), num_cycles=300)
-        pettingzoo_test.seed_test(lambda: ld.env("landlords-game-1906", players=4, options=options),
-                                  num_cycles=100)
+        pettingzoo_test.seed_test(lambda: ld.env("landlords-game-1906", players=4, options=options), num_cycles=100)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -221,7 +222,7 @@ def test_api_and_seed_tests_pass_for_a_generated_variant():
 def test_action_slots_follow_the_options_as_written(small):
     layout = ld.env(small, players=3).layout
     by_prompt = {c.prompt: layout.sites[c.span] for c in choice_statements(small)}
-    assert by_prompt["How far?"] == ((0, "plain"), (1, "ordinal"))           # 1 + 3 slots
+    assert by_prompt["How far?"] == ((0, "plain"), (1, "ordinal"))  # 1 + 3 slots
     assert by_prompt["Buy {here}?"] == ((0, "plain"), (1, "plain"))
     # 5 spaces, then the most players the rules allow (3), then the offer's done
     assert by_prompt["Mark a lot?"] == ((0, "space"), (5, "player"), (8, "plain"))
@@ -281,8 +282,9 @@ def test_bid_levels_spread_from_the_minimum_to_all_cash():
 
 
 def test_an_option_over_a_list_of_unknown_length_is_a_located_error():
-    text = SMALL.replace("var rounds_seen = 0", "var rounds_seen = 0\nfunction steps_allowed() = [1, 2, 3]") \
-        .replace("for k in [1, 2, 3]", "for k in steps_allowed()")
+    text = SMALL.replace("var rounds_seen = 0", "var rounds_seen = 0\nfunction steps_allowed() = [1, 2, 3]").replace(
+        "for k in [1, 2, 3]", "for k in steps_allowed()"
+    )
     rules = ld.load_text(text, "rl-small.lg")
     with pytest.raises(LandlordError) as info:
         ld.env(rules, players=3)
@@ -292,7 +294,8 @@ def test_an_option_over_a_list_of_unknown_length_is_a_located_error():
         "before the game, so it cannot have a fixed number of action slots\n"
         ' 29 |             option step "Move by a number" for k in steps_allowed() { move forward k }\n'
         "    |                                                     ^^^^^^^^^^^^^^^\n"
-        "      hint: bind it to spaces, players or cards, or to a list written out in full")
+        "      hint: bind it to spaces, players or cards, or to a list written out in full"
+    )
 
 
 # ------------------------------------------------------------------ observations
@@ -310,22 +313,22 @@ def test_observation_shows_the_state_from_the_observer_seat(small):
     env.reset(seed=4)
     game, enc = env.game, env.encoder
     game.pos[:] = [1, 2, 3]
-    game.bal[game.nacc:] = [111, 222, 333]
-    game.set_holder(game.prog.title_card[4], 2)   # seat 2 owns the fifth space
-    game.pv[1][0] = 2                             # seat 0's rival: seat 2
-    game.pv[0][0] = 3                             # seat 0's favourite: the fourth space
-    game.sv[0][4] = 2                             # two marks on the fifth space
-    obs = enc.encode(game, 1, None)               # seen by seat 1: rows are seats 1, 2, 0
+    game.bal[game.nacc :] = [111, 222, 333]
+    game.set_holder(game.prog.title_card[4], 2)  # seat 2 owns the fifth space
+    game.pv[1][0] = 2  # seat 0's rival: seat 2
+    game.pv[0][0] = 3  # seat 0's favourite: the fourth space
+    game.sv[0][4] = 2  # two marks on the fifth space
+    obs = enc.encode(game, 1, None)  # seen by seat 1: rows are seats 1, 2, 0
     w = enc.seat_width
     assert list(obs[0:3]) == [1, 1, 222] and obs[5 + 2] == 1
-    assert list(obs[w:w + 3]) == [1, 1, 333] and obs[w + 5 + 3] == 1 and obs[w + 3] == 1
-    assert list(obs[2 * w:2 * w + 3]) == [1, 1, 111] and obs[2 * w + 5 + 1] == 1
+    assert list(obs[w : w + 3]) == [1, 1, 333] and obs[w + 5 + 3] == 1 and obs[w + 3] == 1
+    assert list(obs[2 * w : 2 * w + 3]) == [1, 1, 111] and obs[2 * w + 5 + 1] == 1
     vars_at = 2 * w + 5 + enc.board
-    assert obs[vars_at + 0] == 4          # favourite: space index 3, shown as 3 + 1
-    assert obs[vars_at + 1] == 2          # rival: seat 2 is one seat after the observer, shown as 1 + 1
-    assert not obs[3 * w:MAX_SEATS * w].any()   # no fourth seat
+    assert obs[vars_at + 0] == 4  # favourite: space index 3, shown as 3 + 1
+    assert obs[vars_at + 1] == 2  # rival: seat 2 is one seat after the observer, shown as 1 + 1
+    assert not obs[3 * w : MAX_SEATS * w].any()  # no fourth seat
     space = enc.spaces_at + 4 * enc.space_width
-    assert obs[space + 1] == 1 and obs[space + MAX_SEATS] == 2   # owner one seat after the observer; marks
+    assert obs[space + 1] == 1 and obs[space + MAX_SEATS] == 2  # owner one seat after the observer; marks
 
 
 def test_only_the_asked_agent_sees_the_request_and_a_mask(small):
@@ -344,14 +347,15 @@ def test_only_the_asked_agent_sees_the_request_and_a_mask(small):
 def test_too_many_variables_for_the_observation_is_a_clear_error(small):
     extra = "\n".join(f"var extra_{i} = 0" for i in range(GAME_VARS))
     rules = ld.load_text(SMALL.replace("var rounds_seen = 0", "var rounds_seen = 0\n" + extra), "rl-small.lg")
-    with pytest.raises(LandlordError, match=f"declares {GAME_VARS + 1} game variables; the observation has room "
-                                            f"for {GAME_VARS}"):
+    with pytest.raises(
+        LandlordError, match=f"declares {GAME_VARS + 1} game variables; the observation has room for {GAME_VARS}"
+    ):
         ld.env(rules, players=2)
 
 
 # ----------------------------------------------------------- exact replay, seeds
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2 ** 32 - 1), players=st.integers(2, 3), bots=st.sets(st.integers(0, 2), max_size=1))
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 3), bots=st.sets(st.integers(0, 2), max_size=1))
 def test_an_environment_game_replays_exactly_from_its_seed_and_decisions(small, seed, players, bots):
     """Same seed, same answers, same game: the env's game replays through the plain engine byte for byte."""
     bots = {s: "bot" for s in bots if s < players}
@@ -429,7 +433,7 @@ def test_a_player_who_leaves_is_terminated_before_the_game_ends(small):
         for agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated and env.driver.request is not None:
-                assert env._seat[agent] not in env.game.seats     # out, while the others play on
+                assert env._seat[agent] not in env.game.seats  # out, while the others play on
                 env.step(None)
                 assert agent not in env.agents
                 return
@@ -525,8 +529,12 @@ def test_the_single_seat_wrapper_plays_against_bots(small):
 
 
 def test_the_example_runs():
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "rl_loop.py"), "--games", "1"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "rl_loop.py"), "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("game 0: ") and "gymnasium game 0: return " in proc.stdout
 
@@ -548,26 +556,33 @@ def test_random_policy_smoke_run(name):
         reason = game.end_reason.split(" (")[0]
         ends[reason] = ends.get(reason, 0) + 1
     seconds = time.perf_counter() - start
-    print(f"\n{name}: {GAMES} games, {steps / GAMES:.0f} steps a game, {seconds / GAMES:.3f} s a game, "
-          f"{steps / seconds:.0f} steps/s, ends {ends}")
+    print(
+        f"\n{name}: {GAMES} games, {steps / GAMES:.0f} steps a game, {seconds / GAMES:.3f} s a game, "
+        f"{steps / seconds:.0f} steps/s, ends {ends}"
+    )
 
 
 def test_a_question_to_a_player_who_has_left_is_a_clear_error():
-    text = ('edition "rl-gone" { players 3 to 3 turn limit 20 }\n'
-            'account bank "Bank" unlimited\nkind start "Start" { }\nboard {\n    space go "Go" : start\n}\n'
-            'var gone: player = none\n'
-            'rule ask "Ask" {\n    on turn {\n'
-            '        choose "Wait?" {\n            option wait "Wait" { }\n            option go "Go" { }\n        }\n'
-            '        if turn_number == 1 {\n            set gone = players[1]\n'
-            '            eliminate players[1]\n        }\n'
-            '        if turn_number == 4 and gone != none {\n'
-            '            choose by gone "Still there?" {\n'
-            '                option yes "Yes" { }\n                option no "No" { }\n            }\n'
-            '        }\n    }\n}\n')
+    text = (
+        'edition "rl-gone" { players 3 to 3 turn limit 20 }\n'
+        'account bank "Bank" unlimited\nkind start "Start" { }\nboard {\n    space go "Go" : start\n}\n'
+        "var gone: player = none\n"
+        'rule ask "Ask" {\n    on turn {\n'
+        '        choose "Wait?" {\n            option wait "Wait" { }\n            option go "Go" { }\n        }\n'
+        "        if turn_number == 1 {\n            set gone = players[1]\n"
+        "            eliminate players[1]\n        }\n"
+        "        if turn_number == 4 and gone != none {\n"
+        '            choose by gone "Still there?" {\n'
+        '                option yes "Yes" { }\n                option no "No" { }\n            }\n'
+        "        }\n    }\n}\n"
+    )
     env = ld.env(ld.load_text(text, "rl-gone.lg"), players=3)
     env.reset(seed=0)
-    with pytest.raises(LandlordError, match=r"the rules ask Player 2 a question after he has left the game "
-                                            r"\(rule 'ask'\)"):
+    with pytest.raises(
+        LandlordError,
+        match=r"the rules ask Player 2 a question after he has left the game "
+        r"\(rule 'ask'\)",
+    ):
         for _ in env.agent_iter():
             _, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated else 0)

@@ -41,17 +41,18 @@ def _first_deck_card(data: dict) -> int:
     return next(cards[0] for cards in data["decks"].values() if cards)
 
 
-
 CASES = {
     "negative money": (lambda d: d["balances"].__setitem__(-1, -d["balances"][-1] - 1), "ledger sums to"),
     "money added to a player and to minted": (
         lambda d: (d["balances"].__setitem__(-1, d["balances"][-1] + 500), d.__setitem__("minted", d["minted"] + 500)),
-        "ledger sums to 500"),
-    "a card both held and in a deck": (lambda d: d["holders"].__setitem__(_first_deck_card(d), 0),
-                                       "held by a player"),
+        "ledger sums to 500",
+    ),
+    "a card both held and in a deck": (lambda d: d["holders"].__setitem__(_first_deck_card(d), 0), "held by a player"),
     "a card in two decks": (lambda d: d["decks"]["luxury_cards"].append(_first_deck_card(d)), "is in"),
-    "a card lost": (lambda d: d["decks"].__setitem__("chance_cards", d["decks"]["chance_cards"][1:]),
-                    "held by nobody: lost"),
+    "a card lost": (
+        lambda d: d["decks"].__setitem__("chance_cards", d["decks"]["chance_cards"][1:]),
+        "held by nobody: lost",
+    ),
     "an unknown deck": (lambda d: d["decks"].__setitem__("jokers", []), "decks: wanted the decks"),
     "a position of 9999": (lambda d: d["positions"].__setitem__(0, 9999), "positions"),
     "a position of -3": (lambda d: d["positions"].__setitem__(1, -3), "positions"),
@@ -74,8 +75,10 @@ CASES = {
     "an empty dice state": (lambda d: d.__setitem__("chance_state", []), "chance_state"),
     "a loan to oneself": (lambda d: d["loans"].append([1, 1, 100, 10]), "loans[0]"),
     "dice of 9": (lambda d: d.__setitem__("dice", [9, 1]), "dice"),
-    "a next seat who has left": (lambda d: (d.__setitem__("seats", [0, 1]), d.__setitem__("next_seat", 2)),
-                                 "next_seat"),
+    "a next seat who has left": (
+        lambda d: (d.__setitem__("seats", [0, 1]), d.__setitem__("next_seat", 2)),
+        "next_seat",
+    ),
 }
 
 
@@ -98,11 +101,14 @@ def test_the_untampered_saved_game_restores_equal(program, saved):
     assert game.invariant_problems() == []
 
 
-@pytest.mark.parametrize("text, says", [
-    ("[1, 2]", "not a JSON object"),
-    ("[" * 100_000 + "]" * 100_000, "not a saved landlord-dsl game"),
-    ('{"players": "many"}', "not a valid saved game"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("[1, 2]", "not a JSON object"),
+        ("[" * 100_000 + "]" * 100_000, "not a saved landlord-dsl game"),
+        ('{"players": "many"}', "not a valid saved game"),
+    ],
+)
 def test_malformed_json_is_a_landlord_error(text, says):
     with pytest.raises(ld.LandlordError, match=says):
         state_from_json(text)

@@ -77,6 +77,7 @@ def _jailed(**kw):
 # How the game is played - $500 each, 12 of the 22 lot tickets drawn
 # =====================================================================
 
+
 def test_1904_how_played_start_500_and_12_of_22_lot_tickets_drawn_in_turn():
     """1904, how the game is played: 'Each player is provided with five hundred dollars. The lot
     tickets, twenty-two (22) in number, are placed face downward upon the board, and each player
@@ -105,14 +106,22 @@ def test_1904_how_played_drawn_lots_bought_price_to_public_treasury_rest_returne
     paying (1904, lot-spaces) 'into the Public treasury the price of it'; an unbought ticket is
     put 'back into the wages-box again'. Two players: seat 0 draws lots 1,3,..,11, seat 1 lots
     2,4,..,12; seat 0 buys lots 1 and 5, seat 1 lots 8 and 12."""
-    g = game(players=2, start=False,
-             answers=[["buy", "decline", "buy", "decline", "decline", "decline"],
-                      ["decline", "decline", "decline", "buy", "decline", "buy"]])
+    g = game(
+        players=2,
+        start=False,
+        answers=[
+            ["buy", "decline", "buy", "decline", "decline", "decline"],
+            ["decline", "decline", "decline", "buy", "decline", "buy"],
+        ],
+    )
     g.setup()
     assert [name for name, _ in _dealt(g)] == LOTS[:12]
     assert [p for p in payments(g) if p[2] == "treasury"] == [
-        (10, "p0", "treasury", "lot_ticket_deal"), (50, "p0", "treasury", "lot_ticket_deal"),
-        (80, "p1", "treasury", "lot_ticket_deal"), (120, "p1", "treasury", "lot_ticket_deal")]
+        (10, "p0", "treasury", "lot_ticket_deal"),
+        (50, "p0", "treasury", "lot_ticket_deal"),
+        (80, "p1", "treasury", "lot_ticket_deal"),
+        (120, "p1", "treasury", "lot_ticket_deal"),
+    ]
     assert (cash(g, 0), cash(g, 1)) == (440, 300)
     assert account(g, "treasury") == 260
     assert cards_of(g, 0) == ["lot_1", "lot_5"] and cards_of(g, 1) == ["lot_8", "lot_12"]
@@ -128,13 +137,14 @@ def test_1904_how_played_ticket_he_cannot_afford_is_not_offered_for_sale():
     20 ($200) and 21 ($210), has $90 left and is not offered lot 22 ($220), which goes back into
     the box."""
     order = [21, 0, 1, 2, 20, 3, 4, 5, 19] + list(range(6, 19))
-    g = game(players=4, start=False, shuffles=[order],
-             answers=[["buy", "buy"]] + [["decline"] * 3 for _ in range(3)])
+    g = game(players=4, start=False, shuffles=[order], answers=[["buy", "buy"]] + [["decline"] * 3 for _ in range(3)])
     g.setup()
     assert [name for name, seat in _dealt(g) if seat == 0] == ["lot_22", "lot_21", "lot_20"]
     assert offered(g, 0) == [["buy", "decline"], ["buy", "decline"]]
     assert [p for p in payments(g) if p[2] == "treasury"] == [
-        (200, "p0", "treasury", "lot_ticket_deal"), (210, "p0", "treasury", "lot_ticket_deal")]
+        (200, "p0", "treasury", "lot_ticket_deal"),
+        (210, "p0", "treasury", "lot_ticket_deal"),
+    ]
     assert cash(g, 0) == 90
     assert cards_of(g, 0) == ["lot_20", "lot_21"]
     assert owner(g, "lot_22") is None and "lot_22" in deck(g, "lot_ticket_box")
@@ -202,6 +212,7 @@ def test_1904_lot_spaces_player_who_cannot_pay_the_price_rents():
 # Rent - to the owner; none on his own lot; two players on one lot
 # =====================================================================
 
+
 def test_1904_rent_paid_to_the_owner():
     """1904, Rent: 'When a player stops upon a lot owned by any of the players, he must pay the
     rent to the owner' (Lot 3: $3)."""
@@ -223,11 +234,14 @@ def test_1904_rent_nothing_on_his_own_lot():
     assert payments(g) == [] and offered(g, 0) == []
 
 
-@pytest.mark.parametrize("start,throw,lot,to_first,to_owner", [
-    ("mother_earth", (2, 4), "lot_3", 2, 1),   # rent 3: the odd dollar to the first
-    ("mother_earth", (3, 4), "lot_4", 2, 2),   # rent 4
-    ("lot_19", (1, 2), "lot_21", 11, 10),      # rent 21
-])
+@pytest.mark.parametrize(
+    "start,throw,lot,to_first,to_owner",
+    [
+        ("mother_earth", (2, 4), "lot_3", 2, 1),  # rent 3: the odd dollar to the first
+        ("mother_earth", (3, 4), "lot_4", 2, 2),  # rent 4
+        ("lot_19", (1, 2), "lot_21", 11, 10),  # rent 21
+    ],
+)
 def test_1904_rent_second_player_pays_the_larger_half_to_the_first(start, throw, lot, to_first, to_owner):
     """1904, Rent: 'If two players stop upon the same lot, the second must pay to the first one-half
     of the rent, (in case of an odd number giving to the first the benefit of the fraction.)'
@@ -255,8 +269,7 @@ def test_1904_rent_lot_1_the_first_occupant_gets_the_whole_rent(lot_owner):
     the first occupant (seat 1) takes it all, nothing to the owner or the treasury. The mover comes
     from Lot 22 round Mother Earth, so he draws his wages first."""
     answers = [["rent"], [], []] if lot_owner is None else [[], [], []]
-    g = game(players=3, cash=[0, 0, 0], at=["lot_22", "lot_1", "mother_earth"], throws=[(1, 2)],
-             answers=answers)
+    g = game(players=3, cash=[0, 0, 0], at=["lot_22", "lot_1", "mother_earth"], throws=[(1, 2)], answers=answers)
     if lot_owner is not None:
         give(g, "lot_1", lot_owner)
     turn(g, 0)
@@ -289,8 +302,9 @@ def test_1904_rent_third_player_cannot_occupy_the_lot_and_counts_one_less():
 def test_1904_rent_third_player_moving_backward_stops_one_short_too():
     """1904, Rent and Five times around: a player moving backward whose count would bring him as third
     onto Lot 3 stops on the space next to it, one count short: Lot 4 (his own)."""
-    g = game(players=3, cash=[50, 0, 0], at=["lot_5", "lot_3", "lot_3"], throws=[(1, 2)],
-             answers=[["backward"], [], []])
+    g = game(
+        players=3, cash=[50, 0, 0], at=["lot_5", "lot_3", "lot_3"], throws=[(1, 2)], answers=[["backward"], [], []]
+    )
     set_pvar(g, "circuits", 0, 5)
     give(g, "lot_4", 0)
     turn(g, 0)
@@ -302,12 +316,16 @@ def test_1904_rent_third_player_moving_backward_stops_one_short_too():
 # Absolute necessities
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,dest", [
-    ("mother_earth", (1, 1), "bread"),
-    ("lot_4", (1, 2), "coal"),
-    ("lot_8", (1, 2), "shelter"),
-    ("lot_17", (1, 2), "clothing"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,dest",
+    [
+        ("mother_earth", (1, 1), "bread"),
+        ("lot_4", (1, 2), "coal"),
+        ("lot_8", (1, 2), "shelter"),
+        ("lot_17", (1, 2), "clothing"),
+    ],
+)
 def test_1904_necessities_5_dollars_to_the_public_treasury(start, throw, dest):
     """1904, Absolute necessities: 'bread, coal, shelter, and clothing -- ... when a player stops
     upon any of these he must pay five dollars into the "Public treasury."' A free player stopping
@@ -324,10 +342,14 @@ def test_1904_necessities_5_dollars_to_the_public_treasury(start, throw, dest):
 # No trespassing - jail until a double or the $50 fine
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,trespass", [
-    ("mother_earth", (1, 3), "no_trespassing"),
-    ("rr_3", (2, 3), "lord_blueblood"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,trespass",
+    [
+        ("mother_earth", (1, 3), "no_trespassing"),
+        ("rr_3", (2, 3), "lord_blueblood"),
+    ],
+)
 def test_1904_no_trespassing_stop_sends_him_to_jail_behind_the_coal_square(start, throw, trespass):
     """1904, No trespassing: 'when a player stops on one of these spaces he must go to jail' - his
     checker goes to the coal square (the jail is drawn behind it); no coal tax, no wages."""
@@ -352,8 +374,7 @@ def test_1904_no_trespassing_prisoner_is_offered_the_fine_on_his_next_turn():
 def test_1904_no_trespassing_remains_in_jail_any_number_of_turns():
     """1904, No trespassing: he must 'remain there until he throws a double or until he pays' - no
     limit on the turns (unlike the 1906 rules): six failed throws, still in jail, nothing paid."""
-    g = _jailed(cash=[100, 0], throws=[(1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (1, 6)],
-                answers=[["wait"] * 6, []])
+    g = _jailed(cash=[100, 0], throws=[(1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (1, 6)], answers=[["wait"] * 6, []])
     for _ in range(6):
         turn(g, 0)
         assert where(g, 0) == "coal" and pvar(g, "in_jail", 0) is True
@@ -410,12 +431,16 @@ def test_1904_no_trespassing_prisoner_without_50_dollars_must_throw():
 # Railroad - $5 fare; a double gives a pass from one R.R. to the next
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,rr", [
-    ("mother_earth", (2, 3), "rr_1"),
-    ("lot_7", (1, 2), "rr_2"),
-    ("lot_13", (1, 1), "rr_3"),
-    ("lot_19", (1, 1), "rr_4"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,rr",
+    [
+        ("mother_earth", (2, 3), "rr_1"),
+        ("lot_7", (1, 2), "rr_2"),
+        ("lot_13", (1, 1), "rr_3"),
+        ("lot_19", (1, 1), "rr_4"),
+    ],
+)
 def test_1904_railroad_fare_5_to_the_railroad_box(start, throw, rr):
     """1904, Railroad: 'when a player stops upon one of these spaces he must pay five dollars to the
     "R.R."' (the Railroad box, not the treasury)."""
@@ -460,11 +485,14 @@ def test_1904_railroad_pass_ending_on_a_railroad_pays_its_fare():
     assert payments(g) == [(5, "p0", "railroad_box", "railroads_rule")]
 
 
-@pytest.mark.parametrize("start,throw,dest,paid", [
-    ("lot_1", (2, 2), "rr_1", [(5, "p0", "railroad_box", "railroads_rule")]),  # count ends on the R.R.
-    ("rr_1", (1, 1), "lot_4", []),                                              # ends before the next R.R.
-    ("lot_13", (1, 1), "rr_3", [(5, "p0", "railroad_box", "railroads_rule")]),
-])
+@pytest.mark.parametrize(
+    "start,throw,dest,paid",
+    [
+        ("lot_1", (2, 2), "rr_1", [(5, "p0", "railroad_box", "railroads_rule")]),  # count ends on the R.R.
+        ("rr_1", (1, 1), "lot_4", []),  # ends before the next R.R.
+        ("lot_13", (1, 1), "rr_3", [(5, "p0", "railroad_box", "railroads_rule")]),
+    ],
+)
 def test_1904_railroad_no_pass_when_the_double_would_not_pass_a_railroad(start, throw, dest, paid):
     """1904, Railroad: the pass applies only 'provided he would in his ordinary moving pass a
     "R. R."'; a double whose count ends on or before a railroad moves straight on, unasked."""
@@ -513,6 +541,7 @@ def test_1904_railroad_pass_jumping_over_mother_earth_collects_wages():
 # Luxuries - $50 for a ticket worth $60, or lose the move
 # =====================================================================
 
+
 def test_1904_luxuries_ticket_bought_for_50_to_the_treasury():
     """magie-1904, Luxuries: 'if a player stops on a "Luxury" he pays fifty dollars to the "Public
     treasury," receiving in return a luxury ticket'."""
@@ -548,15 +577,17 @@ def test_1904_luxuries_lost_move_past_mother_earth_earns_no_wages():
     Luxury; he refuses, so he loses the move and is back on Lot 22, not having been round. His next
     move (5, to his own Lot 2) takes him round once: one wage of $100, one circuit. (The wages
     paid on the lost move are given back when it is undone.)"""
-    g = game(cash=[60, 0], at=["lot_22", "mother_earth"], throws=[(4, 6), (2, 3)],
-             answers=[["lose_move"], []])
+    g = game(cash=[60, 0], at=["lot_22", "mother_earth"], throws=[(4, 6), (2, 3)], answers=[["lose_move"], []])
     give(g, "lot_2", 0)
     turn(g, 0)
     assert where(g, 0) == "lot_22"
     turn(g, 0)
     assert where(g, 0) == "lot_2"
     assert [p for p in payments(g) if "wages_box" in (p[1], p[2])] == [
-        WAGES, (100, "p0", "wages_box", "luxuries"), WAGES]
+        WAGES,
+        (100, "p0", "wages_box", "luxuries"),
+        WAGES,
+    ]
     assert pvar(g, "circuits", 0) == 1
     assert cash(g, 0) == 160
 
@@ -580,10 +611,14 @@ def test_1904_luxuries_refusing_after_the_wages_repaid_a_loan_is_no_worse_than_t
 # Franchises - the charter free to the first, $5 from the others
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,franchise", [
-    ("coal", (1, 2), "light_franchise"),
-    ("rr_3", (1, 1), "water_franchise"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,franchise",
+    [
+        ("coal", (1, 2), "light_franchise"),
+        ("rr_3", (1, 1), "water_franchise"),
+    ],
+)
 def test_1904_franchises_first_player_to_stop_gets_the_charter_free(start, throw, franchise):
     """1904, Franchises: 'The first player who stops upon one of these franchises puts his charter
     upon it ... It cost him nothing'."""
@@ -594,10 +629,13 @@ def test_1904_franchises_first_player_to_stop_gets_the_charter_free(start, throw
     assert payments(g) == [] and offered(g, 0) == []
 
 
-@pytest.mark.parametrize("start,throw,franchise", [
-    ("coal", (1, 2), "light_franchise"),
-    ("rr_3", (1, 1), "water_franchise"),
-])
+@pytest.mark.parametrize(
+    "start,throw,franchise",
+    [
+        ("coal", (1, 2), "light_franchise"),
+        ("rr_3", (1, 1), "water_franchise"),
+    ],
+)
 def test_1904_franchises_others_pay_the_holder_5(start, throw, franchise):
     """1904, Franchises: 'all though the game he has the privilege of taxing all the other players
     five dollars whenever they chance to stop upon it'; the charter stays his."""
@@ -619,6 +657,7 @@ def test_1904_franchises_holder_pays_nothing_on_his_own_charter():
 # =====================================================================
 # Public park, Legacy
 # =====================================================================
+
 
 def test_1904_public_park_stopping_there_costs_nothing():
     """magie-1904, Public park: 'A player may stop is the "Public park" without paying anything' - and
@@ -649,6 +688,7 @@ def test_1904_legacy_100_dollars_and_a_legacy_ticket():
 # =====================================================================
 # Mother Earth - $100 wages and the tally of circuits
 # =====================================================================
+
 
 def test_1904_mother_earth_wages_100_after_passing_and_circuit_tallied():
     """1904, Mother Earth: 'after passing the beginning-point he receives his wages, one hundred
@@ -685,8 +725,9 @@ def test_1904_mother_earth_no_more_wages_after_the_fifth_circuit(before, paid):
     """1904, Five times around: 'having passed the beginning-point the required number of times he
     receives no more wages' - the 1st..5th circuits pay $100, the 6th and later nothing; the tally
     goes on."""
-    g = game(cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(1, 2)],
-             answers=[["forward"] if before >= 5 else [], []])
+    g = game(
+        cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(1, 2)], answers=[["forward"] if before >= 5 else [], []]
+    )
     give(g, "lot_1", 0)
     set_pvar(g, "circuits", 0, before)
     turn(g, 0)
@@ -697,6 +738,7 @@ def test_1904_mother_earth_no_more_wages_after_the_fifth_circuit(before, paid):
 # =====================================================================
 # Five times around - either direction, end of the game
 # =====================================================================
+
 
 def test_1904_five_times_around_may_move_in_either_direction():
     """1904, Five times around: 'When a player has been around the board five times he may move in
@@ -735,8 +777,12 @@ def test_1904_five_times_around_forward_only_while_in_debt(debt):
     """1904, Five times around: '... provided he is clear of debt' - a bank note or a loan from
     another player keeps him moving forward only."""
     # with $50 he can repay the $22 player loan at the start of his turn (he declines), not a $100 note
-    g = game(cash=[50, 50], at=["lot_3", "mother_earth"], throws=[(1, 2)],
-             answers=[["done"] if debt == "player_loan" else [], []])
+    g = game(
+        cash=[50, 50],
+        at=["lot_3", "mother_earth"],
+        throws=[(1, 2)],
+        answers=[["done"] if debt == "player_loan" else [], []],
+    )
     set_pvar(g, "circuits", 0, 5)
     give(g, "lot_5", 0)
     if debt == "bank_note":
@@ -753,8 +799,12 @@ def test_1904_five_times_around_loan_can_be_cleared_after_the_fifth_circuit():
     (a $20 loan at 10%); with $200 he repays it at the start of his turn (the $20 only: repaid before
     passing the beginning-point, it saves the interest), is clear of debt, and may move in either
     direction at once and on his next turn."""
-    g = game(cash=[200, 0], at=["lot_22", "mother_earth"], throws=[(1, 2), (2, 4)],
-             answers=[["repay_loans", "forward", "forward"], []])
+    g = game(
+        cash=[200, 0],
+        at=["lot_22", "mother_earth"],
+        throws=[(1, 2), (2, 4)],
+        answers=[["repay_loans", "forward", "forward"], []],
+    )
     set_pvar(g, "circuits", 0, 5)
     g.loans.append([1, 0, 20, 2])
     give(g, "lot_1", 0)
@@ -788,6 +838,7 @@ def test_1904_five_times_around_game_ends_when_the_last_player_passes_the_fifth_
 # Borrowing - bank notes of $100 on lots, loans between players
 # =====================================================================
 
+
 def test_1904_borrowing_bank_note_of_100_on_lots_worth_110():
     """magie-1904, Borrowing: 'A player may borrow from the "Bank" in amounts of one hundred dollars ...
     the total value of which must be at least ten dollars more than is borrowed' - with no cash and
@@ -803,13 +854,16 @@ def test_1904_borrowing_bank_note_of_100_on_lots_worth_110():
     assert_script_used_up(g)
 
 
-@pytest.mark.parametrize("lots,notes,allowed", [
-    (["lot_10"], 0, False),            # $100 < $110
-    (["lot_11"], 0, True),             # $110
-    (["lot_4", "lot_7"], 0, True),     # $40 + $70 = $110 in two lots
-    (["lot_20"], 1, False),            # second note: $200 < $210
-    (["lot_21"], 1, True),             # $210
-])
+@pytest.mark.parametrize(
+    "lots,notes,allowed",
+    [
+        (["lot_10"], 0, False),  # $100 < $110
+        (["lot_11"], 0, True),  # $110
+        (["lot_4", "lot_7"], 0, True),  # $40 + $70 = $110 in two lots
+        (["lot_20"], 1, False),  # second note: $200 < $210
+        (["lot_21"], 1, True),  # $210
+    ],
+)
 def test_1904_borrowing_bank_note_only_on_sufficient_security(lots, notes, allowed):
     """1904, Borrowing: the lots mortgaged 'must be at least ten dollars more than is borrowed'
     (reconstruction: the total value of his lots against all his notes). Without security he is
@@ -877,8 +931,13 @@ def test_1904_borrowing_from_another_player_repaid_with_interest_at_wages():
     interest, terms of payments' (the .lg fixes 10%, repaid at the borrower's next wages:
     reconstruction). Seat 0, penniless, owning only Lot 5 ($50: too little for a bank note), owes
     Lot 20's $20 rent to seat 2; seat 1 lends $20; at his next wages he repays $22."""
-    g = game(players=3, cash=[0, 100, 0], at=["lot_18", "mother_earth", "mother_earth"],
-             throws=[(1, 2), (1, 2)], answers=[[], ["lend"], []])
+    g = game(
+        players=3,
+        cash=[0, 100, 0],
+        at=["lot_18", "mother_earth", "mother_earth"],
+        throws=[(1, 2), (1, 2)],
+        answers=[[], ["lend"], []],
+    )
     give(g, "lot_5", 0)
     give(g, "lot_20", 2)
     give(g, "lot_1", 2)
@@ -937,8 +996,13 @@ def test_1904_borrowing_early_repayment_of_a_player_loan_saves_the_interest(save
     """1904, Borrowing: 'Should a loan be repaid before passing the beginning-point, the borrower
     saves the interest' - read (option early_repayment_saves_interest, on by default) as covering a
     loan from another player too: $20 lent at 10% is settled for $20 before his wages; off, $22."""
-    g = game(cash=[100, 0], at=["lot_5", "mother_earth"], throws=[(1, 2)],
-             answers=[["repay_loans"], []], early_repayment_saves_interest=saves)
+    g = game(
+        cash=[100, 0],
+        at=["lot_5", "mother_earth"],
+        throws=[(1, 2)],
+        answers=[["repay_loans"], []],
+        early_repayment_saves_interest=saves,
+    )
     g.loans.append([1, 0, 20, 2])
     give(g, "lot_7", 0)
     turn(g, 0)
@@ -951,8 +1015,7 @@ def test_1904_borrowing_from_another_player_to_buy_a_lot():
     """1904, Borrowing: 'One player may borrow from another, giving a mortgage on any property he may
     own' - not only to pay a debt: with $30 and Lot 5 (too little for a bank note) he borrows $70 from
     seat 1 and buys the unsold Lot 10."""
-    g = game(cash=[30, 200], at=["lot_8", "mother_earth"], throws=[(1, 3)],
-             answers=[["buy_on_loan"], ["lend"]])
+    g = game(cash=[30, 200], at=["lot_8", "mother_earth"], throws=[(1, 3)], answers=[["buy_on_loan"], ["lend"]])
     give(g, "lot_5", 0)
     turn(g, 0)
     assert offered(g, 0) == [["buy_on_loan", "rent"]]
@@ -976,8 +1039,7 @@ def test_1904_borrowing_from_another_player_to_pay_the_jail_fine():
 def test_1904_borrowing_from_another_player_to_buy_a_luxury():
     """1904, Borrowing and Luxuries: 'as he chooses or can afford' - with $20 and Lot 5 he may borrow
     $30 from seat 1 and buy the luxury instead of losing his move; nobody lending, he loses it."""
-    g = game(cash=[20, 100], at=["lot_2", "mother_earth"], throws=[(2, 3)],
-             answers=[["buy_on_loan"], ["lend"]])
+    g = game(cash=[20, 100], at=["lot_2", "mother_earth"], throws=[(2, 3)], answers=[["buy_on_loan"], ["lend"]])
     give(g, "lot_5", 0)
     turn(g, 0)
     assert offered(g, 0) == [["buy_on_loan", "lose_move"]]
@@ -989,6 +1051,7 @@ def test_1904_borrowing_from_another_player_to_buy_a_luxury():
 # =====================================================================
 # Poorhouse
 # =====================================================================
+
 
 def test_1904_poorhouse_player_who_cannot_pay_and_cannot_borrow_goes_there():
     """1904, Poorhouse: 'If at any time a player has no money with which to meet expenses and has no
@@ -1009,8 +1072,9 @@ def test_1904_poorhouse_second_player_who_cannot_pay_the_shared_rent():
     """1904, Poorhouse and Rent: the second player on Lot 3 owes $2 to the first occupant and $1 to
     the owner but has only $1: it goes to the first, he goes to the poorhouse (once), and the owner's
     $1 stays unpaid (with no property to mortgage, nobody is asked to lend)."""
-    g = game(players=3, cash=[1, 0, 0], at=["mother_earth", "lot_3", "mother_earth"], throws=[(2, 4)],
-             answers=[[], [], []])
+    g = game(
+        players=3, cash=[1, 0, 0], at=["mother_earth", "lot_3", "mother_earth"], throws=[(2, 4)], answers=[[], [], []]
+    )
     give(g, "lot_3", 2)
     turn(g, 0)
     assert payments(g) == [(1, "p0", "p1", "lots")]
@@ -1064,6 +1128,7 @@ def test_1904_poorhouse_a_double_does_not_free_him():
 # Counting up
 # =====================================================================
 
+
 def test_1904_counting_up_lots_at_value_cash_and_luxuries_at_60():
     """1904, Counting up: 'each player is credited with the value of the lots owned by him. His cash
     on hand is counted ... Then the luxuries are counted, (remember that each one counts sixty) ...
@@ -1101,6 +1166,7 @@ def test_1904_counting_up_outstanding_notes_and_loans_are_settled():
 # Emergencies
 # =====================================================================
 
+
 def test_1904_emergencies_refusing_player_is_jailed_as_in_no_trespassing():
     """1904, Emergencies: a player who 'absolutely refuses to obey the rules ... must go to jail and
     remain there until he throws a double or pays his fine, as explained in paragraph "No
@@ -1118,6 +1184,7 @@ def test_1904_emergencies_refusing_player_is_jailed_as_in_no_trespassing():
 # =====================================================================
 # Playing without the lot tickets (variant)
 # =====================================================================
+
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_1904_without_lot_tickets_100_dollars_and_no_tickets_drawn(players):
@@ -1160,8 +1227,9 @@ def test_1904_without_lot_tickets_number_of_circuits_chosen_by_the_players():
     regulated by the will of the players' (option circuits_to_end=3): wages for the 3rd circuit,
     none for the 4th; either direction after 3; the game ends when every player has been round
     three times."""
-    g = variant(cash=[0, 0], at=["lot_22", "lot_3"], throws=[(1, 2), (1, 2)],
-                answers=[[], ["backward"]], circuits_to_end=3)
+    g = variant(
+        cash=[0, 0], at=["lot_22", "lot_3"], throws=[(1, 2), (1, 2)], answers=[[], ["backward"]], circuits_to_end=3
+    )
     give(g, "lot_1", 0)
     give(g, "lot_2", 1)
     set_pvar(g, "circuits", 0, 2)
@@ -1172,8 +1240,9 @@ def test_1904_without_lot_tickets_number_of_circuits_chosen_by_the_players():
     turn(g, 0)
     assert payments(g) == [WAGES] and pvar(g, "circuits", 0) == 3
     assert g.over and g.end_reason == "end condition (magie-1904, Five times around)"
-    g2 = variant(cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(1, 2)], answers=[["forward"], []],
-                 circuits_to_end=3)
+    g2 = variant(
+        cash=[0, 0], at=["lot_22", "mother_earth"], throws=[(1, 2)], answers=[["forward"], []], circuits_to_end=3
+    )
     give(g2, "lot_1", 0)
     set_pvar(g2, "circuits", 0, 3)
     turn(g2, 0)

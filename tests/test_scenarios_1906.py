@@ -52,19 +52,65 @@ def game(**kw):
 
 RAILROADS = ["royal_rusher_rr", "shooting_star_rr", "gee_whiz_rr", "pdq_rr"]
 GREEN_CARDS = [
-    "wayback", "lonely_lane", "royal_rusher_rr", "the_pike", "the_farm", "speculation", "rubeville",
-    "boomtown", "goat_alley", "soakum_lighting", "beggarmans_court", "shooting_star_rr", "rickety_row",
-    "market_place", "cottage_terrace", "easy_street", "george_street", "maguire_flats", "gee_whiz_rr",
-    "fairhope_avenue", "slambang_trolley", "johnson_circle", "the_bowery", "broadway", "madison_square",
-    "fifth_avenue", "pdq_rr", "grand_boulevard", "wall_street",
+    "wayback",
+    "lonely_lane",
+    "royal_rusher_rr",
+    "the_pike",
+    "the_farm",
+    "speculation",
+    "rubeville",
+    "boomtown",
+    "goat_alley",
+    "soakum_lighting",
+    "beggarmans_court",
+    "shooting_star_rr",
+    "rickety_row",
+    "market_place",
+    "cottage_terrace",
+    "easy_street",
+    "george_street",
+    "maguire_flats",
+    "gee_whiz_rr",
+    "fairhope_avenue",
+    "slambang_trolley",
+    "johnson_circle",
+    "the_bowery",
+    "broadway",
+    "madison_square",
+    "fifth_avenue",
+    "pdq_rr",
+    "grand_boulevard",
+    "wall_street",
 ]
 PRICE = {
-    "wayback": 25, "lonely_lane": 25, "the_pike": 25, "the_farm": 25, "rubeville": 25,
-    "boomtown": 50, "goat_alley": 50, "beggarmans_court": 50, "rickety_row": 50, "market_place": 50,
-    "cottage_terrace": 50, "easy_street": 75, "george_street": 75, "maguire_flats": 75,
-    "fairhope_avenue": 75, "johnson_circle": 75, "the_bowery": 75, "broadway": 100, "madison_square": 100,
-    "fifth_avenue": 100, "grand_boulevard": 100, "wall_street": 100, "royal_rusher_rr": 50,
-    "shooting_star_rr": 50, "gee_whiz_rr": 50, "pdq_rr": 50, "soakum_lighting": 50, "slambang_trolley": 50,
+    "wayback": 25,
+    "lonely_lane": 25,
+    "the_pike": 25,
+    "the_farm": 25,
+    "rubeville": 25,
+    "boomtown": 50,
+    "goat_alley": 50,
+    "beggarmans_court": 50,
+    "rickety_row": 50,
+    "market_place": 50,
+    "cottage_terrace": 50,
+    "easy_street": 75,
+    "george_street": 75,
+    "maguire_flats": 75,
+    "fairhope_avenue": 75,
+    "johnson_circle": 75,
+    "the_bowery": 75,
+    "broadway": 100,
+    "madison_square": 100,
+    "fifth_avenue": 100,
+    "grand_boulevard": 100,
+    "wall_street": 100,
+    "royal_rusher_rr": 50,
+    "shooting_star_rr": 50,
+    "gee_whiz_rr": 50,
+    "pdq_rr": 50,
+    "soakum_lighting": 50,
+    "slambang_trolley": 50,
     "speculation": 50,
 }
 
@@ -72,6 +118,7 @@ PRICE = {
 # =====================================================================
 # Preface - the first player
 # =====================================================================
+
 
 def _opening(players: int, throws, answers=None):
     """A game whose setup runs: the opening throws, then the deal (all cards declined)."""
@@ -111,6 +158,7 @@ def test_1906_preface_after_five_tied_rounds_the_first_in_seat_order_begins():
 # Rule 1 - Buying titles to lots
 # =====================================================================
 
+
 def _dealt(g):
     """(card name, seat) of every card event of the deal, in order."""
     names = g.prog.card_names
@@ -133,8 +181,14 @@ def test_1906_rule_1_deal_24_green_cards_one_around_to_the_left():
 
 def test_1906_rule_1_the_green_pack_is_shuffled_before_the_deal():
     """Rule 1: 'Shuffle the green cards and deal...' - the deal follows the shuffled order."""
-    g = make_game(players=2, start=False, first=0, answers=[["decline"] * 12, ["decline"] * 12],
-                  shuffles=[list(range(28, -1, -1))], chance_deck=False)
+    g = make_game(
+        players=2,
+        start=False,
+        first=0,
+        answers=[["decline"] * 12, ["decline"] * 12],
+        shuffles=[list(range(28, -1, -1))],
+        chance_deck=False,
+    )
     g.setup()
     dealt = _dealt(g)
     assert dealt[:3] == [("wall_street", 0), ("grand_boulevard", 1), ("pdq_rr", 0)]
@@ -145,8 +199,13 @@ def test_1906_rule_1_option_to_buy_dealt_cards_price_to_public_treasury():
     """Rule 1: each player may buy any or all of the cards dealt to him, 'the sale price of the
     cards being paid into the PUBLIC TREASURY'; 'cards not purchased must be returned to the pack'."""
     # Seat 0 is dealt wayback, royal_rusher_rr, the_farm, ...; seat 1 lonely_lane, the_pike, speculation, ...
-    g = make_game(players=2, start=False, first=0, chance_deck=False,
-                  answers=[["buy", "buy"] + ["decline"] * 10, ["decline", "decline", "buy"] + ["decline"] * 9])
+    g = make_game(
+        players=2,
+        start=False,
+        first=0,
+        chance_deck=False,
+        answers=[["buy", "buy"] + ["decline"] * 10, ["decline", "decline", "buy"] + ["decline"] * 9],
+    )
     g.setup()
     assert cash(g, 0) == 600 - 25 - 50
     assert cash(g, 1) == 600 - 50
@@ -155,8 +214,11 @@ def test_1906_rule_1_option_to_buy_dealt_cards_price_to_public_treasury():
     assert cards_of(g, 1) == ["speculation"]
     assert owner(g, "wayback") == 0 and owner(g, "speculation") == 1 and owner(g, "the_pike") is None
     bought = [p for p in payments(g) if p[2] == "treasury"]
-    assert bought == [(25, "p0", "treasury", "buying_titles"), (50, "p0", "treasury", "buying_titles"),
-                      (50, "p1", "treasury", "buying_titles")]
+    assert bought == [
+        (25, "p0", "treasury", "buying_titles"),
+        (50, "p0", "treasury", "buying_titles"),
+        (50, "p1", "treasury", "buying_titles"),
+    ]
     pack = deck(g, "green_cards")
     assert len(pack) == 26
     assert set(pack) == set(GREEN_CARDS) - {"wayback", "royal_rusher_rr", "speculation"}
@@ -168,8 +230,13 @@ def test_1906_rule_1_starting_cash_and_cards_per_player(players, start_cash):
     """Preface and Rule 1: $600 each for two players, $500 for three, $400 for four; the 24 dealt
     cards are shared equally (12, 8, 6) and each is offered to its holder."""
     per_seat = 24 // players
-    g = make_game(players=players, start=False, first=0, chance_deck=False,
-                  answers=[["decline"] * per_seat for _ in range(players)])
+    g = make_game(
+        players=players,
+        start=False,
+        first=0,
+        chance_deck=False,
+        answers=[["decline"] * per_seat for _ in range(players)],
+    )
     g.setup()
     assert [cash(g, s) for s in range(players)] == [start_cash] * players
     asked = [sum(1 for d in decisions(g) if d[0] == s) for s in range(players)]
@@ -199,13 +266,23 @@ def test_1906_rule_1_average_hands_option_gives_the_four_hands_and_75_dollars():
     assert account(g, "treasury") == 0
     assert decisions(g) == []
     assert sorted(deck(g, "green_cards")) == sorted(
-        ["wayback", "the_farm", "rubeville", "soakum_lighting", "rickety_row", "maguire_flats",
-         "johnson_circle", "madison_square"])
+        [
+            "wayback",
+            "the_farm",
+            "rubeville",
+            "soakum_lighting",
+            "rickety_row",
+            "maguire_flats",
+            "johnson_circle",
+            "madison_square",
+        ]
+    )
 
 
 # =====================================================================
 # Rule 2 - How to move
 # =====================================================================
+
 
 def test_1906_rule_2_worked_example_a_6_lands_on_the_pike_then_an_8_on_beggarmans_court():
     """Rule 2: 'if he throws a 6 he moves to the 6th space, THE PIKE. If his next throw is an 8 he
@@ -230,12 +307,15 @@ def test_1906_rule_2_players_move_in_turn():
     assert g.next_seat == 0
 
 
-@pytest.mark.parametrize("start,choice,dest", [
-    ("fifth_avenue", "backward", "broadway"),
-    ("fifth_avenue", "forward", "chance_2"),
-    ("george_street", "backward", "poor_house"),     # first space after the Chance at 22
-    ("grand_boulevard", "backward", "madison_square"),  # last space before the Chance at 37
-])
+@pytest.mark.parametrize(
+    "start,choice,dest",
+    [
+        ("fifth_avenue", "backward", "broadway"),
+        ("fifth_avenue", "forward", "chance_2"),
+        ("george_street", "backward", "poor_house"),  # first space after the Chance at 22
+        ("grand_boulevard", "backward", "madison_square"),  # last space before the Chance at 37
+    ],
+)
 def test_1906_rule_2_either_direction_between_the_chances(start, choice, dest):
     """Rule 2: 'If a player is on any of the spaces between the Chances he may move in either
     direction' (positions 23..36)."""
@@ -249,12 +329,15 @@ def test_1906_rule_2_either_direction_between_the_chances(start, choice, dest):
     assert_script_used_up(g)
 
 
-@pytest.mark.parametrize("start,dest", [
-    ("goat_alley", "shooting_star_rr"),
-    ("chance_1", "gee_whiz_rr"),       # a Chance space itself is not 'between the Chances'
-    ("chance_2", "mother_earth"),
-    ("wall_street", "wayback"),
-])
+@pytest.mark.parametrize(
+    "start,dest",
+    [
+        ("goat_alley", "shooting_star_rr"),
+        ("chance_1", "gee_whiz_rr"),  # a Chance space itself is not 'between the Chances'
+        ("chance_2", "mother_earth"),
+        ("wall_street", "wayback"),
+    ],
+)
 def test_1906_rule_2_no_backward_move_outside_the_chances(start, dest):
     """Rule 2: two-way movement only between the Chances; elsewhere the player is not asked and
     moves forward."""
@@ -269,6 +352,7 @@ def test_1906_rule_2_no_backward_move_outside_the_chances(start, dest):
 # =====================================================================
 # Rule 3 - Wages
 # =====================================================================
+
 
 def test_1906_rule_3_wages_on_reaching_mother_earth():
     """Rule 3: 'When a player reaches ... MOTHER EARTH' he is paid $100 wages from the
@@ -304,11 +388,15 @@ def test_1906_rule_3_no_wages_without_reaching_mother_earth():
 # Rule 4 - Taxes
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,answers,dest", [
-    ("mother_earth", (1, 1), [], "fuel"),
-    ("beggarmans_court", (1, 2), [], "food"),
-    ("the_bowery", (1, 2), ["forward"], "clothing"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,answers,dest",
+    [
+        ("mother_earth", (1, 1), [], "fuel"),
+        ("beggarmans_court", (1, 2), [], "food"),
+        ("the_bowery", (1, 2), ["forward"], "clothing"),
+    ],
+)
 def test_1906_rule_4_necessity_tax_10_to_public_treasury(start, throw, answers, dest):
     """Rule 4: a player who stops on FOOD, FUEL, SHELTER or CLOTHING 'pays $10 taxes into
     PUBLIC TREASURY'."""
@@ -325,8 +413,7 @@ def test_1906_rule_4_necessity_tax_10_to_public_treasury(start, throw, answers, 
 def test_1906_rule_4_shelter_on_the_jail_corner_option(taxed, expected):
     """Rule 4/6 (reconstruction, option shelter_tax_on_jail_square): a player who merely lands on
     the jail corner pays the Shelter tax only when the option is on."""
-    g = game(cash=[50, 0], at=["the_farm", "mother_earth"], throws=[(1, 2)],
-             shelter_tax_on_jail_square=taxed)
+    g = game(cash=[50, 0], at=["the_farm", "mother_earth"], throws=[(1, 2)], shelter_tax_on_jail_square=taxed)
     turn(g, 0)
     assert where(g, 0) == "jail"
     assert not pvar(g, "in_jail", 0)
@@ -337,10 +424,14 @@ def test_1906_rule_4_shelter_on_the_jail_corner_option(taxed, expected):
 # Rule 5 - Trespassing
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,answers,trespass", [
-    ("mother_earth", (1, 3), [], "hoggs_game_preserves"),
-    ("fairhope_avenue", (1, 3), ["forward"], "lord_bluebloods_estate"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,answers,trespass",
+    [
+        ("mother_earth", (1, 3), [], "hoggs_game_preserves"),
+        ("fairhope_avenue", (1, 3), ["forward"], "lord_bluebloods_estate"),
+    ],
+)
 def test_1906_rule_5_trespass_sends_to_jail(start, throw, answers, trespass):
     """Rule 5: a player whose move brings him upon Hogg's Game Preserves or Lord Blueblood's
     Estate 'is trespassing and must go to JAIL'."""
@@ -355,6 +446,7 @@ def test_1906_rule_5_trespass_sends_to_jail(start, throw, answers, trespass):
 # =====================================================================
 # Rule 6 - Jail
 # =====================================================================
+
 
 def _jailed(**kw):
     g = game(**kw)
@@ -449,12 +541,18 @@ def test_1906_rule_6_worked_example_freed_prisoner_counts_from_the_jail_corner()
 # Rule 7 - Land rent
 # =====================================================================
 
+
 def _to_the_pike(cash0=50, cash1=100, answers0=(), answers1=(), players=2):
     """Seat 0 on Lonely Lane throws 3 and stops on The Pike (price 25, rent 4)."""
     amounts = [cash0, cash1] + [100] * (players - 2)
     answers = [list(answers0), list(answers1)] + [[] for _ in range(players - 2)]
-    g = game(players=players, cash=amounts, at=["lonely_lane"] + ["mother_earth"] * (players - 1),
-             throws=[(1, 2)], answers=answers)
+    g = game(
+        players=players,
+        cash=amounts,
+        at=["lonely_lane"] + ["mother_earth"] * (players - 1),
+        throws=[(1, 2)],
+        answers=answers,
+    )
     return g
 
 
@@ -549,10 +647,16 @@ def test_1906_rule_1_and_7_no_card_sold_from_the_pack_below_its_original_price()
 # Rule 8 - Speculation
 # =====================================================================
 
+
 def _speculate(spec_throw, broker=1, cash0=100, answers0=("forward",), answers1=(), **options):
     """Seat 0 on Lonely Lane throws 5 onto Speculation, then throws `spec_throw`."""
-    g = game(cash=[cash0, 30], at=["lonely_lane", "poor_house"], throws=[(2, 3), spec_throw],
-             answers=[list(answers0), list(answers1)], **options)
+    g = game(
+        cash=[cash0, 30],
+        at=["lonely_lane", "poor_house"],
+        throws=[(2, 3), spec_throw],
+        answers=[list(answers0), list(answers1)],
+        **options,
+    )
     if broker is not None:
         give(g, "speculation", broker)
     return g
@@ -577,26 +681,43 @@ def test_1906_rule_8_ante_then_throw_pays_ten_percent_to_miscellaneous_without_b
     g = _speculate((3, 4), broker=None, answers0=["forward", "decline"], answers1=[None])
     set_cash(g, 1, 100)
     turn(g, 0)
-    assert payments(g) == [(10, "p0", "miscellaneous", "speculation_rule"),
-                           (50, "miscellaneous", "p0", "speculation_rule"),
-                           (5, "p0", "miscellaneous", "speculation_rule")]
+    assert payments(g) == [
+        (10, "p0", "miscellaneous", "speculation_rule"),
+        (50, "miscellaneous", "p0", "speculation_rule"),
+        (5, "p0", "miscellaneous", "speculation_rule"),
+    ]
     assert cash(g, 0) == 135
     assert owner(g, "speculation") is None
     assert_script_used_up(g)
 
 
-@pytest.mark.parametrize("throw,won", [
-    ((1, 1), 100), ((3, 3), 100), ((4, 4), 100), ((5, 5), 100), ((6, 6), 100),
-    ((5, 6), 90), ((4, 6), 80), ((4, 5), 70), ((3, 5), 60), ((2, 5), 50), ((2, 4), 40), ((2, 3), 30),
-])
+@pytest.mark.parametrize(
+    "throw,won",
+    [
+        ((1, 1), 100),
+        ((3, 3), 100),
+        ((4, 4), 100),
+        ((5, 5), 100),
+        ((6, 6), 100),
+        ((5, 6), 90),
+        ((4, 6), 80),
+        ((4, 5), 70),
+        ((3, 5), 60),
+        ((2, 5), 50),
+        ((2, 4), 40),
+        ((2, 3), 30),
+    ],
+)
 def test_1906_rule_8_payout_table_and_ten_percent_to_broker(throw, won):
     """Rule 8: 'if he throws a double, he wins $100; an 11, $90; a 10, $80; 9, $70; 8, $60;
     7, $50; 6, $40; 5, $30; and pays 10 percent of his winnings to holder of the Speculation card'."""
     g = _speculate(throw)
     turn(g, 0)
-    assert payments(g) == [(10, "p0", "miscellaneous", "speculation_rule"),
-                           (won, "miscellaneous", "p0", "speculation_rule"),
-                           (won // 10, "p0", "p1", "speculation_rule")]
+    assert payments(g) == [
+        (10, "p0", "miscellaneous", "speculation_rule"),
+        (won, "miscellaneous", "p0", "speculation_rule"),
+        (won // 10, "p0", "p1", "speculation_rule"),
+    ]
     assert cash(g, 0) == 100 - 10 + won - won // 10
 
 
@@ -640,9 +761,11 @@ def test_1906_rule_8_lander_buys_the_license_then_speculates_and_keeps_the_broke
     Deeds under Rule 7' (bought at $50); then the ante and throw; the 10% goes to himself."""
     g = _speculate((3, 4), broker=None, answers0=["forward", "buy"], answers1=[])
     turn(g, 0)
-    assert payments(g) == [(50, "p0", "treasury", "speculation_rule"),
-                           (10, "p0", "miscellaneous", "speculation_rule"),
-                           (50, "miscellaneous", "p0", "speculation_rule")]
+    assert payments(g) == [
+        (50, "p0", "treasury", "speculation_rule"),
+        (10, "p0", "miscellaneous", "speculation_rule"),
+        (50, "miscellaneous", "p0", "speculation_rule"),
+    ]
     assert owner(g, "speculation") == 0
     assert cash(g, 0) == 90
 
@@ -664,19 +787,25 @@ def test_1906_rule_8_option_ante_to_broker():
     the holder of the Broker's License."""
     g = _speculate((2, 3), speculation_ante_to="broker")
     turn(g, 0)
-    assert payments(g) == [(10, "p0", "p1", "speculation_rule"),
-                           (30, "miscellaneous", "p0", "speculation_rule"),
-                           (3, "p0", "p1", "speculation_rule")]
+    assert payments(g) == [
+        (10, "p0", "p1", "speculation_rule"),
+        (30, "miscellaneous", "p0", "speculation_rule"),
+        (3, "p0", "p1", "speculation_rule"),
+    ]
 
 
 # =====================================================================
 # Rule 9 - Franchises, railroads, monopoly, trust
 # =====================================================================
 
-@pytest.mark.parametrize("start,answers,franchise", [
-    ("jail", [], "soakum_lighting"),
-    ("maguire_flats", ["forward"], "slambang_trolley"),
-])
+
+@pytest.mark.parametrize(
+    "start,answers,franchise",
+    [
+        ("jail", [], "soakum_lighting"),
+        ("maguire_flats", ["forward"], "slambang_trolley"),
+    ],
+)
 def test_1906_rule_9_franchise_charge_5_to_owner(start, answers, franchise):
     """Rule 9: 'When a player stops upon one of these franchise spaces he must pay $5 to the
     owner'."""
@@ -687,10 +816,13 @@ def test_1906_rule_9_franchise_charge_5_to_owner(start, answers, franchise):
     assert payments(g) == [(5, "p0", "p1", "franchises_rule")]
 
 
-@pytest.mark.parametrize("start,answers,franchise", [
-    ("jail", [], "soakum_lighting"),
-    ("maguire_flats", ["forward"], "slambang_trolley"),
-])
+@pytest.mark.parametrize(
+    "start,answers,franchise",
+    [
+        ("jail", [], "soakum_lighting"),
+        ("maguire_flats", ["forward"], "slambang_trolley"),
+    ],
+)
 def test_1906_rule_9_municipal_cinch_25(start, answers, franchise):
     """Rule 9: 'If a player owns both SOAKUM LIGHTING SYSTEM and SLAMBANG TROLLEY he has a
     municipal cinch ... and collects $25 instead of $5'."""
@@ -750,8 +882,13 @@ def test_1906_rule_9_unsold_railroad_fare_to_public_treasury():
 
 def _trust_game(join1="join", join2="join"):
     """Seats 1 and 2 own two railroads each; seat 1's turn (17 -> Central Park) offers the Trust."""
-    g = game(players=3, cash=[100, 50, 50], at=["goat_alley", "food", "mother_earth"],
-             throws=[(1, 2), (1, 2)], answers=[[], [join1], [join2]])
+    g = game(
+        players=3,
+        cash=[100, 50, 50],
+        at=["goat_alley", "food", "mother_earth"],
+        throws=[(1, 2), (1, 2)],
+        answers=[[], [join1], [join2]],
+    )
     give(g, "royal_rusher_rr", 1)
     give(g, "shooting_star_rr", 1)
     give(g, "gee_whiz_rr", 2)
@@ -798,6 +935,7 @@ def test_1906_rule_9_trust_members_do_not_pay_each_other():
 # Rule 10 - Central Park
 # =====================================================================
 
+
 def test_1906_rule_10_central_park_is_free():
     """Rule 10: 'a player may stop in it without paying anything'."""
     g = game(cash=[50, 0], at=["food", "mother_earth"], throws=[(1, 2)])
@@ -810,6 +948,7 @@ def test_1906_rule_10_central_park_is_free():
 # =====================================================================
 # Rule 11 - Chances
 # =====================================================================
+
 
 def test_1906_rule_11_chance_draws_a_red_card_follows_it_and_returns_it():
     """Rule 11: 'he draws a card from the red pack and follows directions on same. In each case
@@ -829,8 +968,9 @@ def test_1906_rule_11_chance_draws_a_red_card_follows_it_and_returns_it():
 def test_1906_rule_11_chance_card_payment_and_return_at_the_second_chance():
     """Rule 11: the second Chance (37) works the same; a 'pay $10 fine' card costs $10 to the
     treasury and goes back to the pack."""
-    g = game(cash=[50, 0], at=["fifth_avenue", "mother_earth"], throws=[(1, 2)], answers=[["forward"], []],
-             chance_deck=True)
+    g = game(
+        cash=[50, 0], at=["fifth_avenue", "mother_earth"], throws=[(1, 2)], answers=[["forward"], []], chance_deck=True
+    )
     fine = card(g, "fine")
     g.decks["chance_cards"].remove(fine)
     g.decks["chance_cards"].insert(0, fine)
@@ -856,6 +996,7 @@ def test_1906_rule_11_without_the_reconstructed_pack_nothing_is_drawn():
 # =====================================================================
 # Rule 12 - Poor House
 # =====================================================================
+
 
 def test_1906_rule_12_poor_house_when_he_cannot_pay_and_nobody_lends():
     """Rule 12: 'If at any time a player has not enough money to pay his expenses, and cannot
@@ -896,11 +1037,11 @@ def test_1906_rule_12_leaves_the_poor_house_on_his_next_turn():
 # Rule 13 - Luxury
 # =====================================================================
 
+
 def test_1906_rule_13_luxury_costs_75_and_gives_a_purple_card_worth_100():
     """Rule 13: 'he pays $75 into the MISCELLANEOUS pile and draws a purple card. This card ...
     he keeps, and it counts him 100 at the end of the game'."""
-    g = game(cash=[100, 0], at=["madison_square", "mother_earth"], throws=[(2, 4)],
-             answers=[["forward", "buy"], []])
+    g = game(cash=[100, 0], at=["madison_square", "mother_earth"], throws=[(2, 4)], answers=[["forward", "buy"], []])
     turn(g, 0)
     assert where(g, 0) == "luxury"
     assert payments(g) == [(75, "p0", "miscellaneous", "luxury_rule")]
@@ -927,8 +1068,7 @@ def test_1906_rule_13_refusing_the_luxury_moves_backward_from_the_space_last_occ
     """Rule 13: 'The player may purchase the luxury or not, as he chooses ... but if he does not
     purchase it he moves backward from the space last occupied by him' (P.D.Q. R.R. 35, a 4:
     back to Broadway 31, rent $18)."""
-    g = game(cash=[200, 0], at=["pdq_rr", "mother_earth"], throws=[(1, 3)],
-             answers=[["forward", "move_back"], []])
+    g = game(cash=[200, 0], at=["pdq_rr", "mother_earth"], throws=[(1, 3)], answers=[["forward", "move_back"], []])
     give(g, "broadway", 1)
     turn(g, 0)
     assert offered(g, 0) == [["forward", "backward"], ["buy", "move_back"]]
@@ -939,6 +1079,7 @@ def test_1906_rule_13_refusing_the_luxury_moves_backward_from_the_space_last_occ
 # =====================================================================
 # Rule 14 - Improvements
 # =====================================================================
+
 
 def test_1906_rule_14_house_costs_100_to_miscellaneous():
     """Rule 14: 'he pays $100 into the MISCELLANEOUS pile and takes therefrom a house ... which
@@ -988,11 +1129,11 @@ def test_1906_rule_14_houses_only_on_lots():
 # Rule 15 - Shared spaces
 # =====================================================================
 
+
 def test_1906_rule_15_two_checkers_share_a_space_each_paying():
     """Rule 15: 'The checkers of two or more players may occupy the same space, each paying
     whatever the space calls for'."""
-    g = game(players=3, cash=[50, 50, 0], at=["lonely_lane", "lonely_lane", "mother_earth"],
-             throws=[(1, 2), (1, 2)])
+    g = game(players=3, cash=[50, 50, 0], at=["lonely_lane", "lonely_lane", "mother_earth"], throws=[(1, 2), (1, 2)])
     give(g, "the_pike", 2)
     turn(g, 0)
     turn(g, 1)
@@ -1004,12 +1145,18 @@ def test_1906_rule_15_two_checkers_share_a_space_each_paying():
 # Rule 16 - Borrowing
 # =====================================================================
 
+
 def test_1906_rule_16_borrow_from_another_player_repaid_with_interest_at_wages():
     """Rule 16: 'One player may borrow from another' (terms fixed by the .lg: 10%, repaid at the
     borrower's next wages). Seat 0 with no cash owes $20 rent on Fifth Avenue to seat 2; seat 1
     lends $20; at Mother Earth seat 0 repays $22."""
-    g = game(players=3, cash=[0, 100, 0], at=["broadway", "mother_earth", "mother_earth"],
-             throws=[(1, 2), (1, 2)], answers=[["forward"], ["lend"], []])
+    g = game(
+        players=3,
+        cash=[0, 100, 0],
+        at=["broadway", "mother_earth", "mother_earth"],
+        throws=[(1, 2), (1, 2)],
+        answers=[["forward"], ["lend"], []],
+    )
     give(g, "fifth_avenue", 2)
     give(g, "wayback", 2)
     turn(g, 0)
@@ -1027,6 +1174,7 @@ def test_1906_rule_16_borrow_from_another_player_repaid_with_interest_at_wages()
 # =====================================================================
 # Rule 17 - Doubles
 # =====================================================================
+
 
 def test_1906_rule_17_double_in_jail_comes_out_without_fine():
     """Rule 17: 'If a player is in JAIL and throws a double he is supposed to have served his time
@@ -1079,11 +1227,14 @@ def test_1906_rule_17_pass_over_mother_earth_collects_wages():
     assert payments(g) == [(100, "miscellaneous", "p0", "wages_rule"), (6, "p0", "p1", "land_rent_rule")]
 
 
-@pytest.mark.parametrize("start,throw,dest", [
-    ("the_pike", (2, 2), "jail"),        # count exhausted upon reaching the corner
-    ("royal_rusher_rr", (2, 2), "rubeville"),  # count exhausted before reaching the corner
-    ("jail", (3, 3), "rickety_row"),     # free player on the jail corner: next corner is 20
-])
+@pytest.mark.parametrize(
+    "start,throw,dest",
+    [
+        ("the_pike", (2, 2), "jail"),  # count exhausted upon reaching the corner
+        ("royal_rusher_rr", (2, 2), "rubeville"),  # count exhausted before reaching the corner
+        ("jail", (3, 3), "rickety_row"),  # free player on the jail corner: next corner is 20
+    ],
+)
 def test_1906_rule_17_no_pass_when_count_is_exhausted_at_or_before_a_corner(start, throw, dest):
     """Rule 17: 'If his count is exhausted, however, upon reaching or before reaching a corner, he
     cannot use his pass' - the double moves straight on and no choice is offered."""
@@ -1101,9 +1252,11 @@ def test_1906_rule_17_a_double_when_speculating_wins_100():
     MISCELLANEOUS)."""
     g = _speculate((6, 6), broker=None, answers0=["forward", "decline"])
     turn(g, 0)
-    assert payments(g) == [(10, "p0", "miscellaneous", "speculation_rule"),
-                           (100, "miscellaneous", "p0", "speculation_rule"),
-                           (10, "p0", "miscellaneous", "speculation_rule")]
+    assert payments(g) == [
+        (10, "p0", "miscellaneous", "speculation_rule"),
+        (100, "miscellaneous", "p0", "speculation_rule"),
+        (10, "p0", "miscellaneous", "speculation_rule"),
+    ]
 
 
 def test_1906_rule_17_pass_offered_when_moving_out_of_the_poor_house():
@@ -1120,6 +1273,7 @@ def test_1906_rule_17_pass_offered_when_moving_out_of_the_poor_house():
 # =====================================================================
 # Rule 19 - End of game and score
 # =====================================================================
+
 
 def test_1906_rule_19_game_ends_when_a_player_receives_wages_the_fifth_time():
     """Rule 19: 'The game ends when one player has received his wages five times'."""
@@ -1150,8 +1304,19 @@ def test_1906_rule_19_score_is_cash_plus_100_per_card_and_per_house():
 # Faster-game rules
 # =====================================================================
 
-HOUSE_LOTS = ["the_pike", "the_farm", "rubeville", "boomtown", "goat_alley", "beggarmans_court",
-              "rickety_row", "market_place", "cottage_terrace", "easy_street", "george_street"]
+HOUSE_LOTS = [
+    "the_pike",
+    "the_farm",
+    "rubeville",
+    "boomtown",
+    "goat_alley",
+    "beggarmans_court",
+    "rickety_row",
+    "market_place",
+    "cottage_terrace",
+    "easy_street",
+    "george_street",
+]
 
 
 def _spread_houses(g, total):
@@ -1180,14 +1345,17 @@ def test_1906_faster_game_taxes_stay_10_under_the_ordinary_rules():
     assert payments(g) == [(10, "p0", "treasury", "taxes")]
 
 
-@pytest.mark.parametrize("section_houses,rent", [
-    pytest.param((0, 0, 0), 4),
-    pytest.param((1, 1, 0), 4 + 10),
-    pytest.param((1, 1, 1), 4 * 2 + 10),
-    pytest.param((2, 2, 2), 4 * 4 + 20),
-    pytest.param((3, 2, 2), 4 * 4 + 30),
-    pytest.param((3, 3, 3), 4 * 8 + 30),
-])
+@pytest.mark.parametrize(
+    "section_houses,rent",
+    [
+        pytest.param((0, 0, 0), 4),
+        pytest.param((1, 1, 0), 4 + 10),
+        pytest.param((1, 1, 1), 4 * 2 + 10),
+        pytest.param((2, 2, 2), 4 * 4 + 20),
+        pytest.param((3, 2, 2), 4 * 4 + 30),
+        pytest.param((3, 3, 3), 4 * 8 + 30),
+    ],
+)
 def test_1906_faster_game_section_doubling_x2_x4_x8(section_houses, rent):
     """Faster game: 'When all the lots in any one section have been improved with at least one
     house each the land rent on every lot in that section is doubled ... two houses ... doubled
@@ -1224,8 +1392,7 @@ def test_1906_faster_game_no_section_doubling_under_the_ordinary_rules():
 def test_1906_faster_game_at_most_three_houses_a_lot():
     """Faster game: 'the number of houses that may be erected on each lot is limited to three' -
     from 2 houses one more may be built, then the offer closes although he still has $400."""
-    g = game(cash=[500, 0], at=["food", "mother_earth"], throws=[(1, 2)], answers=[["build"], []],
-             faster_game=True)
+    g = game(cash=[500, 0], at=["food", "mother_earth"], throws=[(1, 2)], answers=[["build"], []], faster_game=True)
     give(g, "the_pike", 0)
     set_houses(g, "the_pike", 2)
     turn(g, 0)
@@ -1238,8 +1405,13 @@ def test_1906_faster_game_at_most_three_houses_a_lot():
 @pytest.mark.parametrize("faster,asked", [(True, []), (False, [["build", "done"]])])
 def test_1906_faster_game_three_house_limit_only_in_the_faster_game(faster, asked):
     """Faster game vs Rule 14: a lot with 3 houses can take a fourth only under the ordinary rules."""
-    g = game(cash=[500, 0], at=["food", "mother_earth"], throws=[(1, 2)],
-             answers=[["done"] if asked else [], []], faster_game=faster)
+    g = game(
+        cash=[500, 0],
+        at=["food", "mother_earth"],
+        throws=[(1, 2)],
+        answers=[["done"] if asked else [], []],
+        faster_game=faster,
+    )
     give(g, "the_pike", 0)
     set_houses(g, "the_pike", 3)
     turn(g, 0)
@@ -1250,6 +1422,7 @@ def test_1906_faster_game_three_house_limit_only_in_the_faster_game(faster, aske
 # =====================================================================
 # Issue 12: readings corrected after a clause-by-clause audit
 # =====================================================================
+
 
 def test_1906_rule_4_shelter_is_taxed_on_the_jail_square_by_default():
     """Rule 4 names SHELTER among the four blue necessities that tax a player $10 who stops on
@@ -1264,6 +1437,7 @@ def test_1906_rule_4_shelter_is_taxed_on_the_jail_square_by_default():
 def test_1906_rule_4_the_necessity_spaces_cite_rule_4():
     """Rule 4: every necessity space, Shelter (the jail corner) included, cites the rule that taxes it."""
     from scenario_helpers import rules
+
     model = rules().model
     taxed = [s for s in model.spaces if s.kind in ("necessity", "jail_corner")]
     assert [s.name for s in taxed] == ["fuel", "jail", "food", "clothing"]
@@ -1354,8 +1528,12 @@ def test_1906_rule_9_a_prisoner_may_form_the_trust_in_his_turn():
 def test_1906_rule_13_unless_he_borrows_a_player_short_of_75_may_buy_the_luxury_on_a_loan():
     """Rule 13: 'If he has less than $75 he cannot afford the luxury (unless he borrows)': with
     $50 he borrows the missing $25 (Rule 16) and buys it."""
-    g = game(cash=[50, 100], at=["madison_square", "mother_earth"], throws=[(2, 4)],
-             answers=[["forward", "borrow_to_buy"], ["lend"]])
+    g = game(
+        cash=[50, 100],
+        at=["madison_square", "mother_earth"],
+        throws=[(2, 4)],
+        answers=[["forward", "borrow_to_buy"], ["lend"]],
+    )
     turn(g, 0)
     assert offered(g, 0) == [["forward", "backward"], ["borrow_to_buy", "move_back"]]
     assert where(g, 0) == "luxury"
@@ -1367,8 +1545,12 @@ def test_1906_rule_13_unless_he_borrows_a_player_short_of_75_may_buy_the_luxury_
 def test_1906_rule_13_a_refused_loan_sends_him_backward():
     """Rule 13: nobody lends him the $25, so he cannot afford the luxury and moves backward 6
     from Madison Square to Slambang Trolley."""
-    g = game(cash=[50, 100], at=["madison_square", "mother_earth"], throws=[(2, 4)],
-             answers=[["forward", "borrow_to_buy"], ["refuse"]])
+    g = game(
+        cash=[50, 100],
+        at=["madison_square", "mother_earth"],
+        throws=[(2, 4)],
+        answers=[["forward", "borrow_to_buy"], ["refuse"]],
+    )
     give(g, "slambang_trolley", 1)
     turn(g, 0)
     assert where(g, 0) == "slambang_trolley"
@@ -1391,11 +1573,27 @@ def test_1906_rule_13_no_luxury_is_sold_once_the_purple_pack_is_used_up():
 
 # The average hands as the OCR'd transcription of the 1906 preface prints them, in its order.
 PRINTED_AVERAGE_HAND_PRICES = {
-    "beggarmans_court": 50, "the_bowery": 75, "wall_street": 100, "royal_rusher_rr": 50, "gee_whiz_rr": 50,
-    "boomtown": 50, "fairhope_avenue": 75, "grand_boulevard": 100, "shooting_star_rr": 50,
-    "slambang_trolley": 50, "lonely_lane": 50, "goat_alley": 75, "easy_street": 100, "george_street": 50,
-    "pdq_rr": 50, "speculation": 50, "the_pike": 50, "market_place": 75, "cottage_terrace": 100,
-    "broadway": 50, "fifth_avenue": 50,
+    "beggarmans_court": 50,
+    "the_bowery": 75,
+    "wall_street": 100,
+    "royal_rusher_rr": 50,
+    "gee_whiz_rr": 50,
+    "boomtown": 50,
+    "fairhope_avenue": 75,
+    "grand_boulevard": 100,
+    "shooting_star_rr": 50,
+    "slambang_trolley": 50,
+    "lonely_lane": 50,
+    "goat_alley": 75,
+    "easy_street": 100,
+    "george_street": 50,
+    "pdq_rr": 50,
+    "speculation": 50,
+    "the_pike": 50,
+    "market_place": 75,
+    "cottage_terrace": 100,
+    "broadway": 50,
+    "fifth_avenue": 50,
 }
 
 
@@ -1403,28 +1601,42 @@ def test_1906_preface_no_price_claims_a_confirmation_the_printed_average_hands_d
     """Preface (average hands): nine of the 21 prices printed in the OCR'd list differ from the
     board (shifted by a line); no space whose price differs may cite the list as confirming it."""
     from scenario_helpers import rules
+
     model = rules().model
     spaces = {s.name: s for s in model.spaces}
     differ = sorted(n for n, p in PRINTED_AVERAGE_HAND_PRICES.items() if dict(spaces[n].fields)["price"].value != p)
-    assert differ == ["broadway", "cottage_terrace", "easy_street", "fifth_avenue", "george_street",
-                      "goat_alley", "lonely_lane", "market_place", "the_pike"]
+    assert differ == [
+        "broadway",
+        "cottage_terrace",
+        "easy_street",
+        "fifth_avenue",
+        "george_street",
+        "goat_alley",
+        "lonely_lane",
+        "market_place",
+        "the_pike",
+    ]
     for name in differ:
         cited = spaces[name].provenance.source + (spaces[name].provenance.note or "")
         assert "confirmed" not in cited, name
 
 
-@pytest.mark.parametrize("declaration,words", [
-    ("action move_by_throw", "one count for the jump"),
-    ("table start_cash", "two or more"),
-    ("function worth", "Education cards count nothing"),
-    ("rule st_building", "one house"),
-    ("rule st_public_ownership", "every $50 in the Treasury counts"),
-    ("option opportunity_reentry", "next_space"),
-])
+@pytest.mark.parametrize(
+    "declaration,words",
+    [
+        ("action move_by_throw", "one count for the jump"),
+        ("table start_cash", "two or more"),
+        ("function worth", "Education cards count nothing"),
+        ("rule st_building", "one house"),
+        ("rule st_public_ownership", "every $50 in the Treasury counts"),
+        ("option opportunity_reentry", "next_space"),
+    ],
+)
 def test_1906_readings_the_rules_leave_open_are_stated_in_the_file(declaration, words):
     """Rules 17 and 19, preface, Single Tax Rules 4, 6, 7 and 8: each reading the text leaves
     open is stated in a note on the declaration that makes it."""
     from pathlib import Path
+
     text = (Path(__file__).resolve().parents[1] / "editions" / "landlords-game-1906.lg").read_text()
     start = text.index(declaration)
     end = text.index("{", start) if declaration.split()[0] in ("action", "rule") else text.index("\n\n", start)
@@ -1447,8 +1659,10 @@ def test_1906_rule_11_narration_marks_a_card_of_the_reconstructed_chance_pack():
     """Rule 11 (the red pack's texts are lost): a drawn Chance card is told as reconstructed,
     from the deck's `reconstruction` tag; a purple Luxury card (tagged `code`) is not."""
     from landlord_dsl.narrate import narrate
-    g = make_game(cash=[200, 0], at=["beggarmans_court", "mother_earth"], throws=[(3, 5)],
-                  answers=[[], []], chance_deck=True)
+
+    g = make_game(
+        cash=[200, 0], at=["beggarmans_court", "mother_earth"], throws=[(3, 5)], answers=[[], []], chance_deck=True
+    )
     turn(g, 0)  # 8 from Beggarman's Court (14): the first Chance (22)
     drawn = [line for line in narrate(g) if "draws" in line]
     assert drawn == [f'Player 1 draws: "Go to Mother Earth and collect your wages" {MARK_PLAY}.']
@@ -1463,6 +1677,7 @@ def test_1906_rule_11_show_marks_every_card_of_the_reconstructed_chance_pack():
     import io
 
     from landlord_dsl.cli import main
+
     out = io.StringIO()
     assert main(["show", "landlords-game-1906"], out=out) == 0
     decks = out.getvalue().split("\nDecks:\n")[1].split("\nRules:\n")[0]

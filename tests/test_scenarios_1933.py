@@ -82,6 +82,7 @@ GREEN = ["arctic_avenue", "baltic_avenue"]
 # Set-up, salary, moving
 # =====================================================================
 
+
 def test_1933_setup_1500_each_and_both_decks_shuffled():
     """anspach-1933, set-up: the Banker issues each player $1,500; Chance and Community Chest are shuffled."""
     g = game(players=4, start=False, proxy_decks=True, first=0)
@@ -121,8 +122,7 @@ def test_1933_doubles_give_another_throw():
     throws again is read from it (a reconstruction, see the next test)."""
     g = game(cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)])
     turn(g, 0)
-    assert [m[1:] for m in moves(g)] == [("go", "community_chest_1", "move"),
-                                         ("community_chest_1", "chance_1", "move")]
+    assert [m[1:] for m in moves(g)] == [("go", "community_chest_1", "move"), ("community_chest_1", "chance_1", "move")]
     assert_script_used_up(g)
 
 
@@ -148,6 +148,7 @@ def test_1933_three_doubles_in_a_row_go_to_jail_without_moving():
 # =====================================================================
 # Chance and Community Chest (pre-1936 stand-in decks)
 # =====================================================================
+
 
 def test_1933_chance_card_is_followed_and_returned_to_the_bottom():
     """anspach-1933, set-up: take the top Chance card and follow it; a returned card goes to the bottom."""
@@ -190,8 +191,9 @@ def test_1933_grand_opera_collects_50_from_every_player():
     assert [cash(g, s) for s in range(3)] == [200, 50, 50]
 
 
-@pytest.mark.parametrize("card_name, per_house, per_hotel", [
-    ("chance_general_repairs", 25, 100), ("chance_street_repairs", 40, 115)])
+@pytest.mark.parametrize(
+    "card_name, per_house, per_hotel", [("chance_general_repairs", 25, 100), ("chance_street_repairs", 40, 115)]
+)
 def test_1933_repairs_card_charges_per_house_and_hotel(card_name, per_house, per_hotel):
     g = game(cash=1000, at=["go", "go"], throws=[(3, 4)], proxy_decks=True, answers=[["done"], []])
     for s in GREEN + LIGHT_BLUE:
@@ -215,8 +217,7 @@ def test_1933_chance_go_to_jail_card_no_salary():
 def test_1933_get_out_of_jail_card_is_kept_then_given_back_to_the_bottom():
     """1933, Landing on Jail: the card is kept; giving it to the Banker gets the player out, and it goes
     back to the bottom of its deck."""
-    g = game(cash=100, at=["go", "go"], throws=[(3, 4), (6, 4)], proxy_decks=True,
-             answers=[["chance_card"], []])
+    g = game(cash=100, at=["go", "go"], throws=[(3, 4), (6, 4)], proxy_decks=True, answers=[["chance_card"], []])
     on_top(g, "chance_cards", "chance_jail_free")
     turn(g, 0)
     assert cards_of(g, 0) == ["chance_jail_free"]
@@ -259,7 +260,8 @@ def test_1933_without_the_stand_in_decks_the_jail_free_card_is_kept_used_and_ret
     turn(g, 0)
     assert cards_of(g, 0) == ["chance_named_jail_free"]
     assert g.prog.card_texts[g.prog.card_names.index("chance_named_jail_free")].startswith(
-        "You may come out of Jail free next time")
+        "You may come out of Jail free next time"
+    )
     g.pos[0] = g.prog.space_names.index("jail")
     set_pvar(g, "in_jail", 0, True)
     turn(g, 0)
@@ -288,8 +290,9 @@ def test_1933_a_variant_that_renames_the_jail_card_keeps_using_it():
     under another name: the rules find it by its tag, so it is still kept and still frees."""
     renamed = ld.load_text(_RENAMED_CHANCE)
     prog = ld.compile_rules(renamed, {"proxy_decks": True})
-    g = ld.new_game(prog, agents=[ld.ScriptedAgent(["chance_card"]), ld.ScriptedAgent([])],
-                    chance=ld.ScriptedChance([(6, 4)]))
+    g = ld.new_game(
+        prog, agents=[ld.ScriptedAgent(["chance_card"]), ld.ScriptedAgent([])], chance=ld.ScriptedChance([(6, 4)])
+    )
     g.started = True
     card = prog.card_names.index("chance_keep_out")
     g.set_holder(card, 0)
@@ -325,6 +328,7 @@ def test_1933_stand_in_cards_are_marked_reconstruction():
 # Taxes
 # =====================================================================
 
+
 def test_1933_income_tax_is_ten_percent_of_wealth():
     """1933, Income Tax: 10% of cash + mortgage value of all properties (mortgaged or not) + the price
     paid for houses."""
@@ -348,6 +352,7 @@ def test_1933_luxury_tax_75():
 # =====================================================================
 # Jail
 # =====================================================================
+
 
 def test_1933_landing_on_jail_by_a_throw_is_only_visiting():
     g = game(cash=100, at=["go", "go"], throws=[(4, 6), (3, 4)])
@@ -409,6 +414,7 @@ def test_1933_prisoner_without_50_is_not_offered_the_fine():
 # Buying and the Banker's auction
 # =====================================================================
 
+
 def test_1933_buying_at_the_listed_price():
     g = game(cash=500, at=["go", "go"], throws=[(2, 4)], answers=[["buy", "done"], []])
     turn(g, 0)
@@ -419,8 +425,7 @@ def test_1933_buying_at_the_listed_price():
 def test_1933_declined_property_auctioned_to_highest_bidder_raises_of_5():
     """1933: declined at its price, the Banker auctions the property to the highest bidder; custom:
     raises of at least $5. The lander owes no rent for the landing at which it was sold."""
-    g = game(players=3, cash=500, at=["go", "go", "go"], throws=[(2, 4)],
-             answers=[["decline", 5, None], [12], [None]])
+    g = game(players=3, cash=500, at=["go", "go", "go"], throws=[(2, 4)], answers=[["decline", 5, None], [12], [None]])
     turn(g, 0)
     assert owner(g, "oriental_avenue") == 1
     assert payments(g) == [(12, "p1", "bank", "buying")]
@@ -438,6 +443,7 @@ def test_1933_player_who_cannot_afford_the_price_goes_to_auction():
 # =====================================================================
 # Rents, land monopoly
 # =====================================================================
+
 
 def test_1933_rent_from_the_title_card():
     g = game(cash=100, at=["go", "go"], throws=[(5, 6)])
@@ -549,6 +555,7 @@ def test_1933_utilities_four_or_ten_times_a_fresh_throw(both, multiplier):
 # Houses and hotels
 # =====================================================================
 
+
 def test_1933_houses_only_on_a_land_monopoly():
     """anspach-1933, HOUSES ARE BUILT ONLY ON A LAND MONOPOLY: Boardwalk alone cannot be built on."""
     g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["done"], []])
@@ -563,12 +570,15 @@ def test_1933_houses_only_on_a_land_monopoly():
     assert [p for p in payments(g2)] == [(200, "p0", "bank", "improving")] * 2
 
 
-@pytest.mark.parametrize("group, price", [
-    (["arctic_avenue", "baltic_avenue"], 50),
-    (["st_charles_place", "states_avenue", "virginia_avenue"], 100),
-    (["kentucky_avenue", "indiana_avenue", "illinois_avenue"], 150),
-    (["park_place", "boardwalk"], 200),
-])
+@pytest.mark.parametrize(
+    "group, price",
+    [
+        (["arctic_avenue", "baltic_avenue"], 50),
+        (["st_charles_place", "states_avenue", "virginia_avenue"], 100),
+        (["kentucky_avenue", "indiana_avenue", "illinois_avenue"], 150),
+        (["park_place", "boardwalk"], 200),
+    ],
+)
 def test_1933_house_prices_by_side_of_the_board(group, price):
     """anspach-1933, HOUSES: $50, $100, $150, $200 on the four sides."""
     g = game(cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["build", "done"], []])
@@ -651,11 +661,17 @@ def test_1933_no_building_on_a_mortgaged_lot():
 # Trading between players
 # =====================================================================
 
+
 def test_1933_trading_the_first_player_who_accepts_buys_the_property():
     """1933, trading: a player may sell property to another player; offered at twice its price,
     the other players are asked in seat order and the first who accepts pays and takes the title."""
-    g = game(players=3, cash=500, at=["go", "go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["done", "sell"], ["refuse"], ["buy"]])
+    g = game(
+        players=3,
+        cash=500,
+        at=["go", "go", "go"],
+        throws=[(1, 1), (2, 3)],
+        answers=[["done", "sell"], ["refuse"], ["buy"]],
+    )
     give(g, "baltic_avenue", 0)
     turn(g, 0)
     assert owner(g, "baltic_avenue") == 2
@@ -668,8 +684,7 @@ def test_1933_trading_the_first_player_who_accepts_buys_the_property():
 def test_1933_trading_mortgaged_property_is_sold_mortgaged_for_less():
     """anspach-1933, trading: property may be sold "whether mortgaged or not"; the mortgage goes with it
     and the price is less what redeeming it will cost the buyer."""
-    g = game(players=2, cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["done", "sell"], ["buy"]])
+    g = game(players=2, cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["done", "sell"], ["buy"]])
     give(g, "baltic_avenue", 0)
     mortgage(g, "baltic_avenue")
     turn(g, 0)
@@ -680,8 +695,7 @@ def test_1933_trading_mortgaged_property_is_sold_mortgaged_for_less():
 def test_1933_trading_no_sale_of_land_with_houses_and_one_offer_a_turn():
     """1933, trading: houses must be torn down before the land is sold; and a property nobody
     took is not offered again in the same turn."""
-    g = game(players=2, cash=2000, at=["go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["done", "sell"], ["refuse"]])
+    g = game(players=2, cash=2000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["done", "sell"], ["refuse"]])
     for s in GREEN:
         give(g, s, 0)
         set_houses(g, s, 1)
@@ -696,8 +710,7 @@ def test_1933_trading_no_sale_of_land_with_houses_and_one_offer_a_turn():
 
 def test_1933_short_of_cash_a_player_may_sell_property_to_another():
     """anspach-1933, BANKRUPTCY RULES: to raise cash a player may sell property to other players."""
-    g = game(players=2, cash=[10, 1000], at=["chance_3", "go"], throws=[(1, 2)],
-             answers=[["sell", "done"], ["buy"]])
+    g = game(players=2, cash=[10, 1000], at=["chance_3", "go"], throws=[(1, 2)], answers=[["sell", "done"], ["buy"]])
     give(g, "park_place", 0)
     give(g, "boardwalk", 1)
     turn(g, 0)  # Boardwalk's $50 rent fell due before Park Place changed hands: no monopoly yet
@@ -722,8 +735,9 @@ def test_1933_trading_bots_sell_the_lot_a_rival_needs_and_the_rival_buys():
 def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
     """anspach-1933, Landing on Jail: the Get out of Jail cards "can be traded between players at any
     price they can agree on"; here offered at the $50 fine it saves."""
-    g = game(players=2, cash=500, at=["jail", "go"], throws=[(4, 6)], proxy_decks=True,
-             answers=[["sell_card"], ["buy"]])
+    g = game(
+        players=2, cash=500, at=["jail", "go"], throws=[(4, 6)], proxy_decks=True, answers=[["sell_card"], ["buy"]]
+    )
     jail_card = g.prog.card_names.index("chance_jail_free")
     g.set_holder(jail_card, 0)
     turn(g, 0)  # just visiting, then ten to Free Parking
@@ -735,8 +749,14 @@ def test_1933_trading_a_get_out_of_jail_card_is_sold_at_the_fine():
 
 def test_1933_short_of_cash_a_player_may_sell_his_get_out_of_jail_card():
     """anspach-1933, Landing on Jail and BANKRUPTCY RULES: a player short of cash may sell his card."""
-    g = game(players=2, cash=[30, 500], at=["short_line", "go"], throws=[(1, 2)], proxy_decks=True,
-             answers=[["sell_card"], ["buy"]])
+    g = game(
+        players=2,
+        cash=[30, 500],
+        at=["short_line", "go"],
+        throws=[(1, 2)],
+        proxy_decks=True,
+        answers=[["sell_card"], ["buy"]],
+    )
     jail_card = g.prog.card_names.index("chest_jail_free")
     g.set_holder(jail_card, 0)
     turn(g, 0)  # Luxury Tax, $75, with $30 in hand
@@ -748,6 +768,7 @@ def test_1933_short_of_cash_a_player_may_sell_his_get_out_of_jail_card():
 # =====================================================================
 # Mortgages
 # =====================================================================
+
 
 def test_1933_mortgage_at_the_card_value_only_without_houses():
     """anspach-1933, MORTGAGES: borrow the mortgage value from the Bank, only after selling the houses."""
@@ -773,6 +794,7 @@ def test_1933_mortgage_redeemed_at_value_plus_ten_percent():
 # Bankruptcy and the end of the game
 # =====================================================================
 
+
 def test_1933_short_player_raises_cash_by_mortgaging_and_pays():
     """anspach-1933, BANKRUPTCY RULES: to raise cash a player mortgages his land after selling houses."""
     g = game(cash=[5, 0], at=["go", "go"], throws=[(1, 2)], answers=[["mortgage"], []])
@@ -787,8 +809,13 @@ def test_1933_short_player_raises_cash_by_mortgaging_and_pays():
 def test_1933_bankrupt_to_a_player_hands_over_cash_and_property_with_mortgages():
     """1933, BANKRUPTCY RULES: cash and remaining property (mortgages still in effect) go to the
     creditor player; the bankrupt leaves the game."""
-    g = game(players=3, cash=[10, 0, 0], at=["chance_3", "go", "go"], throws=[(1, 2)],
-             answers=[["tear_down", "mortgage", "sell", "sell", "sell_card"], [], []])
+    g = game(
+        players=3,
+        cash=[10, 0, 0],
+        at=["chance_3", "go", "go"],
+        throws=[(1, 2)],
+        answers=[["tear_down", "mortgage", "sell", "sell", "sell_card"], [], []],
+    )
     for s in LIGHT_BLUE:
         give(g, s, 1)
         set_houses(g, s, 5)
@@ -840,8 +867,13 @@ def test_1933_a_scripted_player_must_raise_and_then_pays():
 def test_1933_houses_go_back_to_the_bank_before_the_land_passes_to_the_creditor():
     """1933, BANKRUPTCY RULES: land passes to another player only after its houses are sold back
     to the Bank; a bankrupt's lots reach the creditor without houses, their half price raised."""
-    g = game(players=2, cash=[10, 0], at=["chance_3", "go"], throws=[(1, 2)],
-             answers=[["tear_down", "tear_down", "mortgage", "mortgage", "sell"], []])
+    g = game(
+        players=2,
+        cash=[10, 0],
+        at=["chance_3", "go"],
+        throws=[(1, 2)],
+        answers=[["tear_down", "tear_down", "mortgage", "mortgage", "sell"], []],
+    )
     for s in LIGHT_BLUE:
         give(g, s, 1)
         set_houses(g, s, 5)
@@ -854,7 +886,8 @@ def test_1933_houses_go_back_to_the_bank_before_the_land_passes_to_the_creditor(
     assert owner(g, "arctic_avenue") == 1 and owner(g, "baltic_avenue") == 1
     assert houses(g, "arctic_avenue") == 0 and houses(g, "baltic_avenue") == 0
     assert [p for p in payments(g) if p[3] == "raising_cash"] == [(25, "bank", "p0", "raising_cash")] * 3 + [
-        (30, "bank", "p0", "raising_cash")] * 2
+        (30, "bank", "p0", "raising_cash")
+    ] * 2
     # rounds with one option left are not asked: tear down Baltic first, sell the last lot last
     offers = raise_offers(g, 0)
     assert offers[0] == ["tear_down", "tear_down"] and offers[-1] == ["sell", "sell"]
@@ -879,8 +912,13 @@ def test_1933_heuristic_bots_raise_everything_before_going_bankrupt():
 def test_1933_bankrupt_to_the_bank_titles_unmortgaged_and_auctioned():
     """1933, BANKRUPTCY RULES: owed to the Banker, all property goes to him; it becomes unmortgaged
     property which he auctions."""
-    g = game(players=3, cash=[10, 500, 500], at=["short_line", "go", "go"], throws=[(1, 2)],
-             answers=[["mortgage", "sell"], ["refuse", "refuse", 5, None], ["refuse", "refuse", None, 5]])
+    g = game(
+        players=3,
+        cash=[10, 500, 500],
+        at=["short_line", "go", "go"],
+        throws=[(1, 2)],
+        answers=[["mortgage", "sell"], ["refuse", "refuse", 5, None], ["refuse", "refuse", None, 5]],
+    )
     for s in GREEN:
         give(g, s, 0)
     mortgage(g, "baltic_avenue")
@@ -926,6 +964,7 @@ def test_1933_turn_limit_ends_the_game_and_ranks_by_net_worth():
 # Whole games
 # =====================================================================
 
+
 def _play(edition, seed, players=4):
     g = ld.new_game(program(edition), agents=[HeuristicAgent() for _ in range(players)], seed=seed)
     return g, g.play()
@@ -966,9 +1005,9 @@ def test_1933_variants_load_and_simulate(edition):
 # Variant: JAIL INSURANCE
 # =====================================================================
 
+
 def test_1933_jail_insurance_25_before_throwing_saves_from_the_corner():
-    g = game(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)],
-             answers=[["corner", "done"], []])
+    g = game(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)], answers=[["corner", "done"], []])
     turn(g, 0)
     assert payments(g) == [(25, "p0", "bank", "turn_start")]
     assert where(g, 0) == "go_to_jail" and pvar(g, "in_jail", 0) is False
@@ -976,8 +1015,13 @@ def test_1933_jail_insurance_25_before_throwing_saves_from_the_corner():
 
 def test_1933_jail_insurance_covers_one_turn_only():
     """anspach-1933, JAIL INSURANCE: a piece that falls short of the corner must be insured again."""
-    g = game(JAIL_INSURANCE, cash=100, at=["atlantic_avenue", "go"], throws=[(1, 2), (1, 2)],
-             answers=[["corner", "done", "done"], []])
+    g = game(
+        JAIL_INSURANCE,
+        cash=100,
+        at=["atlantic_avenue", "go"],
+        throws=[(1, 2), (1, 2)],
+        answers=[["corner", "done", "done"], []],
+    )
     give(g, "marvin_gardens", 1)
     turn(g, 0)  # insured, but falls short on Marvin Gardens
     assert where(g, 0) == "marvin_gardens" and pvar(g, "insured_corner", 0) is True
@@ -988,16 +1032,16 @@ def test_1933_jail_insurance_covers_one_turn_only():
 
 
 def test_1933_jail_insurance_chance_policy_does_not_cover_the_corner():
-    g = game(JAIL_INSURANCE, cash=100, at=["free_parking", "go"], throws=[(4, 6)],
-             answers=[["chance_policy", "done"], []])
+    g = game(
+        JAIL_INSURANCE, cash=100, at=["free_parking", "go"], throws=[(4, 6)], answers=[["chance_policy", "done"], []]
+    )
     turn(g, 0)
     assert payments(g) == [(5, "p0", "bank", "turn_start")]
     assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
 
 
 def test_1933_jail_insurance_not_for_monopoly_owners():
-    g = game(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)],
-             answers=[["done"], []])
+    g = game(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)], answers=[["done"], []])
     for s in GREEN:
         give(g, s, 0)
     turn(g, 0)
@@ -1018,8 +1062,14 @@ def test_1933_jail_insurance_only_when_approaching_the_corner():
 
 
 def test_1933_jail_insurance_5_against_a_chance_go_to_jail_card():
-    g = game(JAIL_INSURANCE, cash=100, at=["community_chest_3", "go"], throws=[(1, 2)], proxy_decks=True,
-             answers=[["chance_policy"], []])
+    g = game(
+        JAIL_INSURANCE,
+        cash=100,
+        at=["community_chest_3", "go"],
+        throws=[(1, 2)],
+        proxy_decks=True,
+        answers=[["chance_policy"], []],
+    )
     on_top(g, "chance_cards", "chance_go_to_jail")
     turn(g, 0)
     assert payments(g) == [(5, "p0", "bank", "turn_start")]
@@ -1029,6 +1079,7 @@ def test_1933_jail_insurance_5_against_a_chance_go_to_jail_card():
 # =====================================================================
 # Variant: PAUPERS
 # =====================================================================
+
 
 def test_1933_paupers_card_and_tax_payments_cancelled():
     g = game(PAUPERS, cash=50, at=["short_line", "go"], throws=[(1, 2)])
@@ -1077,16 +1128,35 @@ def test_1933_paupers_a_debt_to_a_player_still_bankrupts():
 # Variant: HOUSING SHORTAGE
 # =====================================================================
 
+
 def _fill(g, lots_and_levels, seat=1):
     for name, level in lots_and_levels:
         give(g, name, seat)
         set_houses(g, name, level)
 
 
-OTHER_LOTS = ["oriental_avenue", "vermont_avenue", "connecticut_avenue", "st_charles_place", "states_avenue",
-              "virginia_avenue", "st_james_place", "tennessee_avenue", "new_york_avenue", "kentucky_avenue",
-              "indiana_avenue", "illinois_avenue", "atlantic_avenue", "ventnor_avenue", "marvin_gardens",
-              "pacific_avenue", "north_carolina_avenue", "pennsylvania_avenue", "arctic_avenue", "baltic_avenue"]
+OTHER_LOTS = [
+    "oriental_avenue",
+    "vermont_avenue",
+    "connecticut_avenue",
+    "st_charles_place",
+    "states_avenue",
+    "virginia_avenue",
+    "st_james_place",
+    "tennessee_avenue",
+    "new_york_avenue",
+    "kentucky_avenue",
+    "indiana_avenue",
+    "illinois_avenue",
+    "atlantic_avenue",
+    "ventnor_avenue",
+    "marvin_gardens",
+    "pacific_avenue",
+    "north_carolina_avenue",
+    "pennsylvania_avenue",
+    "arctic_avenue",
+    "baltic_avenue",
+]
 
 
 def test_1933_housing_shortage_no_house_when_the_bank_has_none():
@@ -1106,8 +1176,9 @@ def test_1933_housing_shortage_no_house_when_the_bank_has_none():
 
 
 def test_1933_housing_shortage_hotel_returns_four_houses():
-    g = game(HOUSING_SHORTAGE, cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["build", "build", "done"], []])
+    g = game(
+        HOUSING_SHORTAGE, cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["build", "build", "done"], []]
+    )
     _fill(g, [(s, 4) for s in OTHER_LOTS[:6]])  # 24 + 8 = 32 houses in use, hotels left
     for s in LIGHT_BLUE:
         give(g, s, 0)
@@ -1121,8 +1192,7 @@ def test_1933_housing_shortage_hotel_returns_four_houses():
 
 
 def test_1933_housing_shortage_five_houses_stand_in_for_a_hotel():
-    g = game(HOUSING_SHORTAGE, cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["build", "done"], []])
+    g = game(HOUSING_SHORTAGE, cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["build", "done"], []])
     _fill(g, [(s, 5) for s in OTHER_LOTS[:12]])  # every hotel in use
     _fill(g, [(s, 4) for s in OTHER_LOTS[12:17]] + [(OTHER_LOTS[17], 3)])  # 23 houses
     for s in LIGHT_BLUE:
@@ -1148,8 +1218,9 @@ def test_1933_housing_shortage_hotel_torn_down_only_with_four_houses_in_the_bank
     set_houses(g, "boardwalk", 5)
     turn(g, 0)
     assert offered(g, 0) == []  # the hotel cannot come down to four houses: the Bank has none
-    g2 = game(HOUSING_SHORTAGE, cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)],
-              answers=[["tear_down", "done"], []])
+    g2 = game(
+        HOUSING_SHORTAGE, cash=1000, at=["go", "go"], throws=[(1, 1), (2, 3)], answers=[["tear_down", "done"], []]
+    )
     _fill(g2, [(s, 4) for s in OTHER_LOTS[:7]])
     for s in LIGHT_BLUE:
         give(g2, s, 0)
@@ -1163,10 +1234,17 @@ def test_1933_housing_shortage_hotel_torn_down_only_with_four_houses_in_the_bank
 # Variant: FREE RIDES
 # =====================================================================
 
+
 def test_1933_free_rides_the_seller_takes_less_cash_and_stops_free_three_times():
     """anspach-1933, FREE RIDES: a seller may take free rides (stops without rent) for less cash."""
-    g = game(FREE_RIDES, players=2, cash=500, at=["go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["done", "sell", "with_rides"], ["buy"]])
+    g = game(
+        FREE_RIDES,
+        players=2,
+        cash=500,
+        at=["go", "go"],
+        throws=[(1, 1), (2, 3)],
+        answers=[["done", "sell", "with_rides"], ["buy"]],
+    )
     give(g, "baltic_avenue", 0)
     turn(g, 0)
     assert owner(g, "baltic_avenue") == 1
@@ -1189,8 +1267,14 @@ def test_1933_free_rides_the_seller_takes_less_cash_and_stops_free_three_times()
 
 def test_1933_free_rides_lapse_when_the_property_is_sold_again():
     """anspach-1933, FREE RIDES (reconstruction): rides belong to the sale they were part of."""
-    g = game(FREE_RIDES, players=3, cash=500, at=["go", "go", "go"], throws=[(1, 1), (2, 3)],
-             answers=[["done", "sell", "cash"], ["buy"], []])
+    g = game(
+        FREE_RIDES,
+        players=3,
+        cash=500,
+        at=["go", "go", "go"],
+        throws=[(1, 1), (2, 3)],
+        answers=[["done", "sell", "cash"], ["buy"], []],
+    )
     give(g, "baltic_avenue", 0)
     set_svar(g, "free_rider", "baltic_avenue", 2)
     set_svar(g, "free_rides_left", "baltic_avenue", 2)

@@ -40,15 +40,29 @@ from scenario_helpers import (
 EDITION = "landlords-game-1939"
 BANK = 20000
 # The offers most scenarios are not about: the seats say "done" to them.
-PASSES = ("Move back to the Frontier instead of throwing?", "Offer a card to the other players?",
-          "Put up a House ($200 each, rent $100 each)?")
+PASSES = (
+    "Move back to the Frontier instead of throwing?",
+    "Offer a card to the other players?",
+    "Put up a House ($200 each, rent $100 each)?",
+)
 
 
-def game(players: int = 3, answers=None, throws=(), cash=2500, at=None, start=True, shuffles=None,
-         passes=(), **options):
+def game(
+    players: int = 3, answers=None, throws=(), cash=2500, at=None, start=True, shuffles=None, passes=(), **options
+):
     """A 1939 game; with start=True the setup is skipped and the Bank holds BANK."""
-    g = make_game(players=players, answers=answers, throws=throws, cash=cash, at=at, start=start,
-                  edition=EDITION, shuffles=shuffles, passes=PASSES + tuple(passes), **options)
+    g = make_game(
+        players=players,
+        answers=answers,
+        throws=throws,
+        cash=cash,
+        at=at,
+        start=start,
+        edition=EDITION,
+        shuffles=shuffles,
+        passes=PASSES + tuple(passes),
+        **options,
+    )
     if start:
         g.bal[g.prog.account_names.index("bank")] = BANK
     return g
@@ -111,8 +125,15 @@ def test_1939_four_sections_are_the_four_sides():
     assert [prog.space_names[i] for i in sorted(groups["corners"])] == ["go", "lickety_cut_rr", "gee_whiz_rr", "pdq_rr"]
 
 
-@pytest.mark.parametrize("scale, lot, wage", [("flat", "easy_street", 300), ("graded", "easy_street", 750),
-                                              ("graded", "poverty_place", 450), ("graded", "wayback", 300)])
+@pytest.mark.parametrize(
+    "scale, lot, wage",
+    [
+        ("flat", "easy_street", 300),
+        ("graded", "easy_street", 750),
+        ("graded", "poverty_place", 450),
+        ("graded", "wayback", 300),
+    ],
+)
 def test_1939_one_kind_of_wage_check_per_side(scale, lot, wage):
     """magie-1939, EQUIPMENT and Rule 1: four kinds of Wage Check, one per side; take the appropriate one."""
     g = game(at=[lot, "go", "go"], wage_scale=scale)
@@ -143,8 +164,12 @@ def test_1939_rule1_own_lot_no_rent_wage_check_only():
 
 def test_1939_rule1_no_wages_but_on_green_spaces():
     """magie-1939, Rule 1: no Wages are collected on any but green spaces."""
-    g = game(at=["go", "go", "go"], answers=[["stay", "stay"], [], []], so_what_placeholders=False,
-             passes=["Speculate in Idle Land (buy at $200, or sell at the printed value)?"])
+    g = game(
+        at=["go", "go", "go"],
+        answers=[["stay", "stay"], [], []],
+        so_what_placeholders=False,
+        passes=["Speculate in Idle Land (buy at $200, or sell at the printed value)?"],
+    )
     g.actor = 0
     for name in ("so_what_a", "real_estate_a", "lickety_cut_rr", "slambang_trolley", "la_swelle_hotel"):
         g.pos[0] = space(g, name)
@@ -169,8 +194,7 @@ def test_1939_rule1_checks_are_cashed_at_the_end_of_the_round():
 def test_1939_rule1_houses_200_each_any_number_rent_100_each():
     """magie-1939, Rule 1: Houses are bought from the Banker at $200 each, as many as you wish on a lot you
     own, and each rents for $100."""
-    g = game(at=["the_bowery", "go", "go"], throws=[(1, 1)],
-             answers=[["build", "build", "build", "done"], [], []])
+    g = game(at=["the_bowery", "go", "go"], throws=[(1, 1)], answers=[["build", "build", "build", "done"], [], []])
     deed(g, 0, "george_street")
     turn(g, 0)
     assert houses(g, "george_street") == 3 and cash(g, 0) == 2500 - 600  # Progress Park has no holder: no rent
@@ -251,8 +275,7 @@ def test_1939_rule4_a_player_who_cannot_pay_retreats_to_the_frontier_for_300():
     """magie-1939, Rule 4: a player without the cash for a payment, who makes no deal, may move to a Frontier
     lot and receive $300 from the Banker; on his next turn he moves on as usual. (Reading: the payment he
     could not make is excused.)"""
-    g = game(cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)],
-             answers=[["retreat"], [], []])
+    g = game(cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)], answers=[["retreat"], [], []])
     deed(g, 1, "progress_park")
     turn(g, 0)
     assert where(g, 0) == "wayback"
@@ -266,8 +289,9 @@ def test_1939_rule4_a_player_who_cannot_pay_retreats_to_the_frontier_for_300():
 def test_1939_rule4_the_short_player_first_tries_a_deal():
     """magie-1939, Rule 4: only if he cannot make a satisfactory deal does the short player retreat: he may
     offer Idle Land to the others first; a sale that raises the money lets him pay."""
-    g = game(cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)],
-             answers=[["sell", "done"], ["buy"], []])
+    g = game(
+        cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)], answers=[["sell", "done"], ["buy"], []]
+    )
     deed(g, 1, "progress_park")
     hold(g, 0, "idle_400")
     turn(g, 0)
@@ -451,8 +475,9 @@ def test_1939_rule9a_island_is_a_choice():
 def test_1939_note_x_face_up_until_another_player_lands_on_so_what_then_reshuffled():
     """magie-1939, Note X: the card stays face up, in force, until some other player lands on a SO WHAT
     space; then it goes back to the pack, which is reshuffled before that player draws."""
-    g = game(at=["so_what_a", "so_what_b", "go"], throws=[(1, 2)], answers=[["stay"], [], []],
-             so_what_placeholders=False)
+    g = game(
+        at=["so_what_a", "so_what_b", "go"], throws=[(1, 2)], answers=[["stay"], [], []], so_what_placeholders=False
+    )
     on_top(g, "island_is_free")
     g.actor = 0
     g.land()
@@ -543,8 +568,16 @@ def test_1939_end_of_round_stop_at_go_whatever_the_dice(start, throw):
     assert where(g, 0) == "go" and pvar(g, "rounds_done", 0) == 1
 
 
-@pytest.mark.parametrize("rounds, doubled, reading, tax", [
-    (0, True, "300", 300), (1, True, "300", 500), (1, False, "300", 300), (1, False, "none", 0), (2, True, "none", 500)])
+@pytest.mark.parametrize(
+    "rounds, doubled, reading, tax",
+    [
+        (0, True, "300", 300),
+        (1, True, "300", 500),
+        (1, False, "300", 300),
+        (1, False, "none", 0),
+        (2, True, "none", 500),
+    ],
+)
 def test_1939_end_of_round_taxes(rounds, doubled, reading, tax):
     """magie-1939, END OF A ROUND: a lump sum of $300 after the first round, $500 after the second or later
     rounds IF the land rent on every side has been doubled (option later_round_tax: otherwise $300 again, or

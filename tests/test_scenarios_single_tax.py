@@ -52,17 +52,49 @@ from sweep_params import variants_slow
 
 DEMO = "landlords-game-1906-monopolist-demonstration"
 
-ST_RULES = ["st_no_taxes", "st_land_rent", "st_building", "st_franchises", "st_reservations",
-            "st_public_ownership", "st_education", "st_natural_opportunities"]
-REPLACED = {"st_no_taxes": "taxes", "st_land_rent": "land_rent_rule", "st_building": "improvements",
-            "st_franchises": "franchises_rule", "st_reservations": "trespassing",
-            "st_natural_opportunities": "poor_house_rule"}
-LOTS = ["wayback", "lonely_lane", "the_pike", "the_farm", "rubeville", "boomtown", "goat_alley",
-        "beggarmans_court", "rickety_row", "market_place", "cottage_terrace", "easy_street", "george_street",
-        "maguire_flats", "fairhope_avenue", "johnson_circle", "the_bowery", "broadway", "madison_square",
-        "fifth_avenue", "grand_boulevard", "wall_street"]
-BUYOUT_ORDER = ["soakum_lighting", "slambang_trolley", "pdq_rr", "gee_whiz_rr", "shooting_star_rr",
-                "royal_rusher_rr"]
+ST_RULES = [
+    "st_no_taxes",
+    "st_land_rent",
+    "st_building",
+    "st_franchises",
+    "st_reservations",
+    "st_public_ownership",
+    "st_education",
+    "st_natural_opportunities",
+]
+REPLACED = {
+    "st_no_taxes": "taxes",
+    "st_land_rent": "land_rent_rule",
+    "st_building": "improvements",
+    "st_franchises": "franchises_rule",
+    "st_reservations": "trespassing",
+    "st_natural_opportunities": "poor_house_rule",
+}
+LOTS = [
+    "wayback",
+    "lonely_lane",
+    "the_pike",
+    "the_farm",
+    "rubeville",
+    "boomtown",
+    "goat_alley",
+    "beggarmans_court",
+    "rickety_row",
+    "market_place",
+    "cottage_terrace",
+    "easy_street",
+    "george_street",
+    "maguire_flats",
+    "fairhope_avenue",
+    "johnson_circle",
+    "the_bowery",
+    "broadway",
+    "madison_square",
+    "fifth_avenue",
+    "grand_boulevard",
+    "wall_street",
+]
+BUYOUT_ORDER = ["soakum_lighting", "slambang_trolley", "pdq_rr", "gee_whiz_rr", "shooting_star_rr", "royal_rusher_rr"]
 CORNERS = ["mother_earth", "jail", "poor_house", "lord_bluebloods_estate"]  # option order of Rule 8's choice
 OPPORTUNITY = {  # corner: (name, wages, rent) - moddable-boards
     "mother_earth": ("Timberland", 40, 10),
@@ -73,6 +105,7 @@ OPPORTUNITY = {  # corner: (name, wages, rent) - moddable-boards
 
 
 # ----------------------------------------------------------------- helpers
+
 
 def game(**kw):
     """A scenario game with the (reconstructed) Chance pack off."""
@@ -130,6 +163,7 @@ def assert_ordinary_rules_in_force(g):
 # Putting the Single Tax into operation
 # =====================================================================
 
+
 def _vote_game(players, answers, treasury=30):
     """Seat 0 throws 2 onto Fuel (tax $10 under the ordinary rules), then may call a vote."""
     g = game(players=players, cash=40, throws=[(1, 1)], answers=answers, single_tax="vote")
@@ -169,12 +203,15 @@ def test_1906_single_tax_adoption_one_vote_is_not_enough():
     assert_ordinary_rules_in_force(g)
 
 
-@pytest.mark.parametrize("votes,adopted", [
-    (["nay", "nay"], False),
-    (["nay", "aye"], True),
-    (["aye", "nay"], True),
-    (["aye", "aye"], True),
-])
+@pytest.mark.parametrize(
+    "votes,adopted",
+    [
+        (["nay", "nay"], False),
+        (["nay", "aye"], True),
+        (["aye", "nay"], True),
+        (["aye", "aye"], True),
+    ],
+)
 def test_1906_single_tax_adoption_vote_among_three_players(votes, adopted):
     """Closing section: with three players, the caller plus any one other makes the two votes
     needed; the caller alone does not."""
@@ -208,14 +245,17 @@ def test_1906_single_tax_adoption_from_the_start_empties_the_treasury_after_setu
     """single_tax="from_start": the Single Tax is in operation before the first turn. Rule 1's
     $25 for Wayback reaches the treasury during setup, and Rule 2 ('Begin game under single
     tax with empty PUBLIC TREASURY') sends it on to MISCELLANEOUS."""
-    g = game(players=2, start=False, first=0, single_tax="from_start",
-             answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
+    g = game(
+        players=2, start=False, first=0, single_tax="from_start", answers=[["buy"] + ["decline"] * 11, ["decline"] * 12]
+    )
     g.setup()
     assert cards_of(g, 0) == ["wayback"]
-    assert payments(g) == [(600, "miscellaneous", "p0", "buying_titles"),
-                           (600, "miscellaneous", "p1", "buying_titles"),
-                           (25, "p0", "treasury", "buying_titles"),
-                           (25, "treasury", "miscellaneous", "single_tax_adoption")]
+    assert payments(g) == [
+        (600, "miscellaneous", "p0", "buying_titles"),
+        (600, "miscellaneous", "p1", "buying_titles"),
+        (25, "p0", "treasury", "buying_titles"),
+        (25, "treasury", "miscellaneous", "single_tax_adoption"),
+    ]
     assert account(g, "treasury") == 0
     assert g.turn == 0
     assert_single_tax_rules_in_force(g)
@@ -225,8 +265,9 @@ def test_1906_single_tax_adoption_from_the_start_empties_the_treasury_after_setu
 
 def test_1906_single_tax_adoption_never_keeps_the_ordinary_rules():
     """single_tax="never": no turn, wealth gap or setup brings the Single Tax in."""
-    g = game(players=2, start=False, first=0, single_tax="never",
-             answers=[["buy"] + ["decline"] * 11, ["decline"] * 12])
+    g = game(
+        players=2, start=False, first=0, single_tax="never", answers=[["buy"] + ["decline"] * 11, ["decline"] * 12]
+    )
     g.setup()
     assert g.scores() == (675, 600)
     set_cash(g, 0, 5000)
@@ -247,9 +288,12 @@ def test_1906_single_tax_adoption_at_a_chosen_turn():
     turn(g, 0)  # Fuel -> Soakum Lighting (unowned, nobody can buy it): $5 to the treasury
     assert where(g, 0) == "soakum_lighting"
     assert g.turn == 3
-    assert payments(g) == [(10, "p0", "treasury", "taxes"), (10, "p1", "treasury", "taxes"),
-                           (5, "p0", "treasury", "franchises_rule"),
-                           (25, "treasury", "miscellaneous", "single_tax_adoption")]
+    assert payments(g) == [
+        (10, "p0", "treasury", "taxes"),
+        (10, "p1", "treasury", "taxes"),
+        (5, "p0", "treasury", "franchises_rule"),
+        (25, "treasury", "miscellaneous", "single_tax_adoption"),
+    ]
     assert_single_tax_rules_in_force(g)
     assert account(g, "treasury") == 0
 
@@ -313,11 +357,15 @@ def test_1906_single_tax_adoption_releases_the_poor_house():
 # Single Tax Rule 1 - No taxes on absolute necessities
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,answers,dest", [
-    ("mother_earth", (1, 1), [], "fuel"),
-    ("beggarmans_court", (1, 2), [], "food"),
-    ("the_bowery", (1, 2), ["forward"], "clothing"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,answers,dest",
+    [
+        ("mother_earth", (1, 1), [], "fuel"),
+        ("beggarmans_court", (1, 2), [], "food"),
+        ("the_bowery", (1, 2), ["forward"], "clothing"),
+    ],
+)
 def test_1906_single_tax_rule_1_no_tax_on_necessities(start, throw, answers, dest):
     """Single Tax Rule 1: 'Pay no taxes on Absolute Necessities' - Fuel, Food and Clothing cost
     nothing (under the ordinary Rule 4 they cost $10, checked alongside)."""
@@ -344,6 +392,7 @@ def test_1906_single_tax_rule_1_no_shelter_tax_on_the_jail_corner():
 # Single Tax Rule 2 - All land rent to the Public Treasury
 # =====================================================================
 
+
 @pytest.mark.parametrize("holder", [1, 0, None], ids=["another_players_lot", "own_lot", "unowned_lot"])
 def test_1906_single_tax_rule_2_all_land_rent_to_the_public_treasury(holder):
     """Single Tax Rule 2: 'All land rent is paid into the public treasury' - Cottage Terrace's
@@ -363,6 +412,7 @@ def test_1906_single_tax_rule_2_all_land_rent_to_the_public_treasury(holder):
 # =====================================================================
 # Single Tax Rule 3 - Franchises and railroads
 # =====================================================================
+
 
 @pytest.mark.parametrize("held,charge", [(["soakum_lighting"], 5), (["soakum_lighting", "slambang_trolley"], 25)])
 def test_1906_single_tax_rule_3_franchise_rates_to_the_owner_as_before(held, charge):
@@ -426,8 +476,13 @@ def test_1906_single_tax_rule_3_no_trust_fare_once_a_railroad_is_public():
     """Single Tax Rule 3 with Rule 9: a Trust needs two players owning 'all of the RAILROADS
     between them'; after the public has bought P.D.Q. (Rule 6, third $50) the fares are 'paid to
     the individual owners as before' - seat 1, holding Royal Rusher and Shooting Star, $10."""
-    g = st_game(players=3, cash=[100, 50, 50], at=["goat_alley", "food", "mother_earth"],
-                throws=[(1, 2), (1, 2)], answers=[[], ["join"], ["join"]])
+    g = st_game(
+        players=3,
+        cash=[100, 50, 50],
+        at=["goat_alley", "food", "mother_earth"],
+        throws=[(1, 2), (1, 2)],
+        answers=[[], ["join"], ["join"]],
+    )
     give(g, "royal_rusher_rr", 1)
     give(g, "shooting_star_rr", 1)
     give(g, "gee_whiz_rr", 2)
@@ -445,6 +500,7 @@ def test_1906_single_tax_rule_3_no_trust_fare_once_a_railroad_is_public():
 # =====================================================================
 # Single Tax Rule 4 - Houses
 # =====================================================================
+
 
 def test_1906_single_tax_rule_4_unimproved_lot_rent_to_treasury_then_he_may_build():
     """Single Tax Rule 4: 'When a player stops upon an unimproved lot ... he first pays the
@@ -479,10 +535,14 @@ def test_1906_single_tax_rule_4_no_house_offered_when_he_cannot_afford_it():
     assert payments(g) == [(12, "p0", "treasury", "st_land_rent")]
 
 
-@pytest.mark.parametrize("house_owner,expected", [
-    (1, [(12, "p0", "treasury", "st_land_rent"), (10, "p0", "p1", "st_land_rent")]),
-    (0, [(12, "p0", "treasury", "st_land_rent")]),
-], ids=["another_players_house", "own_house"])
+@pytest.mark.parametrize(
+    "house_owner,expected",
+    [
+        (1, [(12, "p0", "treasury", "st_land_rent"), (10, "p0", "p1", "st_land_rent")]),
+        (0, [(12, "p0", "treasury", "st_land_rent")]),
+    ],
+    ids=["another_players_house", "own_house"],
+)
 def test_1906_single_tax_rule_4_improved_lot_land_rent_to_treasury_house_rent_to_house_owner(house_owner, expected):
     """Single Tax Rule 4: 'if the space ... is already improved by another player's house, he
     first pays the full land rent into the PUBLIC TREASURY and then pays the full house rent
@@ -555,10 +615,14 @@ def test_1906_single_tax_rule_4_only_a_player_who_can_pay_may_bid_against_him():
 # Single Tax Rule 5 - Government reservations
 # =====================================================================
 
-@pytest.mark.parametrize("start,throw,reservation", [
-    ("mother_earth", (1, 3), "hoggs_game_preserves"),
-    ("poor_house", (4, 6), "lord_bluebloods_estate"),
-])
+
+@pytest.mark.parametrize(
+    "start,throw,reservation",
+    [
+        ("mother_earth", (1, 3), "hoggs_game_preserves"),
+        ("poor_house", (4, 6), "lord_bluebloods_estate"),
+    ],
+)
 def test_1906_single_tax_rule_5_reservations_still_send_to_jail(start, throw, reservation):
     """Single Tax Rule 5: Hogg's Game Preserves and Lord Blueblood's Estate are reserved for
     Free College sites 'and until the colleges are erected a player whose throw brings him
@@ -574,8 +638,9 @@ def test_1906_single_tax_rule_5_no_jail_on_lord_bluebloods_estate_once_the_colle
     """Single Tax Rules 5 and 6(c), option college_annuls_jail="its_site": the Free College on
     Lord Blueblood's Estate annuls its jail penalty; Hogg's Game Preserves (no second college)
     still sends to jail."""
-    g = st_game(cash=[50, 50], at=["poor_house", "mother_earth"], throws=[(4, 6), (1, 3)],
-                college_annuls_jail="its_site")
+    g = st_game(
+        cash=[50, 50], at=["poor_house", "mother_earth"], throws=[(4, 6), (1, 3)], college_annuls_jail="its_site"
+    )
     set_treasury(g, 350)
     g.run_triggers()  # six buy-outs, then the college
     assert svar(g, "college", "lord_bluebloods_estate") is True
@@ -626,6 +691,7 @@ def test_1906_single_tax_rule_5_second_college_frees_hoggs_game_preserves():
 # Single Tax Rule 6 - Public ownership, the college, higher wages
 # =====================================================================
 
+
 def test_1906_single_tax_rule_6_each_50_buys_out_in_order_then_college_then_wages():
     """Single Tax Rule 6: each $50 in the treasury buys, in order, Soakum Lighting, Slambang
     Trolley, P.D.Q., Gee Whiz, then 'so on around the board' (Shooting Star, Royal Rusher):
@@ -634,21 +700,41 @@ def test_1906_single_tax_rule_6_each_50_buys_out_in_order_then_college_then_wage
     for a Free College on Lord Blueblood's Estate; (d) each further $50 raises wages $10
     (110, 120). $470 makes nine purchases and leaves $20."""
     g = st_game(cash=[0, 0])
-    holders = {"soakum_lighting": 1, "slambang_trolley": None, "pdq_rr": 0, "gee_whiz_rr": 1,
-               "shooting_star_rr": 0, "royal_rusher_rr": 1}
+    holders = {
+        "soakum_lighting": 1,
+        "slambang_trolley": None,
+        "pdq_rr": 0,
+        "gee_whiz_rr": 1,
+        "shooting_star_rr": 0,
+        "royal_rusher_rr": 1,
+    }
     for s, h in holders.items():
         give(g, s, h)
     set_treasury(g, 470)
     g.run_triggers()
     out = [(a, dst) for a, src, dst, rule in payments(g) if rule == "st_public_ownership"]
-    assert out == [(50, "p1"), (50, "miscellaneous"), (50, "p0"), (50, "p1"), (50, "p0"), (50, "p1"),
-                   (50, "miscellaneous"), (50, "miscellaneous"), (50, "miscellaneous")]
+    assert out == [
+        (50, "p1"),
+        (50, "miscellaneous"),
+        (50, "p0"),
+        (50, "p1"),
+        (50, "p0"),
+        (50, "p1"),
+        (50, "miscellaneous"),
+        (50, "miscellaneous"),
+        (50, "miscellaneous"),
+    ]
     assert account(g, "treasury") == 20
     assert (cash(g, 0), cash(g, 1)) == (100, 150)
     assert all(svar(g, "public", s) for s in BUYOUT_ORDER)
     assert all(owner(g, s) is None for s in BUYOUT_ORDER)
-    assert deck(g, "green_cards")[-5:] == ["soakum_lighting", "pdq_rr", "gee_whiz_rr", "shooting_star_rr",
-                                           "royal_rusher_rr"]
+    assert deck(g, "green_cards")[-5:] == [
+        "soakum_lighting",
+        "pdq_rr",
+        "gee_whiz_rr",
+        "shooting_star_rr",
+        "royal_rusher_rr",
+    ]
     assert svar(g, "college", "lord_bluebloods_estate") is True
     assert svar(g, "college", "hoggs_game_preserves") is False
     assert gvar(g, "wages_now") == 120
@@ -690,8 +776,7 @@ def test_1906_single_tax_rule_6_the_purchase_follows_the_rent_that_fills_the_tre
     set_treasury(g, 40)
     turn(g, 0)
     assert where(g, 0) == "george_street"
-    assert payments(g) == [(14, "p0", "treasury", "st_land_rent"),
-                           (50, "treasury", "p1", "st_public_ownership")]
+    assert payments(g) == [(14, "p0", "treasury", "st_land_rent"), (50, "treasury", "p1", "st_public_ownership")]
     assert account(g, "treasury") == 4
     assert cash(g, 1) == 60
     assert svar(g, "public", "soakum_lighting") is True
@@ -727,6 +812,7 @@ def test_1906_single_tax_rule_6_not_in_force_under_the_ordinary_rules():
 # =====================================================================
 # Single Tax Rule 7 - Education and the Professor
 # =====================================================================
+
 
 def _college_game(education=0, **kw):
     g = st_game(cash=[50, 0], at=["poor_house", "mother_earth"], throws=[(4, 6)], **kw)
@@ -768,8 +854,7 @@ def test_1906_single_tax_rule_6_every_treasury_inflow_counts_towards_the_50():
     """Single Tax Rule 6 (reading stated on st_public_ownership): the $18 bid for building on
     The Bowery is no land rent or fine, yet with the $40 already there it makes the $50 that
     buys Soakum Lighting (unowned: the $50 goes to MISCELLANEOUS)."""
-    g = st_game(cash=[200, 0], at=["mother_earth", "mother_earth"], throws=[(1, 1)],
-                answers=[[16, "done"], []])
+    g = st_game(cash=[200, 0], at=["mother_earth", "mother_earth"], throws=[(1, 1)], answers=[[16, "done"], []])
     set_treasury(g, 40)
     turn(g, 0)
     assert (18, "p0", "treasury", "st_building") in payments(g)
@@ -811,6 +896,7 @@ def test_1906_single_tax_rule_7_no_education_before_the_college():
 # Single Tax Rule 8 - Natural opportunities instead of the Poor House
 # =====================================================================
 
+
 def test_1906_single_tax_rule_8_no_poor_house_he_takes_up_a_natural_opportunity_behind_him():
     """Single Tax Rule 8: 'the Poor House is eliminated ... If a player cannot afford to make
     the move called for by his throw, he puts his checker upon any NATURAL OPPORTUNITY space
@@ -838,9 +924,11 @@ def test_1906_single_tax_rule_8_next_turn_wages_then_rent_then_he_moves_out():
     turn(g, 0)
     since = len(g.log)
     turn(g, 0)
-    assert payments(g, since) == [(60, "miscellaneous", "p0", "st_natural_opportunities"),
-                                  (25, "p0", "treasury", "st_natural_opportunities"),
-                                  (8, "p0", "treasury", "st_land_rent")]
+    assert payments(g, since) == [
+        (60, "miscellaneous", "p0", "st_natural_opportunities"),
+        (25, "p0", "treasury", "st_natural_opportunities"),
+        (8, "p0", "treasury", "st_land_rent"),
+    ]
     assert moves(g)[-1] == (0, "jail", "beggarmans_court", "move")
     assert pvar(g, "opportunity", 0) is None
     assert cash(g, 0) == 27
@@ -861,8 +949,10 @@ def test_1906_single_tax_rule_8_the_four_natural_opportunities(k, corner):
     assert where(g, 0) == corner
     since = len(g.log)
     turn(g, 0)
-    assert payments(g, since)[:2] == [(wages, "miscellaneous", "p0", "st_natural_opportunities"),
-                                      (rent, "p0", "treasury", "st_natural_opportunities")]
+    assert payments(g, since)[:2] == [
+        (wages, "miscellaneous", "p0", "st_natural_opportunities"),
+        (rent, "p0", "treasury", "st_natural_opportunities"),
+    ]
     assert where(g, 0) == g.prog.space_names[(space(g, corner) + 3) % 40]
 
 
@@ -870,8 +960,13 @@ def test_1906_single_tax_rule_8_option_he_re_enters_at_the_space_after_the_corne
     """Single Tax Rule 8 ('throws his dice, and moves out'), option opportunity_reentry =
     "next_space": from Farmlands he counts his 4 from Boomtown (11), the space after the jail
     corner, and stops on Shooting Star R. R. (15); by default he counts from the corner."""
-    g = st_game(cash=[0, 100], at=["rickety_row", "mother_earth"], throws=[(1, 2), (1, 3)],
-                answers=[[1], ["refuse"]], opportunity_reentry="next_space")
+    g = st_game(
+        cash=[0, 100],
+        at=["rickety_row", "mother_earth"],
+        throws=[(1, 2), (1, 3)],
+        answers=[[1], ["refuse"]],
+        opportunity_reentry="next_space",
+    )
     give(g, "shooting_star_rr", 1)
     turn(g, 0)
     turn(g, 0)
@@ -898,11 +993,15 @@ def test_1906_single_tax_rule_8_he_must_move_out_even_into_jail():
     g = st_game(cash=[0, 0], at=["poor_house", "mother_earth"], throws=[(4, 6)])
     set_pvar(g, "opportunity", 0, space(g, "poor_house"))
     turn(g, 0)
-    assert payments(g) == [(80, "miscellaneous", "p0", "st_natural_opportunities"),
-                           (50, "p0", "treasury", "st_natural_opportunities"),
-                           (50, "treasury", "miscellaneous", "st_public_ownership")]
-    assert moves(g) == [(0, "poor_house", "lord_bluebloods_estate", "move"),
-                        (0, "lord_bluebloods_estate", "jail", "send")]
+    assert payments(g) == [
+        (80, "miscellaneous", "p0", "st_natural_opportunities"),
+        (50, "p0", "treasury", "st_natural_opportunities"),
+        (50, "treasury", "miscellaneous", "st_public_ownership"),
+    ]
+    assert moves(g) == [
+        (0, "poor_house", "lord_bluebloods_estate", "move"),
+        (0, "lord_bluebloods_estate", "jail", "send"),
+    ]
     assert pvar(g, "in_jail", 0) is True
     assert cash(g, 0) == 30
 
@@ -921,8 +1020,9 @@ def test_1906_single_tax_rule_8_a_loan_first_then_no_opportunity_needed():
 def test_1906_single_tax_rule_8_under_the_ordinary_rules_the_poor_house():
     """Rule 12, for contrast: without the Single Tax the same shortfall sends him to the Poor
     House and no natural opportunity is offered."""
-    g = game(cash=[0, 0], at=["rickety_row", "mother_earth"], throws=[(1, 2)], single_tax="vote",
-             answers=[["carry_on"], []])
+    g = game(
+        cash=[0, 0], at=["rickety_row", "mother_earth"], throws=[(1, 2)], single_tax="vote", answers=[["carry_on"], []]
+    )
     give(g, "cottage_terrace", 1)
     turn(g, 0)
     assert where(g, 0) == "poor_house" and pvar(g, "in_poor_house", 0) is True
@@ -944,10 +1044,14 @@ def test_1906_single_tax_rule_8_prisoner_who_cannot_realize_the_fine_stays_in_ja
     assert moves(g)[-1] == (0, "jail", "beggarmans_court", "move")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a payment he cannot make stands in for 'a move he cannot afford': the engine makes him pay "
-    "what he has ($5 of Cottage Terrace's $12) before he is put on the natural opportunity, "
-    "whereas Rule 8 has him not make the move at all"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "a payment he cannot make stands in for 'a move he cannot afford': the engine makes him pay "
+        "what he has ($5 of Cottage Terrace's $12) before he is put on the natural opportunity, "
+        "whereas Rule 8 has him not make the move at all"
+    ),
+)
 def test_1906_single_tax_rule_8_he_does_not_pay_part_of_a_move_he_cannot_afford():
     """Single Tax Rule 8: 'If a player cannot afford to make the move called for by his throw,
     he puts his checker upon any NATURAL OPPORTUNITY space' - the move is not made, so none of
@@ -974,8 +1078,12 @@ def test_1906_single_tax_rule_8_jail_ends_the_natural_opportunity():
     """Single Tax Rule 8 with Rule 8 (skin game): the broker (seat 1) waits on Timberland; the
     skin game sends him to Jail instead. Once out of Jail (a double, to Beggarman's Court) he has
     no natural opportunity left: his next turn is an ordinary throw, with no Timberland wages."""
-    g = st_game(cash=[50, 20], at=["lonely_lane", "mother_earth"], throws=[(2, 3), (1, 2), (2, 2), (1, 2)],
-                answers=[["forward"], []])
+    g = st_game(
+        cash=[50, 20],
+        at=["lonely_lane", "mother_earth"],
+        throws=[(2, 3), (1, 2), (2, 2), (1, 2)],
+        answers=[["forward"], []],
+    )
     give(g, "speculation", 1)
     set_pvar(g, "opportunity", 1, space(g, "mother_earth"))
     turn(g, 0)  # seat 0 speculates and throws 3: the broker goes to Jail
@@ -992,12 +1100,26 @@ def test_1906_single_tax_rule_8_jail_ends_the_natural_opportunity():
 # =====================================================================
 
 DEMO_DEAL = {  # seat -> cards other than lots, dealt in board order round the other players
-    2: {1: ["royal_rusher_rr", "speculation", "soakum_lighting", "shooting_star_rr", "gee_whiz_rr",
-            "slambang_trolley", "pdq_rr"]},
-    3: {1: ["royal_rusher_rr", "soakum_lighting", "gee_whiz_rr", "pdq_rr"],
-        2: ["speculation", "shooting_star_rr", "slambang_trolley"]},
-    4: {1: ["royal_rusher_rr", "shooting_star_rr", "pdq_rr"], 2: ["speculation", "gee_whiz_rr"],
-        3: ["soakum_lighting", "slambang_trolley"]},
+    2: {
+        1: [
+            "royal_rusher_rr",
+            "speculation",
+            "soakum_lighting",
+            "shooting_star_rr",
+            "gee_whiz_rr",
+            "slambang_trolley",
+            "pdq_rr",
+        ]
+    },
+    3: {
+        1: ["royal_rusher_rr", "soakum_lighting", "gee_whiz_rr", "pdq_rr"],
+        2: ["speculation", "shooting_star_rr", "slambang_trolley"],
+    },
+    4: {
+        1: ["royal_rusher_rr", "shooting_star_rr", "pdq_rr"],
+        2: ["speculation", "gee_whiz_rr"],
+        3: ["soakum_lighting", "slambang_trolley"],
+    },
 }
 
 

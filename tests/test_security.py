@@ -24,8 +24,14 @@ TINY_GRAMMAR = 'start: "a"+\n'
 
 def cli(*argv: str, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
     """Run `python -m landlord_dsl ARGV` in a fresh process; return the finished process."""
-    return subprocess.run([sys.executable, "-m", "landlord_dsl", *argv], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **(env or {})}, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "landlord_dsl", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        **kwargs,
+    )
 
 
 class _Planted:
@@ -73,8 +79,9 @@ def test_private_cache_is_created_0700_and_reused(monkeypatch, tmp_path):
     assert _loaded_from_cache(again) and again.parse("aa")
 
 
-@pytest.mark.parametrize("tamper", ["group_writable_dir", "world_writable_file", "symlinked_file",
-                                    "foreign_owner", "symlinked_dir"])
+@pytest.mark.parametrize(
+    "tamper", ["group_writable_dir", "world_writable_file", "symlinked_file", "foreign_owner", "symlinked_dir"]
+)
 def test_doubtful_cache_file_is_never_loaded(monkeypatch, tmp_path, tamper):
     """Item 1: a cache another user could have written is ignored and the parser built afresh."""
     path = _cached(monkeypatch, tmp_path)
@@ -170,11 +177,13 @@ def test_extends_through_a_symlink_inside_the_folder_still_works(tmp_path, capsy
 
 
 # ------------------------------------------- item 3: control characters shown
-EVIL = ('edition "evil" {\n    title "Evil\x1b]0;pwned\x07 game"\n    extends "landlords-game-1906"\n}\n'
-        'board {\n'
-        '    space wayback "Way\x1b[2Jback" : lot { price = 25, rent = 0, section = section_1 }\n'
-        '    space lonely_lane "Lonely\u202e Lane" : lot { price = 25, rent = 2, section = section_1 }\n'
-        '}\n')
+EVIL = (
+    'edition "evil" {\n    title "Evil\x1b]0;pwned\x07 game"\n    extends "landlords-game-1906"\n}\n'
+    "board {\n"
+    '    space wayback "Way\x1b[2Jback" : lot { price = 25, rent = 0, section = section_1 }\n'
+    '    space lonely_lane "Lonely\u202e Lane" : lot { price = 25, rent = 2, section = section_1 }\n'
+    "}\n"
+)
 RAW = ("\x1b", "\x07", "\u202e")
 
 
@@ -190,13 +199,16 @@ def _shown_safely(text: str) -> None:
     assert "Evil\\x1b]0;pwned\\x07 game" in text or "Way\\x1b[2Jback" in text
 
 
-@pytest.mark.parametrize("argv", [
-    ("play", "{}", "--turn-limit", "12"),
-    ("show", "{}"),
-    ("simulate", "{}", "--games", "2", "--no-progress"),
-    ("diff", "landlords-game-1906", "{}"),
-    ("diff", "landlords-game-1906", "{}", "--format", "markdown"),
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("play", "{}", "--turn-limit", "12"),
+        ("show", "{}"),
+        ("simulate", "{}", "--games", "2", "--no-progress"),
+        ("diff", "landlords-game-1906", "{}"),
+        ("diff", "landlords-game-1906", "{}", "--format", "markdown"),
+    ],
+)
 def test_control_characters_from_a_rule_file_are_shown_as_escapes(evil, capsys, argv):
     """Item 3: titles, labels and prompts reach the terminal with their control characters escaped."""
     code, out = run(*(a.format(evil) for a in argv))
@@ -227,8 +239,11 @@ def test_check_quotes_a_line_with_control_characters_escaped_and_the_caret_under
 
 
 # ------------------------------------------------ item 4: fmt loses nothing
-UNFORMATTED = 'edition "x" {players 2 to 3}\nkind k {}\nboard { ' + " ".join(
-    f'space s{i} "Space number {i}":k' for i in range(200)) + " }\n"
+UNFORMATTED = (
+    'edition "x" {players 2 to 3}\nkind k {}\nboard { '
+    + " ".join(f'space s{i} "Space number {i}":k' for i in range(200))
+    + " }\n"
+)
 
 
 def test_fmt_that_cannot_write_leaves_the_file_whole(tmp_path):
@@ -236,11 +251,13 @@ def test_fmt_that_cannot_write_leaves_the_file_whole(tmp_path):
     path = tmp_path / "x.lg"
     path.write_text(UNFORMATTED)
     limit = len(UNFORMATTED) // 2  # the formatted file is longer than this
-    script = ("import resource, signal, sys\n"
-              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-              f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
-              "from landlord_dsl.cli import main\n"
-              "sys.exit(main(['fmt', sys.argv[1]]))\n")
+    script = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+        "from landlord_dsl.cli import main\n"
+        "sys.exit(main(['fmt', sys.argv[1]]))\n"
+    )
     proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1, proc.stderr
     assert f"cannot write {path}: File too large; the file was left as it was" in proc.stderr
@@ -257,11 +274,13 @@ def test_fmt_keeps_the_file_mode(tmp_path):
 
 
 # ------------------------------------- item 5: output paths checked up front
-FAILS_ON_TURN_ONE = ('edition "x" { players 2 to 4 turn limit 6 }\naccount bank "Bank" unlimited\n'
-                     'kind start "Start" { }\nboard {\n    space go "Go" : start\n}\n'
-                     'rule order "Order" {\n    on turn {\n        if turn_number == 1 {\n'
-                     '            let p = players[1]\n            eliminate p\n            give turn to p\n'
-                     '        }\n    }\n}\n')
+FAILS_ON_TURN_ONE = (
+    'edition "x" { players 2 to 4 turn limit 6 }\naccount bank "Bank" unlimited\n'
+    'kind start "Start" { }\nboard {\n    space go "Go" : start\n}\n'
+    'rule order "Order" {\n    on turn {\n        if turn_number == 1 {\n'
+    "            let p = players[1]\n            eliminate p\n            give turn to p\n"
+    "        }\n    }\n}\n"
+)
 
 
 def test_play_log_to_an_unwritable_path_fails_before_the_game(tmp_path, capsys):
@@ -316,9 +335,12 @@ def test_a_closed_pipe_never_turns_a_failed_check_into_success(tmp_path, stream)
     bad.write_text(BAD)
     pipe = _closed_pipe()
     try:
-        proc = subprocess.run([sys.executable, "-m", "landlord_dsl", "check", "landlords-game-1906", str(bad)],
-                              cwd=ROOT, stdout=pipe if stream != "stderr" else subprocess.DEVNULL,
-                              stderr=pipe if stream != "stdout" else subprocess.PIPE)
+        proc = subprocess.run(
+            [sys.executable, "-m", "landlord_dsl", "check", "landlords-game-1906", str(bad)],
+            cwd=ROOT,
+            stdout=pipe if stream != "stderr" else subprocess.DEVNULL,
+            stderr=pipe if stream != "stdout" else subprocess.PIPE,
+        )
     finally:
         os.close(pipe)
     assert proc.returncode == 1
@@ -329,33 +351,47 @@ def test_a_closed_pipe_never_turns_a_failed_check_into_success(tmp_path, stream)
 def test_a_closed_pipe_keeps_a_success(tmp_path):
     pipe = _closed_pipe()
     try:
-        proc = subprocess.run([sys.executable, "-m", "landlord_dsl", "show", "landlords-game-1906"], cwd=ROOT,
-                              stdout=pipe, stderr=subprocess.PIPE)
+        proc = subprocess.run(
+            [sys.executable, "-m", "landlord_dsl", "show", "landlords-game-1906"],
+            cwd=ROOT,
+            stdout=pipe,
+            stderr=subprocess.PIPE,
+        )
     finally:
         os.close(pipe)
     assert proc.returncode == 0 and proc.stderr == b""
 
 
-@pytest.mark.parametrize("argv", [("check", "landlords-game-1906"), ("show", "landlords-game-1906"),
-                                  ("simulate", "landlords-game-1906", "--games", "2", "--json")])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("check", "landlords-game-1906"),
+        ("show", "landlords-game-1906"),
+        ("simulate", "landlords-game-1906", "--games", "2", "--json"),
+    ],
+)
 def test_output_to_a_full_disk_is_a_clear_error(argv):
     """Item 13: output to /dev/full is reported (exit 1), not an internal error."""
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "landlord_dsl", *argv], cwd=ROOT, stdout=full,
-                              stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "landlord_dsl", *argv], cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True
+        )
     assert proc.returncode == 1
     assert proc.stderr == "landlord-dsl: cannot write the output: No space left on device\n"
 
 
 # ------------------------------------------------- item 12: CLI nonsense
-@pytest.mark.parametrize("argv, message", [
-    (("play", "landlords-game-1906", "--players", "0"), "--players: must be at least 1, not 0"),
-    (("simulate", "landlords-game-1906", "--players", "0"), "--players: must be at least 1, not 0"),
-    (("play", "landlords-game-1906", "--turn-limit", "0"), "--turn-limit: must be at least 1, not 0"),
-    (("play", "landlords-game-1906", "--turn-limit", "-5"), "--turn-limit: must be at least 1, not -5"),
-    (("diff", "landlords-game-1906", "landlords-game-1904", "--outcomes", "-1"), "--outcomes: must be at least 0"),
-    (("simulate", "landlords-game-1906", "--games", "0"), "--games: must be at least 1, not 0"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("play", "landlords-game-1906", "--players", "0"), "--players: must be at least 1, not 0"),
+        (("simulate", "landlords-game-1906", "--players", "0"), "--players: must be at least 1, not 0"),
+        (("play", "landlords-game-1906", "--turn-limit", "0"), "--turn-limit: must be at least 1, not 0"),
+        (("play", "landlords-game-1906", "--turn-limit", "-5"), "--turn-limit: must be at least 1, not -5"),
+        (("diff", "landlords-game-1906", "landlords-game-1904", "--outcomes", "-1"), "--outcomes: must be at least 0"),
+        (("simulate", "landlords-game-1906", "--games", "0"), "--games: must be at least 1, not 0"),
+    ],
+)
 def test_nonsense_numbers_are_usage_errors(capsys, argv, message):
     """Item 12: numbers that make no sense are refused, not ignored or taken literally."""
     with pytest.raises(SystemExit) as info:
@@ -363,11 +399,16 @@ def test_nonsense_numbers_are_usage_errors(capsys, argv, message):
     assert info.value.code == 2 and message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("simulate", "landlords-game-1906", "--option", "faster_game=true", "--option", "faster_game=false"),
-     "--option faster_game is given twice"),
-    (("play", "landlords-game-1906", "--seats", ","), "--seats names no seat"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ("simulate", "landlords-game-1906", "--option", "faster_game=true", "--option", "faster_game=false"),
+            "--option faster_game is given twice",
+        ),
+        (("play", "landlords-game-1906", "--seats", ","), "--seats names no seat"),
+    ],
+)
 def test_ambiguous_seats_and_options_are_usage_errors(capsys, argv, message):
     """Item 12: a repeated --option is refused rather than silently taking the last."""
     assert run(*argv)[0] == 2
@@ -376,8 +417,9 @@ def test_ambiguous_seats_and_options_are_usage_errors(capsys, argv, message):
 
 # ------------------------------------ item 13: ordinary mistakes, not bugs
 @pytest.mark.parametrize("command, code", [("check", 1), ("simulate", 2), ("show", 2)])
-@pytest.mark.parametrize("name", ["+", "landlords-game-1906+", "+landlords-game-1906",
-                                  "landlords-game-1906++monopoly-1933-500-start"])
+@pytest.mark.parametrize(
+    "name", ["+", "landlords-game-1906+", "+landlords-game-1906", "landlords-game-1906++monopoly-1933-500-start"]
+)
 def test_an_empty_part_of_a_combination_is_a_clear_error(capsys, command, code, name):
     """Item 13: `check +` raised IndexError; a trailing `+` was silently dropped."""
     assert run(command, name)[0] == code
@@ -385,13 +427,16 @@ def test_an_empty_part_of_a_combination_is_a_clear_error(capsys, command, code, 
 
 
 NOT_UTF8 = [
-    ("bom", b"\xef\xbb\xbfedition \"x\" { }\n", "1:1: error: the file starts with a UTF-8 byte-order mark (BOM)"),
+    ("bom", b'\xef\xbb\xbfedition "x" { }\n', "1:1: error: the file starts with a UTF-8 byte-order mark (BOM)"),
     ("utf16", 'edition "x" { }\n'.encode("utf-16"), "1:1: error: the file is UTF-16 text"),
     ("utf16-no-bom", 'edition "x" { }\n'.encode("utf-16-le"), "1:1: error: the file is UTF-16 text"),
     ("utf32", 'edition "x" { }\n'.encode("utf-32"), "1:1: error: the file is UTF-32 text"),
     ("binary", b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\xff\xfe", "1:8: error: the file is binary data"),
-    ("latin1", 'edition "x" {\n  title "Café"\n}\n'.encode("latin-1"),
-     "2:13: error: the file is not UTF-8 text: byte 0xe9"),
+    (
+        "latin1",
+        'edition "x" {\n  title "Café"\n}\n'.encode("latin-1"),
+        "2:13: error: the file is not UTF-8 text: byte 0xe9",
+    ),
 ]
 
 
@@ -415,8 +460,14 @@ def test_stdin_that_is_not_utf8_is_named(monkeypatch, capsys):
 @pytest.mark.parametrize("shell", ["fmt --check /dev/zero", "check - < /dev/zero", "fmt - < /dev/zero"])
 def test_endless_input_is_refused_at_the_size_limit(shell):
     """Item 13: /dev/zero used to be read until memory ran out; now reading stops at 1 MiB."""
-    proc = subprocess.run(f"ulimit -v 2000000; {sys.executable} -m landlord_dsl {shell}", shell=True, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        f"ulimit -v 2000000; {sys.executable} -m landlord_dsl {shell}",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 1
     assert "is larger than 1 MiB, the most landlord-dsl reads as a rule file" in proc.stderr
 

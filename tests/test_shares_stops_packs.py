@@ -117,12 +117,14 @@ def test_share_of_an_unknown_space_is_reported():
     bad = BASE.replace("share of tram", "share of tarm")
     diags = ld.check(bad, "packs.lg")
     assert [d.message for d in diags] == ["unknown space 'tarm'"]
-    assert diags[0].hint == "did you mean 'tram'?" and diags[0].span.line == bad.splitlines().index(
-        '    card tram_share "A tram share" x 3 share of tarm { }') + 1
+    assert (
+        diags[0].hint == "did you mean 'tram'?"
+        and diags[0].span.line == bad.splitlines().index('    card tram_share "A tram share" x 3 share of tarm { }') + 1
+    )
 
 
 def test_shares_and_shareholders_are_typed():
-    diags = ld.check(BASE + 'rule r { on turn { let x = shares(player, bank) } }', "packs.lg")
+    diags = ld.check(BASE + "rule r { on turn { let x = shares(player, bank) } }", "packs.lg")
     assert diags and "space" in diags[0].message
 
 
@@ -170,16 +172,19 @@ rule moving "Move, stopping at Home or a stop" {
 """
 
 
-@pytest.mark.parametrize("seat, start, throw, end", [
-    (0, 5, 6, 0),   # E + 6 would pass Home and reach D: it stops on Home
-    (0, 5, 1, 6),   # the count runs out before Home
-    (0, 0, 6, 6),   # starting on Home does not stop it at once
-    (1, 0, 6, 2),   # the first member of the group ahead
-    (1, 3, 2, 5),   # exactly on D
-    (1, 3, 1, 4),
-    (2, 4, 6, 2),   # backward: the first member behind
-    (2, 1, 3, 5),   # backward past Home to D
-])
+@pytest.mark.parametrize(
+    "seat, start, throw, end",
+    [
+        (0, 5, 6, 0),  # E + 6 would pass Home and reach D: it stops on Home
+        (0, 5, 1, 6),  # the count runs out before Home
+        (0, 0, 6, 6),  # starting on Home does not stop it at once
+        (1, 0, 6, 2),  # the first member of the group ahead
+        (1, 3, 2, 5),  # exactly on D
+        (1, 3, 1, 4),
+        (2, 4, 6, 2),  # backward: the first member behind
+        (2, 1, 3, 5),  # backward past Home to D
+    ],
+)
 def test_move_stopping_at_a_space_or_group(seat, start, throw, end):
     g = new(program(STOPPING), throws=[(throw,)])
     g.pos[seat] = start
@@ -203,13 +208,15 @@ def test_move_stopping_at_passes_what_lies_before_the_stop():
     assert g.pos[0] == 0 and g.player_var(0, "seen") == 1  # passed C on the way to Home
 
 
-@pytest.mark.parametrize("statement, message", [
-    ("move forward 2 stopping at hoem", "unknown space or group 'hoem'"),
-    ("move forward 2 via stops stopping at home",
-     "a move cannot both jump `via` a group and stop `stopping at`"),
-])
+@pytest.mark.parametrize(
+    "statement, message",
+    [
+        ("move forward 2 stopping at hoem", "unknown space or group 'hoem'"),
+        ("move forward 2 via stops stopping at home", "a move cannot both jump `via` a group and stop `stopping at`"),
+    ],
+)
 def test_move_stopping_at_errors(statement, message):
-    diags = ld.check(BASE + f'rule r {{ on turn {{ {statement} }} }}', "packs.lg")
+    diags = ld.check(BASE + f"rule r {{ on turn {{ {statement} }} }}", "packs.lg")
     assert [d.message for d in diags] == [message]
 
 

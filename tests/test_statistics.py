@@ -74,8 +74,10 @@ rule renting "Rent" {
 """
 
 # As WALK, but the first player leaves the game in turn 3 (and the game runs to its limit of 6).
-LEAVING = WALK.replace("set player.steps += 1", "set player.steps += 1\n        if turn_number == 3 {\n"
-                       "            eliminate player\n        }")
+LEAVING = WALK.replace(
+    "set player.steps += 1",
+    "set player.steps += 1\n        if turn_number == 3 {\n            eliminate player\n        }",
+)
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +93,7 @@ def _run(*argv: str) -> tuple[int, str]:
 
 
 # ---------------------------------------------------------------- observer API
+
 
 def test_player_and_space_variables_are_read_by_name(walk):
     _, program = walk
@@ -153,8 +156,14 @@ def test_throws_and_turns_end_where_the_walk_says(walk):
     game = ld.new_game(program, players=2, seed=4)
     game.play()
     turns = list(observe.turns(game))
-    assert [(t.seat, t.start, t.end) for t in turns] == [(0, 0, 1), (1, 0, 1), (0, 1, 2), (1, 1, 2), (0, 2, 0),
-                                                          (1, 2, 0)]
+    assert [(t.seat, t.start, t.end) for t in turns] == [
+        (0, 0, 1),
+        (1, 0, 1),
+        (0, 1, 2),
+        (1, 1, 2),
+        (0, 2, 0),
+        (1, 2, 0),
+    ]
     assert all(len(t.throws) == 1 and t.throws[0].end == t.end for t in turns)
     rent = [e for e in turns[3].events if isinstance(e, observe.Paid)]
     assert rent == [observe.Paid(4, 5, 1, 0, "renting")]
@@ -186,13 +195,14 @@ def test_a_roll_that_moves_nothing_after_the_first_is_no_movement_throw():
 
 # ---------------------------------------------------------------- estimators by hand
 
+
 def test_ratio_standard_error_by_hand():
     """Games (landings, throws) = (1, 2) and (3, 4): p = 4/6; residuals -1/3 and 1/3;
     SE = sqrt((2/9) / (2 * 1)) / 3 = 1/9."""
     ratio = Ratio()
     ratio.add(2, [1])
     ratio.add(4, [3])
-    (p, se), = ratio.estimates(2)
+    ((p, se),) = ratio.estimates(2)
     assert p == pytest.approx(2 / 3) and se == pytest.approx(1 / 9)
 
 
@@ -207,7 +217,7 @@ def test_mean_standard_error_by_hand():
 
 def test_wilson_interval_by_hand():
     rate, low, high = wilson(10, 10)
-    assert rate == 1 and low == pytest.approx(10 / (10 + 1.96 ** 2), abs=1e-4) and high == 1
+    assert rate == 1 and low == pytest.approx(10 / (10 + 1.96**2), abs=1e-4) and high == 1
     rate, low, high = wilson(Fraction(5), 10)  # p = 1/2: symmetric round 0.5
     assert rate == 0.5 and low == pytest.approx(1 - high, abs=1e-4) and 0.23 < low < 0.24
 
@@ -223,6 +233,7 @@ def test_kaplan_meier_treats_censored_games_as_at_risk_until_they_stop():
 
 # ---------------------------------------------------------------- simulate --stats
 
+
 def test_walk_statistics_match_the_hand_count(walk):
     rules, program = walk
     summary = Summary(2, stats=Stats(layout(program, rules)))
@@ -232,14 +243,21 @@ def test_walk_statistics_match_the_hand_count(walk):
     assert (stats["throws"], stats["turns"]) == (60, 60)
     for key in ("landing_per_throw", "landing_per_turn"):
         assert [(r["space"], r["probability"], r["se"]) for r in stats[key]] == [
-            ("Go", round(1 / 3, 6), 0.0), ("Lot", round(1 / 3, 6), 0.0), ("Lot", round(1 / 3, 6), 0.0)]
+            ("Go", round(1 / 3, 6), 0.0),
+            ("Lot", round(1 / 3, 6), 0.0),
+            ("Lot", round(1 / 3, 6), 0.0),
+        ]
     assert [r["index"] for r in stats["landing_per_throw"]] == [0, 1, 2]  # two "Lot"s, never merged
     rent = stats["rent"]
     assert (rent["per_game"], rent["se"]) == (5, 0)
     assert [(r["index"], r["mean_per_game"]) for r in rent["by_space"]] == [(1, 0), (2, 5)]
     assert rent["by_set"] == [{"set": "lot", "mean_per_game": 5, "se": 0}]  # no set: grouped by kind
-    assert stats["wins_by_seat"][0] == {"seat": 1, "rate": 1.0, "ci95_low": round(10 / (10 + 1.96 ** 2), 4),
-                                        "ci95_high": 1.0}
+    assert stats["wins_by_seat"][0] == {
+        "seat": 1,
+        "rate": 1.0,
+        "ci95_low": round(10 / (10 + 1.96**2), 4),
+        "ci95_high": 1.0,
+    }
     length = stats["game_length"]
     assert (length["finished"], length["censored"], length["censored_at"], length["median"]) == (0, 10, [6], None)
     assert length["survival"] == [] and stats["eliminations"] == []
@@ -254,7 +272,8 @@ def test_elimination_timing():
     for seed in range(3):
         summary.add(play_one(program, 2, seed, layout=summary.stats.layout))
     assert summary.result()["stats"]["eliminations"] == [
-        {"order": 1, "games": 3, "share_of_games": 1.0, "mean_turn": 3, "se": 0, "mean_round": 2}]
+        {"order": 1, "games": 3, "share_of_games": 1.0, "mean_turn": 3, "se": 0, "mean_round": 2}
+    ]
 
 
 def test_stats_leave_the_games_unchanged():
@@ -267,7 +286,10 @@ def test_stats_leave_the_games_unchanged():
         plain = play_one(program, 4, seed)
         assert with_stats.stats is not None and plain.stats is None
         assert (with_stats.scores, with_stats.turns, with_stats.gini_by_round) == (
-            plain.scores, plain.turns, plain.gini_by_round)
+            plain.scores,
+            plain.turns,
+            plain.gini_by_round,
+        )
 
 
 def test_stats_merge_exactly_in_any_split_and_order():
@@ -305,8 +327,7 @@ def test_stats_memory_does_not_grow_with_games(walk):
 
 
 def test_simulate_stats_is_identical_on_one_and_two_processes():
-    argv = ["simulate", "landlords-game-1904", "--games", "6", "--players", "3", "--stats", "--json",
-            "--no-progress"]
+    argv = ["simulate", "landlords-game-1904", "--games", "6", "--players", "3", "--stats", "--json", "--no-progress"]
     code1, one = _run(*argv, "--jobs", "1")
     code2, two = _run(*argv, "--jobs", "2")
     assert code1 == code2 == 0 and one == two
@@ -321,14 +342,24 @@ def test_simulate_stats_is_identical_on_one_and_two_processes():
 def test_simulate_stats_text():
     code, out = _run("simulate", "landlords-game-1904", "--games", "3", "--stats", "--jobs", "1", "--no-progress")
     assert code == 0
-    for phrase in ("landing probability", "per throw", "rent per game", "95 % Wilson interval",
-                   "stopped by the turn limit (censored)", "Kaplan-Meier", "Gini of wealth", "eliminations"):
+    for phrase in (
+        "landing probability",
+        "per throw",
+        "rent per game",
+        "95 % Wilson interval",
+        "stopped by the turn limit (censored)",
+        "Kaplan-Meier",
+        "Gini of wealth",
+        "eliminations",
+    ):
         assert phrase in out
-    assert render_stats(simulate_many(ld.load_edition("landlords-game-1904"), 2, 2, jobs=1, stats=True)
-                        .result()["stats"]).startswith("\nstatistics")
+    assert render_stats(
+        simulate_many(ld.load_edition("landlords-game-1904"), 2, 2, jobs=1, stats=True).result()["stats"]
+    ).startswith("\nstatistics")
 
 
 # ---------------------------------------------------------------- diff --outcomes
+
 
 def test_outcomes_label_intervals_default_players_and_keep_same_labelled_spaces_apart(walk):
     rules, _ = walk
@@ -349,8 +380,16 @@ def test_outcomes_json_has_a_paired_interval_for_every_space():
     difference inside its own interval, and `excludes_zero` saying whether the text shows it by default."""
     a = ld.load_edition("landlords-game-1904")
     b = ld.load_edition("landlords-game-1904-without-lot-tickets")
-    code, out = _run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--outcomes", "4",
-                     "--all", "--format", "json")
+    code, out = _run(
+        "diff",
+        "landlords-game-1904",
+        "landlords-game-1904-without-lot-tickets",
+        "--outcomes",
+        "4",
+        "--all",
+        "--format",
+        "json",
+    )
     assert code == 1  # the files differ
     data = json.loads(out)["outcomes"]
     assert data["interval"].startswith("95 % CI, paired on common random numbers")
@@ -364,18 +403,37 @@ def test_outcomes_json_has_a_paired_interval_for_every_space():
 
 # ---------------------------------------------------------------- plots
 
+
 @pytest.mark.slow
 def test_simulate_plot_writes_png_and_svg(tmp_path):
     for name, magic in (("stats.png", b"\x89PNG"), ("stats.svg", b"<?xml")):
-        code, _ = _run("simulate", "landlords-game-1904", "--games", "2", "--jobs", "1", "--no-progress",
-                       "--plot", str(tmp_path / name))
+        code, _ = _run(
+            "simulate",
+            "landlords-game-1904",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--no-progress",
+            "--plot",
+            str(tmp_path / name),
+        )
         assert code == 0 and (tmp_path / name).read_bytes().startswith(magic)
 
 
 def test_plot_to_an_unknown_format_is_a_clear_error(tmp_path, capsys):
     # refused before the games are played: 100,000 games would take minutes
-    code, _ = _run("simulate", "landlords-game-1904", "--games", "100000", "--jobs", "1", "--no-progress",
-                   "--plot", str(tmp_path / "stats.txt"))
+    code, _ = _run(
+        "simulate",
+        "landlords-game-1904",
+        "--games",
+        "100000",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--plot",
+        str(tmp_path / "stats.txt"),
+    )
     assert code == 2 and "must end in .png, .svg, .pdf" in capsys.readouterr().err
 
 

@@ -129,10 +129,21 @@ def on_top(g, deck_name: str, card_name: str) -> None:
 # Every variant file: loads, checks, cites, simulates
 # =====================================================================
 
+
 def test_the_library_has_the_twelve_variants():
     assert set(VARIANTS) >= {
-        WITHOUT_LOT_TICKETS, AVERAGE_HANDS, DEMONSTRATION, PROLONGED, JACKPOT, DOUBLE_GO,
-        HOUSING_SHORTAGE, JAIL_INSURANCE, NO_AUCTIONS, NO_EVEN_BUILDING, PAUPERS, START_500,
+        WITHOUT_LOT_TICKETS,
+        AVERAGE_HANDS,
+        DEMONSTRATION,
+        PROLONGED,
+        JACKPOT,
+        DOUBLE_GO,
+        HOUSING_SHORTAGE,
+        JAIL_INSURANCE,
+        NO_AUCTIONS,
+        NO_EVEN_BUILDING,
+        PAUPERS,
+        START_500,
     }
 
 
@@ -196,6 +207,7 @@ def test_every_variant_has_a_scenario_test(name: str):
 
 # --------------------------------------------- landlords-game-1904-without-lot-tickets
 
+
 def test_variant_landlords_game_1904_without_lot_tickets_no_tickets_and_100_dollars():
     """magie-1904, Playing without the lot tickets: no lots dealt at the start, $100 each."""
     g = make_game(3, edition=WITHOUT_LOT_TICKETS, start=False)
@@ -210,6 +222,7 @@ def test_variant_landlords_game_1904_without_lot_tickets_no_tickets_and_100_doll
 
 
 # --------------------------------------------------- landlords-game-1906-average-hands
+
 
 def test_variant_landlords_game_1906_average_hands_each_player_takes_a_hand_and_75():
     """magie-1906, preface: each player takes one of the four average hands and $75, no cards are bought."""
@@ -231,6 +244,7 @@ def test_variant_landlords_game_1906_average_hands_each_player_takes_a_hand_and_
 
 # ----------------------------------------- landlords-game-1906-monopolist-demonstration
 
+
 def test_variant_landlords_game_1906_monopolist_demonstration_landlord_holds_the_land_and_draws_no_wages():
     """magie-1906, closing section: the landlord holds every lot, all start with $100, he draws no wages."""
     g = game_1906(DEMONSTRATION, players=2, start=False, first=0, throws=[(1, 2), (1, 2)])
@@ -250,6 +264,7 @@ def test_variant_landlords_game_1906_monopolist_demonstration_landlord_holds_the
 
 # ---------------------------------------------------- landlords-game-1906-prolonged-game
 
+
 def test_variant_landlords_game_1906_prolonged_game_fifth_wages_do_not_end_it():
     """magie-1906, Rule 19: the prolonged game does not stop when a player has received his wages five times."""
     for edition, ends in [(E1906, True), (PROLONGED, False)]:
@@ -262,8 +277,7 @@ def test_variant_landlords_game_1906_prolonged_game_fifth_wages_do_not_end_it():
 
 def test_variant_landlords_game_1906_prolonged_game_stops_at_the_next_double_after_the_agreed_turn():
     """magie-1906, Rule 19: 'agree to stop, say, at the next double thrown by any of the players'."""
-    g = game_1906(PROLONGED, cash=200, at=["jail", "jail"], throws=[(5, 5), (4, 6), (1, 1)],
-                  stop_after_turn=10)
+    g = game_1906(PROLONGED, cash=200, at=["jail", "jail"], throws=[(5, 5), (4, 6), (1, 1)], stop_after_turn=10)
     g.turn = 4
     turn(g, 0)  # a double before the agreed turn: play goes on
     assert where(g, 0) == "poor_house" and not g.over
@@ -278,8 +292,14 @@ def test_variant_landlords_game_1906_prolonged_game_stops_at_the_next_double_aft
 
 def test_variant_landlords_game_1906_prolonged_game_the_speculation_throw_counts():
     """A double thrown while speculating ends the prolonged game too (and still wins its $100)."""
-    g = game_1906(PROLONGED, cash=200, at=["royal_rusher_rr", "jail"], throws=[(1, 2), (3, 3)],
-                  answers=[["forward"], []], stop_after_turn=0)
+    g = game_1906(
+        PROLONGED,
+        cash=200,
+        at=["royal_rusher_rr", "jail"],
+        throws=[(1, 2), (3, 3)],
+        answers=[["forward"], []],
+        stop_after_turn=0,
+    )
     give(g, "speculation", 1)
     turn(g, 0)
     assert where(g, 0) == "speculation"
@@ -290,8 +310,14 @@ def test_variant_landlords_game_1906_prolonged_game_the_speculation_throw_counts
 
 def test_variant_landlords_game_1906_prolonged_game_a_moving_double_counts_before_speculating():
     """The double a player moves by ends the game even when a Speculation throw follows it."""
-    g = game_1906(PROLONGED, cash=200, at=["hoggs_game_preserves", "jail"], throws=[(2, 2), (2, 3)],
-                  answers=[["forward"], []], stop_after_turn=0)
+    g = game_1906(
+        PROLONGED,
+        cash=200,
+        at=["hoggs_game_preserves", "jail"],
+        throws=[(2, 2), (2, 3)],
+        answers=[["forward"], []],
+        stop_after_turn=0,
+    )
     give(g, "speculation", 1)
     turn(g, 0)
     assert where(g, 0) == "speculation" and g.dice == (2, 3)
@@ -300,6 +326,7 @@ def test_variant_landlords_game_1906_prolonged_game_a_moving_double_counts_befor
 
 
 # --------------------------------------------------- monopoly-1933-free-parking-jackpot
+
 
 def test_variant_monopoly_1933_free_parking_jackpot_taxes_go_to_the_pot_and_free_parking_takes_it():
     g = game_1933(JACKPOT, cash=[1000, 500], at=["go", "st_james_place"], throws=[(1, 3), (1, 2), (1, 3)])
@@ -315,15 +342,24 @@ def test_variant_monopoly_1933_free_parking_jackpot_taxes_go_to_the_pot_and_free
 
 
 def test_variant_monopoly_1933_free_parking_jackpot_card_charges_and_jail_fines_go_to_the_pot():
-    g = game_1933(JACKPOT, cash=500, at=["income_tax", "jail"], throws=[(1, 2), (3, 4)],
-                  answers=[[], ["pay_fine"]], proxy_decks=True)
+    g = game_1933(
+        JACKPOT,
+        cash=500,
+        at=["income_tax", "jail"],
+        throws=[(1, 2), (3, 4)],
+        answers=[[], ["pay_fine"]],
+        proxy_decks=True,
+    )
     on_top(g, "chance_cards", "chance_school_tax")
     on_top(g, "chest_cards", "chest_services")
     set_pvar(g, "in_jail", 1, True)
     turn(g, 0)  # Chance: a $150 school tax
     turn(g, 1)  # pays the $50 fine to come out, then throws to Community Chest
-    assert payments(g) == [(150, "p0", "jackpot", "chance_and_chest"), (50, "p1", "jackpot", "jail_rule"),
-                           (25, "bank", "p1", "chance_and_chest")]
+    assert payments(g) == [
+        (150, "p0", "jackpot", "chance_and_chest"),
+        (50, "p1", "jackpot", "jail_rule"),
+        (25, "bank", "p1", "chance_and_chest"),
+    ]
     assert g.account_balance("jackpot") == 200
     # the edition pays the same charge to the Banker
     plain = game_1933(E1933, cash=500, at=["income_tax", "go"], throws=[(1, 2)], proxy_decks=True)
@@ -334,6 +370,7 @@ def test_variant_monopoly_1933_free_parking_jackpot_card_charges_and_jail_fines_
 
 
 # ------------------------------------------------------- monopoly-1933-double-go-salary
+
 
 def test_variant_monopoly_1933_double_go_salary_landing_on_go_pays_400_passing_200():
     g = game_1933(DOUBLE_GO, cash=0, at=["park_place", "boardwalk"], throws=[(1, 2), (1, 2)])
@@ -358,9 +395,11 @@ def test_variant_monopoly_1933_double_go_salary_advance_to_go_card_counts():
 
 # ----------------------------------------------------------- monopoly-1933-no-auctions
 
+
 def test_variant_monopoly_1933_no_auctions_a_declined_lot_is_not_auctioned():
-    g = game_1933(NO_AUCTIONS, cash=500, at=["go", "go"], throws=[(2, 4), (2, 4)],
-                  answers=[["decline"], ["buy", "done"]])
+    g = game_1933(
+        NO_AUCTIONS, cash=500, at=["go", "go"], throws=[(2, 4), (2, 4)], answers=[["decline"], ["buy", "done"]]
+    )
     turn(g, 0)
     assert where(g, 0) == "oriental_avenue" and owner(g, "oriental_avenue") is None
     assert bids(g) == [] and payments(g) == []  # no auction, and no rent to nobody
@@ -374,6 +413,7 @@ def test_variant_monopoly_1933_no_auctions_a_declined_lot_is_not_auctioned():
 
 
 # ------------------------------------------------------ monopoly-1933-no-even-building
+
 
 def _green_owner(edition: str, answers: list):
     """Seat 1 owns Arctic and Baltic Avenues, one house on Baltic; he throws to Community Chest."""
@@ -409,6 +449,7 @@ def test_variant_monopoly_1933_no_even_building_tearing_down_need_not_be_even():
 
 # -------------------------------------------------------------- monopoly-1933-500-start
 
+
 def test_variant_monopoly_1933_500_start_every_player_starts_with_500():
     for edition, start in [(START_500, 500), (E1933, 1500)]:
         g = game_1933(edition, players=3, start=False, first=0)
@@ -419,10 +460,12 @@ def test_variant_monopoly_1933_500_start_every_player_starts_with_500():
 
 # ---------------------------------------------------- the 1933 customs (older variants)
 
+
 def test_variant_monopoly_1933_jail_insurance_the_corner_policy_keeps_him_out_of_jail():
     """anspach-1933, JAIL INSURANCE: $25 before throwing insures against the Go to Jail corner."""
-    g = game_1933(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)],
-                  answers=[["corner", "done"], []])
+    g = game_1933(
+        JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)], answers=[["corner", "done"], []]
+    )
     turn(g, 0)
     assert payments(g) == [(25, "p0", "bank", "turn_start")]
     assert where(g, 0) == "go_to_jail" and pvar(g, "in_jail", 0) is False
@@ -454,12 +497,21 @@ def test_variant_monopoly_1933_free_rides_no_rent_for_the_seller_on_a_free_ride(
 
 def test_variant_monopoly_1933_housing_shortage_no_house_when_the_banker_has_none():
     """anspach-1933, HOUSING SHORTAGE: with the 32 houses on the board, the owner of a monopoly must wait."""
+
     def build_offered(edition):
         g = game_1933(edition, cash=1000, at=["jail", "go"], throws=[(3, 4)], answers=[["done"], []])
         give(g, "arctic_avenue", 0)
         give(g, "baltic_avenue", 0)
-        for lot in ["oriental_avenue", "vermont_avenue", "connecticut_avenue", "st_charles_place",
-                    "states_avenue", "virginia_avenue", "st_james_place", "tennessee_avenue"]:
+        for lot in [
+            "oriental_avenue",
+            "vermont_avenue",
+            "connecticut_avenue",
+            "st_charles_place",
+            "states_avenue",
+            "virginia_avenue",
+            "st_james_place",
+            "tennessee_avenue",
+        ]:
             set_houses(g, lot, 4)
         turn(g, 0)
         return "build" in offered(g, 0)[0]
@@ -471,10 +523,16 @@ def test_variant_monopoly_1933_housing_shortage_no_house_when_the_banker_has_non
 # Combining variants: a+b
 # =====================================================================
 
+
 def test_combining_free_parking_jackpot_and_no_auctions_shows_both_effects():
     combined = f"{JACKPOT}+{NO_AUCTIONS}"
-    g = game_1933(combined, cash=[1000, 500], at=["go", "st_james_place"], throws=[(1, 3), (2, 4), (1, 3)],
-                  answers=[["decline"], []])
+    g = game_1933(
+        combined,
+        cash=[1000, 500],
+        at=["go", "st_james_place"],
+        throws=[(1, 3), (2, 4), (1, 3)],
+        answers=[["decline"], []],
+    )
     assert g.prog.name == combined
     turn(g, 0)  # Income Tax into the pot
     put(g, 0, "go")
@@ -528,8 +586,9 @@ def test_two_variants_that_change_one_declaration_differently_conflict(tmp_path:
     # the same change, word for word (citation included), made by two variants is not a conflict
     same = tmp_path / "monopoly-1933-500-start-again.lg"
     const = (VARIANTS_DIR / f"{START_500}.lg").read_text().split("\nconst ", 1)[1]
-    same.write_text(mine.read_text().split("\nconst ", 1)[0].replace("1000-start", "500-start-again")
-                    + "\nconst " + const)
+    same.write_text(
+        mine.read_text().split("\nconst ", 1)[0].replace("1000-start", "500-start-again") + "\nconst " + const
+    )
     combined = ld.compile_rules(ld.load_edition(f"{START_500}+{same}"))
     g = ld.new_game(combined, players=2, seed=1)
     g.setup()
@@ -543,8 +602,10 @@ def test_variants_of_different_editions_do_not_combine():
 
 def test_removing_a_card_conflicts_with_a_variant_that_restates_its_deck(tmp_path: Path):
     mine = tmp_path / "monopoly-1933-no-refund.lg"
-    mine.write_text('edition "monopoly-1933-no-refund" {\n    extends "monopoly-1933-atlantic-city"\n'
-                    '    source "none: a test" reconstruction\n}\n\nremove card chest_tax_refund\n')
+    mine.write_text(
+        'edition "monopoly-1933-no-refund" {\n    extends "monopoly-1933-atlantic-city"\n'
+        '    source "none: a test" reconstruction\n}\n\nremove card chest_tax_refund\n'
+    )
     with pytest.raises(ld.LandlordError):
         ld.load_edition(f"{mine}+{JACKPOT}")
 
@@ -553,8 +614,10 @@ def test_two_variants_that_remove_the_same_rule_combine(tmp_path: Path):
     names = []
     for n in ("a", "b"):
         path = tmp_path / f"landlords-game-1906-no-trust-{n}.lg"
-        path.write_text(f'edition "landlords-game-1906-no-trust-{n}" {{\n    extends "landlords-game-1906"\n'
-                        '    source "none: a test" reconstruction\n}\n\nremove rule trust\n')
+        path.write_text(
+            f'edition "landlords-game-1906-no-trust-{n}" {{\n    extends "landlords-game-1906"\n'
+            '    source "none: a test" reconstruction\n}\n\nremove rule trust\n'
+        )
         names.append(str(path))
     rs = ld.load_edition("+".join(names))
     assert "trust" not in [r.name for r in rs.model.rules]
@@ -565,45 +628,93 @@ def test_two_variants_that_remove_the_same_rule_combine(tmp_path: Path):
 # =====================================================================
 
 EXPECTED_CHANGES: dict[str, set[tuple[str, str, str]]] = {
-    WITHOUT_LOT_TICKETS: {("const", "changed", "start_cash"), ("const", "removed", "circuits_to_end"),
-                          ("option", "added", "circuits_to_end"), ("rule", "changed", "lot_ticket_deal")},
+    WITHOUT_LOT_TICKETS: {
+        ("const", "changed", "start_cash"),
+        ("const", "removed", "circuits_to_end"),
+        ("option", "added", "circuits_to_end"),
+        ("rule", "changed", "lot_ticket_deal"),
+    },
     AVERAGE_HANDS: {("option", "changed", "average_hands")},
-    DEMONSTRATION: {("const", "added", "demonstration_cash"), ("function", "added", "is_landlord"),
-                    ("rule", "changed", "buying_titles"), ("rule", "changed", "wages_rule")},
-    PROLONGED: {("const", "removed", "wages_to_end"), ("end", "removed", "fifth_wages"),
-                ("function", "added", "agreed_stop_reached"), ("option", "added", "stop_after_turn"),
-                ("rule", "added", "prolonged_game"), ("variable", "added", "game stopping_double"),
-                ("action", "changed", "move_by_throw")},
+    DEMONSTRATION: {
+        ("const", "added", "demonstration_cash"),
+        ("function", "added", "is_landlord"),
+        ("rule", "changed", "buying_titles"),
+        ("rule", "changed", "wages_rule"),
+    },
+    PROLONGED: {
+        ("const", "removed", "wages_to_end"),
+        ("end", "removed", "fifth_wages"),
+        ("function", "added", "agreed_stop_reached"),
+        ("option", "added", "stop_after_turn"),
+        ("rule", "added", "prolonged_game"),
+        ("variable", "added", "game stopping_double"),
+        ("action", "changed", "move_by_throw"),
+    },
     START_500: {("const", "changed", "start_cash")},
     DOUBLE_GO: {("rule", "added", "go_landing_salary")},
-    JACKPOT: {("account", "added", "jackpot"), ("rule", "changed", "free_parking_rule"),
-              ("rule", "changed", "income_tax_rule"), ("rule", "changed", "jail_rule"),
-              ("rule", "changed", "luxury_tax_rule")}
-             | {("card", "changed", f"chance_cards.{c}") for c in
-                ["chance_general_repairs", "chance_parking_fine", "chance_poor_tax", "chance_school_tax",
-                 "chance_street_repairs"]}
-             | {("card", "changed", f"chest_cards.{c}") for c in ["chest_doctor", "chest_hospital"]},
-    HOUSING_SHORTAGE: {("const", "added", "hotel_supply"), ("const", "added", "house_supply"),
-                       ("function", "added", "hotels_in_use"), ("function", "added", "hotels_left"),
-                       ("function", "added", "houses_in_use"), ("function", "added", "houses_left"),
-                       ("function", "added", "lots_at_hotel_level"), ("function", "changed", "can_add_building"),
-                       ("function", "changed", "can_remove_building")},
-    JAIL_INSURANCE: {("const", "added", "chance_premium"), ("const", "added", "corner_premium"),
-                     ("const", "added", "reach_max"), ("const", "added", "reach_min"),
-                     ("function", "added", "approaching"), ("function", "added", "has_land_monopoly"),
-                     ("function", "added", "throw_chance"), ("function", "changed", "insured_against"),
-                     ("rule", "changed", "turn_start"), ("variable", "added", "player insured_chance"),
-                     ("variable", "added", "player insured_corner")},
+    JACKPOT: {
+        ("account", "added", "jackpot"),
+        ("rule", "changed", "free_parking_rule"),
+        ("rule", "changed", "income_tax_rule"),
+        ("rule", "changed", "jail_rule"),
+        ("rule", "changed", "luxury_tax_rule"),
+    }
+    | {
+        ("card", "changed", f"chance_cards.{c}")
+        for c in [
+            "chance_general_repairs",
+            "chance_parking_fine",
+            "chance_poor_tax",
+            "chance_school_tax",
+            "chance_street_repairs",
+        ]
+    }
+    | {("card", "changed", f"chest_cards.{c}") for c in ["chest_doctor", "chest_hospital"]},
+    HOUSING_SHORTAGE: {
+        ("const", "added", "hotel_supply"),
+        ("const", "added", "house_supply"),
+        ("function", "added", "hotels_in_use"),
+        ("function", "added", "hotels_left"),
+        ("function", "added", "houses_in_use"),
+        ("function", "added", "houses_left"),
+        ("function", "added", "lots_at_hotel_level"),
+        ("function", "changed", "can_add_building"),
+        ("function", "changed", "can_remove_building"),
+    },
+    JAIL_INSURANCE: {
+        ("const", "added", "chance_premium"),
+        ("const", "added", "corner_premium"),
+        ("const", "added", "reach_max"),
+        ("const", "added", "reach_min"),
+        ("function", "added", "approaching"),
+        ("function", "added", "has_land_monopoly"),
+        ("function", "added", "throw_chance"),
+        ("function", "changed", "insured_against"),
+        ("rule", "changed", "turn_start"),
+        ("variable", "added", "player insured_chance"),
+        ("variable", "added", "player insured_corner"),
+    },
     NO_AUCTIONS: {("rule", "changed", "buying")},
     NO_EVEN_BUILDING: {("function", "changed", "even_to_build"), ("function", "changed", "even_to_tear_down")},
-    PAUPERS: {("const", "added", "pauper_cash"), ("function", "added", "pauper"),
-              ("function", "changed", "bank_charge"), ("rule", "changed", "bankruptcy")},
-    FREE_RIDES: {("const", "added", "free_ride_discount_pct"), ("const", "added", "free_rides_granted"),
-                 ("function", "added", "price_with_rides"), ("function", "added", "ride_worth"),
-                 ("function", "changed", "rent_waived"), ("action", "changed", "offer_for_sale"),
-                 ("rule", "added", "free_rides"), ("variable", "added", "space free_rider"),
-                 ("variable", "added", "space free_rides_left")},
+    PAUPERS: {
+        ("const", "added", "pauper_cash"),
+        ("function", "added", "pauper"),
+        ("function", "changed", "bank_charge"),
+        ("rule", "changed", "bankruptcy"),
+    },
+    FREE_RIDES: {
+        ("const", "added", "free_ride_discount_pct"),
+        ("const", "added", "free_rides_granted"),
+        ("function", "added", "price_with_rides"),
+        ("function", "added", "ride_worth"),
+        ("function", "changed", "rent_waived"),
+        ("action", "changed", "offer_for_sale"),
+        ("rule", "added", "free_rides"),
+        ("variable", "added", "space free_rider"),
+        ("variable", "added", "space free_rides_left"),
+    },
 }
+
 
 def _diff_params():
     for path in VARIANT_FILES:
@@ -652,11 +763,19 @@ def walkthrough_steps(text: str) -> list[dict]:
     """The page's fenced blocks in order, each with the walk-through marker just before it (if any)."""
     steps, end = [], 0
     for block in _FENCE.finditer(text):
-        marker = _MARKER.search(text[end:block.start()])
+        marker = _MARKER.search(text[end : block.start()])
         line = text.count("\n", 0, block.start()) + 1
-        steps.append({"what": marker.group(1) if marker else None, "args": marker.group(2).strip() if marker else "",
-                      "lang": block.group(1), "body": block.group(2), "line": line, "start": block.start(2),
-                      "end": block.end(2)})
+        steps.append(
+            {
+                "what": marker.group(1) if marker else None,
+                "args": marker.group(2).strip() if marker else "",
+                "lang": block.group(1),
+                "body": block.group(2),
+                "line": line,
+                "start": block.start(2),
+                "end": block.end(2),
+            }
+        )
         end = block.end()
     return steps
 
@@ -676,11 +795,11 @@ def output_matches(actual: str, expected: str) -> bool:
             current.append(line)
     pieces.append(current)
     first, *middle, last = pieces
-    if got[:len(first)] != first or (last and got[len(got) - len(last):] != last):
+    if got[: len(first)] != first or (last and got[len(got) - len(last) :] != last):
         return False
     at, stop = len(first), len(got) - len(last)
     for piece in middle:
-        while at + len(piece) <= stop and got[at:at + len(piece)] != piece:
+        while at + len(piece) <= stop and got[at : at + len(piece)] != piece:
             at += 1
         if at + len(piece) > stop:
             return False
@@ -713,8 +832,9 @@ def run_walkthrough(text: str, workdir: Path) -> list[tuple[dict, str]]:
             path.write_text(old.replace(args[1], args[2]), encoding="utf-8")
             assert body.rstrip("\n") in path.read_text(encoding="utf-8"), f"{where}: the page shows another line"
         elif what == "quote":
-            assert body in ld.load_edition(args[0]).path.read_text(encoding="utf-8"), \
+            assert body in ld.load_edition(args[0]).path.read_text(encoding="utf-8"), (
                 f"{where}: the quoted text is not in {args[0]}"
+            )
         elif what == "expect":
             assert (workdir / args[0]).read_text(encoding="utf-8") == body, f"{where}: the file differs"
         elif what == "run":
@@ -748,11 +868,12 @@ def test_writing_a_variant_walkthrough(tmp_path: Path, monkeypatch):
         for step, actual in sorted(outputs, key=lambda o: -o[0]["start"]):
             if "..." not in step["body"].splitlines():
                 shown = "\n".join(line.rstrip() for line in actual.rstrip("\n").splitlines())
-                text = text[:step["start"]] + shown + "\n" + text[step["end"]:]
+                text = text[: step["start"]] + shown + "\n" + text[step["end"] :]
         PAGE.write_text(text, encoding="utf-8")
     for step, actual in outputs:
-        assert output_matches(actual, step["body"]), \
+        assert output_matches(actual, step["body"]), (
             f"{PAGE.name}:{step['line']}: the page shows\n{step['body']}\nbut the command printed\n{actual}"
+        )
     # the walk-through's variant ends up checked and in canonical layout
     final = (tmp_path / "monopoly-1933-flat-income-tax.lg").read_text(encoding="utf-8")
     assert ld.check(final) == [] and ld.format_source(final) == final
@@ -786,6 +907,7 @@ def test_walkthrough_output_matching():
 # Declarations a variant restates must follow the edition
 # =====================================================================
 
+
 def _text(decl) -> str:
     """A declaration's canonical text without its citation and label."""
     from landlord_dsl.formatter import format_declaration
@@ -802,17 +924,23 @@ def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule
     jail = lambda m: next(r for r in m.rules if r.name == "jail_rule")  # noqa: E731
     assert _text(jail(jackpot)) == to_pot(_text(jail(base)))
     for deck in ("chance_cards", "chest_cards"):
+
         def cards(m, change=lambda text: text, deck=deck):
-            return {c.name: change(_text(attrs.evolve(m.decks[deck], cards=(attrs.evolve(c, provenance=None),))))
-                    for c in m.decks[deck].cards}
+            return {
+                c.name: change(_text(attrs.evolve(m.decks[deck], cards=(attrs.evolve(c, provenance=None),))))
+                for c in m.decks[deck].cards
+            }
 
         assert cards(jackpot) == cards(base, to_pot), deck
     buying = lambda m: next(r for r in m.rules if r.name == "buying")  # noqa: E731
-    auction = ('option decline "Decline: the Banker auctions it" {\n'
-               "                    auction here start opening_bid step min_raise value here.price to bank\n"
-               "                }")
-    assert _text(buying(rules(NO_AUCTIONS).model)) == \
-        _text(buying(base)).replace(auction, 'option decline "Decline: it stays with the Banker" { }')
+    auction = (
+        'option decline "Decline: the Banker auctions it" {\n'
+        "                    auction here start opening_bid step min_raise value here.price to bank\n"
+        "                }"
+    )
+    assert _text(buying(rules(NO_AUCTIONS).model)) == _text(buying(base)).replace(
+        auction, 'option decline "Decline: it stays with the Banker" { }'
+    )
     noted = "    if agreed_stop_reached() {\n        set stopping_double = true\n    }\n"
     ours = _text(rules(PROLONGED).model.actions["move_by_throw"])
     theirs = _text(rules(E1906).model.actions["move_by_throw"])
@@ -827,9 +955,10 @@ def test_a_variant_that_restates_a_card_without_its_tag_is_rejected():
         'edition "untagged" { title "T" extends "monopoly-1933-atlantic-city" source "house-rule" reconstruction }\n'
         f'deck {deck.name} "Chance" returned {{\n'
         '    card chance_jail_free "Get out of Jail free" { }\n'
-        '}\n'
+        "}\n"
     )
     problems = ld.check(text, "untagged.lg")
     assert [(d.message, d.span.line) for d in problems] == [
-        ("card 'chance_jail_free' is restated without the tag jail_free the base gives it", 3)]
+        ("card 'chance_jail_free' is restated without the tag jail_free the base gives it", 3)
+    ]
     assert ld.check(text.replace('free" {', 'free" tagged jail_free {'), "tagged.lg") == []

@@ -46,14 +46,14 @@ def _state_after(game, upto: int) -> tuple[list[int], list[int]]:
     """Return (positions, cash per seat) after log event `upto`, worked out from the log alone."""
     pos = [game.prog.start_space] * game.n
     bal = [0] * (game.nacc + game.n)
-    for event in game.log[:upto + 1]:
+    for event in game.log[: upto + 1]:
         if event[0] in ("move", "send"):
             pos[event[2]] = event[4]
         elif event[0] == "pay":
             _, _, amount, src, dst, _ = event
             bal[src] -= amount
             bal[dst] += amount
-    return pos, bal[game.nacc:]
+    return pos, bal[game.nacc :]
 
 
 @pytest.mark.parametrize("edition", ["landlords-game-1904", "landlords-game-1906", "monopoly-1933-atlantic-city"])
@@ -111,6 +111,7 @@ def test_play_writes_the_replay_page(tmp_path):
 
 # ------------------------------------------------------------- in a browser
 
+
 def _chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         found = shutil.which(name)
@@ -130,9 +131,19 @@ def chromium():
 
 
 def _dump_dom(browser: str, url: str, profile, budget_ms: int = 0) -> str:
-    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--user-data-dir={profile}", "--dump-dom"]
+    args = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--dump-dom",
+    ]
     if budget_ms:
         args.append(f"--virtual-time-budget={budget_ms}")
     proc = subprocess.run(args + [url], capture_output=True, text=True, timeout=120, check=False)
@@ -219,13 +230,19 @@ def test_the_replays_in_the_docs_are_the_games_the_rules_play_today():
         page = root / "docs" / "replays" / file
         assert page.is_file(), f"{page} is missing: run python examples/make_replays.py"
         assert page.read_text(encoding="utf-8") == module.build(edition, options, players, seed, heading), (
-            f"{page} is out of date: run python examples/make_replays.py")
+            f"{page} is out of date: run python examples/make_replays.py"
+        )
 
 
 def test_replaying_a_log_gives_the_same_page_as_the_game_itself(tmp_path):
     log, live, replayed = tmp_path / "game.jsonl", tmp_path / "live.html", tmp_path / "replayed.html"
-    assert main(["play", "monopoly-1933-atlantic-city", "--seed", "5", "--log", str(log), "--html", str(live)],
-                out=io.StringIO()) == 0
+    assert (
+        main(
+            ["play", "monopoly-1933-atlantic-city", "--seed", "5", "--log", str(log), "--html", str(live)],
+            out=io.StringIO(),
+        )
+        == 0
+    )
     out = io.StringIO()
     assert main(["replay", str(log), "--html", str(replayed)], out=out) == 0
     assert "replayed as recorded" in out.getvalue()

@@ -45,9 +45,18 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "RentRow", "SpaceRow", "analyze", "sample_turn_ends"]
 
 
-def analyze(rules: RuleSet | str, *, players: int | None = None, prefer: Sequence[str] = (),
-            options: dict[str, Any] | None = None, seed: int = 0, buildings: tuple[str, int] | None = None,
-            check_economy: bool = True, rents: bool = True, memo: bool = True) -> Analysis:
+def analyze(
+    rules: RuleSet | str,
+    *,
+    players: int | None = None,
+    prefer: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    buildings: tuple[str, int] | None = None,
+    check_economy: bool = True,
+    rents: bool = True,
+    memo: bool = True,
+) -> Analysis:
     """Return the exact long-run movement tables of one token under a rule file.
 
     `prefer` names options the token takes whenever a decision offers them
@@ -94,22 +103,60 @@ def analyze(rules: RuleSet | str, *, players: int | None = None, prefer: Sequenc
     for s in range(size):
         t_all = sum(v for (w, _), v in throws.items() if w == s)
         u_all = sum(v for (w, _), v in turn.items() if w == s)
-        out_rows.append(SpaceRow(s, program.space_names[s], program.space_labels[s], "",
-                                 t_all / throws_per_turn if throws_per_turn else 0.0, u_all, float(visits[s])))
+        out_rows.append(
+            SpaceRow(
+                s,
+                program.space_names[s],
+                program.space_labels[s],
+                "",
+                t_all / throws_per_turn if throws_per_turn else 0.0,
+                u_all,
+                float(visits[s]),
+            )
+        )
         for status in statuses:
             t, u = throws.get((s, status), 0.0), turn.get((s, status), 0.0)
             if t or u:
-                out_rows.append(SpaceRow(s, program.space_names[s], program.space_labels[s], status,
-                                         t / throws_per_turn if throws_per_turn else 0.0, u, 0.0))
+                out_rows.append(
+                    SpaceRow(
+                        s,
+                        program.space_names[s],
+                        program.space_labels[s],
+                        status,
+                        t / throws_per_turn if throws_per_turn else 0.0,
+                        u,
+                        0.0,
+                    )
+                )
     warnings = _check_economy(ex, order, end_rows, turns=10 * players, seed=seed) if check_economy else []
     rent_rows = _rent_rows(ex, visits, buildings) if rents else []
-    return Analysis(program.name, program.title, players, tuple(prefer), "uniform", len(order),
-                    throws_per_turn, tuple(out_rows), tuple(rent_rows), tuple(_names(ex)) or ("position",),
-                    tuple(warnings), time.perf_counter() - began, check_economy)
+    return Analysis(
+        program.name,
+        program.title,
+        players,
+        tuple(prefer),
+        "uniform",
+        len(order),
+        throws_per_turn,
+        tuple(out_rows),
+        tuple(rent_rows),
+        tuple(_names(ex)) or ("position",),
+        tuple(warnings),
+        time.perf_counter() - began,
+        check_economy,
+    )
 
 
-def sample_turn_ends(rules: RuleSet | str, turns: int, *, players: int | None = None, prefer: Sequence[str] = (),
-                     options: dict[str, Any] | None = None, seed: int = 0, batches: int = 20):
+def sample_turn_ends(
+    rules: RuleSet | str,
+    turns: int,
+    *,
+    players: int | None = None,
+    prefer: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    batches: int = 20,
+):
     """Return (mean, standard error) per space of the share of turns ending there, by Monte Carlo.
 
     The same turns as `analyze` (the real engine, the reference economy put
@@ -129,7 +176,7 @@ def sample_turn_ends(rules: RuleSet | str, turns: int, *, players: int | None = 
     program = compile_ruleset(rules, options)
     players = players or program.players[0]
     ex = _Explorer(rules, program, players, prefer, seed)
-    ex.paths.dice_classes = lambda count: [(t, 6.0 ** -count) for t in itertools.product(range(1, 7), repeat=count)]
+    ex.paths.dice_classes = lambda count: [(t, 6.0**-count) for t in itertools.product(range(1, 7), repeat=count)]
     ex.paths.sample = random.Random(seed)
     key = ex.initial_key()
     size = len(program.space_names)

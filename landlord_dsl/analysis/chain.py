@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from ..loader import RuleSet
     from ..program import Program
 
-MAX_STATES = 20_000      # movement states before the state is called unbounded
-MAX_VALUES = 64          # distinct values of one variable before it is called unbounded
-GTH_LIMIT = 1_500        # closed classes up to this size are solved by state reduction
+MAX_STATES = 20_000  # movement states before the state is called unbounded
+MAX_VALUES = 64  # distinct values of one variable before it is called unbounded
+GTH_LIMIT = 1_500  # closed classes up to this size are solved by state reduction
 
 
 def _var_decl(rules: RuleSet, kind: str, index: int):
@@ -34,8 +34,7 @@ def _var_decl(rules: RuleSet, kind: str, index: int):
     return list(table.values())[index]
 
 
-def _diagnostic(program: Program, message: str, span, hint: str | None = None,
-                severity: str = "error") -> Diagnostic:
+def _diagnostic(program: Program, message: str, span, hint: str | None = None, severity: str = "error") -> Diagnostic:
     source = (program.sources.get(span.file) if span is not None else None) or SourceText("", "")
     d = source.diagnostic(message, span, hint)
     return attrs.evolve(d, severity=severity)
@@ -66,21 +65,35 @@ def _explore(ex: _Explorer):
                             if len(seen) > MAX_VALUES:
                                 kind, var = ex.live[slot]
                                 decl = _var_decl(ex.rules, kind, var)
-                                raise LandlordError([_diagnostic(
-                                    ex.prog, f"the movement state is unbounded: the turn reads {kind} variable "
-                                    f"'{decl.name}' and it has taken more than {MAX_VALUES} values", decl.span,
-                                    "an exact chain needs finitely many states; a counter that movement reads "
-                                    "(e.g. turns or circuits so far) makes the state grow without end")])
+                                raise LandlordError(
+                                    [
+                                        _diagnostic(
+                                            ex.prog,
+                                            f"the movement state is unbounded: the turn reads {kind} variable "
+                                            f"'{decl.name}' and it has taken more than {MAX_VALUES} values",
+                                            decl.span,
+                                            "an exact chain needs finitely many states; a counter that movement reads "
+                                            "(e.g. turns or circuits so far) makes the state grow without end",
+                                        )
+                                    ]
+                                )
                         if len(order) > MAX_STATES:
                             slot = max(values_seen, key=lambda k: len(values_seen[k]))
                             kind, var = ex.live[slot]
                             decl = _var_decl(ex.rules, kind, var)
-                            raise LandlordError([_diagnostic(
-                                ex.prog, f"the movement state has more than {MAX_STATES} values: the turn reads "
-                                f"the variables {', '.join(_names(ex))}, and {kind} variable '{decl.name}' alone "
-                                f"has taken {len(values_seen[slot])}", decl.span,
-                                "an exact chain needs a small movement state; the token's turn reads these "
-                                "variables, so every combination of their values is a state")])
+                            raise LandlordError(
+                                [
+                                    _diagnostic(
+                                        ex.prog,
+                                        f"the movement state has more than {MAX_STATES} values: the turn reads "
+                                        f"the variables {', '.join(_names(ex))}, and {kind} variable "
+                                        f"'{decl.name}' alone has taken {len(values_seen[slot])}",
+                                        decl.span,
+                                        "an exact chain needs a small movement state; the token's turn reads these "
+                                        "variables, so every combination of their values is a state",
+                                    )
+                                ]
+                            )
                     row[index[end]] = row.get(index[end], 0.0) + p
                 rows.append(row)
                 end_rows.append(ends)
@@ -94,10 +107,17 @@ def _explore(ex: _Explorer):
             event = next((e for e in ex.game.log if e[0] == "out" and e[2] == TOKEN), None)
             rule = event[-1] if event else -1
             span = ex.prog.rule_spans[rule] if rule >= 0 else None
-            raise LandlordError([_diagnostic(
-                ex.prog, "the token left the game during a turn of the analysis: its movement depends on "
-                "the economy (who can pay what)", span,
-                "the analysis runs the token's turns in the reference economy (just after setup)")]) from None
+            raise LandlordError(
+                [
+                    _diagnostic(
+                        ex.prog,
+                        "the token left the game during a turn of the analysis: its movement depends on "
+                        "the economy (who can pay what)",
+                        span,
+                        "the analysis runs the token's turns in the reference economy (just after setup)",
+                    )
+                ]
+            ) from None
 
 
 def _names(ex: _Explorer) -> list[str]:
@@ -230,6 +250,7 @@ def _show(value: Any) -> str:
 
 # -------------------------------------------------------------- the economy check
 
+
 def _probe_economy(ex: _Explorer, seed: int, turns: int) -> _Economy | None:
     """Return the economy of a game played on by heuristic bots for `turns` turns, or None if the token left it."""
     prog = ex.prog
@@ -262,9 +283,15 @@ def _check_economy(ex: _Explorer, order, rows, turns: int, seed: int) -> list[Di
             ex.paths.memo = None
             return [_locate_difference(ex, key, reference, probe)]
     except (_NewLive, _LeftGame):
-        return [_diagnostic(ex.prog, "the token's movement depends on the economy: in a game further on, its "
-                            "turn reads other variables or puts it out of the game", None,
-                            severity="warning")]
+        return [
+            _diagnostic(
+                ex.prog,
+                "the token's movement depends on the economy: in a game further on, its "
+                "turn reads other variables or puts it out of the game",
+                None,
+                severity="warning",
+            )
+        ]
     finally:
         ex.economy = reference
         ex.paths.memo = None
@@ -315,10 +342,19 @@ def _locate_difference(ex: _Explorer, key, reference: _Economy, probe: _Economy)
         if decisive is not None:
             break
     if decisive is None:
-        return _diagnostic(ex.prog, "the token's movement depends on the economy: in a game played on for a "
-                           "while its turns end elsewhere", None, severity="warning")
-    what = {"roll": "a throw of the dice", "draw": "a draw", "move": "a move", "send": "a move",
-            "out": "leaving the game"}[decisive[0]]
+        return _diagnostic(
+            ex.prog,
+            "the token's movement depends on the economy: in a game played on for a while its turns end elsewhere",
+            None,
+            severity="warning",
+        )
+    what = {
+        "roll": "a throw of the dice",
+        "draw": "a draw",
+        "move": "a move",
+        "send": "a move",
+        "out": "leaving the game",
+    }[decisive[0]]
     rule, at = decisive[-1], cause[-1]
     names = ex.prog.rule_names
     name = f"rule '{names[rule]}'" if isinstance(rule, int) and rule >= 0 else "the rules"
@@ -326,7 +362,12 @@ def _locate_difference(ex: _Explorer, key, reference: _Economy, probe: _Economy)
     span = ex.prog.rule_spans[at] if isinstance(at, int) and at >= 0 else None
     where = ex.prog.space_labels[key[0]]
     return _diagnostic(
-        ex.prog, f"the token's movement depends on the economy: from {where}, {what} in {name} goes differently "
+        ex.prog,
+        f"the token's movement depends on the economy: from {where}, {what} in {name} goes differently "
         f"in a game played on for a while{start}; the figures hold for the reference economy (just after setup) "
-        "only", span, "fix the decision with a preferred option (--prefer NAME), or read the tables as those of "
-        "the opening of the game", severity="warning")
+        "only",
+        span,
+        "fix the decision with a preferred option (--prefer NAME), or read the tables as those of "
+        "the opening of the game",
+        severity="warning",
+    )

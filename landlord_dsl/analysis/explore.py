@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from ..loader import RuleSet
     from ..program import Program
 
-TOKEN = 0                # the seat whose movement is analysed
-MAX_PATHS = 2_000_000    # chance paths of one turn before the turn is called unbounded
+TOKEN = 0  # the seat whose movement is analysed
+MAX_PATHS = 2_000_000  # chance paths of one turn before the turn is called unbounded
 
 
 class PolicyAgent(Agent):
@@ -211,10 +211,20 @@ class _Economy:
         they are listed once per game; `seats`, which it replaces when a
         player leaves, is put back on its own.
         """
-        return [(g.bal, self.bal), (g.pos, self.pos), (g.gv, self.gv), (g.holder, self.holder),
-                (g.owner, self.owner), (g.active, self.active), (g.fired, self.fired),
-                *zip(g.pv, self.pv), *zip(g.sv, self.sv), *zip(g.titles, self.titles), *zip(g.hands, self.hands),
-                *((g.decks[name], cards) for name, cards in self.decks.items())]
+        return [
+            (g.bal, self.bal),
+            (g.pos, self.pos),
+            (g.gv, self.gv),
+            (g.holder, self.holder),
+            (g.owner, self.owner),
+            (g.active, self.active),
+            (g.fired, self.fired),
+            *zip(g.pv, self.pv),
+            *zip(g.sv, self.sv),
+            *zip(g.titles, self.titles),
+            *zip(g.hands, self.hands),
+            *((g.decks[name], cards) for name, cards in self.decks.items()),
+        ]
 
     def put(self, g: Game) -> None:
         if self._pairs is None or self._pairs[0] is not g:
@@ -237,8 +247,9 @@ class _Economy:
 class _Explorer:
     """Runs the token's turns from movement states and collects the chain."""
 
-    def __init__(self, rules: RuleSet, program: Program, players: int, prefer: Sequence[str], seed: int,
-                 memo: bool = True):
+    def __init__(
+        self, rules: RuleSet, program: Program, players: int, prefer: Sequence[str], seed: int, memo: bool = True
+    ):
         self.rules = rules
         self.use_memo = memo
         self.prog = program
@@ -315,8 +326,12 @@ class _Explorer:
     def status_now(self) -> tuple:
         """Return the values of the live variables now, in the order of `live`."""
         g = self.game
-        return tuple([list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
-                      for kind, i in self.live])
+        return tuple(
+            [
+                list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
+                for kind, i in self.live
+            ]
+        )
 
     def signature(self, roll: bool) -> tuple:
         """Return what the rest of a turn depends on at a chance request, money and ownership left out.
@@ -339,18 +354,37 @@ class _Explorer:
         while frame is not None:
             code = frame.f_code
             live = live_locals(code, frame.f_lasti)
-            frames.append((id(code), frame.f_lasti,
-                           tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items()
-                                  if live is None or k in live])))
+            frames.append(
+                (
+                    id(code),
+                    frame.f_lasti,
+                    tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items() if live is None or k in live]),
+                )
+            )
             if code is _PLAY_TURN:
                 break
             frame = frame.f_back
-        state = (tuple(g.pos), tuple(tuple(v) for v in g.pv), tuple(g.gv),
-                 tuple(frozenset(cards) & self._deck_card_set for cards in g.decks.values()),
-                 tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
-                 g.origin if self._origin_read else None, g.card, g.rule, g.depth, g.actor, g.current,
-                 g.turn_after, tuple(g.active), tuple(g.fired), tuple(g.seats), g.due, g.creditor, g.over,
-                 g.shortfalls)
+        state = (
+            tuple(g.pos),
+            tuple(tuple(v) for v in g.pv),
+            tuple(g.gv),
+            tuple(frozenset(cards) & self._deck_card_set for cards in g.decks.values()),
+            tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
+            g.origin if self._origin_read else None,
+            g.card,
+            g.rule,
+            g.depth,
+            g.actor,
+            g.current,
+            g.turn_after,
+            tuple(g.active),
+            tuple(g.fired),
+            tuple(g.seats),
+            g.due,
+            g.creditor,
+            g.over,
+            g.shortfalls,
+        )
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)
         return tuple(frames), state, dice
 
@@ -371,8 +405,11 @@ class _Explorer:
             if self.trace.run_live - set(self.live):
                 raise _NewLive()
             asked = paths.asked_at
-            visits = [(e[4], bisect.bisect_right(asked, i)) for i, e in enumerate(self.game.log)
-                      if e[0] == "move" and e[2] == TOKEN]
+            visits = [
+                (e[4], bisect.bisect_right(asked, i))
+                for i, e in enumerate(self.game.log)
+                if e[0] == "move" and e[2] == TOKEN
+            ]
             paths.credit(throw_ends, visits, self.key_of() if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
@@ -447,8 +484,12 @@ def _loop_variables(instructions, i: int) -> set[str] | None:
 
     None if they are not plain stores."""
     names: set[str] = set()
-    while i < len(instructions) and instructions[i].opname in ("UNPACK_SEQUENCE", "STORE_FAST",
-                                                               "STORE_FAST_STORE_FAST", "STORE_DEREF"):
+    while i < len(instructions) and instructions[i].opname in (
+        "UNPACK_SEQUENCE",
+        "STORE_FAST",
+        "STORE_FAST_STORE_FAST",
+        "STORE_DEREF",
+    ):
         ins = instructions[i]
         if ins.opname != "UNPACK_SEQUENCE":
             names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))

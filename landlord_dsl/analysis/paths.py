@@ -96,8 +96,8 @@ class _Paths:
         return answer
 
     def advance(self) -> bool:
-        del self.path[self.depth:]
-        del self.widths[self.depth:]
+        del self.path[self.depth :]
+        del self.widths[self.depth :]
         while self.path:
             if self.path[-1] + 1 < self.widths[-1]:
                 self.path[-1] += 1
@@ -151,10 +151,10 @@ class _Paths:
         """Mark the open requests whose future, in this run, read dice thrown before them."""
         nodes = self.nodes
         if self.hit is not None and self.hit[1]:  # the known future it was cut at reads the last throw
-            for node in nodes[self.last_roll + 1:]:
+            for node in nodes[self.last_roll + 1 :]:
                 node[4] = True
         for c, r in self.dice_reads:  # a read at request depth c of the throw answered at request r
-            for node in nodes[r + 1:c]:
+            for node in nodes[r + 1 : c]:
                 node[4] = True
 
     def reset(self) -> None:

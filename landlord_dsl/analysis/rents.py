@@ -34,26 +34,36 @@ def _rent_rows(ex: _Explorer, visits_per_turn, buildings: tuple[str, int] | None
         return []
     owner = 1
     titled = [s for s, c in enumerate(prog.title_card) if c is not None]
-    proper = {name: set(members) for name, members in ex.rules.model.groups.items()
-              if len(set(members) & set(titled)) < len(titled)}
+    proper = {
+        name: set(members)
+        for name, members in ex.rules.model.groups.items()
+        if len(set(members) & set(titled)) < len(titled)
+    }
     var = None
     if buildings is not None:
         names = list(ex.rules.model.space_vars)
         if buildings[0] not in names:
-            raise LandlordError(f"no space variable '{buildings[0]}' to count buildings with "
-                                f"(space variables: {', '.join(names) or 'none'})")
+            raise LandlordError(
+                f"no space variable '{buildings[0]}' to count buildings with "
+                f"(space variables: {', '.join(names) or 'none'})"
+            )
         var = names.index(buildings[0])
     out = []
     for s in titled:
         groups = {name for name, members in proper.items() if s in members}
-        family = [t for t in titled if prog.space_kinds[t] == prog.space_kinds[s]
-                  and {name for name, members in proper.items() if t in members} == groups]
+        family = [
+            t
+            for t in titled
+            if prog.space_kinds[t] == prog.space_kinds[s]
+            and {name for name, members in proper.items() if t in members} == groups
+        ]
         levels: list[tuple[str, list[int], int | None]] = [("alone", [s], None)]
         if len(family) > 1:
             levels.append((f"all {len(family)}", family, None))
         if var is not None and prog.space_kinds[s] in _improvable_kinds(ex):
-            levels += [(f"all {len(family)}, {buildings[0]}={level}", family, level)
-                       for level in range(1, buildings[1] + 1)]
+            levels += [
+                (f"all {len(family)}, {buildings[0]}={level}", family, level) for level in range(1, buildings[1] + 1)
+            ]
         cost = _purchase_cost(ex, s)
         for label, held, level in levels:
             rent = _rent_on_landing(ex, s, held, owner, var, level)
@@ -110,8 +120,7 @@ def _land(ex: _Explorer, s: int) -> None:
         pass
 
 
-def _rent_on_landing(ex: _Explorer, s: int, held: list[int], owner: int, var: int | None,
-                     level: int | None) -> float:
+def _rent_on_landing(ex: _Explorer, s: int, held: list[int], owner: int, var: int | None, level: int | None) -> float:
     g, prog, paths = ex.game, ex.prog, ex.paths
     paths.memo = None
     paths.reset()
@@ -196,5 +205,5 @@ def _building_cost(ex: _Explorer, s: int, family: list[int], var: int, level: in
         if probe.at is None:
             return None
         if g.sv[var][s] == level:
-            return sum(e[2] for e in g.log[probe.at:] if e[0] == "pay" and e[3] == g.nacc + TOKEN)
+            return sum(e[2] for e in g.log[probe.at :] if e[0] == "pay" and e[3] == g.nacc + TOKEN)
     return None

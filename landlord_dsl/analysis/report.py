@@ -105,19 +105,30 @@ class Analysis:
             body.append([str(r.index), name, f"{100 * r.throw:.4f}", f"{100 * r.turn:.4f}", f"{r.visits:.5f}"])
         rents = []
         for r in self.rents:
-            rents.append([str(r.index), r.label, r.level, f"{r.rent_per_landing:.2f}", f"{r.rent_per_turn:.3f}",
-                          "-" if r.cost is None else str(r.cost),
-                          "-" if r.payback is None else f"{r.payback:.1f}"])
+            rents.append(
+                [
+                    str(r.index),
+                    r.label,
+                    r.level,
+                    f"{r.rent_per_landing:.2f}",
+                    f"{r.rent_per_turn:.3f}",
+                    "-" if r.cost is None else str(r.cost),
+                    "-" if r.payback is None else f"{r.payback:.1f}",
+                ]
+            )
         rent_head = ["#", "title", "level", "rent/landing", "rent/opponent turn", "cost", "payback (turns)"]
         return _render_grid(head, body, markdown), _render_grid(rent_head, rents, markdown)
 
     def render_text(self) -> str:
         """Return the analysis as a plain-text report."""
         spaces, rents = self._table(False)
-        out = [f"{self.title}: exact long-run movement of one token",
-               f"policy: {', '.join(self.policy) or 'heuristic bot'}; draws: {self.draws}; "
-               f"{self.states} movement states ({', '.join(self.movement_state)}); "
-               f"{self.throws_per_turn:.4f} throws a turn; {self.seconds * 1000:.0f} ms", ""]
+        out = [
+            f"{self.title}: exact long-run movement of one token",
+            f"policy: {', '.join(self.policy) or 'heuristic bot'}; draws: {self.draws}; "
+            f"{self.states} movement states ({', '.join(self.movement_state)}); "
+            f"{self.throws_per_turn:.4f} throws a turn; {self.seconds * 1000:.0f} ms",
+            "",
+        ]
         for d in self.warnings:
             out += ["warning: " + d.render(), ""]
         out += spaces
@@ -128,10 +139,14 @@ class Analysis:
     def render_markdown(self) -> str:
         """Return the analysis as Markdown (two tables)."""
         spaces, rents = self._table(True)
-        out = [f"## {self.title}", "",
-               f"Policy: {', '.join(self.policy) or 'heuristic bot'}. Draws: {self.draws}. "
-               f"{self.states} movement states ({', '.join(self.movement_state)}). "
-               f"{self.throws_per_turn:.4f} throws a turn.", ""]
+        out = [
+            f"## {self.title}",
+            "",
+            f"Policy: {', '.join(self.policy) or 'heuristic bot'}. Draws: {self.draws}. "
+            f"{self.states} movement states ({', '.join(self.movement_state)}). "
+            f"{self.throws_per_turn:.4f} throws a turn.",
+            "",
+        ]
         for d in self.warnings:
             out += ["!!! warning", "    " + d.render().replace("\n", "\n    "), ""]
         out += spaces

@@ -82,8 +82,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         program = compile_ruleset(rules, _parse_options(args.option))
         kinds = _seats(args, program)
         agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
-        names = [f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
-                 for i, k in enumerate(kinds)]
+        names = [
+            f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
+            for i, k in enumerate(kinds)
+        ]
         game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
         recording = record(game, rules) if html is not None else None
         out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
@@ -104,8 +106,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
     status = 0
-    for output, text in ((log, _log_text(game, args.edition, args.seed)),
-                         (html, recording and replay_html(game, rules, recording))):
+    for output, text in (
+        (log, _log_text(game, args.edition, args.seed)),
+        (html, recording and replay_html(game, rules, recording)),
+    ):
         if output is not None:
             try:
                 output.write(text)
@@ -133,6 +137,7 @@ def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
 
 def _progress_bar(what: str):
     """Return a progress callback drawing a bar on standard error, or None when it is not a terminal."""
+
     def progress(done: int, total: int) -> None:
         width = 30
         filled = width * done // total
@@ -161,8 +166,18 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
         check_path(Path(args.plot))
         pyplot()
-    result = simulate_many(rules, args.games, players, args.seed, options, args.jobs, args.backend, args.scheduler,
-                           _progress_bar("games") if show_progress else None, stats=stats)
+    result = simulate_many(
+        rules,
+        args.games,
+        players,
+        args.seed,
+        options,
+        args.jobs,
+        args.backend,
+        args.scheduler,
+        _progress_bar("games") if show_progress else None,
+        stats=stats,
+    )
     summary = result.result()
     summary["edition"] = program.name
     summary["options"] = program.options
@@ -192,8 +207,9 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     rules = load(args.edition)
     grid = parse_grid(args.option)
     try:
-        players = [int(p) for p in args.players.split(",")] if args.players else [
-            default_players(compile_ruleset(rules))]
+        players = (
+            [int(p) for p in args.players.split(",")] if args.players else [default_players(compile_ruleset(rules))]
+        )
     except ValueError:
         raise UsageError(f"--players wants numbers separated by commas, not {args.players!r}") from None
     if any(p < 1 for p in players):
@@ -202,17 +218,30 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
     def progress(i: int, n: int, cell: dict, reused: bool) -> None:
         what = ", ".join(f"{k}={v}" for k, v in cell["options"].items()) or "defaults"
-        sys.stderr.write(f"  cell {i}/{n}: {what}, {cell['players']} players"
-                         f"{' (already in ' + args.out + ')' if reused else ''}\n")
+        sys.stderr.write(
+            f"  cell {i}/{n}: {what}, {cell['players']} players{' (already in ' + args.out + ')' if reused else ''}\n"
+        )
         sys.stderr.flush()
 
-    records = run_sweep(rules, grid, players, args.games, args.seed, args.jobs, args.backend, args.scheduler,
-                        Path(args.out) if args.out else None, progress if show_progress else None)
+    records = run_sweep(
+        rules,
+        grid,
+        players,
+        args.games,
+        args.seed,
+        args.jobs,
+        args.backend,
+        args.scheduler,
+        Path(args.out) if args.out else None,
+        progress if show_progress else None,
+    )
     if args.json:
         out.write(json.dumps(records, indent=2, sort_keys=True) + "\n")
     else:
-        out.write(f"{rules.model.header.title or rules.name}: {args.games} games per cell, seeds "
-                  f"{args.seed} to {args.seed + args.games - 1} in every cell\n\n")
+        out.write(
+            f"{rules.model.header.title or rules.name}: {args.games} games per cell, seeds "
+            f"{args.seed} to {args.seed + args.games - 1} in every cell\n\n"
+        )
         out.write(render_table(records))
     if args.plot:
         plot(records, Path(args.plot), rules.model.header.title or rules.name)

@@ -107,9 +107,16 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         if not top.isdigit() or int(top) < 1:
             raise UsageError(f"--buildings wants VAR:TOP (e.g. houses:5), not {args.buildings!r}")
         buildings = (name, int(top))
-    result = analyze(load(args.edition), players=args.players, prefer=args.prefer, options=_parse_options(args.option),
-                     seed=args.seed, buildings=buildings, check_economy=not args.no_economy_check,
-                     rents=not args.no_rents)
+    result = analyze(
+        load(args.edition),
+        players=args.players,
+        prefer=args.prefer,
+        options=_parse_options(args.option),
+        seed=args.seed,
+        buildings=buildings,
+        check_economy=not args.no_economy_check,
+        rents=not args.no_rents,
+    )
     if args.format == "json":
         out.write(json.dumps(result.to_json(), indent=2) + "\n")
     elif args.format == "markdown":
@@ -144,13 +151,29 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         line(f"players: {h.players[0]} to {h.players[1]}")
     for heading, rows in (
         ("Options", [f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}" for o in m.options.values()]),
-        ("Accounts", [f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}"
-                      for a in m.accounts]),
-        ("Board", [f"  {i:>3}  {s.label:32} {s.kind:12} {', '.join(f'{n} {_show_expr(v)}' for n, v in s.fields)}"
-                   f"{cite(s.provenance)}" for i, s in enumerate(m.spaces)]),
+        (
+            "Accounts",
+            [
+                f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}"
+                for a in m.accounts
+            ],
+        ),
+        (
+            "Board",
+            [
+                f"  {i:>3}  {s.label:32} {s.kind:12} {', '.join(f'{n} {_show_expr(v)}' for n, v in s.fields)}"
+                f"{cite(s.provenance)}"
+                for i, s in enumerate(m.spaces)
+            ],
+        ),
         ("Decks", [row for d in m.decks.values() for row in _deck_rows(d, cite)]),
-        ("Rules", [f"  {r.name}: {r.label or ''}{' (off at the start)' if r.off else ''}{cite(r.provenance)}"
-                   for r in m.rules]),
+        (
+            "Rules",
+            [
+                f"  {r.name}: {r.label or ''}{' (off at the start)' if r.off else ''}{cite(r.provenance)}"
+                for r in m.rules
+            ],
+        ),
     ):
         line()
         line(f"{heading}:")

@@ -30,12 +30,24 @@ class LandlordAECEnv(AECEnv):
     observation layouts, the rewards and how the game is paused.
     """
 
-    metadata: dict[str, Any] = {"name": "landlord_dsl_v0", "render_modes": ["ansi", "human"],
-                                "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "landlord_dsl_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, rules: RuleSet | str, players: int = 4, options: Mapping[str, Any] | None = None,
-                 bots: Mapping[int, str | Agent] | None = None, reward: str = "score", bid_levels: int = 5,
-                 turn_limit: int | None = None, illegal_action: str = "raise", render_mode: str | None = None):
+    def __init__(
+        self,
+        rules: RuleSet | str,
+        players: int = 4,
+        options: Mapping[str, Any] | None = None,
+        bots: Mapping[int, str | Agent] | None = None,
+        reward: str = "score",
+        bid_levels: int = 5,
+        turn_limit: int | None = None,
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ):
         super().__init__()
         if reward not in REWARDS:
             raise LandlordError(f"unknown reward '{reward}': use one of {', '.join(REWARDS)}")
@@ -60,10 +72,12 @@ class LandlordAECEnv(AECEnv):
             raise LandlordError("every seat is a bot: leave at least one seat to learn")
         self._seat = {name: int(name.rsplit("_", 1)[1]) - 1 for name in self.possible_agents}
         action = spaces.Discrete(self.layout.size)
-        observation = spaces.Dict({
-            "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
-        })
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
+            }
+        )
         self.action_spaces = {name: action for name in self.possible_agents}
         self.observation_spaces = {name: observation for name in self.possible_agents}
         self._seeds = random.Random()
@@ -94,7 +108,7 @@ class LandlordAECEnv(AECEnv):
             self._seeds.seed(seed)
             game_seed = seed
         else:
-            game_seed = self._seeds.randrange(2 ** 32)
+            game_seed = self._seeds.randrange(2**32)
         self.game_seed = game_seed
         seats = [self._bot(seat, game_seed) for seat in range(self.players)]
         self.agents = list(self.possible_agents)
@@ -123,8 +137,10 @@ class LandlordAECEnv(AECEnv):
         slot = int(action)
         if slot not in self._answers:
             if self.illegal_action == "raise":
-                raise LandlordError(f"action {slot} is not legal for {agent} here; the legal actions are "
-                                    f"{sorted(self._answers)} (use the observation's action_mask)")
+                raise LandlordError(
+                    f"action {slot} is not legal for {agent} here; the legal actions are "
+                    f"{sorted(self._answers)} (use the observation's action_mask)"
+                )
             slot = min(self._answers)
         self._running.answer(self._answers[slot])
         self._after_engine()
@@ -152,8 +168,10 @@ class LandlordAECEnv(AECEnv):
             assert request is not None  # a game not over is waiting for an answer
             asked = f"player_{request.seat + 1}"
             if asked not in self.agents:
-                raise LandlordError(f"the rules ask {game.names[request.seat]} a question after he has left the "
-                                    f"game (rule '{request.rule}')")
+                raise LandlordError(
+                    f"the rules ask {game.names[request.seat]} a question after he has left the "
+                    f"game (rule '{request.rule}')"
+                )
             playing = set(game.seats)
             for agent in self.agents:
                 if self._seat[agent] not in playing and not self.terminations[agent] and agent != asked:
@@ -184,7 +202,9 @@ class LandlordAECEnv(AECEnv):
         game = self.driver.game
         lines = [f"turn {game.turn}"] + [
             f"  {game.names[s]}: {game.space_name(game.pos[s])}, cash {game.cash(s)}"
-            + ("" if s in game.seats else " (out)") for s in range(game.n)]
+            + ("" if s in game.seats else " (out)")
+            for s in range(game.n)
+        ]
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)
@@ -221,14 +241,32 @@ class LandlordGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(self, rules: RuleSet | str, players: int = 4, seat: int = 0, opponents: str | Agent = "bot",
-                 options: Mapping[str, Any] | None = None, reward: str = "score", bid_levels: int = 5,
-                 turn_limit: int | None = None, illegal_action: str = "first_legal",
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        rules: RuleSet | str,
+        players: int = 4,
+        seat: int = 0,
+        opponents: str | Agent = "bot",
+        options: Mapping[str, Any] | None = None,
+        reward: str = "score",
+        bid_levels: int = 5,
+        turn_limit: int | None = None,
+        illegal_action: str = "first_legal",
+        render_mode: str | None = None,
+    ):
         if not 0 <= seat < players:
             raise LandlordError(f"seat {seat} is not one of the seats 0..{players - 1}")
-        self.aec = LandlordAECEnv(rules, players, options, {s: opponents for s in range(players) if s != seat},
-                                  reward, bid_levels, turn_limit, illegal_action, render_mode)
+        self.aec = LandlordAECEnv(
+            rules,
+            players,
+            options,
+            {s: opponents for s in range(players) if s != seat},
+            reward,
+            bid_levels,
+            turn_limit,
+            illegal_action,
+            render_mode,
+        )
         self.agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)

@@ -52,10 +52,10 @@ class Driver:
     (or the construction) that ran into it.
     """
 
-    def __init__(self, program: Program, agents: Sequence[Agent | None], seed: int,
-                 turn_limit: int | None = None):
-        self.game = Game(program, [a if a is not None else _Paused(self) for a in agents], seed=seed,
-                         turn_limit=turn_limit)
+    def __init__(self, program: Program, agents: Sequence[Agent | None], seed: int, turn_limit: int | None = None):
+        self.game = Game(
+            program, [a if a is not None else _Paused(self) for a in agents], seed=seed, turn_limit=turn_limit
+        )
         self.request: DecisionRequest | BidRequest | None = None
         self.result: GameResult | None = None
         self._play = greenlet.greenlet(self._run)

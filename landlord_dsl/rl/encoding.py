@@ -23,12 +23,12 @@ if TYPE_CHECKING:
     from ..loader import RuleSet
     from ..program import Program
 
-MAX_SEATS = 8       # seat rows in the observation (the observer's first)
-GAME_VARS = 8       # game variables, in declaration order
-PLAYER_VARS = 12    # player variables per seat
-SPACE_VARS = 6      # space variables per space
-ACCOUNTS = 4        # declared accounts' balances
-LIMIT = 1e9         # observations are clipped to [-LIMIT, LIMIT]
+MAX_SEATS = 8  # seat rows in the observation (the observer's first)
+GAME_VARS = 8  # game variables, in declaration order
+PLAYER_VARS = 12  # player variables per seat
+SPACE_VARS = 6  # space variables per space
+ACCOUNTS = 4  # declared accounts' balances
+LIMIT = 1e9  # observations are clipped to [-LIMIT, LIMIT]
 
 # What an option's `for X in COLLECTION` may bind and index its slots by (X's index: space, seat or card).
 _INDEXED = ("space", "player", "card")
@@ -97,8 +97,7 @@ class ActionLayout:
         self.size = max(2, bid_levels + 1, largest)
 
     @staticmethod
-    def _bound(option: ast.ChoiceOption, rules: RuleSet, sizes: dict[str, int],
-               program: Program) -> tuple[str, int]:
+    def _bound(option: ast.ChoiceOption, rules: RuleSet, sizes: dict[str, int], program: Program) -> tuple[str, int]:
         """Return (how the option's slots are indexed, how many slots it takes)."""
         if option.binding is None:
             return "plain", 1
@@ -110,10 +109,16 @@ class ActionLayout:
             return "ordinal", len(collection.items)
         span = collection.span
         source = program.sources.get(span.file) or SourceText(span.file, "")
-        raise LandlordError([source.diagnostic(
-            f"option '{option.name}' has one choice per item of a list whose length is not known "
-            "before the game, so it cannot have a fixed number of action slots", span,
-            "bind it to spaces, players or cards, or to a list written out in full")])
+        raise LandlordError(
+            [
+                source.diagnostic(
+                    f"option '{option.name}' has one choice per item of a list whose length is not known "
+                    "before the game, so it cannot have a fixed number of action slots",
+                    span,
+                    "bind it to spaces, players or cards, or to a list written out in full",
+                )
+            ]
+        )
 
     def decision_slots(self, request: DecisionRequest) -> list[int]:
         """Return the action slot of each of the request's legal entries, in order."""
@@ -173,13 +178,17 @@ class ObservationEncoder:
 
     def __init__(self, rules: RuleSet, program: Program, players: int, layout: ActionLayout):
         m = rules.model
-        for what, declared, room in (("game variables", m.game_vars, GAME_VARS),
-                                     ("player variables", m.player_vars, PLAYER_VARS),
-                                     ("space variables", m.space_vars, SPACE_VARS),
-                                     ("accounts", m.accounts, ACCOUNTS)):
+        for what, declared, room in (
+            ("game variables", m.game_vars, GAME_VARS),
+            ("player variables", m.player_vars, PLAYER_VARS),
+            ("space variables", m.space_vars, SPACE_VARS),
+            ("accounts", m.accounts, ACCOUNTS),
+        ):
             if len(declared) > room:
-                raise LandlordError(f"{program.title} declares {len(declared)} {what}; the observation "
-                                    f"has room for {room} (landlord_dsl.rl.encoding)")
+                raise LandlordError(
+                    f"{program.title} declares {len(declared)} {what}; the observation "
+                    f"has room for {room} (landlord_dsl.rl.encoding)"
+                )
         if players > MAX_SEATS:
             raise LandlordError(f"the observation has room for {MAX_SEATS} seats, not {players}")
         self.prog, self.n, self.layout = program, players, layout
@@ -220,7 +229,7 @@ class ObservationEncoder:
         order = [(seat + row) % n for row in range(n)]
         for row, p in enumerate(order):
             at = row * width
-            obs[at:at + self.SEAT] = (1.0, float(p in playing), game.cash(p), len(game.titles[p]), len(game.hands[p]))
+            obs[at : at + self.SEAT] = (1.0, float(p in playing), game.cash(p), len(game.titles[p]), len(game.hands[p]))
             obs[at + self.SEAT + game.pos[p]] = 1.0
         vars_at = self.SEAT + board
         for k, kind in enumerate(self.player_kinds):
@@ -233,12 +242,13 @@ class ObservationEncoder:
                 obs[at + s * sw + (owner - seat) % n] = 1.0
         for k, kind in enumerate(self.space_kinds):
             first = at + MAX_SEATS + k
-            obs[first:first + board * sw:sw] = numbers(game.sv[k], kind, seat)
+            obs[first : first + board * sw : sw] = numbers(game.sv[k], kind, seat)
         at = self.game_at
-        obs[at:at + 3] = (game.turn, game.dice_total, float(game.dice_double))
-        obs[at + 3:at + 3 + len(self.game_kinds)] = [
-            numbers([game.gv[k]], kind, seat)[0] for k, kind in enumerate(self.game_kinds)]
-        obs[at + 3 + GAME_VARS:at + 3 + GAME_VARS + game.nacc] = game.bal[:game.nacc]
+        obs[at : at + 3] = (game.turn, game.dice_total, float(game.dice_double))
+        obs[at + 3 : at + 3 + len(self.game_kinds)] = [
+            numbers([game.gv[k]], kind, seat)[0] for k, kind in enumerate(self.game_kinds)
+        ]
+        obs[at + 3 + GAME_VARS : at + 3 + GAME_VARS + game.nacc] = game.bal[: game.nacc]
         if request is not None and request.seat == seat:
             self._request(obs, request)
         out = np.array(obs, dtype=np.float32)
@@ -253,8 +263,13 @@ class ObservationEncoder:
             obs[at + 4] = len(self.layout.bid_amounts(request))
             obs[at + 6] = self.rule_numbers.get(request.rule, 0)
             high = request.high_bid
-            obs[at + 7:at + 12] = (0 if high is None else high, request.minimum, request.maximum, request.start,
-                                   request.value)
+            obs[at + 7 : at + 12] = (
+                0 if high is None else high,
+                request.minimum,
+                request.maximum,
+                request.start,
+                request.value,
+            )
             for s in self.labels.get(request.space, ()):
                 obs[concerned + s] = 1.0
             return
