@@ -21,6 +21,10 @@ import browser_check
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# Builds the site and loads every page in Chromium at two widths: minutes, not seconds.
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def chromium() -> str:
     found = browser_check.find_chromium()

@@ -12,9 +12,12 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # replays the report's 6,000 games
 def test_the_single_tax_report_is_a_fresh_run_of_its_script(tmp_path):
     spec = importlib.util.spec_from_file_location("single_tax_report", ROOT / "examples" / "single_tax_report.py")
     report = importlib.util.module_from_spec(spec)
