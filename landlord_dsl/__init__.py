@@ -37,7 +37,7 @@ it produced; nothing past parsing sees a Lark tree):
   saves, control (run-time exceptions), requests and agents (the chance and
   decision exchange), replay;
 - after a game: narrate, observe, simulate, stats, parallel, rulesource,
-  sweep, compare (`diff`), analysis/ (exact chains), plots, board, watch,
+  sweep, compare (`diff`), outcomes (`diff --outcomes`), analysis/ (exact chains), plots, board, watch,
   highlight, rl/;
 - the command line: cli and commands/.
 """

@@ -9,7 +9,7 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.cli import main
-from landlord_dsl.compare import outcomes
+from landlord_dsl.outcomes import outcomes
 from sweep_params import variants_slow
 
 

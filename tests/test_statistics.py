@@ -21,8 +21,8 @@ import pytest
 import landlord_dsl as ld
 from landlord_dsl import observe
 from landlord_dsl.cli import main
-from landlord_dsl.compare import outcomes, render_outcomes
 from landlord_dsl.errors import LandlordError
+from landlord_dsl.outcomes import outcomes, render_outcomes
 from landlord_dsl.parallel import simulate_many
 from landlord_dsl.simulate import Summary, play_one
 from landlord_dsl.stats import Moments, Ratio, Stats, kaplan_meier, layout, render_stats, wilson

@@ -70,8 +70,9 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
-    from ..compare import diff, outcomes, render_markdown, render_outcomes, render_text, to_json
+    from ..compare import diff, render_markdown, render_text, to_json
     from ..loader import load
+    from ..outcomes import outcomes, render_outcomes
 
     a, b = load(args.a), load(args.b)
     changes = diff(a, b, sources=args.sources)
