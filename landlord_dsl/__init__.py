@@ -24,7 +24,7 @@ it produced; nothing past parsing sees a Lark tree):
   (the entry point), builder (Lark tree to the typed `ast`), recovery and
   syntax_errors (reading on after, and reporting, syntax errors);
 - 2, check: checker (the entry point), check_base, check_decls,
-  check_bodies, check_exprs, narrowing, dispatch (per-node method
+  check_bodies, check_stmts, check_exprs, narrowing, dispatch (per-node method
   tables, shared with the formatter), model (what the compiler reads),
   types (value types, built-in fields, context names), limits;
 - loading: loader (extends, variants, merging, checking), options (option
