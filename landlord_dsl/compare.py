@@ -209,6 +209,23 @@ def _space_details(
     return details
 
 
+def _space_change(kind: str, sa: ast.SpaceDecl, sb: ast.SpaceDecl, details: list, **extra: Any) -> Change:
+    """Return the Change of `kind` between two matched spaces, with their summaries, sources and places."""
+    return Change(
+        "space",
+        kind,
+        sa.name,
+        _space_summary(sa),
+        _space_summary(sb),
+        _source(sa.provenance),
+        _source(sb.provenance),
+        _where(sa),
+        _where(sb),
+        tuple(details),
+        **extra,
+    )
+
+
 def _space_changes(a: list[ast.SpaceDecl], b: list[ast.SpaceDecl], sources: bool) -> list[Change]:
     pos_a = {s.name: i for i, s in enumerate(a)}
     pos_b = {s.name: i for i, s in enumerate(b)}
@@ -228,37 +245,10 @@ def _space_changes(a: list[ast.SpaceDecl], b: list[ast.SpaceDecl], sources: bool
         details = _space_details(sa, sb, pos_a[sa.name], pos_b[sb.name], sources)
         if details:
             kind = "moved" if details[0][0] == "position" and len(details) == 1 else "changed"
-            out.append(
-                Change(
-                    "space",
-                    kind,
-                    sa.name,
-                    _space_summary(sa),
-                    _space_summary(sb),
-                    _source(sa.provenance),
-                    _source(sb.provenance),
-                    _where(sa),
-                    _where(sb),
-                    tuple(details),
-                )
-            )
+            out.append(_space_change(kind, sa, sb, details))
     for sa, sb in renamed:
         details = _space_details(sa, sb, pos_a[sa.name], pos_b[sb.name], sources)
-        out.append(
-            Change(
-                "space",
-                "renamed",
-                sa.name,
-                _space_summary(sa),
-                _space_summary(sb),
-                _source(sa.provenance),
-                _source(sb.provenance),
-                _where(sa),
-                _where(sb),
-                tuple(details),
-                new_name=sb.name,
-            )
-        )
+        out.append(_space_change("renamed", sa, sb, details, new_name=sb.name))
     for s in left:
         out.append(
             Change(
