@@ -518,6 +518,7 @@ class FunctionDecl:
     body: Expr
     provenance: Provenance | None
     span: Span = _span()
+    extension: str | None = None  # `extension "what replacing it does"`: a point variants are meant to replace
 
 
 @attrs.frozen
@@ -527,6 +528,7 @@ class ActionDecl:
     provenance: Provenance | None
     body: tuple[Stmt, ...]
     span: Span = _span()
+    extension: str | None = None  # as FunctionDecl.extension
 
 
 @attrs.frozen
@@ -536,6 +538,7 @@ class Handler:
     body: tuple[Stmt, ...]
     span: Span = _span()
     selector_span: Span = _span()
+    provenance: Provenance | None = None  # only a handler put in by `replace handler` has its own
 
 
 @attrs.frozen
@@ -556,6 +559,10 @@ class RuleDecl:
     handlers: tuple[Handler, ...]
     triggers: tuple[Trigger, ...] = ()
     span: Span = _span()
+    placement: str | None = None  # `before NAME` / `after NAME`: "before" or "after", with the anchor rule
+    anchor: str | None = None
+    anchor_span: Span = _span()
+    extension: str | None = None  # as FunctionDecl.extension
 
 
 @attrs.frozen
@@ -590,6 +597,16 @@ class RemoveDecl:
     span: Span = _span()
 
 
+@attrs.frozen
+class ReplaceHandlerDecl:
+    """`replace handler on EVENT [SELECTOR] in rule NAME { ... }`: a variant's new body for one handler of a rule."""
+
+    rule: str
+    handler: Handler  # carries the declaration's provenance
+    span: Span = _span()
+    rule_span: Span = _span()
+
+
 Declaration = Union[
     OptionDecl,
     AccountDecl,
@@ -607,6 +624,7 @@ Declaration = Union[
     ScoreDecl,
     RemoveDecl,
     ReferenceDecl,
+    ReplaceHandlerDecl,
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from lark import Token, Transformer, v_args
 
 from . import ast
@@ -68,6 +69,7 @@ class AstBuilder(Transformer):
     confidence = unlimited = rising = repeat = kind_flag = type_name = var_scope = deck_policy = _keyword
     rule_state = event = removable = choose_mode = direction = switch = _keyword
     aggregate_op = assign_op = _keyword
+    placement_side = _keyword
 
     def bool(self, children: list) -> bool:
         return str(children[0]) == "true"
@@ -512,7 +514,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def rule_decl(self, meta, children):
-        name, label, state, replaces, prov, *parts = children
+        name, label, state, replaces, placement, prov, *parts = children
+        side, anchor = placement if placement is not None else (None, None)
         return ast.RuleDecl(
             str(name),
             label,
@@ -522,7 +525,31 @@ class AstBuilder(Transformer):
             tuple(p for p in parts if isinstance(p, ast.Handler)),
             tuple(p for p in parts if isinstance(p, ast.Trigger)),
             span=self._span(meta),
+            placement=side,
+            anchor=str(anchor) if anchor is not None else None,
+            anchor_span=self._tspan(anchor) if anchor is not None else self._span(meta),
         )
+
+    def placement(self, children):
+        return str(children[0]), children[1]
+
+    @v_args(meta=True)
+    def extension_decl(self, meta, children):
+        doc, decl = children
+        return attrs.evolve(decl, extension=doc, span=self._span(meta))
+
+    @v_args(meta=True)
+    def replace_handler_decl(self, meta, children):
+        event, selector, rule, prov, body = children
+        handler = ast.Handler(
+            event,
+            str(selector) if selector is not None else None,
+            body,
+            span=self._span(meta),
+            selector_span=self._tspan(selector) if selector is not None else self._span(meta),
+            provenance=prov,
+        )
+        return ast.ReplaceHandlerDecl(str(rule), handler, span=self._span(meta), rule_span=self._tspan(rule))
 
     @v_args(meta=True)
     def end_decl(self, meta, children):

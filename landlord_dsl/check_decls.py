@@ -15,6 +15,7 @@ from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope
+from .placement import order_rules
 from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
 # names the language gives a meaning: no declaration may take them
@@ -39,6 +40,9 @@ class DeclarationPass(PassBase):
         m = self.m
         for d in decls:
             _DECLARATIONS[type(d)](self, d)
+        m.rules[:], misplaced = order_rules(m.rules)
+        for rule, message, hint in misplaced:
+            self.error(message, rule.anchor_span, hint)
         for v in m.space_vars.values():
             kinds = [k.name for k in m.kinds.values() if any(f.name == v.name for f in k.fields)]
             if kinds:
@@ -244,6 +248,14 @@ class DeclarationPass(PassBase):
             'add `extends "edition-name"` to the header',
         )
 
+    @handles(ast.ReplaceHandlerDecl)
+    def _collect_replace_handler(self, d: ast.ReplaceHandlerDecl) -> None:
+        self.error(
+            "`replace handler` only makes sense in a variant",
+            d.span,
+            f'add `extends "edition-name"` to the header, or write the handler into rule {d.rule}',
+        )
+
     # ------------------------------------------------------------ citations
     @handles(ast.ReferenceDecl)
     def _reference(self, d: ast.ReferenceDecl) -> None:
@@ -278,6 +290,8 @@ class DeclarationPass(PassBase):
                 cited.extend(s.provenance for s in d.spaces)
             elif isinstance(d, ast.DeckDecl):
                 cited.extend(c.provenance for c in d.cards)
+            elif isinstance(d, ast.RuleDecl):
+                cited.extend(h.provenance for h in d.handlers)
         known = list(shipped_sources()) + list(self.references)
         for prov in cited:
             if prov is None:

@@ -486,6 +486,7 @@ class _Printer:
 
     @handles(ast.FunctionDecl)
     def _function_decl(self, d: ast.FunctionDecl) -> None:
+        self._extension(d)
         params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
         head = f"function {d.name}({params}) ="
         body = expr(d.body)
@@ -504,14 +505,18 @@ class _Printer:
 
     @handles(ast.ActionDecl)
     def _action_decl(self, d: ast.ActionDecl) -> None:
+        self._extension(d)
         params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
         self.opened(0, f"action {d.name}({params})", d.body, d.span, d.provenance)
 
     @handles(ast.RuleDecl)
     def _rule_decl(self, d: ast.RuleDecl) -> None:
+        self._extension(d)
         head = f"rule {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + (" off" if d.off else "")
         if d.replaces:
             head += " replaces " + ", ".join(d.replaces)
+        if d.placement is not None:
+            head += f" {d.placement} {d.anchor}"
         inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
         if not d.handlers and not d.triggers and not inner:
             self.with_provenance(0, head, d.provenance, " { }")
@@ -546,6 +551,16 @@ class _Printer:
     @handles(ast.RemoveDecl)
     def _remove_decl(self, d: ast.RemoveDecl) -> None:
         self.line(0, f"remove {d.what} {d.name}")
+
+    def _extension(self, d: ast.FunctionDecl | ast.ActionDecl | ast.RuleDecl) -> None:
+        if d.extension is not None:
+            self.line(0, f"extension {quote(d.extension)}")
+
+    @handles(ast.ReplaceHandlerDecl)
+    def _replace_handler_decl(self, d: ast.ReplaceHandlerDecl) -> None:
+        h = d.handler
+        on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
+        self.opened(0, f"replace handler {on} in rule {d.rule}", h.body, d.span, h.provenance)
 
     @handles(ast.ReferenceDecl)
     def _reference_decl(self, d: ast.ReferenceDecl) -> None:

@@ -133,6 +133,8 @@ def merge(
                 )
             else:
                 del out[at]
+        elif isinstance(d, ast.ReplaceHandlerDecl):
+            problems.extend(_replace_handler(out, d, src))
         else:
             key = _decl_key(d)
             at = next((i for i, old in enumerate(out) if key is not None and _decl_key(old) == key), None)
@@ -141,8 +143,49 @@ def merge(
             else:
                 if isinstance(d, ast.DeckDecl):
                     problems.extend(_dropped_tags(out[at], d, src))  # type: ignore[arg-type]
+                old = out[at]
+                if isinstance(d, _EXTENSIBLE) and isinstance(old, _EXTENSIBLE) and d.extension is None:
+                    d = attrs.evolve(d, extension=old.extension)  # a replaced extension point stays one
                 out[at] = d
     return out, problems
+
+
+_EXTENSIBLE = (ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
+
+
+def _handler_name(h: ast.Handler) -> str:
+    return f"on {h.event}" + (f" {h.selector}" if h.selector else "")
+
+
+def _replace_handler(out: list[ast.Declaration], d: ast.ReplaceHandlerDecl, src: SourceText) -> list[Diagnostic]:
+    """Put the handler of a `replace handler` into its rule in `out`; return what is wrong with it."""
+    rules = [(i, r) for i, r in enumerate(out) if isinstance(r, ast.RuleDecl)]
+    at = next((i for i, r in rules if r.name == d.rule), None)
+    if at is None:
+        return [
+            src.diagnostic(
+                f"the base has no rule '{d.rule}' to replace a handler of",
+                d.rule_span,
+                did_you_mean(d.rule, [r.name for _, r in rules]),
+            )
+        ]
+    rule = out[at]
+    assert isinstance(rule, ast.RuleDecl)
+    new = d.handler
+    same = [i for i, h in enumerate(rule.handlers) if (h.event, h.selector) == (new.event, new.selector)]
+    if len(same) != 1:
+        has = ", ".join(f"`{_handler_name(h)}`" for h in rule.handlers) or "none, only `when` triggers"
+        message = (
+            f"rule '{d.rule}' has no handler `{_handler_name(new)}`"
+            if not same
+            else f"rule '{d.rule}' has {len(same)} handlers `{_handler_name(new)}`: which one is meant is unclear"
+        )
+        hint = f"its handlers: {has}" if not same else "restate the whole rule instead"
+        return [src.diagnostic(message, d.span, hint)]
+    handlers = list(rule.handlers)
+    handlers[same[0]] = new
+    out[at] = attrs.evolve(rule, handlers=tuple(handlers))
+    return []
 
 
 def _dropped_tags(old: ast.DeckDecl, new: ast.DeckDecl, src: SourceText) -> list[Diagnostic]:
@@ -352,7 +395,7 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     try:
         model = check_declarations(header, decls, sources)
     except LandlordError as err:
-        raise RuleCheckError(problems + list(err.diagnostics)) from None
+        raise RuleCheckError(problems + _blame_removals(list(err.diagnostics), modules)) from None
     except RecursionError:
         raise too_deep(source_of(modules[-1])) from None
     if problems:
@@ -364,6 +407,56 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     if problems:
         raise RuleCheckError(problems)
     return ruleset
+
+
+# what the checker says of a name nothing declares: "unknown name 'x'", "unknown function 'x'",
+# "rule 'r' replaces an unknown rule 'x'", ...
+_UNKNOWN = re.compile(r"(?:^|replaces an )unknown [a-z ,]+ '([a-z_][a-z0-9_]*)'")
+
+
+def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) -> list[Diagnostic]:
+    """Return the diagnostics with every use of a name a variant removed blamed on the `remove` line.
+
+    A base that still uses what a variant removes would otherwise be reported
+    as an unknown name inside the base (often a shipped file the author never
+    wrote). The error is put at the `remove`, with a note at each use, and
+    replaces the unknown-name errors it explains.
+    """
+    removals: dict[str, tuple[ast.RemoveDecl, ast.Module]] = {}
+    for module in modules[1:]:
+        for d in module.declarations:
+            if isinstance(d, ast.RemoveDecl) and d.what not in ("card", "end"):
+                removals[d.name] = (d, module)
+    uses: dict[str, list[Diagnostic]] = {}
+    kept = []
+    for diag in diagnostics:
+        match = _UNKNOWN.search(diag.message)
+        name = match.group(1) if match else None
+        if name in removals and diag.span is not None and diag.span.file != removals[name][1].source_name:
+            uses.setdefault(name, []).append(diag)
+        else:
+            kept.append(diag)
+    for name in sorted(uses, key=lambda n: removals[n][0].span.line):
+        found = uses[name]
+        removal, module = removals[name]
+        places = sorted(
+            {(Path(d.span.file).name, d.span.line) for d in found if d.span is not None}, key=lambda p: p[1]
+        )
+        listed = ", ".join(f"{file}:{line}" for file, line in places[:5]) + (" ..." if len(places) > 5 else "")
+        kept.append(
+            source_of(module).diagnostic(
+                f"cannot remove {removal.what} '{name}': the base still uses it "
+                f"({len(places)} place{'s' if len(places) != 1 else ''})",
+                removal.span,
+                f"to change it, restate `{removal.what} {name}` instead; "
+                f"to drop it, also replace what uses it: {listed}",
+            )
+        )
+        kept.extend(
+            attrs.evolve(d, message=f"the base uses {removal.what} '{name}' here", hint=None, severity="note")
+            for d in found
+        )
+    return kept
 
 
 _Change = ast.Declaration | ast.SpaceDecl | ast.CardDecl
@@ -382,6 +475,8 @@ def _touched(module: ast.Module) -> dict[tuple[str, str], _Change]:
                 touched[("card", card.name)] = card
         elif isinstance(d, ast.RemoveDecl):
             touched[(d.what, d.name)] = d
+        elif isinstance(d, ast.ReplaceHandlerDecl):
+            touched[("handler", f"{_handler_name(d.handler)} in rule {d.rule}")] = d
         else:
             key = _decl_key(d)
             if key is not None:
@@ -443,6 +538,19 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
                 )
             else:
                 seen.setdefault(key, (module, decl))
+    for module, decl in seen.values():
+        # one variant's new handler would be lost in (or laid into) another's restated rule
+        if isinstance(decl, ast.ReplaceHandlerDecl) and ("rule", decl.rule) in seen:
+            other_module, other = seen[("rule", decl.rule)]
+            if other_module is not module:
+                problems.append(
+                    source_of(module).diagnostic(
+                        f"conflict: rule '{decl.rule}' is restated by one variant "
+                        "and has a handler replaced by another",
+                        decl.span,
+                        f"{Path(other_module.source_name).stem} restates it at {other.span.file}:{other.span.line}",
+                    )
+                )
     if problems:
         raise RuleCheckError(problems)
     # the same removal made by two variants is made once

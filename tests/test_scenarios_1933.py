@@ -1009,7 +1009,7 @@ def test_1933_variants_load_and_simulate(edition):
 def test_1933_jail_insurance_25_before_throwing_saves_from_the_corner():
     g = game(JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)], answers=[["corner", "done"], []])
     turn(g, 0)
-    assert payments(g) == [(25, "p0", "bank", "turn_start")]
+    assert payments(g) == [(25, "p0", "bank", "jail_insurance")]
     assert where(g, 0) == "go_to_jail" and pvar(g, "in_jail", 0) is False
 
 
@@ -1028,7 +1028,7 @@ def test_1933_jail_insurance_covers_one_turn_only():
     put(g, 0, "ventnor_avenue")
     turn(g, 0)  # declines to insure again: the corner sends him to Jail
     assert pvar(g, "insured_corner", 0) is False and pvar(g, "in_jail", 0) is True
-    assert [p for p in payments(g) if p[3] == "turn_start"] == [(25, "p0", "bank", "turn_start")]
+    assert [p for p in payments(g) if p[3] == "jail_insurance"] == [(25, "p0", "bank", "jail_insurance")]
 
 
 def test_1933_jail_insurance_chance_policy_does_not_cover_the_corner():
@@ -1036,7 +1036,7 @@ def test_1933_jail_insurance_chance_policy_does_not_cover_the_corner():
         JAIL_INSURANCE, cash=100, at=["free_parking", "go"], throws=[(4, 6)], answers=[["chance_policy", "done"], []]
     )
     turn(g, 0)
-    assert payments(g) == [(5, "p0", "bank", "turn_start")]
+    assert payments(g) == [(5, "p0", "bank", "jail_insurance")]
     assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
 
 
@@ -1072,7 +1072,7 @@ def test_1933_jail_insurance_5_against_a_chance_go_to_jail_card():
     )
     on_top(g, "chance_cards", "chance_go_to_jail")
     turn(g, 0)
-    assert payments(g) == [(5, "p0", "bank", "turn_start")]
+    assert payments(g) == [(5, "p0", "bank", "jail_insurance")]
     assert where(g, 0) == "chance_3" and pvar(g, "in_jail", 0) is False
 
 

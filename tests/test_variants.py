@@ -467,7 +467,7 @@ def test_variant_monopoly_1933_jail_insurance_the_corner_policy_keeps_him_out_of
         JAIL_INSURANCE, cash=100, at=["b_and_o_railroad", "go"], throws=[(2, 3)], answers=[["corner", "done"], []]
     )
     turn(g, 0)
-    assert payments(g) == [(25, "p0", "bank", "turn_start")]
+    assert payments(g) == [(25, "p0", "bank", "jail_insurance")]
     assert where(g, 0) == "go_to_jail" and pvar(g, "in_jail", 0) is False
 
 
@@ -690,7 +690,7 @@ EXPECTED_CHANGES: dict[str, set[tuple[str, str, str]]] = {
         ("function", "added", "has_land_monopoly"),
         ("function", "added", "throw_chance"),
         ("function", "changed", "insured_against"),
-        ("rule", "changed", "turn_start"),
+        ("rule", "added", "jail_insurance"),
         ("variable", "added", "player insured_chance"),
         ("variable", "added", "player insured_corner"),
     },

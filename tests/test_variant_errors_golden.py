@@ -1,0 +1,64 @@
+"""Golden tests for the diagnostics of mistakes only a variant can make.
+
+Every `tests/golden/variants/NN-name.lg` is a small variant of a shipped
+edition with one kind of mistake; its `NN-name.expected` holds what
+`landlord-dsl check` prints for it (notes about the shipped edition name it
+as `.../editions/FILE`, so the goldens do not depend on where the package
+lives). Regenerate after a deliberate change to a message with
+
+    LANDLORD_UPDATE_GOLDEN=1 python -m pytest tests/test_variant_errors_golden.py
+
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import landlord_dsl as ld
+from landlord_dsl.resources import editions_dir
+
+GOLDEN_DIR = Path(__file__).parent / "golden" / "variants"
+UPDATE = os.environ.get("LANDLORD_UPDATE_GOLDEN", "") not in ("", "0")
+CASES = sorted(GOLDEN_DIR.glob("*.lg"))
+
+
+def _render(path: Path) -> str:
+    diagnostics = ld.check(path.read_text(encoding="utf-8"), path.name)
+    text = "\n\n".join(d.render() for d in diagnostics) + "\n"
+    return text.replace(str(editions_dir()), ".../editions")
+
+
+def test_golden_directory_is_populated():
+    assert len(CASES) >= 4
+    orphans = sorted(p.name for p in GOLDEN_DIR.glob("*.expected") if not p.with_suffix(".lg").exists())
+    assert not orphans, f"expected files without a .lg file: {orphans}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_golden(path: Path):
+    actual = _render(path)
+    assert "error:" in actual, f"{path.name} is meant to hold a mistake"
+    expected_path = path.with_suffix(".expected")
+    if UPDATE:
+        expected_path.write_text(actual, encoding="utf-8")
+    assert expected_path.exists(), f"missing {expected_path.name}; run with LANDLORD_UPDATE_GOLDEN=1"
+    assert actual == expected_path.read_text(encoding="utf-8")
+
+
+def test_removing_what_the_base_uses_is_reported_at_the_remove_line():
+    """Issue 18, item 9: was "unknown name 'salary'" at a line of the installed edition."""
+    path = GOLDEN_DIR / "01-remove-what-the-base-uses.lg"
+    diagnostics = ld.check(path.read_text(encoding="utf-8"), path.name)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    assert [(d.span.file, d.line_text) for d in errors] == [
+        (path.name, "remove const salary"),
+        (path.name, "remove action give_back"),
+    ]
+    assert not any(d.message.startswith("unknown") for d in diagnostics)
+    notes = [d for d in diagnostics if d.severity == "note"]
+    assert notes and all(Path(d.span.file).name == "monopoly-1933-atlantic-city.lg" for d in notes)
+    assert "pay salary from bank to player" in notes[0].line_text
