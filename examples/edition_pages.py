@@ -10,7 +10,9 @@ Two regions of each page are written between marker comments:
   kinds, fields, groups, and each space's citation with its confidence as a
   coloured badge), folded so that the board picture above it leads the page;
 * `disagreements`: every scenario test marked xfail(strict=True), which
-  records where the encoding and the rule text still disagree, with its reason.
+  records where the encoding and the rule text still disagree, with its reason;
+* `extensions`: the edition's extension points (declarations marked
+  `extension`), with what replacing each does.
 
 tests/test_edition_pages.py fails while a page is out of date.
 """
@@ -194,9 +196,31 @@ def disagreements(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def extensions(name: str) -> str:
+    """Return the list of an edition's extension points, each with what replacing it does."""
+    from landlord_dsl.extensions import extension_points
+
+    points = extension_points(ld.load_edition(name).model)
+    if not points:
+        return (
+            "None: the edition marks no declaration `extension`; a variant changes it by restating "
+            "whole declarations.\n"
+        )
+    lines = [
+        "A variant changes the edition here by declaring a function, action or rule of the same name "
+        "(see [Writing a variant](../writing-a-variant.md)); variants that replace different ones combine freely.",
+        "",
+        "| Extension point | Replacing it |",
+        "|---|---|",
+    ]
+    lines += [f"| {p.kind} `{p.signature}` | {html.escape(p.doc, quote=False)} |" for p in points]
+    return "\n".join(lines) + "\n"
+
+
 def render(name: str, text: str) -> str:
     """Return a page's text with its generated regions rewritten."""
-    for region, body in (("board", board_table(name)), ("disagreements", disagreements(name))):
+    regions = (("board", board_table(name)), ("extensions", extensions(name)), ("disagreements", disagreements(name)))
+    for region, body in regions:
         begin, end = BEGIN.format(region), END.format(region)
         if begin not in text:
             continue

@@ -27,6 +27,7 @@ from .errors import (
     UsageError,
     did_you_mean,
 )
+from .extensions import restatement_warnings
 from .limits import MAX_INPUT, too_deep
 from .parser import SyntaxErrors, parse, source_of
 from .resources import editions_dir, resolve
@@ -44,6 +45,7 @@ class RuleSet:
     modules: tuple[ast.Module, ...]  # the base edition first, this file last
     path: Path | None
     rules_hash: str
+    warnings: tuple[Diagnostic, ...] = ()  # what `check` points out without refusing the rules (extensions.py)
 
 
 # the declarations known by their kind ("option" for an OptionDecl, ...) and their name
@@ -377,7 +379,9 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     sources = {m.source_name: source_of(m) for m in modules}
     decls = list(modules[0].declarations)
     problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     for variant in modules[1:]:
+        warnings.extend(restatement_warnings(decls, variant, sources))
         decls, cannot = merge(decls, variant, sources)
         problems.extend(cannot)  # reported together with whatever the checker finds
     header = modules[0].header
@@ -395,12 +399,12 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     try:
         model = check_declarations(header, decls, sources)
     except LandlordError as err:
-        raise RuleCheckError(problems + _blame_removals(list(err.diagnostics), modules)) from None
+        raise RuleCheckError(problems + _blame_removals(list(err.diagnostics), modules) + warnings) from None
     except RecursionError:
         raise too_deep(source_of(modules[-1])) from None
     if problems:
-        raise RuleCheckError(problems)
-    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules))
+        raise RuleCheckError(problems + warnings)
+    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules), tuple(warnings))
     from .compiler import fixed_value_problems  # the compiler builds on this module
 
     problems = fixed_value_problems(ruleset)

@@ -21,7 +21,7 @@ _spec.loader.exec_module(edition_pages)
 @pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
 def test_the_generated_regions_of_the_page_are_up_to_date(name):
     text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
-    for region in ("board", "disagreements"):
+    for region in ("board", "extensions", "disagreements"):
         assert edition_pages.BEGIN.format(region) in text, f"the page has no generated {region}"
     assert edition_pages.render(name, text) == text, "run python examples/edition_pages.py"
 

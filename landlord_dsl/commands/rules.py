@@ -32,9 +32,11 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         try:
             if target == "-":
                 text, name = _read(target)
-                load_text(text, name)
+                rules = load_text(text, name)
             else:
-                load(target)
+                rules = load(target)
+            for warning in rules.warnings:
+                sys.stderr.write(warning.render() + "\n\n")
             if not args.quiet:
                 out.write(f"{target}: ok\n")
         except LandlordError as err:
@@ -132,6 +134,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    from ..extensions import extension_point_lines
     from ..loader import load
 
     rules = load(args.edition)
@@ -180,6 +183,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         line(f"{heading}:")
         for row in rows:
             line(row)
+    for row in extension_point_lines(m):
+        line(row)
     return 0
 
 
