@@ -17,6 +17,7 @@ placement are not compared.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -101,7 +102,7 @@ def _body(d: Extensible) -> tuple:
     return (d.params, d.body)
 
 
-def _same_but_at(a: object, b: object, points: dict[str, Extensible], sites: list[str]) -> bool:
+def _same_but_at(a: object, b: object, points: Mapping[str, Extensible], sites: list[str]) -> bool:
     """Return whether `a` and `b` are equal apart from the calls of extension points in `a` (listed in `sites`)."""
     if a == b:
         return True
@@ -113,10 +114,11 @@ def _same_but_at(a: object, b: object, points: dict[str, Extensible], sites: lis
         return True
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same_but_at(x, y, points, sites) for x, y in zip(a, b))
-    if type(a) is not type(b) or not attrs.has(type(a)):
+    kind = type(a)
+    if type(b) is not kind or not attrs.has(kind):
         return False
     return all(
         _same_but_at(getattr(a, f.name), getattr(b, f.name), points, sites)
-        for f in attrs.fields(type(a))
+        for f in attrs.fields(kind)
         if f.eq and f.name != "provenance"
     )

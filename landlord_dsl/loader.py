@@ -279,6 +279,8 @@ _CHECKABLE_AROUND = {
     "space",
     "game",
     "remove",
+    "replace",
+    "extension",
 }
 _DECLARED = re.compile(
     r"\b(?:rule|const|table|group|kind|function|action|deck|account|option|var|space|card)\s+"
