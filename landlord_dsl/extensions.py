@@ -9,8 +9,9 @@ A variant's function, action or rule that replaces a base declaration of
 the same kind and name (not itself an extension point) is warned of when
 its body is the base's body except at places where the base calls an
 extension point (`f(...)` of an extension function, `do a(...)` of an
-extension action), and there only: at each such place the variant may
-have anything, and it differs at one or more of them. A rule's body is its
+extension action) and the variant has something else there (not a call of
+the same extension point, whose arguments would be compared as any other
+part), and it differs at one such place at least. A rule's body is its
 handlers and triggers (and `off`, `replaces`); its label, citation and
 placement are not compared.
 """
@@ -106,12 +107,15 @@ def _same_but_at(a: object, b: object, points: Mapping[str, Extensible], sites: 
     """Return whether `a` and `b` are equal apart from the calls of extension points in `a` (listed in `sites`)."""
     if a == b:
         return True
+    # a call the variant replaces by something else (not the same call with other arguments)
     if isinstance(a, ast.Call) and isinstance(points.get(a.function), ast.FunctionDecl):
-        sites.append(a.function)
-        return True
+        if not (isinstance(b, ast.Call) and b.function == a.function):
+            sites.append(a.function)
+            return True
     if isinstance(a, ast.Do) and isinstance(points.get(a.action), ast.ActionDecl):
-        sites.append(a.action)
-        return True
+        if not (isinstance(b, ast.Do) and b.action == a.action):
+            sites.append(a.action)
+            return True
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same_but_at(x, y, points, sites) for x, y in zip(a, b))
     kind = type(a)

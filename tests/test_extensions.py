@@ -84,6 +84,24 @@ def test_no_warning_when_the_restated_rule_changes_more_or_nothing(condition: st
     assert _warnings(text) == []
 
 
+def test_passing_other_arguments_to_an_extension_point_is_not_warned_of():
+    """The flat Income Tax of docs/writing-a-variant.md keeps calling bank_charge, with another amount."""
+    text = HEADER + (
+        'rule income_tax_rule "Income Tax: a flat $200" source "house-rule" reconstruction {\n'
+        "    on land income_tax_square {\n"
+        "        pay bank_charge(player, 200) from player to bank\n"
+        "    }\n"
+        "}\n"
+    )
+    assert _warnings(text) == []
+    wrapped = text.replace(
+        "bank_charge(player, 200)", "max(bank_charge(player, percent(wealth(player), income_tax_pct)), 1)"
+    )
+    assert _warnings(wrapped) == [
+        "rule 'income_tax_rule' restates the base's rule only to change what the extension point 'bank_charge' computes"
+    ]
+
+
 def test_restating_an_extension_point_itself_is_not_warned_of():
     text = HEADER + 'function bank_charge(p: player, amount: int) = amount + 1 source "house-rule" reconstruction\n'
     assert _warnings(text) == []
