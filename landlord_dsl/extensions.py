@@ -107,15 +107,10 @@ def _same_but_at(a: object, b: object, points: Mapping[str, Extensible], sites: 
     """Return whether `a` and `b` are equal apart from the calls of extension points in `a` (listed in `sites`)."""
     if a == b:
         return True
-    # a call the variant replaces by something else (not the same call with other arguments)
-    if isinstance(a, ast.Call) and isinstance(points.get(a.function), ast.FunctionDecl):
-        if not (isinstance(b, ast.Call) and b.function == a.function):
-            sites.append(a.function)
-            return True
-    if isinstance(a, ast.Do) and isinstance(points.get(a.action), ast.ActionDecl):
-        if not (isinstance(b, ast.Do) and b.action == a.action):
-            sites.append(a.action)
-            return True
+    called = _point_called(a, points)
+    if called is not None and _point_called(b, points) != called:  # not the same call with other arguments
+        sites.append(called)
+        return True
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same_but_at(x, y, points, sites) for x, y in zip(a, b))
     kind = type(a)
@@ -126,3 +121,12 @@ def _same_but_at(a: object, b: object, points: Mapping[str, Extensible], sites: 
         for f in attrs.fields(kind)
         if f.eq and f.name != "provenance"
     )
+
+
+def _point_called(node: object, points: Mapping[str, Extensible]) -> str | None:
+    """Return the extension point `node` calls (a function call or a `do`), or None if it calls none."""
+    if isinstance(node, ast.Call) and isinstance(points.get(node.function), ast.FunctionDecl):
+        return node.function
+    if isinstance(node, ast.Do) and isinstance(points.get(node.action), ast.ActionDecl):
+        return node.action
+    return None

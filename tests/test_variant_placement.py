@@ -240,3 +240,22 @@ def test_new_constructs_format_canonically_and_keep_their_meaning():
     )
     assert parse(formatted, "v.lg") == parse(text, "v.lg")
     assert format_text(formatted, "v.lg") == formatted
+
+
+def test_two_variants_replacing_one_handler_differently_conflict(tmp_path: Path):
+    (tmp_path / "flat.lg").write_text(FLAT_TAX, encoding="utf-8")
+    (tmp_path / "flatter.lg").write_text(FLAT_TAX.replace("200", "100"), encoding="utf-8")
+    with pytest.raises(ld.LandlordError) as info:
+        ld.load_edition(f"{tmp_path / 'flat.lg'}+{tmp_path / 'flatter.lg'}")
+    assert [d.message for d in info.value.diagnostics if d.severity == "error"] == [
+        "conflict: handler 'on land income_tax_square in rule income_tax_rule' is changed differently by two variants"
+    ]
+    # the same replacement twice is no conflict
+    (tmp_path / "same.lg").write_text(FLAT_TAX, encoding="utf-8")
+    ld.load_edition(f"{tmp_path / 'flat.lg'}+{tmp_path / 'same.lg'}")
+
+
+def test_the_citation_of_a_replaced_handler_is_checked():
+    text = FLAT_TAX.replace('source "house-rule: not in the 1933 rules" reconstruction {', 'source "hous-rule" {')
+    (d,) = ld.check(text, "v.lg")
+    assert (d.message, d.span.file) == ("unknown source key 'hous-rule'", "v.lg")
