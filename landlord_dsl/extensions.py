@@ -19,12 +19,15 @@ placement are not compared.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attrs
 
 from . import ast
 from .errors import Diagnostic, SourceText
+
+if TYPE_CHECKING:
+    from .model import Model
 
 Extensible = ast.FunctionDecl | ast.ActionDecl | ast.RuleDecl
 
@@ -40,7 +43,7 @@ class ExtensionPoint:
     span: ast.Span  # where the declaration in force is
 
 
-def extension_points(model: Any) -> list[ExtensionPoint]:
+def extension_points(model: Model) -> list[ExtensionPoint]:
     """Return the extension points of a checked Model, functions first, then actions, then rules, by name."""
     decls: list[Extensible] = [*model.functions.values(), *model.actions.values(), *model.rules]
     points = []
@@ -55,7 +58,7 @@ def extension_points(model: Any) -> list[ExtensionPoint]:
     return sorted(points, key=lambda p: (order[p.kind], p.name))
 
 
-def extension_point_lines(model: Any) -> list[str]:
+def extension_point_lines(model: Model) -> list[str]:
     """Return `show`'s section of extension points: a heading and one line per point (nothing if none)."""
     points = extension_points(model)
     if not points:

@@ -416,8 +416,8 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
 
 
 # what the checker says of a name nothing declares: "unknown name 'x'", "unknown function 'x'",
-# "rule 'r' replaces an unknown rule 'x'", ...
-_UNKNOWN = re.compile(r"(?:^|replaces an )unknown [a-z ,]+ '([a-z_][a-z0-9_]*)'")
+# "rule 'r' replaces an unknown rule 'x'", "rule 'r' is placed after an unknown rule 'x'", ...
+_UNKNOWN = re.compile(r"(?:^|an )unknown [a-z ,]+ '([a-z_][a-z0-9_]*)'")
 
 
 def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) -> list[Diagnostic]:

@@ -259,3 +259,14 @@ def test_the_citation_of_a_replaced_handler_is_checked():
     text = FLAT_TAX.replace('source "house-rule: not in the 1933 rules" reconstruction {', 'source "hous-rule" {')
     (d,) = ld.check(text, "v.lg")
     assert (d.message, d.span.file) == ("unknown source key 'hous-rule'", "v.lg")
+
+
+def test_removing_the_rule_another_is_placed_next_to_is_reported_at_the_remove():
+    text = 'edition "v" { extends "monopoly-1933-jail-insurance" }\nremove rule turn_start\n'
+    error, note = ld.check(text, "v.lg")
+    assert (error.message, error.span.file, error.span.line) == (
+        "cannot remove rule 'turn_start': the base still uses it (1 place)",
+        "v.lg",
+        2,
+    )
+    assert note.severity == "note" and "after turn_start" in note.line_text
