@@ -26,15 +26,18 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     from ..loader import load, load_text
+    from ..parser import old_syntax_warnings
 
     failed = 0
     for target in args.files:
         try:
             if target == "-":
                 text, name = _read(target)
-                load_text(text, name)
+                ruleset = load_text(text, name)
             else:
-                load(target)
+                ruleset = load(target)
+            for warning in old_syntax_warnings(ruleset.modules[-1]):  # the file named, not its base's
+                sys.stderr.write(warning.render() + "\n")
             if not args.quiet:
                 out.write(f"{target}: ok\n")
         except LandlordError as err:
