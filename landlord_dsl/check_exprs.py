@@ -359,7 +359,9 @@ class ExpressionPass(PassBase):
         if op in ("==", "!="):
             a, b = self.conform(b, e.left, a), self.conform(a, e.right, b)
             if not comparable(a, b):
-                self.error(f"cannot compare {describe(a)} with {describe(b)}", e.span, None)
+                chosen = choice_name(strip_optional(a)) or choice_name(strip_optional(b))
+                hint = f"a '{chosen}' value is compared with another, or with a written value" if chosen else None
+                self.error(f"cannot compare {describe(a)} with {describe(b)}", e.span, hint)
             return BOOL
         if op in ("in", "not in"):
             if isinstance(e.right, ast.ListLit) and b == list_of(TEXT) and choice_name(strip_optional(a)):
