@@ -15,7 +15,7 @@ from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope, declared_type
-from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, choice_of, compatible, describe
+from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
 # names the language gives a meaning: no declaration may take them
 _RESERVED = frozenset(CONTEXT_NAMES) | frozenset(SHORTFALL_NAMES) | {"card"} | frozenset(LITERAL_NAMES)

@@ -142,7 +142,7 @@ class ExpressionPass(PassBase):
         for node in _written_texts(e):
             if isinstance(node, ast.TextLit) and values is not None and node.value not in values:
                 self.error(
-                    f'"{node.value}" is not one of the values of \'{name}\'',
+                    f"\"{node.value}\" is not one of the values of '{name}'",
                     node.span,
                     did_you_mean(node.value, values) or "its values: " + ", ".join(f'"{v}"' for v in values),
                 )

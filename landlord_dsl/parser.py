@@ -9,9 +9,8 @@ one file reports all its syntax errors.
 
 from __future__ import annotations
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-
 import attrs
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .builder import AstBuilder, unquote
