@@ -220,6 +220,8 @@ class ExpressionPass(PassBase):
             return optional(a)
         if not (compatible(a, b) or compatible(b, a)):
             self.error(f"both branches must give the same type ({describe(a)} vs {describe(b)})", e.span, None)
+        if TEXT in (a, b):  # a choice's value and any text give a text
+            return TEXT
         return a if a != ANY else b
 
     @handles(ast.Aggregate)

@@ -72,6 +72,8 @@ def compatible(expected: str, actual: str) -> bool:
         return True
     if expected == PAYEE:
         return strip_optional(actual) in (PLAYER, ACCOUNT, PAYEE)
+    if expected == TEXT and choice_name(actual) is not None:
+        return True  # a choice's value is a text; a text is no choice's value (see checker's `conform`)
     if expected.endswith("?"):
         return actual == NONE or compatible(expected[:-1], strip_optional(actual))
     if expected == "list[any]":

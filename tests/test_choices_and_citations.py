@@ -290,3 +290,21 @@ def test_no_shipped_line_ends_in_a_brace_after_a_citation(name: str):
     text = shipped_files()[name].read_text()
     assert not [line for line in text.splitlines() if CITED_THEN_BRACE.search(line)]
     assert ld.parse(text).old_syntax == ()
+
+
+def test_a_choice_value_stands_where_a_text_is_wanted_but_not_the_other_way():
+    body = """
+option pace = "slow" choices "slow" | "fast"
+table speed { "slow": 1, "fast": 2 }
+var shown = "none"
+function length(t: text) = 1
+rule r {
+    on turn {
+        set shown = turn_state
+        set taxes = speed[pace] + length(turn_state)
+        set turn_state = if pace == "slow" then turn_state else shown
+    }
+}
+var taxes = 0
+"""
+    assert problems(body) == ["cannot set a variable holding a 'standing' value to text"]
