@@ -184,15 +184,16 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
 
 
 def check(text: str, file: str = "<string>") -> list[Diagnostic]:
-    """Return every problem in .lg source text (an empty list when it is valid)."""
+    """Return every problem in .lg source text: its errors, or, when it is valid, warnings of old syntax."""
     from .errors import LandlordError
     from .loader import load_text
+    from .parser import old_syntax_warnings
 
     try:
-        load_text(text, file)
+        ruleset = load_text(text, file)
     except LandlordError as err:
         return list(err.diagnostics)
-    return []
+    return old_syntax_warnings(ruleset.modules[-1])
 
 
 def format_source(text: str, file: str = "<string>") -> str:

@@ -392,6 +392,18 @@ class OptionDecl:
     provenance: Provenance | None
     span: Span = _span()
     default_span: Span = _span()
+    choice: str | None = None  # `option NAME: CHOICE`: its values are the choice's
+
+
+@attrs.frozen
+class ChoiceDecl:
+    """`choice NAME { "a", "b" }`: a type whose values are these texts and no others."""
+
+    name: str
+    label: str | None
+    values: tuple[str, ...]
+    provenance: Provenance | None
+    span: Span = _span()
 
 
 @attrs.frozen
@@ -625,7 +637,17 @@ Declaration = Union[
     RemoveDecl,
     ReferenceDecl,
     ReplaceHandlerDecl,
+    ChoiceDecl,
 ]
+
+
+@attrs.frozen
+class OldSyntax:
+    """A construct written in a form the language still reads but will drop: `check` warns, `fmt` rewrites it."""
+
+    message: str
+    hint: str
+    span: Span
 
 
 @attrs.frozen
@@ -636,3 +658,4 @@ class Module:
     declarations: tuple[Declaration, ...]
     source_name: str = attrs.field(default="<string>", eq=False)
     source_text: str = attrs.field(default="", eq=False, repr=False)
+    old_syntax: tuple[OldSyntax, ...] = attrs.field(default=(), eq=False, repr=False)

@@ -37,6 +37,10 @@ class AstBuilder(Transformer):
         super().__init__()
         self.file = file
         self.at = at  # the one span every node gets (the text an expression hole sits in)
+        self.old_syntax: list[ast.OldSyntax] = []  # what the file writes in a form that will be dropped
+
+    def _old(self, message: str, span: ast.Span) -> None:
+        self.old_syntax.append(ast.OldSyntax(message, f"`landlord-dsl fmt {self.file}` rewrites it", span))
 
     def _span(self, meta: Any) -> ast.Span:
         if self.at is not None:
@@ -341,9 +345,23 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def option_decl(self, meta, children):
-        name, label, default, choices, prov = children
+        name, choice, label, default, choices, prov = children
         value = default.value
-        return ast.OptionDecl(str(name), label, value, choices, prov, span=self._span(meta), default_span=default.span)
+        return ast.OptionDecl(
+            str(name),
+            label,
+            value,
+            choices,
+            prov,
+            span=self._span(meta),
+            default_span=default.span,
+            choice=str(choice) if choice is not None else None,
+        )
+
+    @v_args(meta=True)
+    def choice_decl(self, meta, children):
+        name, label, *values, prov = children
+        return ast.ChoiceDecl(str(name), label, tuple(v for v in values if v is not None), prov, span=self._span(meta))
 
     @v_args(meta=True)
     def account_decl(self, meta, children):
@@ -371,6 +389,21 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def field_decl(self, meta, children):
         return ast.FieldDecl(str(children[0]), children[1], span=self._span(meta))
+
+    def kind_field(self, children):
+        return children[0]
+
+    def kind_field_bare(self, children):
+        self._old("kind fields are separated by commas, like a space's field values", children[0].span)
+        return children[0]
+
+    @v_args(meta=True)
+    def early_provenance(self, meta, children):
+        self._old("a citation before the `{` is in its old place: it now comes after the closing `}`", children[0].span)
+        return children[0]
+
+    def rule_body(self, children):
+        return tuple(children)
 
     @v_args(meta=True)
     def kind_decl(self, meta, children):
@@ -434,7 +467,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def card_decl(self, meta, children):
-        name, text, copies, share, tags, prov, body = children
+        name, text, copies, share, tags, *rest = children
+        prov, body = _cited(rest)
         return ast.CardDecl(
             str(name),
             text,
@@ -455,7 +489,9 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def deck_decl(self, meta, children):
-        name, label, policy, of_titles, size, enabled, prov, *cards = children
+        name, label, policy, of_titles, size, enabled, *rest = children
+        prov = next((r for r in rest if isinstance(r, ast.Provenance)), None)
+        cards = [r for r in rest if isinstance(r, ast.CardDecl)]
         return ast.DeckDecl(
             str(name),
             label,
@@ -483,8 +519,8 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def action_decl(self, meta, children):
         name, *rest = children
-        body, prov = rest[-1], rest[-2]
-        params = tuple(p for p in rest[:-2] if p is not None)
+        params = tuple(p for p in rest if isinstance(p, ast.Param))
+        prov, body = _cited([r for r in rest if not isinstance(r, ast.Param)])
         return ast.ActionDecl(str(name), params, prov, body, span=self._span(meta))
 
     @v_args(meta=True)
@@ -514,8 +550,9 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def rule_decl(self, meta, children):
-        name, label, state, replaces, placement, prov, *parts = children
+        name, label, state, replaces, placement, *rest = children
         side, anchor = placement if placement is not None else (None, None)
+        prov, parts = _cited(rest)
         return ast.RuleDecl(
             str(name),
             label,
@@ -540,7 +577,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def replace_handler_decl(self, meta, children):
-        event, selector, rule, prov, body = children
+        event, selector, rule, body, prov = children
         handler = ast.Handler(
             event,
             str(selector) if selector is not None else None,
@@ -574,3 +611,10 @@ class AstBuilder(Transformer):
 
     def hole(self, children):
         return children[0]
+
+
+def _cited(rest: list) -> tuple[ast.Provenance | None, Any]:
+    """Return the citation and the body of `[early_provenance] body [provenance]` (one of the two is None)."""
+    cited = [r for r in rest if isinstance(r, ast.Provenance)]
+    (body,) = [r for r in rest if r is not None and not isinstance(r, ast.Provenance)]
+    return (cited[0] if cited else None), body

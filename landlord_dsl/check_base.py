@@ -29,6 +29,7 @@ class PassBase:
         self.annotations = Annotations()
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}
+        self.choice_decls: dict[str, ast.ChoiceDecl] = {}  # the choices declared, which are type names
         self.names_seen: dict[str, ast.Span] = {}  # every top-level name claimed, with where
         self.paid_fields: dict[str, ast.Span] = {}  # board fields some `pay` pays as they stand, with the first
 
@@ -58,5 +59,7 @@ class PassBase:
         def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str: ...
 
         def _name_type(self, e: ast.Name, scope: Scope, constant: bool = False, report: bool = True) -> str: ...
+
+        def conform(self, want: str, e: ast.Expr, got: str) -> str: ...
 
         def define(self, scope: Scope, name: str, type_: str, span: ast.Span) -> int: ...

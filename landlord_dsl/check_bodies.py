@@ -17,7 +17,7 @@ from . import ast
 from .builtins import BUILTINS
 from .check_stmts import StatementPass
 from .errors import did_you_mean
-from .model import FIELD_TYPES, Annotations, Scope, param_type
+from .model import Annotations, Scope, declared_type, param_type
 from .narrowing import walk_statements
 from .types import (
     ANY,
@@ -60,7 +60,8 @@ class BodyPass(StatementPass):
         for table in (m.game_vars, m.player_vars, m.space_vars):
             for v in table.values():
                 initial = self.expr(v.initial, Scope([0]), constant=True)
-                declared = FIELD_TYPES[v.type] if v.type else initial
+                declared = declared_type(v.type) if v.type else initial
+                initial = self.conform(declared, v.initial, initial)
                 if v.type and initial == NONE:
                     declared = optional(declared)
                 if not compatible(declared, initial):

@@ -14,7 +14,7 @@ from .builtins import BUILTINS
 from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
-from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope
+from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope, declared_type
 from .placement import order_rules
 from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
@@ -98,12 +98,58 @@ class DeclarationPass(PassBase):
                 d.default_span,
                 f"numbers may have at most {len(str(MAX_NUMBER)) - 1} digits",
             )
-        if d.choices is not None and d.default not in d.choices:
+        if d.choices is not None and d.choice is not None:
+            self.error(
+                f"option '{d.name}' takes its values from '{d.choice}' and also lists them",
+                d.span,
+                f"drop `choices ...`, or drop `: {d.choice}`",
+            )
+        elif d.choices is not None:
+            m.choices[d.name] = d.choices
+            self._check_default(d, d.choices)
+
+    def _check_default(self, d: ast.OptionDecl, values: tuple[str, ...]) -> None:
+        if d.default not in values:
             self.error(
                 f"option '{d.name}' defaults to {d.default!r}, which is not one of its choices",
                 d.default_span,
-                "choices: " + ", ".join(repr(c) for c in d.choices),
+                "choices: " + ", ".join(repr(c) for c in values),
             )
+
+    @handles(ast.ChoiceDecl)
+    def _collect_choice(self, d: ast.ChoiceDecl) -> None:
+        if not self._global_name(d.name, d):
+            return
+        if d.name in FIELD_TYPES:
+            self.error(f"'{d.name}' is a built-in type", d.span, "choose another name")
+        twice = sorted({v for v in d.values if d.values.count(v) > 1})
+        if twice:
+            self.error(f"choice '{d.name}' lists {twice[0]!r} twice", d.span, "list each value once")
+        self.m.choices[d.name] = d.values
+        self.choice_decls[d.name] = d
+
+    def _check_type_names(self, decls: list[ast.Declaration]) -> None:
+        """Report every declared type that is neither built in nor a choice; check choice-typed options."""
+        named: list[tuple[str, ast.Span]] = []
+        for d in decls:
+            if isinstance(d, ast.KindDecl):
+                named.extend((f.type, f.span) for f in d.fields)
+            elif isinstance(d, ast.VarDecl) and d.type is not None:
+                named.append((d.type, d.span))
+            elif isinstance(d, (ast.FunctionDecl, ast.ActionDecl)):
+                named.extend((p.type, p.span) for p in d.params)
+            elif isinstance(d, ast.OptionDecl) and d.choice is not None:
+                if d.choice in self.choice_decls and d.choices is None:
+                    self._check_default(d, self.m.choices[d.choice])
+                named.append((d.choice, d.span))
+        for name, span in named:
+            if name not in FIELD_TYPES and name not in self.choice_decls:
+                self.error(
+                    f"unknown type '{name}'",
+                    span,
+                    did_you_mean(name, list(FIELD_TYPES) + list(self.choice_decls))
+                    or "a type is int, bool, text, space, group, player, card, or the name of a `choice`",
+                )
 
     @handles(ast.AccountDecl)
     def _collect_account(self, d: ast.AccountDecl) -> None:
@@ -129,7 +175,7 @@ class DeclarationPass(PassBase):
         m.groups.setdefault(d.name, [])
         m.group_labels[d.name] = d.label or d.name
         for f in d.fields:
-            t = FIELD_TYPES[f.type]
+            t = declared_type(f.type)
             if f.type == "card":
                 self.error(
                     f"field '{f.name}' cannot hold a card: a space's fields are fixed values",
@@ -351,7 +397,8 @@ class DeclarationPass(PassBase):
                         )
                         continue
                     t = self.expr(value, Scope([0]), constant=True)
-                    want = FIELD_TYPES[decl.type]
+                    want = declared_type(decl.type)
+                    t = self.conform(want, value, t)
                     if not compatible(want, t):
                         self.error(
                             f"field '{name}' of '{s.name}' should be {describe(want)}, not {describe(t)}",

@@ -30,6 +30,8 @@ from .types import (
     SHORTFALL_NAMES,
     SPACE,
     TEXT,
+    choice_name,
+    choice_of,
     comparable,
     compatible,
     describe,
@@ -56,8 +58,10 @@ class ExpressionPass(PassBase):
             return local[0]
         if n in m.options:
             self.annotations.set_ref(e, ("option", n))
-            d = m.options[n].default
-            return BOOL if isinstance(d, bool) else INT if isinstance(d, int) else TEXT
+            o = m.options[n]
+            if o.choice is not None or o.choices is not None:
+                return choice_of(o.choice or n)
+            return BOOL if isinstance(o.default, bool) else INT if isinstance(o.default, int) else TEXT
         if n in m.consts:
             self.annotations.set_ref(e, ("const", n))
             return self.annotations.type_of(m.consts[n])
@@ -123,6 +127,28 @@ class ExpressionPass(PassBase):
         self.annotations.set_type(e, t)
         return t
 
+    def conform(self, want: str, e: ast.Expr, got: str) -> str:
+        """Return the type `e` has where a value of type `want` is wanted.
+
+        Where a choice's value is wanted, written texts (a text, or an `if`
+        giving written texts) are the choice's values: each is checked to be
+        one and recorded with the choice's type. Otherwise `got` is returned.
+        """
+        name = choice_name(strip_optional(want))
+        if name is None or got != TEXT or not _writes_texts(e):
+            return got
+        values = self.m.choices.get(name)
+        chosen = choice_of(name)
+        for node in _written_texts(e):
+            if isinstance(node, ast.TextLit) and values is not None and node.value not in values:
+                self.error(
+                    f"\"{node.value}\" is not one of the values of '{name}'",
+                    node.span,
+                    did_you_mean(node.value, values) or "its values: " + ", ".join(f'"{v}"' for v in values),
+                )
+            self.annotations.set_type(node, chosen)
+        return chosen
+
     @handles(ast.IntLit)
     def _int_lit(self, e: ast.IntLit, scope: Scope, constant: bool) -> str:
         if abs(e.value) > MAX_NUMBER:
@@ -187,12 +213,15 @@ class ExpressionPass(PassBase):
             self.error(f"the condition must be true/false, not {describe(ct)}", e.condition.span, None)
         a = self.expr(e.then, scope.child(narrowings(e.condition, True)), constant)
         b = self.expr(e.otherwise, scope.child(narrowings(e.condition, False)), constant)
+        a, b = self.conform(b, e.then, a), self.conform(a, e.otherwise, b)
         if a == NONE and b != NONE:
             return optional(b)
         if b == NONE and a != NONE:
             return optional(a)
         if not (compatible(a, b) or compatible(b, a)):
             self.error(f"both branches must give the same type ({describe(a)} vs {describe(b)})", e.span, None)
+        if TEXT in (a, b):  # a choice's value and any text give a text
+            return TEXT
         return a if a != ANY else b
 
     @handles(ast.Aggregate)
@@ -278,6 +307,7 @@ class ExpressionPass(PassBase):
             )
             return result
         for i, (want, got) in enumerate(zip(params, arg_types)):
+            got = self.conform(want, e.args[i], got)
             if not compatible(want, got):
                 self.error(
                     f"argument {i + 1} of '{e.function}' must be {describe(want)}, not {describe(got)}",
@@ -329,10 +359,18 @@ class ExpressionPass(PassBase):
                     self.error(f"`{op}` compares numbers, not {describe(t)}", side.span, None)
             return BOOL
         if op in ("==", "!="):
+            a, b = self.conform(b, e.left, a), self.conform(a, e.right, b)
             if not comparable(a, b):
-                self.error(f"cannot compare {describe(a)} with {describe(b)}", e.span, None)
+                chosen = choice_name(strip_optional(a)) or choice_name(strip_optional(b))
+                hint = f"a '{chosen}' value is compared with another, or with a written value" if chosen else None
+                self.error(f"cannot compare {describe(a)} with {describe(b)}", e.span, hint)
             return BOOL
         if op in ("in", "not in"):
+            if isinstance(e.right, ast.ListLit) and b == list_of(TEXT) and choice_name(strip_optional(a)):
+                b = list_of(strip_optional(a))
+                for item in e.right.items:
+                    self.conform(a, item, TEXT)
+                self.annotations.set_type(e.right, b)
             elem = element_of(b)
             if elem is None:
                 self.error(f"`{op}` needs a list or group on the right, not {describe(b)}", e.right.span, None)
@@ -343,3 +381,17 @@ class ExpressionPass(PassBase):
 
 
 _EXPRESSIONS = dispatch_table(ExpressionPass, ast.Expr)
+
+
+def _writes_texts(e: ast.Expr) -> bool:
+    """Return True if `e` is a written text, or an `if` whose every branch is one."""
+    if isinstance(e, ast.Conditional):
+        return _writes_texts(e.then) and _writes_texts(e.otherwise)
+    return isinstance(e, ast.TextLit)
+
+
+def _written_texts(e: ast.Expr) -> list[ast.Expr]:
+    """Return the written texts of `e` (see `_writes_texts`) and the `if`s that give them."""
+    if isinstance(e, ast.Conditional):
+        return [e, *_written_texts(e.then), *_written_texts(e.otherwise)]
+    return [e]

@@ -293,6 +293,7 @@ class StatementPass(PassBase):
             )
             return
         for i, (p, got) in enumerate(zip(action.params, arg_types)):
+            got = self.conform(param_type(p.type), s.args[i], got)
             if not compatible(param_type(p.type), got):
                 self.error(
                     f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, not {describe(got)}",
@@ -379,6 +380,7 @@ class StatementPass(PassBase):
             return
         if s.op != "=" and not compatible(INT, target_t):
             self.error(f"`{s.op}` needs a number variable", s.span, None)
+        value_t = self.conform(target_t, s.value, value_t)
         if not compatible(target_t, value_t) and not (target_t.endswith("?") or (value_t == NONE and target_t != INT)):
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
 

@@ -66,6 +66,7 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
         if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_NUMBER:
             self.error("the turn limit must be at least 1", header.span, None)
         self._collect(decls)
+        self._check_type_names(decls)
         self._check_citations(header, decls)
         self._check_board()
         self._check_groups(decls)

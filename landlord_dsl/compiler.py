@@ -275,6 +275,7 @@ class Compiler(StatementCompiler):
                 tuple(m.types.get(id(v), "any") for v in table.values())
                 for table in (m.game_vars, m.player_vars, m.space_vars)
             ),
+            choices=dict(m.choices),
             game_var_names=list(m.game_vars),
             player_var_names=list(m.player_vars),
             space_var_names=list(m.space_vars),

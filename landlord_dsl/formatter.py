@@ -240,24 +240,22 @@ class _Printer:
         self.out.append(INDENT * depth + text)
 
     # -- helpers
-    def provenance_lines(self, depth: int, head: str, prov: ast.Provenance | None, tail: str = "") -> list[str]:
+    def provenance_lines(self, depth: int, head: str, prov: ast.Provenance | None) -> list[str]:
         """Return `head` with its provenance: one line when it fits, else the citation indented below."""
         if prov is None:
-            return [INDENT * depth + head + tail]
+            return [INDENT * depth + head]
         parts = [f"source {quote(prov.source)}" + (f" {prov.confidence}" if prov.confidence else "")]
         if prov.note is not None:
             parts.append(f"note {quote(prov.note)}")
-        one = INDENT * depth + " ".join(([head] if head else []) + parts) + tail
+        one = INDENT * depth + " ".join(([head] if head else []) + parts)
         if len(one) <= WIDTH:
             return [one]
         lines = [INDENT * depth + head] if head else []
         inner = depth + 1 if head else depth
-        lines += [INDENT * inner + part for part in parts]
-        lines[-1] += tail
-        return lines
+        return lines + [INDENT * inner + part for part in parts]
 
-    def with_provenance(self, depth: int, head: str, prov: ast.Provenance | None, tail: str = "") -> None:
-        self.out.extend(self.provenance_lines(depth, head, prov, tail))
+    def with_provenance(self, depth: int, head: str, prov: ast.Provenance | None) -> None:
+        self.out.extend(self.provenance_lines(depth, head, prov))
 
     def block(self, stmts: tuple[ast.Stmt, ...], depth: int, end_line: int) -> None:
         for s in stmts:
@@ -267,14 +265,14 @@ class _Printer:
     def opened(
         self, depth: int, head: str, body: tuple[ast.Stmt, ...], span: ast.Span, prov: ast.Provenance | None = None
     ) -> None:
-        """Print `head {`, a block of statements, and `}` (or `head { }` when empty)."""
+        """Print `head {`, a block of statements, and `}` (or `head { }` when empty), then the citation."""
         if not body and not any(span.line < c.line < span.end_line for c in self.comments):
-            self.with_provenance(depth, head, prov, " { }")
+            self.with_provenance(depth, head + " { }", prov)
             return
-        self.with_provenance(depth, head, prov, " {")
+        self.line(depth, head + " {")
         self.last_line = span.line
         self.block(body, depth + 1, span.end_line)
-        self.line(depth, "}")
+        self.with_provenance(depth, "}", prov)
 
     # -- statements
     def stmt(self, s: ast.Stmt, depth: int) -> None:
@@ -404,11 +402,27 @@ class _Printer:
 
     @handles(ast.OptionDecl)
     def _option_decl(self, d: ast.OptionDecl) -> None:
-        head = f"option {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
-        head += f" = {_literal(d.default)}"
+        head = f"option {d.name}" + (f": {d.choice}" if d.choice else "")
+        head += (f" {quote(d.label)}" if d.label is not None else "") + f" = {_literal(d.default)}"
         if d.choices is not None:
             head += " choices " + " | ".join(quote(c) for c in d.choices)
         self.with_provenance(0, head, d.provenance)
+
+    @handles(ast.ChoiceDecl)
+    def _choice_decl(self, d: ast.ChoiceDecl) -> None:
+        head = f"choice {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        self._listed(head, [quote(v) for v in d.values], d.provenance)
+
+    def _listed(self, head: str, items: list[str], prov: ast.Provenance | None) -> None:
+        """Print `head { a, b }` on one line if it fits, else one item a line; then the citation."""
+        one = f"{head} {{ {', '.join(items)} }}" if items else f"{head} {{ }}"
+        if len(one) <= WIDTH:
+            self.with_provenance(0, one, prov)
+            return
+        self.line(0, head + " {")
+        for item in items:
+            self.line(1, item + ",")
+        self.with_provenance(0, "}", prov)
 
     @handles(ast.AccountDecl)
     def _account_decl(self, d: ast.AccountDecl) -> None:
@@ -428,8 +442,7 @@ class _Printer:
     def _kind_decl(self, d: ast.KindDecl) -> None:
         head = f"kind {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
         head += (" titled" if d.titled else "") + (" improvable" if d.improvable else "")
-        fields = " ".join(f"{f.name}: {f.type}" for f in d.fields)
-        self.with_provenance(0, head + (f" {{ {fields} }}" if fields else " { }"), d.provenance)
+        self._listed(head, [f"{f.name}: {f.type}" for f in d.fields], d.provenance)
 
     @handles(ast.VarDecl)
     def _var_decl(self, d: ast.VarDecl) -> None:
@@ -468,9 +481,9 @@ class _Printer:
             for c in self.comments
         )
         if not d.cards and not has_inner_comments:
-            self.with_provenance(0, head, d.provenance, " { }")
+            self.with_provenance(0, head + " { }", d.provenance)
         else:
-            self.with_provenance(0, head, d.provenance, " {")
+            self.line(0, head + " {")
             self.last_line = d.span.line
             for c in d.cards:
                 self.lead(c.span, 1)
@@ -482,7 +495,7 @@ class _Printer:
                 self.opened(1, card_head, c.body, c.span, c.provenance)
                 self.trail(c.span)
             self.close(d.span.end_line, 1)
-            self.line(0, "}")
+            self.with_provenance(0, "}", d.provenance)
 
     @handles(ast.FunctionDecl)
     def _function_decl(self, d: ast.FunctionDecl) -> None:
@@ -519,9 +532,9 @@ class _Printer:
             head += f" {d.placement} {d.anchor}"
         inner = any(d.span.line < c.line < d.span.end_line for c in self.comments)
         if not d.handlers and not d.triggers and not inner:
-            self.with_provenance(0, head, d.provenance, " { }")
+            self.with_provenance(0, head + " { }", d.provenance)
         else:
-            self.with_provenance(0, head, d.provenance, " {")
+            self.line(0, head + " {")
             self.last_line = d.span.line
             parts = sorted(list(d.handlers) + list(d.triggers), key=lambda p: (p.span.line, p.span.column))
             if any(p.span.file == "<none>" for p in parts):
@@ -537,7 +550,7 @@ class _Printer:
                     self.opened(1, on, h.body, h.span)
                 self.trail(h.span)
             self.close(d.span.end_line, 1)
-            self.line(0, "}")
+            self.with_provenance(0, "}", d.provenance)
 
     @handles(ast.EndDecl)
     def _end_decl(self, d: ast.EndDecl) -> None:
@@ -584,15 +597,7 @@ class _Printer:
     def _table(self, d: ast.TableDecl) -> None:
         head = f"table {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
         head += " rising" if d.rising else ""
-        entries = [f"{expr(k)}: {expr(v)}" for k, v in d.entries]
-        one = f"{head} {{ {', '.join(entries)} }}" if entries else f"{head} {{ }}"
-        if len(one) <= WIDTH:
-            self.with_provenance(0, one, d.provenance)
-            return
-        self.line(0, head + " {")
-        for entry in entries:
-            self.line(1, entry + ",")
-        self.with_provenance(0, "}", d.provenance)
+        self._listed(head, [f"{expr(k)}: {expr(v)}" for k, v in d.entries], d.provenance)
 
 
 _STATEMENTS = dispatch_table(_Printer, ast.Stmt)

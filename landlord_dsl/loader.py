@@ -60,6 +60,7 @@ _NAMED = (
     ast.FunctionDecl,
     ast.ActionDecl,
     ast.RuleDecl,
+    ast.ChoiceDecl,
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
-from .types import ANY, BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, optional, strip_optional
+from .types import ANY, BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, choice_of, optional, strip_optional
 
 MAX_NUMBER = 10**15  # amounts, counts and thresholds; larger is surely a typing slip
 MAX_PLAYERS = 100
@@ -99,6 +99,7 @@ class Model:
     annotations: Annotations
     function_types: dict[str, str]
     table_types: dict[str, tuple[str, str]]
+    choices: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # the values of each choice and listing option
 
     # The annotations' tables under the names the compiler and the tools read.
     @property
@@ -167,6 +168,11 @@ class Scope:
         return out
 
 
+def declared_type(type_name: str) -> str:
+    """Return the value type a declared type names: a built-in one, or else a choice's (checked to exist)."""
+    return FIELD_TYPES.get(type_name) or choice_of(type_name)
+
+
 def param_type(type_name: str) -> str:
     """Return the value type of a declared parameter (a `player` or `card` parameter is never none)."""
-    return strip_optional(FIELD_TYPES[type_name])
+    return strip_optional(declared_type(type_name))

@@ -37,8 +37,8 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
             except (TypeError, ValueError):
                 problems.append(Diagnostic(f"option '{name}' is a number, not {value!r}"))
                 continue
-        elif d.choices is not None and value not in d.choices:
-            problems.append(Diagnostic(f"option '{name}' must be one of {', '.join(d.choices)}, not {value!r}"))
+        elif (allowed := ruleset.model.choices.get(d.choice or name)) is not None and value not in allowed:
+            problems.append(Diagnostic(f"option '{name}' must be one of {', '.join(allowed)}, not {value!r}"))
             continue
         values[name] = value
     if problems:

@@ -9,11 +9,12 @@ one file reports all its syntax errors.
 
 from __future__ import annotations
 
+import attrs
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .builder import AstBuilder, unquote
-from .errors import LandlordError, SourceText
+from .errors import Diagnostic, LandlordError, SourceText
 from .grammar import lark_parser
 from .limits import TOO_DEEP, too_deep  # noqa: F401 - TOO_DEEP: compiler.py imports it from here until it uses limits
 from .recovery import Recovery, SyntaxErrors
@@ -44,8 +45,9 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     partial = None
     try:
         tree = lark_parser().parse(text, start="start", on_error=recovery)
-        header, decls = AstBuilder(file).transform(tree)
-        partial = ast.Module(header, decls, source_name=file, source_text=text)
+        builder = AstBuilder(file)
+        header, decls = builder.transform(tree)
+        partial = ast.Module(header, decls, source_name=file, source_text=text, old_syntax=tuple(builder.old_syntax))
     except UnexpectedInput as err:
         recovery.record(err)
     except RecursionError:
@@ -76,6 +78,15 @@ def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
         return f"{str(err.token)!r} cannot follow {text[: err.token.start_pos].strip()!r}"
     except (RecursionError, VisitError):
         return "it nests too deeply"
+
+
+def old_syntax_warnings(module: ast.Module) -> list[Diagnostic]:
+    """Return a warning for each construct the module writes in a form the language will drop."""
+    source = source_of(module)
+    return [
+        attrs.evolve(source.diagnostic(old.message, old.span, old.hint), severity="warning")
+        for old in module.old_syntax
+    ]
 
 
 def source_of(module: ast.Module) -> SourceText:

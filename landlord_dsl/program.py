@@ -80,6 +80,8 @@ class Program:
     origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = attrs.field(factory=list)
     # the declared types of the game, player and space variables (types.py strings), to check saved games
     var_types: tuple[tuple[str, ...], ...] = ((), (), ())
+    # the values of each choice type among them (types.choice_of), by the choice's name
+    choices: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     # variable names by index, for reading state by name (Game.player_var and friends)
     game_var_names: list[str] = attrs.Factory(list)
     player_var_names: list[str] = attrs.Factory(list)

@@ -20,6 +20,7 @@ import attrs
 import cattrs
 
 from .errors import Diagnostic, LandlordError, SaveError
+from .types import choice_name
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -104,6 +105,8 @@ def _fits(type_: str, value: Any, game: Game) -> bool:
         return type(value) is bool
     if type_ == "text":
         return type(value) is str
+    if (choice := choice_name(type_)) is not None:
+        return type(value) is str and value in game.prog.choices.get(choice, ())
     if type(value) is not int and type_ != "group":
         return False
     if type_ == "int":

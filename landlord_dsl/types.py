@@ -1,7 +1,8 @@
 """The value types of the .lg language, and the fields and names every edition has.
 
 Types are small strings: int, bool, text, none, player, space, card, account,
-group, deck, dice, payee (a player or an account), list[T], and a trailing
+group, deck, dice, payee (a player or an account), list[T], choice[NAME] (one
+of the texts a choice or an option lists), and a trailing
 '?' for "or none" (player? is an owner that may be absent). `any` is used
 only to stop one error from causing a cascade of others. The built-in
 functions are declared, with their signatures, in landlord_dsl.builtins.
@@ -36,6 +37,16 @@ def table_name(type_: str) -> str | None:
     return type_[6:-1] if type_.startswith("table[") else None
 
 
+def choice_of(name: str) -> str:
+    """Return the type of the values of a choice (or of an option that lists its values)."""
+    return f"choice[{name}]"
+
+
+def choice_name(type_: str) -> str | None:
+    """Return the choice a choice type refers to, or None."""
+    return type_[7:-1] if type_.startswith("choice[") else None
+
+
 def element_of(type_: str) -> str | None:
     """Return the element type of an iterable type, or None."""
     if type_ == GROUP:
@@ -61,6 +72,8 @@ def compatible(expected: str, actual: str) -> bool:
         return True
     if expected == PAYEE:
         return strip_optional(actual) in (PLAYER, ACCOUNT, PAYEE)
+    if expected == TEXT and choice_name(actual) is not None:
+        return True  # a choice's value is a text; a text is no choice's value (see checker's `conform`)
     if expected.endswith("?"):
         return actual == NONE or compatible(expected[:-1], strip_optional(actual))
     if expected == "list[any]":
@@ -104,6 +117,8 @@ def _plural(type_: str) -> str:
         return f"lists of {_plural(type_[5:-1])}"
     if type_.endswith("?"):
         return f"{_plural(type_[:-1])} or nones"
+    if type_.startswith("choice["):
+        return f"'{choice_name(type_)}' values"
     return _PLURAL.get(type_) or describe(type_).removeprefix("the ") + "s"
 
 
@@ -115,6 +130,8 @@ def describe(type_: str) -> str:
         return f"a list of {_plural(type_[5:-1])}"
     if type_.startswith("table["):
         return f"the table '{table_name(type_)}'"
+    if type_.startswith("choice["):
+        return f"a '{choice_name(type_)}' value"
     return {
         INT: "a number",
         BOOL: "true/false",

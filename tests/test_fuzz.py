@@ -92,7 +92,7 @@ def assert_contract(text: str) -> None:
         assert str(err) == err.render()
     else:
         assert isinstance(rules, RuleSet)
-        assert diags == []
+        assert all(d.severity == "warning" for d in diags)  # a valid file gets at most warnings of old forms
 
 
 # ----------------------------------------------------------------- (a) text

@@ -52,8 +52,8 @@ def option_strategy(path: Path):
     for name, decl in ruleset(path).model.options.items():
         if isinstance(decl.default, bool):
             fields[name] = st.booleans()
-        elif decl.choices is not None:
-            fields[name] = st.sampled_from(decl.choices)
+        elif name in ruleset(path).model.choices or decl.choice is not None:
+            fields[name] = st.sampled_from(ruleset(path).model.choices[decl.choice or name])
         elif isinstance(decl.default, int):
             fields[name] = st.integers(1, max(1, decl.default * 2))
         else:

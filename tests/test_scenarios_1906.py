@@ -1637,10 +1637,16 @@ def test_1906_readings_the_rules_leave_open_are_stated_in_the_file(declaration, 
     open is stated in a note on the declaration that makes it."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "editions" / "landlords-game-1906.lg").read_text()
-    start = text.index(declaration)
-    end = text.index("{", start) if declaration.split()[0] in ("action", "rule") else text.index("\n\n", start)
-    assert words in text[start:end]
+    from landlord_dsl import parse
+
+    module = parse((Path(__file__).resolve().parents[1] / "editions" / "landlords-game-1906.lg").read_text())
+    kind, name = declaration.split()
+    (decl,) = [
+        d
+        for d in module.declarations
+        if type(d).__name__.lower().removesuffix("decl") == kind and getattr(d, "name", None) == name
+    ]
+    assert words in decl.provenance.note
 
 
 def test_1906_rule_17_the_railroad_pass_jump_costs_one_count():

@@ -162,10 +162,9 @@ FLAT_TAX = """edition "monopoly-1933-flat-tax" {
     source "house-rule: not in the 1933 rules" reconstruction
 }
 
-replace handler on land income_tax_square in rule income_tax_rule
-    source "house-rule: not in the 1933 rules" reconstruction {
+replace handler on land income_tax_square in rule income_tax_rule {
     pay bank_charge(player, 200) from player to bank
-}
+} source "house-rule: not in the 1933 rules" reconstruction
 """
 
 
@@ -228,15 +227,15 @@ def test_new_constructs_format_canonically_and_keep_their_meaning():
         'edition "v" { extends "monopoly-1933-atlantic-city" }\n\n'
         'extension "Replace to change the fee." function fee(p: player) = 5\n\n'
         'rule late "Late" after salary_rule source "house-rule" reconstruction { on turn { } }\n\n'
-        'replace handler on land income_tax_square in rule income_tax_rule source "house-rule" { }\n'
+        'replace handler on land income_tax_square in rule income_tax_rule { } source "house-rule"\n'
     )
     formatted = format_text(text, "v.lg")
     assert formatted == (
         'edition "v" {\n    extends "monopoly-1933-atlantic-city"\n}\n\n'
         'extension "Replace to change the fee."\n'
         "function fee(p: player) = 5\n\n"
-        'rule late "Late" after salary_rule source "house-rule" reconstruction {\n    on turn { }\n}\n\n'
-        'replace handler on land income_tax_square in rule income_tax_rule source "house-rule" { }\n'
+        'rule late "Late" after salary_rule {\n    on turn { }\n} source "house-rule" reconstruction\n\n'
+        'replace handler on land income_tax_square in rule income_tax_rule { } source "house-rule"\n'
     )
     assert parse(formatted, "v.lg") == parse(text, "v.lg")
     assert format_text(formatted, "v.lg") == formatted
@@ -256,7 +255,7 @@ def test_two_variants_replacing_one_handler_differently_conflict(tmp_path: Path)
 
 
 def test_the_citation_of_a_replaced_handler_is_checked():
-    text = FLAT_TAX.replace('source "house-rule: not in the 1933 rules" reconstruction {', 'source "hous-rule" {')
+    text = FLAT_TAX.replace('} source "house-rule: not in the 1933 rules" reconstruction', '} source "hous-rule"')
     (d,) = ld.check(text, "v.lg")
     assert (d.message, d.span.file) == ("unknown source key 'hous-rule'", "v.lg")
 

@@ -26,17 +26,19 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     from ..loader import load, load_text
+    from ..parser import old_syntax_warnings
 
     failed = 0
     for target in args.files:
         try:
             if target == "-":
                 text, name = _read(target)
-                rules = load_text(text, name)
+                ruleset = load_text(text, name)
             else:
-                rules = load(target)
-            for warning in rules.warnings:
-                sys.stderr.write(warning.render() + "\n\n")
+                ruleset = load(target)
+            # the old-syntax warnings are the named file's own, not its base's
+            for warning in (*ruleset.warnings, *old_syntax_warnings(ruleset.modules[-1])):
+                sys.stderr.write(warning.render() + "\n")
             if not args.quiet:
                 out.write(f"{target}: ok\n")
         except LandlordError as err:
