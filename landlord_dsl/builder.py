@@ -6,13 +6,9 @@ attrs nodes (ast.py), each located by its Span; Lark's trees stop here.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
-from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
-from lark.tree import Meta
-from lark.visitors import _vargs_meta
+from lark import Token, Transformer, v_args
 
 from . import ast
 
@@ -20,6 +16,8 @@ from . import ast
 def unquote(token: str) -> str:
     """Return the text a string literal stands for, its escapes (\\n, \\t, \\", \\\\) read."""
     body = token[1:-1]
+    if "\\" not in body:
+        return body
     out, i = [], 0
     while i < len(body):
         ch = body[i]
@@ -551,104 +549,3 @@ class AstBuilder(Transformer):
 
     def hole(self, children):
         return children[0]
-
-
-class _Reduced:
-    """What one reduction leaves on the parser's stack: its value and the text it covers.
-
-    The extent (line, column to end_line, end_column) is where Lark's
-    propagate_positions would put the tree's container: a rule passed through
-    by `?rule` takes the extent of its parentheses, say. It is also the meta
-    an AstBuilder method taking `meta` is given. `children` is set only for
-    Lark's helper rules (`x*`), which the rule around them takes in whole.
-    """
-
-    __slots__ = ("value", "children", "line", "column", "end_line", "end_column", "empty")
-
-    def __init__(self, value: Any, children: list | None, first: Any, last: Any):
-        self.value = value
-        self.children = children
-        if first is None:
-            self.empty = True
-        else:
-            self.empty = False
-            self.line, self.column = first.line, first.column
-            self.end_line, self.end_column = last.end_line, last.end_column
-
-
-def _first_located(children: Any) -> Any:
-    """Return the first token or non-empty reduction in `children`, or None."""
-    for c in children:
-        if c.__class__ is _Reduced:
-            if not c.empty:
-                return c
-        elif isinstance(c, Token):
-            return c
-    return None
-
-
-def reduction_callbacks(rule_builders: list, terminals: list, current: Any) -> dict:
-    """Return Lark LALR callbacks that build the AST during the parse: each returns a _Reduced.
-
-    They stand for a tree-building parse with propagate_positions followed by
-    `builder.transform`, giving the same nodes at the same spans, without
-    building the tree or walking it again. The builder is `current.builder`
-    at the time of the parse (it knows the file), so the callbacks are made
-    once. `rule_builders` is Lark's list of (rule, wrapper chain): the chain's
-    child filter is reused, its position propagation and single-child
-    expansion are done here.
-    """
-    on_token = {t.name: getattr(AstBuilder, t.name) for t in terminals if hasattr(AstBuilder, t.name)}
-
-    def values(filtered: list) -> list:
-        out = []
-        for c in filtered:
-            if c.__class__ is _Reduced:
-                out.append(c.value)
-            elif c.__class__ is Token and c.type in on_token:
-                out.append(on_token[c.type](current.builder, c))
-            else:
-                out.append(c)
-        return out
-
-    def callback(rule: Any, chain: list) -> Any:
-        name = rule.alias or rule.options.template_source or rule.origin.name
-        child_filter = next((w(list) for w in chain if isinstance(w, partial) and issubclass(w.func, ChildFilter)), None)
-        expand1 = ExpandSingleChild in chain
-        helper = name.startswith("_")
-        method = AstBuilder.__dict__.get(name)
-        wrapper = getattr(method, "visit_wrapper", None)
-        if wrapper is not None and wrapper is not _vargs_meta:
-            raise TypeError(f"AstBuilder.{name}: only v_args(meta=True) is supported")
-        with_meta = wrapper is _vargs_meta
-        call = method.base_func if with_meta else method  # the function itself, without Lark's wrapper
-
-        def reduce(children: list) -> Any:
-            filtered = child_filter(children) if child_filter is not None else children
-            if expand1 and len(filtered) == 1:
-                child = filtered[0]
-                if child.__class__ is not _Reduced or len(children) == 1:
-                    return child
-                first = _first_located(children)
-                if first is None:
-                    return child
-                return _Reduced(child.value, child.children, first, _first_located(reversed(children)))
-            first = _first_located(children)
-            done = _Reduced(None, None, first, _first_located(reversed(children)) if first is not None else None)
-            if helper:
-                done.children = filtered
-            elif call is None:  # what Transformer.__default__ gives: the tree itself
-                meta = Meta()
-                for key in _Reduced.__slots__[2:]:
-                    if hasattr(done, key):
-                        setattr(meta, key, getattr(done, key))
-                done.value = Tree(name, values(filtered), meta)
-            elif with_meta:
-                done.value = call(current.builder, done, values(filtered))
-            else:
-                done.value = call(current.builder, values(filtered))
-            return done
-
-        return reduce
-
-    return {rule: callback(rule, chain) for rule, chain in rule_builders}

@@ -9,21 +9,15 @@ one file reports all its syntax errors.
 
 from __future__ import annotations
 
-import copy
-import functools
-import threading
-from typing import Any
-
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.parsers.lalr_parser import _Parser
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .builder import AstBuilder, reduction_callbacks, unquote
-from .errors import LandlordError, SourceText
+from .builder import AstBuilder, unquote
+from .errors import SourceText
 from .grammar import lark_parser
 from .limits import TOO_DEEP, too_deep  # noqa: F401 - TOO_DEEP: compiler.py imports it from here until it uses limits
 from .recovery import Recovery, SyntaxErrors
+from .treeless import build
 
 
 def header_title(text: str) -> str | None:
@@ -44,50 +38,18 @@ def header_title(text: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=1)
-def _tree_less() -> tuple[Any, threading.local]:
-    """Return Lark's parsing front end for the grammar with callbacks that build the AST, and where they find
-    the builder of the parse under way (per thread)."""
-    lark: Lark = lark_parser()
-    current = threading.local()
-    frontend = copy.copy(lark.parser)
-    frontend.parser = copy.copy(frontend.parser)
-    callbacks = reduction_callbacks(lark._parse_tree_builder.rule_builders, lark.terminals, current)
-    frontend.parser.parser = _Parser(frontend.parser._parse_table, callbacks)
-    return frontend, current
-
-
-def _build(builder: AstBuilder, text: str, start: str, on_error: Any = None) -> Any:
-    """Return what `builder` makes of the text, built while the LALR parser reduces (no parse tree is made).
-
-    The parser is Lark's own (its lexer, tables and error recovery), with
-    callbacks that build this builder's nodes (builder.reduction_callbacks).
-    """
-    frontend, current = _tree_less()
-    outer = getattr(current, "builder", None)
-    current.builder = builder
-    try:
-        return frontend.parse(text, start, on_error).value
-    finally:
-        current.builder = outer
-
-
 def parse(text: str, file: str = "<string>") -> ast.Module:
     """Parse .lg source text; return its Module, or raise LandlordError (SyntaxErrors for every syntax error)."""
     source = SourceText(file, text)
     recovery = Recovery(source)
     partial = None
     try:
-        header, decls = _build(AstBuilder(file), text, "start", recovery)
+        header, decls = build(AstBuilder(file), text, "start", recovery)
         partial = ast.Module(header, decls, source_name=file, source_text=text)
     except UnexpectedInput as err:
         recovery.record(err)
     except RecursionError:
         raise too_deep(source) from None
-    except VisitError as err:  # pragma: no cover - the builder raises nothing by design
-        if isinstance(err.orig_exc, RecursionError):
-            raise too_deep(source) from None
-        raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
     if recovery.diagnostics:
         raise SyntaxErrors(recovery.diagnostics, partial, recovery.damaged)
     assert partial is not None
@@ -101,14 +63,14 @@ def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
     sits in), or, if the hole is not an expression, what is wrong with it.
     """
     try:
-        return _build(AstBuilder(at.file, at), text, "hole")
+        return build(AstBuilder(at.file, at), text, "hole")
     except UnexpectedInput as err:
         if isinstance(err, UnexpectedCharacters):
             return f"the character {text[err.pos_in_stream]!r} has no meaning there"
         if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
             return "it ends too soon" if text.strip() else "it is empty"
         return f"{str(err.token)!r} cannot follow {text[: err.token.start_pos].strip()!r}"
-    except (RecursionError, VisitError):
+    except RecursionError:
         return "it nests too deeply"
 
 

@@ -1,0 +1,233 @@
+"""Pass 1 (parsing): Lark's LALR parser run without a parse tree.
+
+A tree-building parse (with propagate_positions) followed by
+`AstBuilder.transform` spends most of its time making and walking Lark trees
+that are thrown away. Here the grammar's parser (grammar.py: its tables, its
+contextual lexer, its error handling and so the syntax-error recovery) is
+given callbacks that call the AstBuilder's methods as each rule is reduced,
+with the same children and the same positions, so it gives the same nodes at
+the same spans. Its lexer skips whitespace and comments in the same regular
+expression match as the token after them. `front_end` is made once per
+process; `build` parses with it.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+import threading
+from collections.abc import Collection, Iterator
+from functools import partial
+from operator import itemgetter
+from typing import Any
+
+from lark import Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
+from lark.parsers.lalr_parser import _Parser
+from lark.tree import Meta
+from lark.visitors import _vargs_meta
+
+from .builder import AstBuilder
+from .grammar import lark_parser
+
+
+class _Reduced:
+    """What one reduction leaves on the parser's stack: its value and the text it covers.
+
+    The extent (line, column to end_line, end_column) is where Lark's
+    propagate_positions would put the tree's container: a rule passed through
+    by `?rule` takes the extent of its parentheses, say. It is also the meta
+    an AstBuilder method taking `meta` is given. `children` is set only for
+    Lark's helper rules (`x*`), which the rule around them takes in whole.
+    """
+
+    __slots__ = ("children", "column", "empty", "end_column", "end_line", "line", "value")
+
+    def __init__(self, value: Any, children: list | None, first: Any, last: Any):
+        self.value = value
+        self.children = children
+        if first is None:
+            self.empty = True
+        else:
+            self.empty = False
+            self.line, self.column = first.line, first.column
+            self.end_line, self.end_column = last.end_line, last.end_column
+
+
+def _first_located(children: Any) -> Any:
+    """Return the first token or non-empty reduction in `children`, or None."""
+    for c in children:
+        if c.__class__ is _Reduced:
+            if not c.empty:
+                return c
+        elif isinstance(c, Token):
+            return c
+    return None
+
+
+def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current: Any) -> dict:
+    """Return Lark LALR callbacks, by rule, that build the AST during the parse (each returns a _Reduced).
+
+    The builder is `current.builder` at the time of the parse (it knows the
+    file), so the callbacks are made once. `rule_builders` is Lark's list of
+    (rule, wrapper chain): the chain's child filter is reused; its position
+    propagation and single-child expansion are done here.
+    """
+    on_token = {t.name: getattr(AstBuilder, t.name) for t in terminals if hasattr(AstBuilder, t.name)}
+
+    def values(filtered: list) -> list:
+        return [
+            c.value
+            if c.__class__ is _Reduced
+            else on_token[c.type](current.builder, c)
+            if c.__class__ is Token and c.type in on_token
+            else c
+            for c in filtered
+        ]
+
+    def callback(rule: Any, chain: list) -> Any:
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        kinds: list[Any] = [w.func if isinstance(w, partial) else w for w in chain]
+        # Lark's own child filter, made to hand back the filtered list
+        child_filter = next(
+            (w(list) for w, kind in zip(chain, kinds) if isinstance(kind, type) and issubclass(kind, ChildFilter)), None
+        )
+        expand1 = ExpandSingleChild in chain
+        if expand1 and child_filter is None and len(rule.expansion) == 1:
+            return itemgetter(0)  # `?a: b` hands b on as it is, extent and all: most reductions, made cheap
+        helper = name.startswith("_")
+        method: Any = AstBuilder.__dict__.get(name)
+        wrapper = getattr(method, "visit_wrapper", None)
+        if wrapper is not None and wrapper is not _vargs_meta:
+            raise TypeError(f"AstBuilder.{name}: only v_args(meta=True) is supported")
+        with_meta = wrapper is _vargs_meta
+        call = method.base_func if with_meta else method  # the function itself, without Lark's wrapper
+
+        def reduce(children: list) -> Any:
+            filtered = child_filter(children) if child_filter is not None else children
+            if expand1 and len(filtered) == 1:
+                child = filtered[0]
+                if child.__class__ is not _Reduced or len(children) == 1:
+                    return child
+                first = _first_located(children)
+                if first is None:
+                    return child
+                return _Reduced(child.value, child.children, first, _first_located(reversed(children)))
+            first = _first_located(children)
+            done = _Reduced(None, None, first, _first_located(reversed(children)) if first is not None else None)
+            if helper:
+                done.children = filtered
+            elif call is None:  # what Transformer.__default__ gives: the tree itself
+                meta = Meta()
+                for key in ("line", "column", "end_line", "end_column", "empty"):
+                    if hasattr(done, key):
+                        setattr(meta, key, getattr(done, key))
+                done.value = Tree(name, values(filtered), meta)
+            elif with_meta:
+                done.value = call(current.builder, done, values(filtered))
+            else:
+                done.value = call(current.builder, values(filtered))
+            return done
+
+        return reduce
+
+    return {rule: callback(rule, chain) for rule, chain in rule_builders}
+
+
+class SkippingLexer:
+    """Lark's contextual lexer, reading the whitespace and comments before a token in the same match.
+
+    For each parser state it uses that state's own lexer (the same terminals
+    in the same order) behind a prefix that takes the ignored terminals;
+    where that match gives anything but a token it hands over to Lark's
+    lexer at the same place, which then reads (or reports) exactly as it
+    would have. The grammar is strict, so no terminal can match where an
+    ignored one does and taking those first changes nothing.
+    """
+
+    def __init__(self, contextual: Any):
+        self.root_lexer = contextual.root_lexer
+        made: dict[int, Any] = {}
+        self.lexers = {}
+        for state, lexer in contextual.lexers.items():
+            if id(lexer) not in made:
+                made[id(lexer)] = self._skipping(lexer)
+            self.lexers[state] = (lexer, made[id(lexer)])
+
+    @staticmethod
+    def _skipping(lexer: Any) -> re.Pattern | None:
+        """Return the pattern `(ignored)* (the lexer's own alternatives)`, or None where Lark's lexer must do."""
+        scanner = lexer.scanner
+        ignored = [t.pattern.to_regexp() for t in scanner.terminals if t.name in lexer.ignore_types]
+        if len(scanner._mres) != 1 or not ignored or any(t in lexer.callback for t in lexer.ignore_types):
+            return None
+        own = scanner._mres[0]
+        return re.compile(f"(?:{'|'.join(ignored)})*(?:{own.pattern})", own.flags)
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
+        lexers = self.lexers
+        line_ctr = lexer_state.line_ctr
+        text = lexer_state.text
+        try:
+            while True:
+                lexer, skipping = lexers[parser_state.position]
+                pos = line_ctr.char_pos
+                m = skipping.match(text.text, pos, text.end) if skipping is not None else None
+                kind = m.lastgroup if m is not None else None
+                if m is None or kind is None or kind in lexer.ignore_types:
+                    yield lexer.next_token(lexer_state, parser_state)
+                    continue
+                start = m.start(kind)
+                if start != pos:
+                    line_ctr.feed(text.text[pos:start])
+                value = m.group(kind)
+                token = Token(kind, value, start, line_ctr.line, line_ctr.column)
+                line_ctr.feed(value, kind in lexer.newline_types)
+                token.end_line, token.end_column, token.end_pos = line_ctr.line, line_ctr.column, line_ctr.char_pos
+                if kind in lexer.callback:
+                    token = lexer.callback[kind](token)
+                lexer_state.last_token = token
+                yield token
+        except EOFError:
+            pass
+        except UnexpectedCharacters as e:  # as Lark's ContextualLexer.lex: a token of another context is named
+            try:
+                last_token = lexer_state.last_token
+                token = self.root_lexer.next_token(lexer_state, parser_state)
+                raise UnexpectedToken(
+                    token,
+                    e.allowed,
+                    state=parser_state,
+                    token_history=[last_token],
+                    terminals_by_name=self.root_lexer.terminals_by_name,
+                ) from None
+            except UnexpectedCharacters:
+                raise e from None
+
+
+@functools.lru_cache(maxsize=1)
+def front_end() -> tuple[Any, threading.local]:
+    """Return the grammar's parsing front end with AST-building callbacks and the skipping lexer, and where
+    the callbacks find the builder of the parse under way (per thread)."""
+    lark = lark_parser()
+    current = threading.local()
+    frontend = copy.copy(lark.parser)
+    frontend.lexer = SkippingLexer(frontend.lexer)
+    frontend.parser = copy.copy(frontend.parser)
+    callbacks = reduction_callbacks(lark._parse_tree_builder.rule_builders, lark.terminals, current)
+    frontend.parser.parser = _Parser(frontend.parser._parse_table, callbacks)
+    return frontend, current
+
+
+def build(builder: AstBuilder, text: str, start: str, on_error: Any = None) -> Any:
+    """Return what `builder` makes of the text read from rule `start` (Lark's exceptions pass through)."""
+    frontend, current = front_end()
+    outer = getattr(current, "builder", None)
+    current.builder = builder
+    try:
+        return frontend.parse(text, start, on_error).value
+    finally:
+        current.builder = outer
