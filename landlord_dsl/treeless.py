@@ -136,54 +136,58 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
     return {rule: callback(rule, chain) for rule, chain in rule_builders}
 
 
-class SkippingLexer:
-    """Lark's contextual lexer, reading the whitespace and comments before a token in the same match.
+_UNMADE = object()
 
-    For each parser state it uses that state's own lexer (the same terminals
-    in the same order) behind a prefix that takes the ignored terminals;
-    where that match gives anything but a token it hands over to Lark's
-    lexer at the same place, which then reads (or reports) exactly as it
-    would have. The grammar is strict, so no terminal can match where an
-    ignored one does and taking those first changes nothing.
+
+class SkippingLexer:
+    """Lark's contextual lexer, reading the whitespace and comments before a token in one match.
+
+    The ignored terminals (the same in every state) are read with one
+    pattern, then the token with the parser state's own lexer's pattern;
+    where that gives anything but a token, Lark's lexer takes over from the
+    same place and reads (or reports) exactly as it would have. The grammar
+    is strict, so no terminal can match where an ignored one does, and
+    taking those first changes nothing.
     """
 
     def __init__(self, contextual: Any):
-        self.root_lexer = contextual.root_lexer
-        made: dict[int, Any] = {}
-        self.lexers = {}
-        for state, lexer in contextual.lexers.items():
-            if id(lexer) not in made:
-                made[id(lexer)] = self._skipping(lexer)
-            self.lexers[state] = (lexer, made[id(lexer)])
+        self.root_lexer = root = contextual.root_lexer
+        ignored = [t for t in root.terminals if t.name in root.ignore_types]
+        self.skip = re.compile("(?:" + "|".join(t.pattern.to_regexp() for t in ignored) + ")*")
+        # per parser state, [its lexer, its pattern]; states with one lexer share the list, and the pattern
+        # is taken when first needed, since Lark builds each lexer then (few states are ever used)
+        shared: dict[int, list] = {}
+        self.lexers = {
+            state: shared.setdefault(id(lexer), [lexer, _UNMADE]) for state, lexer in contextual.lexers.items()
+        }
 
     @staticmethod
-    def _skipping(lexer: Any) -> re.Pattern | None:
-        """Return the pattern `(ignored)* (the lexer's own alternatives)`, or None where Lark's lexer must do."""
-        scanner = lexer.scanner
-        ignored = [t.pattern.to_regexp() for t in scanner.terminals if t.name in lexer.ignore_types]
-        if len(scanner._mres) != 1 or not ignored or any(t in lexer.callback for t in lexer.ignore_types):
-            return None
-        own = scanner._mres[0]
-        return re.compile(f"(?:{'|'.join(ignored)})*(?:{own.pattern})", own.flags)
+    def _pattern(lexer: Any) -> re.Pattern | None:
+        """Return the lexer's one pattern (its alternatives), or None if Lark's lexer must read every token."""
+        mres = lexer.scanner._mres
+        return mres[0] if len(mres) == 1 and not any(t in lexer.callback for t in lexer.ignore_types) else None
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
         """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
-        lexers = self.lexers
+        lexers, skip = self.lexers, self.skip
         line_ctr = lexer_state.line_ctr
         text = lexer_state.text
         try:
             while True:
-                lexer, skipping = lexers[parser_state.position]
+                entry = lexers[parser_state.position]
+                lexer, pattern = entry
+                if pattern is _UNMADE:
+                    pattern = entry[1] = self._pattern(lexer)
                 pos = line_ctr.char_pos
-                m = skipping.match(text.text, pos, text.end) if skipping is not None else None
+                start = skip.match(text.text, pos, text.end).end()  # type: ignore[union-attr] # `*` always matches
+                m = pattern.match(text.text, start, text.end) if pattern is not None else None
                 kind = m.lastgroup if m is not None else None
                 if m is None or kind is None or kind in lexer.ignore_types:
                     yield lexer.next_token(lexer_state, parser_state)
                     continue
-                start = m.start(kind)
                 if start != pos:
                     line_ctr.feed(text.text[pos:start])
-                value = m.group(kind)
+                value = m.group(0)
                 token = Token(kind, value, start, line_ctr.line, line_ctr.column)
                 line_ctr.feed(value, kind in lexer.newline_types)
                 token.end_line, token.end_column, token.end_pos = line_ctr.line, line_ctr.column, line_ctr.char_pos
