@@ -6,9 +6,10 @@ that are thrown away. Here the grammar's parser (grammar.py: its tables, its
 contextual lexer, its error handling and so the syntax-error recovery) is
 given callbacks that call the AstBuilder's methods as each rule is reduced,
 with the same children and the same positions, so it gives the same nodes at
-the same spans. Its lexer skips whitespace and comments in the same regular
-expression match as the token after them. `front_end` is made once per
-process; `build` parses with it.
+the same spans. A reduction by a rule `?a: b` (ten for every operand of an
+expression, through the precedence levels) only changes the parser's state;
+the lexer reads whitespace and comments without going round its loop once
+for each. `front_end` is made once per process; `build` parses with it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from typing import Any
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
+from lark.parsers.lalr_interactive_parser import InteractiveParser
 from lark.parsers.lalr_parser import _Parser
+from lark.parsers.lalr_parser_state import ParseConf, ParserState
 from lark.tree import Meta
 from lark.visitors import _vargs_meta
 
@@ -54,6 +58,11 @@ class _Reduced:
             self.empty = False
             self.line, self.column = first.line, first.column
             self.end_line, self.end_column = last.end_line, last.end_column
+
+
+# The callback of a rule `?a: b`, which hands b on as it is, extent and all: most reductions are these,
+# and the parser (_State) makes them without calling it.
+PASS_ON = itemgetter(0)
 
 
 def _first_located(children: Any) -> Any:
@@ -96,7 +105,7 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
         )
         expand1 = ExpandSingleChild in chain
         if expand1 and child_filter is None and len(rule.expansion) == 1:
-            return itemgetter(0)  # `?a: b` hands b on as it is, extent and all: most reductions, made cheap
+            return PASS_ON
         helper = name.startswith("_")
         method: Any = AstBuilder.__dict__.get(name)
         wrapper = getattr(method, "visit_wrapper", None)
@@ -212,6 +221,58 @@ class SkippingLexer:
                 raise e from None
 
 
+class _State(ParserState):
+    """Lark's LALR parser state, reducing by a PASS_ON rule in place (it changes the state, not the value)."""
+
+    __slots__ = ()
+
+    def feed_token(self, token: Token, is_end: bool = False) -> Any:
+        """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does."""
+        state_stack, value_stack = self.state_stack, self.value_stack
+        states, end_state, callbacks = self.parse_conf.states, self.parse_conf.end_state, self.parse_conf.callbacks
+        while True:
+            state = state_stack[-1]
+            try:
+                action, arg = states[state][token.type]
+            except KeyError:
+                expected = {s for s in states[state] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
+            if action is Shift:
+                assert not is_end
+                state_stack.append(arg)
+                value_stack.append(token if token.type not in callbacks else callbacks[token.type](token))
+                return None
+            callback = callbacks[arg]
+            if callback is PASS_ON:
+                state_stack[-1] = states[state_stack[-2]][arg.origin.name][1]
+            else:
+                size = len(arg.expansion)
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value = callback(children)
+                state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+                value_stack.append(value)
+            if is_end and state_stack[-1] == end_state:
+                return value_stack[-1]
+
+
+class _TreelessParser(_Parser):
+    """Lark's LALR parser, with the state above."""
+
+    def parse(
+        self, lexer: Any, start: str, value_stack: Any = None, state_stack: Any = None, start_interactive: bool = False
+    ) -> Any:
+        """Parse as Lark's _Parser.parse does (or return the interactive parser)."""
+        parser_state = _State(ParseConf(self.parse_table, self.callbacks, start), lexer, state_stack, value_stack)
+        if start_interactive:
+            return InteractiveParser(self, parser_state, parser_state.lexer)
+        return self.parse_from_state(parser_state)
+
+
 @functools.lru_cache(maxsize=1)
 def front_end() -> tuple[Any, threading.local]:
     """Return the grammar's parsing front end with AST-building callbacks and the skipping lexer, and where
@@ -222,7 +283,7 @@ def front_end() -> tuple[Any, threading.local]:
     frontend.lexer = SkippingLexer(frontend.lexer)
     frontend.parser = copy.copy(frontend.parser)
     callbacks = reduction_callbacks(lark._parse_tree_builder.rule_builders, lark.terminals, current)
-    frontend.parser.parser = _Parser(frontend.parser._parse_table, callbacks)
+    frontend.parser.parser = _TreelessParser(frontend.parser._parse_table, callbacks)
     return frontend, current
 
 
