@@ -1,7 +1,8 @@
 """Pass 1: .lg text to a typed AST.
 
 `parse` reads a file with the grammar (grammar.py); the AstBuilder
-(builder.py) turns every tree into frozen attrs nodes, and every syntax error
+(builder.py) makes the frozen attrs nodes as the parser reduces each rule
+(treeless.py, no parse tree is made), and every syntax error
 becomes a Diagnostic with the line, a caret and a hint (syntax_errors.py).
 After an error, reading goes on at the next declaration (recovery.py), so
 one file reports all its syntax errors.

@@ -242,7 +242,8 @@ class _State(ParserState):
                 state_stack.append(arg)
                 value_stack.append(token if token.type not in callbacks else callbacks[token.type](token))
                 return None
-            callback = callbacks[arg]
+            # no callbacks at all: Lark's `accepts()` trying tokens, for which the value is the children list
+            callback = callbacks[arg] if callbacks else list
             if callback is PASS_ON:
                 state_stack[-1] = states[state_stack[-2]][arg.origin.name][1]
             else:

@@ -96,3 +96,17 @@ def test_a_rule_without_a_builder_method_still_gives_a_located_tree():
     module = parser.parse(text, "f.lg")
     _same(module.declarations, _with_tree(text)[1])
     assert module.declarations[0].handlers[0].body[0].interest is False
+
+
+def test_after_a_syntax_error_the_parser_lists_what_it_accepts_as_lark_does():
+    """Lark's `accepts()` feeds tokens to a copy of the parser state with no callbacks at all."""
+    text = 'edition "x" { } const a = 1 1'
+
+    def accepted(read) -> set[str]:
+        with pytest.raises(UnexpectedInput) as info:
+            read()
+        return info.value.interactive_parser.accepts()
+
+    ours = accepted(lambda: treeless.build(AstBuilder("f.lg"), text, "start"))
+    assert ours == accepted(lambda: lark_parser().parse(text, start="start"))
+    assert {"ADD_OP", "MUL_OP", "SOURCE", "RULE", "$END"} <= ours  # each reduces the 1 before it is taken
