@@ -81,11 +81,7 @@ def blocks() -> list[dict]:
 def titled_files(page: str) -> dict[str, str]:
     """Return the files a page shows whole: its ```lg blocks titled with a file name, by name (the last wins)."""
     text = (ROOT / page).read_text(encoding="utf-8")
-    return {
-        m.group(1): m.group(2)
-        for m in re.finditer(r'^```lg title="([\w.+-]+\.lg)"\n(.*?)^```', text, re.M | re.S)
-        if "/" not in m.group(1)
-    }
+    return {m.group(1): m.group(2) for m in re.finditer(r'^```lg title="([\w.+-]+\.lg)"\n(.*?)^```', text, re.M | re.S)}
 
 
 def commands(block: dict) -> list[tuple[str, str | None]]:
