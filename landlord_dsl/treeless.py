@@ -28,8 +28,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_interactive_parser import InteractiveParser
-from lark.parsers.lalr_parser import _Parser
-from lark.parsers.lalr_parser_state import ParseConf, ParserState
+from lark.parsers.lalr_parser import ParseConf, ParserState, _Parser  # there whichever Lark module defines them
 from lark.tree import Meta
 from lark.visitors import _vargs_meta
 
