@@ -21,7 +21,8 @@ it produced; nothing past parsing sees a Lark tree):
 - reading: sourcefile (files and streams), resources (shipped files),
   bibliography (citations);
 - 1, parse: grammar (the Lark parser, loaded once), parser_cache, parser
-  (the entry point), builder (Lark tree to the typed `ast`), recovery and
+  (the entry point), builder (Lark tree to the typed `ast`), treeless (the
+  builder run in the parser's reductions, so no tree is made), recovery and
   syntax_errors (reading on after, and reporting, syntax errors);
 - 2, check: checker (the entry point), check_base, check_decls,
   check_bodies, check_stmts, check_exprs, narrowing, dispatch (per-node method

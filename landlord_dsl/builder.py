@@ -1,7 +1,10 @@
 """Pass 1 (parsing): Lark's trees to the typed AST.
 
 `AstBuilder` is the Lark Transformer that turns every parse tree into frozen
-attrs nodes (ast.py), each located by its Span; Lark's trees stop here.
+attrs nodes (ast.py), each located by its Span; Lark's trees stop here. The
+parser runs its methods as it reduces each rule (treeless.py), so no tree is
+made; as a Transformer it reads the same trees to the same nodes (the tests
+hold the two ways to each other).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from . import ast
 def unquote(token: str) -> str:
     """Return the text a string literal stands for, its escapes (\\n, \\t, \\", \\\\) read."""
     body = token[1:-1]
+    if "\\" not in body:
+        return body
     out, i = [], 0
     while i < len(body):
         ch = body[i]

@@ -1,7 +1,8 @@
 """Pass 1: .lg text to a typed AST.
 
 `parse` reads a file with the grammar (grammar.py); the AstBuilder
-(builder.py) turns every tree into frozen attrs nodes, and every syntax error
+(builder.py) makes the frozen attrs nodes as the parser reduces each rule
+(treeless.py, no parse tree is made), and every syntax error
 becomes a Diagnostic with the line, a caret and a hint (syntax_errors.py).
 After an error, reading goes on at the next declaration (recovery.py), so
 one file reports all its syntax errors.
@@ -10,14 +11,15 @@ one file reports all its syntax errors.
 from __future__ import annotations
 
 import attrs
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
 from .builder import AstBuilder, unquote
-from .errors import Diagnostic, LandlordError, SourceText
+from .errors import Diagnostic, SourceText
 from .grammar import lark_parser
 from .limits import TOO_DEEP, too_deep  # noqa: F401 - TOO_DEEP: compiler.py imports it from here until it uses limits
 from .recovery import Recovery, SyntaxErrors
+from .treeless import build
 
 
 def header_title(text: str) -> str | None:
@@ -44,18 +46,13 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     recovery = Recovery(source)
     partial = None
     try:
-        tree = lark_parser().parse(text, start="start", on_error=recovery)
         builder = AstBuilder(file)
-        header, decls = builder.transform(tree)
+        header, decls = build(builder, text, "start", recovery)
         partial = ast.Module(header, decls, source_name=file, source_text=text, old_syntax=tuple(builder.old_syntax))
     except UnexpectedInput as err:
         recovery.record(err)
     except RecursionError:
         raise too_deep(source) from None
-    except VisitError as err:  # pragma: no cover - the builder raises nothing by design
-        if isinstance(err.orig_exc, RecursionError):
-            raise too_deep(source) from None
-        raise LandlordError(f"{file}: internal error while reading the file: {err.orig_exc}") from None
     if recovery.diagnostics:
         raise SyntaxErrors(recovery.diagnostics, partial, recovery.damaged)
     assert partial is not None
@@ -69,14 +66,14 @@ def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
     sits in), or, if the hole is not an expression, what is wrong with it.
     """
     try:
-        return AstBuilder(at.file, at).transform(lark_parser().parse(text, start="hole"))
+        return build(AstBuilder(at.file, at), text, "hole")
     except UnexpectedInput as err:
         if isinstance(err, UnexpectedCharacters):
             return f"the character {text[err.pos_in_stream]!r} has no meaning there"
         if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
             return "it ends too soon" if text.strip() else "it is empty"
         return f"{str(err.token)!r} cannot follow {text[: err.token.start_pos].strip()!r}"
-    except (RecursionError, VisitError):
+    except RecursionError:
         return "it nests too deeply"
 
 

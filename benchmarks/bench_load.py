@@ -1,0 +1,122 @@
+"""Loading benchmark: how long reading an edition takes, stage by stage, and the command line's start-up.
+
+    python benchmarks/bench_load.py                 # every shipped edition, table
+    python benchmarks/bench_load.py --repeat 50 --json
+
+Warm (in this process, the grammar already loaded), for each edition, the
+best of R runs in CPU time (`time.process_time`) of:
+
+* parse: the text to the typed AST (`parser.parse`: lexing, LALR parsing and
+  building the nodes, which happens during the parse);
+* check: the checker proper (`checker.check_declarations`);
+* fixed values: working out, under the default options, every constant and
+  generating the rules' Python (`compiler.fixed_value_problems`, which the
+  loader runs as the last part of checking);
+* load: all of `loader.load_modules(parse(...))`, what `load_edition` does
+  after reading the file.
+
+Cold (a fresh Python for each run, so imports and the grammar's loading from
+the per-user parser cache count too), the best of C runs of the CPU time the
+child used (`resource.getrusage`), and of its wall time: loading the edition
+through `landlord_dsl.load_edition`, `landlord-dsl --help`, and
+`landlord-dsl list`. No cache of parsed files is used anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from time import perf_counter, process_time
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # benchmark the working tree next to this file, installed or not
+
+from landlord_dsl import compiler, loader, parser  # noqa: E402
+from landlord_dsl.checker import check_declarations  # noqa: E402
+from landlord_dsl.grammar import lark_parser  # noqa: E402
+from landlord_dsl.resources import editions_dir  # noqa: E402
+from landlord_dsl.sourcefile import read_source  # noqa: E402
+
+
+def best_cpu(run, repeat: int) -> float:
+    """Return the least CPU time, in seconds, of `repeat` calls of `run`."""
+    best = float("inf")
+    for _ in range(repeat):
+        c0 = process_time()
+        run()
+        best = min(best, process_time() - c0)
+    return best
+
+
+def warm(path: Path, repeat: int) -> dict[str, float]:
+    """Return the best warm CPU time in milliseconds of each loading stage of the edition at `path`."""
+    text, name = read_source(path), str(path)
+    module = parser.parse(text, name)
+    sources = {name: parser.source_of(module)}
+    ruleset = loader.load_modules([module], path)
+    stages = {
+        "parse": lambda: parser.parse(text, name),
+        "check": lambda: check_declarations(module.header, list(module.declarations), sources),
+        "fixed values": lambda: compiler.fixed_value_problems(ruleset),
+        "load": lambda: loader.load_modules([parser.parse(text, name)], path),
+    }
+    return {stage: 1000 * best_cpu(run, repeat) for stage, run in stages.items()}
+
+
+def cold(argv: list[str], repeat: int) -> dict[str, float]:
+    """Return the best CPU and wall time in milliseconds of `repeat` fresh processes running `argv`."""
+    cpu = wall = float("inf")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+        wall = min(wall, perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = min(cpu, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {"cpu": 1000 * cpu, "wall": 1000 * wall}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=20, help="warm runs per stage (the best is kept)")
+    ap.add_argument("--cold", type=int, default=5, help="fresh processes per cold figure (the best is kept)")
+    ap.add_argument("--edition", action="append", help="only this edition (name); repeatable")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    args = ap.parse_args(argv)
+    paths = sorted(editions_dir().glob("*.lg"))
+    if args.edition:
+        paths = [p for p in paths if p.stem in args.edition]
+    lark_parser()
+    figures: dict = {"warm": {p.stem: warm(p, args.repeat) for p in paths}, "cold": {}}
+    script = Path(sys.executable).with_name("landlord-dsl")  # the console script, as users start it
+    cli = [str(script)] if script.exists() else [sys.executable, "-m", "landlord_dsl"]
+    for p in paths:
+        load = f"import landlord_dsl as ld; ld.load_edition({p.stem!r})"
+        figures["cold"][f"load {p.stem}"] = cold([sys.executable, "-c", load], args.cold)
+    figures["cold"]["landlord-dsl --help"] = cold(cli + ["--help"], args.cold)
+    figures["cold"]["landlord-dsl list"] = cold(cli + ["list"], args.cold)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    stages = ["parse", "check", "fixed values", "load"]
+    print(f"warm, best of {args.repeat}, CPU ms")
+    print(f"{'edition':32}" + "".join(f"{s:>14}" for s in stages))
+    for name, row in figures["warm"].items():
+        print(f"{name:32}" + "".join(f"{row[s]:14.1f}" for s in stages))
+    print(f"\ncold (fresh process), best of {args.cold}, ms")
+    print(f"{'command':44}{'CPU':>10}{'wall':>10}")
+    for name, row in figures["cold"].items():
+        print(f"{name:44}{row['cpu']:10.1f}{row['wall']:10.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

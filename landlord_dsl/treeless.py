@@ -1,0 +1,298 @@
+"""Pass 1 (parsing): Lark's LALR parser run without a parse tree.
+
+A tree-building parse (with propagate_positions) followed by
+`AstBuilder.transform` spends most of its time making and walking Lark trees
+that are thrown away. Here the grammar's parser (grammar.py: its tables, its
+contextual lexer, its error handling and so the syntax-error recovery) is
+given callbacks that call the AstBuilder's methods as each rule is reduced,
+with the same children and the same positions, so it gives the same nodes at
+the same spans. A reduction by a rule `?a: b` (ten for every operand of an
+expression, through the precedence levels) only changes the parser's state;
+the lexer reads whitespace and comments without going round its loop once
+for each. `front_end` is made once per process; `build` parses with it.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+import threading
+from collections.abc import Collection, Iterator
+from functools import partial
+from operator import itemgetter
+from typing import Any
+
+from lark import Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
+from lark.parsers.lalr_interactive_parser import InteractiveParser
+from lark.parsers.lalr_parser import ParseConf, ParserState, _Parser  # there whichever Lark module defines them
+from lark.tree import Meta
+from lark.visitors import _vargs_meta
+
+from .builder import AstBuilder
+from .grammar import lark_parser
+
+
+class _Reduced:
+    """What one reduction leaves on the parser's stack: its value and the text it covers.
+
+    The extent (line, column to end_line, end_column) is where Lark's
+    propagate_positions would put the tree's container: a rule passed through
+    by `?rule` takes the extent of its parentheses, say. It is also the meta
+    an AstBuilder method taking `meta` is given. `children` is set only for
+    Lark's helper rules (`x*`), which the rule around them takes in whole.
+    """
+
+    __slots__ = ("children", "column", "empty", "end_column", "end_line", "line", "value")
+
+    def __init__(self, value: Any, children: list | None, first: Any, last: Any):
+        self.value = value
+        self.children = children
+        if first is None:
+            self.empty = True
+        else:
+            self.empty = False
+            self.line, self.column = first.line, first.column
+            self.end_line, self.end_column = last.end_line, last.end_column
+
+
+# The callback of a rule `?a: b`, which hands b on as it is, extent and all: most reductions are these,
+# and the parser (_State) makes them without calling it.
+PASS_ON = itemgetter(0)
+
+
+def _first_located(children: Any) -> Any:
+    """Return the first token or non-empty reduction in `children`, or None."""
+    for c in children:
+        if c.__class__ is _Reduced:
+            if not c.empty:
+                return c
+        elif isinstance(c, Token):
+            return c
+    return None
+
+
+def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current: Any) -> dict:
+    """Return Lark LALR callbacks, by rule, that build the AST during the parse (each returns a _Reduced).
+
+    The builder is `current.builder` at the time of the parse (it knows the
+    file), so the callbacks are made once. `rule_builders` is Lark's list of
+    (rule, wrapper chain): the chain's child filter is reused; its position
+    propagation and single-child expansion are done here.
+    """
+    on_token = {t.name: getattr(AstBuilder, t.name) for t in terminals if hasattr(AstBuilder, t.name)}
+
+    def values(filtered: list) -> list:
+        return [
+            c.value
+            if c.__class__ is _Reduced
+            else on_token[c.type](current.builder, c)
+            if c.__class__ is Token and c.type in on_token
+            else c
+            for c in filtered
+        ]
+
+    def callback(rule: Any, chain: list) -> Any:
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        kinds: list[Any] = [w.func if isinstance(w, partial) else w for w in chain]
+        # Lark's own child filter, made to hand back the filtered list
+        child_filter = next(
+            (w(list) for w, kind in zip(chain, kinds) if isinstance(kind, type) and issubclass(kind, ChildFilter)), None
+        )
+        expand1 = ExpandSingleChild in chain
+        if expand1 and child_filter is None and len(rule.expansion) == 1:
+            return PASS_ON
+        helper = name.startswith("_")
+        method: Any = AstBuilder.__dict__.get(name)
+        wrapper = getattr(method, "visit_wrapper", None)
+        if wrapper is not None and wrapper is not _vargs_meta:
+            raise TypeError(f"AstBuilder.{name}: only v_args(meta=True) is supported")
+        with_meta = wrapper is _vargs_meta
+        call = method.base_func if with_meta else method  # the function itself, without Lark's wrapper
+
+        def reduce(children: list) -> Any:
+            filtered = child_filter(children) if child_filter is not None else children
+            if expand1 and len(filtered) == 1:
+                child = filtered[0]
+                if child.__class__ is not _Reduced or len(children) == 1:
+                    return child
+                first = _first_located(children)
+                if first is None:
+                    return child
+                return _Reduced(child.value, child.children, first, _first_located(reversed(children)))
+            first = _first_located(children)
+            done = _Reduced(None, None, first, _first_located(reversed(children)) if first is not None else None)
+            if helper:
+                done.children = filtered
+            elif call is None:  # what Transformer.__default__ gives: the tree itself
+                meta = Meta()
+                for key in ("line", "column", "end_line", "end_column", "empty"):
+                    if hasattr(done, key):
+                        setattr(meta, key, getattr(done, key))
+                done.value = Tree(name, values(filtered), meta)
+            elif with_meta:
+                done.value = call(current.builder, done, values(filtered))
+            else:
+                done.value = call(current.builder, values(filtered))
+            return done
+
+        return reduce
+
+    return {rule: callback(rule, chain) for rule, chain in rule_builders}
+
+
+_UNMADE = object()
+
+
+class SkippingLexer:
+    """Lark's contextual lexer, reading the whitespace and comments before a token in one match.
+
+    The ignored terminals (the same in every state) are read with one
+    pattern, then the token with the parser state's own lexer's pattern;
+    where that gives anything but a token, Lark's lexer takes over from the
+    same place and reads (or reports) exactly as it would have. The grammar
+    is strict, so no terminal can match where an ignored one does, and
+    taking those first changes nothing.
+    """
+
+    def __init__(self, contextual: Any):
+        self.root_lexer = root = contextual.root_lexer
+        ignored = [t for t in root.terminals if t.name in root.ignore_types]
+        self.skip = re.compile("(?:" + "|".join(t.pattern.to_regexp() for t in ignored) + ")*")
+        # per parser state, [its lexer, its pattern]; states with one lexer share the list, and the pattern
+        # is taken when first needed, since Lark builds each lexer then (few states are ever used)
+        shared: dict[int, list] = {}
+        self.lexers = {
+            state: shared.setdefault(id(lexer), [lexer, _UNMADE]) for state, lexer in contextual.lexers.items()
+        }
+
+    @staticmethod
+    def _pattern(lexer: Any) -> re.Pattern | None:
+        """Return the lexer's one pattern (its alternatives), or None if Lark's lexer must read every token."""
+        mres = lexer.scanner._mres
+        return mres[0] if len(mres) == 1 and not any(t in lexer.callback for t in lexer.ignore_types) else None
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
+        lexers, skip = self.lexers, self.skip
+        line_ctr = lexer_state.line_ctr
+        text = lexer_state.text
+        try:
+            while True:
+                entry = lexers[parser_state.position]
+                lexer, pattern = entry
+                if pattern is _UNMADE:
+                    pattern = entry[1] = self._pattern(lexer)
+                pos = line_ctr.char_pos
+                start = skip.match(text.text, pos, text.end).end()  # type: ignore[union-attr] # `*` always matches
+                m = pattern.match(text.text, start, text.end) if pattern is not None else None
+                kind = m.lastgroup if m is not None else None
+                if m is None or kind is None or kind in lexer.ignore_types:
+                    yield lexer.next_token(lexer_state, parser_state)
+                    continue
+                if start != pos:
+                    line_ctr.feed(text.text[pos:start])
+                value = m.group(0)
+                token = Token(kind, value, start, line_ctr.line, line_ctr.column)
+                line_ctr.feed(value, kind in lexer.newline_types)
+                token.end_line, token.end_column, token.end_pos = line_ctr.line, line_ctr.column, line_ctr.char_pos
+                if kind in lexer.callback:
+                    token = lexer.callback[kind](token)
+                lexer_state.last_token = token
+                yield token
+        except EOFError:
+            pass
+        except UnexpectedCharacters as e:  # as Lark's ContextualLexer.lex: a token of another context is named
+            try:
+                last_token = lexer_state.last_token
+                token = self.root_lexer.next_token(lexer_state, parser_state)
+                raise UnexpectedToken(
+                    token,
+                    e.allowed,
+                    state=parser_state,
+                    token_history=[last_token],
+                    terminals_by_name=self.root_lexer.terminals_by_name,
+                ) from None
+            except UnexpectedCharacters:
+                raise e from None
+
+
+class _State(ParserState):
+    """Lark's LALR parser state, reducing by a PASS_ON rule in place (it changes the state, not the value)."""
+
+    __slots__ = ()
+
+    def feed_token(self, token: Token, is_end: bool = False) -> Any:
+        """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does."""
+        state_stack, value_stack = self.state_stack, self.value_stack
+        states, end_state, callbacks = self.parse_conf.states, self.parse_conf.end_state, self.parse_conf.callbacks
+        while True:
+            state = state_stack[-1]
+            try:
+                action, arg = states[state][token.type]
+            except KeyError:
+                expected = {s for s in states[state] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
+            if action is Shift:
+                assert not is_end
+                state_stack.append(arg)
+                value_stack.append(token if token.type not in callbacks else callbacks[token.type](token))
+                return None
+            # no callbacks at all: Lark's `accepts()` trying tokens, for which the value is the children list
+            callback = callbacks[arg] if callbacks else list
+            if callback is PASS_ON:
+                state_stack[-1] = states[state_stack[-2]][arg.origin.name][1]
+            else:
+                size = len(arg.expansion)
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value = callback(children)
+                state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+                value_stack.append(value)
+            if is_end and state_stack[-1] == end_state:
+                return value_stack[-1]
+
+
+class _TreelessParser(_Parser):
+    """Lark's LALR parser, with the state above."""
+
+    def parse(
+        self, lexer: Any, start: str, value_stack: Any = None, state_stack: Any = None, start_interactive: bool = False
+    ) -> Any:
+        """Parse as Lark's _Parser.parse does (or return the interactive parser)."""
+        parser_state = _State(ParseConf(self.parse_table, self.callbacks, start), lexer, state_stack, value_stack)
+        if start_interactive:
+            return InteractiveParser(self, parser_state, parser_state.lexer)
+        return self.parse_from_state(parser_state)
+
+
+@functools.lru_cache(maxsize=1)
+def front_end() -> tuple[Any, threading.local]:
+    """Return the grammar's parsing front end with AST-building callbacks and the skipping lexer, and where
+    the callbacks find the builder of the parse under way (per thread)."""
+    lark = lark_parser()
+    current = threading.local()
+    frontend = copy.copy(lark.parser)
+    frontend.lexer = SkippingLexer(frontend.lexer)
+    frontend.parser = copy.copy(frontend.parser)
+    callbacks = reduction_callbacks(lark._parse_tree_builder.rule_builders, lark.terminals, current)
+    frontend.parser.parser = _TreelessParser(frontend.parser._parse_table, callbacks)
+    return frontend, current
+
+
+def build(builder: AstBuilder, text: str, start: str, on_error: Any = None) -> Any:
+    """Return what `builder` makes of the text read from rule `start` (Lark's exceptions pass through)."""
+    frontend, current = front_end()
+    outer = getattr(current, "builder", None)
+    current.builder = builder
+    try:
+        return frontend.parse(text, start, on_error).value
+    finally:
+        current.builder = outer

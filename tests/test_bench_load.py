@@ -1,0 +1,21 @@
+"""Smoke test for benchmarks/bench_load.py: it runs and reports every stage (no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_load.py"
+
+
+def test_bench_load_reports_each_stage_warm_and_the_commands_cold(capsys):
+    spec = importlib.util.spec_from_file_location("_bench_load", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--repeat", "1", "--cold", "1", "--edition", "landlords-game-1904", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures["warm"]["landlords-game-1904"]) == {"parse", "check", "fixed values", "load"}
+    assert set(figures["cold"]) == {"load landlords-game-1904", "landlord-dsl --help", "landlord-dsl list"}
+    assert all(row["cpu"] > 0 and row["wall"] > 0 for row in figures["cold"].values())

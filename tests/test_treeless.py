@@ -1,0 +1,112 @@
+"""The parse without a parse tree (treeless.py) reads every text as the tree-building parse did (issue 17, loading).
+
+Before, a file was parsed into a Lark tree with propagate_positions and
+then transformed by the AstBuilder, two thirds of the parse's time. Now the
+builder's methods run in Lark's reductions and a lexer reads whitespace with
+the token after it. These tests hold the new path to the old one, kept here
+as the reference: the same nodes with the same spans for every .lg file in
+the repository and for mutated ones, and the same errors at the same places.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lark import Tree
+from lark.exceptions import UnexpectedInput
+
+from landlord_dsl import ast, parser, treeless
+from landlord_dsl.builder import AstBuilder
+from landlord_dsl.grammar import lark_parser
+from test_fuzz import mutated
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted(p for p in ROOT.rglob("*.lg") if ".venv" not in p.parts and ".git" not in p.parts)
+SOURCES = [p.read_text(encoding="utf-8") for p in FILES if p.parent.name in ("editions", "variants")]
+
+
+def _same(a: Any, b: Any, where: str = "module") -> None:
+    """Assert that a and b are the same nodes, compared field by field with their spans (which == leaves out)."""
+    assert type(a) is type(b), where
+    if attrs.has(type(a)):
+        for f in attrs.fields(type(a)):
+            _same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
+    elif isinstance(a, tuple | list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same(x, y, f"{where}[{i}]")
+    else:
+        assert a == b, where
+
+
+def _with_tree(text: str, start: str = "start", at: Any = None) -> Any:
+    """Return what the tree-building parse and AstBuilder.transform make of the text (the old path)."""
+    return AstBuilder("f.lg", at).transform(lark_parser().parse(text, start=start))
+
+
+def _outcome(read) -> Any:
+    """Return what `read()` gives, or the syntax error it raises as (class, line, column, expected)."""
+    try:
+        return read()
+    except UnexpectedInput as err:
+        return type(err).__name__, err.line, err.column, sorted(getattr(err, "expected", None) or [])
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_in_the_repository_gives_the_same_nodes_at_the_same_spans(path):
+    text = path.read_text(encoding="utf-8")
+    _same(_outcome(lambda: treeless.build(AstBuilder("f.lg"), text, "start")), _outcome(lambda: _with_tree(text)))
+
+
+@settings(max_examples=max(25, settings.default.max_examples // 4), deadline=None)
+@given(mutated(SOURCES))
+def test_mutated_files_give_the_same_nodes_or_the_same_error(text):
+    _same(_outcome(lambda: treeless.build(AstBuilder("f.lg"), text, "start")), _outcome(lambda: _with_tree(text)))
+
+
+@given(st.text(alphabet=' \n\t#"\\()[]{}+-*/%<>=!.,:abcdefinorstxy019_', max_size=60))
+def test_any_expression_text_is_read_the_same(text):
+    at = ast.Span("f.lg", 3, 4, 3, 9)
+    _same(
+        _outcome(lambda: treeless.build(AstBuilder("f.lg", at), text, "hole")),
+        _outcome(lambda: _with_tree(text, "hole", at)),
+    )
+
+
+def test_a_file_is_parsed_without_making_a_lark_tree(monkeypatch):
+    """The point of the change: no parse tree is built (the old parse made one node per rule reduced)."""
+    text = (ROOT / "editions" / "landlords-game-1906.lg").read_text(encoding="utf-8")
+    parser.parse(text, "warm.lg")  # the grammar and the callbacks are made before the count
+
+    def no_tree(*args, **kwargs):
+        raise AssertionError("a Lark tree was made")
+
+    monkeypatch.setattr(Tree, "__init__", no_tree)
+    assert parser.parse(text, "f.lg").header.name == "landlords-game-1906"
+
+
+def test_a_rule_without_a_builder_method_still_gives_a_located_tree():
+    """`without_interest` has no AstBuilder method: like Transformer.__default__, it stays a tree (with its meta)."""
+    text = 'edition "x" { } rule r { on turn { repay loans without interest } }'
+    module = parser.parse(text, "f.lg")
+    _same(module.declarations, _with_tree(text)[1])
+    assert module.declarations[0].handlers[0].body[0].interest is False
+
+
+def test_after_a_syntax_error_the_parser_lists_what_it_accepts_as_lark_does():
+    """Lark's `accepts()` feeds tokens to a copy of the parser state with no callbacks at all."""
+    text = 'edition "x" { } const a = 1 1'
+
+    def accepted(read) -> set[str]:
+        with pytest.raises(UnexpectedInput) as info:
+            read()
+        return info.value.interactive_parser.accepts()
+
+    ours = accepted(lambda: treeless.build(AstBuilder("f.lg"), text, "start"))
+    assert ours == accepted(lambda: lark_parser().parse(text, start="start"))
+    assert {"ADD_OP", "MUL_OP", "SOURCE", "RULE", "$END"} <= ours  # each reduces the 1 before it is taken
