@@ -58,6 +58,7 @@ _NAMED = (
     ast.FunctionDecl,
     ast.ActionDecl,
     ast.RuleDecl,
+    ast.DiceDecl,
 )
 
 

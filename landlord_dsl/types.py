@@ -36,6 +36,16 @@ def table_name(type_: str) -> str | None:
     return type_[6:-1] if type_.startswith("table[") else None
 
 
+def dice_set_of(name: str) -> str:
+    """Return the type of a declared set of dice (`dice NAME ...`): it remembers which set, for its faces."""
+    return f"dice[{name}]"
+
+
+def dice_set_name(type_: str) -> str | None:
+    """Return the declared set of dice a type refers to, or None (the edition's own `dice` is DICE)."""
+    return type_[5:-1] if type_.startswith("dice[") else None
+
+
 def element_of(type_: str) -> str | None:
     """Return the element type of an iterable type, or None."""
     if type_ == GROUP:
@@ -115,6 +125,8 @@ def describe(type_: str) -> str:
         return f"a list of {_plural(type_[5:-1])}"
     if type_.startswith("table["):
         return f"the table '{table_name(type_)}'"
+    if type_.startswith("dice["):
+        return f"the dice '{dice_set_name(type_)}'"
     return {
         INT: "a number",
         BOOL: "true/false",
@@ -144,7 +156,7 @@ BUILTIN_FIELDS: dict[str, dict[str, str]] = {
         "deck": DECK,
         "share_of": optional(SPACE),
     },
-    DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
+    DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT, "count": INT, "face": TEXT},
     ACCOUNT: {"balance": INT, "name": TEXT},
 }
 
