@@ -34,9 +34,9 @@ from .types import (
     SPACE,
     compatible,
     describe,
+    dice_set_name,
     element_of,
     strip_optional,
-    dice_set_name,
     table_name,
 )
 

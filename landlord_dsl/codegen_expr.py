@@ -170,9 +170,10 @@ class ExpressionCompiler(CodeGenerator):
                     "face": "(str(g.dice[0]) if g.dice[0] else '')",
                 }[name]
             )
-        if dice_set_name(t) is not None:
-            decl = self.m.dice_sets[dice_set_name(t)]
-            k = list(self.m.dice_sets).index(decl.name)
+        thrown = dice_set_name(t)
+        if thrown is not None:
+            decl = self.m.dice_sets[thrown]
+            k = list(self.m.dice_sets).index(thrown)
             if name == "count":
                 return self._const(decl.count)
             if name == "second" and decl.count == 1:
