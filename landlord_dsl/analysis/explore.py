@@ -259,7 +259,7 @@ class _Explorer:
                         f"the exact analysis follows only the edition's own dice, and these rules also throw "
                         f"the dice '{declared.name}'",
                         declared.span,
-                        "analyse the edition or variant they build on, or simulate games (`landlord-dsl stats`)",
+                        "analyse the edition or variant they build on, or simulate games (`landlord-dsl simulate`)",
                     )
                 ]
             )
