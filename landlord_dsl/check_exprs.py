@@ -194,7 +194,8 @@ class ExpressionPass(PassBase):
             self.error(
                 f"there is no die [{e.key.value}]: {what} {count} {'die' if count == 1 else 'dice'}",
                 e.key.span,
-                f"dice count from 0: [0] is the first die, [{count - 1}] the last",
+                "dice count from 0: "
+                + ("[0] is the only die" if count == 1 else f"[0] is the first, [{count - 1}] the last"),
             )
 
     @handles(ast.Unary)
