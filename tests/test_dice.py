@@ -2,8 +2,8 @@
 each die by index (`dice[0]`), and the speed-die house rule of the 1933 edition built on them.
 
 The language's side (parse, check, format, compile, run, save, replay) is tested on small editions
-written here; the speed die (editions/variants/monopoly-1933-speed-die.lg) by scenarios that fix the
-dice and the answers, as the rule-by-rule scenario tests do.
+written here; the speed die (editions/variants/monopoly-1933-speed-die.lg) by the scenarios of
+tests/test_variants.py.
 """
 
 from __future__ import annotations
@@ -16,25 +16,9 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.formatter import format_module
-from landlord_dsl.loader import load_combined
 from landlord_dsl.parser import parse
 from landlord_dsl.requests import DiceRequest, SeededChance
 from landlord_dsl.saves import state_from_json, state_to_json
-from scenario_helpers import (
-    TRADE_PROMPT_1933,
-    assert_script_used_up,
-    cash,
-    give,
-    labels,
-    make_game,
-    moves,
-    offered,
-    owner,
-    pvar,
-    set_pvar,
-    turn,
-    where,
-)
 
 SPEED_DIE = "monopoly-1933-speed-die"
 
@@ -270,101 +254,3 @@ def test_exact_analysis_refusal_on_the_command_line_is_an_error_not_a_traceback(
     code = main(["analyze", SPEED_DIE])
     err = capsys.readouterr().err
     assert code != 0 and "exact analysis follows only" in err and "Traceback" not in err
-
-
-# ------------------------------------------------------------- the speed die (1933 variant)
-# House rule, not in the 1933 text: the variant file's header lists the readings these scenarios check.
-
-
-def speed_game(**kw):
-    kw.setdefault("proxy_decks", False)
-    kw.setdefault("passes", (TRADE_PROMPT_1933,))
-    return make_game(edition=SPEED_DIE, **kw)
-
-
-def test_speed_die_variant_adds_a_die_and_changes_one_action_only():
-    """Issue 18 item 3: the speed die is its declaration and the move of a throw; no turn rule is copied."""
-    module = ld.load_edition(SPEED_DIE).modules[-1]
-    assert [(type(d).__name__, d.name) for d in module.declarations] == [
-        ("DiceDecl", "speed"),
-        ("ActionDecl", "move_by_throw"),
-    ]
-
-
-def test_speed_die_number_adds_to_the_pair():
-    """Speed die reading 1: a number face adds to the pair: 4 + 5 + 1 from Jail (visiting) is Free Parking."""
-    g = speed_game(cash=500, at=["jail", "go"], throws=[(4, 5), (1,)])
-    turn(g, 0)
-    assert moves(g) == [(0, "jail", "free_parking", "move")]
-    assert_script_used_up(g)
-
-
-def test_speed_die_mr_monopoly_goes_on_to_the_next_unowned_property():
-    """Speed die reading 2: Mr. Monopoly: move by the pair, settle the landing, then go on to the next
-    property nobody owns (Kentucky Avenue is owned, so Indiana Avenue), and buy it."""
-    g = speed_game(cash=500, at=["jail", "go"], throws=[(4, 6), (4,)], answers=[["buy", "done"], []])
-    give(g, "kentucky_avenue", 1)
-    turn(g, 0)
-    assert moves(g) == [(0, "jail", "free_parking", "move"), (0, "free_parking", "indiana_avenue", "move")]
-    assert owner(g, "indiana_avenue") == 0 and cash(g, 0) == 500 - 220
-    assert_script_used_up(g)
-
-
-def test_speed_die_mr_monopoly_stays_when_every_property_is_owned():
-    g = speed_game(cash=500, at=["jail", "go"], throws=[(4, 6), (5,)])
-    for index, price in enumerate(g.prog.space_fields["price"]):
-        if price is not None:
-            give(g, g.prog.space_names[index], 1)
-    turn(g, 0)
-    assert moves(g) == [(0, "jail", "free_parking", "move")]
-
-
-def test_speed_die_bus_moves_by_one_die_or_both():
-    """Speed die reading 3: the bus: the player picks one die of the pair or both."""
-    g = speed_game(cash=500, at=["jail", "go"], throws=[(2, 5), (6,)], answers=[["other", "buy", "done"], []])
-    turn(g, 0)
-    assert offered(g, 0)[0] == ["one", "other", "both"]
-    assert labels(g, 0)[0] == ["Move 2", "Move 5", "Move 7"]
-    assert moves(g) == [(0, "jail", "pennsylvania_railroad", "move")] and owner(g, "pennsylvania_railroad") == 0
-    assert_script_used_up(g)
-
-
-def test_speed_die_triples_go_anywhere_and_throw_again_as_a_double():
-    """Speed die reading 4: triples (2, 2 and a 2) go to any space; as a double they throw again."""
-    free_parking = 20
-    g = speed_game(cash=500, at=["go", "go"], throws=[(2, 2), (2,), (4, 5), (1,)], answers=[[free_parking], []])
-    turn(g, 0)
-    assert moves(g)[:2] == [(0, "go", "free_parking", "move"), (0, "free_parking", "go_to_jail", "move")]
-    assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
-    assert_script_used_up(g)
-
-
-def test_speed_die_is_not_thrown_in_jail():
-    """Speed die reading 5: a double out of Jail moves by the pair alone; no speed die is asked for."""
-    g = speed_game(cash=100, at=["jail", "go"], throws=[(5, 5)], answers=[["try_doubles"], []])
-    set_pvar(g, "in_jail", 0, True)
-    turn(g, 0)
-    assert where(g, 0) == "free_parking"
-    assert_script_used_up(g)
-
-
-def test_speed_die_combines_with_another_variant_without_conflict():
-    """`monopoly-1933-speed-die+monopoly-1933-free-rides`: both change different places of the edition."""
-    combined = load_combined([SPEED_DIE, "monopoly-1933-free-rides"])
-    assert "speed" in combined.model.dice_sets and "free_rides" in [r.name for r in combined.model.rules]
-    program = ld.compile_rules(combined)
-    game = ld.new_game(program, players=3, seed=5)
-    game.play()
-    assert any(e[0] == "throw" for e in game.log) and game.conserved()
-
-
-def test_speed_die_game_is_thrown_pair_first_and_narrated():
-    program = ld.compile_rules(ld.load_edition(SPEED_DIE))
-    game = ld.new_game(program, players=2, seed=11)
-    game.play()
-    kinds = [e[0] for e in game.log if e[0] in ("roll", "throw")]
-    assert "throw" in kinds and all(kinds[i - 1] == "roll" for i, k in enumerate(kinds) if k == "throw")
-    from landlord_dsl.narrate import describe_event
-
-    throw = next(e for e in game.log if e[0] == "throw")
-    assert describe_event(game, throw).startswith(f"{game.names[throw[2]]} throws the speed die: ")
