@@ -95,7 +95,7 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "table":
             return Compiled(self.ref(self._table(payload, e.span), "_t"), self._table(payload))
         if kind == "dice_set":  # the pips of its last throw
-            return Compiled(f"g.set_pips[{list(self.m.dice_sets).index(payload)}]")
+            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]")
         if kind == "game_var":
             return Compiled(f"g.gv[{self.game_var_index[payload]}]")
         if kind == "context":
@@ -172,8 +172,7 @@ class ExpressionCompiler(CodeGenerator):
             )
         thrown = dice_set_name(t)
         if thrown is not None:
-            decl = self.m.dice_sets[thrown]
-            k = list(self.m.dice_sets).index(thrown)
+            decl, k = self.m.dice_sets[thrown], self.dice_set_number(thrown)
             if name == "count":
                 return self._const(decl.count)
             if name == "second" and decl.count == 1:
@@ -192,6 +191,10 @@ class ExpressionCompiler(CodeGenerator):
                 return Compiled(f"g.bal[-({sub}) - 1]")
             return Compiled(f"g.prog.account_labels[-({sub}) - 1]")
         raise AssertionError((t, name))  # pragma: no cover
+
+    def dice_set_number(self, name: str) -> int:
+        """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
+        return list(self.m.dice_sets).index(name)
 
     def _e_Index(self, e):
         sub, key = self.expr(e.subject), self.expr(e.key)

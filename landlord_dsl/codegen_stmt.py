@@ -239,7 +239,7 @@ class StatementCompiler(ExpressionCompiler):
     def _s_Roll(self, out, s):
         thrower = "None" if s.thrower is None else self.present(s.thrower, "the thrower")
         if s.dice != "dice":
-            out.line(f"g.roll_set({list(self.m.dice_sets).index(s.dice)}, {thrower})")
+            out.line(f"g.roll_set({self.dice_set_number(s.dice)}, {thrower})")
         else:
             out.line("g.roll()" if s.thrower is None else f"g.roll({thrower})")
 

@@ -61,7 +61,7 @@ def _describe(game: Game, event: tuple) -> str | None:
             double = " (a double)" if len(dice) > 1 and len(set(dice)) == 1 else ""
             return f"{names[seat]} throws {' + '.join(map(str, dice))} = {sum(dice)}{double}."
         case LogThrow(seat=seat, dice=dice, faces=faces):
-            thrown = next(d for d in game.prog.dice_sets if d.name == dice)
+            thrown = game.prog.dice_set(dice)
             return f"{names[seat]} throws {thrown.label}: {', '.join(thrown.shown(face) for face in faces)}."
         case LogMove(seat=seat, start=start, dest=dest):
             return f"{names[seat]} moves from {space[start]} to {space[dest]}."

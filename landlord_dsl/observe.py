@@ -232,7 +232,7 @@ def _resolved(game: Game, logged: LogEvent) -> Event:
         case LogRoll(turn=turn, seat=seat, dice=dice, rule=r):
             return Rolled(turn, seat, tuple(dice), rule(r))
         case LogThrow(turn=turn, seat=seat, dice=dice, faces=faces, rule=r):
-            thrown = next(d for d in prog.dice_sets if d.name == dice)
+            thrown = prog.dice_set(dice)
             return ThrewSet(turn, seat, dice, tuple(thrown.shown(face) for face in faces), rule(r))
         case LogMove(turn=turn, seat=seat, start=start, dest=dest, rule=r):
             return Moved(turn, seat, start, dest, rule(r))

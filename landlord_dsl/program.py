@@ -106,6 +106,13 @@ class Program:
     # the sets of dice declared with `dice NAME ...`, in declaration order (Game.roll_set numbers them so)
     dice_sets: tuple[DiceSet, ...] = ()
 
+    def dice_set(self, name: str) -> DiceSet:
+        """Return the declared set of dice called `name` (a KeyError if none is)."""
+        for dice in self.dice_sets:
+            if dice.name == name:
+                return dice
+        raise KeyError(name)
+
 
 # How `show` and the narration describe a card that is_reconstruction says is one.
 RECONSTRUCTED_CARD = "reconstructed card, not the edition's own text"

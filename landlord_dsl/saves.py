@@ -161,7 +161,7 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
     sets = prog.dice_sets
     need(
         isinstance(state.dice_sets, dict)
-        and list(state.dice_sets) == [d.name for d in sets]
+        and set(state.dice_sets) == {d.name for d in sets}
         and all(
             _ints(state.dice_sets[d.name], 0, len(d.faces) + 1) and len(state.dice_sets[d.name]) == d.count
             for d in sets
