@@ -662,6 +662,13 @@ def test_all_the_variants_of_an_edition_combine_and_play(edition: str):
         assert g.invariant_problems() == []
 
 
+def test_a_combination_whose_name_is_too_long_for_a_file_is_still_read_as_names():
+    """Ten 1933 variants joined by '+' make a name longer than a file name may be: it is not taken for a path."""
+    name = "+".join([NO_AUCTIONS] * 14)
+    assert len(name) > 255
+    assert ld.load_edition(name).name == name
+
+
 def test_two_variants_that_change_one_declaration_differently_conflict(tmp_path: Path):
     mine = tmp_path / "monopoly-1933-1000-start.lg"
     mine.write_text(
