@@ -254,3 +254,24 @@ def test_exact_analysis_refusal_on_the_command_line_is_an_error_not_a_traceback(
     code = main(["analyze", SPEED_DIE])
     err = capsys.readouterr().err
     assert code != 0 and "exact analysis follows only" in err and "Traceback" not in err
+
+
+def test_a_logged_speed_die_game_replays_and_an_edited_face_is_caught(tmp_path, capsys):
+    """`play --log` records every throw of the speed die; `replay` verifies them, and a face edited in
+    the log (a 1 made a 2) is reported, as any other edited event is."""
+    import io
+
+    from landlord_dsl.cli import main
+
+    path = tmp_path / "speed.jsonl"
+    assert main(["play", SPEED_DIE, "--seed", "2", "--log", str(path)], out=io.StringIO()) == 0
+    lines = path.read_text(encoding="utf-8").split("\n")[:-1]
+    assert main(["replay", str(path)], out=io.StringIO()) == 0
+    at = next(i for i, line in enumerate(lines) if line.startswith('["throw"'))
+    event = json.loads(lines[at])
+    event[4] = [event[4][0] % 6 + 1]
+    lines[at] = json.dumps(event, separators=(",", ":"))
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["replay", str(edited)], out=io.StringIO()) == 1
+    assert 'replayed ["throw"' in capsys.readouterr().err
