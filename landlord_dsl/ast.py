@@ -215,6 +215,8 @@ class Choose:
 class Roll:
     thrower: Expr | None = None  # who throws (for the log); the acting player if None
     span: Span = _span()
+    dice: str = "dice"  # what is thrown: the edition's dice, or a set declared with `dice NAME ...`
+    name_span: Span = _span()  # where the thrown dice are named
 
 
 @attrs.frozen
@@ -442,6 +444,18 @@ class GroupDecl:
 
 
 @attrs.frozen
+class DiceDecl:
+    """`dice NAME [label] COUNT [sides N | faces [...]]`: a set of dice of its own, thrown by `roll NAME`."""
+
+    name: str
+    label: str | None
+    count: int
+    faces: tuple[int | str, ...]  # what each face shows, the first face first: its pips, or a text (no pips)
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
 class FieldDecl:
     name: str
     type: str
@@ -638,6 +652,7 @@ Declaration = Union[
     ReferenceDecl,
     ReplaceHandlerDecl,
     ChoiceDecl,
+    DiceDecl,
 ]
 
 

@@ -233,7 +233,8 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def roll_stmt(self, meta, children):
-        return ast.Roll(children[0], span=self._span(meta))
+        dice, thrower = children
+        return ast.Roll(thrower, span=self._span(meta), dice=str(dice), name_span=self._tspan(dice))
 
     @v_args(meta=True)
     def move_steps(self, meta, children):
@@ -605,6 +606,18 @@ class AstBuilder(Transformer):
     @v_args(meta=True)
     def remove_decl(self, meta, children):
         return ast.RemoveDecl(children[0], str(children[1]), span=self._span(meta))
+
+    def dice_sides(self, children):
+        return tuple(range(1, children[0] + 1))
+
+    def dice_face_list(self, children):
+        return tuple(face.value for face in children if face is not None)
+
+    @v_args(meta=True)
+    def dice_decl(self, meta, children):
+        name, label, count, faces, prov = children
+        faces = faces if faces is not None else tuple(range(1, 7))
+        return ast.DiceDecl(str(name), label, count, faces, prov, span=self._span(meta))
 
     @v_args(meta=True)
     def reference_decl(self, meta, children):

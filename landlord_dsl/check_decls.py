@@ -14,7 +14,7 @@ from .builtins import BUILTINS
 from .check_base import PassBase
 from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
-from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_NUMBER, Scope, declared_type
+from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_DICE, MAX_FACES, MAX_NUMBER, Scope, declared_type
 from .placement import order_rules
 from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
@@ -165,6 +165,22 @@ class DeclarationPass(PassBase):
             return
         m.groups[d.name] = []
         m.group_labels[d.name] = d.label or d.name
+
+    @handles(ast.DiceDecl)
+    def _collect_dice(self, d: ast.DiceDecl) -> None:
+        if not self._global_name(d.name, d):
+            return
+        self.m.dice_sets[d.name] = d
+        if not 1 <= d.count <= MAX_DICE:
+            self.error(f"a set of dice holds from 1 to {MAX_DICE} dice", d.span, f"write e.g. `dice {d.name} 1`")
+        if not 1 <= len(d.faces) <= MAX_FACES:
+            self.error(
+                f"a die has from 1 to {MAX_FACES} faces", d.span, "write `sides N`, or list them: `faces [1, 2, 3]`"
+            )
+        if any(isinstance(f, int) and f > MAX_NUMBER for f in d.faces):
+            self.error("a face of this die has too many pips", d.span, f"at most {MAX_NUMBER}")
+        if "" in d.faces:
+            self.error("a face of this die shows an empty text", d.span, 'name what it shows, e.g. "Bus"')
 
     @handles(ast.KindDecl)
     def _collect_kind(self, d: ast.KindDecl) -> None:

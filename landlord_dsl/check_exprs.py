@@ -23,6 +23,7 @@ from .types import (
     CARD,
     CONTEXT_NAMES,
     DECK,
+    DICE,
     GROUP,
     INT,
     NONE,
@@ -35,6 +36,8 @@ from .types import (
     comparable,
     compatible,
     describe,
+    dice_set_name,
+    dice_set_of,
     element_of,
     list_of,
     optional,
@@ -80,6 +83,9 @@ class ExpressionPass(PassBase):
         if n in m.tables:
             self.annotations.set_ref(e, ("table", n))
             return table_of(n)
+        if n in m.dice_sets:
+            self.annotations.set_ref(e, ("dice_set", n))
+            return dice_set_of(n)
         if n in m.game_vars and not constant:
             self.annotations.set_ref(e, ("game_var", n))
             return self.annotations.type_of(m.game_vars[n])
@@ -112,6 +118,7 @@ class ExpressionPass(PassBase):
                     + [a.name for a in m.accounts]
                     + list(m.decks)
                     + list(m.tables)
+                    + list(m.dice_sets)
                     + list(m.game_vars)
                     + list(CONTEXT_NAMES)
                     + scope.visible()
@@ -189,14 +196,33 @@ class ExpressionPass(PassBase):
             if not compatible(want, key_t):
                 self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}", e.key.span, None)
             return value_t
+        if subject_t == DICE or dice_set_name(subject_t) is not None:
+            self._die_index(e, subject_t, key_t)
+            return INT
         elem = element_of(subject_t)
         if elem is not None and subject_t != GROUP:
             if not compatible(INT, key_t):
                 self.error("a list is indexed by a number", e.key.span, None)
             return elem
         if subject_t != ANY:
-            self.error(f"cannot index {describe(subject_t)}", e.span, "only tables and lists have [ ]")
+            self.error(f"cannot index {describe(subject_t)}", e.span, "only tables, lists and dice have [ ]")
         return ANY
+
+    def _die_index(self, e: ast.Index, subject_t: str, key_t: str) -> None:
+        """Report a die picked by something other than a number, or by a written number past the last die."""
+        if not compatible(INT, key_t):
+            self.error(f"a die is picked by its number, not {describe(key_t)}", e.key.span, None)
+            return
+        name = dice_set_name(subject_t)
+        count = self.m.dice_sets[name].count if name is not None else self.m.header.dice or 2
+        if isinstance(e.key, ast.IntLit) and e.key.value >= count:
+            what = f"'{name}' throws" if name is not None else "the edition throws"
+            self.error(
+                f"there is no die [{e.key.value}]: {what} {count} {'die' if count == 1 else 'dice'}",
+                e.key.span,
+                "dice count from 0: "
+                + ("[0] is the only die" if count == 1 else f"[0] is the first, [{count - 1}] the last"),
+            )
 
     @handles(ast.Unary)
     def _unary(self, e: ast.Unary, scope: Scope, constant: bool) -> str:
@@ -251,7 +277,7 @@ class ExpressionPass(PassBase):
         if subject_t == ANY:
             return ANY
         base = strip_optional(subject_t)
-        fields = dict(BUILTIN_FIELDS.get(base, {}))
+        fields = dict(BUILTIN_FIELDS.get(DICE if dice_set_name(base) is not None else base, {}))
         if base == PLAYER:
             fields.update({n: self.annotations.type_of(v) for n, v in m.player_vars.items()})
         elif base == SPACE:

@@ -34,6 +34,7 @@ from .types import (
     SPACE,
     compatible,
     describe,
+    dice_set_name,
     element_of,
     strip_optional,
     table_name,
@@ -185,6 +186,12 @@ class StatementPass(PassBase):
 
     @handles(ast.Roll)
     def _roll(self, s: ast.Roll, scope: Scope) -> None:
+        if s.dice != "dice" and s.dice not in self.m.dice_sets:
+            self.error(
+                f"unknown dice '{s.dice}'",
+                s.name_span,
+                did_you_mean(s.dice, ["dice", *self.m.dice_sets]) or f"declare them, e.g. `dice {s.dice} 1 sides 6`",
+            )
         if s.thrower is not None:
             self.expect(s.thrower, scope, PLAYER, "who throws")
 
@@ -416,7 +423,12 @@ class StatementPass(PassBase):
                 )
                 continue
             t = self.expr(hole, scope)
-            if t != ANY and (strip_optional(t) in (GROUP, DECK, DICE) or table_name(t) or element_of(t) is not None):
+            if t != ANY and (
+                strip_optional(t) in (GROUP, DECK, DICE)
+                or table_name(t)
+                or dice_set_name(t)
+                or element_of(t) is not None
+            ):
                 self.error(
                     f"'{piece[1:-1]}' is {describe(t)}, which cannot be shown in a text",
                     at,

@@ -20,7 +20,7 @@ from .check_bodies import BodyPass
 from .check_decls import DeclarationPass
 from .check_exprs import ExpressionPass
 from .errors import RuleCheckError, SourceText
-from .model import MAX_NUMBER, MAX_PLAYERS, Model
+from .model import MAX_DICE, MAX_NUMBER, MAX_PLAYERS, Model
 
 
 class Checker(DeclarationPass, BodyPass, ExpressionPass):
@@ -61,8 +61,8 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
                 header.span,
                 "write e.g. `players 2 to 4`",
             )
-        if header.dice is not None and not 1 <= header.dice <= 10:
-            self.error("an edition throws from 1 to 10 dice", header.span, "write e.g. `dice 2`")
+        if header.dice is not None and not 1 <= header.dice <= MAX_DICE:
+            self.error(f"an edition throws from 1 to {MAX_DICE} dice", header.span, "write e.g. `dice 2`")
         if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_NUMBER:
             self.error("the turn limit must be at least 1", header.span, None)
         self._collect(decls)

@@ -18,7 +18,7 @@ from .builtins import BUILTINS, owner_getter
 from .codegen import _NOTHING, CodeGenerator, Compiled
 from .limits import MAX_INT
 from .runtime import show_value
-from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, strip_optional
+from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, dice_set_name, strip_optional
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -94,6 +94,8 @@ class ExpressionCompiler(CodeGenerator):
             return self._const(payload)
         if kind == "table":
             return Compiled(self.ref(self._table(payload, e.span), "_t"), self._table(payload))
+        if kind == "dice_set":  # the pips of its last throw
+            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]")
         if kind == "game_var":
             return Compiled(f"g.gv[{self.game_var_index[payload]}]")
         if kind == "context":
@@ -157,12 +159,31 @@ class ExpressionCompiler(CodeGenerator):
                 }[name]
             )
         if t == DICE:
+            if name == "count":
+                return self._const(self.m.header.dice or 2)
             return Compiled(
                 {
                     "total": "g.dice_total",
                     "double": "g.dice_double",
                     "first": "g.dice[0]",
                     "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
+                    "face": "(str(g.dice[0]) if g.dice[0] else '')",
+                }[name]
+            )
+        thrown = dice_set_name(t)
+        if thrown is not None:
+            decl, k = self.m.dice_sets[thrown], self.dice_set_number(thrown)
+            if name == "count":
+                return self._const(decl.count)
+            if name == "second" and decl.count == 1:
+                return self._const(0)
+            return Compiled(
+                {
+                    "total": f"sum(g.set_pips[{k}])",
+                    "double": f"g.set_double[{k}]",
+                    "first": f"g.set_pips[{k}][0]",
+                    "second": f"g.set_pips[{k}][1]",
+                    "face": f"g.set_shown[{k}][0]",
                 }[name]
             )
         if t == ACCOUNT:
@@ -170,6 +191,10 @@ class ExpressionCompiler(CodeGenerator):
                 return Compiled(f"g.bal[-({sub}) - 1]")
             return Compiled(f"g.prog.account_labels[-({sub}) - 1]")
         raise AssertionError((t, name))  # pragma: no cover
+
+    def dice_set_number(self, name: str) -> int:
+        """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
+        return list(self.m.dice_sets).index(name)
 
     def _e_Index(self, e):
         sub, key = self.expr(e.subject), self.expr(e.key)

@@ -237,7 +237,11 @@ class StatementCompiler(ExpressionCompiler):
                     out.line(append)
 
     def _s_Roll(self, out, s):
-        out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")
+        thrower = "None" if s.thrower is None else self.present(s.thrower, "the thrower")
+        if s.dice != "dice":
+            out.line(f"g.roll_set({self.dice_set_number(s.dice)}, {thrower})")
+        else:
+            out.line("g.roll()" if s.thrower is None else f"g.roll({thrower})")
 
     def _s_GiveTurn(self, out, s):
         out.line(f"g.give_turn({self.present(s.player, 'the player to play next')}, {self.span(s.span)})")

@@ -35,6 +35,7 @@ CATEGORIES = (
     "space",
     "deck",
     "card",
+    "dice set",
     "function",
     "action",
     "rule",
@@ -358,6 +359,7 @@ def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
     changes += _compare_named("variable", var_a, var_b, sources)
     changes += _space_changes(ma.spaces, mb.spaces, sources)
     changes += _deck_changes(ma.decks, mb.decks)
+    changes += _compare_named("dice set", ma.dice_sets, mb.dice_sets, sources)
     changes += _compare_named("function", ma.functions, mb.functions, sources)
     changes += _compare_named("action", ma.actions, mb.actions, sources)
     changes += _compare_named("rule", _by_name(ma.rules), _by_name(mb.rules), sources)

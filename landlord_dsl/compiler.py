@@ -32,7 +32,7 @@ from .errors import Diagnostic, LandlordError
 from .limits import too_deep
 from .loader import RuleSet
 from .options import resolve_options
-from .program import Program, is_reconstruction
+from .program import DiceSet, Program, is_reconstruction
 from .pyast_pass import read_game_lists_once
 
 
@@ -279,6 +279,7 @@ class Compiler(StatementCompiler):
             game_var_names=list(m.game_vars),
             player_var_names=list(m.player_vars),
             space_var_names=list(m.space_vars),
+            dice_sets=tuple(DiceSet(d.name, d.label or d.name, d.count, d.faces) for d in m.dice_sets.values()),
         )
 
 

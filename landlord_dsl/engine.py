@@ -23,6 +23,7 @@ import attrs
 from .cards import Cards
 from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
 from .decisions import Decisions
+from .dicesets import DiceSets
 from .errors import LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
 from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
@@ -47,7 +48,7 @@ class GameResult:
     winners: tuple[int, ...]
 
 
-class Game(Movement, Cards, Decisions):
+class Game(Movement, Cards, Decisions, DiceSets):
     """One game of a compiled Program between `players` seats.
 
     Randomness comes only from `chance` (a ChanceSource) and choices only from
@@ -121,6 +122,7 @@ class Game(Movement, Cards, Decisions):
         self.log: list[tuple] = []  # entries as the classes of events.py describe them (events.decode)
         self.decisions: list[int | None] = []
         self.dice_request = DiceRequest(program.dice_count)
+        self._start_dice_sets()
         self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
 
     @property

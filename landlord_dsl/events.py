@@ -70,6 +70,18 @@ class LogRoll(NamedTuple):
     rule: int
 
 
+class LogThrow(NamedTuple):
+    """Player `seat` threw the set of dice declared as `dice` (not the edition's own); `faces` numbers the face
+    each die shows, 1 for the first face the declaration lists."""
+
+    kind: Literal["throw"]
+    turn: int
+    seat: int
+    dice: str
+    faces: tuple[int, ...]
+    rule: int
+
+
 class LogMove(NamedTuple):
     """A token moved along the track from space `start` to space `dest`, passing what lies between, and landed."""
 
@@ -225,6 +237,7 @@ class LogEnd(NamedTuple):
 LogEvent = Union[
     LogTurn,
     LogRoll,
+    LogThrow,
     LogMove,
     LogSend,
     LogPay,

@@ -170,7 +170,7 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
     ast.Pay: lambda s: f"pay {expr(s.amount)} from {expr(s.payer)} to {expr(s.payee)}",
     ast.Set: lambda s: f"set {'.'.join(s.target)} {s.op} {expr(s.value)}",
     ast.Let: lambda s: f"let {s.name} = {expr(s.value)}",
-    ast.Roll: lambda s: "roll dice" + (f" by {expr(s.thrower)}" if s.thrower is not None else ""),
+    ast.Roll: lambda s: f"roll {s.dice}" + (f" by {expr(s.thrower)}" if s.thrower is not None else ""),
     ast.GiveTurn: lambda s: f"give turn to {expr(s.player)}",
     ast.MoveSteps: lambda s: (
         f"move {s.direction} {expr(s.steps)}"
@@ -436,6 +436,15 @@ class _Printer:
     @handles(ast.GroupDecl)
     def _group_decl(self, d: ast.GroupDecl) -> None:
         head = f"group {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        self.with_provenance(0, head, d.provenance)
+
+    @handles(ast.DiceDecl)
+    def _dice_decl(self, d: ast.DiceDecl) -> None:
+        head = f"dice {d.name}" + (f" {quote(d.label)}" if d.label is not None else "") + f" {d.count}"
+        if d.faces == tuple(range(1, len(d.faces) + 1)):
+            head += f" sides {len(d.faces)}" if len(d.faces) != 6 else ""
+        else:
+            head += " faces [" + ", ".join(quote(f) if isinstance(f, str) else str(f) for f in d.faces) + "]"
         self.with_provenance(0, head, d.provenance)
 
     @handles(ast.KindDecl)

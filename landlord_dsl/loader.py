@@ -61,6 +61,7 @@ _NAMED = (
     ast.ActionDecl,
     ast.RuleDecl,
     ast.ChoiceDecl,
+    ast.DiceDecl,
 )
 
 
@@ -585,10 +586,18 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
     return attrs.evolve(ruleset, name=combined, model=attrs.evolve(ruleset.model, header=header))
 
 
+def _exists(text: str) -> bool:
+    """Return True if a file or folder of that name exists (a name too long to be one is none)."""
+    try:
+        return Path(text).exists()
+    except OSError:
+        return False
+
+
 def load(name_or_path: str | Path) -> RuleSet:
     """Load and check a shipped edition by name, or a .lg file by path; `a+b` applies variants together."""
     text = str(name_or_path)
-    if "+" in text and not Path(text).exists():
+    if "+" in text and not _exists(text):
         parts = [part.strip() for part in text.split("+")]
         if not all(parts):
             raise UsageError(

@@ -16,6 +16,7 @@ from .types import ANY, BOOL, CARD, GROUP, INT, PLAYER, SPACE, TEXT, choice_of, 
 
 MAX_NUMBER = 10**15  # amounts, counts and thresholds; larger is surely a typing slip
 MAX_PLAYERS = 100
+MAX_DICE, MAX_FACES = 10, 100  # dice in a throw, faces of a die
 LITERAL_NAMES = ("true", "false", "none")  # written as names, read as values: never declarable
 AGGREGATES = ("sum", "count", "all", "any", "filter", "map")  # a function of one of these names could not be called
 
@@ -100,6 +101,7 @@ class Model:
     function_types: dict[str, str]
     table_types: dict[str, tuple[str, str]]
     choices: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # the values of each choice and listing option
+    dice_sets: dict[str, ast.DiceDecl] = attrs.Factory(dict)  # `dice NAME ...`: sets thrown by `roll NAME`
 
     # The annotations' tables under the names the compiler and the tools read.
     @property

@@ -21,6 +21,7 @@ from .events import (
     LogRoll,
     LogRule,
     LogSend,
+    LogThrow,
     LogTurn,
     LogUnpaid,
     decode,
@@ -59,6 +60,9 @@ def _describe(game: Game, event: tuple) -> str | None:
         case LogRoll(seat=seat, dice=dice):
             double = " (a double)" if len(dice) > 1 and len(set(dice)) == 1 else ""
             return f"{names[seat]} throws {' + '.join(map(str, dice))} = {sum(dice)}{double}."
+        case LogThrow(seat=seat, dice=dice, faces=faces):
+            thrown = game.prog.dice_set(dice)
+            return f"{names[seat]} throws {thrown.label}: {', '.join(thrown.shown(face) for face in faces)}."
         case LogMove(seat=seat, start=start, dest=dest):
             return f"{names[seat]} moves from {space[start]} to {space[dest]}."
         case LogSend(seat=seat, dest=dest, rule=r):

@@ -42,6 +42,7 @@ from .events import (
     LogRule,
     LogSend,
     LogShuffle,
+    LogThrow,
     LogTurn,
     LogUnpaid,
     decode,
@@ -60,6 +61,16 @@ class Rolled(NamedTuple):
     turn: int
     seat: int
     dice: tuple[int, ...]
+    rule: str | None
+
+
+class ThrewSet(NamedTuple):
+    """A throw of a set of dice declared with `dice NAME ...` (`roll NAME`): what each die shows, as text."""
+
+    turn: int
+    seat: int
+    dice: str
+    shown: tuple[str, ...]
     rule: str | None
 
 
@@ -181,6 +192,7 @@ class GameEnded(NamedTuple):
 Event = Union[
     TurnStarted,
     Rolled,
+    ThrewSet,
     Moved,
     Sent,
     Paid,
@@ -219,6 +231,9 @@ def _resolved(game: Game, logged: LogEvent) -> Event:
             return TurnStarted(turn, seat)
         case LogRoll(turn=turn, seat=seat, dice=dice, rule=r):
             return Rolled(turn, seat, tuple(dice), rule(r))
+        case LogThrow(turn=turn, seat=seat, dice=dice, faces=faces, rule=r):
+            thrown = prog.dice_set(dice)
+            return ThrewSet(turn, seat, dice, tuple(thrown.shown(face) for face in faces), rule(r))
         case LogMove(turn=turn, seat=seat, start=start, dest=dest, rule=r):
             return Moved(turn, seat, start, dest, rule(r))
         case LogSend(turn=turn, seat=seat, start=start, dest=dest, rule=r):

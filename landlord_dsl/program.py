@@ -16,6 +16,25 @@ from . import ast
 from .errors import Diagnostic
 
 
+@attrs.frozen
+class DiceSet:
+    """A set of dice declared with `dice NAME ...`, thrown by `roll NAME` apart from the edition's dice."""
+
+    name: str
+    label: str
+    count: int
+    faces: tuple[int | str, ...]  # what each face shows, the first face first: its pips, or a text (no pips)
+
+    def pips(self, face: int) -> int:
+        """Return the pips face number `face` (1 for the first) counts: a text face none, and 0 before a throw."""
+        shown = self.faces[face - 1] if face else 0
+        return shown if isinstance(shown, int) else 0
+
+    def shown(self, face: int) -> str:
+        """Return what face number `face` shows, as text (its pips in digits), or "" before a throw."""
+        return str(self.faces[face - 1]) if face else ""
+
+
 @attrs.define
 class Program:
     """A compiled rule set for one choice of option values."""
@@ -86,6 +105,15 @@ class Program:
     game_var_names: list[str] = attrs.Factory(list)
     player_var_names: list[str] = attrs.Factory(list)
     space_var_names: list[str] = attrs.Factory(list)
+    # the sets of dice declared with `dice NAME ...`, in declaration order (Game.roll_set numbers them so)
+    dice_sets: tuple[DiceSet, ...] = ()
+
+    def dice_set(self, name: str) -> DiceSet:
+        """Return the declared set of dice called `name` (a KeyError if none is)."""
+        for dice in self.dice_sets:
+            if dice.name == name:
+                return dice
+        raise KeyError(name)
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.

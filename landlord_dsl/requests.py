@@ -17,13 +17,19 @@ import attrs
 
 @attrs.frozen
 class DiceRequest:
-    """Throw `count` fair six-sided dice."""
+    """Throw `count` fair dice of `sides` faces each: the answer numbers the face each die shows, 1 to `sides`.
+
+    `dice` names what is thrown: the edition's dice, or a set declared with
+    `dice NAME ...` (whose faces may show other things than their numbers).
+    """
 
     count: int
+    sides: int = 6
+    dice: str = "dice"
 
     def outcomes(self) -> list[tuple[tuple[int, ...], float]]:
         """Return every outcome with its probability (for exact enumeration)."""
-        faces = list(itertools.product(range(1, 7), repeat=self.count))
+        faces = list(itertools.product(range(1, self.sides + 1), repeat=self.count))
         return [(f, 1.0 / len(faces)) for f in faces]
 
 
@@ -167,7 +173,7 @@ class ChanceSource(Protocol):
     """What answers chance requests: SeededChance, ScriptedChance, or a class of yours with these two methods."""
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
-        """Return the faces of `request.count` dice, each 1 to 6."""
+        """Return the faces of `request.count` dice, each 1 to `request.sides`."""
         ...
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
@@ -185,9 +191,10 @@ class SeededChance:
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
         """Return `request.count` dice thrown by the generator."""
         randint = self._randint
+        sides = request.sides
         if request.count == 2:
-            return (randint(1, 6), randint(1, 6))
-        return tuple(randint(1, 6) for _ in range(request.count))
+            return (randint(1, sides), randint(1, sides))
+        return tuple(randint(1, sides) for _ in range(request.count))
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
         """Return a permutation of the deck drawn by the generator."""
@@ -223,7 +230,9 @@ class ScriptedChance:
             raise LandlordError("the scripted dice ran out of throws")
         throw = tuple(self.throws.pop(0))
         if len(throw) != request.count:
-            raise LandlordError(f"a scripted throw has {len(throw)} dice, the rules throw {request.count}")
+            raise LandlordError(
+                f"a scripted throw has {len(throw)} dice, the rules throw {request.count} ({request.dice})"
+            )
         return throw
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:

@@ -53,6 +53,9 @@ class GameState:
     over: bool
     end_reason: str
     chance_state: Any
+    # the faces the declared sets of dice (`dice NAME ...`) show, by name: face numbers, 1 for the first face,
+    # 0 before the set's first throw
+    dice_sets: dict[str, list[int]] = attrs.Factory(dict)
 
 
 _KINDS = {int: "an integer", bool: "true or false", str: "a string"}
@@ -158,6 +161,18 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
         _ints(state.dice, 0, 7) and len(state.dice) == prog.dice_count,
         f"dice: wanted {prog.dice_count} dice of 1 to 6 (0 before the first throw)",
     )
+    sets = prog.dice_sets
+    need(
+        isinstance(state.dice_sets, dict)
+        and set(state.dice_sets) == {d.name for d in sets}
+        and all(
+            _ints(state.dice_sets[d.name], 0, len(d.faces) + 1) and len(state.dice_sets[d.name]) == d.count
+            for d in sets
+        ),
+        "dice_sets: wanted "
+        + (", ".join(f"{d.name}: {d.count} of 1 to {len(d.faces)}" for d in sets) or "none")
+        + " (face numbers, 0 before the first throw)",
+    )
     # a Program built without the variables' types checks only their number
     game_types, player_types, space_types = (
         list(t) or ["any"] * len(init)
@@ -250,6 +265,7 @@ def save_game(game: Game) -> GameState:
         positions=list(game.pos),
         origin=game.origin,
         dice=list(game.dice),
+        dice_sets={d.name: list(faces) for d, faces in zip(game.prog.dice_sets, game.set_faces)},
         game_vars=list(game.gv),
         player_vars=[list(v) for v in game.pv],
         space_vars=[list(v) for v in game.sv],
@@ -307,6 +323,9 @@ def _apply(game: Game, state: GameState) -> None:
     game.bal, game.pos, game.origin = list(state.balances), list(state.positions), state.origin
     game.dice = tuple(state.dice)
     game.dice_total, game.dice_double = sum(game.dice), len(game.dice) > 1 and len(set(game.dice)) == 1
+    game._start_dice_sets()  # new lists, as above
+    for k, d in enumerate(game.prog.dice_sets):
+        game.show_set(k, tuple(state.dice_sets[d.name]))
     game.gv, game.pv, game.sv = (
         list(state.game_vars),
         [list(v) for v in state.player_vars],

@@ -47,6 +47,16 @@ def choice_name(type_: str) -> str | None:
     return type_[7:-1] if type_.startswith("choice[") else None
 
 
+def dice_set_of(name: str) -> str:
+    """Return the type of a declared set of dice (`dice NAME ...`): it remembers which set, for its faces."""
+    return f"dice[{name}]"
+
+
+def dice_set_name(type_: str) -> str | None:
+    """Return the declared set of dice a type refers to, or None (the edition's own `dice` is DICE)."""
+    return type_[5:-1] if type_.startswith("dice[") else None
+
+
 def element_of(type_: str) -> str | None:
     """Return the element type of an iterable type, or None."""
     if type_ == GROUP:
@@ -132,6 +142,8 @@ def describe(type_: str) -> str:
         return f"the table '{table_name(type_)}'"
     if type_.startswith("choice["):
         return f"a '{choice_name(type_)}' value"
+    if type_.startswith("dice["):
+        return f"the dice '{dice_set_name(type_)}'"
     return {
         INT: "a number",
         BOOL: "true/false",
@@ -161,7 +173,7 @@ BUILTIN_FIELDS: dict[str, dict[str, str]] = {
         "deck": DECK,
         "share_of": optional(SPACE),
     },
-    DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT},
+    DICE: {"total": INT, "double": BOOL, "first": INT, "second": INT, "count": INT, "face": TEXT},
     ACCOUNT: {"balance": INT, "name": TEXT},
 }
 

@@ -116,9 +116,13 @@ def test_exact_result_agrees_with_sampling_within_four_standard_errors(edition):
     try:
         exact = analyze(rules, check_economy=False, rents=False)
     except ld.LandlordError as err:
+        assert err.diagnostics[0].span is not None
+        if edition == "monopoly-1933-speed-die":  # a die of its own: the analysis follows the edition's dice only
+            assert "own dice" in err.render()
+            return
         # the 1904 patent and its variant: the tally of circuits makes the state unbounded
         assert edition.startswith("landlords-game-1904")
-        assert "unbounded" in err.render() and err.diagnostics[0].span is not None
+        assert "unbounded" in err.render()
         return
     if edition == "landlords-game-1939":
         # The tokens' rides, retreats to the Frontier and SO WHAT cards in force depend on who owns and holds

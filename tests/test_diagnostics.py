@@ -70,7 +70,7 @@ def test_a_broken_board_stops_at_the_syntax_errors():
     assert [d.message for d in ld.check(text, "d.lg")] == ["unexpected 'start'"]
 
 
-@pytest.mark.parametrize("typo, meant", [("pya", "pay"), ("rulle", "rule"), ("opton", "option"), ("roll_", None)])
+@pytest.mark.parametrize("typo, meant", [("pya", "pay"), ("rulle", "rule"), ("opton", "option"), ("end_", None)])
 def test_a_misspelt_keyword_gets_a_did_you_mean(typo, meant):
     if typo == "opton":
         text = 'opton fast "Fast" = false\n'

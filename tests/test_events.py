@@ -62,6 +62,7 @@ def test_log_events_in_the_order_and_meaning_of_their_fields():
     assert list(events.LOG_EVENTS) == [
         "turn",
         "roll",
+        "throw",
         "move",
         "send",
         "pay",

@@ -44,7 +44,9 @@ from scenario_helpers import (
     decisions,
     give,
     houses,
+    labels,
     make_game,
+    moves,
     offered,
     owner,
     payments,
@@ -81,6 +83,7 @@ NO_EVEN_BUILDING = "monopoly-1933-no-even-building"
 PAUPERS = "monopoly-1933-paupers"
 FREE_RIDES = "monopoly-1933-free-rides"
 START_500 = "monopoly-1933-500-start"
+SPEED_DIE = "monopoly-1933-speed-die"
 
 
 def module_of(path: Path) -> ast.Module:
@@ -519,6 +522,100 @@ def test_variant_monopoly_1933_housing_shortage_no_house_when_the_banker_has_non
     assert build_offered(E1933) and not build_offered(HOUSING_SHORTAGE)
 
 
+# ------------------------------------------------------------ monopoly-1933-speed-die
+# A modern house rule, not in the 1933 text: the variant file's header lists the readings checked here.
+
+
+def test_variant_monopoly_1933_speed_die_variant_adds_a_die_and_changes_one_action_only():
+    """Issue 18 item 3: the speed die is its declaration and the move of a throw; no turn rule is copied."""
+    module = ld.load_edition(SPEED_DIE).modules[-1]
+    assert [(type(d).__name__, d.name) for d in module.declarations] == [
+        ("DiceDecl", "speed"),
+        ("ActionDecl", "move_by_throw"),
+    ]
+
+
+def test_variant_monopoly_1933_speed_die_number_adds_to_the_pair():
+    """Speed die reading 1: a number face adds to the pair: 4 + 5 + 1 from Jail (visiting) is Free Parking."""
+    g = game_1933(SPEED_DIE, cash=500, at=["jail", "go"], throws=[(4, 5), (1,)])
+    turn(g, 0)
+    assert moves(g) == [(0, "jail", "free_parking", "move")]
+    assert_script_used_up(g)
+
+
+def test_variant_monopoly_1933_speed_die_mr_monopoly_goes_on_to_the_next_unowned_property():
+    """Speed die reading 2: Mr. Monopoly: move by the pair, settle the landing, then go on to the next
+    property nobody owns (Kentucky Avenue is owned, so Indiana Avenue), and buy it."""
+    g = game_1933(SPEED_DIE, cash=500, at=["jail", "go"], throws=[(4, 6), (4,)], answers=[["buy", "done"], []])
+    give(g, "kentucky_avenue", 1)
+    turn(g, 0)
+    assert moves(g) == [(0, "jail", "free_parking", "move"), (0, "free_parking", "indiana_avenue", "move")]
+    assert owner(g, "indiana_avenue") == 0 and cash(g, 0) == 500 - 220
+    assert_script_used_up(g)
+
+
+def test_variant_monopoly_1933_speed_die_mr_monopoly_stays_when_every_property_is_owned():
+    g = game_1933(SPEED_DIE, cash=500, at=["jail", "go"], throws=[(4, 6), (5,)])
+    for index, price in enumerate(g.prog.space_fields["price"]):
+        if price is not None:
+            give(g, g.prog.space_names[index], 1)
+    turn(g, 0)
+    assert moves(g) == [(0, "jail", "free_parking", "move")]
+
+
+def test_variant_monopoly_1933_speed_die_bus_moves_by_one_die_or_both():
+    """Speed die reading 3: the bus: the player picks one die of the pair or both."""
+    g = game_1933(SPEED_DIE, cash=500, at=["jail", "go"], throws=[(2, 5), (6,)], answers=[["other", "buy", "done"], []])
+    turn(g, 0)
+    assert offered(g, 0)[0] == ["one", "other", "both"]
+    assert labels(g, 0)[0] == ["Move 2", "Move 5", "Move 7"]
+    assert moves(g) == [(0, "jail", "pennsylvania_railroad", "move")] and owner(g, "pennsylvania_railroad") == 0
+    assert_script_used_up(g)
+
+
+def test_variant_monopoly_1933_speed_die_triples_go_anywhere_and_throw_again_as_a_double():
+    """Speed die reading 4: triples (2, 2 and a 2) go to any space; as a double they throw again."""
+    free_parking = 20
+    g = game_1933(
+        SPEED_DIE, cash=500, at=["go", "go"], throws=[(2, 2), (2,), (4, 5), (1,)], answers=[[free_parking], []]
+    )
+    turn(g, 0)
+    assert moves(g)[:2] == [(0, "go", "free_parking", "move"), (0, "free_parking", "go_to_jail", "move")]
+    assert where(g, 0) == "jail" and pvar(g, "in_jail", 0) is True
+    assert_script_used_up(g)
+
+
+def test_variant_monopoly_1933_speed_die_is_not_thrown_in_jail():
+    """Speed die reading 5: a double out of Jail moves by the pair alone; no speed die is asked for."""
+    g = game_1933(SPEED_DIE, cash=100, at=["jail", "go"], throws=[(5, 5)], answers=[["try_doubles"], []])
+    set_pvar(g, "in_jail", 0, True)
+    turn(g, 0)
+    assert where(g, 0) == "free_parking"
+    assert_script_used_up(g)
+
+
+def test_variant_monopoly_1933_speed_die_combines_with_another_variant_without_conflict():
+    """`monopoly-1933-speed-die+monopoly-1933-free-rides`: both change different places of the edition."""
+    combined = ld.load_edition(f"{SPEED_DIE}+{FREE_RIDES}")
+    assert "speed" in combined.model.dice_sets and "free_rides" in [r.name for r in combined.model.rules]
+    program = ld.compile_rules(combined)
+    game = ld.new_game(program, players=3, seed=5)
+    game.play()
+    assert any(e[0] == "throw" for e in game.log) and game.conserved()
+
+
+def test_variant_monopoly_1933_speed_die_game_is_thrown_pair_first_and_narrated():
+    program = ld.compile_rules(ld.load_edition(SPEED_DIE))
+    game = ld.new_game(program, players=2, seed=11)
+    game.play()
+    kinds = [e[0] for e in game.log if e[0] in ("roll", "throw")]
+    assert "throw" in kinds and all(kinds[i - 1] == "roll" for i, k in enumerate(kinds) if k == "throw")
+    from landlord_dsl.narrate import describe_event
+
+    throw = next(e for e in game.log if e[0] == "throw")
+    assert describe_event(game, throw).startswith(f"{game.names[throw[2]]} throws the speed die: ")
+
+
 # =====================================================================
 # Combining variants: a+b
 # =====================================================================
@@ -563,6 +660,13 @@ def test_all_the_variants_of_an_edition_combine_and_play(edition: str):
         g = ld.new_game(program, agents=[HeuristicAgent() for _ in range(4)], seed=seed)
         g.play()
         assert g.invariant_problems() == []
+
+
+def test_a_combination_whose_name_is_too_long_for_a_file_is_still_read_as_names():
+    """Ten 1933 variants joined by '+' make a name longer than a file name may be: it is not taken for a path."""
+    name = "+".join([NO_AUCTIONS] * 14)
+    assert len(name) > 255
+    assert ld.load_edition(name).name == name
 
 
 def test_two_variants_that_change_one_declaration_differently_conflict(tmp_path: Path):
@@ -702,6 +806,10 @@ EXPECTED_CHANGES: dict[str, set[tuple[str, str, str]]] = {
         ("function", "changed", "bank_charge"),
         ("rule", "changed", "bankruptcy"),
     },
+    SPEED_DIE: {
+        ("dice set", "added", "speed"),
+        ("action", "changed", "move_by_throw"),
+    },
     FREE_RIDES: {
         ("const", "added", "free_ride_discount_pct"),
         ("const", "added", "free_rides_granted"),
@@ -725,7 +833,7 @@ def _listed(out: str) -> set[tuple[str, str, str]]:
     """(category, change, name) of every change in `diff --color never` text output."""
     listed, category = set(), None
     for line in out.splitlines():
-        heading = re.match(r"^([a-z]+)s \(\d+\)$", line)
+        heading = re.match(r"^([a-z ]+)s \(\d+\)$", line)
         if heading:
             category = heading.group(1)
             continue

@@ -22,7 +22,7 @@ import attrs
 
 from ..agents import Agent, HeuristicAgent
 from ..engine import Game
-from ..errors import LandlordError
+from ..errors import LandlordError, SourceText
 from ..requests import SeededChance
 from .paths import _Cut, _dice_classes_for, _Paths
 
@@ -250,6 +250,19 @@ class _Explorer:
     def __init__(
         self, rules: RuleSet, program: Program, players: int, prefer: Sequence[str], seed: int, memo: bool = True
     ):
+        if rules.model.dice_sets:
+            declared = next(iter(rules.model.dice_sets.values()))
+            source = program.sources.get(declared.span.file) or SourceText("", "")
+            raise LandlordError(
+                [
+                    source.diagnostic(
+                        f"the exact analysis follows only the edition's own dice, and these rules also throw "
+                        f"the dice '{declared.name}'",
+                        declared.span,
+                        "analyse the edition or variant they build on, or simulate games (`landlord-dsl simulate`)",
+                    )
+                ]
+            )
         self.rules = rules
         self.use_memo = memo
         self.prog = program
