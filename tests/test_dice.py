@@ -169,7 +169,7 @@ dice speed "the speed die" 1 faces [1, 2, 3, "Mr. Monopoly", "Mr. Monopoly", "Mr
     restated = ld.load_text(text, "no-bus.lg")
     assert restated.model.dice_sets["speed"].faces[-1] == "Mr. Monopoly"
     removed = text.replace('dice speed "the speed die" 1 faces', "remove dice speed\n#")
-    assert any("unknown dice 'speed'" in m for m in check_messages(removed))
+    assert any("cannot remove dice 'speed': the base still uses it" in m for m in check_messages(removed))
 
 
 def test_saved_game_keeps_what_a_set_shows_and_refuses_a_face_it_has_not():
