@@ -186,6 +186,10 @@ class ExpressionCompiler(CodeGenerator):
         args = [part.code for part in parts]
         if kind == "builtin":
             builtin = BUILTINS[name]
+            if name == "len" and self.optimize:  # the size of a list a built-in makes over a fixed group
+                counted = self._len_over_group(e.args[0])
+                if counted is not None:
+                    return Compiled(counted)
             if builtin.inline_over_group is not None and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
@@ -223,6 +227,19 @@ class ExpressionCompiler(CodeGenerator):
             return self.expr(decl.body).value
         finally:
             self.bound = outer
+
+    def _len_over_group(self, e: ast.Expr) -> str | None:
+        """Return code for `len(e)` where `e` is a call of a built-in with `len_over_group` over a fixed group, else None."""
+        if not isinstance(e, ast.Call) or self.resolved(e)[0] != "builtin":
+            return None
+        builtin = BUILTINS[self.resolved(e)[1]]
+        if builtin.len_over_group is None:
+            return None
+        parts = [self.expr(a) for a in e.args]
+        fixed = self._fixed_group_owners(e.args[-1], parts[-1])
+        if fixed is None:
+            return None
+        return builtin.len_over_group.format(*(part.code for part in parts[:-1]), owners=fixed[0], n=fixed[1])
 
     def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str] | None:
         """Return code for (the owners of a group's spaces, the group's size), or None.

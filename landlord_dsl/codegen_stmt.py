@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from . import ast
-from .codegen import Code
+from .codegen import Code, Compiled
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
 from .requests import ChoiceSite
@@ -171,35 +171,19 @@ class StatementCompiler(ExpressionCompiler):
             names.append("done")
             labels.append("Done")
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
+        # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
+        fold = self.optimize and (seat == "g.actor" or seat.startswith("v") and seat[1:].isdigit())
         if s.repeat:
             out.line(f"for _round{n} in range(_MAX_OFFER):")
         with out.indented() if s.repeat else contextlib.nullcontext():
-            self._legal(out, s, legal)
-            if s.repeat:
-                out.line(f"if not {legal}:")
-                out.line("    break")
-                if s.done_when is None:
-                    out.line(f"{legal}.append(({done}, None, 0, 0))")
-                else:
-                    out.line(f"if {self.code(s.done_when)}:")
-                    out.line(f"    {legal}.append(({done}, None, 0, 0))")
-            describe = "None"
-            if dynamic:
-                # the labels people read, computed only if somebody reads them
-                describe = f"_describe{n}"
-                out.line(f"def {describe}(k, x):")
+            if fold:
+                out.line(f"_agent{n} = g.agents[{seat}]")
+                out.line(f"if _agent{n}.__class__ is _Heuristic:")
                 with out.indented():
-                    for k, code, o in dynamic:
-                        out.line(f"if k == {k}:")
-                        with out.indented():
-                            if o.binding is not None:
-                                out.line(f"v{self.m.refs[id(o)][1]} = x")
-                            out.line(f"return {code}")
-            ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
-            if s.repeat:
-                out.line(f"{pick} = {ask}")
-            else:  # one legal option is taken without asking (Game.choose does the same)
-                out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
+                    self._folded_choice(out, s, n, seat, prompt, site)
+                out.line("else:")
+            with out.indented() if fold else contextlib.nullcontext():
+                self._asked_choice(out, s, n, seat, prompt, site, dynamic)
             out.line(f"{chosen} = {pick}[0]")
             if s.repeat:
                 out.line(f"if {chosen} == {done}:")
@@ -214,27 +198,121 @@ class StatementCompiler(ExpressionCompiler):
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
-    def _legal(self, out: Code, s: ast.Choose, legal: str) -> None:
-        """Generate code collecting the legal entries (option number, bound value, cost, value)."""
+    def _asked_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str, dynamic) -> None:
+        """Generate code that collects the legal entries and asks the seat's agent; `_pick{n}` is the entry taken."""
+        legal, pick = f"_legal{n}", f"_pick{n}"
+        done = len(s.options)
+
+        def append(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+            out.line(f"{legal}.append(({k}, {var}, {cost.code}, {value.code}))")
+
         out.line(f"{legal} = []")
+        self._legal(out, s, append)
+        if s.repeat:
+            out.line(f"if not {legal}:")
+            out.line("    break")
+            if s.done_when is None:
+                out.line(f"{legal}.append(({done}, None, 0, 0))")
+            else:
+                out.line(f"if {self.code(s.done_when)}:")
+                out.line(f"    {legal}.append(({done}, None, 0, 0))")
+        describe = "None"
+        if dynamic:
+            # the labels people read, computed only if somebody reads them
+            describe = f"_describe{n}"
+            out.line(f"def {describe}(k, x):")
+            with out.indented():
+                for k, code, o in dynamic:
+                    out.line(f"if k == {k}:")
+                    with out.indented():
+                        if o.binding is not None:
+                            out.line(f"v{self.m.refs[id(o)][1]} = x")
+                        out.line(f"return {code}")
+        ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
+        if s.repeat:
+            out.line(f"{pick} = {ask}")
+        else:  # one legal option is taken without asking (Game.choose does the same)
+            out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
+
+    def _folded_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str) -> None:
+        """Generate HeuristicAgent's choice worked out inside the option loops; `_pick{n}` is (option, bound value).
+
+        The same options are tried in the same order, with the same guards and
+        hints, and the answer recorded as `Game.choose` would (its index among
+        the legal entries), but no list of entries, request or prompt is made
+        unless it is needed: a menu whose answer is "done" costs its guards and hints.
+        The pick is the first legal entry with the greatest value - cost among those
+        costing at most the seat's spendable cash (or nothing), else the first cheapest.
+        """
+        count, limit = f"_count{n}", f"_limit{n}"
+        best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
+        cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
+        out.line(f"{limit} = _agent{n}.spendable(g, {seat})")
+        out.line(f"{count} = 0")
+        out.line(f"{best[0]} = {cheap[0]} = None")
+
+        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+            free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
+            cost_code = cost.code if cost.fixed else f"_c{n}"
+            if not cost.fixed:
+                out.line(f"_c{n} = {cost.code}")
+            if cost.fixed and value.fixed:
+                out.line(f"_g{n} = {value.value - cost.value!r}")
+            else:
+                out.line(
+                    f"_g{n} = {value.code}" if cost.fixed and cost.value == 0 else f"_g{n} = {value.code} - {cost_code}"
+                )
+            affordable = "" if free else f"({cost_code} <= {limit} or {cost_code} <= 0) and "
+            out.line(f"if {affordable}({best[0]} is None or _g{n} > {best[0]}):")
+            out.line(f"    {', '.join(best)} = _g{n}, {count}, {k}, {var}")
+            if not free:
+                out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
+                out.line(f"    {', '.join(cheap)} = {cost_code}, {count}, {k}, {var}")
+            out.line(f"{count} += 1")
+
+        self._legal(out, s, consider)
+        if s.repeat:
+            out.line(f"if not {count}:")
+            out.line("    break")
+            done = len(s.options)
+            if s.done_when is not None:
+                out.line(f"if {self.code(s.done_when)}:")
+            with out.indented() if s.done_when is not None else contextlib.nullcontext():
+                out.line(f"if {best[0]} is None or 0 > {best[0]}:")
+                out.line(f"    {', '.join(best)} = 0, {count}, {done}, None")
+                out.line(f"{count} += 1")
+        else:
+            out.line(f"if not {count}:")  # no legal option: the engine says so
+            out.line(f"    g.choose({seat}, {prompt}, [], {site})")
+        out.line(f"if {best[0]} is None:")
+        out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
+        out.line(f"if {count} > 1:")  # one legal option is taken without asking
+        out.line(f"    g.decided({seat}, {prompt}, {site}, {best[2]}, {best[1]})")
+        out.line(f"_pick{n} = ({best[2]}, {best[3]})")
+
+    def _legal(self, out: Code, s: ast.Choose, emit) -> None:
+        """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value)` inside each guard.
+
+        `var` is the code of the option's bound value (or "None"), `cost` and
+        `value` the compiled hints (0 where the option gives none).
+        """
+        zero = self._const(0)
         for k, o in enumerate(s.options):
             var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], fresh=True):
                 guard = self.code(o.guard) if o.guard is not None else None
                 with self.narrowed(self._membership(o.guard)):
-                    cost = self.code(o.cost) if o.cost is not None else "0"
-                    value = self.code(o.value) if o.value is not None else "0"
-            append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
+                    cost = self.expr(o.cost) if o.cost is not None else zero
+                    value = self.expr(o.value) if o.value is not None else zero
             if o.binding is not None:
                 coll = self.iterable(o.binding[1])
                 out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
             with out.indented() if o.binding is not None else contextlib.nullcontext():
                 if guard is not None:
                     out.line(f"if {guard}:")
-                    out.line(f"    {append}")
-                else:
-                    out.line(append)
+                with out.indented() if guard is not None else contextlib.nullcontext():
+                    emit(out, k, var, cost, value)
 
     def _s_Roll(self, out, s):
         out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")

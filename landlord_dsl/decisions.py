@@ -69,18 +69,25 @@ class Decisions:
                 site.span,
                 "add an option without a `when`, so there is always a way on",
             )
-        rule = self.rule
         answer = self.agents[seat].choose(
-            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
+            self, DecisionRequest(seat, prompt, legal, site, describe, self.rule, self.prog.rule_names)
         )
         if not isinstance(answer, int) or not 0 <= answer < count:
             raise LandlordError(
                 f"the agent for seat {seat + 1} answered {answer!r}, not one of the {count} options of '{prompt}'"
             )
         entry = legal[answer]
-        self.decisions.append(answer)
-        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
+        self.decided(seat, prompt, site, entry[0], answer)
         return entry
+
+    def decided(self, seat: int, prompt: str, site: ChoiceSite, option: int, index: int) -> None:
+        """Record that `seat` took option number `option`, entry `index` of the legal ones; return nothing.
+
+        `choose` records every answer so; so does the compiled code that works out a
+        HeuristicAgent's answer itself (the same record, for replay and the log).
+        """
+        self.decisions.append(index)
+        self.log.append(("decide", self.turn, seat, prompt, site.names[option], self.rule))
 
     def offer_closed(self, site: ChoiceSite) -> None:
         """Log that an `offer` closed by itself after MAX_OFFER_ROUNDS answers (a rule or bot that never says done)."""

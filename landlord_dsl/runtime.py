@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from .agents import HeuristicAgent
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import LandlordError, SourceText
 from .limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit, shown
@@ -180,4 +181,5 @@ RUNTIME = {
     "_EndTurn": EndTurn,
     "_MAX_OFFER": MAX_OFFER_ROUNDS,
     "_MAX_NESTING": MAX_NESTING,
+    "_Heuristic": HeuristicAgent,  # whose choice the option loops work out themselves (codegen_stmt)
 }
