@@ -54,20 +54,17 @@ class HeuristicAgent(Agent):
     while keeping its reserve.
     """
 
-    # The compiler writes this policy into the generated option loops (codegen_stmt, `_folded_choice`):
-    # a seat whose agent is exactly this class gets the same pick without the list of options being
-    # built. Keep `choose` and that code in step; a subclass is always asked through `choose`.
+    # The compiler writes this policy into the generated option loops (codegen_stmt, `_folded_choice`),
+    # and Decisions.auction its bids: a seat whose agent is exactly this class gets the same answer
+    # without the list of options or a request being made. Keep `choose`, `bid` and that code in step;
+    # a subclass is always asked through its methods.
 
     def __init__(self, reserve: int = 100):
         self.reserve = reserve
 
-    def spendable(self, game: Game, seat: int) -> int:
-        """Return the most an option may cost for this seat to count it affordable (cash less the reserve)."""
-        return game.bal[game.nacc + seat] - self.reserve
-
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
-        limit = self.spendable(game, request.seat)
+        limit = game.bal[game.nacc + request.seat] - self.reserve
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None
         # the hints straight from the request's entries: (option number, bound value, cost, value)

@@ -242,12 +242,12 @@ class StatementCompiler(ExpressionCompiler):
         the legal entries), but no list of entries, request or prompt is made
         unless it is needed: a menu whose answer is "done" costs its guards and hints.
         The pick is the first legal entry with the greatest value - cost among those
-        costing at most the seat's spendable cash (or nothing), else the first cheapest.
+        costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
         count, limit = f"_count{n}", f"_limit{n}"
         best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
         cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
-        out.line(f"{limit} = _agent{n}.spendable(g, {seat})")
+        out.line(f"{limit} = g.bal[g.nacc + {seat}] - _agent{n}.reserve")
         out.line(f"{count} = 0")
         out.line(f"{best[0]} = {cheap[0]} = None")
 
@@ -286,8 +286,9 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"    g.choose({seat}, {prompt}, [], {site})")
         out.line(f"if {best[0]} is None:")
         out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
-        out.line(f"if {count} > 1:")  # one legal option is taken without asking
-        out.line(f"    g.decided({seat}, {prompt}, {site}, {best[2]}, {best[1]})")
+        out.line(f"if {count} > 1:")  # one legal option is taken without asking; else recorded as Game.choose does
+        out.line(f"    g.decisions.append({best[1]})")
+        out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
     def _legal(self, out: Code, s: ast.Choose, emit) -> None:

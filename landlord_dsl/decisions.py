@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .agents import HeuristicAgent
 from .errors import LandlordError
 from .requests import BidRequest, ChoiceSite, DecisionRequest
 
@@ -69,25 +70,18 @@ class Decisions:
                 site.span,
                 "add an option without a `when`, so there is always a way on",
             )
+        rule = self.rule
         answer = self.agents[seat].choose(
-            self, DecisionRequest(seat, prompt, legal, site, describe, self.rule, self.prog.rule_names)
+            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
         )
         if not isinstance(answer, int) or not 0 <= answer < count:
             raise LandlordError(
                 f"the agent for seat {seat + 1} answered {answer!r}, not one of the {count} options of '{prompt}'"
             )
         entry = legal[answer]
-        self.decided(seat, prompt, site, entry[0], answer)
+        self.decisions.append(answer)
+        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
         return entry
-
-    def decided(self, seat: int, prompt: str, site: ChoiceSite, option: int, index: int) -> None:
-        """Record that `seat` took option number `option`, entry `index` of the legal ones; return nothing.
-
-        `choose` records every answer so; so does the compiled code that works out a
-        HeuristicAgent's answer itself (the same record, for replay and the log).
-        """
-        self.decisions.append(index)
-        self.log.append(("decide", self.turn, seat, prompt, site.names[option], self.rule))
 
     def offer_closed(self, site: ChoiceSite) -> None:
         """Log that an `offer` closed by itself after MAX_OFFER_ROUNDS answers (a rule or bot that never says done)."""
@@ -135,7 +129,13 @@ class Decisions:
                 maximum = self.cash(seat)
                 if minimum > maximum:
                     continue
-                answer = self.ask_bid(BidRequest(seat, rule, label, high, minimum, maximum, start, value))
+                agent = self.agents[seat]
+                if agent.__class__ is HeuristicAgent:  # its bid worked out here, no request made (HeuristicAgent.bid)
+                    answer = minimum if minimum <= min(value, maximum - agent.reserve) else None
+                    self.decisions.append(answer)
+                    self.log.append(("bid", self.turn, seat, label, answer, self.rule))
+                else:
+                    answer = self.ask_bid(BidRequest(seat, rule, label, high, minimum, maximum, start, value))
                 if answer is not None:
                     high, high_bidder = answer, seat
                     still.append(seat)

@@ -175,19 +175,43 @@ class ChanceSource(Protocol):
         ...
 
 
+# `randint(1, 6)` is `1 + _randbelow(6)`, which draws 3 random bits until they are below 6. Where the
+# generator works so (CPython's Random), a die is thrown that way without randint's three calls: the
+# same numbers from the same state (tests/test_engine_speed.py checks it against randint).
+_DIE_FROM_BITS = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+
 class SeededChance:
     """Answers chance requests from a seeded generator: same seed, same game."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self._randint = self.rng.randint
+        self._bits = self.rng.getrandbits
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
         """Return `request.count` dice thrown by the generator."""
-        randint = self._randint
+        if not _DIE_FROM_BITS:
+            randint = self._randint
+            return tuple(randint(1, 6) for _ in range(request.count))
+        bits = self._bits
         if request.count == 2:
-            return (randint(1, 6), randint(1, 6))
-        return tuple(randint(1, 6) for _ in range(request.count))
+            first = bits(3)
+            while first >= 6:
+                first = bits(3)
+            second = bits(3)
+            while second >= 6:
+                second = bits(3)
+            return (first + 1, second + 1)
+        return tuple(self._die() for _ in range(request.count))
+
+    def _die(self) -> int:
+        """Return one die, 1 to 6, as `rng.randint(1, 6)` would."""
+        bits = self._bits
+        face = bits(3)
+        while face >= 6:
+            face = bits(3)
+        return face + 1
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
         """Return a permutation of the deck drawn by the generator."""
