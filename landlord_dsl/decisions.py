@@ -113,10 +113,9 @@ class Decisions:
             return
         value = start + start // 4 if value is None else value
         label = self.space_name(space)
-        rule = self.rule_name()
-        bidders = [s for s in self._in_seat_order(self.current) if s != first]
         high, high_bidder = None, None
-        active = list(bidders)
+        active = [s for s in self._in_seat_order(self.current) if s != first]
+        bal, nacc, agents, log, decisions = self.bal, self.nacc, self.agents, self.log, self.decisions
         rounds = 0
         while active and rounds < 1000:
             rounds += 1
@@ -126,16 +125,17 @@ class Decisions:
                     still.append(seat)
                     continue
                 minimum = start if high is None else high + step
-                maximum = self.cash(seat)
+                maximum = bal[nacc + seat]
                 if minimum > maximum:
                     continue
-                agent = self.agents[seat]
+                agent = agents[seat]
                 if agent.__class__ is HeuristicAgent:  # its bid worked out here, no request made (HeuristicAgent.bid)
                     answer = minimum if minimum <= min(value, maximum - agent.reserve) else None
-                    self.decisions.append(answer)
-                    self.log.append(("bid", self.turn, seat, label, answer, self.rule))
+                    decisions.append(answer)
+                    log.append(("bid", self.turn, seat, label, answer, self.rule))
                 else:
-                    answer = self.ask_bid(BidRequest(seat, rule, label, high, minimum, maximum, start, value))
+                    request = BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value)
+                    answer = self.ask_bid(request)
                 if answer is not None:
                     high, high_bidder = answer, seat
                     still.append(seat)

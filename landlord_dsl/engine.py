@@ -14,6 +14,7 @@ invariants.py and the observers' events in events.py.
 
 from __future__ import annotations
 
+import bisect
 import traceback
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -470,7 +471,9 @@ class Game(Movement, Cards, Decisions):
 
     def _in_seat_order(self, first: int) -> list[int]:
         """Return the players still in the game, starting from `first` (or the next one) round the table."""
-        return sorted(self.seats, key=lambda s: (s - first) % self.n)
+        seats = self.seats  # in seat order: those from `first` on come first, then the others
+        at = bisect.bisect_left(seats, first)
+        return seats[at:] + seats[:at]
 
     def _seat_after(self, seat: int) -> int:
         """Return the next seat still in the game after `seat`, in seat order."""
@@ -494,12 +497,19 @@ class Game(Movement, Cards, Decisions):
         self._as_rule_failure(self.setup)
         if on_setup is not None:
             on_setup(self)
+        if on_turn is None:
+            self._as_rule_failure(self._play_turns)
         while not self.over:
             self._as_rule_failure(self.play_turn)
             if on_turn is not None:
                 on_turn(self)
         self.log.append(("end", self.turn, self.end_reason))
         return self.result()
+
+    def _play_turns(self) -> None:
+        """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing."""
+        while not self.over:
+            self.play_turn()
 
     def _as_rule_failure(self, step: Callable[[], None]) -> None:
         """Run a step of play; a Python error inside the compiled rules becomes a located RuleRuntimeError."""
