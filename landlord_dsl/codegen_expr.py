@@ -229,7 +229,7 @@ class ExpressionCompiler(CodeGenerator):
             self.bound = outer
 
     def _len_over_group(self, e: ast.Expr) -> str | None:
-        """Return code for `len(e)` where `e` is a call of a built-in with `len_over_group` over a fixed group, else None."""
+        """Return code for `len(e)` if `e` calls a built-in with `len_over_group` over a fixed group, else None."""
         if not isinstance(e, ast.Call) or self.resolved(e)[0] != "builtin":
             return None
         builtin = BUILTINS[self.resolved(e)[1]]

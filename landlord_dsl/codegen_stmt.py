@@ -155,7 +155,7 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_Choose(self, out, s):
         n = self._unique("")
-        legal, pick, chosen = f"_legal{n}", f"_pick{n}", f"_k{n}"
+        pick, chosen = f"_pick{n}", f"_k{n}"
         seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
         prompt = self.text(self.m.templates.get(id(s), [s.prompt])).code
         names = [o.name for o in s.options]
@@ -172,7 +172,7 @@ class StatementCompiler(ExpressionCompiler):
             labels.append("Done")
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
-        fold = self.optimize and (seat == "g.actor" or seat.startswith("v") and seat[1:].isdigit())
+        fold = self.optimize and (seat == "g.actor" or (seat.startswith("v") and seat[1:].isdigit()))
         if s.repeat:
             out.line(f"for _round{n} in range(_MAX_OFFER):")
         with out.indented() if s.repeat else contextlib.nullcontext():

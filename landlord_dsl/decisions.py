@@ -35,6 +35,7 @@ class Decisions:
         turn: int
         rule: int
         holder: list[int | None]
+        bal: list[int]
         loans: list[list[int]]
         decisions: list[int | None]
         log: list[tuple]
