@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from .errors import LandlordError, UsageError, visible
@@ -64,11 +64,16 @@ class HeuristicAgent(Agent):
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
-        limit = game.bal[game.nacc + request.seat] - self.reserve
+        return self.pick(game.bal[game.nacc + request.seat] - self.reserve, request.legal)
+
+    @staticmethod
+    def pick(limit: int, legal: Sequence[tuple]) -> int:
+        """Return the index, in `legal`, of the entry whose value most exceeds its cost among those costing
+        at most `limit` (or nothing), else of the cheapest entry."""
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None
-        # the hints straight from the request's entries: (option number, bound value, cost, value)
-        for i, (_, _, cost, value) in enumerate(request.legal):
+        # the hints straight from the entries: (option number, bound value, cost, value)
+        for i, (_, _, cost, value) in enumerate(legal):
             if cheapest_cost is None or cost < cheapest_cost:
                 cheapest, cheapest_cost = i, cost
             if cost <= limit or cost <= 0:

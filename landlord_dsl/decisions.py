@@ -72,9 +72,13 @@ class Decisions:
                 "add an option without a `when`, so there is always a way on",
             )
         rule = self.rule
-        answer = self.agents[seat].choose(
-            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
-        )
+        agent = self.agents[seat]
+        if agent.__class__ is HeuristicAgent:  # its answer without a request (HeuristicAgent.choose)
+            answer = agent.pick(self.bal[self.nacc + seat] - agent.reserve, legal)
+        else:
+            answer = agent.choose(
+                self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
+            )
         if not isinstance(answer, int) or not 0 <= answer < count:
             raise LandlordError(
                 f"the agent for seat {seat + 1} answered {answer!r}, not one of the {count} options of '{prompt}'"

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.agents import HeuristicAgent
+from landlord_dsl.agents import Agent, HeuristicAgent
 from landlord_dsl.engine import Game
 from landlord_dsl.replay import log_text, read_log, replay
 
@@ -33,6 +33,20 @@ class AskedHeuristic(HeuristicAgent):
     def choose(self, game, request):
         self.menus.append(request.names)
         return super().choose(game, request)
+
+
+class Watcher(Agent):
+    """Notes the names of every menu it is shown; closes offers ("done"), takes the first option of a choice."""
+
+    def __init__(self) -> None:
+        self.menus: list[tuple[str, ...]] = []
+
+    def choose(self, game, request):
+        self.menus.append(request.names)
+        return len(request.legal) - 1 if request.names[-1] == "done" else 0
+
+    def bid(self, game, request):
+        return None
 
 
 @functools.cache
@@ -75,15 +89,15 @@ def test_the_folded_answer_is_the_one_the_full_menu_gets(name, seed, players, re
 def test_bot_seats_are_not_asked_and_other_agents_get_the_full_menu(monkeypatch):
     """In 1933 (rule 'improving', the once-a-turn build/mortgage offer) no folded seat's agent is called."""
     calls = []
-    original = HeuristicAgent.choose
+    original = HeuristicAgent.pick
 
-    def counting(self, game, request):
-        if type(self) is HeuristicAgent:
-            calls.append(request.prompt)
-        return original(self, game, request)
+    def counting(limit, legal):
+        calls.append(legal)
+        return original(limit, legal)
 
-    monkeypatch.setattr(HeuristicAgent, "choose", counting)
-    watcher = AskedHeuristic()
+    # Game.choose answers a HeuristicAgent through `pick`; the folded loops call nothing
+    monkeypatch.setattr(HeuristicAgent, "pick", staticmethod(counting))
+    watcher = Watcher()
     game = play("monopoly-1933-atlantic-city", [HeuristicAgent(), watcher, HeuristicAgent()], seed=7)
     folded_decisions = sum(1 for e in game.log if e[0] == "decide" and e[2] != 1)
     assert folded_decisions > 50 and calls == []
