@@ -203,7 +203,7 @@ class StatementCompiler(ExpressionCompiler):
         legal, pick = f"_legal{n}", f"_pick{n}"
         done = len(s.options)
 
-        def append(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+        def append(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
             out.line(f"{legal}.append(({k}, {var}, {cost.code}, {value.code}))")
 
         out.line(f"{legal} = []")
@@ -251,13 +251,21 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"{count} = 0")
         out.line(f"{best[0]} = {cheap[0]} = None")
 
-        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+        # the greatest fixed gain of a free option offered every time, among those tried so far: a later
+        # free option with a fixed gain no greater can never be the pick, it only counts
+        floor: list[int] = []
+
+        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
             free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
+            gain = value.value - cost.value if cost.fixed and value.fixed else None
+            if free and gain is not None and floor and gain <= floor[0]:
+                out.line(f"{count} += 1")
+                return
             cost_code = cost.code if cost.fixed else f"_c{n}"
             if not cost.fixed:
                 out.line(f"_c{n} = {cost.code}")
-            if cost.fixed and value.fixed:
-                out.line(f"_g{n} = {value.value - cost.value!r}")
+            if gain is not None:
+                out.line(f"_g{n} = {gain!r}")
             else:
                 out.line(
                     f"_g{n} = {value.code}" if cost.fixed and cost.value == 0 else f"_g{n} = {value.code} - {cost_code}"
@@ -269,6 +277,8 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
                 out.line(f"    {', '.join(cheap)} = {cost_code}, {count}, {k}, {var}")
             out.line(f"{count} += 1")
+            if always and free and gain is not None:
+                floor[:] = [max(floor + [gain])]
 
         self._legal(out, s, consider)
         if s.repeat:
@@ -278,42 +288,46 @@ class StatementCompiler(ExpressionCompiler):
             if s.done_when is not None:
                 out.line(f"if {self.code(s.done_when)}:")
             with out.indented() if s.done_when is not None else contextlib.nullcontext():
-                out.line(f"if {best[0]} is None or 0 > {best[0]}:")
-                out.line(f"    {', '.join(best)} = 0, {count}, {done}, None")
+                if not (floor and floor[0] >= 0):
+                    out.line(f"if {best[0]} is None or 0 > {best[0]}:")
+                    out.line(f"    {', '.join(best)} = 0, {count}, {done}, None")
                 out.line(f"{count} += 1")
-        else:
+        elif not floor:
             out.line(f"if not {count}:")  # no legal option: the engine says so
             out.line(f"    g.choose({seat}, {prompt}, [], {site})")
-        out.line(f"if {best[0]} is None:")
-        out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
+        if not floor:
+            out.line(f"if {best[0]} is None:")
+            out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
         out.line(f"if {count} > 1:")  # one legal option is taken without asking; else recorded as Game.choose does
         out.line(f"    g.decisions.append({best[1]})")
         out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
     def _legal(self, out: Code, s: ast.Choose, emit) -> None:
-        """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value)` inside each guard.
+        """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value, always)` in each guard.
 
         `var` is the code of the option's bound value (or "None"), `cost` and
-        `value` the compiled hints (0 where the option gives none).
+        `value` the compiled hints (0 where the option gives none), `always`
+        whether the option is offered every time (no `for`, no `when` or one fixed true).
         """
         zero = self._const(0)
         for k, o in enumerate(s.options):
             var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], fresh=True):
-                guard = self.code(o.guard) if o.guard is not None else None
+                compiled_guard = self.expr(o.guard) if o.guard is not None else None
                 with self.narrowed(self._membership(o.guard)):
                     cost = self.expr(o.cost) if o.cost is not None else zero
                     value = self.expr(o.value) if o.value is not None else zero
             if o.binding is not None:
                 coll = self.iterable(o.binding[1])
                 out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
+            guarded = compiled_guard is not None and not (compiled_guard.fixed and compiled_guard.value is True)
             with out.indented() if o.binding is not None else contextlib.nullcontext():
-                if guard is not None:
-                    out.line(f"if {guard}:")
-                with out.indented() if guard is not None else contextlib.nullcontext():
-                    emit(out, k, var, cost, value)
+                if guarded:
+                    out.line(f"if {compiled_guard.code}:")
+                with out.indented() if guarded else contextlib.nullcontext():
+                    emit(out, k, var, cost, value, o.binding is None and not guarded)
 
     def _s_Roll(self, out, s):
         out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")
