@@ -121,6 +121,7 @@ class Decisions:
         high, high_bidder = None, None
         active = [s for s in self._in_seat_order(self.current) if s != first]
         bal, nacc, agents, log, decisions = self.bal, self.nacc, self.agents, self.log, self.decisions
+        turn, rule = self.turn, self.rule  # no rule runs while the bids are asked
         rounds = 0
         while active and rounds < 1000:
             rounds += 1
@@ -135,9 +136,9 @@ class Decisions:
                     continue
                 agent = agents[seat]
                 if agent.__class__ is HeuristicAgent:  # its bid worked out here, no request made (HeuristicAgent.bid)
-                    answer = minimum if minimum <= min(value, maximum - agent.reserve) else None
+                    answer = minimum if minimum <= value and minimum <= maximum - agent.reserve else None
                     decisions.append(answer)
-                    log.append(("bid", self.turn, seat, label, answer, self.rule))
+                    log.append(("bid", turn, seat, label, answer, rule))
                 else:
                     request = BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value)
                     answer = self.ask_bid(request)

@@ -451,7 +451,12 @@ class Game(Movement, Cards, Decisions):
             for observer in self.observers:
                 if hasattr(observer, "on_turn"):
                     observer.on_turn(event)
-        next_seat = self._take_turn_after() if self.turn_after is not None else self._seat_after(seat)
+        if self.turn_after is not None:
+            next_seat = self._take_turn_after()
+        elif len(self.seats) == self.n:  # everybody still plays: the next seat (as _seat_after says)
+            next_seat = (seat + 1) % self.n
+        else:
+            next_seat = self._seat_after(seat)
         self.next_seat = next_seat
         if self.wealth_history is not None and next_seat <= seat:
             self.wealth_history.append(self.scores())
