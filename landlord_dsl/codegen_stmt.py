@@ -174,7 +174,7 @@ class StatementCompiler(ExpressionCompiler):
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
         fold = self.optimize and (seat == "g.actor" or (seat.startswith("v") and seat[1:].isdigit()))
         if s.repeat:
-            out.line(f"for _round{n} in range(_MAX_OFFER):")
+            out.line(f"for _round{n} in _OFFER_ROUNDS:")
         with out.indented() if s.repeat else contextlib.nullcontext():
             if fold:
                 out.line(f"_agent{n} = g.agents[{seat}]")
@@ -255,32 +255,65 @@ class StatementCompiler(ExpressionCompiler):
         # free option with a fixed gain no greater can never be the pick, it only counts
         floor: list[int] = []
 
-        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+        def judge(out: Code, k: int, at: str, var: str, cost: Compiled, value: Compiled) -> None:
+            """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
             free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
-            gain = value.value - cost.value if cost.fixed and value.fixed else None
-            if free and gain is not None and floor and gain <= floor[0]:
-                out.line(f"{count} += 1")
-                return
             cost_code = cost.code if cost.fixed else f"_c{n}"
             if not cost.fixed:
                 out.line(f"_c{n} = {cost.code}")
-            if gain is not None:
-                out.line(f"_g{n} = {gain!r}")
+            if cost.fixed and value.fixed:
+                out.line(f"_g{n} = {value.value - cost.value!r}")
             else:
                 out.line(
                     f"_g{n} = {value.code}" if cost.fixed and cost.value == 0 else f"_g{n} = {value.code} - {cost_code}"
                 )
-            affordable = "" if free else f"({cost_code} <= {limit} or {cost_code} <= 0) and "
+            if free:
+                affordable = ""
+            elif cost.fixed:  # a fixed cost above nothing: affordable when within the limit
+                affordable = f"{cost_code} <= {limit} and "
+            else:
+                affordable = f"({cost_code} <= {limit} or {cost_code} <= 0) and "
             out.line(f"if {affordable}({best[0]} is None or _g{n} > {best[0]}):")
-            out.line(f"    {', '.join(best)} = _g{n}, {count}, {k}, {var}")
+            out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
             if not free:
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
-                out.line(f"    {', '.join(cheap)} = {cost_code}, {count}, {k}, {var}")
-            out.line(f"{count} += 1")
-            if always and free and gain is not None:
-                floor[:] = [max(floor + [gain])]
+                out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
 
-        self._legal(out, s, consider)
+        def only_counts(cost: Compiled, value: Compiled) -> bool:
+            """Return True if an entry of this option can never be the pick (see `floor`)."""
+            free = cost.fixed and cost.value <= 0
+            return free and value.fixed and bool(floor) and value.value - cost.value <= floor[0]
+
+        def ties(var: str, cost: Compiled, value: Compiled) -> bool:
+            """Return True if the entries of this option are many with one gain and cost: only the first can be
+            the pick, so it is compared once, after the loop, and the others are only counted."""
+            return var != "None" and cost.fixed and value.fixed and not only_counts(cost, value)
+
+        def before(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+            if ties(var, cost, value):
+                out.line(f"_first{n}_{k} = None")
+
+        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+            if only_counts(cost, value):
+                out.line(f"{count} += 1")
+                return
+            if ties(var, cost, value):
+                out.line(f"if _first{n}_{k} is None:")
+                out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
+                out.line(f"{count} += 1")
+                return
+            judge(out, k, count, var, cost, value)
+            out.line(f"{count} += 1")
+            if always and cost.fixed and cost.value <= 0 and value.fixed:
+                floor[:] = [max(floor + [value.value - cost.value])]
+
+        def after(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+            if ties(var, cost, value):
+                out.line(f"if _first{n}_{k} is not None:")
+                with out.indented():
+                    judge(out, k, f"_first{n}_{k}", f"_bound{n}_{k}", cost, value)
+
+        self._legal(out, s, consider, before, after)
         if s.repeat:
             out.line(f"if not {count}:")
             out.line("    break")
@@ -303,12 +336,14 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
-    def _legal(self, out: Code, s: ast.Choose, emit) -> None:
+    def _legal(self, out: Code, s: ast.Choose, emit, before=None, after=None) -> None:
         """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value, always)` in each guard.
 
         `var` is the code of the option's bound value (or "None"), `cost` and
         `value` the compiled hints (0 where the option gives none), `always`
         whether the option is offered every time (no `for`, no `when` or one fixed true).
+        `before` and `after(out, k, var, cost, value)`, if given, are called just
+        before and after each option's code (its loop, for a `for` option).
         """
         zero = self._const(0)
         for k, o in enumerate(s.options):
@@ -319,6 +354,8 @@ class StatementCompiler(ExpressionCompiler):
                 with self.narrowed(self._membership(o.guard)):
                     cost = self.expr(o.cost) if o.cost is not None else zero
                     value = self.expr(o.value) if o.value is not None else zero
+            if before is not None:
+                before(out, k, var, cost, value)
             if o.binding is not None:
                 coll = self.iterable(o.binding[1])
                 out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
@@ -328,6 +365,8 @@ class StatementCompiler(ExpressionCompiler):
                     out.line(f"if {compiled_guard.code}:")
                 with out.indented() if guarded else contextlib.nullcontext():
                     emit(out, k, var, cost, value, o.binding is None and not guarded)
+            if after is not None:
+                after(out, k, var, cost, value)
 
     def _s_Roll(self, out, s):
         out.line("g.roll()" if s.thrower is None else f"g.roll({self.present(s.thrower, 'the thrower')})")
