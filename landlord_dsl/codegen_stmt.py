@@ -149,7 +149,8 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_For(self, out, s):
         slot = self.m.refs[id(s)][1]
-        out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
+        collection = self.counted_loop(out, s.collection, f"list({self.code(s.collection)})", s.body, s.span)
+        out.line(f"for v{slot} in {collection}:")
         with out.indented():
             self.block(out, s.body)
 
@@ -358,7 +359,8 @@ class StatementCompiler(ExpressionCompiler):
                 before(out, k, var, cost, value)
             if o.binding is not None:
                 coll = self.iterable(o.binding[1])
-                out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
+                coll = self.counted_loop(out, o.binding[1], coll, (o.guard, o.cost, o.value), o.span)
+                out.line(f"for {var} in {coll}:")
             guarded = compiled_guard is not None and not (compiled_guard.fixed and compiled_guard.value is True)
             with out.indented() if o.binding is not None else contextlib.nullcontext():
                 if guarded:
