@@ -361,12 +361,13 @@ class StatementCompiler(ExpressionCompiler):
                 coll = self.iterable(o.binding[1])
                 coll = self.counted_loop(out, o.binding[1], coll, (o.guard, o.cost, o.value), o.span)
                 out.line(f"for {var} in {coll}:")
-            guarded = compiled_guard is not None and not (compiled_guard.fixed and compiled_guard.value is True)
+            # a guard the options fix to true tests nothing
+            guard = None if compiled_guard is None or compiled_guard.value is True else compiled_guard.code
             with out.indented() if o.binding is not None else contextlib.nullcontext():
-                if guarded:
-                    out.line(f"if {compiled_guard.code}:")
-                with out.indented() if guarded else contextlib.nullcontext():
-                    emit(out, k, var, cost, value, o.binding is None and not guarded)
+                if guard is not None:
+                    out.line(f"if {guard}:")
+                with out.indented() if guard is not None else contextlib.nullcontext():
+                    emit(out, k, var, cost, value, o.binding is None and guard is None)
             if after is not None:
                 after(out, k, var, cost, value)
 

@@ -504,9 +504,9 @@ class Game(Movement, Cards, Decisions):
             on_setup(self)
         if on_turn is None:
             self._as_rule_failure(self._play_turns)
-        while not self.over:
-            self._as_rule_failure(self.play_turn)
-            if on_turn is not None:
+        else:
+            while not self.over:
+                self._as_rule_failure(self.play_turn)
                 on_turn(self)
         self.log.append(("end", self.turn, self.end_reason))
         return self.result()

@@ -179,8 +179,8 @@ RUNTIME = {
     "_end_game": _end_game,
     "_show": show_value,
     "_EndTurn": EndTurn,
-    "_OFFER_ROUNDS": range(MAX_OFFER_ROUNDS),
-    "_MAX_WORK": MAX_WORK,  # made once: an offer's rounds are counted every turn
+    "_OFFER_ROUNDS": range(MAX_OFFER_ROUNDS),  # made once: an offer's rounds are counted every turn
+    "_MAX_WORK": MAX_WORK,
     "_MAX_NESTING": MAX_NESTING,
     "_Heuristic": HeuristicAgent,  # whose choice the option loops work out themselves (codegen_stmt)
 }
