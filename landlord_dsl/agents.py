@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from .errors import LandlordError, UsageError, visible
-from .requests import BidRequest, DecisionRequest
+from .requests import FOLDED_AGENTS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -55,9 +55,9 @@ class HeuristicAgent(Agent):
     """
 
     # The compiler writes this policy into the generated option loops (codegen_stmt, `_folded_choice`),
-    # and Decisions.auction its bids: a seat whose agent is exactly this class gets the same answer
-    # without the list of options or a request being made. Keep `choose`, `bid` and that code in step;
-    # a subclass is always asked through its methods.
+    # and Decisions works out its bids and answers: a seat whose agent is exactly this class (it is in
+    # requests.FOLDED_AGENTS) gets the same answer without a list of options or a request being made.
+    # Keep `choose`, `bid` and that code in step; a subclass is always asked through its methods.
 
     def __init__(self, reserve: int = 100):
         self.reserve = reserve
@@ -89,6 +89,9 @@ class HeuristicAgent(Agent):
         if request.minimum <= min(ceiling, affordable):
             return request.minimum
         return None
+
+
+FOLDED_AGENTS.add(HeuristicAgent)
 
 
 class ScriptedAgent(Agent):

@@ -179,7 +179,7 @@ class StatementCompiler(ExpressionCompiler):
         with out.indented() if s.repeat else contextlib.nullcontext():
             if fold:
                 out.line(f"_agent{n} = g.agents[{seat}]")
-                out.line(f"if _agent{n}.__class__ is _Heuristic:")
+                out.line(f"if _agent{n}.__class__ in _FOLDED:")
                 with out.indented():
                     self._folded_choice(out, s, n, seat, prompt, site)
                 out.line("else:")

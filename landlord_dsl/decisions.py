@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .agents import HeuristicAgent
 from .errors import LandlordError
-from .requests import BidRequest, ChoiceSite, DecisionRequest
+from .requests import FOLDED_AGENTS, BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
     from .errors import RuleRuntimeError
@@ -73,7 +72,7 @@ class Decisions:
             )
         rule = self.rule
         agent = self.agents[seat]
-        if agent.__class__ is HeuristicAgent:  # its answer without a request (HeuristicAgent.choose)
+        if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its answer without a request (its `choose`)
             answer = agent.pick(self.bal[self.nacc + seat] - agent.reserve, legal)
         else:
             answer = agent.choose(
@@ -135,7 +134,7 @@ class Decisions:
                 if minimum > maximum:
                     continue
                 agent = agents[seat]
-                if agent.__class__ is HeuristicAgent:  # its bid worked out here, no request made (HeuristicAgent.bid)
+                if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its bid worked out here (its `bid`)
                     answer = minimum if minimum <= value and minimum <= maximum - agent.reserve else None
                     decisions.append(answer)
                     log.append(("bid", turn, seat, label, answer, rule))

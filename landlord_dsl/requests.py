@@ -163,6 +163,12 @@ class BidRequest(NamedTuple):
     value: int
 
 
+# The agent classes whose answers the compiled rules and the engine work out themselves, without a
+# request: agents.py adds HeuristicAgent (its policy is written into the option loops, codegen_stmt).
+# Only an agent of exactly such a class is answered so; any other agent, a subclass too, is asked.
+FOLDED_AGENTS: set[Any] = set()  # of agent classes
+
+
 class ChanceSource(Protocol):
     """What answers chance requests: SeededChance, ScriptedChance, or a class of yours with these two methods."""
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .agents import HeuristicAgent
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import LandlordError, SourceText
 from .limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit, shown
+from .requests import FOLDED_AGENTS
 from .types import ACCOUNT, CARD, PLAYER, SPACE
 
 # ------------------------------------------------------ run-time helpers
@@ -182,5 +182,5 @@ RUNTIME = {
     "_OFFER_ROUNDS": range(MAX_OFFER_ROUNDS),  # made once: an offer's rounds are counted every turn
     "_MAX_WORK": MAX_WORK,
     "_MAX_NESTING": MAX_NESTING,
-    "_Heuristic": HeuristicAgent,  # whose choice the option loops work out themselves (codegen_stmt)
+    "_FOLDED": FOLDED_AGENTS,  # agents whose choice the option loops work out themselves (codegen_stmt)
 }
