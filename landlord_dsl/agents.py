@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from .errors import LandlordError, UsageError, visible
-from .requests import BidRequest, DecisionRequest
+from .requests import FOLDED_AGENTS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -54,16 +54,26 @@ class HeuristicAgent(Agent):
     while keeping its reserve.
     """
 
+    # The compiler writes this policy into the generated option loops (codegen_stmt, `_folded_choice`),
+    # and Decisions works out its bids and answers: a seat whose agent is exactly this class (it is in
+    # requests.FOLDED_AGENTS) gets the same answer without a list of options or a request being made.
+    # Keep `choose`, `bid` and that code in step; a subclass is always asked through its methods.
+
     def __init__(self, reserve: int = 100):
         self.reserve = reserve
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
-        limit = game.bal[game.nacc + request.seat] - self.reserve
+        return self.pick(game.bal[game.nacc + request.seat] - self.reserve, request.legal)
+
+    @staticmethod
+    def pick(limit: int, legal: Sequence[tuple]) -> int:
+        """Return the index, in `legal`, of the entry whose value most exceeds its cost among those costing
+        at most `limit` (or nothing), else of the cheapest entry."""
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None
-        # the hints straight from the request's entries: (option number, bound value, cost, value)
-        for i, (_, _, cost, value) in enumerate(request.legal):
+        # the hints straight from the entries: (option number, bound value, cost, value)
+        for i, (_, _, cost, value) in enumerate(legal):
             if cheapest_cost is None or cost < cheapest_cost:
                 cheapest, cheapest_cost = i, cost
             if cost <= limit or cost <= 0:
@@ -79,6 +89,9 @@ class HeuristicAgent(Agent):
         if request.minimum <= min(ceiling, affordable):
             return request.minimum
         return None
+
+
+FOLDED_AGENTS.add(HeuristicAgent)
 
 
 class ScriptedAgent(Agent):

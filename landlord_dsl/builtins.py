@@ -167,6 +167,8 @@ class Builtin:
     # for a built-in whose last argument is a group: Python written in place of a call when the compiler can
     # fix the group's spaces, `{owners}` being the tuple of their owners (one C call), `{n}` its size (never 0)
     inline_over_group: str | None = None
+    # the same for `len` of this built-in's result (a list of distinct items, whose order `len` ignores)
+    len_over_group: str | None = None
     fixed: bool = False  # its value depends only on its arguments: usable in values fixed before the game
     grows: bool = False  # may give a number beyond the range of its arguments (so a kept result is checked)
 
@@ -218,6 +220,7 @@ BUILTINS: dict[str, Builtin] = {
         "the distinct players owning spaces of the group",
         _owners,
         inline_over_group="sorted(set({owners}) - {{None}})",
+        len_over_group="(len({{*{owners}, None}}) - 1)",
     ),
     "occupants": Builtin(
         (SPACE,), list_of(PLAYER), "the players other than the acting one whose checkers stand on the space", _occupants

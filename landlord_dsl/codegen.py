@@ -224,6 +224,19 @@ class CodeGenerator:
                 return code
         return f"_work(g, {code}, {self.span(span)})"
 
+    def counted_loop(self, out: Code, collection: ast.Expr, code: str, inner: Any, span: ast.Span) -> str:
+        """Return code for the collection a `for` statement goes through, as `counted` does, but with the
+        count written as lines before the loop (no call, in the common case of a budget not run out)."""
+        counted = self.counted(collection, code, inner, span)
+        if not self.optimize or counted == code:
+            return counted
+        items = f"_items{self._unique('')}"
+        out.line(f"{items} = {code}")
+        out.line(f"g.work += len({items})")
+        out.line("if g.work > _MAX_WORK:")
+        out.line(f"    _work(g, (), {self.span(span)})")  # over the budget: the error `_work` gives
+        return items
+
     def light(self, node: Any) -> bool:
         """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
         no aggregate, no call of a function that has one, no other statement."""

@@ -211,6 +211,10 @@ class ExpressionCompiler(CodeGenerator):
         args = [part.code for part in parts]
         if kind == "builtin":
             builtin = BUILTINS[name]
+            if name == "len" and self.optimize:  # the size of a list a built-in makes over a fixed group
+                counted = self._len_over_group(e.args[0])
+                if counted is not None:
+                    return Compiled(counted)
             if builtin.inline_over_group is not None and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
@@ -248,6 +252,19 @@ class ExpressionCompiler(CodeGenerator):
             return self.expr(decl.body).value
         finally:
             self.bound = outer
+
+    def _len_over_group(self, e: ast.Expr) -> str | None:
+        """Return code for `len(e)` if `e` calls a built-in with `len_over_group` over a fixed group, else None."""
+        if not isinstance(e, ast.Call) or self.resolved(e)[0] != "builtin":
+            return None
+        builtin = BUILTINS[self.resolved(e)[1]]
+        if builtin.len_over_group is None:
+            return None
+        parts = [self.expr(a) for a in e.args]
+        fixed = self._fixed_group_owners(e.args[-1], parts[-1])
+        if fixed is None:
+            return None
+        return builtin.len_over_group.format(*(part.code for part in parts[:-1]), owners=fixed[0], n=fixed[1])
 
     def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str] | None:
         """Return code for (the owners of a group's spaces, the group's size), or None.
@@ -369,6 +386,10 @@ class ExpressionCompiler(CodeGenerator):
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
         coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
+        if self.optimize and coll == self.iterable(e.collection):  # a loop not counted against the budget
+            owned = self._all_owned(e, slot)
+            if owned is not None:
+                return Compiled(owned)
         with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return Compiled(
@@ -381,6 +402,29 @@ class ExpressionCompiler(CodeGenerator):
                 "map": f"[{body} for {var} in {coll}]",
             }[e.op]
         )
+
+    def _all_owned(self, e: ast.Aggregate, slot: int) -> str | None:
+        """Return code for `all(x in G: x.owner != none)` (or `any(x in G: x.owner == none)`) over a group
+        the compiler can fix, as one test of the group's owners; else None."""
+        body = e.body
+        wanted = {"all": "!=", "any": "=="}.get(e.op)
+        if not (isinstance(body, ast.Binary) and body.op == wanted):
+            return None
+        sides = (body.left, body.right) if isinstance(body.right, ast.NoneLit) else (body.right, body.left)
+        field, nothing = sides
+        if not (
+            isinstance(nothing, ast.NoneLit)
+            and isinstance(field, ast.Field)
+            and field.name == "owner"
+            and isinstance(field.subject, ast.Name)
+            and self.resolved(field.subject) == ("local", slot)
+            and slot not in self.bound
+        ):
+            return None
+        fixed = self._fixed_group_owners(e.collection, self.expr(e.collection))
+        if fixed is None:
+            return None
+        return f"(None {'not in' if e.op == 'all' else 'in'} {fixed[0]})"
 
     def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> Compiled:
         """Return an aggregate over a short fixed collection written out item by item.

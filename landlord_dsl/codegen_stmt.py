@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from . import ast
-from .codegen import Code
+from .codegen import Code, Compiled
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
 from .requests import ChoiceSite
@@ -149,13 +149,14 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_For(self, out, s):
         slot = self.m.refs[id(s)][1]
-        out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
+        collection = self.counted_loop(out, s.collection, f"list({self.code(s.collection)})", s.body, s.span)
+        out.line(f"for v{slot} in {collection}:")
         with out.indented():
             self.block(out, s.body)
 
     def _s_Choose(self, out, s):
         n = self._unique("")
-        legal, pick, chosen = f"_legal{n}", f"_pick{n}", f"_k{n}"
+        pick, chosen = f"_pick{n}", f"_k{n}"
         seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
         prompt = self.text(self.m.templates.get(id(s), [s.prompt])).code
         names = [o.name for o in s.options]
@@ -171,35 +172,19 @@ class StatementCompiler(ExpressionCompiler):
             names.append("done")
             labels.append("Done")
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
+        # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
+        fold = self.optimize and (seat == "g.actor" or (seat.startswith("v") and seat[1:].isdigit()))
         if s.repeat:
-            out.line(f"for _round{n} in range(_MAX_OFFER):")
+            out.line(f"for _round{n} in _OFFER_ROUNDS:")
         with out.indented() if s.repeat else contextlib.nullcontext():
-            self._legal(out, s, legal)
-            if s.repeat:
-                out.line(f"if not {legal}:")
-                out.line("    break")
-                if s.done_when is None:
-                    out.line(f"{legal}.append(({done}, None, 0, 0))")
-                else:
-                    out.line(f"if {self.code(s.done_when)}:")
-                    out.line(f"    {legal}.append(({done}, None, 0, 0))")
-            describe = "None"
-            if dynamic:
-                # the labels people read, computed only if somebody reads them
-                describe = f"_describe{n}"
-                out.line(f"def {describe}(k, x):")
+            if fold:
+                out.line(f"_agent{n} = g.agents[{seat}]")
+                out.line(f"if _agent{n}.__class__ in _FOLDED:")
                 with out.indented():
-                    for k, code, o in dynamic:
-                        out.line(f"if k == {k}:")
-                        with out.indented():
-                            if o.binding is not None:
-                                out.line(f"v{self.m.refs[id(o)][1]} = x")
-                            out.line(f"return {code}")
-            ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
-            if s.repeat:
-                out.line(f"{pick} = {ask}")
-            else:  # one legal option is taken without asking (Game.choose does the same)
-                out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
+                    self._folded_choice(out, s, n, seat, prompt, site)
+                out.line("else:")
+            with out.indented() if fold else contextlib.nullcontext():
+                self._asked_choice(out, s, n, seat, prompt, site, dynamic)
             out.line(f"{chosen} = {pick}[0]")
             if s.repeat:
                 out.line(f"if {chosen} == {done}:")
@@ -214,27 +199,177 @@ class StatementCompiler(ExpressionCompiler):
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
-    def _legal(self, out: Code, s: ast.Choose, legal: str) -> None:
-        """Generate code collecting the legal entries (option number, bound value, cost, value)."""
+    def _asked_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str, dynamic) -> None:
+        """Generate code that collects the legal entries and asks the seat's agent; `_pick{n}` is the entry taken."""
+        legal, pick = f"_legal{n}", f"_pick{n}"
+        done = len(s.options)
+
+        def append(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+            out.line(f"{legal}.append(({k}, {var}, {cost.code}, {value.code}))")
+
         out.line(f"{legal} = []")
+        self._legal(out, s, append)
+        if s.repeat:
+            out.line(f"if not {legal}:")
+            out.line("    break")
+            if s.done_when is None:
+                out.line(f"{legal}.append(({done}, None, 0, 0))")
+            else:
+                out.line(f"if {self.code(s.done_when)}:")
+                out.line(f"    {legal}.append(({done}, None, 0, 0))")
+        describe = "None"
+        if dynamic:
+            # the labels people read, computed only if somebody reads them
+            describe = f"_describe{n}"
+            out.line(f"def {describe}(k, x):")
+            with out.indented():
+                for k, code, o in dynamic:
+                    out.line(f"if k == {k}:")
+                    with out.indented():
+                        if o.binding is not None:
+                            out.line(f"v{self.m.refs[id(o)][1]} = x")
+                        out.line(f"return {code}")
+        ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
+        if s.repeat:
+            out.line(f"{pick} = {ask}")
+        else:  # one legal option is taken without asking (Game.choose does the same)
+            out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
+
+    def _folded_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str) -> None:
+        """Generate HeuristicAgent's choice worked out inside the option loops; `_pick{n}` is (option, bound value).
+
+        The same options are tried in the same order, with the same guards and
+        hints, and the answer recorded as `Game.choose` would (its index among
+        the legal entries), but no list of entries, request or prompt is made
+        unless it is needed: a menu whose answer is "done" costs its guards and hints.
+        The pick is the first legal entry with the greatest value - cost among those
+        costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
+        """
+        count, limit = f"_count{n}", f"_limit{n}"
+        best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
+        cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
+        out.line(f"{limit} = g.bal[g.nacc + {seat}] - _agent{n}.reserve")
+        out.line(f"{count} = 0")
+        out.line(f"{best[0]} = {cheap[0]} = None")
+
+        # the greatest fixed gain of a free option offered every time, among those tried so far: a later
+        # free option with a fixed gain no greater can never be the pick, it only counts
+        floor: list[int] = []
+
+        def judge(out: Code, k: int, at: str, var: str, cost: Compiled, value: Compiled) -> None:
+            """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
+            free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
+            cost_code = cost.code if cost.fixed else f"_c{n}"
+            if not cost.fixed:
+                out.line(f"_c{n} = {cost.code}")
+            if cost.fixed and value.fixed:
+                out.line(f"_g{n} = {value.value - cost.value!r}")
+            else:
+                out.line(
+                    f"_g{n} = {value.code}" if cost.fixed and cost.value == 0 else f"_g{n} = {value.code} - {cost_code}"
+                )
+            if free:
+                affordable = ""
+            elif cost.fixed:  # a fixed cost above nothing: affordable when within the limit
+                affordable = f"{cost_code} <= {limit} and "
+            else:
+                affordable = f"({cost_code} <= {limit} or {cost_code} <= 0) and "
+            out.line(f"if {affordable}({best[0]} is None or _g{n} > {best[0]}):")
+            out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
+            if not free:
+                out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
+                out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
+
+        def only_counts(cost: Compiled, value: Compiled) -> bool:
+            """Return True if an entry of this option can never be the pick (see `floor`)."""
+            free = cost.fixed and cost.value <= 0
+            return free and value.fixed and bool(floor) and value.value - cost.value <= floor[0]
+
+        def ties(var: str, cost: Compiled, value: Compiled) -> bool:
+            """Return True if the entries of this option are many with one gain and cost: only the first can be
+            the pick, so it is compared once, after the loop, and the others are only counted."""
+            return var != "None" and cost.fixed and value.fixed and not only_counts(cost, value)
+
+        def before(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+            if ties(var, cost, value):
+                out.line(f"_first{n}_{k} = None")
+
+        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+            if only_counts(cost, value):
+                out.line(f"{count} += 1")
+                return
+            if ties(var, cost, value):
+                out.line(f"if _first{n}_{k} is None:")
+                out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
+                out.line(f"{count} += 1")
+                return
+            judge(out, k, count, var, cost, value)
+            out.line(f"{count} += 1")
+            if always and cost.fixed and cost.value <= 0 and value.fixed:
+                floor[:] = [max(floor + [value.value - cost.value])]
+
+        def after(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
+            if ties(var, cost, value):
+                out.line(f"if _first{n}_{k} is not None:")
+                with out.indented():
+                    judge(out, k, f"_first{n}_{k}", f"_bound{n}_{k}", cost, value)
+
+        self._legal(out, s, consider, before, after)
+        if s.repeat:
+            out.line(f"if not {count}:")
+            out.line("    break")
+            done = len(s.options)
+            if s.done_when is not None:
+                out.line(f"if {self.code(s.done_when)}:")
+            with out.indented() if s.done_when is not None else contextlib.nullcontext():
+                if not (floor and floor[0] >= 0):
+                    out.line(f"if {best[0]} is None or 0 > {best[0]}:")
+                    out.line(f"    {', '.join(best)} = 0, {count}, {done}, None")
+                out.line(f"{count} += 1")
+        elif not floor:
+            out.line(f"if not {count}:")  # no legal option: the engine says so
+            out.line(f"    g.choose({seat}, {prompt}, [], {site})")
+        if not floor:
+            out.line(f"if {best[0]} is None:")
+            out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
+        out.line(f"if {count} > 1:")  # one legal option is taken without asking; else recorded as Game.choose does
+        out.line(f"    g.decisions.append({best[1]})")
+        out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
+        out.line(f"_pick{n} = ({best[2]}, {best[3]})")
+
+    def _legal(self, out: Code, s: ast.Choose, emit, before=None, after=None) -> None:
+        """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value, always)` in each guard.
+
+        `var` is the code of the option's bound value (or "None"), `cost` and
+        `value` the compiled hints (0 where the option gives none), `always`
+        whether the option is offered every time (no `for`, no `when` or one fixed true).
+        `before` and `after(out, k, var, cost, value)`, if given, are called just
+        before and after each option's code (its loop, for a `for` option).
+        """
+        zero = self._const(0)
         for k, o in enumerate(s.options):
             var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], fresh=True):
-                guard = self.code(o.guard) if o.guard is not None else None
+                compiled_guard = self.expr(o.guard) if o.guard is not None else None
                 with self.narrowed(self._membership(o.guard)):
-                    cost = self.code(o.cost) if o.cost is not None else "0"
-                    value = self.code(o.value) if o.value is not None else "0"
-            append = f"{legal}.append(({k}, {var}, {cost}, {value}))"
+                    cost = self.expr(o.cost) if o.cost is not None else zero
+                    value = self.expr(o.value) if o.value is not None else zero
+            if before is not None:
+                before(out, k, var, cost, value)
             if o.binding is not None:
                 coll = self.iterable(o.binding[1])
-                out.line(f"for {var} in {self.counted(o.binding[1], coll, (o.guard, o.cost, o.value), o.span)}:")
+                coll = self.counted_loop(out, o.binding[1], coll, (o.guard, o.cost, o.value), o.span)
+                out.line(f"for {var} in {coll}:")
+            # a guard the options fix to true tests nothing
+            guard = None if compiled_guard is None or compiled_guard.value is True else compiled_guard.code
             with out.indented() if o.binding is not None else contextlib.nullcontext():
                 if guard is not None:
                     out.line(f"if {guard}:")
-                    out.line(f"    {append}")
-                else:
-                    out.line(append)
+                with out.indented() if guard is not None else contextlib.nullcontext():
+                    emit(out, k, var, cost, value, o.binding is None and guard is None)
+            if after is not None:
+                after(out, k, var, cost, value)
 
     def _s_Roll(self, out, s):
         thrower = "None" if s.thrower is None else self.present(s.thrower, "the thrower")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import LandlordError
-from .requests import BidRequest, ChoiceSite, DecisionRequest
+from .requests import FOLDED_AGENTS, BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
     from .errors import RuleRuntimeError
@@ -34,6 +34,7 @@ class Decisions:
         turn: int
         rule: int
         holder: list[int | None]
+        bal: list[int]
         loans: list[list[int]]
         decisions: list[int | None]
         log: list[tuple]
@@ -70,9 +71,13 @@ class Decisions:
                 "add an option without a `when`, so there is always a way on",
             )
         rule = self.rule
-        answer = self.agents[seat].choose(
-            self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
-        )
+        agent = self.agents[seat]
+        if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its answer without a request (its `choose`)
+            answer = agent.pick(self.bal[self.nacc + seat] - agent.reserve, legal)
+        else:
+            answer = agent.choose(
+                self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
+            )
         if not isinstance(answer, int) or not 0 <= answer < count:
             raise LandlordError(
                 f"the agent for seat {seat + 1} answered {answer!r}, not one of the {count} options of '{prompt}'"
@@ -112,10 +117,10 @@ class Decisions:
             return
         value = start + start // 4 if value is None else value
         label = self.space_name(space)
-        rule = self.rule_name()
-        bidders = [s for s in self._in_seat_order(self.current) if s != first]
         high, high_bidder = None, None
-        active = list(bidders)
+        active = [s for s in self._in_seat_order(self.current) if s != first]
+        bal, nacc, agents, log, decisions = self.bal, self.nacc, self.agents, self.log, self.decisions
+        turn, rule = self.turn, self.rule  # no rule runs while the bids are asked
         rounds = 0
         while active and rounds < 1000:
             rounds += 1
@@ -125,10 +130,17 @@ class Decisions:
                     still.append(seat)
                     continue
                 minimum = start if high is None else high + step
-                maximum = self.cash(seat)
+                maximum = bal[nacc + seat]
                 if minimum > maximum:
                     continue
-                answer = self.ask_bid(BidRequest(seat, rule, label, high, minimum, maximum, start, value))
+                agent = agents[seat]
+                if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its bid worked out here (its `bid`)
+                    answer = minimum if minimum <= value and minimum <= maximum - agent.reserve else None
+                    decisions.append(answer)
+                    log.append(("bid", turn, seat, label, answer, rule))
+                else:
+                    request = BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value)
+                    answer = self.ask_bid(request)
                 if answer is not None:
                     high, high_bidder = answer, seat
                     still.append(seat)

@@ -14,6 +14,7 @@ invariants.py and the observers' events in events.py.
 
 from __future__ import annotations
 
+import bisect
 import traceback
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -452,7 +453,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
             for observer in self.observers:
                 if hasattr(observer, "on_turn"):
                     observer.on_turn(event)
-        next_seat = self._take_turn_after() if self.turn_after is not None else self._seat_after(seat)
+        if self.turn_after is not None:
+            next_seat = self._take_turn_after()
+        elif len(self.seats) == self.n:  # everybody still plays: the next seat (as _seat_after says)
+            next_seat = (seat + 1) % self.n
+        else:
+            next_seat = self._seat_after(seat)
         self.next_seat = next_seat
         if self.wealth_history is not None and next_seat <= seat:
             self.wealth_history.append(self.scores())
@@ -472,7 +478,9 @@ class Game(Movement, Cards, Decisions, DiceSets):
 
     def _in_seat_order(self, first: int) -> list[int]:
         """Return the players still in the game, starting from `first` (or the next one) round the table."""
-        return sorted(self.seats, key=lambda s: (s - first) % self.n)
+        seats = self.seats  # in seat order: those from `first` on come first, then the others
+        at = bisect.bisect_left(seats, first)
+        return seats[at:] + seats[:at]
 
     def _seat_after(self, seat: int) -> int:
         """Return the next seat still in the game after `seat`, in seat order."""
@@ -496,12 +504,19 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self._as_rule_failure(self.setup)
         if on_setup is not None:
             on_setup(self)
-        while not self.over:
-            self._as_rule_failure(self.play_turn)
-            if on_turn is not None:
+        if on_turn is None:
+            self._as_rule_failure(self._play_turns)
+        else:
+            while not self.over:
+                self._as_rule_failure(self.play_turn)
                 on_turn(self)
         self.log.append(("end", self.turn, self.end_reason))
         return self.result()
+
+    def _play_turns(self) -> None:
+        """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing."""
+        while not self.over:
+            self.play_turn()
 
     def _as_rule_failure(self, step: Callable[[], None]) -> None:
         """Run a step of play; a Python error inside the compiled rules becomes a located RuleRuntimeError."""

@@ -169,6 +169,12 @@ class BidRequest(NamedTuple):
     value: int
 
 
+# The agent classes whose answers the compiled rules and the engine work out themselves, without a
+# request: agents.py adds HeuristicAgent (its policy is written into the option loops, codegen_stmt).
+# Only an agent of exactly such a class is answered so; any other agent, a subclass too, is asked.
+FOLDED_AGENTS: set[Any] = set()  # of agent classes
+
+
 class ChanceSource(Protocol):
     """What answers chance requests: SeededChance, ScriptedChance, or a class of yours with these two methods."""
 
@@ -181,20 +187,46 @@ class ChanceSource(Protocol):
         ...
 
 
+# `randint(1, 6)` is `1 + _randbelow(6)`, which draws 3 random bits until they are below 6. Where the
+# generator works so (CPython's Random), a die is thrown that way without randint's three calls: the
+# same numbers from the same state (tests/test_engine_speed.py checks it against randint).
+_DIE_FROM_BITS = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+
 class SeededChance:
     """Answers chance requests from a seeded generator: same seed, same game."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self._randint = self.rng.randint
+        self._bits = self.rng.getrandbits
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
         """Return `request.count` dice thrown by the generator."""
-        randint = self._randint
         sides = request.sides
+        if sides != 6 or not _DIE_FROM_BITS:
+            randint = self._randint
+            if request.count == 2:
+                return (randint(1, sides), randint(1, sides))
+            return tuple(randint(1, sides) for _ in range(request.count))
+        bits = self._bits
         if request.count == 2:
-            return (randint(1, sides), randint(1, sides))
-        return tuple(randint(1, sides) for _ in range(request.count))
+            first = bits(3)
+            while first >= 6:
+                first = bits(3)
+            second = bits(3)
+            while second >= 6:
+                second = bits(3)
+            return (first + 1, second + 1)
+        return tuple(self._die() for _ in range(request.count))
+
+    def _die(self) -> int:
+        """Return one die, 1 to 6, as `rng.randint(1, 6)` would."""
+        bits = self._bits
+        face = bits(3)
+        while face >= 6:
+            face = bits(3)
+        return face + 1
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
         """Return a permutation of the deck drawn by the generator."""

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .errors import LandlordError, SourceText
 from .limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit, shown
+from .requests import FOLDED_AGENTS
 from .types import ACCOUNT, CARD, PLAYER, SPACE
 
 # ------------------------------------------------------ run-time helpers
@@ -178,6 +179,8 @@ RUNTIME = {
     "_end_game": _end_game,
     "_show": show_value,
     "_EndTurn": EndTurn,
-    "_MAX_OFFER": MAX_OFFER_ROUNDS,
+    "_OFFER_ROUNDS": range(MAX_OFFER_ROUNDS),  # made once: an offer's rounds are counted every turn
+    "_MAX_WORK": MAX_WORK,
     "_MAX_NESTING": MAX_NESTING,
+    "_FOLDED": FOLDED_AGENTS,  # agents whose choice the option loops work out themselves (codegen_stmt)
 }

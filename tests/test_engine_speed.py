@@ -1,0 +1,48 @@
+"""The engine's faster ways of doing the same thing (issue 17, throughput) give the same results.
+
+Each shortcut is checked against the plain way it replaces: dice thrown from
+random bits against `random.Random.randint(1, 6)`, the seat order of an auction
+by rotation against a sort, and a game played through `play()` (all turns under
+one failure guard) against one played turn by turn.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import landlord_dsl as ld
+from landlord_dsl.requests import DiceRequest, SeededChance
+
+
+@given(seed=st.integers(0, 2**64), counts=st.lists(st.integers(1, 5), min_size=1, max_size=40))
+def test_seeded_dice_are_the_numbers_randint_gives(seed, counts):
+    chance, reference = SeededChance(seed), random.Random(seed)
+    for count in counts:
+        assert chance.roll(DiceRequest(count)) == tuple(reference.randint(1, 6) for _ in range(count))
+    # and the generator is left where randint leaves it (a shuffle after the throws is the same)
+    assert chance.rng.getstate() == reference.getstate()
+
+
+@given(
+    n=st.integers(2, 8),
+    data=st.data(),
+)
+def test_the_seat_order_from_a_player_is_the_sorted_order(n, data):
+    game = ld.new_game("landlords-game-1906", players=min(n, 4), seed=0)
+    n = game.n
+    game.seats = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1)))
+    first = data.draw(st.integers(0, n - 1))
+    assert game._in_seat_order(first) == sorted(game.seats, key=lambda s: (s - first) % n)
+
+
+def test_play_gives_the_game_played_turn_by_turn():
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    whole = ld.new_game(program, players=4, seed=5)
+    whole.play()
+    stepped = ld.new_game(program, players=4, seed=5)
+    turns = []
+    stepped.play(on_turn=lambda g: turns.append(g.turn))  # an on_turn callback plays one turn at a time
+    assert stepped.log == whole.log and turns == list(range(1, whole.turn + 1))
