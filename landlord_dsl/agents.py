@@ -151,15 +151,21 @@ class HumanAgent(Agent):
                 return line
             self.stdout.write("  please answer with one of the numbers shown\n")
 
+    def _context(self, game: Game, seat: int) -> None:
+        from .narrate import decision_context
+
+        self.stdout.write(f"\n{visible(game.names[seat])}: {decision_context(game, seat)}\n")
+
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the option the person types (asked again until the answer is valid)."""
-        self.stdout.write(
-            f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): {visible(request.prompt)}\n"
-        )
+        self._context(game, request.seat)
+        self.stdout.write(f"{visible(request.prompt)}\n")
         options = request.options
         for i, o in enumerate(options, 1):
-            cost = f"  (costs {o.cost})" if o.cost else ""
-            self.stdout.write(f"  {i}. {visible(o.label)}{cost}\n")
+            stake = ", ".join(
+                f"{what} {amount}" for what, amount in (("costs", o.cost), ("worth", o.value)) if amount > 0
+            )
+            self.stdout.write(f"  {i}. {visible(o.label)}{f'  ({stake})' if stake else ''}\n")
         n = len(options)
         answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
         return int(answer) - 1
@@ -167,10 +173,8 @@ class HumanAgent(Agent):
     def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the bid the person types, or None when they pass."""
         high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
-        self.stdout.write(
-            f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
-            f"auction of {visible(request.space)}, {high}.\n"
-        )
+        self._context(game, request.seat)
+        self.stdout.write(f"Auction of {visible(request.space)}: opening price {request.start}, {high}.\n")
         answer = self._ask(
             f"  bid {request.minimum}..{request.maximum}, or press Enter to pass > ",
             lambda s: s == "" or (s.isdigit() and request.minimum <= int(s) <= request.maximum),

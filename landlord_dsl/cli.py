@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one narrated game")
     game_options(p)
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
+    p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
     p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")

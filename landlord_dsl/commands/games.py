@@ -28,6 +28,14 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
     return kinds
 
 
+def _names(args: argparse.Namespace, kinds: list[str]) -> list[str]:
+    """Return the seats' names: --names, else "Player N", a lone human seat's marked "(you)"."""
+    if args.names is not None:
+        return [name.strip() for name in args.names.split(",")]  # Game checks their number and that they differ
+    alone = kinds.count("human") == 1
+    return [f"Player {i + 1}{' (you)' if alone and kind == 'human' else ''}" for i, kind in enumerate(kinds)]
+
+
 class _OutputFile:
     """A file a command writes when it is done (`play --log`, `--html`).
 
@@ -71,6 +79,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..engine import Game
     from ..loader import load
+    from ..narrate import live_narration
     from ..watch import record, replay_html
 
     log = _OutputFile(args.log, "log") if args.log else None
@@ -82,14 +91,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         program = compile_ruleset(rules, _parse_options(args.option))
         kinds = _seats(args, program)
         agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
-        names = [
-            f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
-            for i, k in enumerate(kinds)
-        ]
-        game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
+        game = Game(program, agents, seed=args.seed, names=_names(args, kinds), turn_limit=args.turn_limit)
         recording = record(game, rules) if html is not None else None
         out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
-        _narrate_to_end(game, out, args.verbose)
+        game.listen(live_narration(game, out.write, args.verbose))
+        game.play()
     except BaseException:
         for output, text in ((log, _log_text(game, args.edition, args.seed)), (html, None)):
             if output is not None:
@@ -100,9 +106,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise
     result = game.result()
     out.write("\nFinal scores:\n")
+    width = max(10, *map(len, game.names))
     for seat, score in enumerate(result.scores):
         mark = "  <- winner" if seat in result.winners else ""
-        out.write(f"  {game.names[seat]:10} {score:>7}   (cash {game.cash(seat)}){mark}\n")
+        out.write(f"  {visible(game.names[seat]):{width}} {score:>7}   (cash {game.cash(seat)}){mark}\n")
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
     status = 0
@@ -117,22 +124,6 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 sys.stderr.write(err.render() + "\n")
                 status = 1
     return status
-
-
-def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
-    """Play `game` to its end (Game.play), writing the narration of the setup and of each turn when it is over."""
-    from ..narrate import narrate
-
-    printed = 0
-
-    def flush(game: Game) -> None:
-        nonlocal printed
-        for text in narrate(game, printed, verbose):
-            out.write(text + "\n")
-        printed = len(game.log)
-
-    game.play(on_turn=flush, on_setup=flush)
-    flush(game)
 
 
 def _progress_bar(what: str):
