@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..agents import Agent, HeuristicAgent
+from ..agents import Agent, HeuristicAgent, default_reserve
 from ..engine import Game
 from ..errors import LandlordError
 from ..requests import SeededChance
@@ -42,7 +42,7 @@ class PolicyAgent(Agent):
     token never bids.
     """
 
-    def __init__(self, prefer: Sequence[str], cash: int, reserve: int = HeuristicAgent().reserve):
+    def __init__(self, prefer: Sequence[str], cash: int, reserve: int):
         self.prefer = tuple(prefer)
         self.limit = cash - reserve
 
@@ -262,7 +262,7 @@ class _Explorer:
         game.setup()
         if game.over or TOKEN not in game.seats:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
-        agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
+        agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN), default_reserve(program, players))
         game.agents = agents
         self.game = game
         self.trace = _Trace(game)
