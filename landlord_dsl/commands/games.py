@@ -90,7 +90,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         rules = load(args.edition)
         program = compile_ruleset(rules, _parse_options(args.option))
         kinds = _seats(args, program)
-        agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
+        agents = [make_agent(k, args.seed, i, args.bot_reserve) for i, k in enumerate(kinds)]
         game = Game(program, agents, seed=args.seed, names=_names(args, kinds), turn_limit=args.turn_limit)
         recording = record(game, rules) if html is not None else None
         out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
@@ -126,53 +126,44 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return status
 
 
-def _progress_bar(what: str):
-    """Return a progress callback drawing a bar on standard error, or None when it is not a terminal."""
-
-    def progress(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return progress
-
-
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..loader import load
     from ..parallel import simulate_many
     from ..simulate import render_summary
+    from ..terminal import progress
 
     rules = load(args.edition)
     options = _parse_options(args.option)
     program = compile_ruleset(rules, options)
     players = args.players or default_players(program)
-    show_progress = not args.no_progress and sys.stderr.isatty()
     stats = args.stats or bool(args.plot)
     if args.plot:  # before the games are played, not after
         from ..plots import check_path, pyplot
 
         check_path(Path(args.plot))
         pyplot()
-    result = simulate_many(
-        rules,
-        args.games,
-        players,
-        args.seed,
-        options,
-        args.jobs,
-        args.backend,
-        args.scheduler,
-        _progress_bar("games") if show_progress else None,
-        stats=stats,
-    )
+    with progress(sys.stderr, "games", not args.no_progress) as shown:
+        result = simulate_many(
+            rules,
+            args.games,
+            players,
+            args.seed,
+            options,
+            args.jobs,
+            args.backend,
+            args.scheduler,
+            shown,
+            stats=stats,
+            bot_reserve=args.bot_reserve,
+        )
     summary = result.result()
+    for warning in summary["warnings"]:
+        sys.stderr.write(f"warning: {visible(warning)}\n")
     summary["edition"] = program.name
     summary["options"] = program.options
     summary["seed"] = args.seed
+    summary["bot_reserve"] = result.bot_reserve
     if args.plot:
         from ..plots import simulation_figure
 
@@ -225,7 +216,12 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         args.scheduler,
         Path(args.out) if args.out else None,
         progress if show_progress else None,
+        args.bot_reserve,
     )
+    for record in records:
+        where = ", ".join(f"{k}={v}" for k, v in record["options"].items()) or "defaults"
+        for warning in record["summary"].get("warnings", ()):
+            sys.stderr.write(f"warning: {visible(where)}, {record['players']} players: {visible(warning)}\n")
     if args.json:
         out.write(json.dumps(records, indent=2, sort_keys=True) + "\n")
     else:
