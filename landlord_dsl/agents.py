@@ -77,8 +77,7 @@ class HeuristicAgent(Agent):
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
-        reserve = self.reserve
-        limit = game.bal[game.nacc + request.seat] - (self._default_reserve(game) if reserve is None else reserve)
+        limit = game.bal[game.nacc + request.seat] - self._reserve(game)
         best, best_gain = -1, None
         cheapest, cheapest_cost = 0, None
         # the hints straight from the request's entries: (option number, bound value, cost, value)

@@ -164,3 +164,11 @@ def test_a_bot_reserve_changes_what_the_bots_do(poor):
         game.play()
         logs.append(game.log_lines())
     assert logs[0] != logs[1]
+
+
+def test_simulate_many_refuses_a_negative_reserve():
+    from landlord_dsl.errors import UsageError
+    from landlord_dsl.parallel import simulate_many
+
+    with pytest.raises(UsageError, match="a bot reserve cannot be negative"):
+        simulate_many(ld.load_edition("landlords-game-1904"), 1, 2, jobs=1, bot_reserve=-1)
