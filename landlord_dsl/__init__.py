@@ -40,7 +40,7 @@ it produced; nothing past parsing sees a Lark tree):
 - after a game: narrate, observe, simulate, stats, parallel, rulesource,
   sweep, compare (`diff`), outcomes (`diff --outcomes`), analysis/ (exact chains), plots, board, watch,
   highlight, rl/;
-- the command line: cli and commands/.
+- the command line: cli, commands/ and terminal (colour and progress).
 """
 
 from __future__ import annotations
@@ -241,8 +241,13 @@ def new_game(
     options: dict[str, Any] | None = None,
     chance=None,
     turn_limit: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> Game:
-    """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is."""
+    """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is.
+
+    `names` are the seats' names, in seat order (default "Player 1", ...): one a seat, none blank, no two alike,
+    else UsageError.
+    """
     from .agents import HeuristicAgent
     from .compiler import compile_ruleset
     from .engine import Game
@@ -254,7 +259,7 @@ def new_game(
     program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
     if agents is None:
         agents = [HeuristicAgent() for _ in range(players)]
-    return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit)
+    return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit, names=names)
 
 
 def env(

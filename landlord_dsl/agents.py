@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -16,6 +17,7 @@ from .requests import FOLDED_AGENTS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .program import Program
 
 
 class Agent:
@@ -51,7 +53,9 @@ class HeuristicAgent(Agent):
     It takes the option whose value hint most exceeds its cost, among those
     that leave at least `reserve` in cash; with nothing affordable it takes
     the cheapest option. In auctions it bids up to the rules' value hint
-    while keeping its reserve.
+    while keeping its reserve. With `reserve=None` (the default) the reserve
+    is the rules' own money scale, `default_reserve(program, players)` of the
+    game it plays.
     """
 
     # The compiler writes this policy into the generated option loops (codegen_stmt, `_folded_choice`),
@@ -59,12 +63,24 @@ class HeuristicAgent(Agent):
     # requests.FOLDED_AGENTS) gets the same answer without a list of options or a request being made.
     # Keep `choose`, `bid` and that code in step; a subclass is always asked through its methods.
 
-    def __init__(self, reserve: int = 100):
+    def __init__(self, reserve: int | None = None):
         self.reserve = reserve
+        self._scaled: tuple[Game | None, int] = (None, 0)  # (the game, its default reserve) last worked out
+
+    def reserve_for(self, game: Game) -> int:
+        """Return the cash this bot keeps back in `game`: its own `reserve`, else the rules' money scale
+        (`default_reserve` of the game's rules and seats, worked out once a game)."""
+        if self.reserve is not None:
+            return self.reserve
+        scaled, reserve = self._scaled
+        if scaled is not game:
+            reserve = default_reserve(game.prog, game.n)
+            self._scaled = (game, reserve)
+        return reserve
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""
-        return self.pick(game.bal[game.nacc + request.seat] - self.reserve, request.legal)
+        return self.pick(game.bal[game.nacc + request.seat] - self.reserve_for(game), request.legal)
 
     @staticmethod
     def pick(limit: int, legal: Sequence[tuple]) -> int:
@@ -85,7 +101,7 @@ class HeuristicAgent(Agent):
     def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the minimum bid while it is within the value hint and the reserve, else None (pass)."""
         ceiling = request.value
-        affordable = game.bal[game.nacc + request.seat] - self.reserve
+        affordable = game.bal[game.nacc + request.seat] - self.reserve_for(game)
         if request.minimum <= min(ceiling, affordable):
             return request.minimum
         return None
@@ -164,15 +180,21 @@ class HumanAgent(Agent):
                 return line
             self.stdout.write("  please answer with one of the numbers shown\n")
 
+    def _context(self, game: Game, seat: int) -> None:
+        from .narrate import decision_context
+
+        self.stdout.write(f"\n{visible(game.names[seat])}: {decision_context(game, seat)}\n")
+
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the option the person types (asked again until the answer is valid)."""
-        self.stdout.write(
-            f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): {visible(request.prompt)}\n"
-        )
+        self._context(game, request.seat)
+        self.stdout.write(f"{visible(request.prompt)}\n")
         options = request.options
         for i, o in enumerate(options, 1):
-            cost = f"  (costs {o.cost})" if o.cost else ""
-            self.stdout.write(f"  {i}. {visible(o.label)}{cost}\n")
+            stake = ", ".join(
+                f"{what} {amount}" for what, amount in (("costs", o.cost), ("worth", o.value)) if amount > 0
+            )
+            self.stdout.write(f"  {i}. {visible(o.label)}{f'  ({stake})' if stake else ''}\n")
         n = len(options)
         answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
         return int(answer) - 1
@@ -180,10 +202,8 @@ class HumanAgent(Agent):
     def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the bid the person types, or None when they pass."""
         high = f"highest bid {request.high_bid}" if request.high_bid is not None else "no bids yet"
-        self.stdout.write(
-            f"\n{visible(game.names[request.seat])} (cash {game.cash(request.seat)}): "
-            f"auction of {visible(request.space)}, {high}.\n"
-        )
+        self._context(game, request.seat)
+        self.stdout.write(f"Auction of {visible(request.space)}: opening price {request.start}, {high}.\n")
         answer = self._ask(
             f"  bid {request.minimum}..{request.maximum}, or press Enter to pass > ",
             lambda s: s == "" or (s.isdigit() and request.minimum <= int(s) <= request.maximum),
@@ -191,10 +211,49 @@ class HumanAgent(Agent):
         return int(answer) if answer else None
 
 
-def make_agent(kind: str, seed: int, seat: int) -> Agent:
-    """Return a new agent of a named kind (bot, random or human) for a seat."""
+# The reserve the bots were tuned with on the shipped editions, in each of which a quarter
+# of the starting money is at least this much (so their games are the same as before the
+# reserve followed the rules' money scale).
+RESERVE_CAP = 100
+
+_DEFAULT_RESERVES: dict[tuple[int, int], tuple[weakref.ref, int]] = {}
+
+
+def default_reserve(program: Program, players: int) -> int:
+    """Return the heuristic bot's reserve for a game of `players` seats: a quarter of the least money
+    a seat is given before the first turn, and at most RESERVE_CAP (docs/engine.md, "The heuristic bot").
+
+    The starting money is measured on a setup played aside (seed 0, every decision its first
+    option, no bids), so a game restored from a save gets the same reserve as the one saved.
+    """
+    key = (id(program), players)
+    known = _DEFAULT_RESERVES.get(key)
+    if known is not None and known[0]() is program:
+        return known[1]
+    from .engine import Game
+    from .simulate import starting_money
+
+    aside = Game(program, [_FirstOption()] * players, seed=0)
+    aside.setup()
+    reserve = min(RESERVE_CAP, min(starting_money(aside)) // 4)
+    _DEFAULT_RESERVES[key] = (weakref.ref(program), reserve)
+    return reserve
+
+
+class _FirstOption(Agent):
+    """Takes the first option and never bids: the seats of the setup `default_reserve` plays aside."""
+
+    def choose(self, game: Game, request: DecisionRequest) -> int:
+        return 0
+
+    def bid(self, game: Game, request: BidRequest) -> int | None:
+        return None
+
+
+def make_agent(kind: str, seed: int, seat: int, reserve: int | None = None) -> Agent:
+    """Return a new agent of a named kind (bot, random or human) for a seat; `reserve` is a bot's (None: the rules')."""
     if kind == "bot":
-        return HeuristicAgent()
+        return HeuristicAgent(reserve)
     if kind == "random":
         return RandomAgent(seed * 1009 + seat)
     if kind == "human":

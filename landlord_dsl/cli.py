@@ -84,6 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
             help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)",
         )
 
+    def bot_reserve(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--bot-reserve",
+            type=_at_least(0),
+            metavar="N",
+            help="cash the heuristic bots keep back (default: a quarter of the starting money, at most 100)",
+        )
+
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
         p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
@@ -93,10 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
         )
+        bot_reserve(p)
 
     p = sub.add_parser("play", help="play one narrated game")
     game_options(p)
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
+    p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
     p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
@@ -137,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print every cell's summary as JSON")
     p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress lines")
+    bot_reserve(p)
     parallel_options(p)
     p.set_defaults(func=cmd_sweep)
 

@@ -22,6 +22,7 @@ from . import ast
 from .errors import visible
 from .formatter import expr, format_declaration, quote
 from .loader import RuleSet
+from .terminal import painter
 
 CATEGORIES = (
     "header",
@@ -383,14 +384,7 @@ def _groups(rs: RuleSet) -> dict[str, ast.GroupDecl]:
 
 # ------------------------------------------------------------------ rendering
 
-_COLOURS = {
-    "added": "\033[32m",
-    "removed": "\033[31m",
-    "changed": "\033[33m",
-    "renamed": "\033[36m",
-    "moved": "\033[36m",
-}
-_RESET, _BOLD = "\033[0m", "\033[1m"
+_STYLES = {"added": "green", "removed": "red", "changed": "yellow", "renamed": "cyan", "moved": "cyan"}
 _SIGN = {"added": "+", "removed": "-", "changed": "~", "renamed": "~", "moved": "~"}
 
 
@@ -405,12 +399,14 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
     if not changes:
         return f"no differences between {visible(a)} and {visible(b)}\n"
     # names, texts and citations come from rule files: their control characters are shown as escapes
-    paint = (
-        (lambda text, kind: f"{_COLOURS[kind]}{visible(text)}{_RESET}")
-        if colour
-        else (lambda text, kind: visible(text))
-    )
-    bold = (lambda text: f"{_BOLD}{visible(text)}{_RESET}") if colour else visible
+    styled = painter(colour)
+
+    def paint(text: str, kind: str) -> str:
+        return styled(visible(text), _STYLES[kind])
+
+    def bold(text: str) -> str:
+        return styled(visible(text), "bold")
+
     lines = [f"--- {a}", f"+++ {b}"]
     for category in CATEGORIES:
         group = [c for c in changes if c.category == category]

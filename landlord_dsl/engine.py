@@ -25,7 +25,7 @@ from .cards import Cards
 from .control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
 from .decisions import Decisions
 from .dicesets import DiceSets
-from .errors import LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
+from .errors import Diagnostic, LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
 from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
@@ -73,7 +73,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.n = n
         self.agents = list(agents)
         self.chance = chance if chance is not None else SeededChance(seed)
-        self.names = list(names) if names else [f"Player {i + 1}" for i in range(n)]
+        self.names = _seat_names(names, n) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
         self.board_size = len(program.space_names)
         self.pass_spaces = [s for s, dispatch in enumerate(program.on_pass) if dispatch is not None]
@@ -180,6 +180,17 @@ class Game(Movement, Cards, Decisions, DiceSets):
         same with or without them.
         """
         self.observers.append(observer)
+
+    def listen(self, listener: Callable[[tuple], None]) -> None:
+        """Call `listener(event)` with every event from now on, the moment it is logged; returns nothing.
+
+        Live narration (`play`) and the replay page (watch.record) listen. A game
+        nobody listens to keeps a plain list as its log, so listening costs nothing
+        until it is asked for. Listeners only watch: the game is the same with or without them.
+        """
+        if not isinstance(self.log, _ListenedLog):
+            self.log = _ListenedLog(self.log)
+        self.log.listeners.append(listener)
 
     def finite_total(self) -> int:
         """Return the money held by all finite accounts (players included)."""
@@ -582,6 +593,40 @@ class Game(Movement, Cards, Decisions, DiceSets):
     def log_lines(self, start: int = 0) -> list[str]:
         """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
         return [log_event_json(event) for event in self.log[start:]]
+
+
+class _ListenedLog(list):
+    """A game's event log that hands each event to the game's listeners as it is appended (Game.listen)."""
+
+    __slots__ = ("listeners",)
+
+    def __init__(self, events: Sequence[tuple]) -> None:
+        super().__init__(events)
+        self.listeners: list[Callable[[tuple], None]] = []
+
+    def append(self, event: tuple) -> None:
+        super().append(event)
+        for listener in self.listeners:
+            listener(event)
+
+
+def _seat_names(names: Sequence[str], n: int) -> list[str]:
+    """Return the seats' names as given, or raise UsageError when they are not one distinct, non-blank name a seat."""
+    names = list(names)
+    example = ",".join(f"Name{i + 1}" for i in range(n))
+    if len(names) != n:
+        raise UsageError(
+            [Diagnostic(f"{len(names)} names for {n} seats", hint=f"give one name a seat, in seat order: {example}")]
+        )
+    blank = next((seat for seat, name in enumerate(names) if not name.strip()), None)
+    if blank is not None:
+        raise UsageError([Diagnostic(f"seat {blank + 1} has an empty name", hint=f"e.g. {example}")])
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(
+            [Diagnostic(f"the name '{twice[0]}' is given to two seats", hint="every seat needs a name of its own")]
+        )
+    return names
 
 
 def _var_index(names: list[str], name: str, scope: str) -> int:

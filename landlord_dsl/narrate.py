@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from .control import MAX_OFFER_ROUNDS
@@ -109,3 +109,29 @@ def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
             text = describe_event(game, event)
             if text is not None:
                 yield text
+
+
+def live_narration(game: Game, write: Callable[[str], object], verbose: bool = False) -> Callable[[tuple], None]:
+    """Return a listener for Game.listen that writes each event's sentence (a line) the moment it is logged."""
+
+    def tell(event: tuple) -> None:
+        if verbose or not quiet_event(event):
+            text = describe_event(game, event)
+            if text is not None:
+                write(text + "\n")
+
+    return tell
+
+
+def decision_context(game: Game, seat: int) -> str:
+    """Return what a person answering for `seat` needs in view: his cash, his space, and this turn's last throw."""
+    told = [f"cash {game.cash(seat)}", f"on {game.space_name(game.pos[seat])}"]
+    for event in reversed(game.log):
+        typed = decode(event)
+        if isinstance(typed, LogTurn):
+            break
+        if isinstance(typed, LogRoll):
+            thrower = "you" if typed.seat == seat else game.names[typed.seat]
+            told.append(f"{thrower} threw {' + '.join(map(str, typed.dice))} = {sum(typed.dice)} this turn")
+            break
+    return visible(", ".join(told))

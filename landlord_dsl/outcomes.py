@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .agents import HeuristicAgent
@@ -66,6 +66,7 @@ def outcomes(
     seed: int = 0,
     options_a: dict | None = None,
     options_b: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Simulate `games` paired games (same seeds on both sides); return differences with paired 95 % CIs.
 
@@ -73,7 +74,7 @@ def outcomes(
     for `simulate`). Landings are counted per throw (observe.py: where the
     thrower stands when the throw is over), space by space: spaces are matched
     by their declared name, never by their label, so three "Chance" squares
-    stay three rows.
+    stay three rows. `progress`, if given, is called with (games played, 2 * games) as they are played.
     """
     from .stats import game_stats
 
@@ -81,7 +82,7 @@ def outcomes(
     low, high = max(pa.players[0], pb.players[0]), min(pa.players[1], pb.players[1])
     n = players or min(max(4, low), high)
     sides: dict[str, dict[str, Any]] = {}
-    for side, program in (("a", pa), ("b", pb)):
+    for done, (side, program) in enumerate((("a", pa), ("b", pb))):
         lengths, ginis, censored, wins = [], [], 0, [[0.0] * games for _ in range(n)]
         throws: list[int] = []
         landings: dict[str, list[int]] = {name: [] for name in program.space_names}
@@ -96,6 +97,8 @@ def outcomes(
             throws.append(counted.throws)
             for name, x in zip(program.space_names, counted.throw_landings):
                 landings[name].append(x)
+            if progress is not None:
+                progress(done * games + i + 1, 2 * games)
         sides[side] = {
             "program": program,
             "lengths": lengths,

@@ -19,6 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
 from typing import Any
 
+from .agents import default_reserve
 from .compiler import compile_ruleset
 from .errors import LandlordError, UsageError
 from .loader import RuleSet
@@ -50,9 +51,17 @@ def _layout_of(source: RuleSource) -> Layout:
     return _LAYOUTS[key]
 
 
-def run_games(source: RuleSource, players: int, seed: int, start: int, stop: int, stats: bool = False) -> Summary:
-    """Play games start..stop-1 of a run (game i from seed `seed + i`); return their Summary
-    (with its stats.Stats when `stats` is true).
+def run_games(
+    source: RuleSource,
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    stats: bool = False,
+    reserve: int | None = None,
+) -> Summary:
+    """Play games start..stop-1 of a run (game i from seed `seed + i`) with bots keeping back `reserve`
+    (None: the rules' default); return their Summary (with its stats.Stats when `stats` is true).
 
     This is the worker's whole job; it needs only landlord-dsl installed.
     """
@@ -60,7 +69,7 @@ def run_games(source: RuleSource, players: int, seed: int, start: int, stop: int
     board = _layout_of(source) if stats else None
     summary = Summary(players, stats=Stats(board) if board is not None else None)
     for i in range(start, stop):
-        summary.add(play_one(program, players, seed + i, layout=board))
+        summary.add(play_one(program, players, seed + i, layout=board, reserve=reserve))
     return summary
 
 
@@ -89,6 +98,7 @@ def simulate_many(
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     stats: bool = False,
+    bot_reserve: int | None = None,
 ) -> Summary:
     """Play `games` seeded games of heuristic bots and return their Summary.
 
@@ -98,6 +108,7 @@ def simulate_many(
     is called with (games done, games) as chunks finish. The result is the same
     for every `jobs`, backend and order of completion. With `stats` the
     Summary also holds the statistics of `simulate --stats` (stats.Stats).
+    The bots keep back `bot_reserve` (None: agents.default_reserve); the Summary says how much.
     """
     if games < 1 or players < 1:
         raise UsageError("a simulation needs at least one game and one player")
@@ -112,15 +123,18 @@ def simulate_many(
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if bot_reserve is not None and bot_reserve < 0:
+        raise UsageError(f"a bot reserve cannot be negative ({bot_reserve})")
     parts = chunks(games, jobs)
-    total = Summary(players, stats=Stats(_layout_of(source)) if stats else None)
+    reserve = default_reserve(_program_of(source), players) if bot_reserve is None else bot_reserve
+    total = Summary(players, stats=Stats(_layout_of(source)) if stats else None, bot_reserve=reserve)
     done = 0
     if backend == "local" and jobs == 1:
-        finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats) for a, b in parts)
+        finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats, reserve) for a, b in parts)
     elif backend == "local":
-        finished = _local(source, players, seed, parts, jobs, stats)
+        finished = _local(source, players, seed, parts, jobs, stats, reserve)
     else:
-        finished = _dask(source, players, seed, parts, jobs, scheduler, stats)
+        finished = _dask(source, players, seed, parts, jobs, scheduler, stats, reserve)
     for summary in finished:
         total.merge(summary)
         done += summary.games
@@ -130,14 +144,15 @@ def simulate_many(
 
 
 def _local(
-    source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool
+    source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool, reserve: int
 ) -> Iterator[Summary]:
     todo = iter(parts)
     with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
         # a few chunks in flight per worker, the next sent as one comes back: a run of any
         # length holds only those, never a future (and its summary) per chunk
         pending = {
-            pool.submit(run_games, source, players, seed, a, b, stats) for a, b in islice(todo, IN_FLIGHT * jobs)
+            pool.submit(run_games, source, players, seed, a, b, stats, reserve)
+            for a, b in islice(todo, IN_FLIGHT * jobs)
         }
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -145,7 +160,7 @@ def _local(
                 yield future.result()
                 following = next(todo, None)
                 if following is not None:
-                    pending.add(pool.submit(run_games, source, players, seed, *following, stats))
+                    pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve))
 
 
 def _dask(
@@ -156,6 +171,7 @@ def _dask(
     jobs: int,
     scheduler: str | None,
     stats: bool,
+    reserve: int,
 ) -> Iterator[Summary]:
     try:
         from distributed import Client, LocalCluster
@@ -175,7 +191,7 @@ def _dask(
             todo = iter(parts)
             running = dask_completed(
                 [
-                    client.submit(run_games, shipped, players, seed, a, b, stats, pure=False)
+                    client.submit(run_games, shipped, players, seed, a, b, stats, reserve, pure=False)
                     for a, b in islice(todo, IN_FLIGHT * jobs)
                 ]
             )
@@ -183,7 +199,9 @@ def _dask(
                 yield future.result()
                 following = next(todo, None)
                 if following is not None:
-                    running.add(client.submit(run_games, shipped, players, seed, *following, stats, pure=False))
+                    running.add(
+                        client.submit(run_games, shipped, players, seed, *following, stats, reserve, pure=False)
+                    )
                 future.release()
     except OSError as err:
         raise LandlordError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None

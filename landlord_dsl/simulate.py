@@ -33,10 +33,17 @@ class GameRecord:
     prosperity: bool = False  # the poorest player ended with at least twice the smallest starting money
     cash: tuple[int, ...] = ()  # every seat's cash at the end
     stats: GameStats | None = None  # when statistics were asked for (play_one with a layout)
+    titles: int = 0  # title deeds that reached a player after the setup (bought, won at auction, traded)
+    choices: int = 0  # decisions answered with an option other than an offer's "done"
 
 
 def play_one(
-    program: Program, players: int, seed: int, seats: Sequence[str] | None = None, layout: Layout | None = None
+    program: Program,
+    players: int,
+    seed: int,
+    seats: Sequence[str] | None = None,
+    layout: Layout | None = None,
+    reserve: int | None = None,
 ) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
@@ -44,10 +51,11 @@ def play_one(
     when the poorest player's final wealth is at least twice the smallest
     starting money, the money a seat received from unlimited accounts
     (the bank) during setup. With a stats.Layout the record also carries the
-    game's stats.GameStats (and the game is the same).
+    game's stats.GameStats (and the game is the same). `reserve` is the bots'
+    (None: agents.default_reserve).
     """
     kinds = list(seats) if seats else ["bot"] * players
-    game = Game(program, [make_agent(k, seed, i) for i, k in enumerate(kinds)], seed=seed)
+    game = Game(program, [make_agent(k, seed, i, reserve) for i, k in enumerate(kinds)], seed=seed)
     game.track_wealth()
     if layout is None:
         result = game.play()
@@ -74,7 +82,22 @@ def play_one(
         start > 0 and min(result.scores) >= 2 * start,
         tuple(game.cash(i) for i in range(game.n)),
         game_stats(game, cash) if layout is not None else None,
+        *activity(game),
     )
+
+
+def activity(game: Game) -> tuple[int, int]:
+    """Return (title deeds that reached a player after the setup, decisions answered other than "done")."""
+    card_space = game.prog.card_space
+    titles = choices = 0
+    for event in game.log:  # the raw tuples (events.LogCard, LogDecide): this runs once per simulated game
+        kind = event[0]
+        if kind == "card":
+            if event[1] > 0 and event[4] is not None and card_space[event[2]] is not None:
+                titles += 1
+        elif kind == "decide" and event[4] != "done":
+            choices += 1
+    return titles, choices
 
 
 def starting_money(game: Game) -> list[int]:
@@ -124,6 +147,9 @@ class Summary:
     prosperous: int = 0
     conserved: bool = True
     stats: Stats | None = None  # the statistics of `simulate --stats`, when asked for
+    titles: int = 0  # GameRecord.titles, summed
+    choices: int = 0  # GameRecord.choices, summed
+    bot_reserve: int | None = None  # the cash the bots kept back, when the run says (simulate_many does)
 
     def __attrs_post_init__(self) -> None:
         if self.wins is None:
@@ -146,6 +172,8 @@ class Summary:
             self.by_round[i][1] += 1
         self.prosperous += r.prosperity
         self.conserved = self.conserved and r.conserved
+        self.titles += r.titles
+        self.choices += r.choices
         if self.stats is not None:
             self.stats.add(r.stats)
 
@@ -167,6 +195,8 @@ class Summary:
             self.by_round[i][1] += count
         self.prosperous += other.prosperous
         self.conserved = self.conserved and other.conserved
+        self.titles += other.titles
+        self.choices += other.choices
         if self.stats is not None and other.stats is not None:
             self.stats.merge(other.stats)
 
@@ -195,8 +225,22 @@ class Summary:
             ],
             "prosperity_rate": round(self.prosperous / n, 4) if n else 0,
             "money_conserved_in_all_games": self.conserved,
+            "bot_activity": {"titles_taken_in_play": self.titles, "decisions_other_than_done": self.choices},
+            "warnings": self.warnings(),
             **({"stats": self.stats.result(self)} if self.stats is not None else {}),
         }
+
+    def warnings(self) -> list[str]:
+        """Return what makes the games doubtful as a simulation: bots that never bought or never chose."""
+        if not self.games:
+            return []
+        reserve = f" (the bots keep back {self.bot_reserve}; see --bot-reserve)" if self.bot_reserve is not None else ""
+        found = []
+        if not self.titles:
+            found.append(f"no title deed reached a player after the setup in any of the {self.games} games{reserve}")
+        if not self.choices:
+            found.append(f"no decision other than 'done' was taken in any of the {self.games} games{reserve}")
+        return found
 
 
 def _median(counts: Counter) -> float:

@@ -63,12 +63,14 @@ def run_sweep(
     scheduler: str | None = None,
     output: Path | None = None,
     progress: Callable[[int, int, dict[str, Any], bool], None] | None = None,
+    bot_reserve: int | None = None,
 ) -> list[dict[str, Any]]:
     """Simulate every cell of the grid; return one record per cell: options, players, games, seed, summary.
 
     With `output`, cells already recorded there (same rules, options, players,
     games and seed) are read back instead of played, and each newly played cell
     is appended as it finishes. `progress(i, n, cell, reused)` is called per cell.
+    The bots keep back `bot_reserve` (None: each cell's agents.default_reserve).
     """
     done: dict[str, dict[str, Any]] = {}
     if output is not None and output.exists():
@@ -77,7 +79,7 @@ def run_sweep(
                 continue
             try:
                 record = json.loads(line)
-                if record["rules_hash"] == rules.rules_hash:
+                if record["rules_hash"] == rules.rules_hash and record.get("bot_reserve") == bot_reserve:
                     done[_key(record, record["games"], record["seed"])] = record
             except (ValueError, KeyError, TypeError):
                 raise UsageError(f"{output}:{number}: not a sweep record; use another --out file") from None
@@ -90,7 +92,9 @@ def run_sweep(
             if progress is not None:
                 progress(i + 1, len(grid_cells), cell, True)
             continue
-        summary = simulate_many(rules, games, cell["players"], seed, cell["options"], jobs, backend, scheduler)
+        summary = simulate_many(
+            rules, games, cell["players"], seed, cell["options"], jobs, backend, scheduler, bot_reserve=bot_reserve
+        )
         record = {
             "edition": rules.name,
             "rules_hash": rules.rules_hash,
@@ -98,6 +102,7 @@ def run_sweep(
             "players": cell["players"],
             "games": games,
             "seed": seed,
+            **({"bot_reserve": bot_reserve} if bot_reserve is not None else {}),
             "summary": summary.result(),
         }
         if output is not None:

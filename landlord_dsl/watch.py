@@ -53,11 +53,10 @@ class Recording:
 _ACTING = (LogTurn, LogRoll, LogMove, LogSend, LogDraw, LogDecide, LogNext, LogOut)
 
 
-class _Recorder(list):
-    """The game's event log, which also records a frame with the state as each told event is logged."""
+class _Recorder:
+    """A listener to a game's log (Game.listen) that records a frame with the state as each told event is logged."""
 
     def __init__(self, game: Game, rules: RuleSet, recording: Recording) -> None:
-        super().__init__(game.log)
         self.game, self.recording = game, recording
         self.citations = [r.provenance.source if r.provenance else "" for r in rules.model.rules]
         model = rules.model
@@ -68,8 +67,7 @@ class _Recorder(list):
             if model.types.get(id(decl)) in ("int", "bool")
         ]
 
-    def append(self, event: tuple) -> None:
-        super().append(event)
+    def __call__(self, event: tuple) -> None:
         text = None if quiet_event(event) else describe_event(self.game, event)
         if text is not None:
             self._frame(event, text)
@@ -129,7 +127,7 @@ def record(game: Game, rules: RuleSet) -> Recording:
     Call before `game.play()` (or `setup()`); recording leaves the game itself unchanged.
     """
     recording = Recording()
-    game.log = _Recorder(game, rules, recording)
+    game.listen(_Recorder(game, rules, recording))
     return recording
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..agents import Agent, HeuristicAgent
+from ..agents import RESERVE_CAP, Agent, HeuristicAgent
 from ..engine import Game
 from ..errors import LandlordError, SourceText
 from ..requests import SeededChance
@@ -42,7 +42,7 @@ class PolicyAgent(Agent):
     token never bids.
     """
 
-    def __init__(self, prefer: Sequence[str], cash: int, reserve: int = HeuristicAgent().reserve):
+    def __init__(self, prefer: Sequence[str], cash: int, reserve: int = RESERVE_CAP):
         self.prefer = tuple(prefer)
         self.limit = cash - reserve
 
@@ -275,6 +275,8 @@ class _Explorer:
         game.setup()
         if game.over or TOKEN not in game.seats:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
+        # the token keeps the bots' historical reserve, not the rules' money scale (agents.default_reserve):
+        # with the 25 of the 1906 monopolist demonstration its movement state outgrows an exact chain
         agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
         game.agents = agents
         self.game = game

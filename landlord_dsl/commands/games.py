@@ -28,6 +28,14 @@ def _seats(args: argparse.Namespace, program: Program) -> list[str]:
     return kinds
 
 
+def _names(args: argparse.Namespace, kinds: list[str]) -> list[str]:
+    """Return the seats' names: --names, else "Player N", a lone human seat's marked "(you)"."""
+    if args.names is not None:
+        return [name.strip() for name in args.names.split(",")]  # Game checks their number and that they differ
+    alone = kinds.count("human") == 1
+    return [f"Player {i + 1}{' (you)' if alone and kind == 'human' else ''}" for i, kind in enumerate(kinds)]
+
+
 class _OutputFile:
     """A file a command writes when it is done (`play --log`, `--html`).
 
@@ -71,6 +79,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..engine import Game
     from ..loader import load
+    from ..narrate import live_narration
     from ..watch import record, replay_html
 
     log = _OutputFile(args.log, "log") if args.log else None
@@ -81,15 +90,12 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         rules = load(args.edition)
         program = compile_ruleset(rules, _parse_options(args.option))
         kinds = _seats(args, program)
-        agents = [make_agent(k, args.seed, i) for i, k in enumerate(kinds)]
-        names = [
-            f"{'You' if k == 'human' else 'Player'} {i + 1}" if k == "human" else f"Player {i + 1}"
-            for i, k in enumerate(kinds)
-        ]
-        game = Game(program, agents, seed=args.seed, names=names, turn_limit=args.turn_limit)
+        agents = [make_agent(k, args.seed, i, args.bot_reserve) for i, k in enumerate(kinds)]
+        game = Game(program, agents, seed=args.seed, names=_names(args, kinds), turn_limit=args.turn_limit)
         recording = record(game, rules) if html is not None else None
         out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
-        _narrate_to_end(game, out, args.verbose)
+        game.listen(live_narration(game, out.write, args.verbose))
+        game.play()
     except BaseException:
         for output, text in ((log, _log_text(game, args.edition, args.seed)), (html, None)):
             if output is not None:
@@ -100,9 +106,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise
     result = game.result()
     out.write("\nFinal scores:\n")
+    width = max(10, *map(len, game.names))
     for seat, score in enumerate(result.scores):
         mark = "  <- winner" if seat in result.winners else ""
-        out.write(f"  {game.names[seat]:10} {score:>7}   (cash {game.cash(seat)}){mark}\n")
+        out.write(f"  {visible(game.names[seat]):{width}} {score:>7}   (cash {game.cash(seat)}){mark}\n")
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
     status = 0
@@ -119,69 +126,44 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return status
 
 
-def _narrate_to_end(game: Game, out: TextIO, verbose: bool) -> None:
-    """Play `game` to its end (Game.play), writing the narration of the setup and of each turn when it is over."""
-    from ..narrate import narrate
-
-    printed = 0
-
-    def flush(game: Game) -> None:
-        nonlocal printed
-        for text in narrate(game, printed, verbose):
-            out.write(text + "\n")
-        printed = len(game.log)
-
-    game.play(on_turn=flush, on_setup=flush)
-    flush(game)
-
-
-def _progress_bar(what: str):
-    """Return a progress callback drawing a bar on standard error, or None when it is not a terminal."""
-
-    def progress(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return progress
-
-
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..loader import load
     from ..parallel import simulate_many
     from ..simulate import render_summary
+    from ..terminal import progress
 
     rules = load(args.edition)
     options = _parse_options(args.option)
     program = compile_ruleset(rules, options)
     players = args.players or default_players(program)
-    show_progress = not args.no_progress and sys.stderr.isatty()
     stats = args.stats or bool(args.plot)
     if args.plot:  # before the games are played, not after
         from ..plots import check_path, pyplot
 
         check_path(Path(args.plot))
         pyplot()
-    result = simulate_many(
-        rules,
-        args.games,
-        players,
-        args.seed,
-        options,
-        args.jobs,
-        args.backend,
-        args.scheduler,
-        _progress_bar("games") if show_progress else None,
-        stats=stats,
-    )
+    with progress(sys.stderr, "games", not args.no_progress) as shown:
+        result = simulate_many(
+            rules,
+            args.games,
+            players,
+            args.seed,
+            options,
+            args.jobs,
+            args.backend,
+            args.scheduler,
+            shown,
+            stats=stats,
+            bot_reserve=args.bot_reserve,
+        )
     summary = result.result()
+    for warning in summary["warnings"]:
+        sys.stderr.write(f"warning: {visible(warning)}\n")
     summary["edition"] = program.name
     summary["options"] = program.options
     summary["seed"] = args.seed
+    summary["bot_reserve"] = result.bot_reserve
     if args.plot:
         from ..plots import simulation_figure
 
@@ -234,7 +216,12 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         args.scheduler,
         Path(args.out) if args.out else None,
         progress if show_progress else None,
+        args.bot_reserve,
     )
+    for record in records:
+        where = ", ".join(f"{k}={v}" for k, v in record["options"].items()) or "defaults"
+        for warning in record["summary"].get("warnings", ()):
+            sys.stderr.write(f"warning: {visible(where)}, {record['players']} players: {visible(warning)}\n")
     if args.json:
         out.write(json.dumps(records, indent=2, sort_keys=True) + "\n")
     else:

@@ -77,12 +77,14 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     from ..compare import diff, render_markdown, render_text, to_json
     from ..loader import load
     from ..outcomes import outcomes, render_outcomes
+    from ..terminal import colour_wanted, progress
 
     a, b = load(args.a), load(args.b)
     changes = diff(a, b, sources=args.sources)
     result = None
     if args.outcomes:
-        result = outcomes(a, b, args.outcomes, args.players, args.seed)
+        with progress(sys.stderr, "paired games") as shown:
+            result = outcomes(a, b, args.outcomes, args.players, args.seed, progress=shown)
     if args.format == "json":
         out.write(json.dumps(to_json(changes, a.name, b.name, result), indent=2) + "\n")
     elif args.format == "markdown":
@@ -90,8 +92,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
         if result is not None:
             out.write("\n```text" + visible(render_outcomes(result, args.all), keep="\n") + "```\n")
     else:
-        colour = args.color == "always" or (args.color == "auto" and out is sys.stdout and sys.stdout.isatty())
-        out.write(render_text(changes, a.name, b.name, colour))
+        out.write(render_text(changes, a.name, b.name, colour_wanted(out, args.color)))
         if result is not None:
             out.write(visible(render_outcomes(result, args.all), keep="\n"))
     return 1 if changes else 0

@@ -1,0 +1,172 @@
+"""Playing with people: live narration (Game.listen), what a decision shows, seat names (issue 18, item 1)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import landlord_dsl as ld
+from landlord_dsl.agents import HeuristicAgent, HumanAgent
+from landlord_dsl.cli import main
+from landlord_dsl.engine import Game
+from landlord_dsl.errors import UsageError
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+# ------------------------------------------------------------ Game.listen
+
+
+def test_a_listener_hears_every_event_as_it_is_logged_and_changes_nothing():
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    quiet = ld.new_game(program, players=3, seed=5)
+    quiet.play()
+    assert type(quiet.log) is list  # nobody listens: the log stays a plain list, at no cost
+
+    heard: list[tuple] = []
+    lengths: list[int] = []
+    game = ld.new_game(program, players=3, seed=5)
+
+    def listener(event: tuple) -> None:
+        heard.append(event)
+        lengths.append(len(game.log))  # called once the event is in the log, not later
+
+    game.listen(listener)
+    game.play()
+    assert heard == game.log and game.log_lines() == quiet.log_lines()
+    assert lengths == list(range(1, len(game.log) + 1))
+
+
+def test_several_listeners_each_hear_every_event():
+    game = ld.new_game("landlords-game-1906", players=2, seed=3, turn_limit=10)
+    first: list[tuple] = []
+    second: list[tuple] = []
+    game.listen(first.append)
+    game.listen(second.append)
+    game.play()
+    assert first == second == game.log
+
+
+# ---------------------------------------------------------- seat names
+
+
+def test_names_name_the_seats_in_narration_and_scores():
+    code, out = run("play", "landlords-game-1906", "--seed", "7", "--players", "2", "--names", "Ann, Bob")
+    assert code == 0
+    assert "-- Turn 1: Ann --" in out or "-- Turn 1: Bob --" in out
+    assert "Player 1" not in out and "  Ann " in out.split("Final scores:")[1]
+
+
+@pytest.mark.parametrize(
+    ("names", "message", "hint"),
+    [
+        ("Ann,Bob,Cy", "3 names for 2 seats", "give one name a seat, in seat order: Name1,Name2"),
+        ("Ann, ", "seat 2 has an empty name", "e.g. Name1,Name2"),
+        ("Ann,Ann", "the name 'Ann' is given to two seats", "every seat needs a name of its own"),
+    ],
+)
+def test_bad_names_are_a_usage_error_with_a_hint(capsys, names, message, hint):
+    code, out = run("play", "landlords-game-1906", "--players", "2", "--names", names)
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert f"error: {message}\n   hint: {hint}" in err
+
+
+def test_names_through_the_api():
+    game = ld.new_game("landlords-game-1906", players=2, seed=1, names=["Ann", "Bob"])
+    assert game.names == ["Ann", "Bob"]
+    with pytest.raises(UsageError, match="1 names for 2 seats"):
+        ld.new_game("landlords-game-1906", players=2, names=["Ann"])
+
+
+def test_a_lone_human_seat_is_marked_you_and_others_keep_their_number(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    code, out = run("play", "landlords-game-1906", "--seats", "bot,human", "--seed", "2", "--turn-limit", "8")
+    assert code == 0
+    assert "Player 2 (you)" in out and "Player 1 " in out and "You 1" not in out
+
+
+# ------------------------------------------------- what a decision shows
+
+
+def test_a_decision_shows_cash_space_throw_and_stakes():
+    """1933 rules, BUYING (anspach-1933): landing on an unowned lot offers it at its price; the person
+    sees the throw that brought him there, where he stands, his cash and what each answer costs."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    screen = io.StringIO()
+    human = HumanAgent(stdin=io.StringIO("1\n" + "2\n" * 20), stdout=screen)
+    game = Game(program, [human, HeuristicAgent()], seed=1, names=["Ann", "Bob"], turn_limit=2)
+    game.play()  # seed 1: Bob plays first; Ann throws 6 + 2 onto Vermont Avenue in turn 2
+    shown = screen.getvalue()
+    assert "\nAnn: cash 1500, on Vermont Avenue, you threw 6 + 2 = 8 this turn\nBuy Vermont Avenue for 100?\n" in shown
+    assert "  1. Buy Vermont Avenue for 100  (costs 100, worth 125)\n" in shown
+
+
+# ---------------------------------------------- a person at a terminal
+
+
+def _read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60.0) -> bool:
+    """Read the terminal into `seen` until what it adds ends with `wanted`; return False if the program ends first."""
+    deadline = time.monotonic() + timeout
+    start = len(seen)
+    while len(seen) == start or not seen.endswith(wanted):
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            raise AssertionError(f"no {wanted!r} within {timeout} s; the terminal shows:\n{seen.decode()[-2000:]}")
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the program closed the terminal
+            return False
+        if not chunk:
+            return False
+        seen.extend(chunk)
+    return True
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_a_person_at_a_terminal_sees_his_throw_before_the_question():
+    """Under a terminal each event is told as it happens: the first question the person is asked
+    comes after his own turn's heading and throw, not after the turn is over."""
+    exe = shutil.which("landlord-dsl")
+    assert exe is not None, "the landlord-dsl console script is not installed"
+    primary, secondary = os.openpty()
+    proc = subprocess.Popen(
+        [exe, "play", "monopoly-1933-atlantic-city", "--seats", "human,bot", "--seed", "1", "--turn-limit", "4"],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    os.close(secondary)
+    seen = bytearray()
+    try:
+        assert _read_until(primary, b"> ", seen), seen.decode()
+        before = seen.decode().replace("\r\n", "\n")
+        turn = before.rindex("\n-- Turn ")
+        assert before[turn:].startswith("\n-- Turn 2: Player 1 (you) --\n"), before
+        assert "\nPlayer 1 (you) throws 6 + 2 = 8.\n" in before[turn:]
+        assert "you threw 6 + 2 = 8 this turn" in before[turn:]
+        while True:  # pass every bid and take the last option ("done", "decline") of every question
+            text = seen.decode().replace("\r\n", "\n")
+            numbers = re.findall(r"^  (\d+)\. ", text[text.rindex("\n\n") :], re.MULTILINE)
+            os.write(primary, f"{numbers[-1] if numbers else ''}\n".encode())
+            if not _read_until(primary, b"> ", seen):
+                break
+        assert proc.wait(timeout=60) == 0, seen.decode()
+        assert "Final scores:" in seen.decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(primary)
