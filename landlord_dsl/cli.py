@@ -149,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress lines")
     bot_reserve(p)
     parallel_options(p)
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the table (auto: on a terminal without NO_COLOR)",
+    )
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("diff", help="semantic differences between two editions or variants (exit 0 same, 1 different)")

@@ -20,6 +20,7 @@ from .errors import LandlordError, UsageError
 from .loader import RuleSet
 from .options import resolve_options
 from .parallel import simulate_many
+from .terminal import table_text
 
 
 def parse_grid(pairs: Sequence[str]) -> dict[str, list[str]]:
@@ -123,18 +124,15 @@ COLUMNS = (
 )
 
 
-def render_table(records: Sequence[dict[str, Any]]) -> str:
-    """Return the sweep as a table for the terminal: one row per cell."""
+def render_table(records: Sequence[dict[str, Any]], colour: bool = False) -> str:
+    """Return the sweep as a table for the terminal, one row per cell (drawn by rich when `colour`)."""
     option_names = list(records[0]["options"]) if records else []
     header = option_names + ["players"] + [name for name, _ in COLUMNS]
     rows = [
         [str(r["options"][n]) for n in option_names] + [str(r["players"])] + [cell(r["summary"]) for _, cell in COLUMNS]
         for r in records
     ]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
-    return "\n".join(lines) + "\n"
+    return table_text(header, rows, colour)
 
 
 def plot(records: Sequence[dict[str, Any]], path: Path, title: str) -> None:

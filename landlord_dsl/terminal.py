@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -59,6 +59,26 @@ def painter(colour: bool) -> Callable[[str, str], str]:
         return captured.get()
 
     return paint
+
+
+def table_text(header: Sequence[str], rows: Sequence[Sequence[str]], colour: bool) -> str:
+    """Return the rows under their header as a table: drawn by rich (ruled, header in bold) when `colour`
+    and rich is installed, else plain columns two spaces apart under a rule of dashes."""
+    if colour and rich_installed():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(*header, header_style="bold", show_edge=False)
+        for row in rows:
+            table.add_row(*row)
+        console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=1 << 12)
+        with console.capture() as captured:
+            console.print(table)
+        return "\n".join(line.rstrip() for line in captured.get().splitlines()) + "\n"
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
+    return "\n".join(lines) + "\n"
 
 
 @contextmanager

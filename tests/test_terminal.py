@@ -126,3 +126,23 @@ def test_diff_colours_a_terminal_but_not_under_no_color():
 def test_diff_outcomes_shows_its_progress_on_a_terminal():
     argv = ["diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--outcomes", "3"]
     assert f"[{'#' * 30}] 6/6 paired games" in _run_on_a_terminal(argv, NO_COLOR="1")
+
+
+def test_a_table_is_drawn_by_rich_with_colour_and_plain_without(monkeypatch):
+    header, rows = ["option", "players"], [["a", "2"], ["a longer value", "4"]]
+    plain = terminal.table_text(header, rows, colour=False)
+    assert plain.splitlines()[:2] == ["option          players", "--------------  -------"]
+    assert "\x1b" not in plain
+    drawn = terminal.table_text(header, rows, colour=True)
+    assert "\x1b[1m" in drawn and "\u2503" in drawn and "a longer value" in drawn  # bold header, rich's rules
+    monkeypatch.setattr(terminal, "rich_installed", lambda: False)
+    assert terminal.table_text(header, rows, colour=True) == plain
+
+
+@needs_pty
+def test_sweep_draws_its_table_with_rich_on_a_terminal_and_plain_under_no_color():
+    argv = ["sweep", "landlords-game-1904", "--players", "2,3", "--games", "2", "--jobs", "1", "--no-progress"]
+    drawn = _run_on_a_terminal(argv)
+    assert "\u2503" in drawn and "\x1b[" in drawn and "seat 1 wins" in drawn
+    plain = _run_on_a_terminal(argv, NO_COLOR="1")
+    assert "\x1b" not in plain and "\u2503" not in plain and "players  turns" in plain

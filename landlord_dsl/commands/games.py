@@ -185,6 +185,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..loader import load
     from ..sweep import parse_grid, plot, render_table, run_sweep
+    from ..terminal import colour_wanted
 
     rules = load(args.edition)
     grid = parse_grid(args.option)
@@ -229,7 +230,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
             f"{rules.model.header.title or rules.name}: {args.games} games per cell, seeds "
             f"{args.seed} to {args.seed + args.games - 1} in every cell\n\n"
         )
-        out.write(render_table(records))
+        out.write(render_table(records, colour_wanted(out, args.color)))
     if args.plot:
         plot(records, Path(args.plot), rules.model.header.title or rules.name)
     return 0 if all(r["summary"]["money_conserved_in_all_games"] for r in records) else 1
