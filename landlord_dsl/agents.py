@@ -65,18 +65,12 @@ class HeuristicAgent(Agent):
 
     def __init__(self, reserve: int | None = None):
         self.reserve = reserve
-        self._scaled: tuple[Game | None, int] = (None, 0)  # (the game, its default reserve) last worked out
 
     def reserve_for(self, game: Game) -> int:
         """Return the cash this bot keeps back in `game`: its own `reserve`, else the rules' money scale
-        (`default_reserve` of the game's rules and seats, worked out once a game)."""
-        if self.reserve is not None:
-            return self.reserve
-        scaled, reserve = self._scaled
-        if scaled is not game:
-            reserve = default_reserve(game.prog, game.n)
-            self._scaled = (game, reserve)
-        return reserve
+        (`default_reserve` of the game's rules and seats). The game reads it once, when it is made
+        (`Game.reserves`); an agent keeps no reference to a game, so a finished game is freed at once."""
+        return default_reserve(game.prog, game.n) if self.reserve is None else self.reserve
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""

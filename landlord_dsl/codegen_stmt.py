@@ -248,7 +248,7 @@ class StatementCompiler(ExpressionCompiler):
         count, limit = f"_count{n}", f"_limit{n}"
         best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
         cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
-        out.line(f"{limit} = g.bal[g.nacc + {seat}] - _agent{n}.reserve_for(g)")
+        out.line(f"{limit} = g.bal[g.nacc + {seat}] - g.reserves[{seat}]")
         out.line(f"{count} = 0")
         out.line(f"{best[0]} = {cheap[0]} = None")
 

@@ -73,7 +73,7 @@ class Decisions:
         rule = self.rule
         agent = self.agents[seat]
         if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its answer without a request (its `choose`)
-            answer = agent.pick(self.bal[self.nacc + seat] - agent.reserve_for(self), legal)
+            answer = agent.pick(self.bal[self.nacc + seat] - self.reserves[seat], legal)
         else:
             answer = agent.choose(
                 self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
@@ -135,7 +135,7 @@ class Decisions:
                     continue
                 agent = agents[seat]
                 if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its bid worked out here (its `bid`)
-                    answer = minimum if minimum <= value and minimum <= maximum - agent.reserve_for(self) else None
+                    answer = minimum if minimum <= value and minimum <= maximum - self.reserves[seat] else None
                     decisions.append(answer)
                     log.append(("bid", turn, seat, label, answer, rule))
                 else:

@@ -30,7 +30,7 @@ from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
 from .movement import Movement
-from .requests import DiceRequest, SeededChance, ShuffleRequest
+from .requests import FOLDED_AGENTS, DiceRequest, SeededChance, ShuffleRequest
 from .saves import GameState, restore_game, save_game
 
 if TYPE_CHECKING:
@@ -125,6 +125,9 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.dice_request = DiceRequest(program.dice_count)
         self._start_dice_sets()
         self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
+        # what each seat whose answers the rules work out themselves keeps back in cash, read once here:
+        # a method call per folded decision would cost a sixth of a bots-only game
+        self.reserves = [a.reserve_for(self) if a.__class__ in FOLDED_AGENTS else 0 for a in self.agents]
 
     @property
     def chance(self):
