@@ -35,6 +35,7 @@ class Decisions:
         rule: int
         holder: list[int | None]
         bal: list[int]
+        reserves: list[int]
         loans: list[list[int]]
         decisions: list[int | None]
         log: list[tuple]
