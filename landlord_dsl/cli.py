@@ -199,8 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
+    p = sub.add_parser("show", help="show an edition's options, constants, tables, board, decks, rules, end and score")
     p.add_argument("edition", metavar="EDITION")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.add_argument(
+        "--python", action="store_true", help="print the generated Python instead, each line marked with its .lg line"
+    )
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")

@@ -107,13 +107,13 @@ class StatementCompiler(ExpressionCompiler):
         value = self.kept(s.value)
         op = s.op
         if kind == "local":
-            target = f"v{payload}"
+            target = self.local(payload, s.target[0])
         elif kind == "game_var":
             target = f"g.gv[{self.game_var_index[payload]}]"
         else:
             field, (owner_kind, owner) = payload
             owner_code = {
-                "local": lambda: f"v{owner}",
+                "local": lambda: self.local(owner, s.target[0]),
                 "space": lambda: repr(owner),
                 "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
                 "context": lambda: _CONTEXT[owner],
@@ -130,7 +130,7 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"{target} = _sum")
 
     def _s_Let(self, out, s):
-        out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
+        out.line(f"{self.local(self.m.refs[id(s)][1], s.name)} = {self.kept(s.value)}")
 
     def _s_If(self, out, s):
         condition = self.expr(s.condition)
@@ -148,8 +148,8 @@ class StatementCompiler(ExpressionCompiler):
                 self.block(out, s.otherwise)
 
     def _s_For(self, out, s):
-        slot = self.m.refs[id(s)][1]
-        out.line(f"for v{slot} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
+        var = self.local(self.m.refs[id(s)][1], s.var)
+        out.line(f"for {var} in {self.counted(s.collection, f'list({self.code(s.collection)})', s.body, s.span)}:")
         with out.indented():
             self.block(out, s.body)
 
@@ -193,7 +193,7 @@ class StatementCompiler(ExpressionCompiler):
                         out.line(f"if k == {k}:")
                         with out.indented():
                             if o.binding is not None:
-                                out.line(f"v{self.m.refs[id(o)][1]} = x")
+                                out.line(f"{self.local(self.m.refs[id(o)][1], o.binding[0])} = x")
                             out.line(f"return {code}")
             ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
             if s.repeat:
@@ -208,7 +208,7 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
                 with out.indented():
                     if o.binding is not None:
-                        out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
+                        out.line(f"{self.local(self.m.refs[id(o)][1], o.binding[0])} = {pick}[1]")
                     self.block(out, o.body)
         if s.repeat:
             out.line("else:")  # the loop ran out of rounds: say so in the log
@@ -218,7 +218,7 @@ class StatementCompiler(ExpressionCompiler):
         """Generate code collecting the legal entries (option number, bound value, cost, value)."""
         out.line(f"{legal} = []")
         for k, o in enumerate(s.options):
-            var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
+            var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], fresh=True):
                 guard = self.code(o.guard) if o.guard is not None else None
