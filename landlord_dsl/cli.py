@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fmt", help="rewrite .lg files in canonical layout")
     p.add_argument("files", nargs="+", metavar="FILE", help="a .lg file, or - to format stdin to stdout")
     p.add_argument("--check", action="store_true", help="only report files that would change (exit 1 if any)")
+    p.add_argument(
+        "--diff", action="store_true", help="print what would change as a unified diff instead of rewriting files"
+    )
     p.set_defaults(func=cmd_fmt)
 
     def parallel_options(p: argparse.ArgumentParser) -> None:

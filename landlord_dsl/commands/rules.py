@@ -53,12 +53,12 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     for target in args.files:
         text, name = _read(target)
         formatted = format_text(text, name)
-        if target == "-":
+        changed += formatted != text
+        if args.diff:  # rewrites nothing, as --check
+            out.write(visible(_unified_diff(text, formatted, name), keep="\n\t"))
+        elif target == "-":
             out.write(formatted)
-            changed += formatted != text
-            continue
-        if formatted != text:
-            changed += 1
+        elif formatted != text:
             if args.check:
                 out.write(f"would reformat {target}\n")
             else:
@@ -67,6 +67,20 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     if args.check:
         return 1 if changed else 0
     return 0
+
+
+def _unified_diff(text: str, formatted: str, name: str) -> str:
+    """Return the unified diff from a file's text to its canonical layout ('' if they are equal), as a/NAME, b/NAME."""
+    import difflib
+
+    lines = difflib.unified_diff(
+        text.splitlines(keepends=True),
+        formatted.splitlines(keepends=True),
+        f"a/{name.lstrip('/')}",
+        f"b/{name.lstrip('/')}",
+    )
+    # a last line without its newline is marked as diff and patch mark it
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
