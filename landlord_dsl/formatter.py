@@ -1,7 +1,9 @@
 """The canonical layout of .lg files (`landlord-dsl fmt`).
 
 The formatter prints the AST back as text: four-space indentation, one
-statement per line, braces at line ends, minimal parentheses. Comments are
+statement per line, braces at line ends, minimal parentheses (but an `and`
+inside an `or` keeps its own), lines longer than WIDTH broken at their
+loosest places with continuations one level deeper (`fit`). Comments are
 kept: each is emitted before the first declaration, space, card, handler,
 option or statement that starts after it, or at the end of its block; a
 comment on the last line of a statement stays at the end of that line. One
