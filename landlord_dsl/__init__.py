@@ -39,7 +39,7 @@ it produced; nothing past parsing sees a Lark tree):
   decision exchange), replay;
 - after a game: narrate, observe, simulate, stats, parallel, rulesource,
   sweep, compare (`diff`), outcomes (`diff --outcomes`), analysis/ (exact chains), plots, board, watch,
-  highlight, rl/;
+  highlight, show (`show`, `show --python`), rl/;
 - the command line: cli, commands/ and terminal (colour and progress).
 """
 

@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fmt", help="rewrite .lg files in canonical layout")
     p.add_argument("files", nargs="+", metavar="FILE", help="a .lg file, or - to format stdin to stdout")
     p.add_argument("--check", action="store_true", help="only report files that would change (exit 1 if any)")
+    p.add_argument(
+        "--diff", action="store_true", help="print what would change as a unified diff instead of rewriting files"
+    )
     p.set_defaults(func=cmd_fmt)
 
     def parallel_options(p: argparse.ArgumentParser) -> None:
@@ -216,8 +219,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("show", help="show an edition's board, accounts, options and rules")
+    p = sub.add_parser("show", help="show an edition's options, constants, tables, board, decks, rules, end and score")
     p.add_argument("edition", metavar="EDITION")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.add_argument(
+        "--python", action="store_true", help="print the generated Python instead, each line marked with its .lg line"
+    )
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")

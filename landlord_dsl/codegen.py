@@ -10,6 +10,7 @@ and whole functions and the Program in compiler.
 from __future__ import annotations
 
 import contextlib
+import re
 import typing
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -29,6 +30,8 @@ from .types import INT, PLAYER, SPACE, TEXT, strip_optional
 _NOTHING = object()  # the value of an expression no option fixes
 _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
+_READABLE_LOCAL = re.compile(r"\b[A-Za-z_]\w*_(v\d+)\b")  # a local named by CodeGenerator.local when readable
+_LOCAL_NAME = re.compile(r"(?:[A-Za-z_]\w*_)?v\d+")  # the whole of a name CodeGenerator.local gives
 
 
 class Compiled(NamedTuple):
@@ -92,12 +95,14 @@ class Code:
 class CodeGenerator:
     """The state code generation shares: declarations by index, folded values, generated names."""
 
-    def __init__(self, ruleset: RuleSet, options: dict[str, Any], optimize: bool = True):
+    def __init__(self, ruleset: RuleSet, options: dict[str, Any], optimize: bool = True, readable: bool = False):
         self.rs = ruleset
         self.m: Model = ruleset.model
         self.options = options
         # False: a plain translation, for tests that check the optimised code plays the same games
         self.optimize = optimize
+        # True: locals are named after the .lg names they hold (`show --python`); the code is the same
+        self.readable = readable
         m = self.m
         self.account_index = {a.name: i for i, a in enumerate(m.accounts)}
         self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
@@ -142,6 +147,23 @@ class CodeGenerator:
             self.ns[name] = value
             self.names_by_id[key] = name
         return self.names_by_id[key]
+
+    def local(self, slot: object, name: str) -> str:
+        """Return the Python name of the .lg local `name` held in frame slot `slot`."""
+        return f"{name}_v{slot}" if self.readable else f"v{slot}"
+
+    def is_local(self, code: str) -> bool:
+        """Return True if `code` is just the Python name of a .lg local (as `local` names it)."""
+        return _LOCAL_NAME.fullmatch(code) is not None
+
+    def plain_length(self, code: str) -> int:
+        """Return the length of `code` with its locals named by slot alone, as without `readable`.
+
+        Decisions taken on the length of generated code use it, so readable
+        names change no decision (a text literal that looks like such a name
+        is shortened too; at worst a call is then inlined that would not be).
+        """
+        return len(_READABLE_LOCAL.sub(r"\1", code)) if self.readable else len(code)
 
     def literal(self, value: Any) -> str:
         if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:

@@ -76,7 +76,7 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
-            return Compiled(f"v{payload}", cheap=True, local=True)
+            return Compiled(self.local(payload, e.name), cheap=True, local=True)
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -237,7 +237,7 @@ class ExpressionCompiler(CodeGenerator):
                 body = self.expr(decl.body)
             finally:
                 self.bound = outer
-            if len(body.code) <= _INLINE_LIMIT:
+            if self.plain_length(body.code) <= _INLINE_LIMIT:
                 return body
         return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})")
 
@@ -381,7 +381,7 @@ class ExpressionCompiler(CodeGenerator):
 
     def _e_Aggregate(self, e):
         _, slot = self.resolved(e)
-        var = f"v{slot}"
+        var = self.local(slot, e.var)
         items = self.expr(e.collection).value
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)

@@ -107,13 +107,13 @@ class StatementCompiler(ExpressionCompiler):
         value = self.kept(s.value)
         op = s.op
         if kind == "local":
-            target = f"v{payload}"
+            target = self.local(payload, s.target[0])
         elif kind == "game_var":
             target = f"g.gv[{self.game_var_index[payload]}]"
         else:
             field, (owner_kind, owner) = payload
             owner_code = {
-                "local": lambda: f"v{owner}",
+                "local": lambda: self.local(owner, s.target[0]),
                 "space": lambda: repr(owner),
                 "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
                 "context": lambda: _CONTEXT[owner],
@@ -130,7 +130,7 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"{target} = _sum")
 
     def _s_Let(self, out, s):
-        out.line(f"v{self.m.refs[id(s)][1]} = {self.kept(s.value)}")
+        out.line(f"{self.local(self.m.refs[id(s)][1], s.name)} = {self.kept(s.value)}")
 
     def _s_If(self, out, s):
         condition = self.expr(s.condition)
@@ -148,9 +148,9 @@ class StatementCompiler(ExpressionCompiler):
                 self.block(out, s.otherwise)
 
     def _s_For(self, out, s):
-        slot = self.m.refs[id(s)][1]
+        var = self.local(self.m.refs[id(s)][1], s.var)
         collection = self.counted_loop(out, s.collection, f"list({self.code(s.collection)})", s.body, s.span)
-        out.line(f"for v{slot} in {collection}:")
+        out.line(f"for {var} in {collection}:")
         with out.indented():
             self.block(out, s.body)
 
@@ -173,7 +173,7 @@ class StatementCompiler(ExpressionCompiler):
             labels.append("Done")
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
-        fold = self.optimize and (seat == "g.actor" or (seat.startswith("v") and seat[1:].isdigit()))
+        fold = self.optimize and (seat == "g.actor" or self.is_local(seat))
         if s.repeat:
             out.line(f"for _round{n} in _OFFER_ROUNDS:")
         with out.indented() if s.repeat else contextlib.nullcontext():
@@ -193,7 +193,7 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
                 with out.indented():
                     if o.binding is not None:
-                        out.line(f"v{self.m.refs[id(o)][1]} = {pick}[1]")
+                        out.line(f"{self.local(self.m.refs[id(o)][1], o.binding[0])} = {pick}[1]")
                     self.block(out, o.body)
         if s.repeat:
             out.line("else:")  # the loop ran out of rounds: say so in the log
@@ -227,7 +227,7 @@ class StatementCompiler(ExpressionCompiler):
                     out.line(f"if k == {k}:")
                     with out.indented():
                         if o.binding is not None:
-                            out.line(f"v{self.m.refs[id(o)][1]} = x")
+                            out.line(f"{self.local(self.m.refs[id(o)][1], o.binding[0])} = x")
                         out.line(f"return {code}")
         ask = f"g.choose({seat}, {prompt}, {legal}, {site}, {describe})"
         if s.repeat:
@@ -348,7 +348,7 @@ class StatementCompiler(ExpressionCompiler):
         """
         zero = self._const(0)
         for k, o in enumerate(s.options):
-            var = f"v{self.m.refs[id(o)][1]}" if o.binding is not None else "None"
+            var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], fresh=True):
                 compiled_guard = self.expr(o.guard) if o.guard is not None else None

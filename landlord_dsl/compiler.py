@@ -63,7 +63,7 @@ class Compiler(StatementCompiler):
         """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
         with out.at(e.span):
             if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
-                var = f"v{self.m.refs[id(e)][1]}"
+                var = self.local(self.m.refs[id(e)][1], e.var)
                 found = e.op == "any"
                 out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
                 body = self.code(e.body)
@@ -141,13 +141,13 @@ class Compiler(StatementCompiler):
             self.note_origins(f.body)
             self.function(
                 f"_f_{f.name}",
-                [f"v{i}" for i in range(len(f.params))],
+                [self.local(i, p.name) for i, p in enumerate(f.params)],
                 lambda out, f=f: self.return_expression(out, f.body),
             )
         for a in m.actions.values():
             self.function(
                 f"_a_{a.name}",
-                [f"v{self.m.refs[id(p)][1]}" for p in a.params],
+                [self.local(self.m.refs[id(p)][1], p.name) for p in a.params],
                 lambda out, a=a: self.block(out, a.body),
             )
         deck_cards: dict[str, list[int]] = {}
@@ -312,14 +312,18 @@ def fixed_value_problems(ruleset: RuleSet) -> list[Diagnostic]:
     return sorted(problems, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
-def compile_ruleset(ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True) -> Program:
+def compile_ruleset(
+    ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True, readable: bool = False
+) -> Program:
     """Compile a checked RuleSet with the given option values into a Program.
 
     `optimize=False` gives a plain translation (no inlining, unrolling or
     proofs that field reads cannot fail): slower, and playing the same games.
+    `readable=True` names the generated code's locals after the .lg names they
+    hold (`owner_v3` for `v3`), for reading it (`show --python`); the code is otherwise the same.
     """
     with _within_pythons_limits(ruleset):
-        return Compiler(ruleset, resolve_options(ruleset, options), optimize).compile()
+        return Compiler(ruleset, resolve_options(ruleset, options), optimize, readable).compile()
 
 
 @contextlib.contextmanager

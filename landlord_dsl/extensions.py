@@ -59,13 +59,8 @@ def extension_points(model: Model) -> list[ExtensionPoint]:
 
 
 def extension_point_lines(model: Model) -> list[str]:
-    """Return `show`'s section of extension points: a heading and one line per point (nothing if none)."""
-    points = extension_points(model)
-    if not points:
-        return []
-    lines = ["", "Extension points (a variant replaces these by declaring the same name):"]
-    lines += [f"  {p.kind} {p.signature}: {p.doc}" for p in points]
-    return lines
+    """Return `show`'s rows of extension points, one a point: its kind, signature and what replacing it does."""
+    return [f"  {p.kind} {p.signature}: {p.doc}" for p in extension_points(model)]
 
 
 def restatement_warnings(

@@ -1,7 +1,9 @@
 """The canonical layout of .lg files (`landlord-dsl fmt`).
 
 The formatter prints the AST back as text: four-space indentation, one
-statement per line, braces at line ends, minimal parentheses. Comments are
+statement per line, braces at line ends, minimal parentheses (but an `and`
+inside an `or` keeps its own), lines longer than WIDTH broken at their
+loosest places with continuations one level deeper (`fit`). Comments are
 kept: each is emitted before the first declaration, space, card, handler,
 option or statement that starts after it, or at the end of its block; a
 comment on the last line of a statement stays at the end of that line. One
@@ -83,7 +85,18 @@ def _binary(e: ast.Binary) -> str:
     level = _BINARY_LEVEL[e.op]
     if level == 4:  # comparisons do not chain
         return f"{expr(e.left, 5)} {e.op} {expr(e.right, 5)}"
-    return f"{expr(e.left, level)} {e.op} {expr(e.right, level + 1)}"
+    return f"{_operand(e.left, e.op, level)} {e.op} {_operand(e.right, e.op, level + 1)}"
+
+
+def _operand(e: ast.Expr, op: str, minimum: int) -> str:
+    """Return an operand of `op` as text, parenthesised if it binds looser than `minimum`.
+
+    An `and` directly under an `or` keeps its parentheses, `(a and b) or c`:
+    they are not needed, but a reader need not remember which binds tighter.
+    """
+    if op == "or" and isinstance(e, ast.Binary) and e.op == "and":
+        return f"({expr(e)})"
+    return expr(e, minimum)
 
 
 # The text of each expression form, its operands printed by `expr`.
@@ -135,7 +148,8 @@ def wrapped(prefix: str, e: ast.Expr, depth: int, suffix: str = "") -> list[str]
         return [one]
     operands, ops = chain
     level = _BINARY_LEVEL[ops[0]]
-    pieces = [expr(operands[0], level)] + [f"{op} {expr(x, level + 1)}" for op, x in zip(ops, operands[1:])]
+    pieces = [_operand(operands[0], ops[0], level)]
+    pieces += [f"{op} {_operand(x, op, level + 1)}" for op, x in zip(ops, operands[1:])]
     lines = [INDENT * depth + prefix + pieces[0]]
     for piece in pieces[1:]:
         if len(lines[-1]) + 1 + len(piece) <= WIDTH:
@@ -144,6 +158,126 @@ def wrapped(prefix: str, e: ast.Expr, depth: int, suffix: str = "") -> list[str]
             lines.append(INDENT * (depth + 1) + piece)
     lines[-1] += suffix
     return lines
+
+
+# Where `fit` may break a line, the loosest first at one bracket depth: before a clause keyword of a
+# statement or declaration (not the one right after its first word); before `else`, `then`, `or`, `and`,
+# a comparison, a binary `+` or `-`, and `*`, `/` or `%` (an `if` expression binds loosest: one inside an
+# operand has parentheses); after the `=` of a `let`, `set`, `const` or `var`; after an opening bracket,
+# or after a `,` inside brackets or the `:` of an aggregate.
+_CLAUSE, _ELSE, _THEN, _OR, _AND, _COMPARE, _ADD, _MULTIPLY, _ASSIGN, _ITEM = range(10)
+_COMPARISONS = frozenset(("==", "!=", "<", ">", "<=", ">=", "in", "has"))
+_CLAUSES = frozenset(
+    (
+        "from", "to", "by", "via", "stopping", "start", "step", "first", "value", "interest", "cost", "when",
+        "for", "done", "choices", "replaces", "tagged", "share", "size",
+    )
+)  # fmt: skip
+_ASSIGNING = frozenset(("let", "set", "const", "var", "player", "space"))
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[a-z_][a-z0-9_]*|[0-9]+|==|!=|<=|>=|\+=|-=|\S')
+
+
+def _ends_value(token: str) -> bool:
+    """Return True if `token` can end an operand (a name, number, string or closing bracket)."""
+    return token[0].isalnum() or token[0] in '_")]}"'
+
+
+def _break_kind(tokens: list[str], i: int, gap: str, brackets: list[str]) -> int | None:
+    """Return the kind of break point before token i (None if none), `brackets` the ones open before it."""
+    token, previous = tokens[i], tokens[i - 1]
+    if (token in _CLAUSES and i >= 2 and _ends_value(previous)) or (token == "in" and previous == "}"):
+        return _CLAUSE
+    if token in ("or", "and"):
+        return _OR if token == "or" else _AND
+    if token == "else" and previous != "}":
+        return _ELSE
+    if token == "then":
+        return _THEN
+    binding = token == "in" and (tokens[i - 2 : i - 1] in (["("], ["for"]))  # sum(x in ...), for x in ...
+    if (token in _COMPARISONS or tokens[i : i + 2] == ["not", "in"]) and _ends_value(previous) and not binding:
+        return _COMPARE
+    if token in ("+", "-") and _ends_value(previous) and gap:
+        return _ADD
+    if token in ("*", "/", "%"):
+        return _MULTIPLY
+    if previous in ("=", "+=", "-=") and not brackets and tokens[0] in _ASSIGNING:
+        return _ASSIGN
+    if previous in ("(", "[", "{") and token not in ")]}":
+        return _ITEM
+    if (previous == "," and brackets) or (previous == ":" and brackets[-1:] == ["("]):
+        return _ITEM
+    return None
+
+
+def _break_points(code: str) -> list[tuple[tuple[int, int], int, str]]:
+    """Return where a line of code (no comment, no indentation) may break: ((bracket depth, kind), column, gap).
+
+    The break puts the text from `column` on a new line; `gap` is what stood
+    before it on the line ("" after an opening bracket, else a space).
+    """
+    found = [(m.start(), m.group(0)) for m in _TOKEN.finditer(code)]
+    tokens = [token for _, token in found]
+    points = []
+    brackets: list[str] = []
+    for i, (column, token) in enumerate(found):
+        if i > 0:
+            gap = code[found[i - 1][0] + len(tokens[i - 1]) : column]
+            kind = _break_kind(tokens, i, gap, brackets)
+            if kind is not None:
+                points.append(((len(brackets), kind), column, gap))
+        if token in ("(", "[", "{"):
+            brackets.append(token)
+        elif token in (")", "]", "}") and brackets:
+            brackets.pop()
+    return points
+
+
+def fit(line: str, width: int = WIDTH) -> list[str]:
+    """Return a line as lines no wider than `width` where its code allows, each continuation one level deeper.
+
+    The line breaks at its loosest break points (`_break_points`); the pieces
+    are packed greedily (after a clause keyword or an `=` the first line keeps
+    only what comes before the break); a line still too wide breaks again
+    inside. A trailing comment stays at the end; a string or name longer than
+    the width stays whole.
+    """
+    blanked = blank_strings(line)
+    at = blanked.find("#")
+    code, comment = (line, "") if at < 0 else (line[:at].rstrip(), "  " + line[at:].strip())
+    if len(code) <= width or not code.strip():
+        return [line]
+    indent = code[: len(code) - len(code.lstrip())]
+    code = code.strip()
+    points = _break_points(code)
+    if not points:
+        return [line]
+    loosest = min(key for key, _, _ in points)
+    cuts = [(column, gap) for key, column, gap in points if key == loosest]
+    ends = [column for column, _ in cuts[1:]] + [len(code)]
+    # a lone token too long for a line of its own gains nothing from one: it stays where it is
+    cuts = [
+        cut
+        for cut, end in zip(cuts, ends)
+        if not (_TOKEN.fullmatch(code[cut[0] : end].rstrip()) and len(indent + INDENT) + end - cut[0] > width)
+    ]
+    if not cuts:
+        return [line]
+    head_alone = loosest[1] in (_CLAUSE, _ASSIGN)
+    lines = [indent + code[: cuts[0][0]].rstrip()]
+    for k, (column, gap) in enumerate(cuts):
+        piece = code[column : cuts[k + 1][0] if k + 1 < len(cuts) else len(code)].rstrip()
+        if len(lines[-1]) + len(gap) + len(piece) <= width and not (head_alone and k == 0):
+            lines[-1] += gap + piece
+        else:
+            lines.append(indent + INDENT + piece)
+    out = [part for text in lines for part in (fit(text, width) if text != indent + code else [text])]
+    out[-1] += comment
+    return out
+
+
+def _fitted(lines: list[str]) -> list[str]:
+    """Return printed lines with every line too wide broken (`fit`), trailing blanks dropped."""
+    return [part for line in lines for part in fit(line.rstrip())]
 
 
 def _literal(value: object) -> str:
@@ -640,7 +774,7 @@ def format_text(text: str, file: str = "<string>") -> str:
         printer.module(module)
     except RecursionError:
         raise too_deep(SourceText(file, text)) from None
-    out = "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"
+    out = "\n".join(_fitted(printer.out)).strip("\n") + "\n"
     if parse(out, file) != module:  # pragma: no cover - a formatter bug must never change meaning
         raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")
     return out
@@ -650,11 +784,11 @@ def format_declaration(d: ast.Declaration) -> str:
     """Return one declaration in canonical layout, without comments or trailing blanks."""
     printer = _Printer("", [])
     printer.declaration(d)
-    return "\n".join(line.rstrip() for line in printer.out)
+    return "\n".join(_fitted(printer.out))
 
 
 def format_module(module: ast.Module) -> str:
     """Return a parsed module in canonical layout (a tree keeps no comments, so the text has none)."""
     printer = _Printer("", [])
     printer.module(module)
-    return "\n".join(line.rstrip() for line in printer.out).strip("\n") + "\n"
+    return "\n".join(_fitted(printer.out)).strip("\n") + "\n"

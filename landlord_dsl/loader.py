@@ -577,12 +577,10 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
         )
     ruleset = load_modules(applied)
     combined = "+".join(names)
+    # the edition's title and every variant by its file's stem: the title of one variant would hide the others
     base_title = chains[0][0].header.title or Path(base).stem
-    header = attrs.evolve(
-        ruleset.model.header,
-        name=combined,
-        title=f"{base_title}, with " + ", ".join(n for n in names if n != Path(base).stem),
-    )
+    variants = [Path(n).stem for n in names if Path(n).stem != Path(base).stem]
+    header = attrs.evolve(ruleset.model.header, name=combined, title=f"{base_title}, with " + ", ".join(variants))
     return attrs.evolve(ruleset, name=combined, model=attrs.evolve(ruleset.model, header=header))
 
 

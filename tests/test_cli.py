@@ -87,6 +87,27 @@ def test_fmt_check_and_rewrite(tmp_path):
     assert path.read_text().startswith('edition "x" {\n    players 2 to 3\n}\n')
 
 
+def test_fmt_diff_prints_a_unified_diff_and_rewrites_nothing(tmp_path, monkeypatch):
+    """Issue 18 item 14: `fmt --check` said only 'would reformat'; `--diff` shows what would change."""
+    monkeypatch.chdir(tmp_path)
+    source = 'edition "x" {\n    players 2 to 3\n}\nkind k {}\nboard {\n    space a "A" : k\n}\n'
+    Path("x.lg").write_text(source)
+    expected = (
+        '--- a/x.lg\n+++ b/x.lg\n@@ -1,7 +1,7 @@\n edition "x" {\n     players 2 to 3\n }\n'
+        '-kind k {}\n+kind k { }\n board {\n     space a "A" : k\n }\n'
+    )
+    assert run("fmt", "--check", "--diff", "x.lg") == (1, expected)
+    assert run("fmt", "--diff", "x.lg") == (0, expected)
+    assert Path("x.lg").read_text() == source
+    assert run("fmt", "x.lg")[0] == 0
+    assert run("fmt", "--check", "--diff", "x.lg") == (0, "")
+    # a last line without a newline is marked, so that `patch` restores the file exactly
+    Path("y.lg").write_text('edition "y" { }')
+    assert run("fmt", "--diff", "y.lg")[1].endswith(
+        '-edition "y" { }\n\\ No newline at end of file\n+edition "y" {\n+}\n'
+    )
+
+
 def test_fmt_stdin_to_stdout(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO('edition "x" {}  kind k {} board{space a "A":k}'))
     code, out = run("fmt", "-")

@@ -13,6 +13,7 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.extensions import extension_point_lines, extension_points
+from landlord_dsl.show import show_text
 
 VARIANTS = sorted((Path(__file__).resolve().parents[1] / "editions" / "variants").glob("*.lg"))
 
@@ -46,9 +47,11 @@ def test_the_1933_edition_lists_the_extension_points_its_customs_replace():
 
 def test_show_lists_the_extension_points_with_what_replacing_them_does():
     lines = extension_point_lines(ld.load_edition("monopoly-1933-atlantic-city").model)
-    assert lines[1].startswith("Extension points")
     assert any(line.startswith("  function rent_waived(p: player, s: space): Replace to waive rent") for line in lines)
     assert extension_point_lines(ld.load_edition("landlords-game-1904").model) == []
+    shown = show_text(ld.load_edition("monopoly-1933-atlantic-city"))
+    assert "\nExtension points (a variant replaces these by declaring the same name):\n" + "\n".join(lines) in shown
+    assert "Extension points" not in show_text(ld.load_edition("landlords-game-1904"))
 
 
 def test_a_variant_that_replaces_an_extension_point_keeps_it_one():

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
+from landlord_dsl.formatter import WIDTH
 from landlord_dsl.resources import shipped_files
 
 GOLDEN = Path(__file__).parent / "golden" / "format"
@@ -50,3 +51,75 @@ def test_comments_survive_formatting():
 def test_format_of_invalid_text_is_a_landlord_error():
     with pytest.raises(ld.LandlordError):
         ld.format_source('edition "x" { ')
+
+
+def test_an_and_inside_an_or_keeps_its_parentheses():
+    """Issue 18 item 14: `(a and b) or c` lost its clarifying parentheses; now every `and` directly
+    under an `or` has them, and parentheses the meaning needs stay."""
+    edition = 'edition "x" { }\nvar a = true\nvar b = true\nvar c = true\n'
+    cases = {
+        "(a and b) or c": "(a and b) or c",
+        "a and b or c": "(a and b) or c",
+        "a or b and c": "a or (b and c)",
+        "a and (b or c)": "a and (b or c)",
+        "a or b or c and not a": "a or b or (c and not a)",
+        "not (a and b) or c": "not (a and b) or c",
+    }
+    for written, canonical in cases.items():
+        out = ld.format_source(edition + f"const k = {written}\n")
+        assert out.endswith(f"const k = {canonical}\n"), (written, out)
+        assert ld.format_source(out) == out
+        assert ld.parse(out) == ld.parse(edition + f"const k = {written}\n")
+
+
+LONG_RULES = """edition "x" { }
+account bank unlimited
+player var wealth_in_land_and_houses = 0
+function bank_charge(p: player, amount: int) = amount
+rule charges {
+    on turn {
+        pay bank_charge(player, 25 * W + 100 * W) from player to bank
+        let share = if W > 1000 then W / 10 else player.cash / 20
+        if player.cash > 100 and W > 100 or player.cash < 5 and W < 5 {
+            set W = max(W, min(player.cash, share, 1000000))
+        }
+    }
+}
+""".replace("W", "player.wealth_in_land_and_houses")
+
+
+def test_long_lines_wrap_at_clauses_operators_and_arguments():
+    """Issue 18 item 14: lines of 120 to 160 characters were left unwrapped; now they break at the
+    loosest place (a clause keyword, `else`, `or`, an argument list), continuations one level deeper."""
+    out = ld.format_source(LONG_RULES)
+    assert out.split("    on turn {\n", 1)[1] == (
+        "        pay bank_charge(player, 25 * player.wealth_in_land_and_houses\n"
+        "            + 100 * player.wealth_in_land_and_houses)\n"
+        "            from player to bank\n"
+        "        let share = if player.wealth_in_land_and_houses > 1000\n"
+        "            then player.wealth_in_land_and_houses / 10\n"
+        "            else player.cash / 20\n"
+        "        if (player.cash > 100 and player.wealth_in_land_and_houses > 100)\n"
+        "            or (player.cash < 5 and player.wealth_in_land_and_houses < 5) {\n"
+        "            set player.wealth_in_land_and_houses =\n"
+        "                max(player.wealth_in_land_and_houses, min(player.cash, share, 1000000))\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+    )
+    assert all(len(line) <= WIDTH for line in out.splitlines())
+    assert ld.format_source(out) == out and ld.parse(out) == ld.parse(LONG_RULES)
+
+
+def test_a_line_too_long_keeps_its_trailing_comment_and_long_strings():
+    text = (
+        'edition "x" { }\nvar a = 1\n'
+        "const k = a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a"
+        " + a + a + a + a + a + a + a + a + a  # why\n"
+        'const t = "' + "y" * 120 + '"\n'
+    )
+    out = ld.format_source(text)
+    lines = out.splitlines()
+    assert lines[3].startswith("const k = a + a") and lines[4].startswith("    + a") and lines[4].endswith("  # why")
+    assert lines[5] == 'const t = "' + "y" * 120 + '"'  # a string longer than the width stays whole
+    assert ld.format_source(out) == out

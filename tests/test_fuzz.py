@@ -621,6 +621,45 @@ def test_format_round_trip_on_mutated_editions(text: str):
     _round_trips(text)
 
 
+# several expressions side by side, so that most lines are wider than the width before formatting
+_LONG_EXPRESSIONS = st.lists(st.recursive(_LEAVES, _extend, max_leaves=20), min_size=2, max_size=8).flatmap(
+    lambda items: st.sampled_from([" or ", " and ", " + ", " == ", ", "]).map(
+        lambda op: f"max({op.join(items)})" if op == ", " else f"{op.join(items)}"
+    )
+)
+
+
+@given(
+    _LONG_EXPRESSIONS,
+    st.sampled_from(
+        [
+            "const c = {}\n",
+            "function g(y: int) = {}\n",
+            "end when {}\n",
+            "score {}\n",
+            "rule q {{ on turn {{ let y = {}\n pay y from player to treasury }} }}\n",
+            "rule q {{ on land lot {{ if {} {{ roll dice }} }} }}\n",
+            "rule q {{ on turn {{ pay {} from player to treasury }} }}\n",
+            "rule q {{ on turn {{ for p in players {{ if p != player {{ set houses = {} }} }} }} }}\n",
+            'rule q {{ on turn {{ choose "C" {{ option a when {} cost 1 {{ }} }} }} }}\n',
+        ]
+    ),
+)
+def test_formatted_lines_fit_the_width(expr: str, where: str):
+    """Issue 18 item 14: every formatted line fits the width (no token here is long), and formatting
+    still keeps the meaning and is idempotent."""
+    from landlord_dsl.formatter import WIDTH
+
+    text = _TYPED_EDITION + where.format(expr)
+    try:
+        ld.parse(text, "fmt.lg")
+    except LandlordError:
+        return
+    _round_trips(text)
+    out = ld.format_source(text, "fmt.lg")
+    assert all(len(line) <= WIDTH for line in out.splitlines()), out
+
+
 # ------------------------------------- fixed values and numbers without bound
 # A file that checks must also compile and play without a Python error: values
 # fixed before the game that cannot be worked out (a division by zero, a

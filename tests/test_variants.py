@@ -648,6 +648,26 @@ def test_combining_variants_on_the_command_line():
     assert summary["money_conserved_in_all_games"] is True
 
 
+def test_a_combination_is_titled_by_its_edition_and_every_variant_by_name(tmp_path: Path):
+    """The title names the edition and each variant by its file's stem, as the language reference says
+    (the walkthrough used to say the last variant's title, and the title kept a file's `.lg`)."""
+    mine = tmp_path / "monopoly-1933-1000-start.lg"
+    mine.write_text(
+        'edition "monopoly-1933-1000-start" {\n'
+        '    title "Monopoly with $1000"\n'
+        '    extends "monopoly-1933-atlantic-city"\n'
+        '    source "none: a test" reconstruction\n'
+        "}\n\n"
+        'const start_cash = 1000 source "none: a test" reconstruction\n'
+    )
+    base_title = ld.load_edition(E1933).model.header.title
+    combined = ld.load_edition(f"{E1933}+{mine}+{NO_AUCTIONS}")
+    assert combined.name == f"{E1933}+{mine}+{NO_AUCTIONS}"
+    assert combined.model.header.title == f"{base_title}, with monopoly-1933-1000-start, {NO_AUCTIONS}"
+    reference = (ROOT / "docs" / "language" / "declarations.md").read_text()
+    assert "titled by the edition's title followed\nby `, with ` and each variant's name" in reference
+
+
 @pytest.mark.parametrize("edition", [E1906, E1933])
 def test_all_the_variants_of_an_edition_combine_and_play(edition: str):
     """No two shipped variants of one edition conflict: all of them load together and play."""

@@ -57,12 +57,12 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     for target in args.files:
         text, name = _read(target)
         formatted = format_text(text, name)
-        if target == "-":
+        changed += formatted != text
+        if args.diff:  # rewrites nothing, as --check
+            out.write(visible(_unified_diff(text, formatted, name), keep="\n\t"))
+        elif target == "-":
             out.write(formatted)
-            changed += formatted != text
-            continue
-        if formatted != text:
-            changed += 1
+        elif formatted != text:
             if args.check:
                 out.write(f"would reformat {target}\n")
             else:
@@ -71,6 +71,20 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     if args.check:
         return 1 if changed else 0
     return 0
+
+
+def _unified_diff(text: str, formatted: str, name: str) -> str:
+    """Return the unified diff from a file's text to its canonical layout ('' if they are equal), as a/NAME, b/NAME."""
+    import difflib
+
+    lines = difflib.unified_diff(
+        text.splitlines(keepends=True),
+        formatted.splitlines(keepends=True),
+        f"a/{name.lstrip('/')}",
+        f"b/{name.lstrip('/')}",
+    )
+    # a last line without its newline is marked as diff and patch mark it
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
@@ -137,70 +151,13 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    from ..extensions import extension_point_lines
     from ..loader import load
+    from ..show import python_listing, show_text
 
     rules = load(args.edition)
-    m = rules.model
-    h = m.header
-
-    def cite(p) -> str:
-        if p is None:
-            return ""
-        # the confidence stands outside the brackets: a citation has commas of its own
-        return f"  [{p.source}]" + (f" ({p.confidence})" if p.confidence else "")
-
-    def line(text: str = "") -> None:
-        out.write(visible(text) + "\n")  # titles, labels and sources come from the rule file
-
-    line(f"{h.title or h.name}  ({h.name}, rules hash {rules.rules_hash})")
-    if h.players:
-        line(f"players: {h.players[0]} to {h.players[1]}")
-    for heading, rows in (
-        ("Options", [f"  {o.name} = {o.default!r}: {o.label or ''}{cite(o.provenance)}" for o in m.options.values()]),
-        (
-            "Accounts",
-            [
-                f"  {a.name}{' (unlimited)' if a.unlimited else ''}: {a.label or ''}{cite(a.provenance)}"
-                for a in m.accounts
-            ],
-        ),
-        (
-            "Board",
-            [
-                f"  {i:>3}  {s.label:32} {s.kind:12} {', '.join(f'{n} {_show_expr(v)}' for n, v in s.fields)}"
-                f"{cite(s.provenance)}"
-                for i, s in enumerate(m.spaces)
-            ],
-        ),
-        ("Decks", [row for d in m.decks.values() for row in _deck_rows(d, cite)]),
-        (
-            "Rules",
-            [
-                f"  {r.name}: {r.label or ''}{' (off at the start)' if r.off else ''}{cite(r.provenance)}"
-                for r in m.rules
-            ],
-        ),
-    ):
-        line()
-        line(f"{heading}:")
-        for row in rows:
-            line(row)
-    for row in extension_point_lines(m):
-        line(row)
+    options = _parse_options(args.option)
+    out.write(python_listing(rules, options) if args.python else show_text(rules, options))
     return 0
-
-
-def _deck_rows(d, cite) -> list[str]:
-    """Return `show`'s lines for a deck: the deck, then each card, a reconstructed one marked as such."""
-    from ..program import RECONSTRUCTED_CARD, is_reconstruction
-
-    size = f" ({d.size} cards)" if d.size is not None else ""
-    rows = [f"  {d.name}{size}: {d.label or ''}{cite(d.provenance)}"]
-    for c in d.cards:
-        mark = f"  [{RECONSTRUCTED_CARD}]" if is_reconstruction(d) or is_reconstruction(c) else cite(c.provenance)
-        rows.append(f"    {c.name}: {c.text}{mark}")
-    return rows
 
 
 def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
@@ -223,9 +180,3 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     write_atomically(Path(args.svg), svg)
     out.write(f"wrote {visible(args.svg)}\n")
     return 0
-
-
-def _show_expr(e) -> str:
-    from ..formatter import expr
-
-    return expr(e)
