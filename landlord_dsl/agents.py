@@ -68,9 +68,8 @@ class HeuristicAgent(Agent):
 
     def reserve_for(self, game: Game) -> int:
         """Return the cash this bot keeps back in `game`: its own `reserve`, else the rules' money scale
-        (`default_reserve` of the game's rules and seats). The game reads it once, when it is made
-        (`Game.reserves`); an agent keeps no reference to a game, so a finished game is freed at once."""
-        return default_reserve(game.prog, game.n) if self.reserve is None else self.reserve
+        (`Game.default_reserve`). The agent keeps no reference to the game: a finished game is freed at once."""
+        return game.default_reserve if self.reserve is None else self.reserve
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index of the affordable option whose value most exceeds its cost (else the cheapest)."""

@@ -248,7 +248,9 @@ class StatementCompiler(ExpressionCompiler):
         count, limit = f"_count{n}", f"_limit{n}"
         best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
         cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
-        out.line(f"{limit} = g.bal[g.nacc + {seat}] - g.reserves[{seat}]")
+        # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
+        out.line(f"_r{n} = _agent{n}.reserve")
+        out.line(f"{limit} = g.bal[g.nacc + {seat}] - (g.default_reserve if _r{n} is None else _r{n})")
         out.line(f"{count} = 0")
         out.line(f"{best[0]} = {cheap[0]} = None")
 

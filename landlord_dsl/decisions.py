@@ -35,12 +35,13 @@ class Decisions:
         rule: int
         holder: list[int | None]
         bal: list[int]
-        reserves: list[int]
         loans: list[list[int]]
         decisions: list[int | None]
         log: list[tuple]
 
         def fail(self, message: str, span: Any = None, hint: str | None = None) -> RuleRuntimeError: ...
+        @property
+        def default_reserve(self) -> int: ...
         def cash(self, seat: int) -> int: ...
         def space_name(self, index: int) -> str: ...
         def rule_name(self, index: int | None = None) -> str: ...
@@ -74,7 +75,10 @@ class Decisions:
         rule = self.rule
         agent = self.agents[seat]
         if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its answer without a request (its `choose`)
-            answer = agent.pick(self.bal[self.nacc + seat] - self.reserves[seat], legal)
+            reserve = agent.reserve  # its own, else the rules' money scale (HeuristicAgent.reserve_for)
+            answer = agent.pick(
+                self.bal[self.nacc + seat] - (self.default_reserve if reserve is None else reserve), legal
+            )
         else:
             answer = agent.choose(
                 self, DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
@@ -136,7 +140,10 @@ class Decisions:
                     continue
                 agent = agents[seat]
                 if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its bid worked out here (its `bid`)
-                    answer = minimum if minimum <= value and minimum <= maximum - self.reserves[seat] else None
+                    reserve = agent.reserve  # its own, else the rules' money scale (HeuristicAgent.reserve_for)
+                    if reserve is None:
+                        reserve = self.default_reserve
+                    answer = minimum if minimum <= value and minimum <= maximum - reserve else None
                     decisions.append(answer)
                     log.append(("bid", turn, seat, label, answer, rule))
                 else:

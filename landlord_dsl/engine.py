@@ -15,6 +15,7 @@ invariants.py and the observers' events in events.py.
 from __future__ import annotations
 
 import bisect
+import functools
 import traceback
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .limits import MAX_INT, describe_int_limit, shown
 from .movement import Movement
-from .requests import FOLDED_AGENTS, DiceRequest, SeededChance, ShuffleRequest
+from .requests import DiceRequest, SeededChance, ShuffleRequest
 from .saves import GameState, restore_game, save_game
 
 if TYPE_CHECKING:
@@ -125,9 +126,14 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.dice_request = DiceRequest(program.dice_count)
         self._start_dice_sets()
         self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
-        # what each seat whose answers the rules work out themselves keeps back in cash, read once here:
-        # a method call per folded decision would cost a sixth of a bots-only game
-        self.reserves = [a.reserve_for(self) if a.__class__ in FOLDED_AGENTS else 0 for a in self.agents]
+
+    @functools.cached_property
+    def default_reserve(self) -> int:
+        """The cash a heuristic bot without a reserve of its own keeps back in this game: the rules' money
+        scale (`agents.default_reserve` of the rules and the number of seats), worked out when first asked."""
+        from .agents import default_reserve  # only a bot asks, so the agents are loaded by then
+
+        return default_reserve(self.prog, self.n)
 
     @property
     def chance(self):
