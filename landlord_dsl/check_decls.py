@@ -126,7 +126,7 @@ class DeclarationPass(PassBase):
         if twice:
             self.error(f"choice '{d.name}' lists {twice[0]!r} twice", d.span, "list each value once")
         self.m.choices[d.name] = d.values
-        self.choice_decls[d.name] = d
+        self.choice_decls[d.name] = self.m.choice_decls[d.name] = d
 
     def _check_type_names(self, decls: list[ast.Declaration]) -> None:
         """Report every declared type that is neither built in nor a choice; check choice-typed options."""

@@ -27,6 +27,7 @@ from .terminal import painter
 CATEGORIES = (
     "header",
     "option",
+    "choice",
     "account",
     "const",
     "table",
@@ -350,6 +351,7 @@ def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
     changes: list[Change] = []
     changes += _header_changes(ma.header, mb.header)
     changes += _compare_named("option", ma.options, mb.options, sources)
+    changes += _compare_named("choice", ma.choice_decls, mb.choice_decls, sources)
     changes += _compare_named("account", _by_name(ma.accounts), _by_name(mb.accounts), sources)
     changes += _compare_named("const", ma.consts, mb.consts, sources)
     changes += _table_changes(ma.tables, mb.tables, sources)

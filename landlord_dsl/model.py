@@ -101,6 +101,7 @@ class Model:
     function_types: dict[str, str]
     table_types: dict[str, tuple[str, str]]
     choices: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # the values of each choice and listing option
+    choice_decls: dict[str, ast.ChoiceDecl] = attrs.Factory(dict)  # the `choice` declarations (`diff` compares them)
     dice_sets: dict[str, ast.DiceDecl] = attrs.Factory(dict)  # `dice NAME ...`: sets thrown by `roll NAME`
 
     # The annotations' tables under the names the compiler and the tools read.

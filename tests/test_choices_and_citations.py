@@ -308,3 +308,29 @@ rule r {
 var taxes = 0
 """
     assert problems(body) == ["cannot set a variable holding a 'standing' value to text"]
+
+
+def test_a_variant_may_restate_a_choice_and_remove_one_nothing_uses(tmp_path):
+    base = tmp_path / "base.lg"
+    base.write_text(
+        'edition "base" { players 2 to 2 }\naccount bank "Bank" unlimited\n'
+        'choice mood { "calm", "cross" }\nchoice spare { "a", "b" }\n'
+        'var feeling: mood = "calm"\nkind corner { }\nboard { space go "Go": corner }\n',
+        encoding="utf-8",
+    )
+    header, variant = 'edition "v" { extends "base.lg" }\n', str(tmp_path / "v.lg")
+    restated = ld.load_text(header + 'choice mood { "calm", "cross", "glad" }\n', variant)
+    assert restated.model.choices["mood"] == ("calm", "cross", "glad")
+    removed = ld.load_text(header + "remove choice spare\n", variant)
+    assert "spare" not in removed.model.choices
+    (error, *notes) = ld.check(header + "remove choice mood\n", variant)
+    assert error.message.startswith("cannot remove choice 'mood': the base still uses it")
+    assert error.span is not None and error.span.file == variant and error.span.line == 2
+    assert notes and all(n.severity == "note" for n in notes)
+
+
+def test_diff_reports_a_changed_choice():
+    base = ld.load_edition("monopoly-1933-atlantic-city")
+    text = 'edition "v" { extends "monopoly-1933-atlantic-city" }\nchoice standing { "free", "jail", "away" }\n'
+    changes = [c for c in ld.diff(base, ld.load_text(text, "v.lg")) if c.category == "choice"]
+    assert [(c.change, c.name) for c in changes] == [("changed", "standing")]
