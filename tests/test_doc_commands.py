@@ -40,6 +40,7 @@ from pathlib import Path
 
 import pytest
 
+from golden_files import UPDATE
 from landlord_dsl.cli import main
 from landlord_dsl.resources import editions_dir
 from test_variants import output_matches
@@ -189,7 +190,7 @@ def test_a_command_block_runs_and_prints_what_the_page_shows(block, tmp_path, mo
             allowed = {int(expected["exit"])} if "exit" in expected else ({0, 1} if argv[:1] == ["diff"] else {0})
             assert code in allowed, f"{where}: `landlord-dsl {shlex.join(argv)}` exited {code}\n{output}"
         printed.append((line, shown, output))
-    if os.environ.get("LANDLORD_UPDATE_GOLDEN") and block["lang"] == "console" and "\\\n" not in block["body"]:
+    if UPDATE and block["lang"] == "console" and "\\\n" not in block["body"]:
         _rewrite(block, printed)  # (run with -n 0: pages are rewritten in place)
     for _, shown, output in printed:
         if shown is not None:

@@ -21,18 +21,17 @@ library is fixed (strict=True then reports an XPASS, a cue to drop the mark).
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 import landlord_dsl as ld
+from golden_files import assert_matches_golden
 from landlord_dsl.errors import LandlordError
 from landlord_dsl.loader import load
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "errors"
-UPDATE = os.environ.get("LANDLORD_UPDATE_GOLDEN", "") not in ("", "0")
 CASES = sorted(GOLDEN_DIR.glob("*.lg"))
 HEAD_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: ", re.MULTILINE)
 
@@ -55,12 +54,7 @@ def test_golden_directory_is_populated():
 def test_golden(path: Path):
     diags = _diagnose(path)
     assert diags, f"{path.name} is meant to hold a mistake, but it checks clean"
-    actual = _render(diags)
-    expected_path = path.with_suffix(".expected")
-    if UPDATE:
-        expected_path.write_text(actual, encoding="utf-8")
-    assert expected_path.exists(), f"missing {expected_path.name}; run with LANDLORD_UPDATE_GOLDEN=1"
-    assert actual == expected_path.read_text(encoding="utf-8")
+    assert_matches_golden(_render(diags), path.with_suffix(".expected"))
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])

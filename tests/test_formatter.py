@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 import landlord_dsl as ld
+from golden_files import assert_matches_golden
 from landlord_dsl.formatter import WIDTH
 from landlord_dsl.resources import shipped_files
 
@@ -17,11 +17,7 @@ CASES = sorted(GOLDEN.glob("*.lg"))
 
 @pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
 def test_format_golden(case: Path):
-    expected_path = case.with_suffix(".expected")
-    out = ld.format_source(case.read_text(), case.name)
-    if os.environ.get("LANDLORD_UPDATE_GOLDEN"):
-        expected_path.write_text(out)
-    assert out == expected_path.read_text()
+    assert_matches_golden(ld.format_source(case.read_text(), case.name), case.with_suffix(".expected"))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])

@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 import landlord_dsl as ld
+from golden_files import UPDATE
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "games"
 SEEDS = range(1, 11)
 PLAYER_COUNTS = (2, 3, 4)
-UPDATE = os.environ.get("LANDLORD_UPDATE_GOLDEN") == "1"
 
 
 def game_hashes(name: str) -> dict[str, str]:

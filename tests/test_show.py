@@ -12,20 +12,19 @@ alone, such as its layout, does not touch them).
 from __future__ import annotations
 
 import io
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 import landlord_dsl as ld
+from golden_files import assert_matches_golden
 from landlord_dsl.cli import main
 from landlord_dsl.compiler import compile_ruleset
 from landlord_dsl.resources import editions_dir
 from landlord_dsl.show import python_listing, show_text
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "show"
-UPDATE = os.environ.get("LANDLORD_UPDATE_GOLDEN") == "1"
 EDITIONS = sorted(p.stem for p in editions_dir().glob("*.lg"))
 FILES = sorted(editions_dir().rglob("*.lg"))
 
@@ -66,12 +65,7 @@ def test_show_of_each_edition_matches_its_golden_file(name):
     code, out = run("show", name)
     assert code == 0
     out = re.sub(r"rules hash [0-9a-f]{16}", "rules hash <hash>", out)
-    path = GOLDEN_DIR / f"{name}.txt"
-    if UPDATE:
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(out, encoding="utf-8")
-    assert path.exists(), f"no golden file for {name}: run with LANDLORD_UPDATE_GOLDEN=1"
-    assert out == path.read_text(encoding="utf-8")
+    assert_matches_golden(out, GOLDEN_DIR / f"{name}.txt")
 
 
 def test_show_has_the_sections_a_player_needs():

@@ -13,16 +13,15 @@ and review the diff.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 import landlord_dsl as ld
+from golden_files import assert_matches_golden
 from landlord_dsl.resources import editions_dir
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "variants"
-UPDATE = os.environ.get("LANDLORD_UPDATE_GOLDEN", "") not in ("", "0")
 CASES = sorted(GOLDEN_DIR.glob("*.lg"))
 
 
@@ -46,11 +45,7 @@ def test_golden_directory_is_populated():
 def test_golden(path: Path):
     actual = _render(path)
     assert "error:" in actual or "warning:" in actual, f"{path.name} is meant to hold a mistake"
-    expected_path = path.with_suffix(".expected")
-    if UPDATE:
-        expected_path.write_text(actual, encoding="utf-8")
-    assert expected_path.exists(), f"missing {expected_path.name}; run with LANDLORD_UPDATE_GOLDEN=1"
-    assert actual == expected_path.read_text(encoding="utf-8")
+    assert_matches_golden(actual, path.with_suffix(".expected"))
 
 
 def test_removing_what_the_base_uses_is_reported_at_the_remove_line():

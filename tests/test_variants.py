@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
 import shlex
 from pathlib import Path
@@ -31,6 +30,7 @@ import attrs
 import pytest
 
 import landlord_dsl as ld
+from golden_files import UPDATE
 from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent
 from landlord_dsl.cli import main
@@ -991,7 +991,7 @@ def test_writing_a_variant_walkthrough(tmp_path: Path, monkeypatch):
     text = PAGE.read_text(encoding="utf-8")
     outputs = run_walkthrough(text, tmp_path)
     assert len(outputs) >= 10
-    if os.environ.get("LANDLORD_UPDATE_GOLDEN"):
+    if UPDATE:
         # rewrite the outputs that are shown whole (an output with `...` lines is kept by hand)
         for step, actual in sorted(outputs, key=lambda o: -o[0]["start"]):
             if "..." not in step["body"].splitlines():
