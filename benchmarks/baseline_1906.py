@@ -586,15 +586,7 @@ class Game:
         return self.cash[seat] + CARD_WORTH * (titles + self.luxuries[seat]) + CARD_WORTH * houses - debt + credit
 
     def result(self) -> Result:
-        scores = tuple(self.worth(p) for p in range(self.n))
-        best = max(scores)
-        return Result(
-            self.turn,
-            (self.turn + self.n - 1) // self.n,
-            self.end_reason,
-            scores,
-            tuple(p for p, s in enumerate(scores) if s == best),
-        )
+        return Result.ranked(self.turn, self.n, self.end_reason, tuple(self.worth(p) for p in range(self.n)))
 
     def conserved(self) -> bool:
         """Money only enters or leaves through the Miscellaneous pile, and nobody is in debt to the bank."""

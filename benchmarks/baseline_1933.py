@@ -738,15 +738,7 @@ class Game:
         )
 
     def result(self) -> Result:
-        scores = tuple(self.net_worth(p) for p in range(self.n))
-        best = max(scores)
-        return Result(
-            self.turn,
-            (self.turn + self.n - 1) // self.n,
-            self.end_reason,
-            scores,
-            tuple(p for p, s in enumerate(scores) if s == best),
-        )
+        return Result.ranked(self.turn, self.n, self.end_reason, tuple(self.net_worth(p) for p in range(self.n)))
 
     def conserved(self) -> bool:
         """Money only enters or leaves through the Banker, and nobody's cash is negative."""

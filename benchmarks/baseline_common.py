@@ -90,6 +90,13 @@ class Result(tuple):
     scores = property(lambda self: self[3])
     winners = property(lambda self: self[4])
 
+    @classmethod
+    def ranked(cls, turns: int, players: int, end_reason: str, scores: tuple[int, ...]) -> Result:
+        """Return the result of a game that ended after `turns` turns: its rounds, and the seats with the top score."""
+        best = max(scores)
+        rounds = (turns + players - 1) // players
+        return cls(turns, rounds, end_reason, scores, tuple(p for p, s in enumerate(scores) if s == best))
+
 
 def main(game_class, description: str, argv=None) -> int:
     """Play `--games` seeded games of `game_class(players, seed)` and print their speed."""
