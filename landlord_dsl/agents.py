@@ -119,7 +119,11 @@ class ScriptedAgent(Agent):
         return self.answers.pop(0)
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
-        """Return the next scripted answer as an index (a name is looked up among the legal options)."""
+        """Return the next scripted answer as an index (a name is looked up among the legal options).
+
+        A negative index counts from the end, so DONE (-1), an offer's done as
+        `Game.decisions` records it, is its last entry.
+        """
         answer = self._next(request.prompt)
         if isinstance(answer, str):
             names = request.names
@@ -128,6 +132,8 @@ class ScriptedAgent(Agent):
                     f"scripted answer {answer!r} is not an option of '{request.prompt}' ({', '.join(names)})"
                 )
             return names.index(answer)
+        if type(answer) is int and -len(request.legal) <= answer < 0:
+            return len(request.legal) + answer
         return answer  # type: ignore[return-value]
 
     def bid(self, game: Game, request: BidRequest) -> int | None:

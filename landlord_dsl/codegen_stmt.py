@@ -16,7 +16,7 @@ from . import ast
 from .codegen import Code, Compiled
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
-from .requests import ChoiceSite
+from .requests import DONE, ChoiceSite
 from .types import ACCOUNT, PLAYER, strip_optional
 
 
@@ -171,7 +171,7 @@ class StatementCompiler(ExpressionCompiler):
         if s.repeat:
             names.append("done")
             labels.append("Done")
-        site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span), "_site")
+        site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span, done if s.repeat else None), "_site")
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
         fold = self.optimize and (seat == "g.actor" or self.is_local(seat))
         if s.repeat:
@@ -240,8 +240,12 @@ class StatementCompiler(ExpressionCompiler):
 
         The same options are tried in the same order, with the same guards and
         hints, and the answer recorded as `Game.choose` would (its index among
-        the legal entries), but no list of entries, request or prompt is made
-        unless it is needed: a menu whose answer is "done" costs its guards and hints.
+        the legal entries, DONE for an offer's done), but no list of entries,
+        request or prompt is made unless it is needed: a menu whose answer is
+        "done" costs its guards and hints. The options at the end of an offer
+        whose done is always there that the bot can never take (`_never_taken`)
+        are not tried at all: they are looked for only when nothing before them
+        is legal, to know whether the offer is made.
         The pick is the first legal entry with the greatest value - cost among those
         costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
@@ -316,8 +320,22 @@ class StatementCompiler(ExpressionCompiler):
                 with out.indented():
                     judge(out, k, f"_first{n}_{k}", f"_bound{n}_{k}", cost, value)
 
-        self._legal(out, s, consider, before, after)
+        tried = list(range(len(s.options)))
+        if s.repeat and s.done_when is None:  # done (gain 0, free) is always there: a loss never wins
+            while tried and self._never_taken(s.options[tried[-1]]):
+                tried.pop()
+        self._legal(out, s, consider, before, after, tried)
         if s.repeat:
+            for k in range(len(tried), len(s.options)):  # is the offer made? only if nothing tried was legal
+
+                def found(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+                    out.line(f"{count} = 1")
+                    if var != "None":
+                        out.line("break")
+
+                out.line(f"if not {count}:")
+                with out.indented():
+                    self._legal(out, s, found, options=[k])
             out.line(f"if not {count}:")
             out.line("    break")
             done = len(s.options)
@@ -326,7 +344,7 @@ class StatementCompiler(ExpressionCompiler):
             with out.indented() if s.done_when is not None else contextlib.nullcontext():
                 if not (floor and floor[0] >= 0):
                     out.line(f"if {best[0]} is None or 0 > {best[0]}:")
-                    out.line(f"    {', '.join(best)} = 0, {count}, {done}, None")
+                    out.line(f"    {', '.join(best)} = 0, {DONE}, {done}, None")
                 out.line(f"{count} += 1")
         elif not floor:
             out.line(f"if not {count}:")  # no legal option: the engine says so
@@ -339,7 +357,51 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
-    def _legal(self, out: Code, s: ast.Choose, emit, before=None, after=None) -> None:
+    def _never_taken(self, o: ast.Option) -> bool:
+        """Return True if the option's value - cost is below 0 for every entry it can give, as worked out now.
+
+        Fixed hints are compared as they are. Hints that depend on the space the
+        option's `for` binds are worked out for every space it can bind, with that
+        space put in; that holds only for hints that read nothing of the game (a read of the
+        game, or any other failure while working them out, makes the answer False).
+        """
+        zero = self._const(0)
+
+        def gain() -> int | None:
+            hints = [self.expr(h) if h is not None else zero for h in (o.cost, o.value)]
+            worked = []
+            for hint in hints:
+                value = hint.value
+                if not hint.fixed:
+                    try:  # our own code (never user text), with a game that has no state to read
+                        value = eval(compile(hint.code, "<hint>", "eval"), dict(self.ns, g=self.fixed))
+                    except Exception:
+                        return None
+                if value.__class__ is not int:
+                    return None
+                worked.append(value)
+            return worked[1] - worked[0]
+
+        hints = [self.expr(h) for h in (o.cost, o.value) if h is not None]
+        if o.binding is None or all(hint.fixed for hint in hints):
+            once = gain()
+            return once is not None and once < 0
+        domain = self.domain_of(o.binding[1])
+        if not domain:
+            return False
+        slot = self.m.refs[id(o)][1]
+        outer = self.bound
+        try:
+            for space in sorted(domain):
+                self.bound = {slot: self._const(space)}
+                each = gain()
+                if each is None or each >= 0:
+                    return False
+        finally:
+            self.bound = outer
+        return True
+
+    def _legal(self, out: Code, s: ast.Choose, emit, before=None, after=None, options=None) -> None:
         """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value, always)` in each guard.
 
         `var` is the code of the option's bound value (or "None"), `cost` and
@@ -347,9 +409,11 @@ class StatementCompiler(ExpressionCompiler):
         whether the option is offered every time (no `for`, no `when` or one fixed true).
         `before` and `after(out, k, var, cost, value)`, if given, are called just
         before and after each option's code (its loop, for a `for` option).
+        `options`: the option numbers to generate, in order (all of them if None).
         """
         zero = self._const(0)
-        for k, o in enumerate(s.options):
+        for k in range(len(s.options)) if options is None else options:
+            o = s.options[k]
             var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], fresh=True):

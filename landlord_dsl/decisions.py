@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import LandlordError
-from .requests import FOLDED_AGENTS, BidRequest, ChoiceSite, DecisionRequest
+from .requests import DONE, FOLDED_AGENTS, BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
     from .errors import RuleRuntimeError
@@ -62,6 +62,7 @@ class Decisions:
 
         Entries are `(option number, bound value, cost, value)`. A single
         legal option is taken without asking; none at all is a fault of the rules.
+        The answer is recorded in `decisions` as its index, or DONE for an offer's done.
         """
         count = len(legal)
         if count < 2:
@@ -88,7 +89,7 @@ class Decisions:
                 f"the agent for seat {seat + 1} answered {answer!r}, not one of the {count} options of '{prompt}'"
             )
         entry = legal[answer]
-        self.decisions.append(answer)
+        self.decisions.append(DONE if entry[0] == site.done else answer)
         self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
         return entry
 

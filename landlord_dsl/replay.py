@@ -21,7 +21,7 @@ import attrs
 
 from .agents import Agent
 from .errors import Diagnostic, GameLogError, LandlordError
-from .requests import BidRequest, DecisionRequest
+from .requests import DONE, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -213,10 +213,14 @@ class _Checker(Agent):
 
     def choose(self, game, request: DecisionRequest) -> int:
         answer = self._answer(game, f"'{request.prompt}'")
-        if type(answer) is not int or not 0 <= answer < len(request.legal):
+        legal, done = request.legal, request.site.done
+        if type(answer) is int and answer == DONE and done is not None and legal and legal[-1][0] == done:
+            return len(legal) - 1  # the offer's done, always its last entry
+        if type(answer) is not int or not 0 <= answer < len(legal):
+            offers = "" if done is None else f" (or {DONE}, for done)"
             raise Divergence(
                 f"{self.log.name}: decision {self.asked} ('{request.prompt}') is recorded as "
-                f"{json.dumps(answer)}, not one of its {len(request.legal)} options"
+                f"{json.dumps(answer)}, not one of its {len(legal)} options{offers}"
             )
         return answer
 

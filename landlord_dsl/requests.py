@@ -61,12 +61,16 @@ class ChoiceSite:
     `names` and `labels` are indexed by option number (the option's position
     in the rule); a label of None is computed at the decision, from the
     state of the game then. `prompt` is the prompt as written, for errors.
+    `done` is the option number of an offer's "done" (None for a `choose`):
+    taking it is recorded as -1 in `Game.decisions`, so that a bot closing an
+    offer need not count its menu.
     """
 
     names: tuple[str, ...]
     labels: tuple[str | None, ...]
     prompt: str
     span: Any = None
+    done: int | None = None
 
 
 class DecisionRequest:
@@ -173,6 +177,10 @@ class BidRequest(NamedTuple):
 # request: agents.py adds HeuristicAgent (its policy is written into the option loops, codegen_stmt).
 # Only an agent of exactly such a class is answered so; any other agent, a subclass too, is asked.
 FOLDED_AGENTS: set[Any] = set()  # of agent classes
+
+# How `Game.decisions` records an offer's "done" (ChoiceSite.done): as the last entry, counted from the
+# end, whatever the length of the menu. Answering it back (ScriptedAgent, replay) takes the last entry.
+DONE = -1
 
 
 class ChanceSource(Protocol):
