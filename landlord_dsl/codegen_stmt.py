@@ -242,10 +242,11 @@ class StatementCompiler(ExpressionCompiler):
         hints, and the answer recorded as `Game.choose` would (its index among
         the legal entries, DONE for an offer's done), but no list of entries,
         request or prompt is made unless it is needed: a menu whose answer is
-        "done" costs its guards and hints. The options at the end of an offer
-        whose done is always there that the bot can never take (`_never_taken`)
-        are not tried at all: they are looked for only when nothing before them
-        is legal, to know whether the offer is made.
+        "done" costs its guards and hints. In an offer whose done is always
+        there, an option the bot can never take (`_never_taken`) is only
+        counted, and such options at the end are not tried at all: they are
+        looked for only when nothing before them is legal, to know whether the
+        offer is made.
         The pick is the first legal entry with the greatest value - cost among those
         costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
@@ -286,25 +287,29 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
                 out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
 
-        def only_counts(cost: Compiled, value: Compiled) -> bool:
-            """Return True if an entry of this option can never be the pick (see `floor`)."""
-            free = cost.fixed and cost.value <= 0
-            return free and value.fixed and bool(floor) and value.value - cost.value <= floor[0]
+        # an offer whose done (gain 0, free) is always there: an option that is a loss whatever it binds never wins
+        closes = s.repeat and s.done_when is None
+        never = {k for k, o in enumerate(s.options) if closes and self._never_taken(o)}
 
-        def ties(var: str, cost: Compiled, value: Compiled) -> bool:
+        def only_counts(k: int, cost: Compiled, value: Compiled) -> bool:
+            """Return True if an entry of this option can never be the pick (see `floor` and `never`)."""
+            free = cost.fixed and cost.value <= 0
+            return k in never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
+
+        def ties(k: int, var: str, cost: Compiled, value: Compiled) -> bool:
             """Return True if the entries of this option are many with one gain and cost: only the first can be
             the pick, so it is compared once, after the loop, and the others are only counted."""
-            return var != "None" and cost.fixed and value.fixed and not only_counts(cost, value)
+            return var != "None" and cost.fixed and value.fixed and not only_counts(k, cost, value)
 
         def before(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
-            if ties(var, cost, value):
+            if ties(k, var, cost, value):
                 out.line(f"_first{n}_{k} = None")
 
         def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
-            if only_counts(cost, value):
+            if only_counts(k, cost, value):
                 out.line(f"{count} += 1")
                 return
-            if ties(var, cost, value):
+            if ties(k, var, cost, value):
                 out.line(f"if _first{n}_{k} is None:")
                 out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
                 out.line(f"{count} += 1")
@@ -315,15 +320,14 @@ class StatementCompiler(ExpressionCompiler):
                 floor[:] = [max(floor + [value.value - cost.value])]
 
         def after(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
-            if ties(var, cost, value):
+            if ties(k, var, cost, value):
                 out.line(f"if _first{n}_{k} is not None:")
                 with out.indented():
                     judge(out, k, f"_first{n}_{k}", f"_bound{n}_{k}", cost, value)
 
         tried = list(range(len(s.options)))
-        if s.repeat and s.done_when is None:  # done (gain 0, free) is always there: a loss never wins
-            while tried and self._never_taken(s.options[tried[-1]]):
-                tried.pop()
+        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
+            tried.pop()
         self._legal(out, s, consider, before, after, tried)
         if s.repeat:
             for k in range(len(tried), len(s.options)):  # is the offer made? only if nothing tried was legal
@@ -357,7 +361,7 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
-    def _never_taken(self, o: ast.Option) -> bool:
+    def _never_taken(self, o: ast.ChoiceOption) -> bool:
         """Return True if the option's value - cost is below 0 for every entry it can give, as worked out now.
 
         Fixed hints are compared as they are. Hints that depend on the space the
@@ -390,6 +394,7 @@ class StatementCompiler(ExpressionCompiler):
         if not domain:
             return False
         slot = self.m.refs[id(o)][1]
+        assert isinstance(slot, int)  # the frame slot of the option's variable (check_stmts)
         outer = self.bound
         try:
             for space in sorted(domain):

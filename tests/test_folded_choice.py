@@ -12,6 +12,7 @@ replays.
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -21,6 +22,7 @@ import landlord_dsl as ld
 from landlord_dsl.agents import Agent, HeuristicAgent
 from landlord_dsl.engine import Game
 from landlord_dsl.replay import log_text, read_log, replay
+from landlord_dsl.requests import DONE
 
 
 class AskedHeuristic(HeuristicAgent):
@@ -136,3 +138,94 @@ def test_a_folded_game_replays_exactly():
     report = replay(log, ld.load_edition)
     assert not report.problems, report.problems
     assert report.decisions == len(game.decisions) > 100
+
+
+NEVER_TAKEN = """
+edition "x" {{ players 2 to 2 turn limit 4 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+kind lot "Lot" titled {{ price: int }}
+board {{
+    space go "Go" : start
+    space cheap "Cheap lot" : lot {{ price = 10 }}
+    space dear "Dear lot" : lot {{ price = 20 }}
+}}
+rule r "R" {{
+    on setup {{
+        for p in players {{
+            pay 100 from bank to p
+        }}
+    }}
+    on turn {{
+        offer "Pick" {{
+{options}
+        }}
+    }}
+}}
+"""
+KEEP = 'option keep "Keep {{s}}" for s in player.titles when {when} value s.price - 15 {{ }}'
+SELL = 'option sell "Sell {s}" for s in player.titles value 0 - s.price { pay s.price from bank to player }'
+SHOUT = 'option shout "Shout" value -1 { }'
+
+
+def _offer_program(*options: str):
+    return ld.compile_rules(ld.load_text(NEVER_TAKEN.format(options="\n".join(options))))
+
+
+def judged(program) -> set[int]:
+    """Return the numbers of the options whose entries the folded loops of a program compare with the best so far.
+
+    (Read from the generated source: the line that makes an entry the best, `_gain.., _at.., _option.., _value.. =
+    _g.., AT, K, VALUE`; done's own, with the fixed gain 0, does not match.)
+    """
+    best = re.compile(r"_gain(\d+), _at\1, _option\1, _value\1 = _g\1, \S+, (\d+), ")
+    return {int(k) for _, k in best.findall(program.python_source)}
+
+
+def play_both(program, seed: int, titles: dict[int, int]) -> tuple[Game, Game]:
+    """Play a game with folded bots and one with asked bots, seat s holding title `titles[s]`; return both."""
+    games = []
+    for agents in ([HeuristicAgent(), HeuristicAgent()], [AskedHeuristic(), AskedHeuristic()]):
+        game = Game(program, agents, seed=seed)
+        for seat, space in titles.items():
+            game.set_holder(program.title_card[space], seat)
+        game.play()
+        games.append(game)
+    return games[0], games[1]
+
+
+@pytest.mark.parametrize("when", ["s.price > 0", "s.price > 15"])
+def test_options_an_offer_ends_with_that_the_bot_can_never_take_are_not_tried(when):
+    """`sell` loses money on every lot and `shout` is a fixed loss: with done always there, the bot never takes them.
+
+    They are not compared, only looked for when nothing before them is legal: the offer is still made (and
+    closed) exactly as the full menu makes it, and its done is recorded as DONE. `keep` gains on the dear lot,
+    so it is compared.
+    """
+    program = _offer_program(KEEP.format(when=when), SELL, SHOUT)
+    assert judged(program) == {0}
+    for seed in range(3):
+        folded, asked = play_both(program, seed, {0: 1, 1: 2})
+        assert folded.log == asked.log and folded.decisions == asked.decisions
+        picks = {(e[2], e[4]) for e in folded.log if e[0] == "decide"}
+        assert picks == {(0, "done"), (1, "keep")}  # keep loses 5 on the cheap lot, gains 5 on the dear one
+        assert DONE in folded.decisions
+    folded, asked = play_both(program, 0, {})  # no titles: shout is still there, so the offer is made
+    assert folded.decisions == asked.decisions == [DONE] * 4
+
+
+def test_an_option_the_bot_can_never_take_is_only_counted_before_one_it_can():
+    """`sell` before `keep`: its entries still count for keep's index, but are never compared."""
+    program = _offer_program(SELL, KEEP.format(when="true"))
+    assert judged(program) == {1}
+    for seed in range(3):
+        folded, asked = play_both(program, seed, {0: 1, 1: 2})
+        assert folded.log == asked.log and folded.decisions == asked.decisions
+        assert 1 in folded.decisions  # seat 1's keep, after its one sell entry
+
+
+def test_an_option_that_can_gain_on_some_space_is_compared():
+    """A hint that reads the game, or gains on one space of its domain, cannot be ruled out before the game."""
+    reads = 'option wait "Wait on {s}" for s in player.titles value player.cash - 1000 { }'
+    program = _offer_program(KEEP.format(when="true"), reads)
+    assert judged(program) == {0, 1}

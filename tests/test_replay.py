@@ -16,6 +16,7 @@ import pytest
 import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.replay import read_log, replay
+from landlord_dsl.requests import DONE
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -131,3 +132,32 @@ def test_too_few_recorded_decisions_are_reported(logged):
     closing["decisions"] = closing["decisions"][:10]
     report = replay(read_log("\n".join(logged[:-1] + [json.dumps(closing)]), "x.jsonl"), ld.load)
     assert any("asks decision 11" in p and "records only 10" in p for p in report.problems)
+
+
+def test_an_offers_done_is_recorded_as_DONE_and_replays(logged):
+    """Closing an offer is recorded as -1 (requests.DONE), whatever the menu's length; other answers as indices."""
+    closing = json.loads(logged[-1])
+    lines = [logged[i] for i in _decision_lines(logged)]
+    decided = [json.loads(line) for line in lines]
+    for event, answer in zip(decided, closing["decisions"]):
+        if event[0] == "decide":
+            assert (answer == DONE) == (event[4] == "done"), (event, answer)
+    assert DONE in closing["decisions"]
+    assert replay(read_log("\n".join(logged), "x.jsonl"), ld.load).ok
+
+
+def test_a_recorded_DONE_where_no_done_is_offered_is_reported(logged):
+    """-1 stands for an offer's done only: at a `choose`, or replaced by another negative number, it is reported."""
+    closing = json.loads(logged[-1])
+    decided = [json.loads(logged[i]) for i in _decision_lines(logged)]
+    at = closing["decisions"].index(DONE)
+    closing["decisions"][at] = -2
+    report = replay(read_log("\n".join(logged[:-1] + [json.dumps(closing)]), "x.jsonl"), ld.load)
+    said = [p for p in report.problems if f"decision {at + 1} (" in p and "recorded as -2" in p]
+    assert said and "(or -1, for done)" in said[0]
+    closing = json.loads(logged[-1])
+    answers = closing["decisions"]
+    choice = next(k for k, e in enumerate(decided) if e[0] == "decide" and e[4] != "done" and answers[k] == 0)
+    closing["decisions"][choice] = DONE
+    report = replay(read_log("\n".join(logged[:-1] + [json.dumps(closing)]), "x.jsonl"), ld.load)
+    assert not report.ok
