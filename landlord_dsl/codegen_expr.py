@@ -7,6 +7,7 @@ and reads that cannot fail are written without checks.
 
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
 import operator
 from typing import Any
@@ -34,6 +35,12 @@ def _has_aggregate(e: Any) -> bool:
     if not attrs.has(type(e)):
         return False
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+
+def _has_loop(code: str) -> bool:
+    """Return True if generated Python code has a loop of its own (a comprehension or generator expression)."""
+    loops = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
+    return any(isinstance(node, loops) for node in pyast.walk(pyast.parse(code, mode="eval")))
 
 
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
@@ -230,14 +237,16 @@ class ExpressionCompiler(CodeGenerator):
             value = self._value_without_arguments(decl)
             if value is not _NOTHING:
                 return self._const(value)
-        if self.optimize and self._inlinable(decl, parts):
+        if self.optimize and all(part.cheap for part in parts):
             # the arguments stand for the parameters by their code: their values are not folded into the body
             outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
             try:
                 body = self.expr(decl.body)
             finally:
                 self.bound = outer
-            if self.plain_length(body.code) <= _INLINE_LIMIT:
+            # an aggregate written as a loop could hide the caller's name an argument is written with
+            hides = parts and _has_aggregate(decl.body) and _has_loop(body.code)
+            if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
         return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})")
 
@@ -303,15 +312,6 @@ class ExpressionCompiler(CodeGenerator):
             self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
         getters_name, sizes_name = self.owner_getters[group.name]
         return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]"
-
-    def _inlinable(self, decl: ast.FunctionDecl, args: list[Compiled]) -> bool:
-        """Return True if a call may be replaced by the function's body, arguments substituted.
-
-        Only for arguments cheap to evaluate more than once, and only for bodies
-        without aggregates when there are arguments (an aggregate's loop name
-        could hide the caller's name an argument is written with).
-        """
-        return all(a.cheap for a in args) and not (args and _has_aggregate(decl.body))
 
     def _e_Unary(self, e):
         x = self.expr(e.operand)

@@ -364,46 +364,30 @@ class StatementCompiler(ExpressionCompiler):
     def _never_taken(self, o: ast.ChoiceOption) -> bool:
         """Return True if the option's value - cost is below 0 for every entry it can give, as worked out now.
 
-        Fixed hints are compared as they are. Hints that depend on the space the
-        option's `for` binds are worked out for every space it can bind, with that
-        space put in; that holds only for hints that read nothing of the game (a read of the
-        game, or any other failure while working them out, makes the answer False).
+        The hints are worked out once, or, if they depend on the space the
+        option's `for` binds, once for every space it can bind; that holds only
+        for hints that read nothing of the game (a read of the game, or any
+        other failure while working them out, makes the answer False).
         """
+        var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else None
+        domain = self.domain_of(o.binding[1]) if o.binding is not None else None
         zero = self._const(0)
-
-        def gain() -> int | None:
+        with self.narrowed([(var, domain)] if var is not None else [], fresh=True):
             hints = [self.expr(h) if h is not None else zero for h in (o.cost, o.value)]
-            worked = []
-            for hint in hints:
-                value = hint.value
-                if not hint.fixed:
-                    try:  # our own code (never user text), with a game that has no state to read
-                        value = eval(compile(hint.code, "<hint>", "eval"), dict(self.ns, g=self.fixed))
-                    except Exception:
-                        return None
-                if value.__class__ is not int:
-                    return None
-                worked.append(value)
-            return worked[1] - worked[0]
-
-        hints = [self.expr(h) for h in (o.cost, o.value) if h is not None]
-        if o.binding is None or all(hint.fixed for hint in hints):
-            once = gain()
-            return once is not None and once < 0
-        domain = self.domain_of(o.binding[1])
-        if not domain:
+        codes = [None if h.fixed else compile(h.code, "<hint>", "eval") for h in hints]
+        each_space = var is not None and any(codes)
+        if each_space and not domain:
             return False
-        slot = self.m.refs[id(o)][1]
-        assert isinstance(slot, int)  # the frame slot of the option's variable (check_stmts)
-        outer = self.bound
-        try:
-            for space in sorted(domain):
-                self.bound = {slot: self._const(space)}
-                each = gain()
-                if each is None or each >= 0:
-                    return False
-        finally:
-            self.bound = outer
+        spaces = sorted(domain) if each_space and domain else [None]
+        scope = dict(self.ns, g=self.fixed)  # our own code (never user text), with a game that has no state to read
+        for space in spaces:
+            scope[var or "_"] = space
+            try:
+                cost, value = (h.value if code is None else eval(code, scope) for h, code in zip(hints, codes))
+            except Exception:
+                return False
+            if cost.__class__ is not int or value.__class__ is not int or value - cost >= 0:
+                return False
         return True
 
     def _legal(self, out: Code, s: ast.Choose, emit, before=None, after=None, options=None) -> None:

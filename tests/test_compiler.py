@@ -827,3 +827,34 @@ def test_the_reference_table_of_built_ins_is_the_registrys():
     assert all(f"| `{name}` |" in page for name in BUILTINS)
     cheat_sheet = (docs / "language" / "cheat-sheet.md").read_text(encoding="utf-8")
     assert all(f"`{name}`" in cheat_sheet for name in BUILTINS)
+
+
+def test_a_function_with_an_aggregate_is_written_in_place_only_when_it_needs_no_loop(tmp_path):
+    """`s in lot and all(l in s.color: l.owner != none)` is one test of the owners: the function is written in place.
+    `count(t in p.titles: t == s)` stays a loop, whose name could hide the caller's argument: it stays a call,
+    and counts right when the caller's name for `s` is the one the loop would take (`v2` here)."""
+    text = SMALL + (
+        "function whole(s: space) = s in lot and all(l in s.color: l.owner != none)\n"
+        "function held(p: player, s: space) = count(t in p.titles: t == s)\n"
+        'rule r "r" {\n'
+        "    on turn {\n"
+        "        let a = 1\n"
+        "        let b = 2\n"
+        "        for x in player.titles {\n"
+        "            if whole(x) and held(player, x) == 1 and a + b == 3 { end game }\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+    )
+    path = tmp_path / "inline.lg"
+    path.write_text(text)
+    rules = ld.load_edition(path)
+    source = compile_ruleset(rules).python_source
+    handler = source[source.index("def _dispatch") :]
+    assert "_f_whole(" not in handler and "_f_held(" in handler
+    for optimize in (True, False):
+        game = ld.new_game(compile_ruleset(rules, optimize=optimize), players=2, seed=0)
+        game.set_holder(game.prog.title_card[1], 0)
+        game.set_holder(game.prog.title_card[2], 0)  # two titles: `held` written as a loop in place would count 2
+        game.play()
+        assert game.turn == 1, optimize  # seat 0 holds the whole (one-lot) red group: the game ends at once
