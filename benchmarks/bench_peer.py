@@ -14,6 +14,11 @@ and a trade offer every turn in 1933) and keeps the full event log; the
 peer's players follow fixed rules (buy everything, build at once) with its
 game log switched off (`KEEP_GAME_LOG = False`). Without --peer, or with a
 folder that holds no peer, the script says so and exits 0.
+
+For the 1933 edition the hand-written simulator of the same rules
+(`baseline_1933.py`, the same games as the interpreter, menus and all) is run
+in the same rounds too: how it compares with the peer shows how much of the
+gap is the work the rules ask for each turn, and how much the interpreter.
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import baseline_1933  # noqa: E402
 import landlord_dsl as ld  # noqa: E402
 
 
@@ -42,6 +49,26 @@ def ours(program, games: int, players: int, seed: int) -> dict[str, int]:
                 turns += 1
             elif event[0] == "roll":
                 throws += 1
+    return {"games": games, "player_turns": turns, "throws": throws}
+
+
+class _CountedBaseline(baseline_1933.Game):
+    """The hand-written 1933 simulator, counting its throws."""
+
+    throws = 0
+
+    def roll(self) -> None:
+        self.throws += 1
+        super().roll()
+
+
+def handwritten(games: int, players: int, seed: int) -> dict[str, int]:
+    """Play games with the hand-written 1933 simulator; return counts of games, player-turns and throws."""
+    turns = throws = 0
+    for s in range(seed, seed + games):
+        game = _CountedBaseline(players, s)
+        turns += game.play().turns
+        throws += game.throws
     return {"games": games, "player_turns": turns, "throws": throws}
 
 
@@ -102,21 +129,30 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     program = ld.compile_rules(ld.load_edition(args.edition))
     peer = Peer(args.peer, args.players)
+    contestants = [
+        ("interpreter", lambda: ours(program, args.games, args.players, args.seed)),
+        ("peer", lambda: peer.run(args.games, args.seed)),
+    ]
+    if program.name == "monopoly-1933-atlantic-city":  # its default options (a variant has a name of its own)
+        contestants.append(("hand-written", lambda: handwritten(args.games, args.players, args.seed)))
     best: dict[str, dict] = {}
     for _ in range(args.rounds):
-        for name, run in (
-            ("interpreter", lambda: ours(program, args.games, args.players, args.seed)),
-            ("peer", lambda: peer.run(args.games, args.seed)),
-        ):
+        for name, run in contestants:
             start = time.process_time()
             counts = run()
             rates = _rates(counts, time.process_time() - start)
             if name not in best or rates["cpu_s"] < best[name]["cpu_s"]:
                 best[name] = rates
-    ratio = {
-        k: round(best["interpreter"][f"{k}_per_s"] / best["peer"][f"{k}_per_s"], 3)
-        for k in ("throws", "player_turns", "games")
+    names = [name for name, _ in contestants]
+    ratios = {
+        name: {
+            k: round(best[name][f"{k}_per_s"] / best["peer"][f"{k}_per_s"], 3)
+            for k in ("throws", "player_turns", "games")
+        }
+        for name in names
+        if name != "peer"
     }
+    ratio = ratios["interpreter"]
     result = {
         "edition": args.edition,
         "games": args.games,
@@ -125,18 +161,22 @@ def main(argv: list[str] | None = None) -> int:
         **best,
         "ratio_interpreter_to_peer": ratio,
     }
+    if "hand-written" in ratios:
+        result["ratio_hand_written_to_peer"] = ratios["hand-written"]
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"{args.games} games x {args.rounds} rounds, {args.players} players, best round of each (CPU time)")
-        print(f"{'':12} {'throws/s':>10} {'turns/s':>10} {'games/s':>9} {'throws/game':>12} {'turns/game':>11}")
-        for name in ("interpreter", "peer"):
+        print(f"{'':17} {'throws/s':>10} {'turns/s':>10} {'games/s':>9} {'throws/game':>12} {'turns/game':>11}")
+        for name in names:
             r = best[name]
             print(
-                f"{name:12} {r['throws_per_s']:>10} {r['player_turns_per_s']:>10} {r['games_per_s']:>9} "
+                f"{name:17} {r['throws_per_s']:>10} {r['player_turns_per_s']:>10} {r['games_per_s']:>9} "
                 f"{r['throws'] / r['games']:>12.1f} {r['player_turns'] / r['games']:>11.1f}"
             )
-        print(f"{'ratio':12} {ratio['throws']:>10} {ratio['player_turns']:>10} {ratio['games']:>9}")
+        for name, r in ratios.items():
+            label = "ratio" if name == "interpreter" else f"{name}/peer"
+            print(f"{label:17} {r['throws']:>10} {r['player_turns']:>10} {r['games']:>9}")
     return 0
 
 
