@@ -330,13 +330,13 @@ class StatementCompiler(ExpressionCompiler):
             tried.pop()
         self._legal(out, s, consider, before, after, tried)
         if s.repeat:
+
+            def found(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+                out.line(f"{count} = 1")
+                if var != "None":
+                    out.line("break")  # out of the option's loop
+
             for k in range(len(tried), len(s.options)):  # is the offer made? only if nothing tried was legal
-
-                def found(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
-                    out.line(f"{count} = 1")
-                    if var != "None":
-                        out.line("break")
-
                 out.line(f"if not {count}:")
                 with out.indented():
                     self._legal(out, s, found, options=[k])
@@ -372,8 +372,13 @@ class StatementCompiler(ExpressionCompiler):
         var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else None
         domain = self.domain_of(o.binding[1]) if o.binding is not None else None
         zero = self._const(0)
-        with self.narrowed([(var, domain)] if var is not None else [], fresh=True):
+        # (the guard's `s in lot and ...` narrows the spaces, once the first block has bound `var` anew)
+        with (
+            self.narrowed([(var, domain)] if var is not None else [], fresh=True),
+            self.narrowed(self._membership(o.guard)),
+        ):
             hints = [self.expr(h) if h is not None else zero for h in (o.cost, o.value)]
+            domain = self.domains.get(var, domain) if var is not None else None
         codes = [None if h.fixed else compile(h.code, "<hint>", "eval") for h in hints]
         each_space = var is not None and any(codes)
         if each_space and not domain:
