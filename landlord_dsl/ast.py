@@ -566,6 +566,11 @@ class Handler:
     selector_span: Span = _span()
     provenance: Provenance | None = None  # only a handler put in by `replace handler` has its own
 
+    @property
+    def heading(self) -> str:
+        """Return the handler's head as written, `on EVENT [SELECTOR]`."""
+        return f"on {self.event}" + (f" {self.selector}" if self.selector else "")
+
 
 @attrs.frozen
 class Trigger:

@@ -79,7 +79,20 @@ def _source(p: ast.Provenance | None) -> str | None:
     return p.source + (f" ({p.confidence})" if p.confidence else "")
 
 
+def _cited(d: Any) -> str | None:
+    """Return a declaration's citation as diff shows it: its own, then, for a rule, that of each handler a
+    variant put in with `replace handler` (the rule keeps the base's citation)."""
+    own = _source(getattr(d, "provenance", None))
+    if not isinstance(d, ast.RuleDecl):
+        return own
+    put = [f"{h.heading}: {_source(h.provenance)}" for h in d.handlers if h.provenance is not None]
+    return "; ".join(([own] if own else []) + put) or None
+
+
 def _where(node: Any) -> str | None:
+    """Return `file:line` of a declaration (of a rule, of its first handler a variant put in), or None."""
+    if isinstance(node, ast.RuleDecl):
+        node = next((h for h in node.handlers if h.provenance is not None), node)
     span = getattr(node, "span", None)
     return f"{span.file}:{span.line}" if span is not None and span.file != "<none>" else None
 
@@ -97,11 +110,9 @@ def _pair(
     if a is None and b is None:
         return None
     if a is None:
-        return Change(
-            category, "added", name, None, text_b, None, _source(getattr(b, "provenance", None)), None, _where(b)
-        )
+        return Change(category, "added", name, None, text_b, None, _cited(b), None, _where(b))
     if b is None:
-        return Change(category, "removed", name, text_a, None, _source(getattr(a, "provenance", None)), None, _where(a))
+        return Change(category, "removed", name, text_a, None, _cited(a), None, _where(a))
     if text_a == text_b and not details:
         return None
     return Change(
@@ -110,8 +121,8 @@ def _pair(
         name,
         text_a,
         text_b,
-        _source(getattr(a, "provenance", None)),
-        _source(getattr(b, "provenance", None)),
+        _cited(a),
+        _cited(b),
         _where(a),
         _where(b),
         details,
@@ -136,8 +147,8 @@ def _compare_named(category: str, a: dict[str, Any], b: dict[str, Any], sources:
         ta = format_declaration(_without_provenance(da)) if da is not None else None
         tb = format_declaration(_without_provenance(db)) if db is not None else None
         details = []
-        if sources and da is not None and db is not None and _source(da.provenance) != _source(db.provenance):
-            details.append(("source", _source(da.provenance), _source(db.provenance)))
+        if sources and da is not None and db is not None and _cited(da) != _cited(db):
+            details.append(("source", _cited(da), _cited(db)))
         change = _pair(category, name, da, db, ta, tb, details)
         if change is not None:
             out.append(change)

@@ -157,10 +157,6 @@ def merge(
 _EXTENSIBLE = (ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
 
 
-def _handler_name(h: ast.Handler) -> str:
-    return f"on {h.event}" + (f" {h.selector}" if h.selector else "")
-
-
 def _replace_handler(out: list[ast.Declaration], d: ast.ReplaceHandlerDecl, src: SourceText) -> list[Diagnostic]:
     """Put the handler of a `replace handler` into its rule in `out`; return what is wrong with it."""
     rules = [(i, r) for i, r in enumerate(out) if isinstance(r, ast.RuleDecl)]
@@ -178,11 +174,11 @@ def _replace_handler(out: list[ast.Declaration], d: ast.ReplaceHandlerDecl, src:
     new = d.handler
     same = [i for i, h in enumerate(rule.handlers) if (h.event, h.selector) == (new.event, new.selector)]
     if len(same) != 1:
-        has = ", ".join(f"`{_handler_name(h)}`" for h in rule.handlers) or "none, only `when` triggers"
+        has = ", ".join(f"`{h.heading}`" for h in rule.handlers) or "none, only `when` triggers"
         message = (
-            f"rule '{d.rule}' has no handler `{_handler_name(new)}`"
+            f"rule '{d.rule}' has no handler `{new.heading}`"
             if not same
-            else f"rule '{d.rule}' has {len(same)} handlers `{_handler_name(new)}`: which one is meant is unclear"
+            else f"rule '{d.rule}' has {len(same)} handlers `{new.heading}`: which one is meant is unclear"
         )
         hint = f"its handlers: {has}" if not same else "restate the whole rule instead"
         return [src.diagnostic(message, d.span, hint)]
@@ -484,7 +480,7 @@ def _touched(module: ast.Module) -> dict[tuple[str, str], _Change]:
         elif isinstance(d, ast.RemoveDecl):
             touched[(d.what, d.name)] = d
         elif isinstance(d, ast.ReplaceHandlerDecl):
-            touched[("handler", f"{_handler_name(d.handler)} in rule {d.rule}")] = d
+            touched[("handler", f"{d.handler.heading} in rule {d.rule}")] = d
         else:
             key = _decl_key(d)
             if key is not None:

@@ -142,3 +142,31 @@ def test_outcomes_show_what_a_rule_change_does():
     assert data["final_wealth_gini"]["difference"]["ci95_low"] > 0
     code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--outcomes", "5")
     assert code == 1 and "paired games" in out  # 1: the files differ and "landing frequency" in out
+
+
+FLAT_TAX = """edition "flat-tax" {
+    title "Flat tax"
+    extends "monopoly-1933-atlantic-city"
+}
+
+replace handler on land income_tax_square in rule income_tax_rule {
+    pay bank_charge(player, 200) from player to bank
+} source "house-rule: a flat Income Tax of 200" reconstruction
+"""
+
+
+def test_a_replaced_handler_is_shown_with_its_own_citation_and_place(tmp_path):
+    """A rule changed by `replace handler` keeps the base's citation; diff adds the handler's, and points at it."""
+    path = tmp_path / "flat-tax.lg"
+    path.write_text(FLAT_TAX)
+    changes = ld.diff("monopoly-1933-atlantic-city", str(path))
+    (rule,) = [c for c in changes if c.category == "rule"]
+    assert (rule.name, rule.change) == ("income_tax_rule", "changed")
+    assert rule.old_source == "anspach-1933, Income Tax (secondary)"
+    assert rule.new_source == (
+        "anspach-1933, Income Tax (secondary); "
+        "on land income_tax_square: house-rule: a flat Income Tax of 200 (reconstruction)"
+    )
+    assert rule.new_location == f"{path}:6"
+    code, out = run("diff", "monopoly-1933-atlantic-city", str(path), "--color", "never")
+    assert code == 1 and "on land income_tax_square: house-rule: a flat Income Tax of 200 (reconstruction)]" in out
