@@ -118,48 +118,6 @@ _EXPRESSIONS: dict[type, Callable[[Any], str]] = {
 covers(ast.Expr, _EXPRESSIONS, "the formatter's expressions")
 
 
-def _chain(e: ast.Expr) -> tuple[list[ast.Expr], list[str]] | None:
-    """Split a left-leaning chain of one precedence level (a + b - c) into operands and operators."""
-    if not (isinstance(e, ast.Binary) and e.op in ("or", "and", "+", "-")):
-        return None
-    level = _BINARY_LEVEL[e.op]
-    operands: list[ast.Expr] = []
-    ops: list[str] = []
-    node: ast.Expr = e
-    while isinstance(node, ast.Binary) and node.op in ("or", "and", "+", "-") and _BINARY_LEVEL[node.op] == level:
-        operands.append(node.right)
-        ops.append(node.op)
-        node = node.left
-    operands.append(node)
-    operands.reverse()
-    ops.reverse()
-    return operands, ops
-
-
-def wrapped(prefix: str, e: ast.Expr, depth: int, suffix: str = "") -> list[str]:
-    """Return `prefix + e + suffix` as lines no wider than WIDTH where the expression allows.
-
-    Long chains of `or`, `and`, `+` and `-` break before an operator; the
-    continuation lines are indented one level deeper.
-    """
-    one = INDENT * depth + prefix + expr(e) + suffix
-    chain = _chain(e)
-    if len(one) <= WIDTH or chain is None:
-        return [one]
-    operands, ops = chain
-    level = _BINARY_LEVEL[ops[0]]
-    pieces = [_operand(operands[0], ops[0], level)]
-    pieces += [f"{op} {_operand(x, op, level + 1)}" for op, x in zip(ops, operands[1:])]
-    lines = [INDENT * depth + prefix + pieces[0]]
-    for piece in pieces[1:]:
-        if len(lines[-1]) + 1 + len(piece) <= WIDTH:
-            lines[-1] += " " + piece
-        else:
-            lines.append(INDENT * (depth + 1) + piece)
-    lines[-1] += suffix
-    return lines
-
-
 # Where `fit` may break a line, the loosest first at one bracket depth: before a clause keyword of a
 # statement or declaration (not the one right after its first word); before `else`, `then`, `or`, `and`,
 # a comparison, a binary `+` or `-`, and `*`, `/` or `%` (an `if` expression binds loosest: one inside an
@@ -177,9 +135,12 @@ _ASSIGNING = frozenset(("let", "set", "const", "var", "player", "space"))
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[a-z_][a-z0-9_]*|[0-9]+|==|!=|<=|>=|\+=|-=|\S')
 
 
+_OPERATOR_WORDS = frozenset(("and", "or", "not", "in", "has", "if", "then", "else"))
+
+
 def _ends_value(token: str) -> bool:
-    """Return True if `token` can end an operand (a name, number, string or closing bracket)."""
-    return token[0].isalnum() or token[0] in '_")]}"'
+    """Return True if `token` can end an operand (a name, number, string or closing bracket, not `and`...)."""
+    return (token[0].isalnum() or token[0] in '_")]}"') and token not in _OPERATOR_WORDS
 
 
 def _break_kind(tokens: list[str], i: int, gap: str, brackets: list[str]) -> int | None:
@@ -441,7 +402,7 @@ class _Printer:
 
     def _if(self, s: ast.If, depth: int, opener: str) -> None:
         """Print an if statement; `else { if ... }` and `else if` are the same tree, printed as `else if`."""
-        self.out.extend(wrapped(f"{opener} ", s.condition, depth, " {"))
+        self.line(depth, f"{opener} {expr(s.condition)} {{")
         self.last_line = s.span.line
         if s.otherwise is None:
             self.block(s.then, depth + 1, s.span.end_line)
@@ -490,10 +451,7 @@ class _Printer:
             self.line(depth, head)
             for i, clause in enumerate(clauses):
                 tail = opener if i == len(clauses) - 1 else ""
-                if clause.startswith("when ") and o.guard is not None:
-                    self.out.extend(wrapped("when ", o.guard, depth + 1, tail))
-                else:
-                    self.line(depth + 1, clause + tail)
+                self.line(depth + 1, clause + tail)
         if not empty:
             self.last_line = o.span.line
             self.block(o.body, depth + 1, o.span.end_line)
@@ -651,9 +609,9 @@ class _Printer:
             self._conditional_lines(d.body, 1)
             if d.provenance is not None:
                 self.with_provenance(1, "", d.provenance)
-        elif len(f"{head} {body}") > WIDTH and _chain(d.body) is not None:
+        elif len(f"{head} {body}") > WIDTH:
             self.line(0, head)
-            self.out.extend(wrapped("", d.body, 1))
+            self.line(1, body)
             if d.provenance is not None:
                 self.with_provenance(1, "", d.provenance)
         else:
@@ -685,9 +643,7 @@ class _Printer:
             for h in parts:
                 self.lead(h.span, 1)
                 if isinstance(h, ast.Trigger):
-                    lines = wrapped("when ", h.condition, 1, " repeat" if h.repeat else "")
-                    self.out.extend(lines[:-1])
-                    self.opened(1, lines[-1].strip(), h.body, h.span)
+                    self.opened(1, f"when {expr(h.condition)}" + (" repeat" if h.repeat else ""), h.body, h.span)
                 else:
                     on = f"on {h.event}" + (f" {h.selector}" if h.selector else "")
                     self.opened(1, on, h.body, h.span)
