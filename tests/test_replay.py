@@ -161,3 +161,30 @@ def test_a_recorded_DONE_where_no_done_is_offered_is_reported(logged):
     closing["decisions"][choice] = DONE
     report = replay(read_log("\n".join(logged[:-1] + [json.dumps(closing)]), "x.jsonl"), ld.load)
     assert not report.ok
+
+
+def test_a_log_that_records_done_by_its_index_still_replays():
+    """Logs written before DONE recorded an offer's done as its index, the menu's length less one: still valid."""
+    from landlord_dsl.agents import HeuristicAgent
+    from landlord_dsl.engine import Game
+    from landlord_dsl.replay import log_text
+
+    class Counting(HeuristicAgent):  # a subclass is asked through Game.choose, with the whole menu
+        def choose(self, game, request):
+            lengths.append(len(request.legal))
+            return super().choose(game, request)
+
+    lengths: list[int] = []
+    name, seed = "monopoly-1933-atlantic-city", 5
+    game = Game(ld.compile_rules(ld.load_edition(name)), [Counting() for _ in range(3)], seed=seed)
+    game.play()
+    asked = iter(lengths)
+    old = []
+    for event, answer in zip((e for e in game.log if e[0] in ("decide", "bid")), game.decisions):
+        length = next(asked) if event[0] == "decide" else None
+        old.append(length - 1 if answer == DONE else answer)
+    assert DONE in game.decisions and DONE not in old
+    game.decisions[:] = old
+    report = replay(read_log(log_text(game, name, seed), "old.jsonl"), ld.load)
+    assert report.ok, report.problems
+    assert report.decisions == len(old)
