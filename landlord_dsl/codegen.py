@@ -44,6 +44,7 @@ class Compiled(NamedTuple):
     value: Any = _NOTHING  # its value, where the options fix it
     cheap: bool = False  # cheap and safe to evaluate twice: a local, a number, the acting player or his space
     local: bool = False  # a local variable of the generated function
+    bounded: bool = False  # its value lies within the limits already (a lookup in a table checked when made)
 
     @property
     def fixed(self) -> bool:
@@ -69,6 +70,17 @@ class Code:
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
         self.where.append((self.rule, self.span))
+
+    def fork(self) -> Code:
+        """Return an empty Code that writes at this one's indentation and place, to be `extend`ed into it."""
+        other = Code()
+        other.depth, other.rule, other.span = self.depth, self.rule, self.span
+        return other
+
+    def extend(self, other: Code) -> None:
+        """Append the lines of a `fork` of this Code."""
+        self.lines.extend(other.lines)
+        self.where.extend(other.where)
 
     @contextlib.contextmanager
     def indented(self) -> Iterator[None]:
@@ -120,8 +132,16 @@ class CodeGenerator:
         self.names_by_id: dict[int, str] = {}
         # what generated code may assume of a local space variable: the spaces it can hold
         self.domains: dict[str, frozenset[int]] = {}
+        # values worked out for every space a variable can hold (ExpressionCompiler.values_by_space), by
+        # (code, variable, its spaces); and the names of the tables made of them, by their values
+        self.space_values: dict[tuple[str, str, frozenset[int]], tuple | None] = {}
+        self.space_tables: dict[tuple, str] = {}
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
+        # while the legal options of a choice are gathered (StatementCompiler.gathering): what of the
+        # moment its guards and hints read, as the locals that hold it, with the code that binds each
+        self.round_reads: dict[str, str] | None = None
+        self.round_names: dict[str, str] = {}
         self.counter = 0
         self.source: list[str] = []  # the generated functions
         self.line_table: list[tuple[int | None, ast.Span | None]] = []  # by line of the source: Code.where
@@ -315,6 +335,8 @@ class CodeGenerator:
         code = compiled.code
         if compiled.fixed:
             self.check_kept(compiled.value, e.span)
+            return code
+        if compiled.bounded:
             return code
         t = strip_optional(self.type_of(e))
         if t not in (INT, TEXT) or not self.may_grow(e):

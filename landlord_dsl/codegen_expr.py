@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast as pyast
 import contextlib
 import operator
+import re
 from typing import Any
 
 import attrs
@@ -46,6 +47,9 @@ def _has_loop(code: str) -> bool:
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
 _ACTOR = Compiled("g.actor", cheap=True)
 
+_READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
+
 
 class ExpressionCompiler(CodeGenerator):
     """Translates expressions; the statement and program passes build on it."""
@@ -53,7 +57,57 @@ class ExpressionCompiler(CodeGenerator):
     # -------------------------------------------------------- expressions
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
-        return getattr(self, "_e_" + type(e).__name__)(e)
+        compiled = getattr(self, "_e_" + type(e).__name__)(e)
+        if self.domains and self.optimize and not (compiled.fixed or compiled.cheap):
+            return self._by_space(compiled)
+        return compiled
+
+    def _by_space(self, compiled: Compiled) -> Compiled:
+        """Return `compiled` as a lookup in a table made now, if its value depends on nothing but one local
+        space variable whose spaces are known (`narrowed`): `house_price(s) / 2` in the hint of an option
+        `for s in player.titles` becomes `_tab3[v0]`. Else (it reads the game, or fails or gives something
+        other than a number or a truth value for one of those spaces) return it as it is."""
+        code = compiled.code
+        if _READS_GAME.search(code):
+            return compiled
+        names = set(_IDENTIFIER.findall(code))
+        found = [name for name in names if name in self.domains]
+        if len(found) != 1 or any(self.is_local(name) for name in names if name != found[0]):
+            return compiled
+        var = found[0]
+        values = self.values_by_space(code, var, self.domains[var])
+        if values is None:
+            return compiled
+        name = self.space_tables.get(values)
+        if name is None:
+            name = self.space_tables[values] = self.ref(values, "_tab")
+        return Compiled(f"{name}[{var}]", cheap=True, bounded=True)
+
+    def values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
+        """Return the values of generated code for each space `var` can hold (by space index, None for the
+        others), worked out now with a game that has no state to read; None if, for one of those spaces,
+        it reads the game, fails, or gives anything but a number within the limits or a truth value."""
+        key = (code, var, domain)
+        if key not in self.space_values:
+            self.space_values[key] = self._values_by_space(code, var, domain)
+        return self.space_values[key]
+
+    def _values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
+        table: list[Any] = [None] * len(self.m.spaces)
+        work = self.fixed.work  # a loop worked out here is not the folding's: it spends none of its budget
+        try:
+            worked = compile(code, "<by space>", "eval")
+            for space in domain:
+                # our own code (never user text); its loops see only the globals, so one over `var` fails here
+                value = eval(worked, self.ns, {"g": self.fixed, var: space})
+                if not (value.__class__ is bool or (value.__class__ is int and -MAX_INT <= value <= MAX_INT)):
+                    return None
+                table[space] = value
+        except Exception:
+            return None
+        finally:
+            self.fixed.work = work
+        return tuple(table)
 
     def code(self, e: ast.Expr) -> str:
         """Return the Python expression text for `e`."""
@@ -106,8 +160,22 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "game_var":
             return Compiled(f"g.gv[{self.game_var_index[payload]}]")
         if kind == "context":
+            if payload in _ROUND_READS and self.round_reads is not None:
+                return Compiled(self.round_read(payload), cheap=True)
             return _ACTOR if payload == "player" else Compiled(_CONTEXT[payload], cheap=payload == "here")
         raise AssertionError(kind)  # pragma: no cover
+
+    def round_read(self, what: str) -> str:
+        """Return the local that holds `what` (a key of _ROUND_READS) while a choice's options are gathered,
+        noting that the round must bind it (the acting player first: his cash is read with him)."""
+        assert self.round_reads is not None
+        name = self.round_names[what]
+        if name not in self.round_reads:
+            code = _ROUND_READS[what]
+            if "{player}" in code:
+                code = code.format(player=self.round_read("player"))
+            self.round_reads[name] = code
+        return name
 
     def _e_Field(self, e):
         t = strip_optional(self.type_of(e.subject))
@@ -118,7 +186,10 @@ class ExpressionCompiler(CodeGenerator):
             if name in self.player_var_index:
                 return Compiled(f"g.pv[{self.player_var_index[name]}][{sub}]")
             if name == "space":
-                return Compiled(f"g.pos[{sub}]", cheap=subject == _ACTOR)
+                actor = subject == _ACTOR or (self.round_reads is not None and sub == self.round_names["player"])
+                return Compiled(f"g.pos[{sub}]", cheap=actor)
+            if name == "cash" and self.round_reads is not None and sub == self.round_names["player"]:
+                return Compiled(self.round_read("cash"), cheap=True)
             return Compiled(
                 {
                     "cash": f"g.bal[g.nacc + {sub}]",
@@ -554,6 +625,15 @@ class ExpressionCompiler(CodeGenerator):
             pieces.append(repr(literal))
         return Compiled(" + ".join(pieces))
 
+
+# What the guards and hints of a choice may read once a round, into locals (ExpressionCompiler.round_read):
+# nothing changes them while the options are gathered.
+_ROUND_READS: dict[str, str] = {
+    "player": "g.actor",
+    "cash": "g.bal[g.nacc + {player}]",  # the acting player's
+    "turn_number": "g.turn",
+    "due": "g.due",
+}
 
 # Python code for the names whose value depends on the moment (types.CONTEXT_NAMES).
 _CONTEXT: dict[str, str] = {

@@ -7,8 +7,9 @@ asks the chooser through Game.choose.
 
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -18,6 +19,40 @@ from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
 from .requests import DONE, ChoiceSite
 from .types import ACCOUNT, PLAYER, strip_optional
+
+
+class _Option(NamedTuple):
+    """An option of a `choose`, compiled for gathering its legal entries (StatementCompiler._options)."""
+
+    k: int  # its number
+    var: str  # the local its `for` binds, or "None"
+    source: ast.ChoiceOption
+    invariant: str | None  # code of the leading tests of its guard that do not depend on the entry
+    guard: str | None  # code of the rest of its guard (None: nothing to test; "False": never legal)
+    cost: Compiled
+    value: Compiled
+    always: bool  # offered every time: no `for`, no guard (or one the options fix to true)
+    most_gain: int | None  # the greatest value - cost of an entry it can give, where known before the game
+    least_cost: int | None  # the least cost of an entry it can give, where known before the game
+
+
+# Python syntax that cannot fail on the whole numbers and truth values the round's locals hold
+_TOTAL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare, pyast.Constant)
+_TOTAL += (pyast.Load, pyast.And, pyast.Or, pyast.Not, pyast.Eq, pyast.NotEq, pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE)
+
+
+def _all_of(tests: list[str]) -> str | None:
+    """Return code for the `and` of tests in code, in order (None if there are none)."""
+    if len(tests) < 2:
+        return tests[0] if tests else None
+    return "(" + " and ".join(tests) + ")"
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """Return the tests of an `and` chain, left to right (the expression itself if it is no `and`)."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -181,10 +216,10 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"_agent{n} = g.agents[{seat}]")
                 out.line(f"if _agent{n}.__class__ in _FOLDED:")
                 with out.indented():
-                    self._folded_choice(out, s, n, seat, prompt, site)
+                    self._gathering(out, n, lambda body: self._folded_choice(body, s, n, seat, prompt, site))
                 out.line("else:")
             with out.indented() if fold else contextlib.nullcontext():
-                self._asked_choice(out, s, n, seat, prompt, site, dynamic)
+                self._gathering(out, n, lambda body: self._asked_choice(body, s, n, seat, prompt, site, dynamic))
             out.line(f"{chosen} = {pick}[0]")
             if s.repeat:
                 out.line(f"if {chosen} == {done}:")
@@ -199,16 +234,134 @@ class StatementCompiler(ExpressionCompiler):
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
+    def _gathering(self, out: Code, n: str, generate) -> None:
+        """Generate, with `generate(code)`, one round of gathering a choice's legal options and picking one.
+
+        Guards and hints change nothing, so what they read of the moment (the
+        acting player, his cash, the turn number, the amount due) stays the
+        same while the options are gathered: with optimisation it is read
+        once, at the start of the round, into locals.
+        """
+        if not self.optimize:
+            generate(out)
+            return
+        body = out.fork()
+        outer = self.round_reads, self.round_names
+        self.round_reads = {}
+        self.round_names = {what: f"_{what}{n}" for what in ("player", "cash", "turn_number", "due")}
+        try:
+            generate(body)
+            reads = self.round_reads
+        finally:
+            self.round_reads, self.round_names = outer
+        for name, code in reads.items():
+            out.line(f"{name} = {code}")
+        out.extend(body)
+
+    def _options(self, s: ast.Choose) -> list[_Option]:
+        """Return the options of a choice compiled for gathering their legal entries."""
+        options = []
+        zero = self._const(0)
+        for k, o in enumerate(s.options):
+            var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else "None"
+            domain = self.domain_of(o.binding[1]) if o.binding is not None else None
+            with self.narrowed([(var, domain)], fresh=True):
+                invariant, guard = self._guard(o, var)
+                with self.narrowed(self._membership(o.guard)):
+                    cost = self.expr(o.cost) if o.cost is not None else zero
+                    value = self.expr(o.value) if o.value is not None else zero
+                    domain = self.domains.get(var, domain) if o.binding is not None else None
+            spaces = sorted(domain) if o.binding is not None and domain else None
+            costs = self._by_entry(cost, var, spaces)
+            values = self._by_entry(value, var, spaces)
+            gains = None if costs is None or values is None else [v - c for c, v in zip(costs, values)]
+            if invariant is not None and o.binding is None:  # tested once anyway
+                invariant, guard = None, invariant if guard is None else f"({invariant} and {guard})"
+            options.append(
+                _Option(
+                    k,
+                    var,
+                    o,
+                    invariant,
+                    guard,
+                    cost,
+                    value,
+                    o.binding is None and guard is None and invariant is None,
+                    max(gains) if gains else None,
+                    min(costs) if costs else None,
+                )
+            )
+        return options
+
+    def _guard(self, o: ast.ChoiceOption, var: str) -> tuple[str | None, str | None]:
+        """Return code for an option's guard as (its leading tests that do not depend on the entry and are
+        worked out from the round's locals alone, tested once before the option's loop; the rest), each
+        None where there is nothing to test ("False" for a guard the options fix to false)."""
+        if o.guard is None:
+            return None, None
+        slot = self.m.refs[id(o)][1] if o.binding is not None else None
+        leading: list[str] = []
+        rest: list[str] = []
+        facts: list[tuple[str, frozenset[int] | None]] = []
+        for test in _conjuncts(o.guard):  # as `and` compiles them: each narrowed by the tests before it
+            with self.narrowed(facts):
+                compiled = self.expr(test)
+            facts = facts + self._membership(test)
+            if compiled.fixed:
+                if not compiled.value:
+                    return None, "False"
+                continue
+            if not rest and (slot is None or not self._reads_local(test, slot)) and self._round_local(compiled.code):
+                leading.append(compiled.code)
+            else:
+                rest.append(compiled.code)
+        return _all_of(leading), _all_of(rest)
+
+    def _round_local(self, code: str) -> bool:
+        """Return True if generated code reads nothing but the round's locals and constants, and cannot fail:
+        a test that may move before the loop it is made in (ExpressionCompiler.round_read)."""
+        if self.round_reads is None:
+            return False
+        for node in pyast.walk(pyast.parse(code, mode="eval")):
+            if isinstance(node, pyast.Name):
+                if node.id not in self.round_reads:
+                    return False
+            elif not isinstance(node, _TOTAL):
+                return False
+        return True
+
+    def _reads_local(self, node: Any, slot: object) -> bool:
+        """Return True if an expression reads the local in `slot`."""
+        if isinstance(node, tuple):
+            return any(self._reads_local(x, slot) for x in node)
+        if not attrs.has(type(node)) or isinstance(node, ast.Span):
+            return False
+        if isinstance(node, ast.Name) and self.m.refs.get(id(node)) == ("local", slot):
+            return True
+        return any(self._reads_local(getattr(node, f.name), slot) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def _by_entry(self, hint: Compiled, var: str, spaces: list[int] | None) -> list[int] | None:
+        """Return the values a hint takes over an option's entries, if they are whole numbers known before the
+        game: one for each of the `spaces` its `for` can bind (if given), else its one fixed value; else None."""
+        if hint.fixed:
+            return None if hint.value.__class__ is not int else [hint.value] * (len(spaces) if spaces else 1)
+        if not spaces:
+            return None
+        values = self.values_by_space(hint.code, var, frozenset(spaces))
+        if values is None or any(values[space].__class__ is not int for space in spaces):
+            return None
+        return [values[space] for space in spaces]
+
     def _asked_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str, dynamic) -> None:
         """Generate code that collects the legal entries and asks the seat's agent; `_pick{n}` is the entry taken."""
         legal, pick = f"_legal{n}", f"_pick{n}"
         done = len(s.options)
 
-        def append(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
-            out.line(f"{legal}.append(({k}, {var}, {cost.code}, {value.code}))")
+        def append(out: Code, option: _Option) -> None:
+            out.line(f"{legal}.append(({option.k}, {option.var}, {option.cost.code}, {option.value.code}))")
 
         out.line(f"{legal} = []")
-        self._legal(out, s, append)
+        self._legal(out, self._options(s), append)
         if s.repeat:
             out.line(f"if not {legal}:")
             out.line("    break")
@@ -242,194 +395,196 @@ class StatementCompiler(ExpressionCompiler):
         hints, and the answer recorded as `Game.choose` would (its index among
         the legal entries, DONE for an offer's done), but no list of entries,
         request or prompt is made unless it is needed: a menu whose answer is
-        "done" costs its guards and hints. In an offer whose done is always
-        there, an option the bot can never take (`_never_taken`) is only
-        counted, and such options at the end are not tried at all: they are
-        looked for only when nothing before them is legal, to know whether the
-        offer is made.
+        "done" costs its guards and hints. Where the answer is settled, the rest is skipped:
+        - in an offer whose done is always there (its gain, 0, is the one to
+          beat), an option the bot can never take (a loss whatever it binds,
+          worked out before the game) is only counted, and such options at the
+          end are not tried at all: they are looked for only when nothing
+          before them is legal, to know whether the offer is made;
+        - an option whose every entry gains no more than the best found so far
+          (known before the game) is not tried once the answer is recorded
+          anyway (two entries are legal, or done is always there);
+        - an entry's gain is worked out only if it is affordable.
         The pick is the first legal entry with the greatest value - cost among those
         costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
         count, limit = f"_count{n}", f"_limit{n}"
         best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
         cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
-        # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
-        out.line(f"_r{n} = _agent{n}.reserve")
-        out.line(f"{limit} = g.bal[g.nacc + {seat}] - (g.default_reserve if _r{n} is None else _r{n})")
+        done = len(s.options)
+        options = self._options(s)
+        # an offer whose done (gain 0, free) is always there: the best starts as done, at a gain just below
+        # (gains are whole numbers), so an entry gaining 0 or more beats it and there is always a pick
+        closes = s.repeat and s.done_when is None
+        tried = [option.k for option in options]
+        never = {option.k for option in options if closes and option.most_gain is not None and option.most_gain < 0}
+        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
+            tried.pop()
+        if any(not (options[k].cost.fixed and options[k].cost.value <= 0) for k in tried):  # not all free
+            # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
+            out.line(f"_r{n} = _agent{n}.reserve")
+            cash = self.round_read("cash") if seat == "g.actor" else f"g.bal[g.nacc + {seat}]"
+            out.line(f"{limit} = {cash} - (g.default_reserve if _r{n} is None else _r{n})")
         out.line(f"{count} = 0")
-        out.line(f"{best[0]} = {cheap[0]} = None")
+        if closes:
+            out.line(f"{', '.join(best)} = -1, {DONE}, {done}, None")
+        else:
+            out.line(f"{best[0]} = {cheap[0]} = None")
 
         # the greatest fixed gain of a free option offered every time, among those tried so far: a later
         # free option with a fixed gain no greater can never be the pick, it only counts
         floor: list[int] = []
 
-        def judge(out: Code, k: int, at: str, var: str, cost: Compiled, value: Compiled) -> None:
+        def judge(out: Code, option: _Option, at: str, var: str) -> None:
             """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
+            cost, value, k = option.cost, option.value, option.k
             free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
             cost_code = cost.code if cost.fixed else f"_c{n}"
             if not cost.fixed:
                 out.line(f"_c{n} = {cost.code}")
-            if cost.fixed and value.fixed:
-                out.line(f"_g{n} = {value.value - cost.value!r}")
-            else:
-                out.line(
-                    f"_g{n} = {value.code}" if cost.fixed and cost.value == 0 else f"_g{n} = {value.code} - {cost_code}"
-                )
             if free:
-                affordable = ""
-            elif cost.fixed:  # a fixed cost above nothing: affordable when within the limit
-                affordable = f"{cost_code} <= {limit} and "
+                affordable = None
+            elif cost.fixed or (option.least_cost is not None and option.least_cost > 0):
+                affordable = f"{cost_code} <= {limit}"  # never free: affordable only within the limit
             else:
-                affordable = f"({cost_code} <= {limit} or {cost_code} <= 0) and "
-            out.line(f"if {affordable}({best[0]} is None or _g{n} > {best[0]}):")
-            out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
-            if not free:
+                affordable = f"({cost_code} <= {limit} or {cost_code} <= 0)"
+            if affordable is not None:
+                out.line(f"if {affordable}:")
+            with out.indented() if affordable is not None else contextlib.nullcontext():
+                if cost.fixed and value.fixed:
+                    out.line(f"_g{n} = {value.value - cost.value!r}")
+                elif cost.fixed and cost.value == 0:
+                    out.line(f"_g{n} = {value.code}")
+                else:
+                    out.line(f"_g{n} = {value.code} - {cost_code}")
+                beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
+                out.line(f"if {beats}:")
+                out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
+            if not free and not closes:
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
                 out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
 
-        # an offer whose done (gain 0, free) is always there: an option that is a loss whatever it binds never wins
-        closes = s.repeat and s.done_when is None
-        never = {k for k, o in enumerate(s.options) if closes and self._never_taken(o)}
-
-        def only_counts(k: int, cost: Compiled, value: Compiled) -> bool:
+        def only_counts(option: _Option) -> bool:
             """Return True if an entry of this option can never be the pick (see `floor` and `never`)."""
+            cost, value = option.cost, option.value
             free = cost.fixed and cost.value <= 0
-            return k in never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
+            return option.k in never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
 
-        def ties(k: int, var: str, cost: Compiled, value: Compiled) -> bool:
+        def ties(option: _Option) -> bool:
             """Return True if the entries of this option are many with one gain and cost: only the first can be
             the pick, so it is compared once, after the loop, and the others are only counted."""
-            return var != "None" and cost.fixed and value.fixed and not only_counts(k, cost, value)
+            return option.var != "None" and option.cost.fixed and option.value.fixed and not only_counts(option)
 
-        def before(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
-            if ties(k, var, cost, value):
-                out.line(f"_first{n}_{k} = None")
+        def before(out: Code, option: _Option) -> None:
+            if ties(option):
+                out.line(f"_first{n}_{option.k} = None")
 
-        def consider(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
-            if only_counts(k, cost, value):
+        def consider(out: Code, option: _Option) -> None:
+            k, var = option.k, option.var
+            if only_counts(option):
                 out.line(f"{count} += 1")
                 return
-            if ties(k, var, cost, value):
+            if ties(option):
                 out.line(f"if _first{n}_{k} is None:")
                 out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
                 out.line(f"{count} += 1")
                 return
-            judge(out, k, count, var, cost, value)
+            judge(out, option, count, var)
             out.line(f"{count} += 1")
-            if always and cost.fixed and cost.value <= 0 and value.fixed:
+            cost, value = option.cost, option.value
+            if option.always and cost.fixed and cost.value <= 0 and value.fixed:
                 floor[:] = [max(floor + [value.value - cost.value])]
 
-        def after(out: Code, k: int, var: str, cost: Compiled, value: Compiled) -> None:
-            if ties(k, var, cost, value):
-                out.line(f"if _first{n}_{k} is not None:")
+        def after(out: Code, option: _Option) -> None:
+            if ties(option):
+                out.line(f"if _first{n}_{option.k} is not None:")
                 with out.indented():
-                    judge(out, k, f"_first{n}_{k}", f"_bound{n}_{k}", cost, value)
+                    judge(out, option, f"_first{n}_{option.k}", f"_bound{n}_{option.k}")
 
-        tried = list(range(len(s.options)))
-        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
-            tried.pop()
-        self._legal(out, s, consider, before, after, tried)
+        def settled(k: int) -> str | None:
+            """Return code testing that no entry of the options from `k` on can beat the best so far, once the
+            answer is recorded anyway (None if that is not known before the game)."""
+            gains = [options[j].most_gain for j in tried[tried.index(k) :]]
+            if k == tried[0] or options[k].var == "None" or None in gains:
+                return None
+            most = max(gain for gain in gains if gain is not None)
+            if closes:
+                return f"{count} and {best[0]} >= {most}"
+            return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
+
+        self._legal(out, options, consider, before, after, tried, settled)
         if s.repeat:
 
-            def found(out: Code, k: int, var: str, cost: Compiled, value: Compiled, always: bool) -> None:
+            def found(out: Code, option: _Option) -> None:
                 out.line(f"{count} = 1")
-                if var != "None":
+                if option.var != "None":
                     out.line("break")  # out of the option's loop
 
             for k in range(len(tried), len(s.options)):  # is the offer made? only if nothing tried was legal
                 out.line(f"if not {count}:")
                 with out.indented():
-                    self._legal(out, s, found, options=[k])
+                    self._legal(out, options, found, which=[k])
             out.line(f"if not {count}:")
             out.line("    break")
-            done = len(s.options)
-            if s.done_when is not None:
-                out.line(f"if {self.code(s.done_when)}:")
-            with out.indented() if s.done_when is not None else contextlib.nullcontext():
-                if not (floor and floor[0] >= 0):
-                    out.line(f"if {best[0]} is None or 0 > {best[0]}:")
-                    out.line(f"    {', '.join(best)} = 0, {DONE}, {done}, None")
-                out.line(f"{count} += 1")
+            if not closes:
+                if s.done_when is not None:
+                    out.line(f"if {self.code(s.done_when)}:")
+                with out.indented() if s.done_when is not None else contextlib.nullcontext():
+                    if not (floor and floor[0] >= 0):
+                        out.line(f"if {best[0]} is None or 0 > {best[0]}:")
+                        out.line(f"    {', '.join(best)} = 0, {DONE}, {done}, None")
+                    out.line(f"{count} += 1")
         elif not floor:
             out.line(f"if not {count}:")  # no legal option: the engine says so
             out.line(f"    g.choose({seat}, {prompt}, [], {site})")
-        if not floor:
+        if not floor and not closes:
             out.line(f"if {best[0]} is None:")
             out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
-        out.line(f"if {count} > 1:")  # one legal option is taken without asking; else recorded as Game.choose does
-        out.line(f"    g.decisions.append({best[1]})")
-        out.line(f"    g.log.append(('decide', g.turn, {seat}, {prompt}, {site}.names[{best[2]}], g.rule))")
+        # one legal option is taken without asking; else recorded as Game.choose does (done makes two)
+        if not closes:
+            out.line(f"if {count} > 1:")
+        with out.indented() if not closes else contextlib.nullcontext():
+            out.line(f"g.decisions.append({best[1]})")
+            chooser = self.round_read("player") if seat == "g.actor" else seat
+            prompt = self.text(self.m.templates.get(id(s), [s.prompt])).code  # read as the guards read the moment
+            out.line(f"g.log.append(('decide', g.turn, {chooser}, {prompt}, {site}.names[{best[2]}], g.rule))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
-    def _never_taken(self, o: ast.ChoiceOption) -> bool:
-        """Return True if the option's value - cost is below 0 for every entry it can give, as worked out now.
+    def _legal(self, out: Code, options: list[_Option], emit, before=None, after=None, which=None, settled=None):
+        """Generate the loops over a choice's options, calling `emit(out, option)` in each guard.
 
-        The hints are worked out once, or, if they depend on the space the
-        option's `for` binds, once for every space it can bind; that holds only
-        for hints that read nothing of the game (a read of the game, or any
-        other failure while working them out, makes the answer False).
+        `before` and `after(out, option)`, if given, are called just before
+        and after each option's code (its loop, for a `for` option).
+        `which`: the option numbers to generate, in order (all of them if None).
+        `settled(k)`, if given, returns code for a test that makes the code of option k skipped, or None.
         """
-        var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else None
-        domain = self.domain_of(o.binding[1]) if o.binding is not None else None
-        zero = self._const(0)
-        # (the guard's `s in lot and ...` narrows the spaces, once the first block has bound `var` anew)
-        with (
-            self.narrowed([(var, domain)] if var is not None else [], fresh=True),
-            self.narrowed(self._membership(o.guard)),
-        ):
-            hints = [self.expr(h) if h is not None else zero for h in (o.cost, o.value)]
-            domain = self.domains.get(var, domain) if var is not None else None
-        codes = [None if h.fixed else compile(h.code, "<hint>", "eval") for h in hints]
-        each_space = var is not None and any(codes)
-        if each_space and not domain:
-            return False
-        spaces = sorted(domain) if each_space and domain else [None]
-        scope = dict(self.ns, g=self.fixed)  # our own code (never user text), with a game that has no state to read
-        for space in spaces:
-            scope[var or "_"] = space
-            try:
-                cost, value = (h.value if code is None else eval(code, scope) for h, code in zip(hints, codes))
-            except Exception:
-                return False
-            if cost.__class__ is not int or value.__class__ is not int or value - cost >= 0:
-                return False
-        return True
-
-    def _legal(self, out: Code, s: ast.Choose, emit, before=None, after=None, options=None) -> None:
-        """Generate the loops over a choice's options, calling `emit(out, k, var, cost, value, always)` in each guard.
-
-        `var` is the code of the option's bound value (or "None"), `cost` and
-        `value` the compiled hints (0 where the option gives none), `always`
-        whether the option is offered every time (no `for`, no `when` or one fixed true).
-        `before` and `after(out, k, var, cost, value)`, if given, are called just
-        before and after each option's code (its loop, for a `for` option).
-        `options`: the option numbers to generate, in order (all of them if None).
-        """
-        zero = self._const(0)
-        for k in range(len(s.options)) if options is None else options:
-            o = s.options[k]
-            var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else "None"
-            domain = self.domain_of(o.binding[1]) if o.binding is not None else None
-            with self.narrowed([(var, domain)], fresh=True):
-                compiled_guard = self.expr(o.guard) if o.guard is not None else None
-                with self.narrowed(self._membership(o.guard)):
-                    cost = self.expr(o.cost) if o.cost is not None else zero
-                    value = self.expr(o.value) if o.value is not None else zero
-            if before is not None:
-                before(out, k, var, cost, value)
-            if o.binding is not None:
-                coll = self.iterable(o.binding[1])
-                coll = self.counted_loop(out, o.binding[1], coll, (o.guard, o.cost, o.value), o.span)
-                out.line(f"for {var} in {coll}:")
-            # a guard the options fix to true tests nothing
-            guard = None if compiled_guard is None or compiled_guard.value is True else compiled_guard.code
-            with out.indented() if o.binding is not None else contextlib.nullcontext():
-                if guard is not None:
-                    out.line(f"if {guard}:")
-                with out.indented() if guard is not None else contextlib.nullcontext():
-                    emit(out, k, var, cost, value, o.binding is None and guard is None)
-            if after is not None:
-                after(out, k, var, cost, value)
+        for k in range(len(options)) if which is None else which:
+            option = options[k]
+            o = option.source
+            skip = settled(k) if settled is not None else None
+            if skip is not None:
+                out.line(f"if not ({skip}):")
+            with out.indented() if skip is not None else contextlib.nullcontext():
+                if before is not None:
+                    before(out, option)
+                binding = o.binding
+                loop = binding is not None
+                hoisted = loop and option.invariant is not None  # a test of the moment alone: made once
+                if binding is not None:
+                    inner = (o.guard, o.cost, o.value)
+                    coll = self.counted_loop(out, binding[1], self.iterable(binding[1]), inner, o.span)
+                    if hoisted:
+                        out.line(f"if {option.invariant}:")
+                with out.indented() if hoisted else contextlib.nullcontext():
+                    if loop:
+                        out.line(f"for {option.var} in {coll}:")
+                    with out.indented() if loop else contextlib.nullcontext():
+                        if option.guard is not None:
+                            out.line(f"if {option.guard}:")
+                        with out.indented() if option.guard is not None else contextlib.nullcontext():
+                            emit(out, option)
+                if after is not None:
+                    after(out, option)
 
     def _s_Roll(self, out, s):
         thrower = "None" if s.thrower is None else self.present(s.thrower, "the thrower")

@@ -1,12 +1,14 @@
 """The Python-AST pass, the compiler's last step: generated source to the syntax tree that runs.
 
 It rewrites each generated function to read the game's stable lists into
-locals once, keeping the source's line numbers.
+locals once, and to call a group's getter once where one expression calls it
+again on the same list, keeping the source's line numbers.
 """
 
 from __future__ import annotations
 
 import ast as pyast
+from typing import NamedTuple
 
 # The game's lists that nothing rebinds while a turn is played (only Game.restore
 # does, between turns; everything else changes them in place), and the per-variable
@@ -77,9 +79,137 @@ class _GameListReads(pyast.NodeTransformer):
 
 def read_game_lists_once(source: str) -> pyast.Module:
     """Return the syntax tree of generated source whose functions read the game's stable lists into
-    locals first. Its line numbers are the source's, so tracebacks and profiles point into it."""
+    locals first, and call a group's getter once per expression (`_SharedGetterCalls`). Its line numbers
+    are the source's, so tracebacks and profiles point into it."""
     tree = pyast.parse(source)
     for function in tree.body:
         if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == "g":
             _GameListReads(function).rewrite(function)
+            _SharedGetterCalls(function).rewrite()
     return pyast.fix_missing_locations(tree)
+
+
+def _getter_call(node: pyast.AST) -> str | None:
+    """Return a key for a call of one of the compiler's group getters (`_og3(l)`, `_ogc5[s](l)`: an
+    itemgetter, which has no effect and cannot fail) on a list held in a local or read from the game; else None."""
+    if not (isinstance(node, pyast.Call) and len(node.args) == 1 and not node.keywords):
+        return None
+    getter, (arg,) = node.func, node.args
+    if isinstance(getter, pyast.Subscript) and isinstance(getter.slice, (pyast.Name, pyast.Constant)):
+        getter = getter.value
+    if not (isinstance(getter, pyast.Name) and getter.id.startswith("_og")):
+        return None
+    if not (isinstance(arg, pyast.Name) or (isinstance(arg, pyast.Attribute) and isinstance(arg.value, pyast.Name))):
+        return None
+    return pyast.dump(node)
+
+
+class _SharedGetterCalls:
+    """Within each expression of a generated function, a getter call made again where an earlier one is sure
+    to have been made (in the left of an `and`, the test of a conditional...) reads that call's result,
+    which the earlier call stores with `:=`. Within one expression nothing changes the lists read."""
+
+    # nodes whose parts are all evaluated, in the order of their fields
+    _IN_ORDER = (
+        pyast.Call,
+        pyast.BinOp,
+        pyast.UnaryOp,
+        pyast.Subscript,
+        pyast.Attribute,
+        pyast.Starred,
+        pyast.Tuple,
+        pyast.List,
+        pyast.Set,
+        pyast.NamedExpr,
+    )
+
+    def __init__(self, function: pyast.FunctionDef):
+        self.function = function
+        self.counter = 0
+
+    def rewrite(self) -> None:
+        """Rewrite the function's expressions in place."""
+        for node in pyast.walk(self.function):
+            if isinstance(node, pyast.stmt) and not isinstance(node, pyast.FunctionDef):
+                for field, value in pyast.iter_fields(node):
+                    if isinstance(value, pyast.expr):
+                        self._share(node, field)
+
+    def _share(self, statement: pyast.stmt, field: str) -> None:
+        # each place a call is made: [parent, field, index or None, call, the place whose result it reads]
+        self.places: list[list] = []
+        self._walk(statement, field, None, {})
+        read = {id(place[4]) for place in self.places if place[4] is not None}
+        names: dict[int, str] = {}
+        for place in self.places:
+            parent, field_name, index, call, source = place
+            if id(place) in read:  # made first: store the result
+                self.counter += 1
+                names[id(place)] = f"_got{self.counter}"
+                new: pyast.expr = pyast.NamedExpr(pyast.Name(names[id(place)], pyast.Store()), call)
+            elif source is not None:
+                new = pyast.Name(names[id(source)], pyast.Load())
+            else:
+                continue
+            pyast.copy_location(new, call)
+            if index is None:
+                setattr(parent, field_name, new)
+            else:
+                getattr(parent, field_name)[index] = new
+
+    def _walk(self, parent: pyast.AST, field: str, index: int | None, made: dict[str, list]) -> _Made:
+        """Walk the expression at parent.field[index] in the order Python evaluates it, given the getter calls
+        `made` for sure before it (by key: where); return those made for sure once it is evaluated: in any
+        case, when it is true, when it is false."""
+        node = getattr(parent, field) if index is None else getattr(parent, field)[index]
+        key = _getter_call(node)
+        if key is not None:
+            if key in made:
+                self.places.append([parent, field, index, node, made[key]])
+                return _Made(made, made, made)
+            place = [parent, field, index, node, None]
+            self.places.append(place)
+            after = {**made, key: place}  # (its own parts are a getter and a list: nothing to share)
+            return _Made(after, after, after)
+        if isinstance(node, pyast.BoolOp):  # each operand only once those before it gave true (`and`) or false
+            conjunction = isinstance(node.op, pyast.And)
+            first = last = self._walk(node, "values", 0, made)
+            for i in range(1, len(node.values)):
+                last = self._walk(node, "values", i, last.true if conjunction else last.false)
+            if conjunction:
+                return _Made(first.always, last.true, first.always)
+            return _Made(first.always, first.always, last.false)
+        if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.Not):
+            inner = self._walk(node, "operand", None, made)
+            return _Made(inner.always, inner.false, inner.true)
+        if isinstance(node, pyast.IfExp):
+            test = self._walk(node, "test", None, made)
+            self._walk(node, "body", None, test.true)
+            self._walk(node, "orelse", None, test.false)
+            return _Made(test.always, test.always, test.always)
+        if isinstance(node, pyast.Compare):  # a chain stops at its first false comparison
+            after = self._walk(node, "comparators", 0, self._walk(node, "left", None, made).always).always
+            chained = after
+            for i in range(1, len(node.comparators)):
+                chained = self._walk(node, "comparators", i, chained).true
+            return _Made(after, chained, after)
+        if isinstance(node, self._IN_ORDER):
+            running = made
+            for name, value in pyast.iter_fields(node):
+                if isinstance(value, list):
+                    for i, item in enumerate(value):
+                        if isinstance(item, pyast.expr):
+                            running = self._walk(node, name, i, running).always
+                elif isinstance(value, pyast.expr) and not (name == "target" and isinstance(node, pyast.NamedExpr)):
+                    running = self._walk(node, name, None, running).always
+            return _Made(running, running, running)
+        return _Made(made, made, made)  # anything else (a scope of its own, a dict...): nothing in it is shared
+
+
+class _Made(NamedTuple):
+    """The getter calls made for sure once an expression is evaluated (by key: where), whatever it gives,
+    when it gives true, when it gives false."""
+
+    always: dict[str, list]
+    true: dict[str, list]
+    false: dict[str, list]
