@@ -5,15 +5,22 @@ into a scratch folder outside the repository and pass that folder:
 
     python benchmarks/bench_peer.py --peer /path/to/monopoly --games 200 --rounds 3
 
-The two are run interleaved (ours, the peer's, ours, ...), one process, one
-core, and timed in CPU seconds (time.process_time), so a machine busy with
-other work slows both alike. Reported per dice throw, per player-turn and per
-game, with the best round of each. What a turn does differs: ours asks the
-rules' decisions of heuristic bots (buy or auction, two build/mortgage menus
-and a trade offer every turn in 1933) and keeps the full event log; the
-peer's players follow fixed rules (buy everything, build at once) with its
-game log switched off (`KEEP_GAME_LOG = False`). Without --peer, or with a
-folder that holds no peer, the script says so and exits 0.
+Both run in one process, on one core, timed in CPU seconds
+(time.process_time), and finely interleaved: each round plays the seeds in
+chunks of `--chunk` games, ours then the peer's (then the hand-written
+simulator's) for every chunk, so a machine whose speed drifts (other jobs,
+clock changes) slows them alike. Only the games are timed: throws and turns
+are counted outside the clock (ours from each game's log, the peer's and the
+hand-written simulator's by playing the same seeds again, untimed, with
+counters on). Reported per dice throw, per player-turn and per game, for the
+best round of each, with the throws/s ratio of every round and its median.
+
+What a turn does differs: ours asks the rules' decisions of heuristic bots
+(buy or auction, two build/mortgage menus and a trade offer every turn in
+1933) and keeps the full event log; the peer's players follow fixed rules
+(buy everything, build at once) with its game log switched off
+(`KEEP_GAME_LOG = False`). Without --peer, or with a folder that holds no
+peer, the script says so and exits 0.
 
 For the 1933 edition the hand-written simulator of the same rules
 (`baseline_1933.py`, the same games as the interpreter, menus and all) is run
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -38,22 +46,32 @@ import baseline_1933  # noqa: E402
 import landlord_dsl as ld  # noqa: E402
 
 
-def ours(program, games: int, players: int, seed: int) -> dict[str, int]:
-    """Play games through the interpreter; return counts of games, player-turns and throws."""
-    turns = throws = 0
-    for s in range(seed, seed + games):
-        game = ld.new_game(program, players=players, seed=s)
-        game.play()
-        for event in game.log:
-            if event[0] == "turn":
-                turns += 1
-            elif event[0] == "roll":
-                throws += 1
-    return {"games": games, "player_turns": turns, "throws": throws}
+class Ours:
+    """The interpreter playing an edition; throws and turns counted from each game's log, off the clock."""
+
+    def __init__(self, program, players: int) -> None:
+        self.program, self.players = program, players
+
+    def play(self, seeds: range) -> tuple[float, dict[str, int]]:
+        """Play the seeds' games; return (CPU seconds, counts of player-turns and throws)."""
+        turns = throws = 0
+        seconds = 0.0
+        clock = time.process_time
+        for s in seeds:
+            start = clock()
+            game = ld.new_game(self.program, players=self.players, seed=s)
+            game.play()
+            seconds += clock() - start
+            for event in game.log:
+                if event[0] == "turn":
+                    turns += 1
+                elif event[0] == "roll":
+                    throws += 1
+        return seconds, {"player_turns": turns, "throws": throws}
 
 
 class _CountedBaseline(baseline_1933.Game):
-    """The hand-written 1933 simulator, counting its throws."""
+    """The hand-written 1933 simulator, counting its throws (used only to count, never timed)."""
 
     throws = 0
 
@@ -62,18 +80,32 @@ class _CountedBaseline(baseline_1933.Game):
         super().roll()
 
 
-def handwritten(games: int, players: int, seed: int) -> dict[str, int]:
-    """Play games with the hand-written 1933 simulator; return counts of games, player-turns and throws."""
-    turns = throws = 0
-    for s in range(seed, seed + games):
-        game = _CountedBaseline(players, s)
-        turns += game.play().turns
-        throws += game.throws
-    return {"games": games, "player_turns": turns, "throws": throws}
+class HandWritten:
+    """The hand-written 1933 simulator: timed as written, counted by playing the seeds again."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+
+    def play(self, seeds: range) -> tuple[float, dict[str, int]]:
+        """Play the seeds' games; return (CPU seconds, counts of player-turns and throws)."""
+        start = time.process_time()
+        for s in seeds:
+            baseline_1933.Game(self.players, s).play()
+        seconds = time.process_time() - start
+        turns = throws = 0
+        for s in seeds:
+            game = _CountedBaseline(self.players, s)
+            turns += game.play().turns
+            throws += game.throws
+        return seconds, {"player_turns": turns, "throws": throws}
 
 
 class Peer:
-    """The peer simulator, imported from its folder, with its game log off and its moves counted."""
+    """The peer simulator, imported from its folder, with its game log off.
+
+    Its games are timed as its authors wrote them; the same seeds are then played again, untimed, with
+    its dice and moves wrapped to count throws and player-turns (the same seed plays the same game).
+    """
 
     def __init__(self, folder: Path, players: int) -> None:
         sys.path.insert(0, str(folder))
@@ -87,9 +119,20 @@ class Peer:
         self.scratch = tempfile.TemporaryDirectory()
         LogSettings.BANKRUPTCIES_PATH = Path(self.scratch.name) / "bankruptcies.tsv"
         GameSettings.players_list = GameSettings.players_list[:players]
-        self.counts = {"player_turns": 0, "throws": 0}
-        roll, move = Dice.roll, Player.make_a_move
-        counts = self.counts
+        self.dice, self.player = Dice, Player
+        self.game = peer_game.monopoly_game
+
+    def play(self, seeds: range) -> tuple[float, dict[str, int]]:
+        """Play the seeds' games; return (CPU seconds, counts of player-turns and throws)."""
+        start = time.process_time()
+        for s in seeds:
+            self.game((s, s))
+        seconds = time.process_time() - start
+        return seconds, self._count(seeds)
+
+    def _count(self, seeds: range) -> dict[str, int]:
+        counts = {"player_turns": 0, "throws": 0}
+        roll, move = self.dice.roll, self.player.make_a_move
 
         def counted_roll(dice):
             counts["throws"] += 1
@@ -99,19 +142,32 @@ class Peer:
             counts["player_turns"] += 1
             return move(player, *args, **kwargs)
 
-        Dice.roll, Player.make_a_move = counted_roll, counted_move
-        self.play = peer_game.monopoly_game
-
-    def run(self, games: int, seed: int) -> dict[str, int]:
-        """Play games with the peer; return counts of games, player-turns and throws."""
-        self.counts.update(player_turns=0, throws=0)
-        for s in range(seed, seed + games):
-            self.play((s, s))
-        return {"games": games, **self.counts}
+        self.dice.roll, self.player.make_a_move = counted_roll, counted_move
+        try:
+            for s in seeds:
+                self.game((s, s))
+        finally:
+            self.dice.roll, self.player.make_a_move = roll, move
+        return counts
 
 
 def _rates(counts: dict[str, int], seconds: float) -> dict[str, float]:
     return {f"{k}_per_s": round(v / seconds, 1) for k, v in counts.items()} | {"cpu_s": round(seconds, 3), **counts}
+
+
+def play_round(contestants: dict, games: int, seed: int, chunk: int) -> dict[str, dict]:
+    """Play every contestant's games of one round, chunk by chunk in turn; return each one's rates."""
+    seconds = dict.fromkeys(contestants, 0.0)
+    counts = {name: {"games": 0, "player_turns": 0, "throws": 0} for name in contestants}
+    for first in range(seed, seed + games, chunk):
+        seeds = range(first, min(first + chunk, seed + games))
+        for name, contestant in contestants.items():
+            spent, counted = contestant.play(seeds)
+            seconds[name] += spent
+            counts[name]["games"] += len(seeds)
+            for key, value in counted.items():
+                counts[name][key] += value
+    return {name: _rates(counts[name], seconds[name]) for name in contestants}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--chunk", type=int, default=10, help="games each plays in turn within a round")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -128,55 +185,57 @@ def main(argv: list[str] | None = None) -> int:
         print("skipped: no peer simulator given (--peer FOLDER with gamescomputersplay/monopoly's source)")
         return 0
     program = ld.compile_rules(ld.load_edition(args.edition))
-    peer = Peer(args.peer, args.players)
-    contestants = [
-        ("interpreter", lambda: ours(program, args.games, args.players, args.seed)),
-        ("peer", lambda: peer.run(args.games, args.seed)),
-    ]
+    contestants = {"interpreter": Ours(program, args.players), "peer": Peer(args.peer, args.players)}
     if program.name == "monopoly-1933-atlantic-city":  # its default options (a variant has a name of its own)
-        contestants.append(("hand-written", lambda: handwritten(args.games, args.players, args.seed)))
+        contestants["hand-written"] = HandWritten(args.players)
     best: dict[str, dict] = {}
+    paired: list[float] = []  # each round's throws/s of ours over the peer's
     for _ in range(args.rounds):
-        for name, run in contestants:
-            start = time.process_time()
-            counts = run()
-            rates = _rates(counts, time.process_time() - start)
-            if name not in best or rates["cpu_s"] < best[name]["cpu_s"]:
-                best[name] = rates
-    names = [name for name, _ in contestants]
+        rates = play_round(contestants, args.games, args.seed, args.chunk)
+        for name, rate in rates.items():
+            if name not in best or rate["cpu_s"] < best[name]["cpu_s"]:
+                best[name] = rate
+        paired.append(rates["interpreter"]["throws_per_s"] / rates["peer"]["throws_per_s"])
     ratios = {
         name: {
             k: round(best[name][f"{k}_per_s"] / best["peer"][f"{k}_per_s"], 3)
             for k in ("throws", "player_turns", "games")
         }
-        for name in names
+        for name in contestants
         if name != "peer"
     }
-    ratio = ratios["interpreter"]
     result = {
         "edition": args.edition,
         "games": args.games,
         "players": args.players,
         "rounds": args.rounds,
+        "chunk": args.chunk,
         **best,
-        "ratio_interpreter_to_peer": ratio,
+        "ratio_interpreter_to_peer": ratios["interpreter"],
+        "throws_ratio_by_round": [round(r, 3) for r in paired],
+        "throws_ratio_median": round(statistics.median(paired), 3),
     }
     if "hand-written" in ratios:
         result["ratio_hand_written_to_peer"] = ratios["hand-written"]
     if args.json:
         print(json.dumps(result, indent=2))
-    else:
-        print(f"{args.games} games x {args.rounds} rounds, {args.players} players, best round of each (CPU time)")
-        print(f"{'':17} {'throws/s':>10} {'turns/s':>10} {'games/s':>9} {'throws/game':>12} {'turns/game':>11}")
-        for name in names:
-            r = best[name]
-            print(
-                f"{name:17} {r['throws_per_s']:>10} {r['player_turns_per_s']:>10} {r['games_per_s']:>9} "
-                f"{r['throws'] / r['games']:>12.1f} {r['player_turns'] / r['games']:>11.1f}"
-            )
-        for name, r in ratios.items():
-            label = "ratio" if name == "interpreter" else f"{name}/peer"
-            print(f"{label:17} {r['throws']:>10} {r['player_turns']:>10} {r['games']:>9}")
+        return 0
+    print(
+        f"{args.games} games x {args.rounds} rounds in chunks of {args.chunk}, {args.players} players, "
+        "best round of each (CPU time)"
+    )
+    print(f"{'':17} {'throws/s':>10} {'turns/s':>10} {'games/s':>9} {'throws/game':>12} {'turns/game':>11}")
+    for name in contestants:
+        r = best[name]
+        print(
+            f"{name:17} {r['throws_per_s']:>10} {r['player_turns_per_s']:>10} {r['games_per_s']:>9} "
+            f"{r['throws'] / r['games']:>12.1f} {r['player_turns'] / r['games']:>11.1f}"
+        )
+    for name, r in ratios.items():
+        label = "ratio" if name == "interpreter" else f"{name}/peer"
+        print(f"{label:17} {r['throws']:>10} {r['player_turns']:>10} {r['games']:>9}")
+    by_round = ", ".join(f"{r:.3f}" for r in paired)
+    print(f"throws/s ratio, round by round: {by_round}; median {statistics.median(paired):.3f}")
     return 0
 
 

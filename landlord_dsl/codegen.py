@@ -130,14 +130,17 @@ class CodeGenerator:
         self.ns: dict[str, Any] = dict(RUNTIME)
         self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         self.names_by_id: dict[int, str] = {}
-        # what generated code may assume of a local space variable: the spaces it can hold
+        # what generated code may assume of a local space variable: the spaces it can hold, and (for one
+        # bound to a player's titles) the code of the player who owns it
         self.domains: dict[str, frozenset[int]] = {}
+        self.owned_by: dict[str, str] = {}
         # values worked out for every space a variable can hold (ExpressionCompiler.values_by_space), by
         # (code, variable, its spaces); and the names of the tables made of them, by their values
         self.space_values: dict[tuple[str, str, frozenset[int]], tuple | None] = {}
         self.space_tables: dict[tuple, str] = {}
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
+        self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
         # while the legal options of a choice are gathered (StatementCompiler.gathering): what of the
         # moment its guards and hints read, as the locals that hold it, with the code that binds each
         self.round_reads: dict[str, str] | None = None

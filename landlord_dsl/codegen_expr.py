@@ -20,7 +20,7 @@ from .builtins import BUILTINS, owner_getter
 from .codegen import _NOTHING, CodeGenerator, Compiled
 from .limits import MAX_INT
 from .runtime import show_value
-from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, dice_set_name, strip_optional
+from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set_name, strip_optional
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -426,6 +426,10 @@ class ExpressionCompiler(CodeGenerator):
             if right.fixed and bv != 0:
                 return Compiled(f"({a} {'//' if op == '/' else '%'} {b})")
             return Compiled(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})")
+        if op in ("==", "!=") and self.owned_by and {a, b} & {f"g.owner[{var}]" for var in self.owned_by}:
+            for var, player in self.owned_by.items():  # one of the player's titles: he owns it
+                if {a, b} == {f"g.owner[{var}]", player}:
+                    return self._const(op == "==")
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
             return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
         if left.fixed and right.fixed:
@@ -461,7 +465,7 @@ class ExpressionCompiler(CodeGenerator):
             owned = self._all_owned(e, slot)
             if owned is not None:
                 return Compiled(owned)
-        with self.narrowed([(var, self.domain_of(e.collection))], fresh=True):
+        with self.narrowed([(var, self.domain_of(e.collection))], True, self.holder(var, e.collection)):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return Compiled(
             {
@@ -562,26 +566,40 @@ class ExpressionCompiler(CodeGenerator):
         return []
 
     @contextlib.contextmanager
-    def narrowed(self, facts: list[tuple[str, frozenset[int] | None]], fresh: bool = False):
+    def narrowed(self, facts: list[tuple[str, frozenset[int] | None]], fresh: bool = False, titles_of=None):
         """Within the block, generated code may rely on each local `var` holding one of its spaces.
 
         Used only where nothing can assign the variable (expressions and the
         guards and hints of options), so a fact about its value cannot go stale.
         `fresh`: the variables are bound here, anew (a loop's), so what was
         known of a variable of that name outside does not apply.
+        `titles_of`: (var, code of a player), for a variable bound to one of that player's titles (see `holder`).
         """
-        saved = dict(self.domains)
+        saved = dict(self.domains), dict(self.owned_by)
         for var, domain in facts:
             outer = None if fresh else self.domains.get(var)
+            if fresh:
+                self.owned_by.pop(var, None)
             if domain is None:
                 if fresh:
                     self.domains.pop(var, None)
             else:
                 self.domains[var] = domain if outer is None else outer & domain
+        if titles_of is not None:
+            self.owned_by[titles_of[0]] = titles_of[1]
         try:
             yield
         finally:
-            self.domains = saved
+            self.domains, self.owned_by = saved
+
+    def holder(self, var: str, e: ast.Expr) -> tuple[str, str] | None:
+        """Return (var, code of the player) if `e`, the collection a loop binds `var` to, is a player's titles
+        read by code that stays the same while the loop runs (`narrowed`'s `titles_of`), else None."""
+        if self.optimize and self._holdings(e) == "titles" and isinstance(e, ast.Field):
+            player = self.expr(e.subject)
+            if player.cheap and not player.fixed:
+                return var, player.code
+        return None
 
     def iterable(self, e: ast.Expr) -> str:
         """Return code for a collection that is only read while it is looped over.
@@ -599,9 +617,11 @@ class ExpressionCompiler(CodeGenerator):
     def text(self, parts: list) -> Compiled:
         """Return Python code building a prompt or label from a checked template.
 
-        A text whose holes the options fix is a single string literal, and its value is known.
+        A text whose holes the options fix is a single string literal, and its
+        value is known; otherwise, with optimisation, an f-string where its
+        code allows one (it is built two to three times faster than by `+`).
         """
-        pieces: list[str] = []
+        pieces: list[tuple[bool, str]] = []  # (a hole?, its code or the text)
         literal = ""  # text known now: constant holes are shown once, here
         for p in parts:
             if not isinstance(p, str):
@@ -610,20 +630,38 @@ class ExpressionCompiler(CodeGenerator):
                 kind = strip_optional(self.type_of(p))
                 if not compiled.fixed or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
                     if literal:
-                        pieces.append(repr(literal))
+                        pieces.append((False, literal))
                         literal = ""
-                    if self.optimize and self.type_of(p) == INT:  # never none, never a bool: its digits
-                        pieces.append(f"str({code})")
-                    else:
-                        pieces.append(f"_show(g, {code}, {kind!r})")
+                    shown = _SHOWN.get(self.type_of(p)) if self.optimize else None  # never none: read directly
+                    pieces.append((True, shown.format(code) if shown else f"_show(g, {code}, {kind!r})"))
                     continue
                 p = show_value(None, value, kind)
             literal += p
         if not pieces:
             return Compiled(repr(literal), literal)
         if literal:
-            pieces.append(repr(literal))
-        return Compiled(" + ".join(pieces))
+            pieces.append((False, literal))
+        if self.optimize and all(_in_fstring(text, hole) for hole, text in pieces):
+            return Compiled('f"' + "".join(_fstring_part(text, hole) for hole, text in pieces) + '"')
+        return Compiled(" + ".join(text if hole else repr(text) for hole, text in pieces))
+
+
+# A value that is never none, as text (runtime.show_value): an int is never a bool here
+_SHOWN = {INT: "str({})", TEXT: "{}", PLAYER: "g.names[{}]", SPACE: "g.prog.space_labels[{}]"}
+
+
+def _in_fstring(text: str, hole: bool) -> bool:
+    """Return True if a hole's code, or a literal piece, can be written inside f"..." (Python 3.11)."""
+    if hole:
+        return '"' not in text and "\\" not in text and "#" not in text
+    return text.isprintable()
+
+
+def _fstring_part(text: str, hole: bool) -> str:
+    """Return a hole's code, or printable literal text, as a part of an f"..." string."""
+    if hole:  # (`str(x)` of an int is what the f-string makes of x anyway)
+        return "{(" + (text[4:-1] if text.startswith("str(") else text) + ")}"
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("{", "{{").replace("}", "}}")
 
 
 # What the guards and hints of a choice may read once a round, into locals (ExpressionCompiler.round_read):

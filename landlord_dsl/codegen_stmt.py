@@ -48,6 +48,12 @@ def _all_of(tests: list[str]) -> str | None:
     return "(" + " and ".join(tests) + ")"
 
 
+# statements an action written in place may hold (an `if`, a `set` of no local too): none binds a local
+_IN_PLACE: tuple[type, ...] = (ast.Pay, ast.MoveSteps, ast.MoveTo, ast.Send, ast.Draw, ast.Give, ast.Return)
+_IN_PLACE += (ast.Roll, ast.Shuffle, ast.Do, ast.EndTurn, ast.EndGame, ast.Switch, ast.Eliminate)
+_INLINE_STATEMENTS = 3  # the most statements an action written in place may have
+
+
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
     """Return the tests of an `and` chain, left to right (the expression itself if it is no `and`)."""
     if isinstance(e, ast.Binary) and e.op == "and":
@@ -133,9 +139,25 @@ class StatementCompiler(ExpressionCompiler):
         return code
 
     def _s_Pay(self, out, s):
-        out.line(
-            f"g.transfer({self.code(s.amount)}, {self.ledger(s.payer)}, {self.ledger(s.payee)}, {self.span(s.span)})"
-        )
+        payer, payee = self.ledger(s.payer), self.ledger(s.payee)
+        method = "transfer"
+        if self.optimize:  # where the kinds of both sides are known: a payment with fewer checks (Game.pay_within)
+            method = {
+                (True, True): "pay_within",
+                (True, False): "pay_out",
+                (False, True): "pay_in",
+            }.get((self.finite(s.payer), self.finite(s.payee)), "transfer")  # type: ignore[arg-type]
+        out.line(f"g.{method}({self.code(s.amount)}, {payer}, {payee}, {self.span(s.span)})")
+
+    def finite(self, e: ast.Expr) -> bool | None:
+        """Return whether a payer or payee is a finite account (a player, an account not `unlimited`), or None
+        if that is not known before the game."""
+        if self.type_of(e) == PLAYER:
+            return True
+        compiled = self.expr(e)
+        if strip_optional(self.type_of(e)) == ACCOUNT and compiled.fixed:
+            return not self.m.accounts[-compiled.value - 1].unlimited
+        return None
 
     def _s_Set(self, out, s):
         kind, payload = self.resolved(s)
@@ -184,10 +206,27 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_For(self, out, s):
         var = self.local(self.m.refs[id(s)][1], s.var)
-        collection = self.counted_loop(out, s.collection, f"list({self.code(s.collection)})", s.body, s.span)
+        compiled = self.expr(s.collection)
+        # a copy, which the body cannot change; a fixed collection is a tuple already
+        copy = compiled.code if compiled.fixed and isinstance(compiled.value, tuple) else f"list({compiled.code})"
+        collection = self.counted_loop(out, s.collection, copy, s.body, s.span)
         out.line(f"for {var} in {collection}:")
         with out.indented():
             self.block(out, s.body)
+
+    def _inlinable(self, body: tuple) -> bool:
+        """Return True if an action's body may be written in place of its calls (`_s_Do`): a few statements
+        (an `if` counts with those in its branches), none binding a local or setting one."""
+        statements: list = list(body)
+        count = 0
+        while statements:
+            st = statements.pop()
+            count += 1
+            if isinstance(st, ast.If):
+                statements.extend(st.then + (st.otherwise or ()))
+            elif not (isinstance(st, _IN_PLACE) or (isinstance(st, ast.Set) and self.resolved(st)[0] != "local")):
+                return False
+        return count <= _INLINE_STATEMENTS
 
     def _s_Choose(self, out, s):
         n = self._unique("")
@@ -265,7 +304,8 @@ class StatementCompiler(ExpressionCompiler):
         for k, o in enumerate(s.options):
             var = self.local(self.m.refs[id(o)][1], o.binding[0]) if o.binding is not None else "None"
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
-            with self.narrowed([(var, domain)], fresh=True):
+            titles_of = self.holder(var, o.binding[1]) if o.binding is not None else None
+            with self.narrowed([(var, domain)], True, titles_of):
                 invariant, guard = self._guard(o, var)
                 with self.narrowed(self._membership(o.guard)):
                     cost = self.expr(o.cost) if o.cost is not None else zero
@@ -671,4 +711,13 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
 
     def _s_Do(self, out, s):
+        action = self.m.actions[s.action]
+        if self.optimize and not action.params and s.action not in self.inlining and self._inlinable(action.body):
+            # a short action without parameters or locals of its own: its statements written in place
+            self.inlining.add(s.action)
+            try:
+                self.block(out, action.body)
+            finally:
+                self.inlining.discard(s.action)
+            return
         out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")

@@ -144,6 +144,9 @@ class Game(Movement, Cards, Decisions, DiceSets):
     def chance(self, source) -> None:
         self._chance = source
         self._roll = source.roll  # bound once: dice are thrown a few times every turn
+        # the usual pair of six-sided dice from the seeded generator, without a request: its own method
+        usual = type(source) is SeededChance and source.pairs_from_bits and self.prog.dice_count == 2
+        self._two_dice = source.two_dice if usual else None
 
     # ------------------------------------------------------------ queries
     def cash(self, seat: int) -> int:
@@ -294,6 +297,48 @@ class Game(Movement, Cards, Decisions, DiceSets):
             self._left_during_payment(src)
         return amount
 
+    # What the compiler writes for a payment whose two sides it knows to be finite (a player, a pile) or
+    # unlimited (a bank): `transfer`, with only the checks those kinds need while the payer has the money
+    # (else `transfer` itself, shortfall and all). Finite balances add up to `minted` <= MAX_INT, so a
+    # finite side cannot leave the range.
+    def pay_within(self, amount: int, src: int, dst: int, span=None) -> int:
+        """`transfer` between two finite accounts; return what was paid."""
+        bal = self.bal
+        if not 0 < amount <= bal[src] or src == dst:
+            return self.transfer(amount, src, dst, span)
+        bal[src] -= amount
+        bal[dst] += amount
+        self.log.append(("pay", self.turn, amount, src, dst, self.rule))
+        if len(self.seats) < self.n:
+            self._left_during_payment(src)
+        return amount
+
+    def pay_out(self, amount: int, src: int, dst: int, span=None) -> int:
+        """`transfer` from a finite account to an unlimited one; return what was paid."""
+        bal = self.bal
+        if not 0 < amount <= bal[src] or bal[dst] + amount > MAX_INT:
+            return self.transfer(amount, src, dst, span)
+        bal[src] -= amount
+        bal[dst] += amount
+        self.minted -= amount
+        self.log.append(("pay", self.turn, amount, src, dst, self.rule))
+        if len(self.seats) < self.n:
+            self._left_during_payment(src)
+        return amount
+
+    def pay_in(self, amount: int, src: int, dst: int, span=None) -> int:
+        """`transfer` from an unlimited account to a finite one; return what was paid."""
+        bal = self.bal
+        if not 0 < amount <= MAX_INT - self.minted or bal[src] - amount < -MAX_INT:
+            return self.transfer(amount, src, dst, span)
+        bal[src] -= amount
+        bal[dst] += amount
+        self.minted += amount
+        self.log.append(("pay", self.turn, amount, src, dst, self.rule))
+        if len(self.seats) < self.n:
+            self._left_during_payment(src)
+        return amount
+
     def _beyond_range(self, amount: int, span) -> RuleRuntimeError:
         """Return the error for a payment that would take an amount or balance outside the integer range."""
         return self.fail(
@@ -327,13 +372,17 @@ class Game(Movement, Cards, Decisions, DiceSets):
     # -------------------------------------------------------------- chance
     def roll(self, seat: int | None = None) -> None:
         """Throw the dice: by `seat` (for the log), the acting player if None."""
-        dice = self.dice = self._roll(self.dice_request)
-        if len(dice) == 2:  # the usual pair, without the general sums
-            first, second = dice
+        if self._two_dice is not None:  # the usual pair from the seeded generator, without a request
+            first, second = dice = self.dice = self._two_dice()
             self.dice_total, self.dice_double = first + second, first == second
         else:
-            self.dice_total = sum(dice)
-            self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
+            dice = self.dice = self._roll(self.dice_request)
+            if len(dice) == 2:  # a pair, without the general sums
+                first, second = dice
+                self.dice_total, self.dice_double = first + second, first == second
+            else:
+                self.dice_total = sum(dice)
+                self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
         self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
         if self.observers:
             thrower = self.actor if seat is None else seat

@@ -204,6 +204,9 @@ _DIE_FROM_BITS = random.Random._randbelow is random.Random._randbelow_with_getra
 class SeededChance:
     """Answers chance requests from a seeded generator: same seed, same game."""
 
+    # `two_dice` throws a pair as `roll` does (and Game.roll may call it directly) where dice come from bits
+    pairs_from_bits = _DIE_FROM_BITS
+
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self._randint = self.rng.randint
@@ -217,16 +220,20 @@ class SeededChance:
             if request.count == 2:
                 return (randint(1, sides), randint(1, sides))
             return tuple(randint(1, sides) for _ in range(request.count))
-        bits = self._bits
         if request.count == 2:
-            first = bits(3)
-            while first >= 6:
-                first = bits(3)
-            second = bits(3)
-            while second >= 6:
-                second = bits(3)
-            return (first + 1, second + 1)
+            return self.two_dice()
         return tuple(self._die() for _ in range(request.count))
+
+    def two_dice(self) -> tuple[int, int]:
+        """Return two six-sided dice as `roll` throws them (Game.roll calls it directly, for the usual pair)."""
+        bits = self._bits
+        first = bits(3)
+        while first >= 6:
+            first = bits(3)
+        second = bits(3)
+        while second >= 6:
+            second = bits(3)
+        return (first + 1, second + 1)
 
     def _die(self) -> int:
         """Return one die, 1 to 6, as `rng.randint(1, 6)` would."""
