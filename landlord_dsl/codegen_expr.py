@@ -24,6 +24,7 @@ from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
+_UNROLL_MEMBERS = 4  # the largest group of a space's field that `all`/`any` over it are written out for
 _INLINE_LIMIT = 400  # characters of generated code a function body may have to be written in place
 
 
@@ -465,6 +466,9 @@ class ExpressionCompiler(CodeGenerator):
             owned = self._all_owned(e, slot)
             if owned is not None:
                 return Compiled(owned)
+            members = self._over_members(e, slot)
+            if members is not None:
+                return members
         with self.narrowed([(var, self.domain_of(e.collection))], True, self.holder(var, e.collection)):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return Compiled(
@@ -507,10 +511,46 @@ class ExpressionCompiler(CodeGenerator):
         `all(r in railroads: r.owner != none)` becomes one `and` of four
         tests with the spaces as constants, which also lets their fields fold.
         """
+        return self._item_by_item(e, slot, [self._const(item) for item in items])
+
+    def _over_members(self, e: ast.Aggregate, slot: int) -> Compiled | None:
+        """Return `all`/`any` over the group a space's field names written out member by member, where every
+        space the subject can be has a group of at most _UNROLL_MEMBERS: the i-th member is read from a
+        table by space (a smaller group's last member again, which changes neither `all` nor `any`).
+        `all(l in s.color: s.houses <= l.houses)` becomes `(g.sv[0][s] <= g.sv[0][_member3[s]] and ...)`."""
+        group = e.collection
+        if not (
+            e.op in ("all", "any")
+            and isinstance(group, ast.Field)
+            and group.name in self.m.space_fields
+            and group.name not in self.space_var_index
+            and strip_optional(self.type_of(group.subject)) == SPACE
+        ):
+            return None
+        subject = self.expr(group.subject)
+        column = self._column(group.name, group.span)
+        domain = self.domains.get(subject.code)
+        spaces = range(len(column)) if domain is None else domain
+        if subject.fixed or not subject.cheap or not all(isinstance(column[i], tuple) and column[i] for i in spaces):
+            return None
+        size = max(len(column[i]) for i in spaces)
+        if size > _UNROLL_MEMBERS:
+            return None
+        members = []
+        for i in range(size):
+            key = (group.name, i)
+            if key not in self.member_tables:
+                table = tuple(t[min(i, len(t) - 1)] if isinstance(t, tuple) and t else None for t in column)
+                self.member_tables[key] = self.ref(table, "_member")
+            members.append(Compiled(f"{self.member_tables[key]}[{subject.code}]", cheap=True))
+        return self._item_by_item(e, slot, members)
+
+    def _item_by_item(self, e: ast.Aggregate, slot: int, items: list[Compiled]) -> Compiled:
+        """Return an aggregate written out with its item standing for each of `items` (code) in turn."""
         parts = []
         outer = self.bound.get(slot)
         for item in items:
-            self.bound[slot] = self._const(item)
+            self.bound[slot] = item
             parts.append(self.expr(e.body))
         if outer is None:
             del self.bound[slot]

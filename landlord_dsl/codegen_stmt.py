@@ -248,17 +248,29 @@ class StatementCompiler(ExpressionCompiler):
         site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span, done if s.repeat else None), "_site")
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
         fold = self.optimize and (seat == "g.actor" or self.is_local(seat))
+        stable: dict[str, str] = {}  # what the rounds read of the moment that their bodies do not change
+        rounds = out.fork()  # written first: what the rounds read is known once they are
         if s.repeat:
-            out.line(f"for _round{n} in _OFFER_ROUNDS:")
-        with out.indented() if s.repeat else contextlib.nullcontext():
+            rounds.line(f"for _round{n} in _OFFER_ROUNDS:")
+        with rounds.indented() if s.repeat else contextlib.nullcontext():
             if fold:
-                out.line(f"_agent{n} = g.agents[{seat}]")
-                out.line(f"if _agent{n}.__class__ in _FOLDED:")
-                with out.indented():
-                    self._gathering(out, n, lambda body: self._folded_choice(body, s, n, seat, prompt, site))
-                out.line("else:")
-            with out.indented() if fold else contextlib.nullcontext():
-                self._gathering(out, n, lambda body: self._asked_choice(body, s, n, seat, prompt, site, dynamic))
+                if not s.repeat:
+                    rounds.line(f"_agent{n} = g.agents[{seat}]")
+                rounds.line(f"if {f'_folded{n}' if s.repeat else f'_agent{n}.__class__ in _FOLDED'}:")
+                with rounds.indented():
+                    folded = lambda body: self._folded_choice(body, s, n, seat, prompt, site)  # noqa: E731
+                    self._gathering(rounds, n, folded, stable)
+                rounds.line("else:")
+            with rounds.indented() if fold else contextlib.nullcontext():
+                asked = lambda body: self._asked_choice(body, s, n, seat, prompt, site, dynamic)  # noqa: E731
+                self._gathering(rounds, n, asked, stable)
+        for name, code in stable.items():
+            out.line(f"{name} = {code}")
+        if fold and s.repeat:  # the seat and its agent stay the same from round to round
+            out.line(f"_agent{n} = g.agents[{seat}]")
+            out.line(f"_folded{n} = _agent{n}.__class__ in _FOLDED")
+        out.extend(rounds)
+        with out.indented() if s.repeat else contextlib.nullcontext():
             out.line(f"{chosen} = {pick}[0]")
             if s.repeat:
                 out.line(f"if {chosen} == {done}:")
@@ -273,13 +285,15 @@ class StatementCompiler(ExpressionCompiler):
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
-    def _gathering(self, out: Code, n: str, generate) -> None:
+    def _gathering(self, out: Code, n: str, generate, stable: dict[str, str]) -> None:
         """Generate, with `generate(code)`, one round of gathering a choice's legal options and picking one.
 
         Guards and hints change nothing, so what they read of the moment (the
         acting player, his cash, the turn number, the amount due) stays the
-        same while the options are gathered: with optimisation it is read
-        once, at the start of the round, into locals.
+        same while the options are gathered: with optimisation it is read into
+        locals, the player's cash at the start of the round, the others (which
+        the options' bodies cannot change either) into `stable`, to be read
+        once before the rounds.
         """
         if not self.optimize:
             generate(out)
@@ -290,11 +304,14 @@ class StatementCompiler(ExpressionCompiler):
         self.round_names = {what: f"_{what}{n}" for what in ("player", "cash", "turn_number", "due")}
         try:
             generate(body)
-            reads = self.round_reads
+            reads, cash = self.round_reads, self.round_names["cash"]
         finally:
             self.round_reads, self.round_names = outer
         for name, code in reads.items():
-            out.line(f"{name} = {code}")
+            if name == cash:
+                out.line(f"{name} = {code}")
+            else:
+                stable[name] = code
         out.extend(body)
 
     def _options(self, s: ast.Choose) -> list[_Option]:
@@ -560,7 +577,10 @@ class StatementCompiler(ExpressionCompiler):
                 if option.var != "None":
                     out.line("break")  # out of the option's loop
 
-            for k in range(len(tried), len(s.options)):  # is the offer made? only if nothing tried was legal
+            # is the offer made? only if nothing tried was legal; looked for in the order of the
+            # options' guards from the shortest (any order finds the same answer)
+            untried = range(len(tried), len(s.options))
+            for k in sorted(untried, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or "")):
                 out.line(f"if not {count}:")
                 with out.indented():
                     self._legal(out, options, found, which=[k])

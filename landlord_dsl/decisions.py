@@ -127,6 +127,8 @@ class Decisions:
         active = [s for s in self._in_seat_order(self.current) if s != first]
         bal, nacc, agents, log, decisions = self.bal, self.nacc, self.agents, self.log, self.decisions
         turn, rule = self.turn, self.rule  # no rule runs while the bids are asked
+        # a HeuristicAgent's highest bid, worked out once (its `bid`): its cash does not change while bidding
+        ceilings = {seat: self._ceiling(agents[seat], seat, value) for seat in active}
         rounds = 0
         while active and rounds < 1000:
             rounds += 1
@@ -139,12 +141,9 @@ class Decisions:
                 maximum = bal[nacc + seat]
                 if minimum > maximum:
                     continue
-                agent = agents[seat]
-                if agent.__class__ in FOLDED_AGENTS:  # a HeuristicAgent: its bid worked out here (its `bid`)
-                    reserve = agent.reserve  # its own, else the rules' money scale (HeuristicAgent.reserve_for)
-                    if reserve is None:
-                        reserve = self.default_reserve
-                    answer = minimum if minimum <= value and minimum <= maximum - reserve else None
+                ceiling = ceilings[seat]
+                if ceiling is not None:  # a HeuristicAgent's bid, worked out here
+                    answer = minimum if minimum <= ceiling else None
                     decisions.append(answer)
                     log.append(("bid", turn, seat, label, answer, rule))
                 else:
@@ -171,6 +170,14 @@ class Decisions:
         if buyer is not None:
             self.transfer(price, self.nacc + buyer, self.account_index(proceeds), span)
             self.set_holder(card, buyer)
+
+    def _ceiling(self, agent: Any, seat: int, value: int) -> int | None:
+        """Return the most a HeuristicAgent in `seat` bids for a title worth `value` (the least of the value
+        and its cash less its reserve), or None for any other agent, which is asked every time."""
+        if agent.__class__ not in FOLDED_AGENTS:
+            return None
+        reserve = agent.reserve  # its own, else the rules' money scale (HeuristicAgent.reserve_for)
+        return min(value, self.bal[self.nacc + seat] - (self.default_reserve if reserve is None else reserve))
 
     def borrow(self, amount: int, interest_pct: int) -> None:
         borrower = self.actor
