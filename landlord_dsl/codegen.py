@@ -9,6 +9,7 @@ and whole functions and the Program in compiler.
 
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
 import re
 import typing
@@ -28,6 +29,7 @@ from .runtime import RUNTIME, Fixed, out_of_limits
 from .types import INT, PLAYER, SPACE, TEXT, strip_optional
 
 _NOTHING = object()  # the value of an expression no option fixes
+_LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
 _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
 _READABLE_LOCAL = re.compile(r"\b[A-Za-z_]\w*_(v\d+)\b")  # a local named by CodeGenerator.local when readable
@@ -261,19 +263,22 @@ class CodeGenerator:
                     return True
         return any(self.may_grow(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 
-    def counted(self, collection: ast.Expr, code: str, inner: Any, span: ast.Span) -> str:
+    def counted(self, collection: ast.Expr, code: str, inner: Any, span: ast.Span, light: bool | None = None) -> str:
         """Return code for a collection a loop goes through: counted against the work budget unless the loop
-        is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop."""
-        if self.optimize and self.light(inner):
+        is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop
+        (`light`, if given, says so of the code generated for `inner`)."""
+        if self.optimize and (self.light(inner) if light is None else light):
             bound = self.static_bound(collection)
             if bound is not None and bound <= SMALL_LOOP:
                 return code
         return f"_work(g, {code}, {self.span(span)})"
 
-    def counted_loop(self, out: Code, collection: ast.Expr, code: str, inner: Any, span: ast.Span) -> str:
+    def counted_loop(
+        self, out: Code, collection: ast.Expr, code: str, inner: Any, span: ast.Span, light: bool | None = None
+    ) -> str:
         """Return code for the collection a `for` statement goes through, as `counted` does, but with the
         count written as lines before the loop (no call, in the common case of a budget not run out)."""
-        counted = self.counted(collection, code, inner, span)
+        counted = self.counted(collection, code, inner, span, light)
         if not self.optimize or counted == code:
             return counted
         items = f"_items{self._unique('')}"
@@ -301,6 +306,22 @@ class CodeGenerator:
         if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
             return False
         return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def light_code(self, codes: list[str]) -> bool:
+        """Return True if generated expression code can start no loop: it has no comprehension, generator
+        or lambda, no loop counted against the budget (`_work`), and calls no function of the rules whose
+        body has an aggregate. (An aggregate the compiler wrote out without a loop is light here.)"""
+        for code in codes:
+            for node in pyast.walk(pyast.parse(code, mode="eval")):
+                if isinstance(node, _LOOPS) or (isinstance(node, pyast.Name) and node.id == "_work"):
+                    return False
+                if (
+                    isinstance(node, pyast.Name)
+                    and node.id.startswith("_f_")
+                    and not self.light(self.m.functions[node.id[3:]].body)
+                ):
+                    return False
+        return True
 
     def static_bound(self, e: ast.Expr) -> int | None:
         """Return the most items a collection can hold in any game of this program, or None if not known."""

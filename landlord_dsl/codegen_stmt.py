@@ -632,7 +632,9 @@ class StatementCompiler(ExpressionCompiler):
                 hoisted = loop and option.invariant is not None  # a test of the moment alone: made once
                 if binding is not None:
                     inner = (o.guard, o.cost, o.value)
-                    coll = self.counted_loop(out, binding[1], self.iterable(binding[1]), inner, o.span)
+                    codes = [c for c in (option.invariant, option.guard) if c is not None]
+                    light = self.light_code(codes + [option.cost.code, option.value.code])
+                    coll = self.counted_loop(out, binding[1], self.iterable(binding[1]), inner, o.span, light)
                     if hoisted:
                         out.line(f"if {option.invariant}:")
                 with out.indented() if hoisted else contextlib.nullcontext():
