@@ -140,7 +140,7 @@ class CodeGenerator:
         # (code, variable, its spaces); and the names of the tables made of them, by their values
         self.space_values: dict[tuple[str, str, frozenset[int]], tuple | None] = {}
         self.space_tables: dict[tuple, str] = {}
-        self.member_tables: dict[tuple[str, int], str] = {}  # by (group-valued field, i): each space's i-th member
+        self.member_tables: dict[tuple[str, bool, int], str] = {}  # by (group field, its own excluded, i): i-th members
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)

@@ -48,6 +48,8 @@ def _has_loop(code: str) -> bool:
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
 _ACTOR = Compiled("g.actor", cheap=True)
 
+_SPACE_VARIABLE = re.compile(r"g\.sv\[\d+\]\[(\w+)\]")  # a space variable's value, read for a space
+_REFLEXIVE = {"==": True, "<=": True, ">=": True, "!=": False, "<": False, ">": False}  # x OP x, for a number
 _READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
 
@@ -433,6 +435,8 @@ class ExpressionCompiler(CodeGenerator):
                     return self._const(op == "==")
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
             return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
+        if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(a):
+            return self._const(_REFLEXIVE[op])  # the same number on both sides
         if left.fixed and right.fixed:
             py = {
                 "+": operator.add,
@@ -447,6 +451,12 @@ class ExpressionCompiler(CodeGenerator):
             }[op]
             return self._const(py(av, bv))
         return Compiled(f"({a} {op} {b})")
+
+    def _space_read(self, code: str) -> bool:
+        """Return True if code reads a space variable of a space local whose spaces are known (`narrowed`):
+        a read that cannot fail."""
+        read = _SPACE_VARIABLE.fullmatch(code)
+        return read is not None and read[1] in self.domains
 
     def _e_Conditional(self, e):
         condition = self.expr(e.condition)
@@ -533,14 +543,24 @@ class ExpressionCompiler(CodeGenerator):
         spaces = range(len(column)) if domain is None else domain
         if subject.fixed or not subject.cheap or not all(isinstance(column[i], tuple) and column[i] for i in spaces):
             return None
-        size = max(len(column[i]) for i in spaces)
+        # where each space is one of its own group, the subject comes first (its test may fold, as
+        # `s.houses <= s.houses` does), then the others
+        own = all(i in column[i] for i in spaces)
+
+        def others(k: int) -> tuple:
+            return tuple(m for m in column[k] if m != k) if own else column[k]
+
+        size = max(len(others(i)) for i in spaces)
         if size > _UNROLL_MEMBERS:
             return None
-        members = []
+        members = [subject] if own else []
         for i in range(size):
-            key = (group.name, i)
+            key = (group.name, own, i)
             if key not in self.member_tables:
-                table = tuple(t[min(i, len(t) - 1)] if isinstance(t, tuple) and t else None for t in column)
+                table = tuple(
+                    (others(k)[min(i, len(others(k)) - 1)] if others(k) else k) if isinstance(t, tuple) and t else None
+                    for k, t in enumerate(column)
+                )
                 self.member_tables[key] = self.ref(table, "_member")
             members.append(Compiled(f"{self.member_tables[key]}[{subject.code}]", cheap=True))
         return self._item_by_item(e, slot, members)

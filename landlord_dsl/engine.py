@@ -77,7 +77,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.names = _seat_names(names, n) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
         self.board_size = len(program.space_names)
-        self.pass_spaces = [s for s, dispatch in enumerate(program.on_pass) if dispatch is not None]
+        self.passes = [(s, dispatch) for s, dispatch in enumerate(program.on_pass) if dispatch is not None]
         self.nacc = len(program.account_names)
         self.bal = [0] * (self.nacc + n)
         self.finite = [not u for u in program.account_unlimited] + [True] * n
@@ -309,7 +309,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         bal[src] -= amount
         bal[dst] += amount
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))
-        if len(self.seats) < self.n:
+        if len(self.seats) < self.n and src - self.nacc not in self.seats:
             self._left_during_payment(src)
         return amount
 
@@ -322,7 +322,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         bal[dst] += amount
         self.minted -= amount
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))
-        if len(self.seats) < self.n:
+        if len(self.seats) < self.n and src - self.nacc not in self.seats:
             self._left_during_payment(src)
         return amount
 
@@ -334,9 +334,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         bal[src] -= amount
         bal[dst] += amount
         self.minted += amount
-        self.log.append(("pay", self.turn, amount, src, dst, self.rule))
-        if len(self.seats) < self.n:
-            self._left_during_payment(src)
+        self.log.append(("pay", self.turn, amount, src, dst, self.rule))  # (an account paid: nobody left)
         return amount
 
     def _beyond_range(self, amount: int, span) -> RuleRuntimeError:

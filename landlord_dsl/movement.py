@@ -8,6 +8,7 @@ to a space, and sending a token without passing anything.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .limits import shown
@@ -36,7 +37,7 @@ class Movement:
         turn: int
         rule: int
         board_size: int
-        pass_spaces: list[int]
+        passes: list[tuple[int, Callable]]  # (space, its `on pass` dispatcher), for each space that has one
         log: list[tuple]
 
         def fail(self, message: str, span: Any = None, hint: str | None = None) -> RuleRuntimeError: ...
@@ -119,17 +120,18 @@ class Movement:
         dest = (start + steps) % size
         pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
-        prog = self.prog
-        pass_spaces = self.pass_spaces
-        if len(pass_spaces) == 1:
-            if ((pass_spaces[0] - start) % size or size) <= steps:
-                prog.on_pass[pass_spaces[0]](self)
-        elif pass_spaces:
-            passed = sorted((distance, s) for s in pass_spaces if (distance := (s - start) % size or size) <= steps)
-            passes = prog.on_pass
-            for _, s in passed:
-                passes[s](self)
-        dispatch = prog.on_land[pos[self.actor]]  # where he is now: a pass may have moved him
+        passes = self.passes
+        if len(passes) == 1:
+            space, handler = passes[0]
+            if ((space - start) % size or size) <= steps:
+                handler(self)
+        elif passes:
+            passed = sorted(
+                (distance, s, handler) for s, handler in passes if (distance := (s - start) % size or size) <= steps
+            )
+            for _, _, handler in passed:
+                handler(self)
+        dispatch = self.prog.on_land[pos[seat]]  # where he is now: a pass may have moved him
         if dispatch is not None:
             dispatch(self)
 
