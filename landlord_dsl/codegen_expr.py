@@ -39,10 +39,15 @@ def _has_aggregate(e: Any) -> bool:
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 
 
-def _has_loop(code: str) -> bool:
-    """Return True if generated Python code has a loop of its own (a comprehension or generator expression)."""
-    loops = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
-    return any(isinstance(node, loops) for node in pyast.walk(pyast.parse(code, mode="eval")))
+def _loop_names(code: str) -> set[str]:
+    """Return the names generated Python code binds in loops of its own (comprehensions, lambdas)."""
+    names: set[str] = set()
+    for node in pyast.walk(pyast.parse(code, mode="eval")):
+        if isinstance(node, pyast.comprehension):
+            names.update(n.id for n in pyast.walk(node.target) if isinstance(n, pyast.Name))
+        elif isinstance(node, pyast.Lambda):
+            names.update(a.arg for a in node.args.args)
+    return names
 
 
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
@@ -319,7 +324,11 @@ class ExpressionCompiler(CodeGenerator):
             finally:
                 self.bound = outer
             # an aggregate written as a loop could hide the caller's name an argument is written with
-            hides = parts and _has_aggregate(decl.body) and _has_loop(body.code)
+            hides = (
+                bool(parts)
+                and _has_aggregate(decl.body)
+                and bool(_loop_names(body.code) & {name for arg in args for name in _IDENTIFIER.findall(arg)})
+            )
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
         return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})")
@@ -483,8 +492,9 @@ class ExpressionCompiler(CodeGenerator):
             body = self.kept(e.body) if e.op == "map" else self.code(e.body)
         return Compiled(
             {
-                "sum": f"sum({body} for {var} in {coll})",
-                "count": f"sum(1 for {var} in {coll} if {body})",
+                # (a list rather than a generator: every item is worked out anyway, and a list is made faster)
+                "sum": f"sum([{body} for {var} in {coll}])",
+                "count": f"len([1 for {var} in {coll} if {body}])",
                 "all": f"all({body} for {var} in {coll})",
                 "any": f"any({body} for {var} in {coll})",
                 "filter": f"[{var} for {var} in {coll} if {body}]",
