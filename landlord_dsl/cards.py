@@ -56,10 +56,14 @@ class Cards:
                 self.titles[seat].append(space)
                 self.titles[seat].sort()
         if previous is None and seat is not None:
-            for deck in self.decks.values():  # wherever it was returned to
-                if card in deck:
-                    deck.remove(card)
-                    break
+            home = self.decks.get(self.prog.card_deck[card])  # where it is most often: its own deck
+            if home is not None and card in home:
+                home.remove(card)
+            else:
+                for deck in self.decks.values():  # wherever it was returned to
+                    if card in deck:
+                        deck.remove(card)
+                        break
         self.log.append(("card", self.turn, card, previous, seat, self.rule))
 
     def return_card(self, card: int, deck: str) -> None:

@@ -34,6 +34,7 @@ class _Option(NamedTuple):
     always: bool  # offered every time: no `for`, no guard (or one the options fix to true)
     most_gain: int | None  # the greatest value - cost of an entry it can give, where known before the game
     least_cost: int | None  # the least cost of an entry it can give, where known before the game
+    unless: tuple[str, Compiled, int] | None  # a value `if C then X else Y`, Y fixed: (code of C, X, Y)
 
 
 # Python syntax that cannot fail on the whole numbers and truth values the round's locals hold
@@ -328,6 +329,7 @@ class StatementCompiler(ExpressionCompiler):
                     cost = self.expr(o.cost) if o.cost is not None else zero
                     value = self.expr(o.value) if o.value is not None else zero
                     domain = self.domains.get(var, domain) if o.binding is not None else None
+                    unless = self._unless(o.value) if not value.fixed else None
             spaces = sorted(domain) if o.binding is not None and domain else None
             costs = self._by_entry(cost, var, spaces)
             values = self._by_entry(value, var, spaces)
@@ -346,9 +348,21 @@ class StatementCompiler(ExpressionCompiler):
                     o.binding is None and guard is None and invariant is None,
                     max(gains) if gains else None,
                     min(costs) if costs else None,
+                    unless,
                 )
             )
         return options
+
+    def _unless(self, value: ast.Expr | None) -> tuple[str, Compiled, int] | None:
+        """Return (code of C, X compiled, Y) for a hint `if C then X else Y` whose Y the options fix to a whole
+        number, else None."""
+        if not isinstance(value, ast.Conditional):
+            return None
+        otherwise = self.expr(value.otherwise)
+        condition = self.expr(value.condition)
+        if not otherwise.fixed or otherwise.value.__class__ is not int or condition.fixed:
+            return None
+        return condition.code, self.expr(value.then), otherwise.value
 
     def _guard(self, o: ast.ChoiceOption, var: str) -> tuple[str | None, str | None]:
         """Return code for an option's guard as (its leading tests that do not depend on the entry and are
@@ -508,6 +522,12 @@ class StatementCompiler(ExpressionCompiler):
             if affordable is not None:
                 out.line(f"if {affordable}:")
             with out.indented() if affordable is not None else contextlib.nullcontext():
+                unless = option.unless
+                if closes and cost.fixed and unless is not None and unless[2] - cost.value < 0:
+                    # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
+                    out.line(f"if {unless[0]}:")
+                    out.depth += 1
+                    value = unless[1]
                 if cost.fixed and value.fixed:
                     out.line(f"_g{n} = {value.value - cost.value!r}")
                 elif cost.fixed and cost.value == 0:
@@ -517,6 +537,8 @@ class StatementCompiler(ExpressionCompiler):
                 beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
                 out.line(f"if {beats}:")
                 out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
+                if value is not option.value:
+                    out.depth -= 1
             if not free and not closes:
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
                 out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
