@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -151,6 +152,31 @@ class Peer:
         return counts
 
 
+_WORKER: dict = {}  # in a worker process of `on_cores`: its compiled program and seat count
+
+
+def _start_worker(edition: str, players: int) -> None:
+    _WORKER["ours"] = Ours(ld.compile_rules(ld.load_edition(edition)), players)
+
+
+def _play_seeds(seeds: range) -> dict[str, int]:
+    return _WORKER["ours"].play(seeds)[1]
+
+
+def on_cores(edition: str, players: int, games: int, seed: int, jobs: int) -> dict[str, float]:
+    """Play `games` games of ours in `jobs` worker processes (each edition compiled once, before the clock
+    starts); return the throws, player-turns and games per second of wall time, and the wall seconds."""
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with context.Pool(jobs, _start_worker, (edition, players)) as pool:
+        pool.map(_play_seeds, [range(seed, seed + 1)] * jobs, chunksize=1)  # every worker started and warm
+        chunks = [range(first, min(first + 10, seed + games)) for first in range(seed, seed + games, 10)]
+        start = time.perf_counter()
+        counted = pool.map(_play_seeds, chunks, chunksize=1)
+        wall = time.perf_counter() - start
+    counts = {"games": games} | {k: sum(c[k] for c in counted) for k in ("player_turns", "throws")}
+    return {f"{k}_per_s": round(v / wall, 1) for k, v in counts.items()} | {"wall_s": round(wall, 3), "jobs": jobs}
+
+
 def _rates(counts: dict[str, int], seconds: float) -> dict[str, float]:
     return {f"{k}_per_s": round(v / seconds, 1) for k, v in counts.items()} | {"cpu_s": round(seconds, 3), **counts}
 
@@ -179,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--chunk", type=int, default=10, help="games each plays in turn within a round")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--jobs", type=int, default=0, help="also play ours on this many cores (wall time), against the peer on one"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.peer is None or not (args.peer / "monopoly" / "core" / "game.py").is_file():
@@ -217,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     if "hand-written" in ratios:
         result["ratio_hand_written_to_peer"] = ratios["hand-written"]
+    if args.jobs:
+        cores = on_cores(args.edition, args.players, args.games * args.rounds, args.seed, args.jobs)
+        result["interpreter_on_cores"] = cores
+        result["throws_ratio_on_cores"] = round(cores["throws_per_s"] / best["peer"]["throws_per_s"], 3)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -236,6 +269,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:17} {r['throws']:>10} {r['player_turns']:>10} {r['games']:>9}")
     by_round = ", ".join(f"{r:.3f}" for r in paired)
     print(f"throws/s ratio, round by round: {by_round}; median {statistics.median(paired):.3f}")
+    if args.jobs:
+        cores = result["interpreter_on_cores"]
+        print(
+            f"interpreter on {args.jobs} cores: {cores['throws_per_s']} throws/s ({cores['games_per_s']} games/s, "
+            f"{args.games * args.rounds} games in {cores['wall_s']} s wall), "
+            f"{result['throws_ratio_on_cores']} x the peer's best round on one core"
+        )
     return 0
 
 

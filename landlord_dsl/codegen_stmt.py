@@ -246,7 +246,8 @@ class StatementCompiler(ExpressionCompiler):
         if s.repeat:
             names.append("done")
             labels.append("Done")
-        site = self.ref(ChoiceSite(tuple(names), tuple(labels), s.prompt, s.span, done if s.repeat else None), "_site")
+        site_names = tuple(names)
+        site = self.ref(ChoiceSite(site_names, tuple(labels), s.prompt, s.span, done if s.repeat else None), "_site")
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
         fold = self.optimize and (seat == "g.actor" or self.is_local(seat))
         stable: dict[str, str] = {}  # what the rounds read of the moment that their bodies do not change
@@ -259,7 +260,7 @@ class StatementCompiler(ExpressionCompiler):
                     rounds.line(f"_agent{n} = g.agents[{seat}]")
                 rounds.line(f"if {f'_folded{n}' if s.repeat else f'_agent{n}.__class__ in _FOLDED'}:")
                 with rounds.indented():
-                    folded = lambda body: self._folded_choice(body, s, n, seat, prompt, site)  # noqa: E731
+                    folded = lambda body: self._folded_choice(body, s, n, seat, prompt, site, site_names)  # noqa: E731
                     self._gathering(rounds, n, folded, stable)
                 rounds.line("else:")
             with rounds.indented() if fold else contextlib.nullcontext():
@@ -459,7 +460,9 @@ class StatementCompiler(ExpressionCompiler):
         else:  # one legal option is taken without asking (Game.choose does the same)
             out.line(f"{pick} = {legal}[0] if len({legal}) == 1 else {ask}")
 
-    def _folded_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str) -> None:
+    def _folded_choice(
+        self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str, names: tuple[str, ...]
+    ) -> None:
         """Generate HeuristicAgent's choice worked out inside the option loops; `_pick{n}` is (option, bound value).
 
         The same options are tried in the same order, with the same guards and
@@ -497,10 +500,12 @@ class StatementCompiler(ExpressionCompiler):
             cash = self.round_read("cash") if seat == "g.actor" else f"g.bal[g.nacc + {seat}]"
             out.line(f"{limit} = {cash} - (g.default_reserve if _r{n} is None else _r{n})")
         out.line(f"{count} = 0")
+        # an option offered every time at no cost: the pick is never the cheapest of unaffordable entries
+        always_free = any(o.always and o.cost.fixed and o.cost.value <= 0 and o.guard is None for o in options)
         if closes:
             out.line(f"{', '.join(best)} = -1, {DONE}, {done}, None")
         else:
-            out.line(f"{best[0]} = {cheap[0]} = None")
+            out.line(f"{best[0]} = None" if always_free else f"{best[0]} = {cheap[0]} = None")
 
         # the greatest fixed gain of a free option offered every time, among those tried so far: a later
         # free option with a fixed gain no greater can never be the pick, it only counts
@@ -539,7 +544,7 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
                 if value is not option.value:
                     out.depth -= 1
-            if not free and not closes:
+            if not free and not (closes or always_free):  # else there is always an affordable entry
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
                 out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
 
@@ -619,7 +624,7 @@ class StatementCompiler(ExpressionCompiler):
         elif not floor:
             out.line(f"if not {count}:")  # no legal option: the engine says so
             out.line(f"    g.choose({seat}, {prompt}, [], {site})")
-        if not floor and not closes:
+        if not (floor or closes or always_free):
             out.line(f"if {best[0]} is None:")
             out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
         # one legal option is taken without asking; else recorded as Game.choose does (done makes two)
@@ -629,7 +634,10 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"g.decisions.append({best[1]})")
             chooser = self.round_read("player") if seat == "g.actor" else seat
             prompt = self.text(self.m.templates.get(id(s), [s.prompt])).code  # read as the guards read the moment
-            out.line(f"g.log.append(('decide', g.turn, {chooser}, {prompt}, {site}.names[{best[2]}], g.rule))")
+            # in a rule's handler (not an action or card's own code), the rule running is that one
+            rule = "g.rule" if out.rule is None else str(out.rule)
+            names_ref = self.ref(names, "_names")
+            out.line(f"g.log.append(('decide', g.turn, {chooser}, {prompt}, {names_ref}[{best[2]}], {rule}))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
     def _legal(self, out: Code, options: list[_Option], emit, before=None, after=None, which=None, settled=None):
