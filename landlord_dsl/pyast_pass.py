@@ -1,8 +1,8 @@
 """The Python-AST pass, the compiler's last step: generated source to the syntax tree that runs.
 
-It rewrites each generated function to read the game's stable lists into
-locals once, and to call a group's getter once where one expression calls it
-again on the same list, keeping the source's line numbers.
+It rewrites each generated function to read the game's stable lists (and the
+acting player) into locals once, and to call a group's getter once where one
+expression calls it again on the same list, keeping the source's line numbers.
 """
 
 from __future__ import annotations
@@ -15,6 +15,10 @@ from typing import NamedTuple
 # lists inside `sv`/`pv`: a generated function may read each once into a local.
 _STABLE_LISTS = frozenset({"owner", "bal", "pos", "titles", "hands", "holder", "active", "gv"})
 _STABLE_ROWS = frozenset({"sv", "pv"})
+# What stays the same for the whole of a call of generated code, though not for a turn: the acting
+# player changes only between such calls, or around them (a shortfall's handlers run with the debtor
+# acting, and Game._shortfall puts the player acting before back before it returns).
+_STABLE_DURING_A_CALL = frozenset({"actor"})
 
 
 class _GameListReads(pyast.NodeTransformer):
@@ -40,7 +44,7 @@ class _GameListReads(pyast.NodeTransformer):
             and isinstance(node.value, pyast.Name)
             and node.value.id == "g"
             and isinstance(node.ctx, pyast.Load)
-            and node.attr in _STABLE_LISTS
+            and (node.attr in _STABLE_LISTS or node.attr in _STABLE_DURING_A_CALL)
         ):
             return node.attr
         if (
