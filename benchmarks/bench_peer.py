@@ -165,7 +165,8 @@ def _play_seeds(seeds: range) -> dict[str, int]:
 
 def on_cores(edition: str, players: int, games: int, seed: int, jobs: int) -> dict[str, float]:
     """Play `games` games of ours in `jobs` worker processes (each edition compiled once, before the clock
-    starts); return the throws, player-turns and games per second of wall time, and the wall seconds."""
+    starts); return the throws, player-turns and games per second of wall time, their counts, and the
+    wall seconds."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     with context.Pool(jobs, _start_worker, (edition, players)) as pool:
         pool.map(_play_seeds, [range(seed, seed + 1)] * jobs, chunksize=1)  # every worker started and warm
@@ -174,7 +175,8 @@ def on_cores(edition: str, players: int, games: int, seed: int, jobs: int) -> di
         counted = pool.map(_play_seeds, chunks, chunksize=1)
         wall = time.perf_counter() - start
     counts = {"games": games} | {k: sum(c[k] for c in counted) for k in ("player_turns", "throws")}
-    return {f"{k}_per_s": round(v / wall, 1) for k, v in counts.items()} | {"wall_s": round(wall, 3), "jobs": jobs}
+    rates = {f"{k}_per_s": round(v / wall, 1) for k, v in counts.items()}
+    return rates | counts | {"wall_s": round(wall, 3), "jobs": jobs}
 
 
 def _rates(counts: dict[str, int], seconds: float) -> dict[str, float]:

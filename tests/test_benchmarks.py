@@ -168,6 +168,17 @@ def test_the_peer_comparison_says_it_skipped_when_no_peer_is_given(tmp_path):
     assert proc.returncode == 0 and proc.stdout.startswith("skipped: no peer simulator")
 
 
+def test_the_peer_comparisons_two_cores_count_what_one_core_plays():
+    """bench_peer's `--jobs`: ours played in worker processes, counted as the same games on one core."""
+    import bench_peer  # by its own name (on the path above): its workers' tasks are pickled by name
+
+    cores = bench_peer.on_cores("monopoly-1933-atlantic-city", 4, 6, 0, 2)
+    ours = bench_peer.Ours(ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city")), 4)
+    _, counts = ours.play(range(6))
+    assert (cores["games"], cores["throws"], cores["player_turns"]) == (6, counts["throws"], counts["player_turns"])
+    assert cores["throws_per_s"] > 0
+
+
 def test_the_scale_benchmark_runs_and_finds_the_same_summary_on_two_cores():
     proc = subprocess.run(
         [

@@ -869,3 +869,119 @@ def test_a_function_with_an_aggregate_is_written_in_place_only_when_it_needs_no_
         game.set_holder(game.prog.title_card[2], 0)  # two titles: `held` written as a loop in place would count 2
         game.play()
         assert game.turn == 1, optimize  # seat 0 holds the whole (one-lot) red group: the game ends at once
+
+
+# ---------------------------------------------- a choice's round (issue 17, the peer's throws)
+_ROUNDS = (
+    SMALL
+    + """
+var rounds_left = 3
+space var level = 0
+function price_of(s: space) = if s in reds then s.price * 2 else s.price + 1
+function even(s: space) = all(l in s.color: s.level <= l.level)
+action nudge() {
+    set rounds_left -= 1
+}
+rule offers "Offers" {
+    on turn {
+        offer "Raise a level, or sell?" {
+            option raise "Raise {s}"
+                for s in player.titles
+                when player.cash >= price_of(s) and s in reds and even(s)
+                cost price_of(s)
+                value 3 * price_of(s) {
+                pay price_of(s) from player to bank
+                set s.level += 1
+            }
+            option sell "Sell {s}"
+                for s in player.titles
+                when rounds_left > 0 and s.level == 0
+                value if s in reds then price_of(s) else -1 {
+                do nudge()
+            }
+        }
+    }
+}
+"""
+)
+
+
+def test_a_choices_hints_of_one_space_are_tables_and_its_round_reads_the_moment_once(tmp_path):
+    """A hint that depends on the space an option binds and on nothing else is looked up in a table made
+    before the game; the acting player and his cash are read once a round; the leading test of a guard
+    that reads only those (`rounds_left` is a variable, so it stays in the loop) is made before the loop;
+    all/any over a space's own group is written out; the same games either way."""
+    path = tmp_path / "rounds.lg"
+    path.write_text(_ROUNDS)
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    handler = fast.python_source[fast.python_source.index("def _dispatch") :]
+    assert "_tab" in handler and "price_of" not in handler  # price_of(s): a table by space
+    assert re.search(r"_cash\d+ = g\.bal\[g\.nacc \+ _player\d+\]", handler)
+    assert "g.bal[g.nacc + g.actor] >=" not in handler
+    assert "_f_even" not in handler and "all(" not in handler  # the group written out, member by member
+    assert "_a_nudge(" not in handler  # a short action without parameters, in place
+    for seed in range(6):
+        assert _log(fast, seed, False) == _log(plain, seed, False)
+        assert _log(fast, seed, True) == _log(plain, seed, True)
+
+
+def test_a_guards_leading_test_of_the_moment_alone_is_made_once_before_the_loop(tmp_path):
+    """`when player.cash < due and ...` in a shortfall's offer: tested once a round, before the titles."""
+    path = tmp_path / "short.lg"
+    path.write_text(
+        SMALL
+        + """
+rule raising "Raising" {
+    on shortfall {
+        offer "Raise cash?" done when player.cash >= due {
+            option mortgage "Mortgage {s}"
+                for s in player.titles
+                when player.cash < due and s in reds
+                value s.price {
+                pay s.price from bank to player
+            }
+        }
+    }
+}
+rule costly "Costly" {
+    on turn {
+        pay 30 from player to bank
+    }
+}
+"""
+    )
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    lines = fast.python_source.splitlines()
+    hoisted = next(i for i, line in enumerate(lines) if re.fullmatch(r" *if \(_cash\d+ < _due\d+\):", line))
+    assert lines[hoisted + 1].strip().startswith("for ")
+    for seed in range(4):
+        assert _log(fast, seed, False) == _log(plain, seed, False)
+
+
+def test_an_action_written_in_place_fails_at_its_own_line_in_the_callers_rule(tmp_path):
+    """A short action without parameters is written into the handler that calls it; a Python error there
+    (an engine bug, say) is reported as one in the called action would be: the caller's rule, the action's
+    statement (as Program.line_table says)."""
+    path = tmp_path / "inline.lg"
+    path.write_text(
+        LOCATED
+        + "action boom() {\n    pay 7 from bank to player\n}\n"
+        + 'rule fourth "Fourth" {\n    on turn {\n        do boom()\n    }\n}\n'
+    )
+    program = compile_ruleset(ld.load_edition(path))
+    assert "_a_boom(" not in program.python_source[program.python_source.index("def _dispatch") :]
+    game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
+
+    def fail_paying(amount_paid, *rest):
+        if amount_paid == 7:
+            raise ValueError("an engine bug paying 7")
+        return type(game).pay_in(game, amount_paid, *rest)
+
+    game.pay_in = fail_paying
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    (diagnostic,) = info.value.diagnostics
+    assert "(rule 'fourth', turn 1)" in diagnostic.message
+    assert diagnostic.line_text.strip() == "pay 7 from bank to player"

@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent, SharedScript
+from landlord_dsl.limits import MAX_INT
 from landlord_dsl.resources import shipped_files
 from landlord_dsl.saves import state_from_json, state_to_json
 
@@ -550,3 +553,48 @@ def test_engine_compiler_and_agents_import_each_other_only_for_types(module, not
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(run.stdout.split())
     assert module in loaded and not loaded & not_loaded, loaded & not_loaded
+
+
+# ------------------------------------------- payments the compiler writes (issue 17, the peer's throws)
+def _game_with_balances(program, balances: list[int]) -> ld.Game:
+    game = ld.new_game(program, players=2, seed=0)
+    game.setup()
+    game.bal[:] = balances
+    game.minted = sum(b for b, finite in zip(balances, game.finite) if finite)
+    return game
+
+
+def _outcome(game: ld.Game, method: str, amount: int, src: int, dst: int):
+    mark = len(game.log)
+    try:
+        paid = getattr(game, method)(amount, src, dst)
+    except ld.RuleRuntimeError as err:
+        paid = err.render()
+    return paid, list(game.bal), game.minted, game.log[mark:]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_the_payments_for_known_kinds_of_sides_are_transfers(data):
+    """Game.pay_within, pay_out and pay_in (what the compiler writes where it knows whether each side is
+    finite or unlimited) pay, log, keep `minted` and fail as Game.transfer does: amounts from nothing to
+    beyond the range, payers short of money, balances near the limits (1904: a bank and a wages box that
+    are unlimited, a treasury and a railroad box that are not, two players)."""
+    program = ld.compile_rules(ld.load_edition("landlords-game-1904"))
+    finite = [not u for u in program.account_unlimited] + [True, True]
+    big = st.sampled_from([MAX_INT, MAX_INT - 1, -MAX_INT, 10**12])
+    balances = [
+        data.draw(
+            st.one_of(st.integers(0, 3000), st.just(MAX_INT // 4)) if f else st.one_of(st.integers(-5000, 5000), big)
+        )
+        for f in finite
+    ]
+    if sum(b for b, f in zip(balances, finite) if f) > MAX_INT:
+        balances = [b if not f else 100 for b, f in zip(balances, finite)]
+    kinds = {"pay_within": (True, True), "pay_out": (True, False), "pay_in": (False, True)}
+    method = data.draw(st.sampled_from(sorted(kinds)))
+    src = data.draw(st.sampled_from([i for i, f in enumerate(finite) if f == kinds[method][0]]))
+    dst = data.draw(st.sampled_from([i for i, f in enumerate(finite) if f == kinds[method][1]]))
+    amount = data.draw(st.one_of(st.integers(-3, 4000), st.sampled_from([MAX_INT, MAX_INT + 1, 0])))
+    fast = _outcome(_game_with_balances(program, balances), method, amount, src, dst)
+    assert fast == _outcome(_game_with_balances(program, balances), "transfer", amount, src, dst)

@@ -46,3 +46,22 @@ def test_play_gives_the_game_played_turn_by_turn():
     turns = []
     stepped.play(on_turn=lambda g: turns.append(g.turn))  # an on_turn callback plays one turn at a time
     assert stepped.log == whole.log and turns == list(range(1, whole.turn + 1))
+
+
+def test_a_game_throws_the_usual_pair_itself_only_for_the_seeded_generator_as_it_is():
+    """Game.roll throws two six-sided dice with SeededChance.two_dice, not through a request, only where the
+    chance source is exactly a SeededChance: a subclass's own `roll` answers every throw."""
+
+    class Loaded(SeededChance):
+        def roll(self, request: DiceRequest) -> tuple[int, ...]:
+            return (6,) * request.count
+
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    loaded = ld.Game(program, [ld.HeuristicAgent() for _ in range(2)], chance=Loaded(0))
+    loaded.roll()
+    assert loaded.dice == (6, 6) and loaded.dice_double
+    plain = ld.Game(program, [ld.HeuristicAgent() for _ in range(2)], seed=5)
+    reference = random.Random(5)
+    for _ in range(20):
+        plain.roll()
+        assert plain.dice == (reference.randint(1, 6), reference.randint(1, 6))
