@@ -596,21 +596,33 @@ class StatementCompiler(ExpressionCompiler):
                 return f"{count} and {best[0]} >= {most}"
             return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
 
-        self._legal(out, options, consider, before, after, tried, settled)
-        if s.repeat:
+        def found(out: Code, option: _Option) -> None:
+            out.line(f"{count} = 1")
+            if option.var != "None":
+                out.line("break")  # out of the option's loop
 
-            def found(out: Code, option: _Option) -> None:
-                out.line(f"{count} = 1")
-                if option.var != "None":
-                    out.line("break")  # out of the option's loop
-
-            # is the offer made? only if nothing tried was legal; looked for in the order of the
-            # options' guards from the shortest (any order finds the same answer)
-            untried = range(len(tried), len(s.options))
-            for k in sorted(untried, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or "")):
+        def look_for(out: Code, which) -> None:
+            """Generate the search for a legal entry of these options (is the offer made?), in the order of
+            their guards from the shortest: any order finds the same answer."""
+            for k in sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or "")):
                 out.line(f"if not {count}:")
                 with out.indented():
                     self._legal(out, options, found, which=[k])
+
+        # an offer whose options tried all cost more than something: below the least of those costs, no
+        # entry is affordable, so the answer is done and only whether the offer is made is looked for
+        costs = [options[k].least_cost for k in tried]
+        unaffordable = closes and bool(costs) and all(c is not None and c > 0 for c in costs)
+        if unaffordable:
+            out.line(f"if {limit} < {min(c for c in costs if c is not None)}:")
+            with out.indented():
+                look_for(out, range(len(s.options)))
+            out.line("else:")
+        with out.indented() if unaffordable else contextlib.nullcontext():
+            self._legal(out, options, consider, before, after, tried, settled)
+            if s.repeat:  # is the offer made? only looked for if nothing tried was legal
+                look_for(out, range(len(tried), len(s.options)))
+        if s.repeat:
             out.line(f"if not {count}:")
             out.line("    break")
             if not closes:
