@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast as pyast
 import contextlib
+import re
 from typing import Any, NamedTuple
 
 import attrs
@@ -35,11 +36,16 @@ class _Option(NamedTuple):
     most_gain: int | None  # the greatest value - cost of an entry it can give, where known before the game
     least_cost: int | None  # the least cost of an entry it can give, where known before the game
     unless: tuple[str, Compiled, int] | None  # a value `if C then X else Y`, Y fixed: (code of C, X, Y)
+    holds_when: tuple[str, str | None] | None  # where the guard's first test holds for every entry: (when, the rest)
 
 
 # Python syntax that cannot fail on the whole numbers and truth values the round's locals hold
 _TOTAL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare, pyast.Constant)
 _TOTAL += (pyast.Load, pyast.And, pyast.Or, pyast.Not, pyast.Eq, pyast.NotEq, pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE)
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
+_TABLE_LOOKUP = re.compile(r"(_tab\d+)\[(\w+)\]")  # a number read from a table by space (_by_space)
 
 
 def _all_of(tests: list[str]) -> str | None:
@@ -325,7 +331,7 @@ class StatementCompiler(ExpressionCompiler):
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             titles_of = self.holder(var, o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], True, titles_of):
-                invariant, guard = self._guard(o, var)
+                invariant, guard, holds_when = self._guard(o, var)
                 with self.narrowed(self._membership(o.guard)):
                     cost = self.expr(o.cost) if o.cost is not None else zero
                     value = self.expr(o.value) if o.value is not None else zero
@@ -350,6 +356,7 @@ class StatementCompiler(ExpressionCompiler):
                     max(gains) if gains else None,
                     min(costs) if costs else None,
                     unless,
+                    holds_when if o.binding is not None else None,
                 )
             )
         return options
@@ -365,29 +372,55 @@ class StatementCompiler(ExpressionCompiler):
             return None
         return condition.code, self.expr(value.then), otherwise.value
 
-    def _guard(self, o: ast.ChoiceOption, var: str) -> tuple[str | None, str | None]:
+    def _guard(self, o: ast.ChoiceOption, var: str) -> tuple[str | None, str | None, tuple[str, str | None] | None]:
         """Return code for an option's guard as (its leading tests that do not depend on the entry and are
-        worked out from the round's locals alone, tested once before the option's loop; the rest), each
-        None where there is nothing to test ("False" for a guard the options fix to false)."""
+        worked out from the round's locals alone, tested once before the option's loop; the rest; and,
+        where the rest begins with a test that a round's locals can make true for every entry, (code of
+        that condition, the rest without the test)), None where there is nothing to test ("False" for a
+        guard the options fix to false)."""
         if o.guard is None:
-            return None, None
+            return None, None, None
         slot = self.m.refs[id(o)][1] if o.binding is not None else None
         leading: list[str] = []
         rest: list[str] = []
+        holds_when = None
         facts: list[tuple[str, frozenset[int] | None]] = []
         for test in _conjuncts(o.guard):  # as `and` compiles them: each narrowed by the tests before it
             with self.narrowed(facts):
                 compiled = self.expr(test)
+                if not rest and slot is not None and not compiled.fixed:
+                    holds_when = self._holds_for_every_entry(test, var)
             facts = facts + self._membership(test)
             if compiled.fixed:
                 if not compiled.value:
-                    return None, "False"
+                    return None, "False", None
                 continue
             if not rest and (slot is None or not self._reads_local(test, slot)) and self._round_local(compiled.code):
                 leading.append(compiled.code)
+                holds_when = None
             else:
                 rest.append(compiled.code)
-        return _all_of(leading), _all_of(rest)
+        if holds_when is not None:
+            return _all_of(leading), _all_of(rest), (holds_when, _all_of(rest[1:]))
+        return _all_of(leading), _all_of(rest), None
+
+    def _holds_for_every_entry(self, test: ast.Expr, var: str) -> str | None:
+        """Return code for a condition on the round's locals alone under which `test`, a comparison of them
+        with a number that depends on the entry's space alone (a table, see `_by_space`), holds for every
+        space `var` can be: `player.cash >= house_price(s)` holds whenever the cash is at least the
+        greatest house price. None if `test` is no such comparison."""
+        if not (isinstance(test, ast.Binary) and test.op in _FLIP):
+            return None
+        left, right, op = self.expr(test.left), self.expr(test.right), test.op
+        if self._round_local(right.code):  # the entry's number on the left: `t <= x` is `x >= t`
+            left, right, op = right, left, _FLIP[op]
+        table = _TABLE_LOOKUP.fullmatch(right.code)
+        domain = self.domains.get(var)
+        if not (self._round_local(left.code) and table and table[2] == var and domain):
+            return None
+        values = [self.ns[table[1]][space] for space in domain]
+        bound = max(values) if op in (">=", ">") else min(values)
+        return f"{left.code} {op} {bound}"
 
     def _round_local(self, code: str) -> bool:
         """Return True if generated code reads nothing but the round's locals and constants, and cannot fail:
@@ -680,13 +713,22 @@ class StatementCompiler(ExpressionCompiler):
                     if hoisted:
                         out.line(f"if {option.invariant}:")
                 with out.indented() if hoisted else contextlib.nullcontext():
-                    if loop:
-                        out.line(f"for {option.var} in {coll}:")
-                    with out.indented() if loop else contextlib.nullcontext():
-                        if option.guard is not None:
-                            out.line(f"if {option.guard}:")
-                        with out.indented() if option.guard is not None else contextlib.nullcontext():
-                            emit(out, option)
+                    # where the guard's first test holds for every entry this round, a loop without it
+                    versioned = option.holds_when is not None and loop
+                    versions: list[tuple[str | None, str | None]] = [(None, option.guard)]
+                    if option.holds_when is not None and loop:
+                        versions.insert(0, option.holds_when)
+                    for when, guard in versions:
+                        if versioned:
+                            out.line(f"if {when}:" if when is not None else "else:")
+                        with out.indented() if versioned else contextlib.nullcontext():
+                            if loop:
+                                out.line(f"for {option.var} in {coll}:")
+                            with out.indented() if loop else contextlib.nullcontext():
+                                if guard is not None:
+                                    out.line(f"if {guard}:")
+                                with out.indented() if guard is not None else contextlib.nullcontext():
+                                    emit(out, option)
                 if after is not None:
                     after(out, option)
 

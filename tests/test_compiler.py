@@ -909,7 +909,8 @@ rule offers "Offers" {
 def test_a_choices_hints_of_one_space_are_tables_and_its_round_reads_the_moment_once(tmp_path):
     """A hint that depends on the space an option binds and on nothing else is looked up in a table made
     before the game; the acting player and his cash are read once a round; the leading test of a guard
-    that reads only those (`rounds_left` is a variable, so it stays in the loop) is made before the loop;
+    that reads only those (`rounds_left` is a variable, so it stays in the loop) is made before the loop,
+    and a loop without a test of the cash against a table is written for a round where it always holds;
     all/any over a space's own group is written out; the same games either way."""
     path = tmp_path / "rounds.lg"
     path.write_text(_ROUNDS)
@@ -919,6 +920,8 @@ def test_a_choices_hints_of_one_space_are_tables_and_its_round_reads_the_moment_
     assert "_tab" in handler and "price_of" not in handler  # price_of(s): a table by space
     assert re.search(r"_cash\d+ = g\.bal\[g\.nacc \+ _player\d+\]", handler)
     assert "g.bal[g.nacc + g.actor] >=" not in handler
+    # cash >= price_of(s) holds for every title once the cash reaches the greatest price: a loop without it
+    assert re.search(r"if _cash\d+ >= 21:\n +for ", handler)
     assert "_f_even" not in handler and "all(" not in handler  # the group written out, member by member
     assert "_a_nudge(" not in handler  # a short action without parameters, in place
     for seed in range(6):
