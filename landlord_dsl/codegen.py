@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast as pyast
 import contextlib
+import functools
 import re
 import typing
 from collections.abc import Iterator
@@ -34,6 +35,13 @@ _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
 _READABLE_LOCAL = re.compile(r"\b[A-Za-z_]\w*_(v\d+)\b")  # a local named by CodeGenerator.local when readable
 _LOCAL_NAME = re.compile(r"(?:[A-Za-z_]\w*_)?v\d+")  # the whole of a name CodeGenerator.local gives
+
+
+@functools.lru_cache(maxsize=4096)
+def expression_nodes(code: str) -> tuple[pyast.AST, ...]:
+    """Return the nodes of generated Python expression code (the same code recurs across compilations
+    of a file, and the compiler only looks at its nodes)."""
+    return tuple(pyast.walk(pyast.parse(code, mode="eval")))
 
 
 class Compiled(NamedTuple):
@@ -312,7 +320,7 @@ class CodeGenerator:
         or lambda, no loop counted against the budget (`_work`), and calls no function of the rules whose
         body has an aggregate. (An aggregate the compiler wrote out without a loop is light here.)"""
         for code in codes:
-            for node in pyast.walk(pyast.parse(code, mode="eval")):
+            for node in expression_nodes(code):
                 if isinstance(node, _LOOPS) or (isinstance(node, pyast.Name) and node.id == "_work"):
                     return False
                 if (

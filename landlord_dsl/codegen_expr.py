@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast as pyast
 import contextlib
+import functools
 import operator
 import re
 from typing import Any
@@ -17,7 +18,7 @@ import attrs
 
 from . import ast
 from .builtins import BUILTINS, owner_getter
-from .codegen import _NOTHING, CodeGenerator, Compiled
+from .codegen import _NOTHING, CodeGenerator, Compiled, expression_nodes
 from .limits import MAX_INT
 from .runtime import show_value
 from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set_name, strip_optional
@@ -39,10 +40,16 @@ def _has_aggregate(e: Any) -> bool:
     return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
 
 
+@functools.lru_cache(maxsize=4096)
+def _compiled_once(code: str) -> Any:
+    """Return generated expression code compiled (the same code recurs across compilations of a file)."""
+    return compile(code, "<by space>", "eval")
+
+
 def _loop_names(code: str) -> set[str]:
     """Return the names generated Python code binds in loops of its own (comprehensions, lambdas)."""
     names: set[str] = set()
-    for node in pyast.walk(pyast.parse(code, mode="eval")):
+    for node in expression_nodes(code):
         if isinstance(node, pyast.comprehension):
             names.update(n.id for n in pyast.walk(node.target) if isinstance(n, pyast.Name))
         elif isinstance(node, pyast.Lambda):
@@ -104,7 +111,7 @@ class ExpressionCompiler(CodeGenerator):
         table: list[Any] = [None] * len(self.m.spaces)
         work = self.fixed.work  # a loop worked out here is not the folding's: it spends none of its budget
         try:
-            worked = compile(code, "<by space>", "eval")
+            worked = _compiled_once(code)
             for space in domain:
                 # our own code (never user text); its loops see only the globals, so one over `var` fails here
                 value = eval(worked, self.ns, {"g": self.fixed, var: space})

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from . import ast
-from .codegen import Code, Compiled
+from .codegen import Code, Compiled, expression_nodes
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
 from .requests import DONE, ChoiceSite
@@ -427,7 +427,7 @@ class StatementCompiler(ExpressionCompiler):
         a test that may move before the loop it is made in (ExpressionCompiler.round_read)."""
         if self.round_reads is None:
             return False
-        for node in pyast.walk(pyast.parse(code, mode="eval")):
+        for node in expression_nodes(code):
             if isinstance(node, pyast.Name):
                 if node.id not in self.round_reads:
                     return False
