@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -166,6 +168,31 @@ def test_the_peer_comparison_says_it_skipped_when_no_peer_is_given(tmp_path):
         check=False,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("skipped: no peer simulator")
+
+
+def test_the_instruction_count_says_it_skipped_without_valgrind(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench_instructions.py"), "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PATH": str(tmp_path)},  # nothing on it: no valgrind
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith("skipped: valgrind is not installed"), proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_the_instruction_count_of_a_game_is_counted():
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench_instructions.py"), "--games", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert json.loads(proc.stdout)["instructions_per_game"] > 10**6
 
 
 def test_the_peer_comparisons_two_cores_count_what_one_core_plays():
