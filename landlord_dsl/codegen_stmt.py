@@ -508,10 +508,14 @@ class StatementCompiler(ExpressionCompiler):
           worked out before the game) is only counted, and such options at the
           end are not tried at all: they are looked for only when nothing
           before them is legal, to know whether the offer is made;
+        - in such an offer, when every option costs something and the seat can
+          afford none (its limit is below the least cost), only whether the
+          offer is made is looked for;
         - an option whose every entry gains no more than the best found so far
           (known before the game) is not tried once the answer is recorded
           anyway (two entries are legal, or done is always there);
-        - an entry's gain is worked out only if it is affordable.
+        - an entry's gain is worked out only if it is affordable, and, in an
+          offer, a gain `if C then X else Y` whose Y never beats done only where C holds.
         The pick is the first legal entry with the greatest value - cost among those
         costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
@@ -561,22 +565,21 @@ class StatementCompiler(ExpressionCompiler):
                 out.line(f"if {affordable}:")
             with out.indented() if affordable is not None else contextlib.nullcontext():
                 unless = option.unless
-                if closes and cost.fixed and unless is not None and unless[2] - cost.value < 0:
-                    # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
+                # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
+                where = closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
+                if where and unless is not None:
                     out.line(f"if {unless[0]}:")
-                    out.depth += 1
                     value = unless[1]
-                if cost.fixed and value.fixed:
-                    out.line(f"_g{n} = {value.value - cost.value!r}")
-                elif cost.fixed and cost.value == 0:
-                    out.line(f"_g{n} = {value.code}")
-                else:
-                    out.line(f"_g{n} = {value.code} - {cost_code}")
-                beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
-                out.line(f"if {beats}:")
-                out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
-                if value is not option.value:
-                    out.depth -= 1
+                with out.indented() if where else contextlib.nullcontext():
+                    if cost.fixed and value.fixed:
+                        out.line(f"_g{n} = {value.value - cost.value!r}")
+                    elif cost.fixed and cost.value == 0:
+                        out.line(f"_g{n} = {value.code}")
+                    else:
+                        out.line(f"_g{n} = {value.code} - {cost_code}")
+                    beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
+                    out.line(f"if {beats}:")
+                    out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
             if not free and not (closes or always_free):  # else there is always an affordable entry
                 out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
                 out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
@@ -678,11 +681,11 @@ class StatementCompiler(ExpressionCompiler):
         with out.indented() if not closes else contextlib.nullcontext():
             out.line(f"g.decisions.append({best[1]})")
             chooser = self.round_read("player") if seat == "g.actor" else seat
-            prompt = self.text(self.m.templates.get(id(s), [s.prompt])).code  # read as the guards read the moment
+            shown = self.text(self.m.templates.get(id(s), [s.prompt])).code  # reads the moment as the guards do
             # in a rule's handler (not an action or card's own code), the rule running is that one
             rule = "g.rule" if out.rule is None else str(out.rule)
             names_ref = self.ref(names, "_names")
-            out.line(f"g.log.append(('decide', g.turn, {chooser}, {prompt}, {names_ref}[{best[2]}], {rule}))")
+            out.line(f"g.log.append(('decide', g.turn, {chooser}, {shown}, {names_ref}[{best[2]}], {rule}))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
     def _legal(self, out: Code, options: list[_Option], emit, before=None, after=None, which=None, settled=None):
