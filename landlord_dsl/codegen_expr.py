@@ -46,6 +46,19 @@ def _compiled_once(code: str) -> Any:
     return compile(code, "<by space>", "eval")
 
 
+# Python syntax that cannot fail on the numbers, truth values and lists by space generated code reads
+_TOTAL_NODES: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare)
+_TOTAL_NODES += (pyast.Constant, pyast.Name)
+_TOTAL_NODES += (pyast.Subscript, pyast.Attribute, pyast.Load, pyast.boolop, pyast.unaryop, pyast.cmpop)
+_TOTAL_NODES += (pyast.BinOp, pyast.Add, pyast.Sub, pyast.Mult)
+
+
+def _cannot_fail(code: str) -> bool:
+    """Return True if generated code calls nothing and divides nothing: reads of the game's lists and of
+    tables by space with indices the compiler has proved, compared, added and multiplied."""
+    return all(isinstance(node, _TOTAL_NODES) for node in expression_nodes(code))
+
+
 def _loop_names(code: str) -> set[str]:
     """Return the names generated Python code binds in loops of its own (comprehensions, lambdas)."""
     names: set[str] = set()
@@ -560,9 +573,17 @@ class ExpressionCompiler(CodeGenerator):
         spaces = range(len(column)) if domain is None else domain
         if subject.fixed or not subject.cheap or not all(isinstance(column[i], tuple) and column[i] for i in spaces):
             return None
-        # where each space is one of its own group, the subject comes first (its test may fold, as
-        # `s.houses <= s.houses` does), then the others
-        own = all(i in column[i] for i in spaces)
+        # where each space is one of its own group and the test cannot fail (so its order does not matter),
+        # the subject comes first, its test may fold (`s.houses <= s.houses` does), then the others
+        for own in (True, False) if all(i in column[i] for i in spaces) else (False,):
+            written = self._members_written(e, slot, subject, group.name, column, spaces, own)
+            if written is not None and (not own or _cannot_fail(written.code)):
+                return written
+        return None
+
+    def _members_written(self, e: ast.Aggregate, slot: int, subject: Compiled, field: str, column, spaces, own: bool):
+        """Return `_over_members`'s aggregate with the subject first (`own`) or in the group's own order,
+        or None where a group is too large to write out."""
 
         def others(k: int) -> tuple:
             return tuple(m for m in column[k] if m != k) if own else column[k]
@@ -572,7 +593,7 @@ class ExpressionCompiler(CodeGenerator):
             return None
         members = [subject] if own else []
         for i in range(size):
-            key = (group.name, own, i)
+            key = (field, own, i)
             if key not in self.member_tables:
                 table = tuple(
                     (others(k)[min(i, len(others(k)) - 1)] if others(k) else k) if isinstance(t, tuple) and t else None

@@ -988,3 +988,45 @@ def test_an_action_written_in_place_fails_at_its_own_line_in_the_callers_rule(tm
     (diagnostic,) = info.value.diagnostics
     assert "(rule 'fourth', turn 1)" in diagnostic.message
     assert diagnostic.line_text.strip() == "pay 7 from bank to player"
+
+
+def test_all_over_a_spaces_group_keeps_the_groups_order_where_a_test_can_fail(tmp_path):
+    """`all(l in s.color: ...)` is written out member by member; the space itself is tested first only where
+    no test can fail. Here the first member's test settles it before the space's own would divide by zero:
+    no error, optimised or plain (and the test of a house level, which cannot fail, starts with the space)."""
+    path = tmp_path / "order.lg"
+    path.write_text(
+        """edition "order" { players 2 to 2 turn limit 2 }
+account bank "Bank" unlimited
+kind start "Start" { }
+kind lot "Lot" titled { price: int, color: group }
+group blues "Blues"
+space var level = 0
+board {
+    space go "Go" : start
+    space first "First" : lot { price = 10, color = blues } in blues
+    space second "Second" : lot { price = 10, color = blues } in blues
+}
+var seen = 0
+rule probe "Probe" {
+    on turn {
+        set first.level = 20
+        for s in player.titles {
+            if s in blues and all(l in s.color: 10 / l.level > 1) {
+                set seen = 1
+            }
+            if s in blues and all(l in s.color: s.level <= l.level) {
+                set seen = 2
+            }
+        }
+    }
+}
+"""
+    )
+    rules = ld.load_edition(path)
+    for optimize in (True, False):
+        game = ld.new_game(compile_ruleset(rules, optimize=optimize), players=2, seed=0)
+        game.set_holder(game.prog.title_card[2], 0)  # seat 0 holds `second`, whose level is 0
+        game.play()
+        # the first test stops at first (10 / 20 is 0): second's 10 / 0 is never made; the second test holds
+        assert game.gv[0] == 2, optimize
