@@ -44,6 +44,33 @@ def expression_nodes(code: str) -> tuple[pyast.AST, ...]:
     return tuple(pyast.walk(pyast.parse(code, mode="eval")))
 
 
+# Python syntax of generated expressions that cannot fail on what generated code reads: numbers, truth
+# values, the game's lists by indices the compiler has proved, tables by space (calls: see `cannot_fail`)
+_CANNOT_FAIL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare)
+_CANNOT_FAIL += (pyast.Constant, pyast.Name, pyast.Subscript, pyast.Attribute, pyast.Load, pyast.Store)
+_CANNOT_FAIL += (pyast.boolop, pyast.unaryop, pyast.cmpop, pyast.BinOp, pyast.Add, pyast.Sub, pyast.Mult)
+_CANNOT_FAIL += (pyast.IfExp, pyast.Set, pyast.Tuple, pyast.Starred, pyast.NamedExpr, pyast.Call)
+
+
+def cannot_fail(code: str) -> bool:
+    """Return True if generated expression code cannot fail, so that when, or whether, it is worked out
+    changes nothing but time: it divides nothing and calls only a group's getter (an itemgetter of a
+    list by space), `len`, or the `count` of what a getter gives."""
+    for node in expression_nodes(code):
+        if not isinstance(node, _CANNOT_FAIL):
+            return False
+        if isinstance(node, pyast.Call):
+            func = node.func
+            if isinstance(func, pyast.Subscript):
+                func = func.value
+            if isinstance(func, pyast.Attribute):
+                if func.attr != "count":
+                    return False
+            elif not (isinstance(func, pyast.Name) and (func.id == "len" or func.id.startswith("_og"))):
+                return False
+    return True
+
+
 class Compiled(NamedTuple):
     """A translated expression: its Python code and what code generation knows of it.
 

@@ -18,7 +18,7 @@ import attrs
 
 from . import ast
 from .builtins import BUILTINS, owner_getter
-from .codegen import _NOTHING, CodeGenerator, Compiled, expression_nodes
+from .codegen import _NOTHING, CodeGenerator, Compiled, cannot_fail, expression_nodes
 from .limits import MAX_INT
 from .runtime import show_value
 from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set_name, strip_optional
@@ -44,19 +44,6 @@ def _has_aggregate(e: Any) -> bool:
 def _compiled_once(code: str) -> Any:
     """Return generated expression code compiled (the same code recurs across compilations of a file)."""
     return compile(code, "<by space>", "eval")
-
-
-# Python syntax that cannot fail on the numbers, truth values and lists by space generated code reads
-_TOTAL_NODES: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare)
-_TOTAL_NODES += (pyast.Constant, pyast.Name)
-_TOTAL_NODES += (pyast.Subscript, pyast.Attribute, pyast.Load, pyast.boolop, pyast.unaryop, pyast.cmpop)
-_TOTAL_NODES += (pyast.BinOp, pyast.Add, pyast.Sub, pyast.Mult)
-
-
-def _cannot_fail(code: str) -> bool:
-    """Return True if generated code calls nothing and divides nothing: reads of the game's lists and of
-    tables by space with indices the compiler has proved, compared, added and multiplied."""
-    return all(isinstance(node, _TOTAL_NODES) for node in expression_nodes(code))
 
 
 def _loop_names(code: str) -> set[str]:
@@ -577,7 +564,7 @@ class ExpressionCompiler(CodeGenerator):
         # the subject comes first, its test may fold (`s.houses <= s.houses` does), then the others
         for own in (True, False) if all(i in column[i] for i in spaces) else (False,):
             written = self._members_written(e, slot, subject, group.name, column, spaces, own)
-            if written is not None and (not own or _cannot_fail(written.code)):
+            if written is not None and (not own or cannot_fail(written.code)):
                 return written
         return None
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from . import ast
-from .codegen import Code, Compiled, expression_nodes
+from .codegen import Code, Compiled, cannot_fail, expression_nodes
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
 from .requests import DONE, ChoiceSite
@@ -37,11 +37,6 @@ class _Option(NamedTuple):
     least_cost: int | None  # the least cost of an entry it can give, where known before the game
     unless: tuple[str, Compiled, int] | None  # a value `if C then X else Y`, Y fixed: (code of C, X, Y)
     holds_when: tuple[str, str | None] | None  # where the guard's first test holds for every entry: (when, the rest)
-
-
-# Python syntax that cannot fail on the whole numbers and truth values the round's locals hold
-_TOTAL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare, pyast.Constant)
-_TOTAL += (pyast.Load, pyast.And, pyast.Or, pyast.Not, pyast.Eq, pyast.NotEq, pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE)
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
@@ -425,13 +420,12 @@ class StatementCompiler(ExpressionCompiler):
     def _round_local(self, code: str) -> bool:
         """Return True if generated code reads nothing but the round's locals and constants, and cannot fail:
         a test that may move before the loop it is made in (ExpressionCompiler.round_read)."""
-        if self.round_reads is None:
+        if self.round_reads is None or not cannot_fail(code):
             return False
         for node in expression_nodes(code):
-            if isinstance(node, pyast.Name):
-                if node.id not in self.round_reads:
-                    return False
-            elif not isinstance(node, _TOTAL):
+            if isinstance(node, (pyast.Subscript, pyast.Attribute, pyast.Call)):
+                return False
+            if isinstance(node, pyast.Name) and node.id not in self.round_reads:
                 return False
         return True
 
@@ -521,6 +515,8 @@ class StatementCompiler(ExpressionCompiler):
         """
         count, limit = f"_count{n}", f"_limit{n}"
         best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
+        # (the shortcuts below leave out or reorder the working out of guards and hints only where those
+        # cannot fail: when, or whether, they are worked out then changes nothing but time)
         cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
         done = len(s.options)
         options = self._options(s)
@@ -561,22 +557,31 @@ class StatementCompiler(ExpressionCompiler):
                 affordable = f"{cost_code} <= {limit}"  # never free: affordable only within the limit
             else:
                 affordable = f"({cost_code} <= {limit} or {cost_code} <= 0)"
+
+            def gain(out: Code, value: Compiled) -> None:
+                if cost.fixed and value.fixed:
+                    out.line(f"_g{n} = {value.value - cost.value!r}")
+                elif cost.fixed and cost.value == 0:
+                    out.line(f"_g{n} = {value.code}")
+                else:
+                    out.line(f"_g{n} = {value.code} - {cost_code}")
+
+            # a hint that can fail is worked out whatever the cost, as when the agent is asked
+            early = affordable is not None and not cannot_fail(value.code)
+            if early:
+                gain(out, value)
             if affordable is not None:
                 out.line(f"if {affordable}:")
             with out.indented() if affordable is not None else contextlib.nullcontext():
                 unless = option.unless
                 # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
-                where = closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
+                where = not early and closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
                 if where and unless is not None:
                     out.line(f"if {unless[0]}:")
                     value = unless[1]
                 with out.indented() if where else contextlib.nullcontext():
-                    if cost.fixed and value.fixed:
-                        out.line(f"_g{n} = {value.value - cost.value!r}")
-                    elif cost.fixed and cost.value == 0:
-                        out.line(f"_g{n} = {value.code}")
-                    else:
-                        out.line(f"_g{n} = {value.code} - {cost_code}")
+                    if not early:
+                        gain(out, value)
                     beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
                     out.line(f"if {beats}:")
                     out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
@@ -625,12 +630,17 @@ class StatementCompiler(ExpressionCompiler):
             """Return code testing that no entry of the options from `k` on can beat the best so far, once the
             answer is recorded anyway (None if that is not known before the game)."""
             gains = [options[j].most_gain for j in tried[tried.index(k) :]]
-            if k == tried[0] or options[k].var == "None" or None in gains:
+            if k == tried[0] or options[k].var == "None" or None in gains or not safe(options[k]):
                 return None
             most = max(gain for gain in gains if gain is not None)
             if closes:
                 return f"{count} and {best[0]} >= {most}"
             return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
+
+        def safe(option: _Option) -> bool:
+            """Return True if the option's guard and hints cannot fail."""
+            codes = (option.invariant, option.guard, option.cost.code, option.value.code)
+            return all(code is None or cannot_fail(code) for code in codes)
 
         def found(out: Code, option: _Option) -> None:
             out.line(f"{count} = 1")
@@ -640,7 +650,9 @@ class StatementCompiler(ExpressionCompiler):
         def look_for(out: Code, which) -> None:
             """Generate the search for a legal entry of these options (is the offer made?), in the order of
             their guards from the shortest: any order finds the same answer."""
-            for k in sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or "")):
+            if all(safe(options[k]) for k in which):
+                which = sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or ""))
+            for k in which:
                 out.line(f"if not {count}:")
                 with out.indented():
                     self._legal(out, options, found, which=[k])
@@ -649,6 +661,7 @@ class StatementCompiler(ExpressionCompiler):
         # entry is affordable, so the answer is done and only whether the offer is made is looked for
         costs = [options[k].least_cost for k in tried]
         unaffordable = closes and bool(costs) and all(c is not None and c > 0 for c in costs)
+        unaffordable = unaffordable and all(safe(option) for option in options)
         if unaffordable:
             out.line(f"if {limit} < {min(c for c in costs if c is not None)}:")
             with out.indented():
