@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import sys
@@ -556,6 +557,11 @@ def test_engine_compiler_and_agents_import_each_other_only_for_types(module, not
 
 
 # ------------------------------------------- payments the compiler writes (issue 17, the peer's throws)
+@functools.lru_cache(maxsize=1)
+def _program_1904() -> ld.Program:
+    return ld.compile_rules(ld.load_edition("landlords-game-1904"))
+
+
 def _game_with_balances(program, balances: list[int]) -> ld.Game:
     game = ld.new_game(program, players=2, seed=0)
     game.setup()
@@ -580,7 +586,7 @@ def test_the_payments_for_known_kinds_of_sides_are_transfers(data):
     finite or unlimited) pay, log, keep `minted` and fail as Game.transfer does: amounts from nothing to
     beyond the range, payers short of money, balances near the limits (1904: a bank and a wages box that
     are unlimited, a treasury and a railroad box that are not, two players)."""
-    program = ld.compile_rules(ld.load_edition("landlords-game-1904"))
+    program = _program_1904()
     finite = [not u for u in program.account_unlimited] + [True, True]
     big = st.sampled_from([MAX_INT, MAX_INT - 1, -MAX_INT, 10**12])
     balances = [
