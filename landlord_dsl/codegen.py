@@ -179,7 +179,7 @@ class CodeGenerator:
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
-        # while the legal options of a choice are gathered (StatementCompiler.gathering): what of the
+        # while the legal options of a choice are gathered (StatementCompiler._gathering): what of the
         # moment its guards and hints read, as the locals that hold it, with the code that binds each
         self.round_reads: dict[str, str] | None = None
         self.round_names: dict[str, str] = {}

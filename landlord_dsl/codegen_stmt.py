@@ -18,6 +18,7 @@ from . import ast
 from .codegen import Code, Compiled, cannot_fail, expression_nodes
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .limits import MAX_INT
+from .narrowing import walk_statements
 from .requests import DONE, ChoiceSite
 from .types import ACCOUNT, PLAYER, strip_optional
 
@@ -219,16 +220,11 @@ class StatementCompiler(ExpressionCompiler):
     def _inlinable(self, body: tuple) -> bool:
         """Return True if an action's body may be written in place of its calls (`_s_Do`): a few statements
         (an `if` counts with those in its branches), none binding a local or setting one."""
-        statements: list = list(body)
-        count = 0
-        while statements:
-            st = statements.pop()
-            count += 1
-            if isinstance(st, ast.If):
-                statements.extend(st.then + (st.otherwise or ()))
-            elif not (isinstance(st, _IN_PLACE) or (isinstance(st, ast.Set) and self.resolved(st)[0] != "local")):
-                return False
-        return count <= _INLINE_STATEMENTS
+        statements = list(walk_statements(body))
+        return len(statements) <= _INLINE_STATEMENTS and all(
+            isinstance(st, (ast.If, *_IN_PLACE)) or (isinstance(st, ast.Set) and self.resolved(st)[0] != "local")
+            for st in statements
+        )
 
     def _s_Choose(self, out, s):
         n = self._unique("")
