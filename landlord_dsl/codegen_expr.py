@@ -421,18 +421,24 @@ class ExpressionCompiler(CodeGenerator):
         else:
             right = self.expr(e.right)
         b, bv = right.code, right.value
-        # Expressions have no side effects, so a constant on either side folds.
+        # Expressions have no side effects, so a constant on either side folds; but a constant on the
+        # right may drop the left only where the left cannot fail (as CPython's own optimiser does), or
+        # a missing field would go unreported, and only for some option values.
         if op == "and":
             if left.fixed:
                 return right if av else self._const(False)
             if right.fixed:
-                return left if bv else self._const(False)
+                if bv:
+                    return left
+                return self._const(False) if cannot_fail(a) else Compiled(f"({a} and False)")
             return Compiled(f"({a} and {b})")
         if op == "or":
             if left.fixed:
                 return self._const(True) if av else right
             if right.fixed:
-                return self._const(True) if bv else left
+                if not bv:
+                    return left
+                return self._const(True) if cannot_fail(a) else Compiled(f"({a} or True)")
             return Compiled(f"({a} or {b})")
 
         if op in ("in", "not in"):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import bisect
 import functools
+import os
+import sysconfig
 import traceback
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -592,6 +594,8 @@ class Game(Movement, Cards, Decisions, DiceSets):
         except LandlordError:
             raise
         except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
+            if _raised_by_the_caller(err.__traceback__):
+                raise  # an agent's, a chance source's or a listener's own bug is theirs, not the rules'
             rule, span = self._where_in_traceback(err.__traceback__)
             if rule is not None:  # the handlers' `finally`s have put back the rule before this one
                 self.rule = rule
@@ -664,6 +668,29 @@ class _ListenedLog(list):
         super().append(event)
         for listener in self.listeners:
             listener(event)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_CALLERS_IN_PACKAGE = tuple(os.path.join(_PACKAGE, part) for part in ("agents.py", "rl" + os.sep))
+_STANDARD_LIBRARY = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+
+def _raised_by_the_caller(tb) -> bool:
+    """Return True if the innermost frame of a traceback that is neither the engine's nor the standard
+    library's belongs to the caller (an agent, a chance source, a listener), not to the compiled rules.
+
+    Agents are called by the engine from inside the rules, and may call the rules back (a hint), so the
+    question is which of the two ran last, not which appears in the traceback at all.
+    """
+    for frame, _ in reversed(list(traceback.walk_tb(tb))):
+        filename = frame.f_code.co_filename
+        if filename.startswith("<compiled "):
+            return False
+        if filename.startswith((_STANDARD_LIBRARY, "<attrs generated ")):
+            continue
+        if not filename.startswith(_PACKAGE) or filename.startswith(_CALLERS_IN_PACKAGE):
+            return True
+    return False
 
 
 def _seat_names(names: Sequence[str], n: int) -> list[str]:

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
+from landlord_dsl import engine
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiler import compile_ruleset
@@ -122,6 +123,19 @@ def test_a_folded_call_still_evaluates_an_argument_that_can_fail(tmp_path, optim
         tmp_path,
         'function fixed(s: space, x: int) = 1\nrule r "r" { on turn { if fixed(go, go.price) > 0 { end game } } }\n',
         optimize,
+    )
+    assert "space 'go' has no field 'price'" in text and "x.lg:" in text
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+@pytest.mark.parametrize("flag", ["true", "false"])
+@pytest.mark.parametrize("condition", ["go.price > 0 and flag", "go.price > 0 or flag"])
+def test_folding_and_or_keeps_a_left_operand_that_can_fail(tmp_path, optimize, flag, condition):
+    """Regression (issue 28): a fixed right operand dropped the left one, so `go.price > 0 and false`
+    played on silently and `go.price > 0 or true` held, where `... and true` failed: whether a missing
+    field was reported depended on an option's value. Where Python would evaluate it, so must we."""
+    text = _runtime_error(
+        tmp_path, f'option flag "F" = {flag}\nrule r "r" {{ on turn {{ if {condition} {{ end game }} }} }}\n', optimize
     )
     assert "space 'go' has no field 'price'" in text and "x.lg:" in text
 
@@ -330,6 +344,8 @@ def test_generated_functions_score_the_same_optimised_and_plain(tmp_path_factory
 BOARD_FOR_GENERATED = """
 edition "typed" {{ players 2 to 2 turn limit 16 }}
 option k "K" = 3
+option flag "Flag" = {flag}
+var held = {flag}
 account bank "Bank" unlimited
 kind start "Start" {{ }}
 kind lot "Lot" titled {{ price: int color: group }}
@@ -449,7 +465,7 @@ def _typed_expr(
     if want == "bool":
         kind = draw(
             st.sampled_from(
-                ["compare", "in", "owner", "owns_all"]
+                ["compare", "in", "owner", "owns_all", "flag"]
                 + (["and", "not", "all", "any", "guarded", "narrowing", "narrowing"] if compound else [])
             )
         )
@@ -461,6 +477,8 @@ def _typed_expr(
             return f"{sub('space')}.owner {draw(st.sampled_from(['==', '!=']))} player"
         if kind == "owns_all":
             return f"owns_all(player, {sub('group')})"
+        if kind == "flag":  # an option the compiler folds (a variable in the twin: see _HELD)
+            return draw(st.sampled_from(["flag", "flag", "true", "false"]))
         if kind == "and":
             return f"({sub('bool')} {draw(st.sampled_from(['and', 'or']))} {sub('bool')})"
         if kind == "not":
@@ -660,7 +678,14 @@ def _typed_program(draw, extras: bool = False) -> str:
             )
         )
     return BOARD_FOR_GENERATED.format(
-        probe=probe, tally=tally, top=top, statements=statements, shortfall=shortfall, **tricks, **option
+        probe=probe,
+        tally=tally,
+        top=top,
+        statements=statements,
+        shortfall=shortfall,
+        flag=draw(st.sampled_from(["true", "false"])),
+        **tricks,
+        **option,
     )
 
 
@@ -677,6 +702,27 @@ def _plays_the_same_and_fails_only_clearly(tmp_path_factory, text: str, seed: in
 
 
 _TYPED_EXAMPLES = 600 if os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough" else 100
+_HELD = re.compile(r"(?<![\w.])flag\b(?! \"Flag\")")  # a use of the option `flag`, not its declaration
+
+
+@pytest.mark.slow
+@settings(max_examples=_TYPED_EXAMPLES, deadline=None)
+@given(text=_typed_program(), seed=st.integers(0, 50))
+def test_folding_an_option_plays_as_reading_a_variable_of_the_same_value(tmp_path_factory, text, seed):
+    """The options fix `flag`, so the compiler folds it (and whatever it decides); `held`, a variable
+    with the same value, cannot be folded. Folding may change speed, never a game or an error: a
+    dropped operand that can fail (`go.price > 0 and false`) was missed by the optimised-vs-plain
+    tests, because both compilations fold."""
+    folded, read = (_played(tmp_path_factory, t, seed) for t in (text, _HELD.sub("held", text)))
+    assert folded == read, text
+
+
+def _played(tmp_path_factory, text: str, seed: int) -> list[str]:
+    """Return the log of a game of `text` (written to a new folder, whose name is left out)."""
+    path = tmp_path_factory.mktemp("typed") / "typed.lg"
+    path.write_text(text)
+    log = _log(compile_ruleset(ld.load_edition(path)), seed, True)
+    return [line.replace(str(path.parent), "") for line in log]
 
 
 @pytest.mark.slow
@@ -740,16 +786,9 @@ def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(t
     program = compile_ruleset(ld.load_edition(path), optimize=optimize)
     game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
 
-    def failing(method):  # (optimised code pays by the methods for the kinds of its two sides: Game.pay_in)
-        def fail_paying(amount_paid, *rest):
-            if amount_paid == amount:
-                raise ValueError(f"an engine bug paying {amount_paid}")
-            return method(game, amount_paid, *rest)
-
-        return fail_paying
-
+    # (optimised code pays by the methods for the kinds of its two sides: Game.pay_in)
     for name in ("transfer", "pay_in", "pay_out", "pay_within"):
-        setattr(game, name, failing(getattr(type(game), name)))
+        setattr(game, name, _an_engine_bug(game, name, amount))
     with pytest.raises(ld.RuleRuntimeError) as info:
         game.play()
     (diagnostic,) = info.value.diagnostics
@@ -758,6 +797,28 @@ def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(t
     )
     assert (diagnostic.span.file, diagnostic.span.line) == (str(path), line)
     assert diagnostic.line_text.strip() == LOCATED.splitlines()[line - 1].strip()
+
+
+_ENGINE_BUG = """
+def failing(game, name, amount):
+    method = getattr(type(game), name)
+
+    def fail_paying(amount_paid, *rest):
+        if amount_paid == amount:
+            raise ValueError(f"an engine bug paying {amount_paid}")
+        return method(game, amount_paid, *rest)
+
+    return fail_paying
+"""
+
+
+def _an_engine_bug(game: ld.Game, name: str, amount: int):
+    """Return the game's payment method `name`, failing with a ValueError when it pays `amount`; it is
+    compiled as if written in engine.py, since a Python error there is the engine's (reported at the rules'
+    statement), where one in a caller's code (an agent's, say) is the caller's own."""
+    namespace: dict = {}
+    exec(compile(_ENGINE_BUG, engine.__file__, "exec"), namespace)
+    return namespace["failing"](game, name, amount)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -977,12 +1038,7 @@ def test_an_action_written_in_place_fails_at_its_own_line_in_the_callers_rule(tm
     assert "_a_boom(" not in program.python_source[program.python_source.index("def _dispatch") :]
     game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
 
-    def fail_paying(amount_paid, *rest):
-        if amount_paid == 7:
-            raise ValueError("an engine bug paying 7")
-        return type(game).pay_in(game, amount_paid, *rest)
-
-    game.pay_in = fail_paying
+    game.pay_in = _an_engine_bug(game, "pay_in", 7)
     with pytest.raises(ld.RuleRuntimeError) as info:
         game.play()
     (diagnostic,) = info.value.diagnostics

@@ -179,6 +179,66 @@ def test_runtime_rule_error_is_located(tmp_path):
     assert "negative amount" in text and "broken.lg:" in text
 
 
+class _BrokenAgent(RandomAgent):
+    """An agent with a bug of its own: it looks a prompt up in a table that lacks it."""
+
+    def choose(self, game, request):
+        return {}[request.prompt]
+
+
+class _BrokenListener:
+    def __call__(self, event):
+        raise ValueError("a listener's own bug")
+
+
+@pytest.mark.parametrize("broken", ["agent", "listener"])
+def test_a_callers_own_bug_is_the_callers_not_a_rule_error(program_1906, broken):
+    """Regression (issues 27 and 28): a KeyError raised in an agent's `choose` was reported as
+    'landlords-game-1906.lg:LINE: the rules failed at run time: KeyError'; the caller's exception now
+    reaches the caller unchanged, with its own traceback."""
+    agents = [_BrokenAgent(0) if broken == "agent" else RandomAgent(0), RandomAgent(1)]
+    game = ld.new_game(program_1906, players=2, seed=1, agents=agents)
+    if broken == "listener":
+        game.listen(_BrokenListener())
+    with pytest.raises(KeyError if broken == "agent" else ValueError) as info:
+        game.play()
+    assert not isinstance(info.value, ld.LandlordError)
+    assert info.traceback[-1].path == Path(__file__)
+
+
+def test_a_rule_error_inside_a_hint_an_agent_asks_for_is_still_the_rules(tmp_path):
+    """An agent may call the rules back (a heuristic bot works out hints); an error in that compiled code
+    is the rules', located at the hint, even though an agent's frame lies between it and the engine."""
+    path = tmp_path / "hint.lg"
+    path.write_text(
+        'edition "hint" { players 2 to 2 turn limit 4 }\n'
+        'account bank "Bank" unlimited\n'
+        'kind start "Start" { }\n'
+        "board {\n"
+        '    space go "Go" : start\n'
+        '    space two "Two" : start\n'
+        "}\n"
+        'rule r "r" {\n'
+        "    on turn {\n"
+        '        offer "Pick" {\n'
+        '            option o "O" value 10 / (player.cash - player.cash) {\n'
+        "                pay 1 from player to bank\n"
+        "            }\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+    )
+
+    class Asking(RandomAgent):  # a caller's agent that reads the hints the rules give
+        def choose(self, game, request):
+            return max(range(len(request.legal)), key=lambda i: request.values[i])
+
+    game = ld.new_game(ld.load_edition(path), players=2, seed=0, agents=[Asking(0), Asking(1)])
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        game.play()
+    assert "hint.lg:11:" in info.value.render()
+
+
 @pytest.mark.parametrize("group", [(), (3,), (1, 3), [1, 3, 6], (6, 1, 3)])
 def test_ownership_builtins_agree_with_their_definitions(program_1906, group):
     """count_owned, owns_all and owners on groups and on lists (what `filter` gives), of any size."""
