@@ -21,7 +21,10 @@ helpers generated code calls); options (option values) belongs to loading.
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import hashlib
+import linecache
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -211,7 +214,8 @@ class Compiler(StatementCompiler):
             compile(source, f"<compiled {rs.name}>", "exec")
             return None
         code = read_game_lists_once(source) if self.optimize else source
-        exec(compile(code, f"<compiled {rs.name}>", "exec"), self.ns)  # generated from the checked AST only
+        filename = _registered(rs.name, source)
+        exec(compile(code, filename, "exec"), self.ns)  # generated from the checked AST only
         ns = self.ns
 
         def no_effect(g):
@@ -334,3 +338,20 @@ def _within_pythons_limits(ruleset: RuleSet) -> Iterator[None]:
         yield
     except (RecursionError, MemoryError, SyntaxError):
         raise too_deep(ruleset.name) from None
+
+
+_REGISTERED: collections.OrderedDict[str, None] = collections.OrderedDict()
+_REGISTERED_KEPT = 32  # the generated sources tracebacks can show; older ones are dropped, to bound memory
+
+
+def _registered(name: str, source: str) -> str:
+    """Return the file name generated code runs under (`<compiled NAME HASH>`: the engine finds the rules'
+    frames by its start), with the source put in `linecache`, so that tracebacks, debuggers and profilers
+    show the generated lines, as for attrs' generated methods."""
+    filename = f"<compiled {name} {hashlib.sha1(source.encode()).hexdigest()[:10]}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _REGISTERED[filename] = None
+    _REGISTERED.move_to_end(filename)
+    while len(_REGISTERED) > _REGISTERED_KEPT:
+        linecache.cache.pop(_REGISTERED.popitem(last=False)[0], None)
+    return filename

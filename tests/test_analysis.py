@@ -334,3 +334,12 @@ def test_analyze_draws_the_board_shaded_by_the_exact_shares(tmp_path):
     assert main(["analyze", str(RING), "--no-economy-check", "--plot", str(chart)], out=out) == 0
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["analyze", str(RING), "--plot", str(tmp_path / "ring.txt")], out=io.StringIO()) == 2
+
+
+def test_the_exact_analysis_refuses_an_interpreter_it_cannot_trust(monkeypatch):
+    """Issue 28 §5: the analysis tells continuations apart by CPython's frames and bytecode; on another
+    interpreter it could merge states that differ, so it refuses, with a way on, rather than print wrong
+    "exact" tables."""
+    monkeypatch.setattr(sys.implementation, "name", "pypy")
+    with pytest.raises(ld.LandlordError, match=r"needs CPython.*this is pypy"):
+        analyze(str(RING), check_economy=False, rents=False)

@@ -664,3 +664,23 @@ def test_the_payments_for_known_kinds_of_sides_are_transfers(data):
     amount = data.draw(st.one_of(st.integers(-3, 4000), st.sampled_from([MAX_INT, MAX_INT + 1, 0])))
     fast = _outcome(_game_with_balances(program, balances), method, amount, src, dst)
     assert fast == _outcome(_game_with_balances(program, balances), "transfer", amount, src, dst)
+
+
+def test_tracebacks_through_the_compiled_rules_show_the_generated_lines(program_1906):
+    """Issue 28 §3: the generated source is registered in `linecache` (as attrs does for its generated
+    methods), so a traceback through the rules, a debugger or a profiler shows the generated Python."""
+    import traceback
+
+    game = ld.new_game(program_1906, players=2, seed=1, agents=[_BrokenAgent(0), RandomAgent(1)])
+    with pytest.raises(KeyError) as info:
+        game.play()
+    compiled = [
+        (frame.f_code.co_filename, line)
+        for frame, line in traceback.walk_tb(info.value.__traceback__)
+        if frame.f_code.co_filename.startswith("<compiled ")
+    ]
+    assert compiled
+    source_lines = program_1906.python_source.splitlines()
+    text = "".join(traceback.format_tb(info.value.__traceback__))
+    for filename, line in compiled:
+        assert source_lines[line - 1].strip() in text, (filename, line)

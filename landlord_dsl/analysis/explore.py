@@ -263,6 +263,11 @@ class _Explorer:
                     )
                 ]
             )
+        if sys.implementation.name != "cpython":  # (until the stepped game state replaces frame reading)
+            raise LandlordError(
+                f"the exact analysis needs CPython: it tells continuations apart by CPython's frames and "
+                f"bytecode, and this is {sys.implementation.name}; simulate games instead (`landlord-dsl simulate`)"
+            )
         self.rules = rules
         self.use_memo = memo
         self.prog = program
