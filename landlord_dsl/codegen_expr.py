@@ -19,6 +19,7 @@ import attrs
 from . import ast
 from .builtins import BUILTINS, owner_getter
 from .codegen import _NOTHING, CodeGenerator, Compiled, cannot_fail, expression_nodes
+from .dispatch import named_dispatch_table
 from .limits import MAX_INT
 from .runtime import show_value
 from .types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set_name, strip_optional
@@ -72,7 +73,7 @@ class ExpressionCompiler(CodeGenerator):
     # -------------------------------------------------------- expressions
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
-        compiled = getattr(self, "_e_" + type(e).__name__)(e)
+        compiled = _EXPRESSIONS[type(e)](self, e)
         if self.domains and self.optimize and not (compiled.fixed or compiled.cheap):
             return self._by_space(compiled)
         return compiled
@@ -779,3 +780,6 @@ _CONTEXT: dict[str, str] = {
     "creditor_player": "(g.creditor if g.creditor is not None and g.creditor >= 0 else None)",
     "card": "g.card",
 }
+
+
+_EXPRESSIONS = named_dispatch_table(ExpressionCompiler, ast.Expr, "_e_")

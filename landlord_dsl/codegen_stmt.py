@@ -17,6 +17,7 @@ import attrs
 from . import ast
 from .codegen import Code, Compiled, cannot_fail, expression_nodes
 from .codegen_expr import _CONTEXT, ExpressionCompiler
+from .dispatch import named_dispatch_table
 from .limits import MAX_INT
 from .narrowing import walk_statements
 from .requests import DONE, ChoiceSite
@@ -73,7 +74,7 @@ class StatementCompiler(ExpressionCompiler):
         for s in stmts:
             self.note_origins(s)
             with out.at(s.span):
-                getattr(self, "_s_" + type(s).__name__)(out, s)
+                _STATEMENTS[type(s)](self, out, s)
         if len(out.lines) == before:
             out.line("pass")
 
@@ -839,3 +840,6 @@ class StatementCompiler(ExpressionCompiler):
                 self.inlining.discard(s.action)
             return
         out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
+
+
+_STATEMENTS = named_dispatch_table(StatementCompiler, ast.Stmt, "_s_")
