@@ -38,6 +38,7 @@ from .saves import GameState, restore_game, save_game
 
 if TYPE_CHECKING:
     from .agents import Agent
+    from .game_contract import RulesGame
     from .program import Program
 
 
@@ -722,3 +723,10 @@ def _var_index(names: list[str], name: str, scope: str) -> int:
         raise LandlordError(
             f"no {scope} variable '{name}'{f' ({hint})' if hint else ''} in these rules (declared: {known})"
         ) from None
+
+
+if TYPE_CHECKING:
+
+    def _game_keeps_the_contract(game: Game) -> RulesGame:
+        """(For type checkers only: a Game is what generated rule code may assume; game_contract.py.)"""
+        return game
