@@ -278,3 +278,14 @@ def assert_script_used_up(game) -> None:
     left = {seat: a.answers for seat, a in enumerate(game.agents) if isinstance(a, ScriptedAgent) and a.answers}
     throws = getattr(game.chance, "throws", [])
     assert not left and not throws, f"unused answers {left}, unused throws {throws}"
+
+
+def engine_function(source: str, name: str, **names: Any):
+    """Return the function `name` defined by `source`, compiled as if written in landlord_dsl/engine.py,
+    with `names` as its globals: a Python error raised there is the engine's (reported as a rule failure),
+    where one raised in a caller's own code (a test's, an agent's) is the caller's and reaches it unchanged."""
+    from landlord_dsl import engine
+
+    namespace: dict[str, Any] = dict(names)
+    exec(compile(source, engine.__file__, "exec"), namespace)
+    return namespace[name]

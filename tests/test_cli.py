@@ -14,6 +14,7 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.cli import main
+from scenario_helpers import engine_function
 
 ROOT = Path(__file__).resolve().parents[1]
 MISTAKES = """edition "bad" { players 2 to 4 }
@@ -163,13 +164,14 @@ def test_play_reports_a_python_error_in_the_rules_as_a_rule_failure(monkeypatch,
     """`play` runs the game through Game.play, so a failure inside the rules is located, exit 1, not a crash."""
     from landlord_dsl.engine import Game
 
-    played = Game.play_turn
-
-    def failing_turn(game: Game) -> None:
-        played(game)
-        if game.turn == 3:
-            raise ZeroDivisionError("division by zero")
-
+    failing_turn = engine_function(  # an engine bug: a caller's own error would reach the caller unchanged
+        "def failing_turn(game):\n"
+        "    played(game)\n"
+        "    if game.turn == 3:\n"
+        "        raise ZeroDivisionError('division by zero')\n",
+        "failing_turn",
+        played=Game.play_turn,
+    )
     monkeypatch.setattr(Game, "play_turn", failing_turn)
     code, out = run("play", "landlords-game-1906", "--seed", "7")
     err = capsys.readouterr().err

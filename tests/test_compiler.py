@@ -25,11 +25,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl import engine
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiler import compile_ruleset
 from landlord_dsl.resources import editions_dir
+from scenario_helpers import engine_function
 
 FILES = sorted(editions_dir().rglob("*.lg"))
 
@@ -813,12 +813,9 @@ def failing(game, name, amount):
 
 
 def _an_engine_bug(game: ld.Game, name: str, amount: int):
-    """Return the game's payment method `name`, failing with a ValueError when it pays `amount`; it is
-    compiled as if written in engine.py, since a Python error there is the engine's (reported at the rules'
-    statement), where one in a caller's code (an agent's, say) is the caller's own."""
-    namespace: dict = {}
-    exec(compile(_ENGINE_BUG, engine.__file__, "exec"), namespace)
-    return namespace["failing"](game, name, amount)
+    """Return the game's payment method `name`, failing with a ValueError when it pays `amount`, as a bug
+    in the engine would (scenario_helpers.engine_function)."""
+    return engine_function(_ENGINE_BUG, "failing")(game, name, amount)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

@@ -17,10 +17,11 @@ def _ci_commands() -> list[str]:
     """Return the commands .ci/run runs after its setup, one by one, as the README would chain them."""
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("python3 -m venv"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("# (the README's test command ends here"))
     # CI installs quietly; the command is the same
     return [
         part.replace("pip install -q ", "pip install ")
-        for line in lines[start:]
+        for line in lines[start:end]
         if line.strip()
         for part in line.split(" && ")
     ]
