@@ -16,6 +16,7 @@ from .dispatch import dispatch_table, handles
 from .errors import did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_DICE, MAX_FACES, MAX_NUMBER, Scope, declared_type
 from .placement import order_rules
+from .resources import shown_name
 from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
 # names the language gives a meaning: no declaration may take them
@@ -280,7 +281,8 @@ class DeclarationPass(PassBase):
         m = self.m
         first = next((r for r in m.rules if r.name == d.name), None)
         if first is not None:
-            where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != d.span.file else "")
+            elsewhere = first.span.file != d.span.file
+            where = f"line {first.span.line}" + (f" of {shown_name(first.span.file)}" if elsewhere else "")
             self.error(
                 f"rule '{d.name}' is declared twice", d.span, f"the first is at {where}; give each rule its own name"
             )

@@ -41,6 +41,21 @@ def editions_dir() -> Path:
     return found
 
 
+def shown_name(file: str) -> str:
+    """Return how a source file is named to users: a shipped file by its file name alone, any other as given.
+
+    Where the package is installed (a site-packages path) is nothing the reader
+    can use: `landlord-dsl show NAME` and the docs know the shipped files by name.
+    """
+    try:
+        path = Path(file)
+        if path.is_absolute() and path.is_relative_to(editions_dir()):
+            return path.name
+    except (OSError, ValueError, LandlordError):
+        pass
+    return file
+
+
 def shipped_files() -> dict[str, Path]:
     """Return every shipped .lg file by name (its file name without .lg)."""
     return {path.stem: path for path in sorted(editions_dir().rglob("*.lg"))}
