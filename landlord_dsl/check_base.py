@@ -26,6 +26,8 @@ class PassBase:
     def __init__(self, sources: dict[str, SourceText]):
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []  # what `check` points out in rules that check
+        self.unkeyed: list[Diagnostic] = []  # citations without a source key: warnings under `check --strict`
         self.annotations = Annotations()
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}

@@ -17,6 +17,7 @@ from .errors import did_you_mean
 from .model import LITERAL_NAMES, Scope, param_type
 from .narrowing import narrowings, still_narrowed
 from .parser import parse_hole
+from .resources import shown_name
 from .types import (
     ANY,
     BOOL,
@@ -336,7 +337,7 @@ class StatementPass(PassBase):
                     self.error(
                         f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
                         value.span,
-                        f"it is paid at {paid.file}:{paid.line}",
+                        f"it is paid at {shown_name(paid.file)}:{paid.line}",
                     )
 
     @handles(ast.Set)

@@ -29,7 +29,7 @@ from .errors import (
 )
 from .extensions import restatement_warnings
 from .limits import MAX_INPUT, too_deep
-from .parser import SyntaxErrors, parse, source_of
+from .parser import SyntaxErrors, old_syntax_warnings, parse, source_of
 from .resources import editions_dir, resolve, shown_name
 from .sourcefile import read_source
 from .types import ANY, describe
@@ -47,6 +47,7 @@ class RuleSet:
     path: Path | None
     rules_hash: str
     warnings: tuple[Diagnostic, ...] = ()  # what `check` points out without refusing the rules (extensions.py)
+    unkeyed: tuple[Diagnostic, ...] = ()  # citations without a source key: warnings of `check --strict` only
 
 
 # the declarations known by their kind ("option" for an OptionDecl, ...) and their name
@@ -82,10 +83,11 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
 
 def merge(
     base: list[ast.Declaration], variant: ast.Module, sources: dict[str, SourceText]
-) -> tuple[list[ast.Declaration], list[Diagnostic]]:
-    """Return the base declarations with the variant's applied on top, and what could not be applied."""
+) -> tuple[list[ast.Declaration], list[Diagnostic], list[Diagnostic]]:
+    """Return the base declarations with the variant's applied on top, what could not be applied, and warnings."""
     out = list(base)
     problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     src = sources[variant.source_name]
     board_index = next((i for i, d in enumerate(out) if isinstance(d, ast.BoardDecl)), None)
     for d in variant.declarations:
@@ -146,13 +148,14 @@ def merge(
             if at is None:
                 out.append(d)
             else:
-                if isinstance(d, ast.DeckDecl):
-                    problems.extend(_dropped_tags(out[at], d, src))  # type: ignore[arg-type]
                 old = out[at]
+                if isinstance(d, ast.DeckDecl) and isinstance(old, ast.DeckDecl):
+                    d, untagged = with_base_tags(old, d)
+                    warnings.extend(_untagged_warning(card, missing, src) for card, missing in untagged)
                 if isinstance(d, _EXTENSIBLE) and isinstance(old, _EXTENSIBLE) and d.extension is None:
                     d = attrs.evolve(d, extension=old.extension)  # a replaced extension point stays one
                 out[at] = d
-    return out, problems
+    return out, problems, warnings
 
 
 _EXTENSIBLE = (ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
@@ -189,26 +192,59 @@ def _replace_handler(out: list[ast.Declaration], d: ast.ReplaceHandlerDecl, src:
     return []
 
 
-def _dropped_tags(old: ast.DeckDecl, new: ast.DeckDecl, src: SourceText) -> list[Diagnostic]:
-    """Return an error for each card a restated deck keeps by name but without a tag the base gave it.
+def with_base_tags(old: ast.DeckDecl, new: ast.DeckDecl) -> tuple[ast.DeckDecl, list[tuple[ast.CardDecl, list[str]]]]:
+    """Return a restated deck whose cards keep every tag the base's card of the same name has, and the cards
+    that were restated without some (with the tags they lacked).
 
-    Rules find cards by their tags (`c has jail_free`): a card restated without
-    its tag would silently stop doing what the rules expect of it.
+    Rules find cards by their tags (`c has jail_free`): a card restated by name
+    without its tag, as variants written before tags were, would otherwise
+    silently stop doing what the rules expect of it.
     """
-    tags = {c.name: set(c.tags) for c in old.cards}
-    problems = []
+    tags = {c.name: c.tags for c in old.cards}
+    untagged = []
+    cards = []
     for card in new.cards:
-        missing = sorted(tags.get(card.name, set()) - set(card.tags))
+        missing = [t for t in tags.get(card.name, ()) if t not in card.tags]
         if missing:
-            problems.append(
-                src.diagnostic(
-                    f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} "
-                    f"{', '.join(missing)} the base gives it",
-                    card.span,
-                    f"add `tagged {', '.join(missing)}`, or give the card another name if it is another card",
-                )
-            )
-    return problems
+            untagged.append((card, missing))
+            card = attrs.evolve(card, tags=card.tags + tuple(missing))
+        cards.append(card)
+    return (attrs.evolve(new, cards=tuple(cards)) if untagged else new), untagged
+
+
+def with_tags_of_base(module: ast.Module, where: Path | None) -> ast.Module:
+    """Return the module with each card it restates given the tags the base's card has (what `fmt` writes).
+
+    The module itself is returned when it extends nothing or its base cannot
+    be read (`fmt` lays out a file whatever its base). `where` is the file's
+    path, for a base in its folder.
+    """
+    if module.header.extends is None:
+        return module
+    try:
+        bases = _with_bases(module, where)[:-1]
+        _, decls, _, _ = _merged(bases)
+    except (LandlordError, OSError, RecursionError):
+        return module
+    decks = {d.name: d for d in decls if isinstance(d, ast.DeckDecl)}
+    out = [
+        with_base_tags(decks[d.name], d)[0] if isinstance(d, ast.DeckDecl) and d.name in decks else d
+        for d in module.declarations
+    ]
+    return attrs.evolve(module, declarations=tuple(out))
+
+
+def _untagged_warning(card: ast.CardDecl, missing: list[str], src: SourceText) -> Diagnostic:
+    tags = ", ".join(missing)
+    return attrs.evolve(
+        src.diagnostic(
+            f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} {tags} "
+            f"the base gives it: it keeps {'them' if len(missing) > 1 else 'it'}",
+            card.span,
+            f"`landlord-dsl fmt {src.name}` writes `tagged {tags}`; give the card another name if it is another card",
+        ),
+        severity="warning",
+    )
 
 
 def _hash(modules: list[ast.Module]) -> str:
@@ -383,8 +419,9 @@ def _merged(modules: list[ast.Module]) -> tuple[ast.Header, list[ast.Declaration
     warnings: list[Diagnostic] = []
     for variant in modules[1:]:
         warnings.extend(restatement_warnings(decls, variant, sources))
-        decls, cannot = merge(decls, variant, sources)
+        decls, cannot, warned = merge(decls, variant, sources)
         problems.extend(cannot)  # reported together with whatever the checker finds
+        warnings.extend(warned)
     header = modules[0].header
     for variant in modules[1:]:
         h = variant.header
@@ -409,18 +446,32 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
         model = check_declarations(header, decls, sources, checker)
     except LandlordError as err:
         found = _blame_changes(_blame_removals(list(err.diagnostics), modules), modules, decls, checker.m)
-        raise RuleCheckError(problems + found + warnings) from None
+        raise RuleCheckError(problems + found + warnings + checker.warnings) from None
     except RecursionError:
         raise too_deep(source_of(modules[-1])) from None
     if problems:
         raise RuleCheckError(problems + warnings)
-    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules), tuple(warnings))
+    warnings.extend(checker.warnings)
+    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules), tuple(warnings), tuple(checker.unkeyed))
     from .compiler import fixed_value_problems  # the compiler builds on this module
 
     problems = fixed_value_problems(ruleset)
     if problems:
         raise RuleCheckError(problems)
     return ruleset
+
+
+def warnings_of(ruleset: RuleSet, strict: bool = False) -> list[Diagnostic]:
+    """Return what `check` warns of in rules that check, in file order.
+
+    That is the ruleset's warnings, the old syntax of the named file (not
+    its base's, which `fmt` of that file cannot rewrite) and, when `strict`,
+    every citation without a source key (the shipped files have none).
+    """
+    found = [*ruleset.warnings, *old_syntax_warnings(ruleset.modules[-1])]
+    if strict:
+        found.extend(ruleset.unkeyed)
+    return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
 # what the checker says of a name nothing declares: "unknown name 'x'", "unknown function 'x'",
