@@ -445,7 +445,8 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
     try:
         model = check_declarations(header, decls, sources, checker)
     except LandlordError as err:
-        found = _blame_changes(_blame_removals(list(err.diagnostics), modules), modules, decls, checker.m)
+        partial = getattr(checker, "m", None)  # what the checker got to: the types the variant gave
+        found = _blame_changes(_blame_removals(list(err.diagnostics), modules), modules, decls, partial)
         raise RuleCheckError(problems + found + warnings + checker.warnings) from None
     except RecursionError:
         raise too_deep(source_of(modules[-1])) from None
@@ -571,7 +572,7 @@ def _declared_type(model: Model | None, what: str, name: str) -> str | None:
 
 
 def _blame_changes(
-    diagnostics: list[Diagnostic], modules: list[ast.Module], decls: list[ast.Declaration], model: Model
+    diagnostics: list[Diagnostic], modules: list[ast.Module], decls: list[ast.Declaration], model: Model | None
 ) -> list[Diagnostic]:
     """Return the diagnostics with each error a variant causes in a file it builds on put at the variant's line.
 
