@@ -525,6 +525,8 @@ def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) ->
     return kept
 
 
+_Change = ast.Declaration | ast.SpaceDecl | ast.CardDecl
+
 # declarations whose type passes on to what is made from them: a base's `var wages_now = wages`
 # changes with a variant's `const wages`
 _VALUED = (ast.ConstDecl, ast.VarDecl, ast.FunctionDecl, ast.TableDecl)
@@ -609,6 +611,8 @@ def _blame_changes(
         words = _IDENTIFIER.findall(_text_at(source, d.span)) + _IDENTIFIER.findall(d.line_text or "")
         word = next((w for w in words if w in changed or w in made_from), None)
         root = made_from.get(word, word) if word is not None else None
+        if root is None and len(changed) == 1:  # what else could it be
+            root = next(iter(changed))
         groups.setdefault((root, index), []).append((d, word if word != root else None))
     caused_ids = {id(d) for d, _ in caused}
     kept = [d for d in diagnostics if id(d) not in caused_ids]
@@ -629,7 +633,7 @@ def _blame_changes(
         else:
             decl, module = changes_after[index][0][root]
             key = _decl_key(decl)
-            what = key[0] if key is not None else "space"
+            what = key[0] if key is not None else "declaration"
             hints = []
             old, new = _declared_type(base_models[index], what, root), _declared_type(model, what, root)
             if old is not None and new is not None and old != new:
@@ -677,9 +681,6 @@ def _changes_after(
                 made_from[d.name] = made_from.get(used, used)
                 grew = True
     return changed, made_from
-
-
-_Change = ast.Declaration | ast.SpaceDecl | ast.CardDecl
 
 
 def _touched(module: ast.Module) -> dict[tuple[str, str], _Change]:

@@ -82,3 +82,54 @@ def test_shipped_files_are_named_by_their_file_name():
     rendered = _render(path)
     assert "\nmonopoly-1933-atlantic-city.lg:351:13: note:" in rendered
     assert str(editions_dir()) not in rendered
+
+
+def test_a_break_that_names_no_change_is_reported_at_the_variants_header(tmp_path: Path):
+    """An error of the base at a line that names nothing the variant changes is still the variant's: at its header.
+
+    The board line `space elm ... : lot { price = 60 }` names the restated kind; `pay here.price` names nothing
+    of the variant (which also adds a constant, so the kind is not the only suspect).
+    """
+    base = (
+        'edition "base" {\n    players 2 to 2\n    source "house-rule" original\n}\n'
+        'account bank "The bank" unlimited\nkind start "Start" { }\nkind lot "Lot" titled { price: int }\n'
+        'board {\n    space go "Go" : start\n    space elm "Elm" : lot { price = 60 }\n}\n'
+        'deck deeds "Deeds" returned of titles { }\n'
+        'rule moving "Move" {\n    on turn {\n        roll dice\n        move forward dice.total\n    }\n}\n'
+        'rule fee "Fee" {\n    on land lot {\n        pay here.price from player to bank\n    }\n}\n'
+    )
+    (tmp_path / "base.lg").write_text(base, encoding="utf-8")
+    variant = tmp_path / "variant.lg"
+    variant.write_text(
+        'edition "variant" {\n    extends "base.lg"\n    source "house-rule" original\n}\n'
+        'kind lot "Lot" titled { }\nconst bonus = 5\n',
+        encoding="utf-8",
+    )
+    assert ld.check(base, str(tmp_path / "base.lg")) == []
+    diagnostics = ld.check(variant.read_text(encoding="utf-8"), str(variant))
+    assert [(d.severity, Path(d.span.file).name, d.span.line, d.message) for d in diagnostics] == [
+        (
+            "error",
+            "variant.lg",
+            5,
+            "kind 'lot' as this variant declares it breaks the base: "
+            "kind 'lot' has no field 'price' (1 line of the base)",
+        ),
+        ("note", "base.lg", 10, "the base fails here: kind 'lot' has no field 'price'"),
+        (
+            "error",
+            "variant.lg",
+            1,
+            "the base no longer checks with this variant: a space has no field 'price' (1 line of the base)",
+        ),
+        ("note", "base.lg", 21, "the base fails here: a space has no field 'price'"),
+    ]
+    # with the kind the only change, the line that names nothing of the variant is the kind's doing too
+    variant.write_text(variant.read_text(encoding="utf-8").replace("const bonus = 5\n", ""), encoding="utf-8")
+    diagnostics = ld.check(variant.read_text(encoding="utf-8"), str(variant))
+    assert [(d.severity, Path(d.span.file).name, d.span.line) for d in diagnostics] == [
+        ("error", "variant.lg", 5),
+        ("note", "base.lg", 10),
+        ("note", "base.lg", 21),
+    ]
+    assert diagnostics[0].message == "kind 'lot' as this variant declares it breaks the base (2 lines of the base)"
