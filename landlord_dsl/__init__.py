@@ -184,17 +184,21 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     return _parse(text, file)
 
 
-def check(text: str, file: str = "<string>") -> list[Diagnostic]:
-    """Return every problem in .lg source text: its errors, or, when it is valid, warnings of old syntax."""
+def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagnostic]:
+    """Return every problem in .lg source text: its errors, or, when it is valid, its warnings.
+
+    The warnings are those of `landlord-dsl check` (old syntax, a rule restated
+    around an extension point, ...); with `strict`, as `check --strict`, also
+    every citation that does not start with a source key.
+    """
     from .errors import LandlordError
-    from .loader import load_text
-    from .parser import old_syntax_warnings
+    from .loader import load_text, warnings_of
 
     try:
         ruleset = load_text(text, file)
     except LandlordError as err:
         return list(err.diagnostics)
-    return old_syntax_warnings(ruleset.modules[-1])
+    return warnings_of(ruleset, strict)
 
 
 def format_source(text: str, file: str = "<string>") -> str:

@@ -35,7 +35,7 @@ class Provenance:
     """Where a declaration comes from: a citation and a confidence."""
 
     source: str
-    confidence: str | None = None  # primary | secondary | code | reconstruction
+    confidence: str | None = None  # primary | secondary | code | reconstruction | original
     note: str | None = None
     span: Span = _span()
 

@@ -18,7 +18,8 @@ import attrs
 from .errors import LandlordError
 from .resources import editions_dir
 
-KEY = re.compile(r"[a-z0-9][a-z0-9-]*")
+# a key has a letter: `"1906, Rule 2"`, a year and a rule, is the free text of a file older than keys
+KEY = re.compile(r"(?=[a-z0-9-]*[a-z])[a-z0-9][a-z0-9-]*")
 # the kinds of source, with how the sources page describes each
 KINDS = {
     "primary": "primary document",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import ast
 from .errors import Diagnostic, SourceText
 from .model import Annotations
+from .types import DICE, INT, NONE, compatible, describe, dice_set_name, strip_optional
 
 if TYPE_CHECKING:
     from .model import Model, Scope
@@ -26,6 +27,8 @@ class PassBase:
     def __init__(self, sources: dict[str, SourceText]):
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []  # what `check` points out in rules that check
+        self.unkeyed: list[Diagnostic] = []  # citations without a source key: warnings under `check --strict`
         self.annotations = Annotations()
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}
@@ -38,6 +41,25 @@ class PassBase:
         source = self.sources.get(span.file) if span is not None else None
         line = source.line(span.line) if source and span else None
         self.diagnostics.append(Diagnostic(message, span, line, hint))
+
+    def mismatch_hint(self, want: str, got: str, e: ast.Expr) -> str | None:
+        """Return a hint for a value `e` of type `got` given where `want` is wanted, or None.
+
+        Two slips have a fix to name: a value that may be none where none is
+        not allowed (test it first: the test narrows it), and a throw where a
+        number is wanted (its `.total`).
+        """
+        from .formatter import expr  # the formatter builds on the checker's modules
+
+        if got.endswith("?") and got != NONE and compatible(want, strip_optional(got)):
+            shown = expr(e)
+            return (
+                f"it may be none: rule none out first, e.g. `if {shown} != none {{ ... }}`; "
+                f"inside, it is {describe(strip_optional(got))}"
+            )
+        if want == INT and (got == DICE or dice_set_name(got) is not None):
+            return f"`{expr(e)}.total` is the sum of the throw (`.first`, `.second` or `[i]` a single die)"
+        return None
 
     def _span_in_text(self, span: ast.Span, text: str, start: int, length: int) -> ast.Span:
         """Return the span of text[start:start + length] in the file, or `span` if it cannot be found.

@@ -225,7 +225,8 @@ class BodyPass(StatementPass):
                 self.error(
                     f"unknown space, kind or group '{h.selector}'",
                     h.selector_span,
-                    did_you_mean(h.selector, list(m.space_index) + list(m.groups)),
+                    did_you_mean(h.selector, list(m.space_index) + list(m.groups))
+                    or "the kinds and groups: " + ", ".join(sorted(m.groups)) + "; or a space by its name",
                 )
         elif h.selector is not None:
             self.error(f"`on {h.event}` takes no space", h.selector_span, f"write `on {h.event} {{ ... }}`")

@@ -13,9 +13,10 @@ from .bibliography import KEY, parse_citation, shipped_sources
 from .builtins import BUILTINS
 from .check_base import PassBase
 from .dispatch import dispatch_table, handles
-from .errors import did_you_mean
+from .errors import Diagnostic, did_you_mean
 from .model import AGGREGATES, FIELD_TYPES, LITERAL_NAMES, MAX_DICE, MAX_FACES, MAX_NUMBER, Scope, declared_type
 from .placement import order_rules
+from .resources import shown_name
 from .types import BUILTIN_FIELDS, CONTEXT_NAMES, GROUP, SHORTFALL_NAMES, SPACE, compatible, describe
 
 # names the language gives a meaning: no declaration may take them
@@ -69,7 +70,7 @@ class DeclarationPass(PassBase):
             self.error(
                 f"the name '{name}' is already used",
                 decl.span,
-                f"it is declared at {prev.file}:{prev.line}; every top-level name must be unique",
+                f"it is declared at {shown_name(prev.file)}:{prev.line}; every top-level name must be unique",
             )
             return False
         self.names_seen[name] = decl.span
@@ -280,7 +281,8 @@ class DeclarationPass(PassBase):
         m = self.m
         first = next((r for r in m.rules if r.name == d.name), None)
         if first is not None:
-            where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != d.span.file else "")
+            elsewhere = first.span.file != d.span.file
+            where = f"line {first.span.line}" + (f" of {shown_name(first.span.file)}" if elsewhere else "")
             self.error(
                 f"rule '{d.name}' is declared twice", d.span, f"the first is at {where}; give each rule its own name"
             )
@@ -326,7 +328,7 @@ class DeclarationPass(PassBase):
             self.error(
                 f"'{d.key}' cannot be a source key",
                 d.span,
-                "a key is lower-case letters, digits and '-', e.g. \"club-rules-2024\"",
+                "a key is lower-case letters, digits and '-', with a letter, e.g. \"club-rules-2024\"",
             )
         elif d.key in shipped:
             self.error(
@@ -344,7 +346,13 @@ class DeclarationPass(PassBase):
             self.references[d.key] = d
 
     def _check_citations(self, header: ast.Header, decls: list[ast.Declaration]) -> None:
-        """Report every citation part that does not start with a key of the bibliography or of a `reference`."""
+        """Report every citation part whose key is unknown; note each part that starts with no key at all.
+
+        A part without a key (`source "house rule"`) is the author's own note and
+        checks: it is kept in `self.unkeyed` (a warning only under `check --strict`,
+        which the shipped files pass), unless its first word is a key written
+        without its comma (`magie-1906 Rule 4`), which is warned of always.
+        """
         cited: list[ast.Provenance | None] = [header.provenance]
         for d in decls:
             cited.append(getattr(d, "provenance", None))
@@ -364,13 +372,23 @@ class DeclarationPass(PassBase):
                 word = part.key or part.text.split(",")[0].split(":")[0].strip()
                 at = self._span_in_text(prov.span, prov.source, part.start, max(1, len(word)))
                 if part.key is None:
-                    self.error(
+                    first = KEY.match(part.text)
+                    a_key = first is not None and first.group(0) in known
+                    hint = (
+                        f'write "{first.group(0)}, {part.text[first.end() :].strip()}": a comma follows the key'
+                        if a_key and first is not None
+                        else 'cite a source as KEY, LOCATOR ("magie-1906, Rule 4"; "house-rule: ..." for a custom '
+                        "of your own); the keys are listed by `landlord-dsl sources`, and `reference` adds yours"
+                    )
+                    source = self.sources.get(at.file)
+                    note = Diagnostic(
                         f"the citation '{part.text}' does not start with a source key",
                         at,
-                        did_you_mean(word, known)
-                        or 'write KEY, LOCATOR as in "magie-1906, Rule 4"; '
-                        "the keys are listed by `landlord-dsl sources`",
+                        source.line(at.line) if source is not None else None,
+                        hint,
+                        "warning",
                     )
+                    (self.warnings if a_key else self.unkeyed).append(note)
                 else:
                     containing = [k for k in known if part.key in k.split("-")]
                     hint = did_you_mean(part.key, known) or (

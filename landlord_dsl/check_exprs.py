@@ -338,7 +338,7 @@ class ExpressionPass(PassBase):
                 self.error(
                     f"argument {i + 1} of '{e.function}' must be {describe(want)}, not {describe(got)}",
                     e.args[i].span,
-                    None,
+                    self.mismatch_hint(want, got, e.args[i]),
                 )
         return result
 

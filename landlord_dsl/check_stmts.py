@@ -17,6 +17,7 @@ from .errors import did_you_mean
 from .model import LITERAL_NAMES, Scope, param_type
 from .narrowing import narrowings, still_narrowed
 from .parser import parse_hole
+from .resources import shown_name
 from .types import (
     ANY,
     BOOL,
@@ -93,10 +94,35 @@ class StatementPass(PassBase):
             )
 
     def expect(self, e: ast.Expr, scope: Scope, want: str, what: str) -> str:
+        if want == PAYEE and isinstance(e, ast.Name) and self._unknown_payee(e, scope):
+            return ANY
         t = self.expr(e, scope)
         if not compatible(want, t):
-            self.error(f"{what} must be {describe(want)}, not {describe(t)}", e.span, None)
+            self.error(f"{what} must be {describe(want)}, not {describe(t)}", e.span, self.mismatch_hint(want, t, e))
         return t
+
+    def _unknown_payee(self, e: ast.Name, scope: Scope) -> bool:
+        """Report a name that pays or is paid but names nothing, with the accounts as the hint; return True if so.
+
+        The generic "did you mean" would offer any close name (a kind for `pot`),
+        where only a player or an account can pay.
+        """
+        if self._name_type(e, scope, report=False) != ANY or self.annotations.ref(e) is not None:
+            return False
+        accounts = [a.name for a in self.m.accounts]
+        players = ["player", *scope.visible()]
+        close = did_you_mean(e.name, accounts + players)
+        listed = (
+            "the accounts: " + ", ".join(accounts)
+            if accounts
+            else 'the rules declare no account (`account NAME "LABEL"` adds one)'
+        )
+        self.error(
+            f"unknown name '{e.name}'",
+            e.span,
+            close or f"{listed}; or a player, e.g. `player`",
+        )
+        return True
 
     def _deck(self, name: str, span: ast.Span) -> None:
         if name not in self.m.decks:
@@ -305,7 +331,7 @@ class StatementPass(PassBase):
                 self.error(
                     f"argument {i + 1} of '{s.action}' must be {describe(param_type(p.type))}, not {describe(got)}",
                     s.args[i].span,
-                    None,
+                    self.mismatch_hint(param_type(p.type), got, s.args[i]),
                 )
 
     @handles(ast.Eliminate)
@@ -336,7 +362,7 @@ class StatementPass(PassBase):
                     self.error(
                         f"field '{name}' of '{s.name}' is negative ({number}), but it is paid as an amount",
                         value.span,
-                        f"it is paid at {paid.file}:{paid.line}",
+                        f"it is paid at {shown_name(paid.file)}:{paid.line}",
                     )
 
     @handles(ast.Set)

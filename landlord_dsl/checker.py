@@ -81,6 +81,15 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
         return m
 
 
-def check_declarations(header: ast.Header, decls: Iterable[ast.Declaration], sources: dict[str, SourceText]) -> Model:
-    """Check merged declarations; return the Model or raise LandlordError with every problem."""
-    return Checker(sources).check(header, decls)
+def check_declarations(
+    header: ast.Header,
+    decls: Iterable[ast.Declaration],
+    sources: dict[str, SourceText],
+    checker: Checker | None = None,
+) -> Model:
+    """Check merged declarations; return the Model or raise LandlordError with every problem.
+
+    A `checker` given is the one run: after a failure its partial Model (`checker.m`) still
+    says what type each declaration it got to was given.
+    """
+    return (checker or Checker(sources)).check(header, decls)

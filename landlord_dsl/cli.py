@@ -61,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check .lg files and print every problem")
     p.add_argument("files", nargs="+", metavar="FILE_OR_NAME", help="a .lg file, a shipped name, or - for stdin")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing for files without problems")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="also warn of citations without a source key, and fail (exit 1) on any warning",
+    )
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("fmt", help="rewrite .lg files in canonical layout")

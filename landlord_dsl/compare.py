@@ -22,6 +22,7 @@ from . import ast
 from .errors import visible
 from .formatter import expr, format_declaration, quote
 from .loader import RuleSet
+from .resources import shown_name
 from .terminal import painter
 
 CATEGORIES = (
@@ -94,7 +95,7 @@ def _where(node: Any) -> str | None:
     if isinstance(node, ast.RuleDecl):
         node = next((h for h in node.handlers if h.provenance is not None), node)
     span = getattr(node, "span", None)
-    return f"{span.file}:{span.line}" if span is not None and span.file != "<none>" else None
+    return f"{shown_name(span.file)}:{span.line}" if span is not None and span.file != "<none>" else None
 
 
 def _pair(

@@ -37,8 +37,10 @@ class Diagnostic:
         if self.span is None:
             head = f"{self.severity}: {message}"
             return head + (f"\n   hint: {hint}" if hint else "")
+        from .resources import shown_name  # resources builds on this module
+
         span = self.span
-        lines = [f"{visible(span.file)}:{span.line}:{span.column}: {self.severity}: {message}"]
+        lines = [f"{visible(shown_name(span.file))}:{span.line}:{span.column}: {self.severity}: {message}"]
         if self.line_text is not None:
             gutter = str(span.line)
             raw = self.line_text

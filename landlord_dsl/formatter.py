@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -723,8 +724,15 @@ def _comments(text: str) -> list[_Comment]:
 
 
 def format_text(text: str, file: str = "<string>") -> str:
-    """Return `text` in canonical layout; raise LandlordError if it does not parse."""
-    module = parse(text, file)
+    """Return `text` in canonical layout, old forms rewritten; raise LandlordError if it does not parse.
+
+    Besides the layout, the only change is a migration: a card a variant
+    restates without a tag its base's card has gets the tag written.
+    """
+    from .loader import with_tags_of_base  # the loader builds on the formatter (through the checker)
+
+    where = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
+    module = with_tags_of_base(parse(text, file), where)
     printer = _Printer(text, _comments(text))
     try:
         printer.module(module)

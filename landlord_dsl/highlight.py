@@ -26,7 +26,7 @@ _DECLARATION = re.compile(r'^(?:\w+_decl|header):\s*(?:\[\w+\]\s*)?"([a-z_]+)"',
 
 CONSTANTS = ("true", "false", "none")
 WORD_OPERATORS = ("and", "or", "not", "in")
-CONFIDENCE = ("primary", "secondary", "code", "reconstruction")
+CONFIDENCE = ("primary", "secondary", "code", "reconstruction", "original")
 
 
 def grammar_words() -> tuple[frozenset[str], frozenset[str]]:

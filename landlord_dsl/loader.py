@@ -16,7 +16,7 @@ from pathlib import Path
 import attrs
 
 from . import ast
-from .checker import Model, check_declarations
+from .checker import Checker, Model, check_declarations
 from .errors import (
     Diagnostic,
     LandlordError,
@@ -29,9 +29,10 @@ from .errors import (
 )
 from .extensions import restatement_warnings
 from .limits import MAX_INPUT, too_deep
-from .parser import SyntaxErrors, parse, source_of
-from .resources import editions_dir, resolve
+from .parser import SyntaxErrors, old_syntax_warnings, parse, source_of
+from .resources import editions_dir, resolve, shown_name
 from .sourcefile import read_source
+from .types import ANY, describe
 
 _MAX_EXTENDS_DEPTH = 16
 
@@ -46,6 +47,7 @@ class RuleSet:
     path: Path | None
     rules_hash: str
     warnings: tuple[Diagnostic, ...] = ()  # what `check` points out without refusing the rules (extensions.py)
+    unkeyed: tuple[Diagnostic, ...] = ()  # citations without a source key: warnings of `check --strict` only
 
 
 # the declarations known by their kind ("option" for an OptionDecl, ...) and their name
@@ -81,10 +83,11 @@ def _decl_key(d: ast.Declaration) -> tuple[str, str] | None:
 
 def merge(
     base: list[ast.Declaration], variant: ast.Module, sources: dict[str, SourceText]
-) -> tuple[list[ast.Declaration], list[Diagnostic]]:
-    """Return the base declarations with the variant's applied on top, and what could not be applied."""
+) -> tuple[list[ast.Declaration], list[Diagnostic], list[Diagnostic]]:
+    """Return the base declarations with the variant's applied on top, what could not be applied, and warnings."""
     out = list(base)
     problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     src = sources[variant.source_name]
     board_index = next((i for i, d in enumerate(out) if isinstance(d, ast.BoardDecl)), None)
     for d in variant.declarations:
@@ -145,13 +148,14 @@ def merge(
             if at is None:
                 out.append(d)
             else:
-                if isinstance(d, ast.DeckDecl):
-                    problems.extend(_dropped_tags(out[at], d, src))  # type: ignore[arg-type]
                 old = out[at]
+                if isinstance(d, ast.DeckDecl) and isinstance(old, ast.DeckDecl):
+                    d, untagged = with_base_tags(old, d)
+                    warnings.extend(_untagged_warning(card, missing, src) for card, missing in untagged)
                 if isinstance(d, _EXTENSIBLE) and isinstance(old, _EXTENSIBLE) and d.extension is None:
                     d = attrs.evolve(d, extension=old.extension)  # a replaced extension point stays one
                 out[at] = d
-    return out, problems
+    return out, problems, warnings
 
 
 _EXTENSIBLE = (ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
@@ -188,26 +192,59 @@ def _replace_handler(out: list[ast.Declaration], d: ast.ReplaceHandlerDecl, src:
     return []
 
 
-def _dropped_tags(old: ast.DeckDecl, new: ast.DeckDecl, src: SourceText) -> list[Diagnostic]:
-    """Return an error for each card a restated deck keeps by name but without a tag the base gave it.
+def with_base_tags(old: ast.DeckDecl, new: ast.DeckDecl) -> tuple[ast.DeckDecl, list[tuple[ast.CardDecl, list[str]]]]:
+    """Return a restated deck whose cards keep every tag the base's card of the same name has, and the cards
+    that were restated without some (with the tags they lacked).
 
-    Rules find cards by their tags (`c has jail_free`): a card restated without
-    its tag would silently stop doing what the rules expect of it.
+    Rules find cards by their tags (`c has jail_free`): a card restated by name
+    without its tag, as variants written before tags were, would otherwise
+    silently stop doing what the rules expect of it.
     """
-    tags = {c.name: set(c.tags) for c in old.cards}
-    problems = []
+    tags = {c.name: c.tags for c in old.cards}
+    untagged = []
+    cards = []
     for card in new.cards:
-        missing = sorted(tags.get(card.name, set()) - set(card.tags))
+        missing = [t for t in tags.get(card.name, ()) if t not in card.tags]
         if missing:
-            problems.append(
-                src.diagnostic(
-                    f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} "
-                    f"{', '.join(missing)} the base gives it",
-                    card.span,
-                    f"add `tagged {', '.join(missing)}`, or give the card another name if it is another card",
-                )
-            )
-    return problems
+            untagged.append((card, missing))
+            card = attrs.evolve(card, tags=card.tags + tuple(missing))
+        cards.append(card)
+    return (attrs.evolve(new, cards=tuple(cards)) if untagged else new), untagged
+
+
+def with_tags_of_base(module: ast.Module, where: Path | None) -> ast.Module:
+    """Return the module with each card it restates given the tags the base's card has (what `fmt` writes).
+
+    The module itself is returned when it extends nothing or its base cannot
+    be read (`fmt` lays out a file whatever its base). `where` is the file's
+    path, for a base in its folder.
+    """
+    if module.header.extends is None:
+        return module
+    try:
+        bases = _with_bases(module, where)[:-1]
+        _, decls, _, _ = _merged(bases)
+    except (LandlordError, OSError, RecursionError):
+        return module
+    decks = {d.name: d for d in decls if isinstance(d, ast.DeckDecl)}
+    out = [
+        with_base_tags(decks[d.name], d)[0] if isinstance(d, ast.DeckDecl) and d.name in decks else d
+        for d in module.declarations
+    ]
+    return attrs.evolve(module, declarations=tuple(out))
+
+
+def _untagged_warning(card: ast.CardDecl, missing: list[str], src: SourceText) -> Diagnostic:
+    tags = ", ".join(missing)
+    return attrs.evolve(
+        src.diagnostic(
+            f"card '{card.name}' is restated without the tag{'s' if len(missing) > 1 else ''} {tags} "
+            f"the base gives it: it keeps {'them' if len(missing) > 1 else 'it'}",
+            card.span,
+            f"`landlord-dsl fmt {src.name}` writes `tagged {tags}`; give the card another name if it is another card",
+        ),
+        severity="warning",
+    )
 
 
 def _hash(modules: list[ast.Module]) -> str:
@@ -374,16 +411,17 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
     )
 
 
-def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet:
-    """Merge and check already-parsed modules (base first); return the RuleSet."""
+def _merged(modules: list[ast.Module]) -> tuple[ast.Header, list[ast.Declaration], list[Diagnostic], list[Diagnostic]]:
+    """Return the header and declarations of modules (base first) merged, what could not be merged, and warnings."""
     sources = {m.source_name: source_of(m) for m in modules}
     decls = list(modules[0].declarations)
     problems: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
     for variant in modules[1:]:
         warnings.extend(restatement_warnings(decls, variant, sources))
-        decls, cannot = merge(decls, variant, sources)
+        decls, cannot, warned = merge(decls, variant, sources)
         problems.extend(cannot)  # reported together with whatever the checker finds
+        warnings.extend(warned)
     header = modules[0].header
     for variant in modules[1:]:
         h = variant.header
@@ -396,21 +434,45 @@ def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet
             turn_limit=h.turn_limit or header.turn_limit,
             provenance=h.provenance or header.provenance,
         )
+    return header, decls, problems, warnings
+
+
+def load_modules(modules: list[ast.Module], path: Path | None = None) -> RuleSet:
+    """Merge and check already-parsed modules (base first); return the RuleSet."""
+    sources = {m.source_name: source_of(m) for m in modules}
+    header, decls, problems, warnings = _merged(modules)
+    checker = Checker(sources)
     try:
-        model = check_declarations(header, decls, sources)
+        model = check_declarations(header, decls, sources, checker)
     except LandlordError as err:
-        raise RuleCheckError(problems + _blame_removals(list(err.diagnostics), modules) + warnings) from None
+        partial = getattr(checker, "m", None)  # what the checker got to: the types the variant gave
+        found = _blame_changes(_blame_removals(list(err.diagnostics), modules), modules, decls, partial)
+        raise RuleCheckError(problems + found + warnings + checker.warnings) from None
     except RecursionError:
         raise too_deep(source_of(modules[-1])) from None
     if problems:
         raise RuleCheckError(problems + warnings)
-    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules), tuple(warnings))
+    warnings.extend(checker.warnings)
+    ruleset = RuleSet(header.name, model, tuple(modules), path, _hash(modules), tuple(warnings), tuple(checker.unkeyed))
     from .compiler import fixed_value_problems  # the compiler builds on this module
 
     problems = fixed_value_problems(ruleset)
     if problems:
         raise RuleCheckError(problems)
     return ruleset
+
+
+def warnings_of(ruleset: RuleSet, strict: bool = False) -> list[Diagnostic]:
+    """Return what `check` warns of in rules that check, in file order.
+
+    That is the ruleset's warnings, the old syntax of the named file (not
+    its base's, which `fmt` of that file cannot rewrite) and, when `strict`,
+    every citation without a source key (the shipped files have none).
+    """
+    found = [*ruleset.warnings, *old_syntax_warnings(ruleset.modules[-1])]
+    if strict:
+        found.extend(ruleset.unkeyed)
+    return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
 # what the checker says of a name nothing declares: "unknown name 'x'", "unknown function 'x'",
@@ -464,6 +526,161 @@ def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) ->
 
 
 _Change = ast.Declaration | ast.SpaceDecl | ast.CardDecl
+
+# declarations whose type passes on to what is made from them: a base's `var wages_now = wages`
+# changes with a variant's `const wages`
+_VALUED = (ast.ConstDecl, ast.VarDecl, ast.FunctionDecl, ast.TableDecl)
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _place(d: Diagnostic) -> tuple:
+    return (d.span.file, d.span.line, d.span.column, d.message) if d.span is not None else ("", 0, 0, d.message)
+
+
+def _text_at(source: SourceText, span: ast.Span) -> str:
+    """Return the text of the source that `span` covers."""
+    lines = [source.line(n) or "" for n in range(span.line, span.end_line + 1)]
+    lines[-1] = lines[-1][: span.end_column - 1]
+    lines[0] = lines[0][span.column - 1 :]
+    return "\n".join(lines)
+
+
+def _checked_alone(modules: list[ast.Module]) -> tuple[set[tuple], Model | None]:
+    """Return the errors (as places and messages) that modules (base first) have by themselves, and their Model."""
+    sources = {m.source_name: source_of(m) for m in modules}
+    header, decls, _, _ = _merged(modules)
+    try:
+        return set(), check_declarations(header, decls, sources)
+    except LandlordError as err:
+        return {_place(d) for d in err.diagnostics}, None
+    except RecursionError:
+        return set(), None
+
+
+def _declared_type(model: Model | None, what: str, name: str) -> str | None:
+    """Return the type a model gave a constant, variable or function (None if unknown)."""
+    if model is None:
+        return None
+    found: str | None = None
+    if what == "const" and name in model.consts:
+        found = model.annotations.type_of(model.consts[name])
+    elif what == "function":
+        found = model.function_types.get(name)
+    elif what.endswith(" var"):
+        table = {"game var": model.game_vars, "player var": model.player_vars, "space var": model.space_vars}
+        var = table.get(what, {}).get(name)
+        found = model.annotations.type_of(var) if var is not None else None
+    return None if found in (None, ANY) else found
+
+
+def _blame_changes(
+    diagnostics: list[Diagnostic], modules: list[ast.Module], decls: list[ast.Declaration], model: Model | None
+) -> list[Diagnostic]:
+    """Return the diagnostics with each error a variant causes in a file it builds on put at the variant's line.
+
+    A base that checks on its own can stop checking when a variant changes
+    what it uses (a function restated to give true/false where the base pays
+    what it gives): the error would be reported at lines of the base, often a
+    shipped file the author never wrote. Each such error is put at the
+    variant's declaration the failing base line uses (directly or through a
+    base declaration made from it), with a note at every line of the base it
+    breaks; an error the base has on its own stays where it is. `model` is the
+    failed check's partial Model, for the types the variant gave.
+    """
+    files = [m.source_name for m in modules]
+    sources = {m.source_name: source_of(m) for m in modules}
+    in_bases: dict[int, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.severity == "error" and d.span is not None and d.span.file in files[:-1]:
+            in_bases.setdefault(files.index(d.span.file), []).append(d)
+    caused: list[tuple[Diagnostic, int]] = []
+    base_models: dict[int, Model | None] = {}
+    for index, found in sorted(in_bases.items()):
+        own, base_models[index] = _checked_alone(modules[: index + 1])
+        caused.extend((d, index) for d in found if _place(d) not in own)
+    if not caused:
+        return diagnostics
+    groups: dict[tuple[str | None, int], list[tuple[Diagnostic, str | None]]] = {}
+    changes_after: dict[int, tuple[dict[str, tuple[ast.Declaration, ast.Module]], dict[str, str]]] = {}
+    for d, index in caused:
+        if index not in changes_after:
+            changes_after[index] = _changes_after(modules, index, decls, sources)
+        changed, made_from = changes_after[index]
+        assert d.span is not None
+        source = sources[d.span.file]
+        words = _IDENTIFIER.findall(_text_at(source, d.span)) + _IDENTIFIER.findall(d.line_text or "")
+        word = next((w for w in words if w in changed or w in made_from), None)
+        root = made_from.get(word, word) if word is not None else None
+        if root is None and len(changed) == 1:  # what else could it be
+            root = next(iter(changed))
+        groups.setdefault((root, index), []).append((d, word if word != root else None))
+    caused_ids = {id(d) for d, _ in caused}
+    kept = [d for d in diagnostics if id(d) not in caused_ids]
+    for (root, index), blamed in groups.items():
+        places = sorted({(Path(d.span.file).name, d.span.line) for d, _ in blamed if d.span is not None})
+        listed = ", ".join(f"{file}:{line}" for file, line in places[:5]) + (" ..." if len(places) > 5 else "")
+        messages = {d.message for d, _ in blamed}
+        what_fails = f": {messages.pop()}" if len(messages) == 1 else ""
+        count = f" ({len(places)} line{'s' if len(places) != 1 else ''} of the base)"
+        if root is None:
+            kept.append(
+                source_of(modules[-1]).diagnostic(
+                    f"the base no longer checks with this variant{what_fails}{count}",
+                    modules[-1].header.span,
+                    f"the variant changes something these lines of the base use: {listed}",
+                )
+            )
+        else:
+            decl, module = changes_after[index][0][root]
+            key = _decl_key(decl)
+            what = key[0] if key is not None else "declaration"
+            hints = []
+            old, new = _declared_type(base_models[index], what, root), _declared_type(model, what, root)
+            if old is not None and new is not None and old != new:
+                verb = "gives" if what == "function" else "is"
+                hints.append(f"the base's {what} '{root}' {verb} {describe(old)}, this one {describe(new)}")
+            via = sorted({w for _, w in blamed if w is not None})
+            if via:
+                hints.append(f"the base makes {', '.join(repr(w) for w in via)} from it")
+            hints.append(f"keep what the base expects of it, or also replace what uses it: {listed}")
+            kept.append(
+                source_of(module).diagnostic(
+                    f"{what} '{root}' as this variant declares it breaks the base{what_fails}{count}",
+                    decl.span,
+                    "; ".join(hints),
+                )
+            )
+        kept.extend(
+            attrs.evolve(d, message=f"the base fails here: {d.message}", hint=None, severity="note") for d, _ in blamed
+        )
+    return kept
+
+
+def _changes_after(
+    modules: list[ast.Module], index: int, decls: list[ast.Declaration], sources: dict[str, SourceText]
+) -> tuple[dict[str, tuple[ast.Declaration, ast.Module]], dict[str, str]]:
+    """Return what the modules after `index` declare (name -> declaration and module), and what the earlier
+    modules make from it (name of a base constant, variable, table or function -> the changed name it uses)."""
+    changed: dict[str, tuple[ast.Declaration, ast.Module]] = {}
+    for module in modules[index + 1 :]:
+        for d in module.declarations:
+            key = _decl_key(d)
+            if key is not None and key[1] and not isinstance(d, ast.ReferenceDecl):
+                changed[key[1]] = (d, module)
+    earlier = {m.source_name for m in modules[: index + 1]}
+    made_from: dict[str, str] = {}
+    grew = True
+    while grew:  # a base declaration made from one made from a changed one, and so on
+        grew = False
+        for d in decls:
+            if not isinstance(d, _VALUED) or d.span.file not in earlier or d.name in changed or d.name in made_from:
+                continue
+            words = _IDENTIFIER.findall(_text_at(sources[d.span.file], d.span))
+            used = next((w for w in words if w != d.name and (w in changed or w in made_from)), None)
+            if used is not None:
+                made_from[d.name] = made_from.get(used, used)
+                grew = True
+    return changed, made_from
 
 
 def _touched(module: ast.Module) -> dict[tuple[str, str], _Change]:
@@ -526,7 +743,7 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
         for key, decl in _touched(module).items():
             if key in seen and seen[key][1] != decl:
                 first_module, first = seen[key]
-                where = f"{first.span.file}:{first.span.line}"
+                where = f"{shown_name(first.span.file)}:{first.span.line}"
                 problems.append(
                     source_of(module).diagnostic(
                         f"conflict: {key[0]} '{key[1]}' is changed differently by two variants",
@@ -552,7 +769,8 @@ def combine_chains(names: list[str], chains: list[list[ast.Module]]) -> RuleSet:
                         f"conflict: rule '{decl.rule}' is restated by one variant "
                         "and has a handler replaced by another",
                         decl.span,
-                        f"{Path(other_module.source_name).stem} restates it at {other.span.file}:{other.span.line}",
+                        f"{Path(other_module.source_name).stem} restates it at "
+                        f"{shown_name(other.span.file)}:{other.span.line}",
                     )
                 )
     if problems:

@@ -41,6 +41,21 @@ def editions_dir() -> Path:
     return found
 
 
+def shown_name(file: str) -> str:
+    """Return how a source file is named to users: a shipped file by its file name alone, any other as given.
+
+    Where the package is installed (a site-packages path) is nothing the reader
+    can use: `landlord-dsl show NAME` and the docs know the shipped files by name.
+    """
+    try:
+        path = Path(file)
+        if path.is_absolute() and path.is_relative_to(editions_dir()):
+            return path.name
+    except (OSError, ValueError, LandlordError):
+        pass
+    return file
+
+
 def shipped_files() -> dict[str, Path]:
     """Return every shipped .lg file by name (its file name without .lg)."""
     return {path.stem: path for path in sorted(editions_dir().rglob("*.lg"))}
@@ -61,5 +76,25 @@ def resolve(name_or_path: str) -> Path:
     shipped = shipped_files()
     if name_or_path in shipped:
         return shipped[name_or_path]
-    hint = did_you_mean(name_or_path, shipped) or "run `landlord-dsl list` to see the shipped editions"
-    raise UsageError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=hint)])
+    raise UsageError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=_closest_shipped(name_or_path))])
+
+
+def _closest_shipped(name: str) -> str:
+    """Return the hint for an unknown shipped name: the editions whose names it begins, else such variants, else
+    the closest name.
+
+    `monopoly-1933` begins the edition's name and each of its variants'; the
+    edition is what is meant first.
+    """
+    shipped = shipped_files()
+    editions = [n for n, path in shipped.items() if path.parent == editions_dir()]
+    for among in (editions, list(shipped)):
+        begun = [n for n in among if n.startswith(name)]
+        if begun:
+            shown = " or ".join(f"'{n}'" for n in begun[:3]) + (" ..." if len(begun) > 3 else "")
+            return f"did you mean {shown}? (`landlord-dsl list` shows every edition and variant)"
+    return (
+        did_you_mean(name, editions)
+        or did_you_mean(name, shipped)
+        or "run `landlord-dsl list` to see the shipped editions"
+    )

@@ -155,11 +155,39 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         )
     elif (cut := _cut_expression(source, line, column)) is not None:
         return RuleSyntaxError([cut])
+    elif (found := _statement_in_function(source.line(line) or "")) is not None:
+        match, statement = found
+        at = ast.Span(source.name, line, match.start(3) + 1, line, match.end(3) + 1)
+        return RuleSyntaxError(
+            [
+                source.diagnostic(
+                    f"`{statement}` is a statement, and a function only gives a value",
+                    at,
+                    f"write it in an action, `action {match.group(1)}({match.group(2)}) {{ {statement} ... }}`, "
+                    f"and run it with `do {match.group(1)}(...)`",
+                )
+            ]
+        )
     elif tok.type in ("NAME", "COMPARE", "ADD_OP", "MUL_OP", "INT", "STRING"):
         message = f"unexpected {str(tok)!r}"
     else:
         message = f"unexpected {_describe(tok.type)}"
     return RuleSyntaxError([source.diagnostic(message, span, hint)])
+
+
+# the words that start a statement, none of which starts an expression
+_STATEMENT_WORDS = frozenset(
+    {"pay", "set", "let", "for", "choose", "offer", "roll", "move", "send", "draw", "give", "return"}
+    | {"shuffle", "deal", "auction", "borrow", "repay", "end", "eliminate", "do"}
+)
+_FUNCTION_OF_STATEMENT = re.compile(r"\s*function\s+([a-z_][a-z0-9_]*)\s*\((.*)\)\s*=\s*([a-z_]+)\b")
+
+
+def _statement_in_function(line_text: str) -> tuple[re.Match[str], str] | None:
+    """Return the match of a function whose `=` is followed by a statement (`function f() = pay ...`) and that
+    statement's word, or None: the function's name, parameters and statement word are its groups 1 to 3."""
+    match = _FUNCTION_OF_STATEMENT.match(code_of(line_text))
+    return (match, match.group(3)) if match is not None and match.group(3) in _STATEMENT_WORDS else None
 
 
 _OPEN_ENDED = re.compile(r"(?:[-+*/%=<>(\[,]|\b(?:and|or|not|in))\s*$")

@@ -134,7 +134,12 @@ def test_unknown_key_is_reported_at_the_key_with_a_hint():
 
 
 def test_the_header_citation_is_checked_too():
-    assert _messages(SMALL.format(header="1906 rules", extra="", cite="magie-1906")) == [
+    assert _messages(SMALL.format(header="magie-1960", extra="", cite="magie-1906")) == [
+        "unknown source key 'magie-1960'"
+    ]
+    text = SMALL.format(header="1906 rules", extra="", cite="magie-1906")
+    assert _messages(text) == []  # free text is the author's own note (issue 27)
+    assert [d.message for d in ld.check(text, "small.lg", strict=True)] == [
         "the citation '1906 rules' does not start with a source key"
     ]
 

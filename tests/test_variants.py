@@ -1075,8 +1075,8 @@ def test_restated_declarations_differ_from_the_edition_only_where_the_house_rule
     assert ours == theirs.replace("{\n", "{\n" + noted, 1)
 
 
-def test_a_variant_that_restates_a_card_without_its_tag_is_rejected():
-    """A restated deck keeps its cards' tags (1933: the jail rules find the jail-free cards by tag)."""
+def test_a_variant_that_restates_a_card_without_its_tag_keeps_the_tag():
+    """A restated deck keeps its cards' tags (1933: the jail rules find the jail-free cards by tag), with a warning."""
     rules = ld.load_edition("monopoly-1933-atlantic-city")
     deck = next(d for d in rules.model.decks.values() if any(c.name == "chance_jail_free" for c in d.cards))
     text = (
@@ -1086,7 +1086,13 @@ def test_a_variant_that_restates_a_card_without_its_tag_is_rejected():
         "}\n"
     )
     problems = ld.check(text, "untagged.lg")
-    assert [(d.message, d.span.line) for d in problems] == [
-        ("card 'chance_jail_free' is restated without the tag jail_free the base gives it", 3)
+    assert [(d.severity, d.message, d.span.line) for d in problems] == [
+        (
+            "warning",
+            "card 'chance_jail_free' is restated without the tag jail_free the base gives it: it keeps it",
+            3,
+        )
     ]
+    kept = ld.load_text(text, "untagged.lg").model.decks[deck.name]
+    assert kept.cards[0].tags == ("jail_free",)
     assert ld.check(text.replace('free" {', 'free" tagged jail_free {'), "tagged.lg") == []

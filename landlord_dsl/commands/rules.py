@@ -25,8 +25,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    from ..loader import load, load_text
-    from ..parser import old_syntax_warnings
+    from ..loader import load, load_text, warnings_of
 
     failed = 0
     for target in args.files:
@@ -36,10 +35,13 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
                 ruleset = load_text(text, name)
             else:
                 ruleset = load(target)
-            # the old-syntax warnings are the named file's own, not its base's
-            for warning in (*ruleset.warnings, *old_syntax_warnings(ruleset.modules[-1])):
+            warnings = warnings_of(ruleset, args.strict)
+            for warning in warnings:
                 sys.stderr.write(warning.render() + "\n")
-            if not args.quiet:
+            if args.strict and warnings:  # --strict holds the rules to what the shipped files meet
+                failed += 1
+                sys.stderr.write(f"{target}: {len(warnings)} warning{'s' if len(warnings) != 1 else ''} (--strict)\n")
+            elif not args.quiet:
                 out.write(f"{target}: ok\n")
         except LandlordError as err:
             failed += 1
