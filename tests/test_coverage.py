@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.compiler import compile_counted, compile_ruleset
-from landlord_dsl.coverage import coverage, inventory
 from landlord_dsl.loader import load
+from landlord_dsl.rule_coverage import coverage, inventory
 
 _COUNTER = re.compile(r"^\s*_cov\[\d+\] \+= 1$")
 

@@ -182,8 +182,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
-    from ..coverage import FORMATS, coverage
     from ..loader import load
+    from ..rule_coverage import FORMATS, coverage
     from ..terminal import progress
 
     rules = load(args.edition)

@@ -1,4 +1,4 @@
-"""Rule coverage: which rules, handlers, branches, cards, end conditions and options of choices fire in play.
+"""Rule coverage (`ld.coverage`, `landlord-dsl coverage`): what in the rules fires in play, and how often.
 
 `coverage(rules, games=...)` plays seeded games of heuristic bots (the games
 `simulate` plays, by default) with a program compiled with counters, and
