@@ -403,6 +403,25 @@ def render_toml(report: Coverage) -> str:
     return "\n".join(lines)
 
 
+def unlisted(report: Coverage, allowed: dict[str, str]) -> tuple[list[Item], list[str]]:
+    """Return what an allow-list (key -> reason) leaves unexplained in a report: (the never-fired items of the
+    rules' own files that no entry allows, the entries that allow none of them: stale).
+
+    An entry is an item's key; a `*` in it stands for any text, so one entry can allow the like items of
+    one place (the cards of one pack, say).
+    """
+    patterns = {entry: re.compile(".*".join(map(re.escape, entry.split("*")))) for entry in allowed}
+    never = report.never_fired(files=report.own_files())
+    used: set[str] = set()
+    missing = []
+    for item in never:
+        matching = [entry for entry, pattern in patterns.items() if pattern.fullmatch(item.key)]
+        used.update(matching)
+        if not matching:
+            missing.append(item)
+    return missing, [entry for entry in allowed if entry not in used]
+
+
 def toml_string(text: str) -> str:
     """Return `text` as a TOML basic string (JSON's escapes are TOML's)."""
     return json.dumps(text, ensure_ascii=False)

@@ -17,7 +17,7 @@ import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.compiler import compile_counted, compile_ruleset
 from landlord_dsl.loader import load
-from landlord_dsl.rule_coverage import coverage, inventory
+from landlord_dsl.rule_coverage import coverage, inventory, unlisted
 
 _COUNTER = re.compile(r"^\s*_cov\[\d+\] \+= 1$")
 
@@ -233,3 +233,21 @@ def test_cli_usage_errors(tmp_path):
     assert status == 2
     status, _ = _run("coverage", str(path), "--option", "nonsense=1", "--no-progress")
     assert status == 2
+
+
+def test_the_allow_list_leaves_out_what_it_names_and_finds_stale_entries(small_report):
+    """An entry allows one never-fired item, or with `*` the like items; one that allows nothing is stale."""
+    first_if = "rule counting > on turn > if turn_number <= 3"
+    allowed = {
+        f"{first_if} > else > if turn_number > 100 > then": "never in ten turns",
+        "card * of pack": "one draw a game",
+        "end never_reached": "the game ends first",
+        "rule counting > on turn > if generous > then": "only under option generous",
+        "rule counting > on turn": "it fires: stale",
+    }
+    missing, stale = unlisted(small_report, allowed)
+    assert [item.key for item in missing] == [
+        'rule counting > on turn > if turn_number == 2 > then > choose "Which?" > option a',
+        'rule counting > on turn > if turn_number == 2 > then > choose "Which?" > option c',
+    ]
+    assert stale == ["rule counting > on turn"]
