@@ -42,7 +42,6 @@ from .loader import RuleSet, load
 from .narrowing import walk_statements
 from .resources import editions_dir
 
-KINDS = ("rule", "handler", "trigger", "action", "card", "end", "statement", "branch", "option")
 _SNIPPET = 72  # the most characters of a statement's text a label keeps
 
 
@@ -51,7 +50,7 @@ class Item:
     """One thing in the rules that can fire, and how often it did."""
 
     key: str  # the labels from the top down, joined by " > ": what names it across edits of the file
-    kind: str  # one of KINDS
+    kind: str  # rule, handler, trigger, action, card, end, statement, branch or option
     label: str  # its own label, the last part of the key
     file: str  # the .lg file it is written in
     line: int
@@ -88,7 +87,7 @@ class Coverage:
 
     def inside(self, index: int) -> int:
         """Return how many items lie inside item `index` (all of them, at any depth)."""
-        return sum(1 for i in range(index + 1, len(self.items)) if self._within(i, index))
+        return sum(1 for i in range(len(self.items)) if self._within(i, index))
 
     def _within(self, i: int, ancestor: int) -> bool:
         parent = self.items[i].parent
@@ -230,12 +229,12 @@ class Inventory:
         key = label if parent is None else f"{self.items[parent].key} > {label}"
         if key in self._seen:  # two alike in one place: the second is #2, and so on
             self._seen[key] += 1
-            key = f"{key} #{self._seen[key]}"
+            label += f" #{self._seen[key]}"
+            key += f" #{self._seen[key]}"
         else:
             self._seen[key] = 1
         index = len(self.items)
-        item = Item(key, kind, key.rsplit(" > ", 1)[-1] if parent is not None else key, span.file, span.line, parent)
-        self.items.append(item)
+        self.items.append(Item(key, kind, label, span.file, span.line, parent))
         if node_key is not None:
             counter = len(self.counters)
             self.counters[node_key] = counter
@@ -261,11 +260,12 @@ class Inventory:
         return attrs.evolve(first, line=line, column=1)
 
     def statements(self, stmts: Sequence[ast.Stmt], parent: int) -> None:
+        """Add the items of a block's statements (and of their arms and options) under item `parent`."""
         for s in stmts:
-            self.statement(s, parent, self.snippet(s.span))
+            self.statement(s, parent)
 
-    def statement(self, s: ast.Stmt, parent: int, label: str) -> None:
-        index = self.add("statement", label, s.span, parent, id(s))
+    def statement(self, s: ast.Stmt, parent: int) -> None:
+        index = self.add("statement", self.snippet(s.span), s.span, parent, id(s))
         if isinstance(s, ast.If):
             then = self.add("branch", "then", s.span, index, (id(s), "then"))
             self.statements(s.then, then)
@@ -279,7 +279,8 @@ class Inventory:
                 option = self.add("option", f"option {o.name}", o.span, index, id(o))
                 self.statements(o.body, option)
             if s.repeat:
-                self.add("option", "done", s.span, index, (id(s), "done"))
+                # at the offer's closing brace, after its options
+                self.add("option", "done", attrs.evolve(s.span, line=s.span.end_line), index, (id(s), "done"))
 
 
 def inventory(ruleset: RuleSet) -> Inventory:
