@@ -159,7 +159,7 @@ class CodeGenerator:
         self.optimize = optimize
         # True: locals are named after the .lg names they hold (`show --python`); the code is the same
         self.readable = readable
-        # coverage counters (coverage.py): by .lg node (or (node, arm)), the index of the counter that its
+        # coverage counters (rule_coverage.py): by .lg node (or (node, arm)), the index of the counter that its
         # runs add to; without them (the normal program) no counting line is generated at all
         self.counters = counters or {}
         self.counters_used: set[int] = set()  # the counters some generated line adds to
@@ -177,8 +177,8 @@ class CodeGenerator:
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(RUNTIME)
         self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
-        if counters:
-            self.ns["_cov"] = [0] * (max(counters.values()) + 1)
+        if counters is not None:
+            self.ns["_cov"] = [0] * (max(counters.values(), default=-1) + 1)
         self.names_by_id: dict[int, str] = {}
         # what generated code may assume of a local space variable: the spaces it can hold, and (for one
         # bound to a player's titles) the code of the player who owns it

@@ -331,7 +331,7 @@ def compile_ruleset(
 def compile_counted(
     ruleset: RuleSet, options: dict[str, Any] | None, counters: dict[Any, int]
 ) -> tuple[Program, list[int], frozenset[int]]:
-    """Compile a checked RuleSet with coverage counters (coverage.py): return the Program, the list of
+    """Compile a checked RuleSet with coverage counters (rule_coverage.py): return the Program, the list of
     counts its runs add to (index: the counter), and the counters some line of it adds to.
 
     `counters` gives, by .lg node (its `id`, or `(id, "then")`/`(id, "else")` for an `if`'s arms and

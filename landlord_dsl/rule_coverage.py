@@ -365,7 +365,10 @@ def render_text(report: Coverage) -> str:
     """Return the report for a terminal: what never fired first (outermost items), then what fired."""
     never = report.never_fired()
     lines = [_heading(report), _summary(report), ""]
-    lines.append(f"Never fired ({len(never)}):" if never else "Everything fired.")
+    if not report.items:
+        lines.append("Nothing in these rules can fire: they have no rule with a handler or trigger, card drawn or end.")
+    else:
+        lines.append(f"Never fired ({len(never)}):" if never else "Everything fired.")
     width = max((len(_where(item)) for item in report.items), default=0)
     for item in never:
         lines.append(f"  {_where(item):{width}}  {item.kind:9}  {item.key}{_note(report, item)}")

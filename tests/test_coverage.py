@@ -17,7 +17,7 @@ import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.compiler import compile_counted, compile_ruleset
 from landlord_dsl.loader import load
-from landlord_dsl.rule_coverage import coverage, inventory, unlisted
+from landlord_dsl.rule_coverage import coverage, inventory, render_text, unlisted
 
 _COUNTER = re.compile(r"^\s*_cov\[\d+\] \+= 1$")
 
@@ -251,3 +251,10 @@ def test_the_allow_list_leaves_out_what_it_names_and_finds_stale_entries(small_r
         'rule counting > on turn > if turn_number == 2 > then > choose "Which?" > option c',
     ]
     assert stale == ["rule counting > on turn"]
+
+
+def test_rules_with_nothing_to_fire_say_so():
+    text = SMALL.split("player var")[0]  # the header, the bank and the board alone
+    report = coverage(ld.load_text(text, "bare.lg"), games=1, players=2)
+    assert report.items == [] and report.never_fired() == []
+    assert "Nothing in these rules can fire" in render_text(report)
