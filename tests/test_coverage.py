@@ -258,3 +258,33 @@ def test_rules_with_nothing_to_fire_say_so():
     report = coverage(ld.load_text(text, "bare.lg"), games=1, players=2)
     assert report.items == [] and report.never_fired() == []
     assert "Nothing in these rules can fire" in render_text(report)
+
+
+_HOUSE_RULE = """edition "birthday-bonus" {
+    extends "landlords-game-1906"
+}
+
+rule birthday "A birthday present on the 500th turn" {
+    on turn {
+        if turn_number == 500 {
+            pay 10 from treasury to player
+        }
+    }
+}
+"""
+
+
+def test_a_users_variant_and_a_combination_are_covered_with_their_base(tmp_path):
+    """A house rule's author asks first whether it ever fires: his file's items come with the base's,
+    and `--format toml` lists only his own."""
+    path = tmp_path / "birthday-bonus.lg"
+    path.write_text(_HOUSE_RULE, encoding="utf-8")
+    status, text = _run("coverage", str(path), "--games", "3", "--format", "toml")
+    assert status == 0
+    entries = tomllib.loads(text)["birthday-bonus"]
+    assert list(entries) == ["rule birthday > on turn > if turn_number == 500 > then"]
+    report = coverage(str(path), games=3)
+    files = {item.file for item in report.items}
+    assert str(path) in files and any(f.endswith("landlords-game-1906.lg") for f in files)
+    combined = coverage("monopoly-1933-atlantic-city+monopoly-1933-paupers", games=2)
+    assert any(item.file.endswith("monopoly-1933-paupers.lg") and item.games for item in combined.items)
