@@ -38,7 +38,8 @@ it produced; nothing past parsing sees a Lark tree):
   saves, control (run-time exceptions), requests and agents (the chance and
   decision exchange), replay;
 - after a game: narrate, observe, simulate, stats, parallel, rulesource,
-  sweep, compare (`diff`), outcomes (`diff --outcomes`), analysis/ (exact chains), plots, board, watch,
+  rule_coverage (`coverage`), sweep, compare (`diff`), outcomes (`diff --outcomes`),
+  analysis/ (exact chains), plots, board, watch,
   highlight, show (`show`, `show --python`), rl/;
 - the command line: cli, commands/ and terminal (colour and progress).
 """
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
     from .program import Program
     from .requests import ScriptedChance, SeededChance
     from .rl import LandlordAECEnv
+    from .rule_coverage import Coverage
     from .saves import GameState, state_from_json, state_to_json
 
 # The public classes are imported on first use, so that `import landlord_dsl`
@@ -107,12 +109,14 @@ _LAZY = {
     "ScriptedChance": "requests",
     "SeededChance": "requests",
     # importable from the package before it loaded lazily
+    "Coverage": "rule_coverage",
     "load": "loader",
     "compile_ruleset": "compiler",
 }
 
 __all__ = [
     "Agent",
+    "Coverage",
     "Diagnostic",
     "Game",
     "GameLogError",
@@ -139,6 +143,7 @@ __all__ = [
     "analyze",
     "check",
     "compile_rules",
+    "coverage",
     "diff",
     "env",
     "format_source",
@@ -228,6 +233,22 @@ def analyze(rules: RuleSet | str, **settings: Any) -> Analysis:
     from .analysis import analyze as _analyze
 
     return _analyze(rules, **settings)
+
+
+def coverage(
+    rules: RuleSet | str,
+    games: int = 100,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    seed: int = 1,
+    bot_reserve: int | None = None,
+) -> Coverage:
+    """Return what in the rules fired in `games` games of bots (seeds seed, seed+1, ..., as `simulate` plays):
+    for every rule, handler, branch arm, choice option, card, end condition and statement, in how many
+    games and how many times, with its .lg file and line (a Coverage; see rule_coverage.coverage)."""
+    from .rule_coverage import coverage as _coverage
+
+    return _coverage(rules, games, players, options, seed, bot_reserve)
 
 
 def shipped_editions() -> list[str]:

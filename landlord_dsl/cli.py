@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__
-from .commands.games import cmd_play, cmd_replay, cmd_simulate, cmd_sweep
+from .commands.games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep
 from .commands.rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_show, cmd_sources
 from .errors import LandlordError
 
@@ -134,6 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     parallel_options(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("coverage", help="play games and report which rules, branches, cards and options never fire")
+    game_options(p)
+    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
+    p.add_argument(
+        "--format",
+        choices=("text", "markdown", "json", "toml"),
+        default="text",
+        help="toml: entries for the coverage allow-list (tests/data/coverage-allow.toml) of what never fired",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("sweep", help="simulate a grid of option values and player counts on the same seeds")
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")

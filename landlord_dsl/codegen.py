@@ -144,7 +144,14 @@ class Code:
 class CodeGenerator:
     """The state code generation shares: declarations by index, folded values, generated names."""
 
-    def __init__(self, ruleset: RuleSet, options: dict[str, Any], optimize: bool = True, readable: bool = False):
+    def __init__(
+        self,
+        ruleset: RuleSet,
+        options: dict[str, Any],
+        optimize: bool = True,
+        readable: bool = False,
+        counters: dict[Any, int] | None = None,
+    ):
         self.rs = ruleset
         self.m: Model = ruleset.model
         self.options = options
@@ -152,6 +159,10 @@ class CodeGenerator:
         self.optimize = optimize
         # True: locals are named after the .lg names they hold (`show --python`); the code is the same
         self.readable = readable
+        # coverage counters (rule_coverage.py): by .lg node (or (node, arm)), the index of the counter that its
+        # runs add to; without them (the normal program) no counting line is generated at all
+        self.counters = counters or {}
+        self.counters_used: set[int] = set()  # the counters some generated line adds to
         m = self.m
         self.account_index = {a.name: i for i, a in enumerate(m.accounts)}
         self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
@@ -166,6 +177,8 @@ class CodeGenerator:
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(RUNTIME)
         self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
+        if counters is not None:
+            self.ns["_cov"] = [0] * (max(counters.values(), default=-1) + 1)
         self.names_by_id: dict[int, str] = {}
         # what generated code may assume of a local space variable: the spaces it can hold, and (for one
         # bound to a player's titles) the code of the player who owns it
@@ -237,6 +250,16 @@ class CodeGenerator:
 
     def span(self, span: ast.Span) -> str:
         return self.ref(span, "_sp")
+
+    def count(self, out: Code, key: Any) -> bool:
+        """With coverage counters, generate the line that counts one run of the node (or arm) `key` is for,
+        and return True; without them, or for a key that has none, generate nothing and return False."""
+        index = self.counters.get(key)
+        if index is None:
+            return False
+        self.counters_used.add(index)
+        out.line(f"_cov[{index}] += 1")
+        return True
 
     def type_of(self, e: ast.Expr) -> str:
         return self.m.types.get(id(e), "any")

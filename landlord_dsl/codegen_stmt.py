@@ -71,12 +71,20 @@ class StatementCompiler(ExpressionCompiler):
     # --------------------------------------------------------- statements
     def block(self, out: Code, stmts) -> None:
         before = len(out.lines)
+        counting = 0  # coverage counters' lines: without them the block is the same, `pass` included
         for s in stmts:
             self.note_origins(s)
             with out.at(s.span):
+                counting += self.count(out, id(s))
                 _STATEMENTS[type(s)](self, out, s)
-        if len(out.lines) == before:
+        if len(out.lines) == before + counting:
             out.line("pass")
+
+    def counted_block(self, out: Code, counted: Any, stmts) -> None:
+        """Generate `stmts`, after the line counting a run of `counted` (coverage), if it is not None."""
+        if counted is not None:
+            self.count(out, id(counted))
+        self.block(out, stmts)
 
     def note_origins(self, node: Any) -> None:
         """Record the declarations of other files (a variant's, say) whose values `node` uses, if any."""
@@ -196,16 +204,20 @@ class StatementCompiler(ExpressionCompiler):
     def _s_If(self, out, s):
         condition = self.expr(s.condition)
         if condition.fixed:
+            arm = "then" if condition.value else "else"
             chosen = s.then if condition.value else s.otherwise
             if chosen:
+                self.count(out, (id(s), arm))
                 self.block(out, chosen)
             return
         out.line(f"if {condition.code}:")
         with out.indented():
+            self.count(out, (id(s), "then"))
             self.block(out, s.then)
         if s.otherwise:
             out.line("else:")
             with out.indented():
+                self.count(out, (id(s), "else"))
                 self.block(out, s.otherwise)
 
     def _s_For(self, out, s):
@@ -274,10 +286,13 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"{chosen} = {pick}[0]")
             if s.repeat:
                 out.line(f"if {chosen} == {done}:")
-                out.line("    break")
+                with out.indented():
+                    self.count(out, (id(s), "done"))
+                    out.line("break")
             for k, o in enumerate(s.options):
                 out.line(f"{'if' if k == 0 else 'elif'} {chosen} == {k}:")
                 with out.indented():
+                    self.count(out, id(o))
                     if o.binding is not None:
                         out.line(f"{self.local(self.m.refs[id(o)][1], o.binding[0])} = {pick}[1]")
                     self.block(out, o.body)
@@ -835,7 +850,7 @@ class StatementCompiler(ExpressionCompiler):
             # a short action without parameters or locals of its own: its statements written in place
             self.inlining.add(s.action)
             try:
-                self.block(out, action.body)
+                self.counted_block(out, action, action.body)
             finally:
                 self.inlining.discard(s.action)
             return

@@ -55,8 +55,9 @@ class Compiler(StatementCompiler):
         self.source.append("\n".join(out.lines))
         return name
 
-    def statements_function(self, prefix: str, stmts) -> str:
-        return self.function(self._unique(prefix), [], lambda out: self.block(out, stmts))
+    def statements_function(self, prefix: str, stmts, counted: Any = None) -> str:
+        """Generate a function running `stmts` (each run of `counted`, a card or trigger, counted for coverage)."""
+        return self.function(self._unique(prefix), [], lambda out: self.counted_block(out, counted, stmts))
 
     def expression_function(self, prefix: str, e: ast.Expr) -> str:
         self.note_origins(e)
@@ -103,6 +104,7 @@ class Compiler(StatementCompiler):
                             )
                             out.line(f"if g.active[{rule}]:")
                             with out.indented():
+                                self.count(out, id(handler))
                                 out.line(f"g.rule = {rule}")
                                 self.block(out, handler.body)
                 out.line("finally:")
@@ -151,7 +153,7 @@ class Compiler(StatementCompiler):
             self.function(
                 f"_a_{a.name}",
                 [self.local(self.m.refs[id(p)][1], p.name) for p in a.params],
-                lambda out, a=a: self.block(out, a.body),
+                lambda out, a=a: self.counted_block(out, a, a.body),
             )
         deck_cards: dict[str, list[int]] = {}
         effect_names: list[str | None] = [None] * len(card_names)
@@ -161,7 +163,7 @@ class Compiler(StatementCompiler):
                 continue
             deck_cards[d.name] = []
             for c in d.cards:
-                name = self.statements_function("_card", c.body)
+                name = self.statements_function("_card", c.body, c)
                 for _ in range(c.copies):
                     deck_cards[d.name].append(len(card_names))
                     card_names.append(c.name)
@@ -197,7 +199,7 @@ class Compiler(StatementCompiler):
             (
                 ri,
                 self.expression_function("_when", t.condition),
-                self.statements_function(f"_rule{ri}_when_", t.body),
+                self.statements_function(f"_rule{ri}_when_", t.body, t),
                 t.repeat,
             )
             for ri, rule in enumerate(m.rules)
@@ -328,6 +330,23 @@ def compile_ruleset(
     """
     with _within_pythons_limits(ruleset):
         return Compiler(ruleset, resolve_options(ruleset, options), optimize, readable).compile()
+
+
+def compile_counted(
+    ruleset: RuleSet, options: dict[str, Any] | None, counters: dict[Any, int]
+) -> tuple[Program, list[int], frozenset[int]]:
+    """Compile a checked RuleSet with coverage counters (rule_coverage.py): return the Program, the list of
+    counts its runs add to (index: the counter), and the counters some line of it adds to.
+
+    `counters` gives, by .lg node (its `id`, or `(id, "then")`/`(id, "else")` for an `if`'s arms and
+    `(id, "done")` for an offer's "done"), the counter its runs add to. The program plays the same
+    games as `compile_ruleset`'s: its code is that code with the counting lines added, and nothing else.
+    """
+    with _within_pythons_limits(ruleset):
+        compiler = Compiler(ruleset, resolve_options(ruleset, options), counters=counters)
+        program = compiler.compile()
+    assert program is not None
+    return program, compiler.ns["_cov"], frozenset(compiler.counters_used)
 
 
 @contextlib.contextmanager

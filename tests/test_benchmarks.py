@@ -219,3 +219,17 @@ def test_the_scale_benchmark_runs_and_finds_the_same_summary_on_two_cores():
     assert proc.returncode == 0, proc.stderr
     runs = json.loads(proc.stdout)["runs"]
     assert [r["jobs"] for r in runs] == [1, 2] and all(r["same_summary_as_jobs_1"] for r in runs)
+
+
+def test_the_coverage_benchmark_runs_and_reports_a_ratio():
+    proc = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench_coverage.py"), "--edition", "landlords-game-1904", "--games", "2"]
+        + ["--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    [row] = json.loads(proc.stdout)
+    assert row["edition"] == "landlords-game-1904" and row["games"] == 2 and row["ratio"] > 0

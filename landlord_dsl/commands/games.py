@@ -181,6 +181,20 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if summary["money_conserved_in_all_games"] else 1
 
 
+def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
+    from ..loader import load
+    from ..rule_coverage import FORMATS, coverage
+    from ..terminal import progress
+
+    rules = load(args.edition)
+    with progress(sys.stderr, "games", not args.no_progress) as shown:
+        report = coverage(
+            rules, args.games, args.players, _parse_options(args.option), args.seed, args.bot_reserve, shown
+        )
+    out.write(FORMATS[args.format](report) + "\n")
+    return 0
+
+
 def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..loader import load
