@@ -73,7 +73,7 @@ def _named_colour(label: str | None, strong: bool) -> str | None:
     """Return the colour a label names (the only colour word in it), pale or `strong`; None if it names none
     or more than one."""
     words = " ".join("".join(c if c.isalpha() else " " for c in (label or "").lower()).split())
-    found = []
+    found: list[str] = []
     for name in NAMED_COLOURS:
         padded = f" {words} "
         if f" {name} " in padded and not any(f" {name} " in f" {other} " for other in found):

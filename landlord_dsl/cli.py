@@ -209,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("--seed", type=int, default=0, help="seed of the setup (opening throws, shuffles)")
     p.add_argument("--no-rents", action="store_true", help="leave out the rent table")
+    p.add_argument("--no-progress", action="store_true", help="do not show the stage running on a terminal")
     p.add_argument(
         "--no-economy-check", action="store_true", help="do not check the movement against a game played on for a while"
     )

@@ -62,7 +62,13 @@ def _describe(game: Game, event: tuple) -> str | None:
             return f"{names[seat]} throws {' + '.join(map(str, dice))} = {sum(dice)}{double}."
         case LogThrow(seat=seat, dice=dice, faces=faces):
             thrown = game.prog.dice_set(dice)
-            return f"{names[seat]} throws {thrown.label}: {', '.join(thrown.shown(face) for face in faces)}."
+            shown = [thrown.shown(face) for face in faces]
+            if len(shown) == 1:
+                return f"{names[seat]} throws {thrown.label}: {shown[0]}."
+            # as for the edition's dice: the total (of pips; a face that shows a mark counts none) and a double
+            double = " (a double)" if shown.count(shown[0]) == len(shown) else ""
+            total = sum(thrown.pips(face) for face in faces)
+            return f"{names[seat]} throws {thrown.label}: {' + '.join(shown)} = {total}{double}."
         case LogMove(seat=seat, start=start, dest=dest):
             return f"{names[seat]} moves from {space[start]} to {space[dest]}."
         case LogSend(seat=seat, dest=dest, rule=r):

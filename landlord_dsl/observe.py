@@ -19,8 +19,9 @@ player before his token has moved, and not already in the throw, is thrown
 with it (the pair and the speed die are one throw); throwing a set again
 starts a new throw. It is a *movement* throw when it is the turn's first or
 the thrower's token moved or was sent during it; a later roll that moved
-nothing was made for another purpose (a utility's rent, say). A *turn* ends where the next one starts (or the game ends); the current
-player's position then is where the turn ended. What the rules do during
+nothing was made for another purpose (a utility's rent, say). A *turn* ends
+where the next one starts (or the game ends); the current player's position
+then is where the turn ended. What the rules do during
 the setup belongs to no turn.
 """
 
@@ -379,7 +380,9 @@ class Tracker:
     def _joins(self, seat: int, dice: str) -> bool:
         """Return whether a throw of declared set `dice` by `seat` is part of the throw still open."""
         open_throw = self._throw
-        return open_throw is not None and open_throw.seat == seat and not open_throw.moved and dice not in open_throw.sets
+        return (
+            open_throw is not None and open_throw.seat == seat and not open_throw.moved and dice not in open_throw.sets
+        )
 
     def close(self) -> list[Turn]:
         """Return the turn still open when the log ends (the game was stopped, not ended)."""
@@ -389,9 +392,11 @@ class Tracker:
     def _close_throw(self) -> None:
         if self._throw is not None:
             t = self._throw
-            events = tuple(self._events[t.first:])
+            events = tuple(self._events[t.first :])
             movement = not self._throws or any(isinstance(e, (Moved, Sent)) and e.seat == t.seat for e in events)
-            self._throws.append(Throw(t.turn, t.seat, t.dice, t.start, self.pos[t.seat], events, movement, tuple(t.sets)))
+            self._throws.append(
+                Throw(t.turn, t.seat, t.dice, t.start, self.pos[t.seat], events, movement, tuple(t.sets))
+            )
             self._throw = None
 
     def _close_turn(self) -> list[Turn]:

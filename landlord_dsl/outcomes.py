@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from .agents import HeuristicAgent
@@ -21,7 +22,7 @@ from .stats import THROW_DEFINITION, fixed, gini, percent, wilson
 
 def _share(values: Sequence[float]) -> dict[str, float]:
     """Return a share of the games (each value 0 to 1) with its 95 % Wilson interval, as `simulate` gives it."""
-    rate, low, high = wilson(sum(values), len(values))
+    rate, low, high = wilson(Fraction(sum(values)), len(values))
     return {"mean": rate, "ci95_low": low, "ci95_high": high}
 
 
@@ -190,7 +191,8 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
         )
     for w in data["wins_by_seat"]:
         lines.append(
-            f"  {'wins, seat ' + str(w['seat']):18} a {share(w['a'])}   b {share(w['b'])}   b-a {points(w['difference'])}"
+            f"  {'wins, seat ' + str(w['seat']):18} a {share(w['a'])}   b {share(w['b'])}   "
+            f"b-a {points(w['difference'])}"
         )
     lines.append(f"  {'':18} (a win shared by a tie counts a share; 95 % Wilson intervals for a and b)")
     rows = [r for r in data["landing_per_throw"] if show_all or r["excludes_zero"]]

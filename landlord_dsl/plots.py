@@ -91,7 +91,9 @@ def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str,
     bar = ax.figure.colorbar(
         cmap_mappable(cmap, norm), ax=ax, fraction=0.04, pad=0.01, extend="max" if clipped else "neither"
     )
-    bar.set_label(what + (f" (scale ends at {fmt.format(top)}; above it: the arrow's colour)" if clipped else ""), fontsize=8)
+    bar.set_label(
+        what + (f" (scale ends at {fmt.format(top)}; above it: the arrow's colour)" if clipped else ""), fontsize=8
+    )
     ax.set_title(what, fontsize=9)
 
 

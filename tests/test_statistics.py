@@ -456,6 +456,7 @@ def test_dask_gives_the_same_statistics_as_one_process():
 
 # ---------------------------------------------------------------- own dice (issue 27, section 4)
 
+
 def _own_dice_rules():
     from pathlib import Path
 
@@ -523,7 +524,7 @@ def test_outcomes_give_shares_as_simulate_does():
     rules = ld.load_edition("landlords-game-1904")
     data = outcomes(rules, rules, games=6, players=4, seed=0)
     for w in data["wins_by_seat"]:
-        rate, low, high = wilson(w["a"]["mean"] * 6, 6)
+        _, low, high = wilson(w["a"]["mean"] * 6, 6)
         assert (w["a"]["ci95_low"], w["a"]["ci95_high"]) == (low, high)
     text = render_outcomes(data, show_all=True)
     assert "-0.0" not in text  # identical rules: every paired difference is exactly zero, printed +0.0
