@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
-        p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
+        p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
         p.add_argument(
             "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
         )

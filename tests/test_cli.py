@@ -339,3 +339,31 @@ def test_play_html_says_what_it_wrote(tmp_path):
     page = tmp_path / "game.html"
     code, out = run("play", "landlords-game-1904", "--html", str(page))
     assert code == 0 and out.endswith(f"wrote {page}\n") and page.is_file()
+
+
+def test_one_default_seed_everywhere():
+    """Issue 27: `play` and `simulate` started at seed 1, `sweep`, `diff --outcomes`, `ld.new_game` and
+    `simulate()` at 0, so 1939 showed 70.56 turns in `simulate` and 70.515 in `diff`. Every default is 0
+    (the seeds of the published figures), and `simulate` with no seed is `simulate --seed 0`."""
+    import inspect
+
+    from landlord_dsl import analysis, outcomes, parallel, simulate, sweep
+    from landlord_dsl.cli import build_parser
+
+    parser = build_parser()
+    commands = {
+        "play": ["play", "landlords-game-1904"],
+        "simulate": ["simulate", "landlords-game-1904"],
+        "sweep": ["sweep", "landlords-game-1904"],
+        "diff": ["diff", "landlords-game-1904", "landlords-game-1906"],
+        "analyze": ["analyze", "landlords-game-1904"],
+    }
+    assert {name: parser.parse_args(argv).seed for name, argv in commands.items()} == dict.fromkeys(commands, 0)
+    for function in (ld.new_game, simulate.simulate, parallel.simulate_many, outcomes.outcomes, sweep.run_sweep):
+        assert inspect.signature(function).parameters["seed"].default == 0, function
+    assert inspect.signature(analysis.analyze).parameters["seed"].default == 0
+    _, plain = run("simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json", "--no-progress")
+    _, zero = run(
+        "simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json", "--no-progress", "--seed", "0"
+    )
+    assert plain == zero
