@@ -108,9 +108,49 @@ def quiet_event(event: tuple) -> bool:
     return isinstance(typed, (LogBid, LogCard)) or (isinstance(typed, LogDecide) and typed.option == "done")
 
 
+class AuctionResult:
+    """Follows the bids of an auction, which are told only in verbose narration, to tell its result anyway:
+    who took the title and at what price, or that nobody bid."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.label: str | None = None  # the space being auctioned, while its result is untold
+        self.high: int | None = None  # the highest bid so far
+
+    def follow(self, event: tuple) -> str | None:
+        """Take the next logged event; return the sentence of an auction's result it settles, if any."""
+        typed = decode(event)
+        if isinstance(typed, LogBid):
+            if typed.space != self.label:
+                self.label, self.high = typed.space, None
+            if typed.amount is not None:
+                self.high = typed.amount
+            return None
+        label, high = self.label, self.high
+        if label is None or isinstance(typed, (LogPay, LogDecide)):  # the price paid, a first refusal
+            return None
+        self.label = None
+        prog = self.game.prog
+        space = prog.card_space[typed.card] if isinstance(typed, LogCard) else None
+        if (
+            isinstance(typed, LogCard)
+            and typed.holder is not None
+            and space is not None
+            and prog.space_labels[space] == label
+        ):
+            price = f"for {high}" if high is not None else "at the opening price, nobody bidding"
+            return f"{self.game.names[typed.holder]} takes {label} at auction {price}."
+        return f"Nobody takes {label} at auction." if high is None else None
+
+
 def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
-    """Yield sentences for the events logged from index `start` on (all of them when verbose)."""
+    """Yield sentences for the events logged from index `start` on (all of them when verbose); an auction's
+    result is told either way."""
+    auctions = AuctionResult(game)
     for event in game.log[start:]:
+        result = auctions.follow(event)
+        if result is not None:
+            yield visible(result)
         if verbose or not quiet_event(event):
             text = describe_event(game, event)
             if text is not None:
@@ -118,9 +158,14 @@ def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
 
 
 def live_narration(game: Game, write: Callable[[str], object], verbose: bool = False) -> Callable[[tuple], None]:
-    """Return a listener for Game.listen that writes each event's sentence (a line) the moment it is logged."""
+    """Return a listener for Game.listen that writes each event's sentence (a line) the moment it is logged;
+    an auction's result is told either way."""
+    auctions = AuctionResult(game)
 
     def tell(event: tuple) -> None:
+        result = auctions.follow(event)
+        if result is not None:
+            write(visible(result) + "\n")
         if verbose or not quiet_event(event):
             text = describe_event(game, event)
             if text is not None:
