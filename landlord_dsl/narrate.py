@@ -138,8 +138,8 @@ class AuctionResult:
             and space is not None
             and prog.space_labels[space] == label
         ):
-            price = f"for {high}" if high is not None else "at the opening price, nobody bidding"
-            return f"{self.game.names[typed.holder]} takes {label} at auction {price}."
+            # with no bid, the first refusal bought it at the opening price, as its decision already told
+            return None if high is None else f"{self.game.names[typed.holder]} takes {label} at auction for {high}."
         return f"Nobody takes {label} at auction." if high is None else None
 
 
