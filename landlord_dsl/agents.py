@@ -185,18 +185,38 @@ class HumanAgent(Agent):
         self.stdout.write(f"\n{visible(game.names[seat])}: {decision_context(game, seat)}\n")
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
-        """Return the index of the option the person types (asked again until the answer is valid)."""
+        """Return the index of the option the person types (asked again until the answer is valid).
+
+        An offer's "done" has a key of its own, 0 or Enter, so the other options keep the numbers 1..n
+        however many there are. An offer none of whose options the rules' hints recommend (worth more
+        than it costs: mortgaging when nothing is owed, say) is not listed unless asked for with "?":
+        Enter closes it at once."""
         self._context(game, request.seat)
         self.stdout.write(f"{visible(request.prompt)}\n")
         options = request.options
-        for i, o in enumerate(options, 1):
+        done = next((i for i, (k, *_) in enumerate(request.legal) if k == request.site.done), None)
+        numbered = [i for i in range(len(options)) if i != done]
+        n = len(numbered)
+        if done is not None and not any(options[i].value > options[i].cost for i in numbered):
+            self.stdout.write(
+                f"  ({n} option{'s' if n != 1 else ''}: press Enter for {options[done].label}, ? to list them)\n"
+            )
+            answer = self._ask("> ", lambda s: s in ("", "0", "?") or (s.isdigit() and 1 <= int(s) <= n))
+            if answer != "?":
+                return done if answer in ("", "0") else numbered[int(answer) - 1]
+        if done is not None:
+            self.stdout.write(f"  0. {visible(options[done].label)}  (or press Enter)\n")
+        for number, i in enumerate(numbered, 1):
+            o = options[i]
             stake = ", ".join(
                 f"{what} {amount}" for what, amount in (("costs", o.cost), ("worth", o.value)) if amount > 0
             )
-            self.stdout.write(f"  {i}. {visible(o.label)}{f'  ({stake})' if stake else ''}\n")
-        n = len(options)
-        answer = self._ask("> ", lambda s: s.isdigit() and 1 <= int(s) <= n)
-        return int(answer) - 1
+            self.stdout.write(f"  {number}. {visible(o.label)}{f'  ({stake})' if stake else ''}\n")
+        closing = ("", "0") if done is not None else ()
+        answer = self._ask("> ", lambda s: s in closing or (s.isdigit() and 1 <= int(s) <= n))
+        if done is not None and answer in closing:
+            return done
+        return numbered[int(answer) - 1]
 
     def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return the bid the person types, or None when they pass."""

@@ -53,6 +53,48 @@ SET_COLOURS = (
     "#1f3a93",
 )
 
+# A kind or set whose label names one of these colours is drawn in it (a pale fill for a kind, the strong
+# colour for a set's band), so that the legend's words and the picture agree; longer names are found first.
+NAMED_COLOURS = {
+    "light blue": ("#d7ecfa", "#56b4e9"),
+    "dark blue": ("#dbe0f2", "#1f3a93"),
+    "red": ("#f9dcdc", "#d62728"),
+    "green": ("#e2f2dc", "#2ca02c"),
+    "blue": ("#dde8f7", "#0072b2"),
+    "yellow": ("#fbf3c8", "#f0c800"),
+    "brown": ("#efe3da", "#8c564b"),
+    "pink": ("#f9e1ec", "#e377c2"),
+    "purple": ("#ebe0f2", "#7f3c8d"),
+    "orange": ("#fbe8d2", "#e69f00"),
+}
+
+
+def _named_colour(label: str | None, strong: bool) -> str | None:
+    """Return the colour a label names (the only colour word in it), pale or `strong`; None if it names none
+    or more than one."""
+    words = " ".join("".join(c if c.isalpha() else " " for c in (label or "").lower()).split())
+    found: list[str] = []
+    for name in NAMED_COLOURS:
+        padded = f" {words} "
+        if f" {name} " in padded and not any(f" {name} " in f" {other} " for other in found):
+            found.append(name)
+    return NAMED_COLOURS[found[0]][1 if strong else 0] if len(found) == 1 else None
+
+
+def _palette(names: list[str], labels: dict[str, str | None], palette: tuple[str, ...], strong: bool) -> dict:
+    """Return a colour for each name: the colour its label names, else the palette's next one not taken."""
+    named = {n: _named_colour(labels.get(n), strong) for n in names}
+    free = [c for c in palette if c not in named.values()]
+    out, k = {}, 0
+    for n in names:
+        colour = named[n]
+        if colour is None:
+            colour = free[k % len(free)]
+            k += 1
+        out[n] = colour
+    return out
+
+
 CELL = 64  # the short side of a space
 DEPTH = 96  # the long side of a space (and a corner's side)
 BAND = 16  # the set colour band
@@ -161,10 +203,10 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
     width = max(x + w for x, _, w, _, _ in cells) if cells else 2 * DEPTH
     height = max(y + h for _, y, _, h, _ in cells) if cells else 2 * DEPTH
     kinds = list(dict.fromkeys(program.space_kinds))
-    kind_fill = {k: KIND_FILLS[i % len(KIND_FILLS)] for i, k in enumerate(kinds)}
+    kind_fill = _palette(kinds, {k: d.label for k, d in model.kinds.items()}, KIND_FILLS, strong=False)
     sets = [_set_of(program, rules, i) for i in range(n)]
     set_names = list(dict.fromkeys(s for s in sets if s))
-    set_colour = {s: SET_COLOURS[i % len(SET_COLOURS)] for i, s in enumerate(set_names)}
+    set_colour = _palette(set_names, dict(model.group_labels), SET_COLOURS, strong=True)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '

@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
-        p.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
+        p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
         p.add_argument(
             "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
         )
@@ -226,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("--seed", type=int, default=0, help="seed of the setup (opening throws, shuffles)")
     p.add_argument("--no-rents", action="store_true", help="leave out the rent table")
+    p.add_argument("--no-progress", action="store_true", help="do not show the stage running on a terminal")
     p.add_argument(
         "--no-economy-check", action="store_true", help="do not check the movement against a game played on for a while"
     )

@@ -62,7 +62,13 @@ def _describe(game: Game, event: tuple) -> str | None:
             return f"{names[seat]} throws {' + '.join(map(str, dice))} = {sum(dice)}{double}."
         case LogThrow(seat=seat, dice=dice, faces=faces):
             thrown = game.prog.dice_set(dice)
-            return f"{names[seat]} throws {thrown.label}: {', '.join(thrown.shown(face) for face in faces)}."
+            shown = [thrown.shown(face) for face in faces]
+            if len(shown) == 1:
+                return f"{names[seat]} throws {thrown.label}: {shown[0]}."
+            # as for the edition's dice: the total (of pips; a face that shows a mark counts none) and a double
+            double = " (a double)" if shown.count(shown[0]) == len(shown) else ""
+            total = sum(thrown.pips(face) for face in faces)
+            return f"{names[seat]} throws {thrown.label}: {' + '.join(shown)} = {total}{double}."
         case LogMove(seat=seat, start=start, dest=dest):
             return f"{names[seat]} moves from {space[start]} to {space[dest]}."
         case LogSend(seat=seat, dest=dest, rule=r):
@@ -102,9 +108,49 @@ def quiet_event(event: tuple) -> bool:
     return isinstance(typed, (LogBid, LogCard)) or (isinstance(typed, LogDecide) and typed.option == "done")
 
 
+class AuctionResult:
+    """Follows the bids of an auction, which are told only in verbose narration, to tell its result anyway:
+    who took the title and at what price, or that nobody bid."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.label: str | None = None  # the space being auctioned, while its result is untold
+        self.high: int | None = None  # the highest bid so far
+
+    def follow(self, event: tuple) -> str | None:
+        """Take the next logged event; return the sentence of an auction's result it settles, if any."""
+        typed = decode(event)
+        if isinstance(typed, LogBid):
+            if typed.space != self.label:
+                self.label, self.high = typed.space, None
+            if typed.amount is not None:
+                self.high = typed.amount
+            return None
+        label, high = self.label, self.high
+        if label is None or isinstance(typed, (LogPay, LogDecide)):  # the price paid, a first refusal
+            return None
+        self.label = None
+        prog = self.game.prog
+        space = prog.card_space[typed.card] if isinstance(typed, LogCard) else None
+        if (
+            isinstance(typed, LogCard)
+            and typed.holder is not None
+            and space is not None
+            and prog.space_labels[space] == label
+        ):
+            # with no bid, the first refusal bought it at the opening price, as its decision already told
+            return None if high is None else f"{self.game.names[typed.holder]} takes {label} at auction for {high}."
+        return f"Nobody takes {label} at auction." if high is None else None
+
+
 def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
-    """Yield sentences for the events logged from index `start` on (all of them when verbose)."""
+    """Yield sentences for the events logged from index `start` on (all of them when verbose); an auction's
+    result is told either way."""
+    auctions = AuctionResult(game)
     for event in game.log[start:]:
+        result = auctions.follow(event)
+        if result is not None:
+            yield visible(result)
         if verbose or not quiet_event(event):
             text = describe_event(game, event)
             if text is not None:
@@ -112,9 +158,14 @@ def narrate(game: Game, start: int = 0, verbose: bool = False) -> Iterator[str]:
 
 
 def live_narration(game: Game, write: Callable[[str], object], verbose: bool = False) -> Callable[[tuple], None]:
-    """Return a listener for Game.listen that writes each event's sentence (a line) the moment it is logged."""
+    """Return a listener for Game.listen that writes each event's sentence (a line) the moment it is logged;
+    an auction's result is told either way."""
+    auctions = AuctionResult(game)
 
     def tell(event: tuple) -> None:
+        result = auctions.follow(event)
+        if result is not None:
+            write(visible(result) + "\n")
         if verbose or not quiet_event(event):
             text = describe_event(game, event)
             if text is not None:

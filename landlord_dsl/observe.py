@@ -10,13 +10,18 @@ say where the tokens stood. A seat is a number from 0; a party to a payment
 is a seat number or the name of a declared account; a rule is its name, or
 None for the engine's own doing (a turn starting, the game ending).
 
-A *throw* starts at a `roll` event and ends at the next `roll`, the next
-turn or the end of the game; the thrower's position then is where the throw
-ended (in Jail, say, if the rules sent him there or kept him there). It is
-a *movement* throw when it is the turn's first or the thrower's token moved
-or was sent during it; a later roll that moved nothing was made for another
-purpose (a utility's rent, say). A *turn* ends where the next one starts (or the game ends); the current
-player's position then is where the turn ended. What the rules do during
+A *throw* is a throw of any dice: the edition's (`roll dice`, a `roll`
+event) or a declared set's (`roll NAME`, a `throw` event). It starts at
+such an event and ends at the next one, the next turn or the end of the
+game; the thrower's position then is where the throw ended (in Jail, say,
+if the rules sent him there or kept him there). A set thrown by the same
+player before his token has moved, and not already in the throw, is thrown
+with it (the pair and the speed die are one throw); throwing a set again
+starts a new throw. It is a *movement* throw when it is the turn's first or
+the thrower's token moved or was sent during it; a later roll that moved
+nothing was made for another purpose (a utility's rent, say). A *turn* ends
+where the next one starts (or the game ends); the current player's position
+then is where the turn ended. What the rules do during
 the setup belongs to no turn.
 """
 
@@ -24,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
+
+import attrs
 
 from .events import (
     LogBid,
@@ -278,11 +285,12 @@ class Throw(NamedTuple):
 
     turn: int
     seat: int
-    dice: tuple[int, ...]
+    dice: tuple[int, ...]  # the edition's dice; () when only declared sets were thrown
     start: int  # where the thrower stood when he threw
     end: int  # where he stood when the throw was over
     events: tuple[Event, ...]
     movement: bool = True  # see the module's docstring
+    sets: tuple[str, ...] = ("dice",)  # the sets thrown: "dice" for the edition's, else a declared set's name
 
 
 class Turn(NamedTuple):
@@ -294,6 +302,19 @@ class Turn(NamedTuple):
     end: int
     throws: tuple[Throw, ...]
     events: tuple[Event, ...]
+
+
+@attrs.define
+class _OpenThrow:
+    """A throw not yet over: who threw, what, from where, and the index of its first event."""
+
+    turn: int
+    seat: int
+    dice: tuple[int, ...]
+    start: int
+    first: int
+    sets: list[str]
+    moved: bool = False  # the thrower's token has moved or been sent since
 
 
 class Tracker:
@@ -313,21 +334,24 @@ class Tracker:
         self._turn: tuple[int, int, int] | None = None  # turn number, seat, start position
         self._events: list[Event] = []
         self._throws: list[Throw] = []
-        self._throw: tuple[int, int, tuple, int, int] | None = None  # turn, seat, dice, start, first event
+        self._throw: _OpenThrow | None = None
 
     def feed(self, entry: tuple) -> list[Turn]:
         """Take the next log tuple; return the turns it closed."""
         kind = entry[0]
         closed: list[Turn] = []
-        if kind in ("turn", "end", "roll"):
+        logged = decode(entry)
+        joins = isinstance(logged, LogThrow) and self._joins(logged.seat, logged.dice)
+        if kind in ("turn", "end", "roll") or (kind == "throw" and not joins):
             self._close_throw()
         if kind in ("turn", "end"):
             closed = self._close_turn()
-        logged = decode(entry)
         if isinstance(logged, LogTurn):
             self._turn = (logged.turn, logged.seat, self.pos[logged.seat])
         elif isinstance(logged, (LogMove, LogSend)):
             self.pos[logged.seat] = logged.dest
+            if self._throw is not None and self._throw.seat == logged.seat:
+                self._throw.moved = True
         elif isinstance(logged, LogPay) and logged.src >= self.game.nacc and logged.dst >= self.game.nacc:
             payer, payee = logged.src - self.game.nacc, logged.dst - self.game.nacc
             here = self.pos[payer]
@@ -340,14 +364,25 @@ class Tracker:
         if self._turn is not None and kind != "end":
             self._events.append(_resolved(self.game, logged))
             if isinstance(logged, LogRoll):
-                self._throw = (
-                    logged.turn,
-                    logged.seat,
-                    tuple(logged.dice),
-                    self.pos[logged.seat],
-                    len(self._events) - 1,
+                self._throw = _OpenThrow(
+                    logged.turn, logged.seat, tuple(logged.dice), self.pos[logged.seat], len(self._events) - 1, ["dice"]
                 )
+            elif isinstance(logged, LogThrow):
+                if joins:
+                    assert self._throw is not None
+                    self._throw.sets.append(logged.dice)
+                else:
+                    self._throw = _OpenThrow(
+                        logged.turn, logged.seat, (), self.pos[logged.seat], len(self._events) - 1, [logged.dice]
+                    )
         return closed
+
+    def _joins(self, seat: int, dice: str) -> bool:
+        """Return whether a throw of declared set `dice` by `seat` is part of the throw still open."""
+        open_throw = self._throw
+        return (
+            open_throw is not None and open_throw.seat == seat and not open_throw.moved and dice not in open_throw.sets
+        )
 
     def close(self) -> list[Turn]:
         """Return the turn still open when the log ends (the game was stopped, not ended)."""
@@ -356,10 +391,12 @@ class Tracker:
 
     def _close_throw(self) -> None:
         if self._throw is not None:
-            turn, seat, dice, start, first = self._throw
-            events = tuple(self._events[first:])
-            movement = not self._throws or any(isinstance(e, (Moved, Sent)) and e.seat == seat for e in events)
-            self._throws.append(Throw(turn, seat, dice, start, self.pos[seat], events, movement))
+            t = self._throw
+            events = tuple(self._events[t.first :])
+            movement = not self._throws or any(isinstance(e, (Moved, Sent)) and e.seat == t.seat for e in events)
+            self._throws.append(
+                Throw(t.turn, t.seat, t.dice, t.start, self.pos[t.seat], events, movement, tuple(t.sets))
+            )
             self._throw = None
 
     def _close_turn(self) -> list[Turn]:

@@ -10,13 +10,20 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from .agents import HeuristicAgent
 from .compiler import compile_ruleset
 from .engine import Game
 from .loader import RuleSet
-from .stats import gini
+from .stats import THROW_DEFINITION, fixed, gini, percent, wilson
+
+
+def _share(values: Sequence[float]) -> dict[str, float]:
+    """Return a share of the games (each value 0 to 1) with its 95 % Wilson interval, as `simulate` gives it."""
+    rate, low, high = wilson(Fraction(sum(values)), len(values))
+    return {"mean": rate, "ci95_low": low, "ci95_high": high}
 
 
 def _interval(values: Sequence[float]) -> dict[str, float]:
@@ -148,8 +155,8 @@ def outcomes(
         "wins_by_seat": [
             {
                 "seat": seat + 1,
-                "a": _interval(sa["wins"][seat]),
-                "b": _interval(sb["wins"][seat]),
+                "a": _share(sa["wins"][seat]),
+                "b": _share(sb["wins"][seat]),
                 "difference": _interval([y - x for x, y in zip(sa["wins"][seat], sb["wins"][seat])]),
             }
             for seat in range(n)
@@ -161,8 +168,14 @@ def outcomes(
 def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
     """Return the outcome comparison as text: landing changes whose interval excludes zero (all with `show_all`)."""
 
-    def ci(d: dict[str, float], fmt: str = "{:.3f}") -> str:
-        return f"{fmt.format(d['mean'])} [{fmt.format(d['ci95_low'])}, {fmt.format(d['ci95_high'])}]"
+    def ci(d: dict[str, float], show: Callable[[float], str] = lambda x: fixed(x, 3)) -> str:
+        return f"{show(d['mean'])} [{show(d['ci95_low'])}, {show(d['ci95_high'])}]"
+
+    def share(d: dict[str, float]) -> str:  # a share of the games, in percent, as `simulate` prints win rates
+        return f"{percent(d['mean'])}% [{percent(d['ci95_low'])}, {percent(d['ci95_high'])}]"
+
+    def points(d: dict[str, float], digits: int = 1) -> str:  # a change of a share, in percentage points
+        return f"{ci(d, lambda x: percent(x, digits, sign=True))} pts"
 
     censored = data["censored_by_turn_limit"]
     lines = [
@@ -178,10 +191,13 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
         )
     for w in data["wins_by_seat"]:
         lines.append(
-            f"  {'wins, seat ' + str(w['seat']):18} a {ci(w['a'])}   b {ci(w['b'])}   b-a {ci(w['difference'])}"
+            f"  {'wins, seat ' + str(w['seat']):18} a {share(w['a'])}   b {share(w['b'])}   "
+            f"b-a {points(w['difference'])}"
         )
+    lines.append(f"  {'':18} (a win shared by a tie counts a share; 95 % Wilson intervals for a and b)")
     rows = [r for r in data["landing_per_throw"] if show_all or r["excludes_zero"]]
     hidden = len(data["landing_per_throw"]) - len(rows)
+    lines.append(f"  {'throw':18} {THROW_DEFINITION}")
     lines.append(
         "  landing frequency per throw, by space (label #index in a/b): "
         + (
@@ -194,8 +210,8 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
     for r in rows:
         where = "/".join("-" if i is None else str(i) for i in (r["index_a"], r["index_b"]))
         lines.append(
-            f"    {r['label'][:34] + ' #' + where:40} a {r['a']:.4f}   b {r['b']:.4f}   "
-            f"b-a {ci(r['difference'], '{:+.4f}')}"
+            f"    {r['label'][:34] + ' #' + where:40} a {percent(r['a'], 3)}%   b {percent(r['b'], 3)}%   "
+            f"b-a {points(r['difference'], 3)}"
         )
     if not rows:
         lines.append("    (none)")

@@ -14,6 +14,7 @@ rules once per process and sends back a Summary.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
@@ -21,11 +22,12 @@ from typing import Any
 
 from .agents import default_reserve
 from .compiler import compile_ruleset
-from .errors import LandlordError, UsageError
+from .errors import LandlordError, RuleRuntimeError, UsageError
 from .loader import RuleSet
 from .program import Program
+from .resources import shipped_files
 from .rulesource import RuleSource, rebuild, rule_source
-from .simulate import Summary, play_one
+from .simulate import Summary, in_game, play_one
 from .stats import Layout, Stats, layout
 
 BACKENDS = ("local", "dask")
@@ -69,8 +71,24 @@ def run_games(
     board = _layout_of(source) if stats else None
     summary = Summary(players, stats=Stats(board) if board is not None else None)
     for i in range(start, stop):
-        summary.add(play_one(program, players, seed + i, layout=board, reserve=reserve))
+        try:
+            summary.add(play_one(program, players, seed + i, layout=board, reserve=reserve))
+        except RuleRuntimeError as err:
+            raise in_game(err, i + 1, seed + i, replay_command(source, players, seed + i, reserve)) from None
     return summary
+
+
+def replay_command(source: RuleSource, players: int, seed: int, reserve: int | None) -> str:
+    """Return the `landlord-dsl play` command that plays the bots' game from `seed` of a run again."""
+    shipped = {str(path): name for name, path in shipped_files().items()}
+    # each combined file by its shipped name, or by the path it was loaded from (the edition's name need not be)
+    edition = "+".join(shipped.get(chain[-1][0], chain[-1][0]) for chain in source.chains)
+    words = ["landlord-dsl", "play", edition, "--seed", str(seed), "--players", str(players)]
+    for name, value in source.options:
+        words += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    if reserve is not None and reserve != default_reserve(_program_of(source), players):
+        words += ["--bot-reserve", str(reserve)]
+    return shlex.join(words)
 
 
 def default_jobs() -> int:

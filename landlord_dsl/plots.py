@@ -8,6 +8,7 @@ by colour-blind readers) and a perceptually uniform map for the heat maps.
 
 from __future__ import annotations
 
+import statistics
 import textwrap
 from collections.abc import Sequence
 from itertools import pairwise
@@ -65,13 +66,14 @@ def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str,
     cells = _cells(len(labels))
     width = max(x + w for x, _, w, _, _ in cells)
     height = max(y + h for _, y, _, h, _ in cells)
-    norm = Normalize(vmin=0, vmax=max(values) or 1)
+    top = colour_top(values)
+    norm = Normalize(vmin=0, vmax=top or 1)
     cmap = colormaps["viridis"]
     for (x, y, w, h, _), label, value in zip(cells, labels, values):
         colour = cmap(norm(value))
         ax.add_patch(Rectangle((x, height - y - h), w, h, facecolor=colour, edgecolor="white", linewidth=1))
         dark = sum(colour[:3]) / 3 < 0.5
-        text = "\n".join(textwrap.wrap(label, 10)[:3]) + "\n" + fmt.format(value)
+        text = "\n".join(textwrap.wrap(label, 10, break_long_words=False)[:3]) + "\n" + fmt.format(value)
         ax.text(
             x + w / 2,
             height - y - h / 2,
@@ -85,8 +87,27 @@ def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str,
     ax.set_ylim(0, height)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.figure.colorbar(cmap_mappable(cmap, norm), ax=ax, fraction=0.04, pad=0.01).set_label(what, fontsize=8)
+    clipped = top < max(values, default=0)
+    bar = ax.figure.colorbar(
+        cmap_mappable(cmap, norm), ax=ax, fraction=0.04, pad=0.01, extend="max" if clipped else "neither"
+    )
+    bar.set_label(
+        what + (f" (scale ends at {fmt.format(top)}; above it: the arrow's colour)" if clipped else ""), fontsize=8
+    )
     ax.set_title(what, fontsize=9)
+
+
+def colour_top(values: Sequence[float]) -> float:
+    """Return the value a heat map's colour scale ends at: the largest value, or, when one to three spaces
+    hold more than three times the median (Jail, say), the largest of the others, so that the other spaces
+    are not all one colour (the colour bar then shows an arrow for the values above)."""
+    if not values:
+        return 0.0
+    median = statistics.median(values)
+    rest = [v for v in values if v <= 3 * median]
+    if median > 0 and len(values) - len(rest) <= 3:
+        return max(rest)
+    return max(values)
 
 
 def cmap_mappable(cmap, norm):

@@ -12,7 +12,7 @@ import attrs
 
 from .agents import make_agent
 from .engine import Game
-from .errors import visible
+from .errors import Diagnostic, RuleRuntimeError, visible
 from .events import LogPay, LogTurn, decode
 from .program import Program
 from .stats import GameStats, Layout, Stats, game_stats, gini
@@ -86,6 +86,15 @@ def play_one(
     )
 
 
+def in_game(err: RuleRuntimeError, game: int, seed: int, replay: str) -> RuleRuntimeError:
+    """Return `err` with a note naming the game of a run it happened in (numbered from 1), its seed and
+    the command (`replay`) that plays that game again."""
+    note = Diagnostic(
+        f"in game {game} of the run, played from seed {seed}; to play it again: {replay}", severity="note"
+    )
+    return RuleRuntimeError([*err.diagnostics, note])
+
+
 def activity(game: Game) -> tuple[int, int]:
     """Return (title deeds that reached a player after the setup, decisions answered other than "done")."""
     card_space = game.prog.card_space
@@ -118,7 +127,10 @@ def simulate(
     """Play `games` games with seeds seed, seed+1, ...; return their records."""
     records = []
     for i in range(games):
-        records.append(play_one(program, players, seed + i))
+        try:
+            records.append(play_one(program, players, seed + i))
+        except RuleRuntimeError as err:
+            raise in_game(err, i + 1, seed + i, f"Game(program, agents, seed={seed + i})") from None
         if progress is not None:
             progress(i + 1, games)
     return records

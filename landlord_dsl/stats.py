@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from .simulate import Summary
 
 Z95 = 1.96
+EDITION_DICE = "the edition's dice"
+THROW_DEFINITION = (
+    "a throw of any dice (the edition's, or a set declared with `dice NAME`; sets thrown together before "
+    "the token moves are one throw) that was the turn's first or moved the thrower's token; it lands "
+    "where the thrower stands when it is over"
+)
 RENT_DEFINITION = (
     "a payment from a player to the player who owns (holds the title deed of) the space "
     "the payer is standing on, whichever rule made it"
@@ -63,6 +69,13 @@ class Layout:
     labels: tuple[str, ...]
     # per space: the set a titled space is drawn in (board.py), else its kind; None for untitled spaces
     sets: tuple[str | None, ...]
+    set_labels: tuple[tuple[str, str], ...] = ()  # (set, its label) for every set that has one
+    # (name, label) of every set of dice a throw may be of: the edition's ("dice") and each declared set
+    dice: tuple[tuple[str, str], ...] = (("dice", EDITION_DICE),)
+
+    def set_label(self, name: str) -> str:
+        """Return the label of a title set (a group or a kind), or its name when it has none."""
+        return dict(self.set_labels).get(name, name)
 
 
 def layout(program: Program, rules: RuleSet) -> Layout:
@@ -73,7 +86,11 @@ def layout(program: Program, rules: RuleSet) -> Layout:
         (_set_of(program, rules, s) or program.space_kinds[s]) if program.title_card[s] is not None else None
         for s in range(len(program.space_names))
     )
-    return Layout(tuple(program.space_labels), sets)
+    model = rules.model
+    named = {**{k: d.label for k, d in model.kinds.items() if d.label}, **model.group_labels}
+    set_labels = tuple(sorted((name, named[name]) for name in set(sets) if name is not None and named.get(name)))
+    dice = (("dice", EDITION_DICE), *((d.name, d.label) for d in program.dice_sets))
+    return Layout(tuple(program.space_labels), sets, set_labels, dice)
 
 
 @attrs.frozen
@@ -90,18 +107,21 @@ class GameStats:
     eliminations: tuple[int, ...]  # the turn of each elimination, in order
     wealth_gini: tuple[int, ...]  # after setup and every round, in ten-thousandths
     cash_gini: tuple[int, ...]
+    thrown: tuple[tuple[str, int], ...] = ()  # (set of dice, movement throws it was thrown in), by name
 
 
 def game_stats(game: Game, cash_history: Sequence[Sequence[int]]) -> GameStats:
     """Return the GameStats of a finished game (`cash_history`: the seats' cash after setup and each round)."""
     size = game.board_size
     throw_at, turn_at = [0] * size, [0] * size
+    thrown: Counter = Counter()
     tracker = Tracker(game)
     for turn in turns(game, tracker):
         turn_at[turn.end] += 1
         for throw in turn.throws:
             if throw.movement:
                 throw_at[throw.end] += 1
+                thrown.update(throw.sets)
     out = [decode(entry).turn for entry in game.log if entry[0] == "out"]
     history = game.wealth_history or []
     return GameStats(
@@ -115,6 +135,7 @@ def game_stats(game: Game, cash_history: Sequence[Sequence[int]]) -> GameStats:
         tuple(out),
         tuple(round(gini(w) * 10000) for w in history),
         tuple(round(gini(c) * 10000) for c in cash_history),
+        tuple(sorted(thrown.items())),
     )
 
 
@@ -206,10 +227,12 @@ class Stats:
     eliminations: Counter = attrs.field(factory=Counter)  # (order, turn) -> games
     wealth_gini: Moments = attrs.field(factory=Moments)  # per round
     cash_gini: Moments = attrs.field(factory=Moments)
+    thrown: Counter = attrs.field(factory=Counter)  # set of dice -> movement throws it was thrown in
 
     def add(self, g: GameStats) -> None:
         """Count one game in."""
         self.games += 1
+        self.thrown.update(dict(g.thrown))
         self.throw_landings.add(g.throws, g.throw_landings)
         self.turn_landings.add(g.turns, g.turn_landings)
         self.rent.add(g.rent)
@@ -234,7 +257,7 @@ class Stats:
         self.games += other.games
         for name in ("throw_landings", "turn_landings", "rent", "rent_total", "wealth_gini", "cash_gini"):
             getattr(self, name).merge(getattr(other, name))
-        for name in ("rent_by_set", "rent_by_set_squares", "finished", "censored", "eliminations"):
+        for name in ("rent_by_set", "rent_by_set_squares", "finished", "censored", "eliminations", "thrown"):
             getattr(self, name).update(getattr(other, name))
 
     # ---------------------------------------------------------------- results
@@ -264,12 +287,25 @@ class Stats:
         for name in sorted(self.rent_by_set):
             s, q = self.rent_by_set[name], self.rent_by_set_squares[name]
             m = Moments([g], [s], [q]).estimates()[0]
-            by_set.append({"set": name, "mean_per_game": round(m[0], 3), "se": round(m[1], 3)})
+            by_set.append(
+                {
+                    "set": name,
+                    "label": self.layout.set_label(name),
+                    "mean_per_game": round(m[0], 3),
+                    "se": round(m[1], 3),
+                }
+            )
         total = self.rent_total.estimates()[0] if self.rent_total.count else (0.0, 0.0, 0)
         return {
             "method": "standard errors across games (the game is the unit); 95 % intervals: Wilson for win "
             "rates, Kaplan-Meier with Greenwood for game length, estimate ± 1.96 SE otherwise",
             "throws": self.throw_landings.n,
+            "throw": THROW_DEFINITION,
+            "throws_by_dice": [
+                {"dice": name, "label": label, "throws": self.thrown[name]}
+                for name, label in self.layout.dice
+                if self.thrown[name]
+            ],
             "turns": self.turn_landings.n,
             "landing_per_throw": landings(self.throw_landings),
             "landing_per_turn": landings(self.turn_landings),
@@ -345,6 +381,19 @@ def wilson(successes: Fraction | int, n: int) -> tuple[float, float, float]:
     return round(p, 4), round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
 
 
+def fixed(value: float, digits: int, sign: bool = False) -> str:
+    """Return `value` with `digits` decimals (a + before a positive one with `sign`), never "-0.0"."""
+    text = f"{value:{'+' if sign else ''}.{digits}f}"
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        text = ("+" if sign else "") + text[1:]
+    return text
+
+
+def percent(share: float, digits: int = 1, sign: bool = False) -> str:
+    """Return a share (0 to 1) as a number of percent with `digits` decimals, without the % sign."""
+    return fixed(100 * share, digits, sign)
+
+
 def kaplan_meier(finished: Counter, censored: Counter) -> list[tuple[int, float, float, float]]:
     """Return (length, survival, 95 % low, 95 % high) at every length where games finished.
 
@@ -370,23 +419,25 @@ def render_stats(stats: dict[str, Any], top: int = 10) -> str:
     """Return the statistics as text for the terminal (the `top` spaces by landing, rent)."""
     lines = ["", f"statistics ({stats['throws']} throws, {stats['turns']} turns; {stats['method']})", ""]
     per_turn = {r["index"]: r for r in stats["landing_per_turn"]}
+    thrown = ", ".join(f"{row['label']} {row['throws']}" for row in stats["throws_by_dice"]) or "none"
+    lines.append(f"  throw             {stats['throw']}; thrown: {thrown}")
     lines.append("  landing probability (space #index: per throw ± SE, per turn ± SE), most landed first")
     for row in sorted(stats["landing_per_throw"], key=lambda r: (-r["probability"], r["index"]))[:top]:
         turn = per_turn[row["index"]]
         lines.append(
-            f"    {row['space'][:32]:32} #{row['index']:<3} {100 * row['probability']:6.3f}% ± "
-            f"{100 * row['se']:.3f}   {100 * turn['probability']:6.3f}% ± {100 * turn['se']:.3f}"
+            f"    {row['space'][:32]:32} #{row['index']:<3} {percent(row['probability'], 3):>6}% ± "
+            f"{percent(row['se'], 3)}   {percent(turn['probability'], 3):>6}% ± {percent(turn['se'], 3)}"
         )
     rent = stats["rent"]
     lines.append(f"  rent per game     {rent['per_game']:.1f} ± {rent['se']:.1f} (SE)   rent = {rent['definition']}")
     for row in sorted(rent["by_set"], key=lambda r: -r["mean_per_game"])[:top]:
-        lines.append(f"    set {row['set'][:28]:28} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
+        lines.append(f"    set {row['label'][:28]:28} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
     for row in sorted(rent["by_space"], key=lambda r: -r["mean_per_game"])[:top]:
         lines.append(f"    {row['space'][:28]:28} #{row['index']:<3} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
     lines.append(
         "  win rate by seat  "
         + "   ".join(
-            f"seat {w['seat']}: {100 * w['rate']:.1f}% [{100 * w['ci95_low']:.1f}, {100 * w['ci95_high']:.1f}]"
+            f"seat {w['seat']}: {percent(w['rate'])}% [{percent(w['ci95_low'])}, {percent(w['ci95_high'])}]"
             for w in stats["wins_by_seat"]
         )
         + "  (95 % Wilson interval, ties shared)"

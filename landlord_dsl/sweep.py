@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import LandlordError, UsageError
+from .errors import UsageError
 from .loader import RuleSet
 from .options import resolve_options
 from .parallel import simulate_many
@@ -115,6 +115,13 @@ def run_sweep(
     return records
 
 
+def option_text(value: Any) -> str:
+    """Return an option's value as the .lg text writes it (`true`/`false`, as everywhere else), not Python's."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 COLUMNS = (
     ("turns", lambda s: f"{s['turns_per_game']['mean']:.1f}"),
     ("seat 1 wins", lambda s: f"{100 * s['wins_by_seat'][0] / s['games']:.1f}%"),
@@ -129,7 +136,9 @@ def render_table(records: Sequence[dict[str, Any]], colour: bool = False) -> str
     option_names = list(records[0]["options"]) if records else []
     header = option_names + ["players"] + [name for name, _ in COLUMNS]
     rows = [
-        [str(r["options"][n]) for n in option_names] + [str(r["players"])] + [cell(r["summary"]) for _, cell in COLUMNS]
+        [option_text(r["options"][n]) for n in option_names]
+        + [str(r["players"])]
+        + [cell(r["summary"]) for _, cell in COLUMNS]
         for r in records
     ]
     return table_text(header, rows, colour)
@@ -137,14 +146,13 @@ def render_table(records: Sequence[dict[str, Any]], colour: bool = False) -> str
 
 def plot(records: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     """Draw the mean final Gini and the mean game length of every cell side by side (needs matplotlib)."""
-    try:
-        import matplotlib
+    from .plots import pyplot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise LandlordError("--plot needs matplotlib: pip install 'landlord-dsl[plot]'") from None
-    labels = [", ".join(f"{k}={v}" for k, v in r["options"].items()) + f" · {r['players']} players" for r in records]
+    plt = pyplot()
+    labels = [
+        ", ".join(f"{k}={option_text(v)}" for k, v in r["options"].items()) + f" · {r['players']} players"
+        for r in records
+    ]
     ginis = [r["summary"]["final_wealth"]["mean_gini"] for r in records]
     turns = [r["summary"]["turns_per_game"]["mean"] for r in records]
     rows = range(len(records))

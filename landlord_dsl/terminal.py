@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
@@ -36,7 +37,14 @@ def is_terminal(stream: TextIO) -> bool:
 
 
 def colour_wanted(stream: TextIO, choice: str = "auto") -> bool:
-    """Return True when colour goes to `stream`: `choice` "always", or "auto" on a terminal without NO_COLOR."""
+    """Return True when colour goes to `stream`: `choice` "always", or "auto" on a terminal without NO_COLOR.
+
+    "always" without rich installed says on standard error that there will be no colour (and returns True:
+    painter() then paints nothing)."""
+    if choice == "always" and not rich_installed():
+        sys.stderr.write(
+            "warning: --color always needs rich, which is not installed: pip install 'landlord-dsl[terminal]'\n"
+        )
     if choice != "auto":
         return choice == "always"
     return not os.environ.get("NO_COLOR") and is_terminal(stream)
@@ -96,6 +104,27 @@ def progress(stream: TextIO, what: str, enabled: bool = True) -> Iterator[Progre
             yield callback
     else:
         yield _plain_progress(stream, what)
+
+
+@contextmanager
+def stages(stream: TextIO, what: str, enabled: bool = True) -> Iterator[Callable[[str], None] | None]:
+    """Yield a callback (stage) that shows on one line of `stream` which stage of a long step is running,
+    the line cleared at the end; or None when `stream` is no terminal or not `enabled`.
+
+    For work whose total is not known in advance (the exact analysis), where a bar would have no end."""
+    if not enabled or not is_terminal(stream):
+        yield None
+        return
+
+    def show(stage: str) -> None:
+        stream.write(f"\r\x1b[K  {what}: {stage}...")
+        stream.flush()
+
+    try:
+        yield show
+    finally:
+        stream.write("\r\x1b[K")
+        stream.flush()
 
 
 @contextmanager

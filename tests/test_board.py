@@ -127,3 +127,40 @@ def test_the_family_tree_in_the_docs_is_that_of_the_shipped_files():
     )
     names = [name for name, _, variants in module.family() for name in [name] + [v[0] for v in variants]]
     assert sorted(names) == sorted(ld.shipped_editions())
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1906", "landlords-game-1939"])
+def test_a_label_that_names_a_colour_is_drawn_in_that_colour(edition):
+    """The legend and the drawing agree (issue 27): 1939's "Railroad depot (red)" was drawn yellow and
+    its "SO WHAT? circle (blue)" green. A kind (or set) whose label names a colour is filled (banded) in
+    it, and its legend row shows the colour its spaces are drawn in."""
+    from landlord_dsl.board import NAMED_COLOURS
+
+    rules = ld.load_edition(edition)
+    program = ld.compile_rules(rules)
+    root = ET.fromstring(board_svg(rules))
+    spaces = _spaces(board_svg(rules))
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "legend")
+    rows = dict(zip(_texts(legend)[1:], (r.get("fill") for r in legend.iter(f"{SVG}rect"))))
+    checked = 0
+    for kind, decl in rules.model.kinds.items():
+        colours = [name for name in NAMED_COLOURS if f"({name})" in (decl.label or "").lower()]
+        if not colours or kind not in program.space_kinds:
+            continue
+        fill = NAMED_COLOURS[colours[0]][0]
+        drawn = {spaces[i].find(f"{SVG}rect").get("fill") for i, k in enumerate(program.space_kinds) if k == kind}
+        assert drawn == {fill}, (kind, decl.label, drawn)
+        assert rows.get(decl.label) == fill, (decl.label, rows)
+        checked += 1
+    assert checked > 0
+
+
+def test_a_set_whose_label_names_a_colour_is_banded_in_it():
+    """1933's "Light blue: Park Place and Boardwalk" is banded light blue, its "Green: ..." green."""
+    from landlord_dsl.board import NAMED_COLOURS
+
+    rules = ld.load_edition("monopoly-1933-atlantic-city")
+    spaces = _spaces(board_svg(rules))
+    for group, colour in (("light_blue", "light blue"), ("green", "green")):
+        members = rules.model.groups[group]
+        assert {spaces[i].findall(f"{SVG}rect")[1].get("fill") for i in members} == {NAMED_COLOURS[colour][1]}

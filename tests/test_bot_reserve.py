@@ -141,7 +141,7 @@ def test_sweep_warns_per_cell_and_keeps_the_reserve_in_its_records(poor, tmp_pat
     code, _ = run(*argv, "--players", "2", "--bot-reserve", "100")
     err = capsys.readouterr().err
     assert code == 0
-    assert "warning: proxy_decks=False, 2 players: no title deed reached a player after the setup" in err
+    assert "warning: proxy_decks=false, 2 players: no title deed reached a player after the setup" in err
     assert json.loads(out_file.read_text().splitlines()[0])["bot_reserve"] == 100
     code, _ = run(*argv, "--players", "2")  # another reserve: the recorded cell is not reused
     assert code == 0 and len(out_file.read_text().splitlines()) == 2

@@ -272,3 +272,100 @@ def test_each_stage_raises_its_own_kind_of_error(tmp_path):
         read_log("not a log\n")
     assert all(issubclass(cls, ld.LandlordError) for cls in (ld.RuleSourceError, ld.OutputError, ld.RuleRuntimeError))
     assert ld.UsageError.exit_status == 2 and ld.RuleSourceError.exit_status == ld.LandlordError.exit_status == 1
+
+
+def test_a_rule_failing_in_simulate_names_the_game_and_its_seed(tmp_path, monkeypatch, capsys):
+    """A rule that fails during `simulate` names the game of the run and its seed, and the `play`
+    command it gives fails the same way (issue 27: the turn alone could not be reproduced)."""
+    text = (ROOT / "examples" / "four-sided-ring.lg").read_text(encoding="utf-8")
+    broken = text.replace(
+        "pay here.amount from player to bank", "pay here.amount / (here.amount - 30) from player to bank"
+    )
+    (tmp_path / "broken.lg").write_text(broken, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _ = run("simulate", "broken.lg", "--games", "10", "--jobs", "1", "--no-progress", "--seed", "5")
+    err = capsys.readouterr().err
+    assert code == 1 and "a payment of a negative amount" in err
+    note = err.strip().splitlines()[-1]
+    assert note.startswith("note: in game ")
+    game = int(note.split("in game ")[1].split()[0])
+    command = note.split("to play it again: ")[1]
+    assert command == f"landlord-dsl play broken.lg --seed {5 + game - 1} --players 4"
+    code, _ = run(*command.split()[1:])
+    assert code == 1 and "a payment of a negative amount" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- what a new user hit (issue 27, section 5)
+
+
+def test_sweep_plot_without_matplotlib_fails_before_playing(tmp_path, monkeypatch, capsys):
+    """As `simulate --plot`: the missing extra is named before a single game is played."""
+    import landlord_dsl.sweep
+
+    def played(*args, **kwargs):
+        raise AssertionError("the sweep was played")
+
+    monkeypatch.setattr(landlord_dsl.sweep, "run_sweep", played)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, _ = run("sweep", "landlords-game-1906", "--games", "2", "--plot", str(tmp_path / "s.png"))
+    assert code == 1 and "pip install 'landlord-dsl[plot]'" in capsys.readouterr().err
+    code, _ = run("sweep", "landlords-game-1906", "--games", "2", "--plot", str(tmp_path / "s.txt"))
+    assert code == 2 and "must end in .png" in capsys.readouterr().err
+
+
+def test_sweep_prints_option_values_as_the_rules_write_them():
+    code, out = run("sweep", "landlords-game-1906", "--option", "faster_game=false,true", "--games", "1", "--jobs", "1")
+    assert code == 0
+    rows = [line.split()[0] for line in out.splitlines()[-2:]]
+    assert rows == ["false", "true"] and "True" not in out and "False" not in out
+
+
+def test_board_refuses_a_file_name_that_is_not_svg(tmp_path, capsys):
+    code, _ = run("board", "landlords-game-1904", "--svg", str(tmp_path / "b.png"))
+    assert code == 2 and "must end in .svg" in capsys.readouterr().err
+    assert not (tmp_path / "b.png").exists()
+    code, out = run("board", "landlords-game-1904", "--svg", str(tmp_path / "b.SVG"))
+    assert code == 0 and "wrote" in out
+
+
+def test_color_always_without_rich_says_there_is_no_colour(monkeypatch, capsys):
+    from landlord_dsl import terminal
+
+    monkeypatch.setattr(terminal, "rich_installed", lambda: False)
+    code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--color", "always")
+    assert code == 1 and "\x1b[" not in out
+    assert "--color always needs rich" in capsys.readouterr().err
+
+
+def test_play_html_says_what_it_wrote(tmp_path):
+    page = tmp_path / "game.html"
+    code, out = run("play", "landlords-game-1904", "--html", str(page))
+    assert code == 0 and out.endswith(f"wrote {page}\n") and page.is_file()
+
+
+def test_one_default_seed_everywhere():
+    """Issue 27: `play` and `simulate` started at seed 1, `sweep`, `diff --outcomes`, `ld.new_game` and
+    `simulate()` at 0, so 1939 showed 70.56 turns in `simulate` and 70.515 in `diff`. Every default is 0
+    (the seeds of the published figures), and `simulate` with no seed is `simulate --seed 0`."""
+    import inspect
+
+    from landlord_dsl import analysis, outcomes, parallel, simulate, sweep
+    from landlord_dsl.cli import build_parser
+
+    parser = build_parser()
+    commands = {
+        "play": ["play", "landlords-game-1904"],
+        "simulate": ["simulate", "landlords-game-1904"],
+        "sweep": ["sweep", "landlords-game-1904"],
+        "diff": ["diff", "landlords-game-1904", "landlords-game-1906"],
+        "analyze": ["analyze", "landlords-game-1904"],
+    }
+    assert {name: parser.parse_args(argv).seed for name, argv in commands.items()} == dict.fromkeys(commands, 0)
+    for function in (ld.new_game, simulate.simulate, parallel.simulate_many, outcomes.outcomes, sweep.run_sweep):
+        assert inspect.signature(function).parameters["seed"].default == 0, function
+    assert inspect.signature(analysis.analyze).parameters["seed"].default == 0
+    _, plain = run("simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json", "--no-progress")
+    _, zero = run(
+        "simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json", "--no-progress", "--seed", "0"
+    )
+    assert plain == zero

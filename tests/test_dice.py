@@ -275,3 +275,21 @@ def test_a_logged_speed_die_game_replays_and_an_edited_face_is_caught(tmp_path, 
     edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["replay", str(edited)], out=io.StringIO()) == 1
     assert 'replayed ["throw"' in capsys.readouterr().err
+
+
+def test_the_narration_of_a_declared_set_gives_its_total_and_a_double():
+    """Issue 27: `throws Two four-sided dice: 1, 2.` gave neither total nor double; a declared set is told
+    as the edition's dice are (`1 + 2 = 3`, `(a double)`), a face with a mark counting no pips."""
+    from landlord_dsl.narrate import describe_event
+
+    text = small(
+        'dice tetra "Two four-sided dice" 2 sides 4\ndice odd "Two odd dice" 2 faces [1, "Bus"]',
+        "        roll tetra\n        roll tetra\n        roll odd",
+    )
+    game = play_scripted(text, [(1, 2), (3, 3), (2, 1)])
+    told = [describe_event(game, e) for e in game.log if e[0] == "throw"]
+    assert told == [
+        "Player 1 throws Two four-sided dice: 1 + 2 = 3.",
+        "Player 1 throws Two four-sided dice: 3 + 3 = 6 (a double).",
+        "Player 1 throws Two odd dice: Bus + 1 = 1.",
+    ]

@@ -105,7 +105,7 @@ def test_a_decision_shows_cash_space_throw_and_stakes():
     sees the throw that brought him there, where he stands, his cash and what each answer costs."""
     program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
     screen = io.StringIO()
-    human = HumanAgent(stdin=io.StringIO("1\n" + "2\n" * 20), stdout=screen)
+    human = HumanAgent(stdin=io.StringIO("1\n" + "\n2\n" * 20), stdout=screen)
     game = Game(program, [human, HeuristicAgent()], seed=1, names=["Ann", "Bob"], turn_limit=2)
     game.play()  # seed 1: Bob plays first; Ann throws 6 + 2 onto Vermont Avenue in turn 2
     shown = screen.getvalue()
@@ -157,10 +157,10 @@ def test_a_person_at_a_terminal_sees_his_throw_before_the_question():
         assert before[turn:].startswith("\n-- Turn 2: Player 1 (you) --\n"), before
         assert "\nPlayer 1 (you) throws 6 + 2 = 8.\n" in before[turn:]
         assert "you threw 6 + 2 = 8 this turn" in before[turn:]
-        while True:  # pass every bid and take the last option ("done", "decline") of every question
+        while True:  # pass every bid, close every offer (Enter) and take the last option ("decline") of a choice
             text = seen.decode().replace("\r\n", "\n")
             numbers = re.findall(r"^  (\d+)\. ", text[text.rindex("\n\n") :], re.MULTILINE)
-            os.write(primary, f"{numbers[-1] if numbers else ''}\n".encode())
+            os.write(primary, f"{numbers[-1] if numbers and '0' not in numbers else ''}\n".encode())
             if not _read_until(primary, b"> ", seen):
                 break
         assert proc.wait(timeout=60) == 0, seen.decode()
@@ -170,3 +170,69 @@ def test_a_person_at_a_terminal_sees_his_throw_before_the_question():
             proc.kill()
         proc.wait()
         os.close(primary)
+
+
+# ---------------------------------------------- what a person playing 1933 needs (issue 27)
+
+
+def test_an_auctions_result_is_told_without_verbose():
+    """1933 rules, BUYING (anspach-1933): a declined property is auctioned. The bids are told only with
+    -v, but who took the property and at what price is told always: the highest bid, to its bidder."""
+    from landlord_dsl.events import LogBid, LogCard, decode
+
+    code, out = run("play", "monopoly-1933-atlantic-city", "--seed", "0")
+    assert code == 0 and " bids " not in out
+    told = re.findall(r"^(Player \d) takes (.+) at auction for (\d+)\.$", out, re.MULTILINE)
+    assert told
+    game = ld.new_game("monopoly-1933-atlantic-city", players=4, seed=0)
+    game.play()
+    expected, last = [], {}
+    for entry in game.log:
+        event = decode(entry)
+        if isinstance(event, LogBid) and event.amount is not None:
+            last[event.space] = (event.seat, event.amount)
+        elif isinstance(event, LogCard) and event.holder is not None and game.prog.card_space[event.card] is not None:
+            label = game.prog.space_labels[game.prog.card_space[event.card]]
+            if label in last:
+                expected.append((game.names[event.holder], label, str(last.pop(label)[1])))
+    assert told == expected
+
+
+def _offer(options, done_last=True):
+    """Return a DecisionRequest of an offer with `options` (name, label, cost, value) and its "done"."""
+    from landlord_dsl.requests import ChoiceSite, DecisionRequest
+
+    names = tuple(o[0] for o in options) + ("done",)
+    site = ChoiceSite(names, tuple(o[1] for o in options) + ("Done",), "Build or mortgage?", done=len(options))
+    legal = [(k, None, cost, value) for k, (_, _, cost, value) in enumerate(options)] + [(len(options), None, 0, 0)]
+    return DecisionRequest(0, "Build or mortgage?", legal, site, rule=0, rule_names=("improving",))
+
+
+def _answer(request, typed: str) -> tuple[int, str]:
+    game = ld.new_game("monopoly-1933-atlantic-city", players=2, seed=0)
+    screen = io.StringIO()
+    chosen = HumanAgent(stdin=io.StringIO(typed), stdout=screen).choose(game, request)
+    return chosen, screen.getvalue()
+
+
+def test_done_has_a_key_of_its_own_and_enter_means_it():
+    """Issue 27: "done" moved with the menu (typing the same digit flipped between mortgage and redeem).
+    An offer's "done" is 0 or Enter; the other options are 1..n in the rules' order."""
+    offer = _offer([("build", "Build on Baltic Avenue for 50", 50, 100), ("mortgage", "Mortgage Baltic Avenue", 0, -5)])
+    assert _answer(offer, "\n") == (2, _answer(offer, "\n")[1])
+    assert _answer(offer, "0\n")[0] == 2
+    assert _answer(offer, "2\n")[0] == 1
+    chosen, shown = _answer(offer, "1\n")
+    assert chosen == 0
+    assert "  0. Done  (or press Enter)\n  1. Build on Baltic Avenue for 50  (costs 50, worth 100)\n" in shown
+    assert "  2. Mortgage Baltic Avenue\n" in shown
+
+
+def test_an_offer_with_nothing_recommended_is_listed_only_when_asked_for():
+    """An offer none of whose options the rules recommend (mortgaging with nothing owed) is one line:
+    Enter closes it; "?" lists it."""
+    offer = _offer([("mortgage", "Mortgage Baltic Avenue", 0, -5), ("mortgage", "Mortgage Oriental Avenue", 0, -5)])
+    chosen, shown = _answer(offer, "\n")
+    assert chosen == 2 and "Mortgage" not in shown and "(2 options: press Enter for Done, ? to list them)" in shown
+    chosen, shown = _answer(offer, "?\n2\n")
+    assert chosen == 1 and "  2. Mortgage Oriental Avenue\n" in shown

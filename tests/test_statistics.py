@@ -251,7 +251,7 @@ def test_walk_statistics_match_the_hand_count(walk):
     rent = stats["rent"]
     assert (rent["per_game"], rent["se"]) == (5, 0)
     assert [(r["index"], r["mean_per_game"]) for r in rent["by_space"]] == [(1, 0), (2, 5)]
-    assert rent["by_set"] == [{"set": "lot", "mean_per_game": 5, "se": 0}]  # no set: grouped by kind
+    assert rent["by_set"] == [{"set": "lot", "label": "Lot", "mean_per_game": 5, "se": 0}]  # no set: grouped by kind
     assert stats["wins_by_seat"][0] == {
         "seat": 1,
         "rate": 1.0,
@@ -452,3 +452,114 @@ def test_dask_gives_the_same_statistics_as_one_process():
     local = simulate_many(rules, 8, 3, seed=5, jobs=1, stats=True)
     dask = simulate_many(rules, 8, 3, seed=5, jobs=2, backend="dask", stats=True)
     assert json.dumps(dask.result(), sort_keys=True) == json.dumps(local.result(), sort_keys=True)
+
+
+# ---------------------------------------------------------------- own dice (issue 27, section 4)
+
+
+def _own_dice_rules():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "four-sided-ring.lg"
+    return ld.load_edition(path)
+
+
+def test_a_game_with_only_its_own_dice_counts_its_throws():
+    """examples/four-sided-ring.lg throws only a declared set (`roll tetra`): every movement throw
+    counts, so the landing shares per throw add up to one, and the output says what was thrown."""
+    rules = _own_dice_rules()
+    program = ld.compile_rules(rules)
+    summary = Summary(2, stats=Stats(layout(program, rules)))
+    for seed in range(5):
+        summary.add(play_one(program, 2, seed, layout=summary.stats.layout))
+    stats = summary.result()["stats"]
+    assert stats["throws"] > stats["turns"] / 2
+    assert sum(r["probability"] for r in stats["landing_per_throw"]) == pytest.approx(1.0, abs=1e-4)
+    assert stats["throws_by_dice"] == [{"dice": "tetra", "label": "Two four-sided dice", "throws": stats["throws"]}]
+    text = render_stats(stats)
+    assert "thrown: Two four-sided dice" in text and "a throw of any dice" in text
+    most = [line.split("#")[1].split()[0] for line in text.splitlines() if line.startswith("    ") and "% ±" in line]
+    assert most != sorted(most, key=int)  # most landed first, not the board's order
+
+
+def test_a_declared_set_thrown_with_the_dice_is_one_throw():
+    """The speed-die house rule throws the pair and the speed die before moving: one throw of both,
+    so the throws counted are those of the edition's dice alone, as before the sets counted."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-speed-die"))
+    game = ld.Game(program, [ld.HeuristicAgent() for _ in range(3)], seed=4)
+    game.play()
+    throws = [t for turn in observe.turns(game) for t in turn.throws]
+    assert any("speed" in t.sets for t in throws)
+    assert all(t.sets[0] == "dice" for t in throws)  # the speed die never starts a throw of its own
+    rolls = sum(1 for entry in game.log if entry[0] == "roll")
+    assert len(throws) == rolls - sum(1 for entry in game.log if entry[0] == "roll" and entry[1] == 0)
+
+
+def test_diff_outcomes_compares_landings_of_own_dice():
+    """`diff --outcomes` counts the declared set's throws too: its landing shares are not all zero."""
+    rules = _own_dice_rules()
+    data = outcomes(rules, rules, 3, players=2)
+    assert sum(r["a"] for r in data["landing_per_throw"]) == pytest.approx(1.0, abs=1e-3)
+    assert "a throw of any dice" in render_outcomes(data)
+
+
+def test_statistics_show_a_title_sets_label():
+    """A title set is shown by its label (the kind `plot` is "Plot"; 1939's `section_c` is "Section C")."""
+    rules = ld.load_edition("landlords-game-1939")
+    program = ld.compile_rules(rules)
+    summary = Summary(4, stats=Stats(layout(program, rules)))
+    summary.add(play_one(program, 4, 0, layout=summary.stats.layout))
+    stats = summary.result()["stats"]
+    text = render_stats(stats, top=40)
+    assert "set Section C" in text and "set section_c" not in text
+    assert {"set": "section_c", "label": "Section C"}.items() <= next(
+        r for r in stats["rent"]["by_set"] if r["set"] == "section_c"
+    ).items()
+
+
+def test_outcomes_give_shares_as_simulate_does():
+    """`diff --outcomes` and `simulate --stats` share one convention (issue 27): a seat's win rate is a
+    percentage with its Wilson interval, which never leaves [0, 100] (a normal interval gave
+    `0.150 [-0.011, 0.311]`), landing shares are percentages, and no number prints as -0."""
+    rules = ld.load_edition("landlords-game-1904")
+    data = outcomes(rules, rules, games=6, players=4, seed=0)
+    for w in data["wins_by_seat"]:
+        _, low, high = wilson(w["a"]["mean"] * 6, 6)
+        assert (w["a"]["ci95_low"], w["a"]["ci95_high"]) == (low, high)
+    text = render_outcomes(data, show_all=True)
+    assert "-0.0" not in text  # identical rules: every paired difference is exactly zero, printed +0.0
+    seat = next(line for line in text.splitlines() if "wins, seat 1" in line)
+    share = data["wins_by_seat"][0]["a"]
+    assert f"a {100 * share['mean']:.1f}% [{100 * share['ci95_low']:.1f}, {100 * share['ci95_high']:.1f}]" in seat
+    first = data["landing_per_throw"][0]
+    row = next(line for line in text.splitlines() if f"#{first['index_a']}/{first['index_b']} " in line)
+    assert f"a {100 * first['a']:.3f}%   b {100 * first['b']:.3f}%" in row
+
+
+def test_no_number_prints_as_minus_zero():
+    from landlord_dsl.stats import fixed, percent
+
+    assert fixed(-0.00001, 4) == "0.0000" and fixed(-0.00001, 4, sign=True) == "+0.0000"
+    assert fixed(-0.5, 1) == "-0.5" and percent(-0.000001, 3, sign=True) == "+0.000"
+
+
+def test_heat_maps_keep_words_whole_and_show_the_spaces_beside_jail():
+    """Issue 27: "Speculatio n" broke mid-word, and 1906's Jail (17.6 %) painted the other 38 squares one
+    colour. Names wrap between words, and the colour scale ends at the largest of the others, the colour
+    bar saying so (an arrow for the values above)."""
+    pytest.importorskip("matplotlib")
+    from landlord_dsl.plots import board_heatmap, colour_top, pyplot
+
+    assert colour_top([0.176, 0.03, 0.028, 0.01]) == 0.03
+    assert colour_top([0.04, 0.03, 0.028, 0.01]) == 0.04  # nothing dwarfs the rest: the whole range
+    plt = pyplot()
+    fig, ax = plt.subplots()
+    labels = ["Speculation", "Jail", *[f"Lot {i}" for i in range(10)]]
+    board_heatmap(ax, labels, [0.02, 0.176, *[0.02 + i / 1000 for i in range(10)]], "share")
+    texts = [t.get_text() for t in ax.texts]
+    assert texts[0].startswith("Speculation\n")
+    colours = {tuple(p.get_facecolor()) for p in ax.patches[2:]}
+    assert len(colours) == 10  # the lots beside Jail are told apart
+    bar = fig.axes[-1]
+    assert "scale ends at" in bar.get_ylabel()
+    plt.close(fig)

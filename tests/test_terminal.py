@@ -7,6 +7,7 @@ import io
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +147,25 @@ def test_sweep_draws_its_table_with_rich_on_a_terminal_and_plain_under_no_color(
     assert "\u2503" in drawn and "\x1b[" in drawn and "seat 1 wins" in drawn
     plain = _run_on_a_terminal(argv, NO_COLOR="1")
     assert "\x1b" not in plain and "\u2503" not in plain and "players  turns" in plain
+
+
+def test_analyze_shows_its_stages_on_a_terminal_and_nothing_elsewhere(monkeypatch):
+    """`analyze` was silent for 9-15 s on a terminal (issue 27): it now says which stage runs, on one line
+    cleared at the end, and writes nothing when standard error is not a terminal or with --no-progress."""
+    pytest.importorskip("numpy")
+    from landlord_dsl.cli import main
+
+    ring = str(Path(__file__).resolve().parent / "data" / "analysis-ring.lg")
+    for stream, argv, shown in (
+        (_Terminal(), [], True),
+        (_Terminal(), ["--no-progress"], False),
+        (io.StringIO(), [], False),
+    ):
+        monkeypatch.setattr("sys.stderr", stream)
+        assert main(["analyze", ring, "--no-rents", *argv], out=io.StringIO()) == 0
+        written = stream.getvalue()
+        if shown:
+            assert "analyze: following every throw from every state..." in written
+            assert "analyze: solving the chain of" in written and written.endswith("\r\x1b[K")
+        else:
+            assert written == ""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LandlordError
@@ -56,6 +56,7 @@ def analyze(
     check_economy: bool = True,
     rents: bool = True,
     memo: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> Analysis:
     """Return the exact long-run movement tables of one token under a rule file.
 
@@ -69,7 +70,8 @@ def analyze(
     a located warning in `Analysis.warnings`. `memo=False` re-runs every
     chance path in full instead of reusing explored continuations (slower,
     the same figures). An unbounded movement state, or a token put out of
-    the game, raises a located LandlordError.
+    the game, raises a located LandlordError. `progress`, if given, is called with the name of each
+    stage as it begins (the analysis takes seconds; see terminal.stages).
     """
     from ..compiler import compile_ruleset
     from ..loader import load
@@ -81,7 +83,10 @@ def analyze(
     program = compile_ruleset(rules, options)
     players = players or program.players[0]
     ex = _Explorer(rules, program, players, prefer, seed, memo)
+    step = progress or (lambda stage: None)
+    step("following every throw from every state")
     order, rows, throw_rows, visit_rows, end_rows = _explore(ex)
+    step(f"solving the chain of {len(order)} states")
     pi = stationary(rows)
     size = len(program.space_names)
 
@@ -128,7 +133,11 @@ def analyze(
                         0.0,
                     )
                 )
+    if check_economy:
+        step("checking the movement against a game played on")
     warnings = _check_economy(ex, order, end_rows, turns=10 * players, seed=seed) if check_economy else []
+    if rents:
+        step("measuring the rents")
     rent_rows = _rent_rows(ex, visits, buildings) if rents else []
     return Analysis(
         program.name,

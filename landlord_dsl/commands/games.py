@@ -123,6 +123,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             except LandlordError as err:  # the game was played and told; only the file is lost
                 sys.stderr.write(err.render() + "\n")
                 status = 1
+            else:
+                if output is html:  # as `replay --html` says it
+                    out.write(f"wrote {visible(args.html)}\n")
     return status
 
 
@@ -198,7 +201,7 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     from ..compiler import compile_ruleset
     from ..loader import load
-    from ..sweep import parse_grid, plot, render_table, run_sweep
+    from ..sweep import option_text, parse_grid, plot, render_table, run_sweep
     from ..terminal import colour_wanted
 
     rules = load(args.edition)
@@ -211,10 +214,15 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"--players wants numbers separated by commas, not {args.players!r}") from None
     if any(p < 1 for p in players):
         raise UsageError("--players must be at least 1")
+    if args.plot:  # before the sweep is played, not after (as `simulate --plot`)
+        from ..plots import check_path, pyplot
+
+        check_path(Path(args.plot))
+        pyplot()
     show_progress = not args.no_progress and sys.stderr.isatty()
 
     def progress(i: int, n: int, cell: dict, reused: bool) -> None:
-        what = ", ".join(f"{k}={v}" for k, v in cell["options"].items()) or "defaults"
+        what = ", ".join(f"{k}={option_text(v)}" for k, v in cell["options"].items()) or "defaults"
         sys.stderr.write(
             f"  cell {i}/{n}: {what}, {cell['players']} players{' (already in ' + args.out + ')' if reused else ''}\n"
         )
@@ -234,7 +242,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         args.bot_reserve,
     )
     for record in records:
-        where = ", ".join(f"{k}={v}" for k, v in record["options"].items()) or "defaults"
+        where = ", ".join(f"{k}={option_text(v)}" for k, v in record["options"].items()) or "defaults"
         for warning in record["summary"].get("warnings", ()):
             sys.stderr.write(f"warning: {visible(where)}, {record['players']} players: {visible(warning)}\n")
     if args.json:

@@ -117,6 +117,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import analyze
     from ..loader import load
+    from ..terminal import stages
 
     if args.plot:  # before the analysis runs, not after
         from ..plots import check_path, pyplot
@@ -129,16 +130,19 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         if not top.isdigit() or int(top) < 1:
             raise UsageError(f"--buildings wants VAR:TOP (e.g. houses:5), not {args.buildings!r}")
         buildings = (name, int(top))
-    result = analyze(
-        load(args.edition),
-        players=args.players,
-        prefer=args.prefer,
-        options=_parse_options(args.option),
-        seed=args.seed,
-        buildings=buildings,
-        check_economy=not args.no_economy_check,
-        rents=not args.no_rents,
-    )
+    rules = load(args.edition)
+    with stages(sys.stderr, "analyze", not args.no_progress) as shown:
+        result = analyze(
+            rules,
+            players=args.players,
+            prefer=args.prefer,
+            options=_parse_options(args.option),
+            seed=args.seed,
+            buildings=buildings,
+            check_economy=not args.no_economy_check,
+            rents=not args.no_rents,
+            progress=shown,
+        )
     if args.format == "json":
         out.write(json.dumps(result.to_json(), indent=2) + "\n")
     elif args.format == "markdown":
@@ -174,6 +178,10 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     from ..loader import load
     from ..sourcefile import write_atomically
 
+    if args.svg not in (None, "-") and Path(args.svg).suffix.lower() != ".svg":
+        raise UsageError(
+            f"cannot write the board to {args.svg}: it is an SVG picture, so the file name must end in .svg"
+        )
     rules = load(args.edition)
     svg = board_svg(rules, _parse_options(args.option))
     if args.svg in (None, "-"):
