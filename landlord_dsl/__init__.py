@@ -240,7 +240,7 @@ def coverage(
     games: int = 100,
     players: int | None = None,
     options: dict[str, Any] | None = None,
-    seed: int = 1,
+    seed: int = 0,
     bot_reserve: int | None = None,
 ) -> Coverage:
     """Return what in the rules fired in `games` games of bots (seeds seed, seed+1, ..., as `simulate` plays):

@@ -132,7 +132,7 @@ def coverage(
     games: int = 100,
     players: int | None = None,
     options: dict[str, Any] | None = None,
-    seed: int = 1,
+    seed: int = 0,
     bot_reserve: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Coverage:

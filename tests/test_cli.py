@@ -359,11 +359,13 @@ def test_one_default_seed_everywhere():
         "sweep": ["sweep", "landlords-game-1904"],
         "diff": ["diff", "landlords-game-1904", "landlords-game-1906"],
         "analyze": ["analyze", "landlords-game-1904"],
+        "coverage": ["coverage", "landlords-game-1904"],
     }
     assert {name: parser.parse_args(argv).seed for name, argv in commands.items()} == dict.fromkeys(commands, 0)
     for function in (ld.new_game, simulate.simulate, parallel.simulate_many, outcomes.outcomes, sweep.run_sweep):
         assert inspect.signature(function).parameters["seed"].default == 0, function
     assert inspect.signature(analysis.analyze).parameters["seed"].default == 0
+    assert inspect.signature(ld.coverage).parameters["seed"].default == 0
     _, plain = run("simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json", "--no-progress")
     _, zero = run(
         "simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json", "--no-progress", "--seed", "0"

@@ -195,7 +195,7 @@ def test_cli_text_lists_what_never_fired_first(tmp_path):
     status, text = _run("coverage", str(path), "--games", "3", "--players", "2", "--no-progress")
     assert status == 0
     lines = text.splitlines()
-    assert lines[0] == "Coverage of x: 3 games, 2 players, seeds 1-3"
+    assert lines[0] == "Coverage of x: 3 games, 2 players, seeds 0-2"
     never, fired = text.index("Never fired ("), text.index("Fired (")
     assert never < fired
     arm = "rule counting > on turn > if turn_number <= 3 > else > if turn_number > 100 > then"
@@ -208,7 +208,7 @@ def test_cli_json_has_every_item_and_markdown_tables(tmp_path):
     path.write_text(SMALL, encoding="utf-8")
     status, text = _run("coverage", str(path), "--games", "2", "--players", "2", "--format", "json")
     data = json.loads(text)
-    assert status == 0 and data["games"] == 2 and data["seed"] == 1 and data["options"] == {"generous": False}
+    assert status == 0 and data["games"] == 2 and data["seed"] == 0 and data["options"] == {"generous": False}
     statements = [i for i in data["items"] if i["kind"] == "statement"]
     assert any(i["key"].endswith("set player.coins += 1") and i["times"] == 12 for i in statements)
     assert "card second of pack" in data["never_fired"]

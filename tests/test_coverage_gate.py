@@ -3,7 +3,7 @@ rule, handler, branch arm, choice option, card, end condition and statement fire
 tests/data/coverage-allow.toml says why not; and every entry there still allows something (none is stale).
 
 A variant is checked on its own file (its base edition's items are checked with the base). The games are
-`landlord-dsl coverage NAME`'s (seeds 1-100, four players), so its `--format toml` prints the entries a
+`landlord-dsl coverage NAME`'s (seeds 0-99, four players), so its `--format toml` prints the entries a
 failure asks for. The editions run in the quick suite; the variants are slow tests.
 """
 
