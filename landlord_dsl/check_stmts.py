@@ -115,6 +115,23 @@ class StatementPass(PassBase):
             self.paid_fields.setdefault(s.amount.name, s.amount.span)
         self.expect(s.payer, scope, PAYEE, "who pays")
         self.expect(s.payee, scope, PAYEE, "who is paid")
+        if s.purpose is not None:
+            self._purpose(s)
+
+    def _purpose(self, s: ast.Pay) -> None:
+        """Report a payment for an undeclared purpose, or one its purpose's `reroute` would make to its own payer."""
+        m = self.m
+        if s.purpose not in m.purposes:
+            self.error(f"unknown purpose '{s.purpose}'", s.purpose_span, self._purpose_hint(s.purpose))
+            return
+        reroute = m.reroutes.get(s.purpose)
+        if reroute is not None and isinstance(s.payer, ast.Name) and s.payer.name == reroute.account:
+            self.error(
+                f"this payment as {s.purpose} is made by {reroute.account}, "
+                f"which the reroute at {reroute.span.file}:{reroute.span.line} makes its payee too",
+                s.payer.span,
+                f"a payment {reroute.account} makes is not a '{s.purpose}': drop `as {s.purpose}` here",
+            )
 
     @handles(ast.Let)
     def _let(self, s: ast.Let, scope: Scope) -> None:

@@ -62,6 +62,7 @@ _NAMED = (
     ast.RuleDecl,
     ast.ChoiceDecl,
     ast.DiceDecl,
+    ast.PurposeDecl,
 )
 
 
