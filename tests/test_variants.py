@@ -781,21 +781,10 @@ EXPECTED_CHANGES: dict[str, set[tuple[str, str, str]]] = {
     JACKPOT: {
         ("account", "added", "jackpot"),
         ("rule", "changed", "free_parking_rule"),
-        ("rule", "changed", "income_tax_rule"),
-        ("rule", "changed", "jail_rule"),
-        ("rule", "changed", "luxury_tax_rule"),
-    }
-    | {
-        ("card", "changed", f"chance_cards.{c}")
-        for c in [
-            "chance_general_repairs",
-            "chance_parking_fine",
-            "chance_poor_tax",
-            "chance_school_tax",
-            "chance_street_repairs",
-        ]
-    }
-    | {("card", "changed", f"chest_cards.{c}") for c in ["chest_doctor", "chest_hospital"]},
+        ("reroute", "added", "tax"),
+        ("reroute", "added", "fine"),
+        ("reroute", "added", "fee"),
+    },
     HOUSING_SHORTAGE: {
         ("const", "added", "hotel_supply"),
         ("const", "added", "house_supply"),
