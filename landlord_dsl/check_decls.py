@@ -191,7 +191,7 @@ class DeclarationPass(PassBase):
                 if purpose not in m.purposes:
                     self.error(f"unknown purpose '{purpose}'", span, self._purpose_hint(purpose))
             if d.account not in accounts:
-                what = "unknown name" if d.account not in self.names_seen else "not an account"
+                what = "not declared" if d.account not in self.names_seen else "not an account"
                 self.error(
                     f"a purpose can only be rerouted to an account: '{d.account}' is {what}",
                     d.account_span,

@@ -127,10 +127,11 @@ class StatementPass(PassBase):
         reroute = m.reroutes.get(s.purpose)
         if reroute is not None and isinstance(s.payer, ast.Name) and s.payer.name == reroute.account:
             self.error(
-                f"this payment as {s.purpose} is made by {reroute.account}, "
-                f"which the reroute at {reroute.span.file}:{reroute.span.line} makes its payee too",
+                f"{reroute.account} would pay itself: this payment is made `as {s.purpose}`, "
+                f"which the reroute at {reroute.span.file}:{reroute.span.line} sends to {reroute.account}",
                 s.payer.span,
-                f"a payment {reroute.account} makes is not a '{s.purpose}': drop `as {s.purpose}` here",
+                f"drop `as {s.purpose}` here (a payment out of {reroute.account} is not one into it), "
+                f"or reroute {s.purpose} to another account",
             )
 
     @handles(ast.Let)
