@@ -185,9 +185,7 @@ class AstBuilder(Transformer):
         amount, payer, payee, purpose = children
         if purpose is None:
             return ast.Pay(amount, payer, payee, span=self._span(meta))
-        return ast.Pay(
-            amount, payer, payee, str(purpose), span=self._span(meta), purpose_span=self._tspan(purpose)
-        )
+        return ast.Pay(amount, payer, payee, str(purpose), span=self._span(meta), purpose_span=self._tspan(purpose))
 
     def target(self, children):
         return tuple(str(c) for c in children)

@@ -195,8 +195,8 @@ class DeclarationPass(PassBase):
                 self.error(
                     f"a purpose can only be rerouted to an account: '{d.account}' is {what}",
                     d.account_span,
-                    did_you_mean(d.account, accounts) or f"the accounts are {', '.join(accounts) or 'none'}; "
-                    "declare one with `account NAME`",
+                    did_you_mean(d.account, accounts)
+                    or f"the accounts are {', '.join(accounts) or 'none'}; declare one with `account NAME`",
                 )
 
     @handles(ast.GroupDecl)

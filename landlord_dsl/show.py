@@ -160,9 +160,9 @@ def show_text(rules: RuleSet, chosen: dict[str, Any] | None = None) -> str:
 
 def payments_by_purpose(m: Model) -> dict[str, list[str]]:
     """Return, for each purpose, the rules, cards and actions with a payment made for it (`pay ... as NAME`)."""
-    bodies: list[tuple[str, tuple[ast.Stmt, ...]]] = [
-        (r.name, h.body) for r in m.rules for h in r.handlers
-    ] + [(r.name, t.body) for r in m.rules for t in r.triggers]
+    bodies: list[tuple[str, tuple[ast.Stmt, ...]]] = [(r.name, h.body) for r in m.rules for h in r.handlers] + [
+        (r.name, t.body) for r in m.rules for t in r.triggers
+    ]
     bodies += [(c.name, c.body) for d in m.decks.values() for c in d.cards]
     bodies += [(a.name, a.body) for a in m.actions.values()]
     found: dict[str, list[str]] = {p: [] for p in m.purposes}

@@ -22,8 +22,17 @@ from landlord_dsl.agents import HeuristicAgent
 from landlord_dsl.formatter import format_text
 from landlord_dsl.parser import parse
 from landlord_dsl.show import payments_by_purpose, show_text
-from scenario_helpers import TRADE_PROMPT_1933, assert_script_used_up, cash, make_game, payments, pvar, set_pvar, turn
-from scenario_helpers import where
+from scenario_helpers import (
+    TRADE_PROMPT_1933,
+    assert_script_used_up,
+    cash,
+    make_game,
+    payments,
+    pvar,
+    set_pvar,
+    turn,
+    where,
+)
 
 DATA = Path(__file__).parent / "data"
 E1933 = "monopoly-1933-atlantic-city"
@@ -62,7 +71,7 @@ def test_purposes_and_reroutes_parse_and_format_canonically():
         "rule r { on turn { pay 5 from player to bank   as dues\n for p in players { } } }\n"
     )
     formatted = format_text(text, "x.lg")
-    assert "purpose dues \"Club dues\" source \"house-rule\" reconstruction\n" in formatted
+    assert 'purpose dues "Club dues" source "house-rule" reconstruction\n' in formatted
     assert "reroute tax, fine, dues to bank\n" in formatted
     assert "        pay 5 from player to bank as dues\n        for p in players { }\n" in formatted
     assert parse(formatted, "x.lg") == parse(text, "x.lg")
