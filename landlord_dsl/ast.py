@@ -644,6 +644,10 @@ class RerouteDecl:
     account_span: Span = _span()
     purpose_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
+    def located_purposes(self) -> list[tuple[str, Span]]:
+        """Return each purpose with where it is written (the declaration's span for a node built without)."""
+        return list(zip(self.purposes, self.purpose_spans or (self.span,) * len(self.purposes)))
+
 
 @attrs.frozen
 class RemoveDecl:

@@ -167,7 +167,7 @@ class DeclarationPass(PassBase):
     @handles(ast.RerouteDecl)
     def _collect_reroute(self, d: ast.RerouteDecl) -> None:
         """File a `reroute` by its purposes; it is checked once every declaration is filed (`_check_reroutes`)."""
-        for purpose, span in zip(d.purposes, d.purpose_spans or (d.span,) * len(d.purposes)):
+        for purpose, span in d.located_purposes():
             if purpose in self.m.reroutes:
                 first = self.m.reroutes[purpose].span
                 self.error(
@@ -182,12 +182,8 @@ class DeclarationPass(PassBase):
         """Report a `reroute` of an undeclared purpose or to something that is not an account."""
         m = self.m
         accounts = [a.name for a in m.accounts]
-        seen: set[int] = set()
-        for d in m.reroutes.values():
-            if id(d) in seen:
-                continue
-            seen.add(id(d))
-            for purpose, span in zip(d.purposes, d.purpose_spans or (d.span,) * len(d.purposes)):
+        for d in {id(d): d for d in m.reroutes.values()}.values():  # each declaration once
+            for purpose, span in d.located_purposes():
                 if purpose not in m.purposes:
                     self.error(f"unknown purpose '{purpose}'", span, self._purpose_hint(purpose))
             if d.account not in accounts:

@@ -24,7 +24,7 @@ from .extensions import extension_point_lines
 from .formatter import expr, quote
 from .loader import RuleSet
 from .model import Model
-from .narrowing import walk_statements
+from .narrowing import purposes_paid
 from .options import resolve_options
 from .program import RECONSTRUCTED_CARD, is_reconstruction
 from .types import ACCOUNT, BOOL, GROUP, SPACE, element_of, strip_optional
@@ -167,9 +167,9 @@ def payments_by_purpose(m: Model) -> dict[str, list[str]]:
     bodies += [(a.name, a.body) for a in m.actions.values()]
     found: dict[str, list[str]] = {p: [] for p in m.purposes}
     for name, body in bodies:
-        for s in walk_statements(body):
-            if isinstance(s, ast.Pay) and s.purpose in found and name not in found[s.purpose]:
-                found[s.purpose].append(name)
+        for purpose in purposes_paid([body]) & found.keys():
+            if name not in found[purpose]:
+                found[purpose].append(name)
     return found
 
 

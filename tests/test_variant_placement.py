@@ -163,7 +163,7 @@ FLAT_TAX = """edition "monopoly-1933-flat-tax" {
 }
 
 replace handler on land income_tax_square in rule income_tax_rule {
-    pay bank_charge(player, 200) from player to bank
+    pay bank_charge(player, 200) from player to bank as tax
 } source "house-rule: not in the 1933 rules" reconstruction
 """
 
