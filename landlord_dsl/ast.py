@@ -155,7 +155,9 @@ class Pay:
     amount: Expr
     payer: Expr
     payee: Expr
+    purpose: str | None = None  # `as NAME`: what the payment is for; a `reroute` of it changes the payee
     span: Span = _span()
+    purpose_span: Span = _span()
 
 
 @attrs.frozen
@@ -622,6 +624,32 @@ class ReferenceDecl:
 
 
 @attrs.frozen
+class PurposeDecl:
+    """`purpose NAME "Label"`: a purpose payments are made for (`pay ... as NAME`)."""
+
+    name: str
+    label: str | None
+    provenance: Provenance | None
+    span: Span = _span()
+
+
+@attrs.frozen
+class RerouteDecl:
+    """`reroute P, Q to ACCOUNT`: every payment made for one of the purposes goes to the account instead."""
+
+    purposes: tuple[str, ...]
+    account: str
+    provenance: Provenance | None
+    span: Span = _span()
+    account_span: Span = _span()
+    purpose_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
+
+    def located_purposes(self) -> list[tuple[str, Span]]:
+        """Return each purpose with where it is written (the declaration's span for a node built without)."""
+        return list(zip(self.purposes, self.purpose_spans or (self.span,) * len(self.purposes)))
+
+
+@attrs.frozen
 class RemoveDecl:
     what: str
     name: str
@@ -658,6 +686,8 @@ Declaration = Union[
     ReplaceHandlerDecl,
     ChoiceDecl,
     DiceDecl,
+    PurposeDecl,
+    RerouteDecl,
 ]
 
 

@@ -182,7 +182,10 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def pay_stmt(self, meta, children):
-        return ast.Pay(*children, span=self._span(meta))
+        amount, payer, payee, purpose = children
+        if purpose is None:
+            return ast.Pay(amount, payer, payee, span=self._span(meta))
+        return ast.Pay(amount, payer, payee, str(purpose), span=self._span(meta), purpose_span=self._tspan(purpose))
 
     def target(self, children):
         return tuple(str(c) for c in children)
@@ -618,6 +621,23 @@ class AstBuilder(Transformer):
         name, label, count, faces, prov = children
         faces = faces if faces is not None else tuple(range(1, 7))
         return ast.DiceDecl(str(name), label, count, faces, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def purpose_decl(self, meta, children):
+        name, label, prov = children
+        return ast.PurposeDecl(str(name), label, prov, span=self._span(meta))
+
+    @v_args(meta=True)
+    def reroute_decl(self, meta, children):
+        *purposes, account, prov = children
+        return ast.RerouteDecl(
+            tuple(str(p) for p in purposes),
+            str(account),
+            prov,
+            span=self._span(meta),
+            account_span=self._tspan(account),
+            purpose_spans=tuple(self._tspan(p) for p in purposes),
+        )
 
     @v_args(meta=True)
     def reference_decl(self, meta, children):

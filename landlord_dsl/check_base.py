@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast
-from .errors import Diagnostic, SourceText
+from .errors import Diagnostic, SourceText, did_you_mean
 from .model import Annotations
 from .types import DICE, INT, NONE, compatible, describe, dice_set_name, strip_optional
 
@@ -60,6 +60,15 @@ class PassBase:
         if want == INT and (got == DICE or dice_set_name(got) is not None):
             return f"`{expr(e)}.total` is the sum of the throw (`.first`, `.second` or `[i]` a single die)"
         return None
+
+    def _purpose_hint(self, name: str) -> str:
+        """Return the hint for an unknown purpose: the nearest declared one, or how to declare it."""
+        declared = list(self.m.purposes)
+        return did_you_mean(name, declared) or (
+            f"the purposes are {', '.join(declared)}; declare another with `purpose {name}`"
+            if declared
+            else f"declare it with `purpose {name}`"
+        )
 
     def _span_in_text(self, span: ast.Span, text: str, start: int, length: int) -> ast.Span:
         """Return the span of text[start:start + length] in the file, or `span` if it cannot be found.

@@ -159,6 +159,43 @@ class DeclarationPass(PassBase):
             return
         m.accounts.append(d)
 
+    @handles(ast.PurposeDecl)
+    def _collect_purpose(self, d: ast.PurposeDecl) -> None:
+        # purposes have a namespace of their own: a name is only ever one after `as` or in a `reroute`
+        if self._declared(self.m.purposes, d.name, d, "purpose"):
+            self.m.purposes[d.name] = d
+
+    @handles(ast.RerouteDecl)
+    def _collect_reroute(self, d: ast.RerouteDecl) -> None:
+        """File a `reroute` by its purposes; it is checked once every declaration is filed (`_check_reroutes`)."""
+        for purpose, span in d.located_purposes():
+            if purpose in self.m.reroutes:
+                first = self.m.reroutes[purpose].span
+                self.error(
+                    f"purpose '{purpose}' is rerouted twice",
+                    span,
+                    f"it is already sent to {self.m.reroutes[purpose].account} at {first.file}:{first.line}",
+                )
+            else:
+                self.m.reroutes[purpose] = d
+
+    def _check_reroutes(self) -> None:
+        """Report a `reroute` of an undeclared purpose or to something that is not an account."""
+        m = self.m
+        accounts = [a.name for a in m.accounts]
+        for d in {id(d): d for d in m.reroutes.values()}.values():  # each declaration once
+            for purpose, span in d.located_purposes():
+                if purpose not in m.purposes:
+                    self.error(f"unknown purpose '{purpose}'", span, self._purpose_hint(purpose))
+            if d.account not in accounts:
+                what = "not declared" if d.account not in self.names_seen else "not an account"
+                self.error(
+                    f"a purpose can only be rerouted to an account: '{d.account}' is {what}",
+                    d.account_span,
+                    did_you_mean(d.account, accounts)
+                    or f"the accounts are {', '.join(accounts) or 'none'}; declare one with `account NAME`",
+                )
+
     @handles(ast.GroupDecl)
     def _collect_group(self, d: ast.GroupDecl) -> None:
         m = self.m

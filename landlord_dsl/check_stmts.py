@@ -141,6 +141,24 @@ class StatementPass(PassBase):
             self.paid_fields.setdefault(s.amount.name, s.amount.span)
         self.expect(s.payer, scope, PAYEE, "who pays")
         self.expect(s.payee, scope, PAYEE, "who is paid")
+        if s.purpose is not None:
+            self._purpose(s, s.purpose)
+
+    def _purpose(self, s: ast.Pay, purpose: str) -> None:
+        """Report a payment for an undeclared purpose, or one its purpose's `reroute` would make to its own payer."""
+        m = self.m
+        if purpose not in m.purposes:
+            self.error(f"unknown purpose '{purpose}'", s.purpose_span, self._purpose_hint(purpose))
+            return
+        reroute = m.reroutes.get(purpose)
+        if reroute is not None and isinstance(s.payer, ast.Name) and s.payer.name == reroute.account:
+            self.error(
+                f"{reroute.account} would pay itself: this payment is made `as {purpose}`, "
+                f"which the reroute at {reroute.span.file}:{reroute.span.line} sends to {reroute.account}",
+                s.payer.span,
+                f"drop `as {purpose}` here (a payment out of {reroute.account} is not one into it), "
+                f"or reroute {purpose} to another account",
+            )
 
     @handles(ast.Let)
     def _let(self, s: ast.Let, scope: Scope) -> None:

@@ -70,6 +70,7 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
         self._check_citations(header, decls)
         self._check_board()
         self._check_groups(decls)
+        self._check_reroutes()
         self._check_title_decks()
         self._check_bodies()
         self._check_paid_fields()

@@ -151,14 +151,21 @@ class StatementCompiler(ExpressionCompiler):
         return code
 
     def _s_Pay(self, out, s):
-        payer, payee = self.ledger(s.payer), self.ledger(s.payee)
+        payer = self.ledger(s.payer)
+        payee_finite: bool | None
+        reroute = self.m.reroutes.get(s.purpose) if s.purpose is not None else None
+        if reroute is not None:  # the written payee is not paid, so it is not worked out either
+            at = next(i for i, a in enumerate(self.m.accounts) if a.name == reroute.account)
+            payee, payee_finite = repr(at), not self.m.accounts[at].unlimited
+        else:
+            payee, payee_finite = self.ledger(s.payee), self.finite(s.payee)
         method = "transfer"
         if self.optimize:  # where the kinds of both sides are known: a payment with fewer checks (Game.pay_within)
             method = {
                 (True, True): "pay_within",
                 (True, False): "pay_out",
                 (False, True): "pay_in",
-            }.get((self.finite(s.payer), self.finite(s.payee)), "transfer")  # type: ignore[arg-type]
+            }.get((self.finite(s.payer), payee_finite), "transfer")  # type: ignore[arg-type]
         out.line(f"g.{method}({self.code(s.amount)}, {payer}, {payee}, {self.span(s.span)})")
 
     def finite(self, e: ast.Expr) -> bool | None:

@@ -22,7 +22,9 @@ from . import ast
 from .errors import visible
 from .formatter import expr, format_declaration, quote
 from .loader import RuleSet
+from .model import Model
 from .resources import shown_name
+from .show import payments_by_purpose
 from .terminal import painter
 
 CATEGORIES = (
@@ -30,6 +32,8 @@ CATEGORIES = (
     "option",
     "choice",
     "account",
+    "purpose",
+    "reroute",
     "const",
     "table",
     "group",
@@ -365,6 +369,8 @@ def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
     changes += _compare_named("option", ma.options, mb.options, sources)
     changes += _compare_named("choice", ma.choice_decls, mb.choice_decls, sources)
     changes += _compare_named("account", _by_name(ma.accounts), _by_name(mb.accounts), sources)
+    changes += _compare_named("purpose", ma.purposes, mb.purposes, sources)
+    changes += _reroute_changes(ma, mb, sources)
     changes += _compare_named("const", ma.consts, mb.consts, sources)
     changes += _table_changes(ma.tables, mb.tables, sources)
     changes += _compare_named("group", _groups(a), _groups(b), sources)
@@ -385,6 +391,27 @@ def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
     score_b = {"score": mb.score} if mb.score else {}
     changes += _compare_named("score", score_a, score_b, sources)
     return changes
+
+
+def _reroute_changes(a: Model, b: Model, sources: bool) -> list[Change]:
+    """Return one change for each purpose whose payments go to another account in `b` than in `a`, with the
+    rules, cards and actions that make them."""
+
+    def text(d: ast.RerouteDecl | None, purpose: str) -> str | None:
+        return None if d is None else f"reroute {purpose} to {d.account}"
+
+    out = []
+    paid = payments_by_purpose(b)
+    for purpose in list(a.reroutes) + [p for p in b.reroutes if p not in a.reroutes]:
+        da, db = a.reroutes.get(purpose), b.reroutes.get(purpose)
+        details = []
+        if sources and da is not None and db is not None and _cited(da) != _cited(db):
+            details.append(("source", _cited(da), _cited(db)))
+        change = _pair("reroute", purpose, da, db, text(da, purpose), text(db, purpose), details)
+        if change is not None:  # which payments change payee, the variant's own text does not say
+            paid_in = ("paid in", None, ", ".join(paid.get(purpose, [])) or "(nothing)")
+            out.append(attrs.evolve(change, details=(paid_in, *change.details)))
+    return out
 
 
 def _groups(rs: RuleSet) -> dict[str, ast.GroupDecl]:

@@ -129,7 +129,7 @@ _COMPARISONS = frozenset(("==", "!=", "<", ">", "<=", ">=", "in", "has"))
 _CLAUSES = frozenset(
     (
         "from", "to", "by", "via", "stopping", "start", "step", "first", "value", "interest", "cost", "when",
-        "for", "done", "choices", "replaces", "tagged", "share", "size",
+        "for", "done", "choices", "replaces", "tagged", "share", "size", "as",
     )
 )  # fmt: skip
 _ASSIGNING = frozenset(("let", "set", "const", "var", "player", "space"))
@@ -263,7 +263,9 @@ def _auction(s: ast.Auction) -> str:
 
 # The one line of each statement without a block.
 _SIMPLE: dict[type, Callable[[Any], str]] = {
-    ast.Pay: lambda s: f"pay {expr(s.amount)} from {expr(s.payer)} to {expr(s.payee)}",
+    ast.Pay: lambda s: (
+        f"pay {expr(s.amount)} from {expr(s.payer)} to {expr(s.payee)}" + (f" as {s.purpose}" if s.purpose else "")
+    ),
     ast.Set: lambda s: f"set {'.'.join(s.target)} {s.op} {expr(s.value)}",
     ast.Let: lambda s: f"let {s.name} = {expr(s.value)}",
     ast.Roll: lambda s: f"roll {s.dice}" + (f" by {expr(s.thrower)}" if s.thrower is not None else ""),
@@ -521,6 +523,15 @@ class _Printer:
     def _account_decl(self, d: ast.AccountDecl) -> None:
         head = f"account {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
         self.with_provenance(0, head + (" unlimited" if d.unlimited else ""), d.provenance)
+
+    @handles(ast.PurposeDecl)
+    def _purpose_decl(self, d: ast.PurposeDecl) -> None:
+        head = f"purpose {d.name}" + (f" {quote(d.label)}" if d.label is not None else "")
+        self.with_provenance(0, head, d.provenance)
+
+    @handles(ast.RerouteDecl)
+    def _reroute_decl(self, d: ast.RerouteDecl) -> None:
+        self.with_provenance(0, f"reroute {', '.join(d.purposes)} to {d.account}", d.provenance)
 
     @handles(ast.ConstDecl)
     def _const_decl(self, d: ast.ConstDecl) -> None:

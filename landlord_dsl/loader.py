@@ -29,6 +29,7 @@ from .errors import (
 )
 from .extensions import restatement_warnings
 from .limits import MAX_INPUT, too_deep
+from .narrowing import purposes_paid
 from .parser import SyntaxErrors, old_syntax_warnings, parse, source_of
 from .resources import editions_dir, resolve, shown_name
 from .sourcefile import read_source
@@ -64,6 +65,7 @@ _NAMED = (
     ast.RuleDecl,
     ast.ChoiceDecl,
     ast.DiceDecl,
+    ast.PurposeDecl,
 )
 
 
@@ -247,6 +249,44 @@ def _untagged_warning(card: ast.CardDecl, missing: list[str], src: SourceText) -
     )
 
 
+def _dropped_purposes(base: list[ast.Declaration], variant: ast.Module, src: SourceText) -> list[Diagnostic]:
+    """Return a warning for each rule, handler, action or card a variant restates without a purpose
+    (`pay ... as NAME`) its base version pays for.
+
+    A `reroute` moves only the payments that say their purpose: a restated
+    payment without it would silently stay with its written payee.
+    """
+    rules = {d.name: d for d in base if isinstance(d, ast.RuleDecl)}
+    actions = {d.name: d for d in base if isinstance(d, ast.ActionDecl)}
+    cards = {c.name: c for d in base if isinstance(d, ast.DeckDecl) for c in d.cards}
+    pairs: list[tuple[str, ast.Span, list[tuple], list[tuple]]] = []  # (what, where, base bodies, new bodies)
+    for d in variant.declarations:
+        if isinstance(d, ast.RuleDecl) and d.name in rules:
+            old = rules[d.name]
+            pairs.append((f"rule '{d.name}'", d.span, _rule_bodies(old), _rule_bodies(d)))
+        elif isinstance(d, ast.ActionDecl) and d.name in actions:
+            pairs.append((f"action '{d.name}'", d.span, [actions[d.name].body], [d.body]))
+        elif isinstance(d, ast.DeckDecl):
+            pairs += [(f"card '{c.name}'", c.span, [cards[c.name].body], [c.body]) for c in d.cards if c.name in cards]
+        elif isinstance(d, ast.ReplaceHandlerDecl) and d.rule in rules:
+            old_bodies = [h.body for h in rules[d.rule].handlers if h.heading == d.handler.heading]
+            pairs.append((f"the handler {d.handler.heading} of rule '{d.rule}'", d.span, old_bodies, [d.handler.body]))
+    warnings = []
+    for what, span, old_bodies, new_bodies in pairs:
+        for purpose in sorted(purposes_paid(old_bodies) - purposes_paid(new_bodies)):
+            warning = src.diagnostic(
+                f"{what} is restated without `as {purpose}`, which the base pays in it",
+                span,
+                f"a `reroute {purpose}` moves only payments that say it: add `as {purpose}` after the payee",
+            )
+            warnings.append(attrs.evolve(warning, severity="warning"))
+    return warnings
+
+
+def _rule_bodies(rule: ast.RuleDecl) -> list[tuple]:
+    return [h.body for h in rule.handlers] + [t.body for t in rule.triggers]
+
+
 def _hash(modules: list[ast.Module]) -> str:
     digest = hashlib.sha256()
     for module in modules:
@@ -419,6 +459,7 @@ def _merged(modules: list[ast.Module]) -> tuple[ast.Header, list[ast.Declaration
     warnings: list[Diagnostic] = []
     for variant in modules[1:]:
         warnings.extend(restatement_warnings(decls, variant, sources))
+        warnings.extend(_dropped_purposes(decls, variant, sources[variant.source_name]))
         decls, cannot, warned = merge(decls, variant, sources)
         problems.extend(cannot)  # reported together with whatever the checker finds
         warnings.extend(warned)

@@ -103,6 +103,8 @@ class Model:
     choices: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # the values of each choice and listing option
     choice_decls: dict[str, ast.ChoiceDecl] = attrs.Factory(dict)  # the `choice` declarations (`diff` compares them)
     dice_sets: dict[str, ast.DiceDecl] = attrs.Factory(dict)  # `dice NAME ...`: sets thrown by `roll NAME`
+    purposes: dict[str, ast.PurposeDecl] = attrs.Factory(dict)  # `purpose NAME`: what payments are made for
+    reroutes: dict[str, ast.RerouteDecl] = attrs.Factory(dict)  # a rerouted purpose -> the `reroute` that sends it
 
     # The annotations' tables under the names the compiler and the tools read.
     @property

@@ -66,6 +66,11 @@ def narrowings(cond: ast.Expr, holds: bool) -> frozenset[str]:
     return frozenset()
 
 
+def purposes_paid(bodies: Iterable[tuple[ast.Stmt, ...]]) -> set[str]:
+    """Return the purposes the payments in these bodies are made for (`pay ... as NAME`), nested ones included."""
+    return {s.purpose for body in bodies for s in walk_statements(body) if isinstance(s, ast.Pay) and s.purpose}
+
+
 def walk_statements(stmts):
     """Yield every statement in a block, nested ones included."""
     stack = list(stmts)

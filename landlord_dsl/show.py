@@ -2,6 +2,7 @@
 
 `show_text` lists the header (players, dice, turn limit), then every section
 that has something in it: options with the values in force, accounts,
+the purposes payments are made for (and where a `reroute` sends them),
 constants and tables with their values worked out under those options,
 variables with their starting values, groups, the board, decks, rules, the
 end conditions and the score, each declaration with its citation.
@@ -22,6 +23,8 @@ from .errors import visible
 from .extensions import extension_point_lines
 from .formatter import expr, quote
 from .loader import RuleSet
+from .model import Model
+from .narrowing import purposes_paid
 from .options import resolve_options
 from .program import RECONSTRUCTED_CARD, is_reconstruction
 from .types import ACCOUNT, BOOL, GROUP, SPACE, element_of, strip_optional
@@ -105,6 +108,7 @@ def show_text(rules: RuleSet, chosen: dict[str, Any] | None = None) -> str:
                 for a in m.accounts
             ],
         ),
+        ("Purposes (`pay ... as NAME`)", _purpose_rows(m)),
         (
             "Constants",
             [
@@ -152,6 +156,33 @@ def show_text(rules: RuleSet, chosen: dict[str, Any] | None = None) -> str:
         if rows:  # a heading with nothing under it says nothing
             lines += ["", f"{heading}:", *rows]
     return "".join(visible(line) + "\n" for line in lines)  # titles, labels and sources come from the rule file
+
+
+def payments_by_purpose(m: Model) -> dict[str, list[str]]:
+    """Return, for each purpose, the rules, cards and actions with a payment made for it (`pay ... as NAME`)."""
+    bodies: list[tuple[str, tuple[ast.Stmt, ...]]] = [(r.name, h.body) for r in m.rules for h in r.handlers] + [
+        (r.name, t.body) for r in m.rules for t in r.triggers
+    ]
+    bodies += [(c.name, c.body) for d in m.decks.values() for c in d.cards]
+    bodies += [(a.name, a.body) for a in m.actions.values()]
+    found: dict[str, list[str]] = {p: [] for p in m.purposes}
+    for name, body in bodies:
+        for purpose in purposes_paid([body]) & found.keys():
+            if name not in found[purpose]:
+                found[purpose].append(name)
+    return found
+
+
+def _purpose_rows(m: Model) -> list[str]:
+    """Return `show`'s lines for the purposes: label, where a `reroute` sends them, and what pays for each."""
+    rows = []
+    paid = payments_by_purpose(m)
+    for p in m.purposes.values():
+        reroute = m.reroutes.get(p.name)
+        where = "" if reroute is None else f"  -> rerouted to {reroute.account}{_cite(reroute.provenance)}"
+        rows.append(f"  {p.name}: {p.label or ''}{_cite(p.provenance)}{where}")
+        rows.append(f"    paid in: {', '.join(paid[p.name]) or '(nothing)'}")
+    return rows
 
 
 def _dice_row(d: ast.DiceDecl) -> str:

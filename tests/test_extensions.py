@@ -92,7 +92,7 @@ def test_passing_other_arguments_to_an_extension_point_is_not_warned_of():
     text = HEADER + (
         'rule income_tax_rule "Income Tax: a flat $200" source "house-rule" reconstruction {\n'
         "    on land income_tax_square {\n"
-        "        pay bank_charge(player, 200) from player to bank\n"
+        "        pay bank_charge(player, 200) from player to bank as tax\n"
         "    }\n"
         "}\n"
     )

@@ -168,6 +168,8 @@ _NAMES = [
     "r",
     "s",
     "p",
+    "tax",
+    "pot",
 ]
 _SOUP_TOKENS = (
     _KEYWORDS
@@ -196,6 +198,9 @@ _SOUP_TOKENS = (
 _SMALL_EDITION = (
     HEADER
     + """account treasury "T"
+account pot "P"
+purpose tax "Taxes"
+reroute tax to pot
 group corners "C"
 kind start "S" { }
 kind lot "Lot" titled { price: int rent: int }
@@ -741,6 +746,9 @@ def test_generated_fixed_values(field: str, const: str, entry: str, initial: str
 
 _GROWING_EDITION = """edition "fuzz" {{ players 2 to 4 turn limit 40 }}
 account bank "Bank" unlimited
+account pool "Pool"
+purpose dues "Dues"
+reroute dues to pool
 kind start "Start" {{ }}
 board {{
     space go "Go" : start
@@ -786,6 +794,8 @@ def _statement(e: str) -> st.SearchStrategy[str]:
             "set words = words + words",
             f"pay abs({e}) from bank to player",
             "pay abs(v) from bank to players[0]",
+            f"pay abs({e}) from player to bank as dues",
+            "pay pool.balance from pool to player",
             f"for x in [{e}, 1] {{ set v = x }}",
             f"let l = [{e}]\n set v = sum(x in l: x)",
         ]

@@ -163,7 +163,7 @@ FLAT_TAX = """edition "monopoly-1933-flat-tax" {
 }
 
 replace handler on land income_tax_square in rule income_tax_rule {
-    pay bank_charge(player, 200) from player to bank
+    pay bank_charge(player, 200) from player to bank as tax
 } source "house-rule: not in the 1933 rules" reconstruction
 """
 
@@ -215,7 +215,7 @@ def test_replace_handler_must_name_a_handler_the_base_rule_has(replace: str, mes
 def test_a_restated_rule_and_a_replaced_handler_of_it_conflict(tmp_path: Path):
     (tmp_path / "flat.lg").write_text(FLAT_TAX, encoding="utf-8")
     with pytest.raises(ld.LandlordError) as info:
-        ld.load_edition(f"{tmp_path / 'flat.lg'}+monopoly-1933-free-parking-jackpot")
+        ld.load_edition(f"{tmp_path / 'flat.lg'}+{DATA / 'monopoly-1933-free-parking-jackpot-long.lg'}")
     messages = [d.message for d in info.value.diagnostics]
     assert (
         "conflict: rule 'income_tax_rule' is restated by one variant and has a handler replaced by another" in messages
