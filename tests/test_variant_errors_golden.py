@@ -12,6 +12,7 @@ and review the diff.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,7 +81,7 @@ def test_shipped_files_are_named_by_their_file_name():
     """Issue 27, item 1: a diagnostic named a shipped edition by its path in site-packages."""
     path = GOLDEN_DIR / "06-an-extension-point-of-another-type.lg"
     rendered = _render(path)
-    assert "\nmonopoly-1933-atlantic-city.lg:351:13: note:" in rendered
+    assert re.search(r"\nmonopoly-1933-atlantic-city\.lg:\d+:13: note:", rendered)
     assert str(editions_dir()) not in rendered
 
 
