@@ -315,6 +315,13 @@ class EndGame:
 
 
 @attrs.frozen
+class CheckEnd:
+    """`check end`: end the game now if one of the `end when` conditions holds."""
+
+    span: Span = _span()
+
+
+@attrs.frozen
 class Switch:
     enable: bool
     rule: str
@@ -365,6 +372,7 @@ Stmt = Union[
     RepayLoans,
     EndTurn,
     EndGame,
+    CheckEnd,
     Switch,
     Eliminate,
     Do,

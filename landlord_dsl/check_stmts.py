@@ -312,7 +312,7 @@ class StatementPass(PassBase):
     def _eliminate(self, s: ast.Eliminate, scope: Scope) -> None:
         self.expect(s.who, scope, PLAYER, "who leaves the game")
 
-    @handles(ast.RepayLoans, ast.EndTurn, ast.EndGame)
+    @handles(ast.RepayLoans, ast.EndTurn, ast.EndGame, ast.CheckEnd)
     def _needs_no_check(self, s: ast.Stmt, scope: Scope) -> None:
         """Check nothing: these statements hold no expression and name nothing."""
 

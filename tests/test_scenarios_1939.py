@@ -648,7 +648,8 @@ def test_1939_option_land_rents_1932_keeps_the_1932_rents():
 
 
 def test_1939_option_fare_per_ride_splits_100_by_thirds():
-    """magie-1939, Rule 7 with fare_rule=per_ride: a $100 fare divided among the three shares (reconstruction)."""
+    """magie-1939, Rule 7 with fare_rule=per_ride: a $100 fare divided among the three shares (reconstruction),
+    each third rounded down as the file's note on fare_to states: two shares take $66, one $33."""
     g = game(at=["pdq_rr", "go", "go"], answers=[["stay"], [], []], fare_rule="per_ride")
     hold(g, 1, "pdq_share", 0)
     hold(g, 1, "pdq_share", 1)
@@ -763,3 +764,15 @@ def test_1939_confidence_of_the_reconstructed_board_and_cards():
     assert m.decks["idle_land"].provenance.confidence == "reconstruction"
     texts = {c.name: c.text for c in m.decks["so_what_cards"].cards}
     assert texts["island_is_free"].startswith("[Paraphrase") and texts["site_value_tax_law"].startswith("[Paraphrase")
+
+
+def test_1939_the_game_ends_the_moment_the_last_starter_has_paid_his_taxes():
+    """magie-1939, THE WINNER OF THE GAME IS: the winner has the most money 'when the last player to begin has
+    completed his second round and paid his Taxes': the game ends then, and he builds nothing more that turn."""
+    g = game(cash=[2500, 2500, 2500], at=["go", "go", "easy_street"], throws=[(1, 1)], answers=[[], [], ["build"]])
+    deed(g, 2, "jaytown")
+    set_pvar(g, "rounds_done", 2, 1)
+    turn(g, 2)
+    assert g.over and "THE WINNER OF THE GAME IS" in g.end_reason
+    assert houses(g, "jaytown") == 0 and cash(g, 2) == 2500 - 300
+    assert all(not prompt.startswith("Put up a House") for prompt, _ in g.agents[2].asked)
