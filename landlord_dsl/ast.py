@@ -315,6 +315,14 @@ class EndGame:
 
 
 @attrs.frozen
+class Say:
+    """`say "TEXT"`: tell the narration something the log's other events do not show."""
+
+    text: str
+    span: Span = _span()
+
+
+@attrs.frozen
 class CheckEnd:
     """`check end`: end the game now if one of the `end when` conditions holds."""
 
@@ -373,6 +381,7 @@ Stmt = Union[
     EndTurn,
     EndGame,
     CheckEnd,
+    Say,
     Switch,
     Eliminate,
     Do,

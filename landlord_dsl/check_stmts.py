@@ -312,6 +312,10 @@ class StatementPass(PassBase):
     def _eliminate(self, s: ast.Eliminate, scope: Scope) -> None:
         self.expect(s.who, scope, PLAYER, "who leaves the game")
 
+    @handles(ast.Say)
+    def _say(self, s: ast.Say, scope: Scope) -> None:
+        self.annotations.set_template(s, self.template(s.text, s.span, scope))
+
     @handles(ast.RepayLoans, ast.EndTurn, ast.EndGame, ast.CheckEnd)
     def _needs_no_check(self, s: ast.Stmt, scope: Scope) -> None:
         """Check nothing: these statements hold no expression and name nothing."""

@@ -822,6 +822,9 @@ class StatementCompiler(ExpressionCompiler):
     def _s_EndGame(self, out, s):
         out.line("_end_game(g)")
 
+    def _s_Say(self, out, s):
+        out.line(f"g.say({self.text(self.m.templates.get(id(s), [s.text])).code})")
+
     def _s_CheckEnd(self, out, s):
         out.line("_check_end(g)")
 

@@ -395,6 +395,10 @@ class Game(Movement, Cards, Decisions, DiceSets):
         cards[:] = [cards[i] for i in order]  # in place: a `draw` running meanwhile holds this list
         self.log.append(("shuffle", self.turn, deck, self.rule))
 
+    def say(self, text: str) -> None:
+        """Log a sentence a rule tells the narration (`say`)."""
+        self.log.append(("say", self.turn, text, self.rule))
+
     # ------------------------------------------------- turns, rules, players
     def give_turn(self, seat: int, span=None) -> None:
         """Make `seat` play the next turn (the first, during setup); the order goes on from him."""

@@ -40,6 +40,7 @@ from .events import (
     LogPay,
     LogRoll,
     LogRule,
+    LogSay,
     LogSend,
     LogShuffle,
     LogThrow,
@@ -184,6 +185,12 @@ class Eliminated(NamedTuple):
     rule: str | None
 
 
+class Said(NamedTuple):
+    turn: int
+    text: str
+    rule: str | None
+
+
 class GameEnded(NamedTuple):
     turn: int
     reason: str
@@ -207,6 +214,7 @@ Event = Union[
     TurnGiven,
     RuleSwitched,
     Eliminated,
+    Said,
     GameEnded,
 ]
 
@@ -262,6 +270,8 @@ def _resolved(game: Game, logged: LogEvent) -> Event:
             return RuleSwitched(turn, prog.rule_names[switched], enabled, rule(r))
         case LogOut(turn=turn, seat=seat, rule=r):
             return Eliminated(turn, seat, rule(r))
+        case LogSay(turn=turn, text=text, rule=r):
+            return Said(turn, text, rule(r))
         case LogEnd(turn=turn, reason=reason):
             return GameEnded(turn, reason)
     raise ValueError(f"unknown log entry {logged!r}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 import landlord_dsl as ld
+from landlord_dsl.narrate import narrate
 from scenario_helpers import (
     account,
     assert_script_used_up,
@@ -291,14 +292,15 @@ def test_1939_rule4_a_player_who_cannot_pay_retreats_to_the_frontier_for_300():
 
 def test_1939_rule4_the_short_player_first_tries_a_deal():
     """magie-1939, Rule 4: only if he cannot make a satisfactory deal does the short player retreat: he may
-    offer Idle Land to the others first; a sale that raises the money lets him pay."""
+    offer Idle Land to the others first; a sale that raises the money lets him pay. The sale is a trade
+    between players (THE OBJECT: buy, sell, trade), logged under rule trading."""
     g = game(
         cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)], answers=[["sell", "done"], ["buy"], []]
     )
     deed(g, 1, "progress_park")
     hold(g, 0, "idle_400")
     turn(g, 0)
-    assert payments(g)[:2] == [(400, "p1", "p0", "frontier_retreat"), (300, "p0", "p1", "land_rent_rule")]
+    assert payments(g)[:2] == [(400, "p1", "p0", "trading"), (300, "p0", "p1", "land_rent_rule")]
     assert "idle_400" in cards_of(g, 1) and where(g, 0) == "progress_park"
 
 
@@ -776,3 +778,21 @@ def test_1939_the_game_ends_the_moment_the_last_starter_has_paid_his_taxes():
     assert g.over and "THE WINNER OF THE GAME IS" in g.end_reason
     assert houses(g, "jaytown") == 0 and cash(g, 2) == 2500 - 300
     assert all(not prompt.startswith("Put up a House") for prompt, _ in g.agents[2].asked)
+
+
+def test_1939_narration_tells_the_house_its_lot_the_frontier_closing_and_the_wage_check():
+    """magie-1939, Rules 1 and 5: a House goes up on a lot of the builder's; the fourth House of Section A
+    closes the Frontier and makes its builder the owner of both Frontier lots; a Wage Check is taken on every
+    green space and cashed only at the end of the round: the narration says which lot, that the Frontier
+    closed, and each check taken, since no payment shows them."""
+    g = game(at=["go", "go", "go"], throws=[(1, 1)], answers=[[], ["build", "done"], []])
+    deed(g, 1, "jaytown")
+    deed(g, 2, "lonely_lane")
+    set_houses(g, "lonely_lane", 3)
+    g.pos[1] = space(g, "crossroads")
+    since = len(g.log)
+    turn(g, 1)  # Crossroads + 2 stops on Jaytown (his own); then he builds the fourth House of Section A there
+    told = list(narrate(g, since))
+    assert "Player 2 takes a wage check for 300 (300 in checks to cash) [land_rent_rule]." in told
+    assert "Player 2 puts up a House on Jaytown (1 there now) [building]." in told
+    assert "The Frontier is closed: Player 2 owns both Frontier lots, which now rent for 100 [building]." in told
