@@ -395,10 +395,11 @@ class StatementPass(PassBase):
         if not compatible(target_t, value_t) and not (target_t.endswith("?") or (value_t == NONE and target_t != INT)):
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
 
-    def template(self, text: str, span: ast.Span, scope: Scope) -> list:
+    def template(self, text: str, span: ast.Span, scope: Scope, constant: bool = False) -> list:
         """Split a prompt or label into text and the expressions of its `{...}` holes, checking each.
 
-        `{{` and `}}` stand for literal braces.
+        `{{` and `}}` stand for literal braces. With `constant` the holes may
+        use only what is fixed before a game (options, constants, tables).
         """
         parts: list = []
         literal = ""
@@ -426,7 +427,7 @@ class StatementPass(PassBase):
                     "a hole holds an expression, like {player} or {house_price(s)}",
                 )
                 continue
-            t = self.expr(hole, scope)
+            t = self.expr(hole, scope, constant)
             if t != ANY and (
                 strip_optional(t) in (GROUP, DECK, DICE)
                 or table_name(t)

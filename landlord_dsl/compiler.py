@@ -162,7 +162,7 @@ class Compiler(StatementCompiler):
                 for _ in range(c.copies):
                     deck_cards[d.name].append(len(card_names))
                     card_names.append(c.name)
-                    card_texts.append(c.text)
+                    card_texts.append(self.fixed_text(c, c.text))
                     card_space.append(None)
                     card_deck.append(d.name)
                     card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))

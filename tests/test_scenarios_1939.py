@@ -796,3 +796,22 @@ def test_1939_narration_tells_the_house_its_lot_the_frontier_closing_and_the_wag
     assert "Player 2 takes a wage check for 300 (300 in checks to cash) [land_rent_rule]." in told
     assert "Player 2 puts up a House on Jaytown (1 there now) [building]." in told
     assert "The Frontier is closed: Player 2 owns both Frontier lots, which now rent for 100 [building]." in told
+
+
+@pytest.mark.parametrize(
+    "options, name, text",
+    [
+        ({}, "idle_1500", "Idle Land: sells for $1500"),
+        ({"idle_values": "1932"}, "idle_1500", "Idle Land: sells for $400"),
+        ({"idle_values": "1932"}, "idle_3000", "Idle Land: sells for $3000"),
+        ({}, "site_value_tax_law", "$60 on each utility share)"),
+        ({"site_tax_on_railroad_shares": True}, "site_value_tax_law", "$60 on each railroad or utility share)"),
+        ({"boat_fare": 200}, "island_is_free", "after the boat fare of $200)"),
+    ],
+)
+def test_1939_card_texts_follow_the_options(options, name, text):
+    """magie-1939, Rule 6 (selling prices from $400 to $3,000, as indicated on the card) and Rule 9-a (card 17's
+    boat fare, card 18's tax on each Utility card): a card's text says what the card does under the options
+    chosen, so the narration never contradicts the effect."""
+    g = game(**options)
+    assert g.prog.card_texts[card(g, name)].endswith(text)
