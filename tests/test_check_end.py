@@ -6,8 +6,6 @@ Taxes" (magie-1939, THE WINNER OF THE GAME IS), in the middle of his turn; `chec
 
 from __future__ import annotations
 
-import pytest
-
 import landlord_dsl as ld
 
 SOURCE = """edition "x" {{ players 2 to 4 }}
