@@ -793,7 +793,7 @@ def test_1939_narration_tells_the_house_its_lot_the_frontier_closing_and_the_wag
     since = len(g.log)
     turn(g, 1)  # Crossroads + 2 stops on Jaytown (his own); then he builds the fourth House of Section A there
     told = list(narrate(g, since))
-    assert "Player 2 takes a wage check for 300 (300 in checks to cash) [land_rent_rule]." in told
+    assert "Player 2 takes a wage check for 300 [land_rent_rule]." in told
     assert "Player 2 puts up a House on Jaytown (1 there now) [building]." in told
     assert "The Frontier is closed: Player 2 owns both Frontier lots, which now rent for 100 [building]." in told
 
