@@ -4,6 +4,7 @@ Run from the repository root (needs the `plot` extra):
 
     python examples/stats_figures.py                 # 1,000 games per edition, every core
     python examples/stats_figures.py --games 200 --jobs 2
+    python examples/stats_figures.py landlords-game-1939    # one edition's figure only
 
 Each figure is what `landlord-dsl simulate NAME --games N --plot FILE` draws:
 the board shaded by the probability of ending a turn on each space and by the
@@ -50,12 +51,13 @@ def check(rules, players: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="the editions to draw (default: every one)")
     parser.add_argument("--games", type=int, default=1000, help="games per edition (default 1000)")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: every core)")
     parser.add_argument("--out", type=Path, default=OUT, help="directory of the figures")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for name in editions():
+    for name in args.names or editions():
         rules = ld.load_edition(name)
         program = ld.compile_rules(rules)
         players = players_for(program)

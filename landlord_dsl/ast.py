@@ -317,6 +317,21 @@ class EndGame:
 
 
 @attrs.frozen
+class Say:
+    """`say "TEXT"`: tell the narration something the log's other events do not show."""
+
+    text: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class CheckEnd:
+    """`check end`: end the game now if one of the `end when` conditions holds."""
+
+    span: Span = _span()
+
+
+@attrs.frozen
 class Switch:
     enable: bool
     rule: str
@@ -367,6 +382,8 @@ Stmt = Union[
     RepayLoans,
     EndTurn,
     EndGame,
+    CheckEnd,
+    Say,
     Switch,
     Eliminate,
     Do,

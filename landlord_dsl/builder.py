@@ -308,6 +308,14 @@ class AstBuilder(Transformer):
         return ast.EndGame(span=self._span(meta))
 
     @v_args(meta=True)
+    def say_stmt(self, meta, children):
+        return ast.Say(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def check_end_stmt(self, meta, children):
+        return ast.CheckEnd(span=self._span(meta))
+
+    @v_args(meta=True)
     def eliminate_stmt(self, meta, children):
         return ast.Eliminate(children[0], span=self._span(meta))
 

@@ -88,6 +88,8 @@ class BodyPass(StatementPass):
                 self.condition(deck.enabled, Scope(frame), "a deck's `when`")
                 self.annotations.set_frame(deck, frame[0])
             for card in deck.cards:
+                # a card's text is fixed once the options are: its holes show options, constants and tables
+                self.annotations.set_template(card, self.template(card.text, card.span, Scope([0]), constant=True))
                 if card.share_of is not None and card.share_of not in m.space_index:
                     self.error(
                         f"unknown space '{card.share_of}'",

@@ -356,7 +356,11 @@ class StatementPass(PassBase):
     def _eliminate(self, s: ast.Eliminate, scope: Scope) -> None:
         self.expect(s.who, scope, PLAYER, "who leaves the game")
 
-    @handles(ast.RepayLoans, ast.EndTurn, ast.EndGame)
+    @handles(ast.Say)
+    def _say(self, s: ast.Say, scope: Scope) -> None:
+        self.annotations.set_template(s, self.template(s.text, s.span, scope))
+
+    @handles(ast.RepayLoans, ast.EndTurn, ast.EndGame, ast.CheckEnd)
     def _needs_no_check(self, s: ast.Stmt, scope: Scope) -> None:
         """Check nothing: these statements hold no expression and name nothing."""
 
@@ -435,10 +439,11 @@ class StatementPass(PassBase):
         if not compatible(target_t, value_t) and not (target_t.endswith("?") or (value_t == NONE and target_t != INT)):
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
 
-    def template(self, text: str, span: ast.Span, scope: Scope) -> list:
+    def template(self, text: str, span: ast.Span, scope: Scope, constant: bool = False) -> list:
         """Split a prompt or label into text and the expressions of its `{...}` holes, checking each.
 
-        `{{` and `}}` stand for literal braces.
+        `{{` and `}}` stand for literal braces. With `constant` the holes may
+        use only what is fixed before a game (options, constants, tables).
         """
         parts: list = []
         literal = ""
@@ -466,7 +471,7 @@ class StatementPass(PassBase):
                     "a hole holds an expression, like {player} or {house_price(s)}",
                 )
                 continue
-            t = self.expr(hole, scope)
+            t = self.expr(hole, scope, constant)
             if t != ANY and (
                 strip_optional(t) in (GROUP, DECK, DICE)
                 or table_name(t)

@@ -26,8 +26,8 @@ from .errors import Diagnostic
 from .limits import MAX_INT, SMALL_LOOP
 from .loader import RuleSet
 from .parser import source_of
-from .runtime import RUNTIME, Fixed, out_of_limits
-from .types import INT, PLAYER, SPACE, TEXT, strip_optional
+from .runtime import RUNTIME, Fixed, out_of_limits, show_value
+from .types import ACCOUNT, INT, PLAYER, SPACE, TEXT, strip_optional
 
 _NOTHING = object()  # the value of an expression no option fixes
 _LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
@@ -271,6 +271,23 @@ class CodeGenerator:
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (codegen_expr)."""
         raise NotImplementedError
+
+    def fixed_text(self, node: Any, text: str) -> str:
+        """Return a text whose `{...}` holes are fixed before a game (a card's), its holes worked out."""
+        shown = []
+        for part in self.m.templates.get(id(node), [text]):
+            if isinstance(part, str):
+                shown.append(part)
+                continue
+            value, kind = self.constant(part), strip_optional(self.type_of(part))
+            if kind == SPACE:
+                shown.append(self.m.spaces[value].label)
+            elif kind == ACCOUNT:
+                account = self.m.accounts[-value - 1]
+                shown.append(account.label or account.name)
+            else:
+                shown.append(show_value(None, value, kind))
+        return "".join(shown)
 
     def constant(self, e: ast.Expr) -> Any:
         """Return the value of an expression the checker proved fixed (it needs no game).

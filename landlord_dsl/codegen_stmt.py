@@ -54,7 +54,7 @@ def _all_of(tests: list[str]) -> str | None:
 
 # statements an action written in place may hold (an `if`, a `set` of no local too): none binds a local
 _IN_PLACE: tuple[type, ...] = (ast.Pay, ast.MoveSteps, ast.MoveTo, ast.Send, ast.Draw, ast.Give, ast.Return)
-_IN_PLACE += (ast.Roll, ast.Shuffle, ast.Do, ast.EndTurn, ast.EndGame, ast.Switch, ast.Eliminate)
+_IN_PLACE += (ast.Roll, ast.Shuffle, ast.Do, ast.EndTurn, ast.EndGame, ast.CheckEnd, ast.Switch, ast.Eliminate)
 _INLINE_STATEMENTS = 3  # the most statements an action written in place may have
 
 
@@ -844,6 +844,12 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_EndGame(self, out, s):
         out.line("_end_game(g)")
+
+    def _s_Say(self, out, s):
+        out.line(f"g.say({self.text(self.m.templates.get(id(s), [s.text])).code})")
+
+    def _s_CheckEnd(self, out, s):
+        out.line("_check_end(g)")
 
     def _s_Switch(self, out, s):
         out.line(f"_switch(g, {self.rule_index[s.rule]}, {s.enable})")

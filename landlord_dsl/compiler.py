@@ -156,6 +156,7 @@ class Compiler(StatementCompiler):
                 lambda out, a=a: self.counted_block(out, a, a.body),
             )
         deck_cards: dict[str, list[int]] = {}
+        texts_to_fill: list[tuple[int, ast.CardDecl]] = []
         effect_names: list[str | None] = [None] * len(card_names)
         for d in m.decks.values():
             if d.of_titles:
@@ -167,7 +168,8 @@ class Compiler(StatementCompiler):
                 for _ in range(c.copies):
                     deck_cards[d.name].append(len(card_names))
                     card_names.append(c.name)
-                    card_texts.append(c.text)
+                    card_texts.append(c.text)  # its holes are worked out once the functions exist (below)
+                    texts_to_fill.append((len(card_texts) - 1, c))
                     card_space.append(None)
                     card_deck.append(d.name)
                     card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))
@@ -219,6 +221,8 @@ class Compiler(StatementCompiler):
         filename = _registered(rs.name, source)
         exec(compile(code, filename, "exec"), self.ns)  # generated from the checked AST only
         ns = self.ns
+        for index, card in texts_to_fill:  # a hole may call a function the plain translation does not fold
+            card_texts[index] = self.fixed_text(card, card.text)
 
         def no_effect(g):
             return None

@@ -398,6 +398,10 @@ class Game(Movement, Cards, Decisions, DiceSets):
         cards[:] = [cards[i] for i in order]  # in place: a `draw` running meanwhile holds this list
         self.log.append(("shuffle", self.turn, deck, self.rule))
 
+    def say(self, text: str) -> None:
+        """Log a sentence a rule tells the narration (`say`)."""
+        self.log.append(("say", self.turn, text, self.rule))
+
     # ------------------------------------------------- turns, rules, players
     def give_turn(self, seat: int, span=None) -> None:
         """Make `seat` play the next turn (the first, during setup); the order goes on from him."""
@@ -533,13 +537,18 @@ class Game(Movement, Cards, Decisions, DiceSets):
         if self.wealth_history is not None and next_seat <= seat:
             self.wealth_history.append(self.scores())
         if not self.over:
-            for check, name in prog.end_conditions:
-                if check(self):
-                    self.over, self.end_reason = True, f"end condition ({name})"
-                    break
-            else:
-                if turn >= self.turn_limit:
-                    self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
+            name = self.end_condition_met()
+            if name is not None:
+                self.over, self.end_reason = True, f"end condition ({name})"
+            elif turn >= self.turn_limit:
+                self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
+
+    def end_condition_met(self) -> str | None:
+        """Return the citation (or line) of the first `end when` condition that holds now, or None."""
+        for check, name in self.prog.end_conditions:
+            if check(self):
+                return name
+        return None
 
     def _take_turn_after(self) -> int:
         """Return the seat a rule gave the next turn to, if he is still playing (else the next one after him)."""

@@ -226,6 +226,15 @@ class LogOut(NamedTuple):
     rule: int
 
 
+class LogSay(NamedTuple):
+    """Rule `rule` told the narration `text` (`say`)."""
+
+    kind: Literal["say"]
+    turn: int
+    text: str
+    rule: int
+
+
 class LogEnd(NamedTuple):
     """The game ended after `turn` turns, for `reason`."""
 
@@ -252,6 +261,7 @@ LogEvent = Union[
     LogRule,
     LogNext,
     LogOut,
+    LogSay,
     LogEnd,
 ]
 

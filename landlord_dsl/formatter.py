@@ -287,6 +287,8 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
     ast.RepayLoans: lambda s: "repay loans" if s.interest else "repay loans without interest",
     ast.EndTurn: lambda s: "end turn",
     ast.EndGame: lambda s: "end game",
+    ast.CheckEnd: lambda s: "check end",
+    ast.Say: lambda s: f"say {quote(s.text)}",
     ast.Do: lambda s: f"do {s.action}(" + ", ".join(expr(a) for a in s.args) + ")",
     ast.Eliminate: lambda s: f"eliminate {expr(s.who)}",
     ast.Switch: lambda s: f"{'enable' if s.enable else 'disable'} {s.rule}",

@@ -20,6 +20,7 @@ from .events import (
     LogPay,
     LogRoll,
     LogRule,
+    LogSay,
     LogSend,
     LogThrow,
     LogTurn,
@@ -97,6 +98,8 @@ def _describe(game: Game, event: tuple) -> str | None:
             return f"{names[seat]} leaves the game [{rule(r)}]."
         case LogRule(switched=index, enabled=enabled):
             return f"Rule '{game.rule_name(index)}' is now {'in force' if enabled else 'off'}."
+        case LogSay(text=text, rule=r):
+            return f"{text} [{rule(r)}]."
         case LogEnd(turn=turn, reason=reason):
             return f"\nThe game ends after {turn} turns: {reason}."
     return None

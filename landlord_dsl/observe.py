@@ -47,6 +47,7 @@ from .events import (
     LogPay,
     LogRoll,
     LogRule,
+    LogSay,
     LogSend,
     LogShuffle,
     LogThrow,
@@ -191,6 +192,12 @@ class Eliminated(NamedTuple):
     rule: str | None
 
 
+class Said(NamedTuple):
+    turn: int
+    text: str
+    rule: str | None
+
+
 class GameEnded(NamedTuple):
     turn: int
     reason: str
@@ -214,6 +221,7 @@ Event = Union[
     TurnGiven,
     RuleSwitched,
     Eliminated,
+    Said,
     GameEnded,
 ]
 
@@ -269,6 +277,8 @@ def _resolved(game: Game, logged: LogEvent) -> Event:
             return RuleSwitched(turn, prog.rule_names[switched], enabled, rule(r))
         case LogOut(turn=turn, seat=seat, rule=r):
             return Eliminated(turn, seat, rule(r))
+        case LogSay(turn=turn, text=text, rule=r):
+            return Said(turn, text, rule(r))
         case LogEnd(turn=turn, reason=reason):
             return GameEnded(turn, reason)
     raise ValueError(f"unknown log entry {logged!r}")

@@ -73,6 +73,14 @@ def _end_game(g):
     raise EndGame()
 
 
+def _check_end(g):
+    """End the game now, as after a turn, if one of the `end when` conditions holds (`check end`)."""
+    name = g.end_condition_met()
+    if name is not None:
+        g.end_reason = f"end condition ({name})"
+        raise EndGame()
+
+
 def show_value(g, value, kind):
     """Return a value as a person reads it: names for players, spaces, cards and accounts."""
     if value is None:
@@ -177,6 +185,7 @@ RUNTIME = {
     "_ledger": _ledger,
     "_switch": _switch,
     "_end_game": _end_game,
+    "_check_end": _check_end,
     "_show": show_value,
     "_EndTurn": EndTurn,
     "_OFFER_ROUNDS": range(MAX_OFFER_ROUNDS),  # made once: an offer's rounds are counted every turn

@@ -136,7 +136,7 @@ def show_text(rules: RuleSet, chosen: dict[str, Any] | None = None) -> str:
             ],
         ),
         ("Board", _board_rows(m, compiler, render)),
-        ("Decks", [row for d in m.decks.values() for row in _deck_rows(d)]),
+        ("Decks", [row for d in m.decks.values() for row in _deck_rows(d, compiler)]),
         (
             "Rules",
             [
@@ -234,14 +234,15 @@ def _variable_rows(m: Any, fixed: Callable[[ast.Expr, str], str]) -> list[str]:
     return rows
 
 
-def _deck_rows(d: ast.DeckDecl) -> list[str]:
-    """Return `show`'s lines for a deck: the deck, then each card, a reconstructed one marked as such."""
+def _deck_rows(d: ast.DeckDecl, compiler: Compiler) -> list[str]:
+    """Return `show`'s lines for a deck: the deck, then each card (its text under the options), a reconstructed
+    one marked as such."""
     size = f" ({d.size} cards)" if d.size is not None else ""
     rows = [f"  {d.name}{size}: {d.label or ''}{_cite(d.provenance)}"]
     for c in d.cards:
         mark = f"  [{RECONSTRUCTED_CARD}]" if is_reconstruction(d) or is_reconstruction(c) else _cite(c.provenance)
         copies = f" (x {c.copies})" if c.copies != 1 else ""
-        rows.append(f"    {c.name}{copies}: {c.text}{mark}")
+        rows.append(f"    {c.name}{copies}: {compiler.fixed_text(c, c.text)}{mark}")
     return rows
 
 

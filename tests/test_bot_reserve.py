@@ -120,6 +120,25 @@ def test_the_json_summary_carries_the_warnings(poor):
     ]
 
 
+def test_an_edition_that_deals_every_deed_at_the_setup_is_not_warned_of_deeds_never_taken():
+    """Issue 26: magie-1939 (BANKER AND GOVERNMENT OFFICIAL) deals all 21 Deed cards at the setup, so no deed
+    is left to reach a player in play but by a trade, whatever --bot-reserve: the warning would be false."""
+    code, out = run("simulate", "landlords-game-1939", "--games", "3", "--jobs", "1", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["bot_activity"]["titles_taken_in_play"] == 0
+    assert not any("title deed" in w for w in summary["warnings"])
+
+
+def test_a_deed_left_over_by_the_setup_and_never_taken_is_warned_of():
+    summary = Summary(2, bot_reserve=5)
+    summary.add(GameRecord(0, 10, 5, "end", (1, 2), (1,), True, titles=0, choices=3, titles_open=0))
+    assert summary.result()["warnings"] == []
+    summary.add(GameRecord(1, 10, 5, "end", (1, 2), (1,), True, titles=0, choices=3, titles_open=2))
+    assert summary.result()["warnings"] == [
+        "no title deed reached a player after the setup in any of the 2 games (the bots keep back 5; see --bot-reserve)"
+    ]
+
+
 def test_a_run_without_a_real_decision_is_warned_about():
     summary = Summary(2, bot_reserve=5)
     summary.add(GameRecord(0, 10, 5, "end", (1, 2), (1,), True, titles=3, choices=0))

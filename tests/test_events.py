@@ -77,5 +77,6 @@ def test_log_events_in_the_order_and_meaning_of_their_fields():
         "rule",
         "next",
         "out",
+        "say",
         "end",
     ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 import landlord_dsl as ld
+from landlord_dsl.narrate import narrate
 from scenario_helpers import (
     account,
     assert_script_used_up,
@@ -117,11 +118,14 @@ def test_1939_is_for_three_to_five_players():
 
 # ------------------------------------------------ sections and wage checks
 def test_1939_four_sections_are_the_four_sides():
-    """magie-1939, Rules 1 and 5: four sections (A to D) of the board, each with its own wage check."""
+    """magie-1939, Rules 1 and 5: four sections (A to D) of the board, each with its own wage check; the two
+    Frontier lots stand on the first side 'entirely apart from the rest of Section A' (Rule 4)."""
     prog = ld.compile_rules(ld.load_edition(EDITION))
     groups = ld.load_edition(EDITION).model.groups
     for letter, first in zip("abcd", (1, 11, 21, 31)):
-        assert sorted(groups[f"section_{letter}"]) == list(range(first, first + 9))
+        frontier = 2 if letter == "a" else 0
+        assert sorted(groups[f"section_{letter}"]) == list(range(first + frontier, first + 9))
+    assert sorted(groups["frontier"]) == [1, 2]
     assert [prog.space_names[i] for i in sorted(groups["corners"])] == ["go", "lickety_cut_rr", "gee_whiz_rr", "pdq_rr"]
 
 
@@ -288,14 +292,15 @@ def test_1939_rule4_a_player_who_cannot_pay_retreats_to_the_frontier_for_300():
 
 def test_1939_rule4_the_short_player_first_tries_a_deal():
     """magie-1939, Rule 4: only if he cannot make a satisfactory deal does the short player retreat: he may
-    offer Idle Land to the others first; a sale that raises the money lets him pay."""
+    offer Idle Land to the others first; a sale that raises the money lets him pay. The sale is a trade
+    between players (THE OBJECT: buy, sell, trade), logged under rule trading."""
     g = game(
         cash=[100, 2500, 2500], at=["the_bowery", "go", "go"], throws=[(1, 1)], answers=[["sell", "done"], ["buy"], []]
     )
     deed(g, 1, "progress_park")
     hold(g, 0, "idle_400")
     turn(g, 0)
-    assert payments(g)[:2] == [(400, "p1", "p0", "frontier_retreat"), (300, "p0", "p1", "land_rent_rule")]
+    assert payments(g)[:2] == [(400, "p1", "p0", "trading"), (300, "p0", "p1", "land_rent_rule")]
     assert "idle_400" in cards_of(g, 1) and where(g, 0) == "progress_park"
 
 
@@ -645,7 +650,8 @@ def test_1939_option_land_rents_1932_keeps_the_1932_rents():
 
 
 def test_1939_option_fare_per_ride_splits_100_by_thirds():
-    """magie-1939, Rule 7 with fare_rule=per_ride: a $100 fare divided among the three shares (reconstruction)."""
+    """magie-1939, Rule 7 with fare_rule=per_ride: a $100 fare divided among the three shares (reconstruction),
+    each third rounded down as the file's note on fare_to states: two shares take $66, one $33."""
     g = game(at=["pdq_rr", "go", "go"], answers=[["stay"], [], []], fare_rule="per_ride")
     hold(g, 1, "pdq_share", 0)
     hold(g, 1, "pdq_share", 1)
@@ -663,3 +669,149 @@ def test_1939_option_idle_values_1932_fifteen_alike_and_one_jackpot():
     g.actor = 0
     g.land()
     assert sorted(p[0] for p in payments(g)) == [400, 3000]
+
+
+# ------------------------------------------- issue 26: play against the rules
+def test_1939_rule4_a_prisoner_who_retreats_instead_of_paying_bail_is_out_of_jail():
+    """magie-1939, Rules 3 and 4: a prisoner short of his $500 bail who retreats to the Frontier receives $300,
+    and 'on your next turn move forward ... as usual': he pays no bail then and throws from the Frontier."""
+    g = game(cash=[100, 2500, 2500], at=["so_what_b", "go", "go"], answers=[["retreat"], [], []])
+    set_pvar(g, "in_jail", 0, True)
+    turn(g, 0)
+    assert where(g, 0) == "wayback" and pvar(g, "in_jail", 0) is False
+    g.chance.throws = [(1, 2)]
+    since = len(g.log)
+    turn(g, 0)
+    assert all(p[2] != "bank" for p in payments(g, since)), payments(g, since)
+    assert moves(g)[-1] == (0, "wayback", "crossroads", "move")
+
+
+@pytest.mark.parametrize("at, frontier", [("wayback", []), ("backwoods", ["frontier_move"]), ("go", [])])
+def test_1939_rule4_the_voluntary_move_goes_back_onto_a_frontier_lot_behind_the_player(at, frontier):
+    """magie-1939, Rule 4: 'you may move back to one of these Frontier lots': only to a Frontier lot behind
+    the player (from Backwoods to Wayback), never a move of no steps nor a wrap round the board."""
+    g = game(at=[at, "go", "go"], throws=[(1, 2)], answers=[frontier, [], []])
+    targets = []
+    g.agents[0].passes = ()
+    turn(g, 0)
+    for prompt, names in g.agents[0].asked:
+        if prompt.startswith("Move back to the Frontier"):
+            targets = [n for n in names if n != "done"]
+    assert targets == frontier
+    if frontier:
+        assert moves(g) == [(0, "backwoods", "wayback", "move")] and pvar(g, "checks", 0) == 300
+
+
+@pytest.mark.parametrize("reading, paid, left", [("excused", [], 400), ("pay_what_he_can", [(100, "p0", "p1")], 300)])
+def test_1939_rule4_option_retreat_payment(reading, paid, left):
+    """magie-1939, Rule 4: a player who cannot meet a payment may move to the Frontier and receive $300.
+    retreat_payment=excused (the reading): he pays nothing of it; pay_what_he_can: he hands over his cash
+    first and the rest is excused (reconstruction)."""
+    g = game(
+        cash=[100, 2500, 2500],
+        at=["the_bowery", "go", "go"],
+        throws=[(1, 1)],
+        answers=[["retreat"], [], []],
+        retreat_payment=reading,
+    )
+    deed(g, 1, "progress_park")
+    turn(g, 0)
+    assert where(g, 0) == "wayback" and cash(g, 0) == left
+    assert [p[:3] for p in payments(g) if p[1] == "p0"] == paid
+
+
+@pytest.mark.parametrize("counted, winner", [(False, (0,)), (True, (1,))])
+def test_1939_the_winner_and_the_uncashed_wage_checks(counted, winner):
+    """magie-1939, THE OBJECT and Rule 1: the winner has the most money; a wage check is kept 'until the end
+    of the round' and cashed there. The reading: checks not yet cashed are not money (count_wage_checks=false);
+    the option counts them."""
+    g = game(cash=[2000, 1900, 1000], count_wage_checks=counted)
+    set_pvar(g, "checks", 1, 300)
+    assert g.result().winners == winner
+
+
+def test_1939_rule4_the_frontier_is_apart_from_section_a():
+    """magie-1939, Rule 4: the Frontier lots are 'entirely apart from the rest of Section A': Houses on them do
+    not count toward the four that double the rent of Section A (Rule 1), as their own rent is not doubled."""
+    g = game(at=["jaytown", "go", "go"])
+    deed(g, 1, "jaytown")
+    set_houses(g, "lonely_lane", 3)
+    set_houses(g, "wayback", 1)
+    g.actor = 0
+    g.land()
+    assert payments(g) == [(100, "p0", "p1", "land_rent_rule")]
+
+
+@pytest.mark.parametrize("reading, lands", [("so_what_is_zero", "the_bowery"), ("so_what_is_one", "real_estate_b")])
+def test_1939_rule3_option_jail_count(reading, lands):
+    """magie-1939, Rule 3: a released prisoner throws 'starting your count on the SO WHAT space to the left of
+    the Jail'. so_what_is_zero (the reading): the SO WHAT space is where he stands; so_what_is_one: it is the
+    first space counted."""
+    g = game(at=["so_what_b", "go", "go"], throws=[(2, 2)], jail_count=reading, passes=[SPECULATE])
+    set_pvar(g, "in_jail", 0, True)
+    turn(g, 0)
+    assert moves(g)[-1] == (0, "so_what_b", lands, "move")
+
+
+def test_1939_confidence_of_the_reconstructed_board_and_cards():
+    """magie-1939 gives no board and no card list: a lot or office placed from the 1932 board, and the printed
+    values of the Idle Land cards, are reconstructions; the texts of SO WHAT cards 17 and 18 (Rule 9-a) are
+    paraphrases and say so."""
+    rs = ld.load_edition(EDITION)
+    m = rs.model
+    for s in m.spaces:
+        cited = s.provenance.source if s.provenance else ""
+        if "1932 board" in cited and s.kind in ("lot", "real_estate_office", "frontier"):
+            assert s.provenance.confidence == "reconstruction", s.name
+    assert m.decks["idle_land"].provenance.confidence == "reconstruction"
+    texts = {c.name: c.text for c in m.decks["so_what_cards"].cards}
+    assert texts["island_is_free"].startswith("[Paraphrase") and texts["site_value_tax_law"].startswith("[Paraphrase")
+
+
+def test_1939_the_game_ends_the_moment_the_last_starter_has_paid_his_taxes():
+    """magie-1939, THE WINNER OF THE GAME IS: the winner has the most money 'when the last player to begin has
+    completed his second round and paid his Taxes': the game ends then, and he builds nothing more that turn."""
+    g = game(cash=[2500, 2500, 2500], at=["go", "go", "easy_street"], throws=[(1, 1)], answers=[[], [], ["build"]])
+    deed(g, 2, "jaytown")
+    set_pvar(g, "rounds_done", 2, 1)
+    turn(g, 2)
+    assert g.over and "THE WINNER OF THE GAME IS" in g.end_reason
+    assert houses(g, "jaytown") == 0 and cash(g, 2) == 2500 - 300
+    assert all(not prompt.startswith("Put up a House") for prompt, _ in g.agents[2].asked)
+
+
+def test_1939_narration_tells_the_house_its_lot_the_frontier_closing_and_the_wage_check():
+    """magie-1939, Rules 1 and 5: a House goes up on a lot of the builder's; the fourth House of Section A
+    closes the Frontier and makes its builder the owner of both Frontier lots; a Wage Check is taken on every
+    green space and cashed only at the end of the round: the narration says which lot, that the Frontier
+    closed, and each check taken, since no payment shows them."""
+    g = game(at=["go", "go", "go"], throws=[(1, 1)], answers=[[], ["build", "done"], []])
+    deed(g, 1, "jaytown")
+    deed(g, 2, "lonely_lane")
+    set_houses(g, "lonely_lane", 3)
+    g.pos[1] = space(g, "crossroads")
+    since = len(g.log)
+    turn(g, 1)  # Crossroads + 2 stops on Jaytown (his own); then he builds the fourth House of Section A there
+    told = list(narrate(g, since))
+    assert "Player 2 takes a wage check for 300 [land_rent_rule]." in told
+    assert "Player 2 puts up a House on Jaytown (1 there now) [building]." in told
+    assert "The Frontier is closed: Player 2 owns both Frontier lots, which now rent for 100 [building]." in told
+
+
+@pytest.mark.parametrize(
+    "options, name, text",
+    [
+        ({}, "idle_1500", "Idle Land: sells for $1500"),
+        ({"idle_values": "1932"}, "idle_1500", "Idle Land: sells for $400"),
+        ({"idle_values": "1932"}, "idle_3000", "Idle Land: sells for $3000"),
+        ({}, "site_value_tax_law", "$60 on each utility share)"),
+        ({"site_tax_on_railroad_shares": True}, "site_value_tax_law", "$60 on each railroad or utility share)"),
+        ({"boat_fare": 200}, "island_is_free", "after the boat fare of $200)"),
+    ],
+)
+def test_1939_card_texts_follow_the_options(options, name, text):
+    """magie-1939, Rule 6 (selling prices from $400 to $3,000, as indicated on the card) and Rule 9-a (card 17's
+    boat fare, card 18's tax on each Utility card): a card's text says what the card does under the options
+    chosen, so the narration never contradicts the effect."""
+    g = game(**options)
+    assert g.prog.card_texts[card(g, name)].endswith(text)
