@@ -137,7 +137,7 @@ def write_atomically(path: str | Path, text: str, what: str = "") -> None:
             mode = 0o666 & ~umask
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as err:
-        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
+        raise OutputError(f"cannot write {what}{path}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -150,4 +150,4 @@ def write_atomically(path: str | Path, text: str, what: str = "") -> None:
             os.unlink(temp)
         except OSError:
             pass
-        raise OutputError(f"cannot write {path}: {err.strerror or err}; the file was left as it was") from None
+        raise OutputError(f"cannot write {what}{path}: {err.strerror or err}; the file was left as it was") from None

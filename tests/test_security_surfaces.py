@@ -38,3 +38,108 @@ def test_a_located_error_in_a_cr_only_file_names_its_own_line(tmp_path, capsys):
     path.write_bytes(b'edition "x" { players 2 to 4 }\r# a comment\rkind plain { }\rboard { space a "A" : plane }\r')
     assert run("check", str(path))[0] == 1
     assert f"{path}:4:" in capsys.readouterr().err
+
+
+# ---------------------------------------- item 8: output files lose nothing
+
+
+def _copy_1906(tmp_path: Path) -> Path:
+    mine = tmp_path / "mine.lg"
+    mine.write_bytes(EDITION_1906.read_bytes())
+    return mine
+
+
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["play", "{mine}", "--log", "{mine}"], "--log {mine} is an input of this command"),
+        (["play", "{mine}", "--html", "{mine}"], "--html {mine} is an input of this command"),
+        (["play", "{mine}", "--log", "{log}", "--html", "{log}"], "--html and --log both name {log}"),
+        (["play", "landlords-game-1906+{mine}", "--log", "{mine}"], "--log {mine} is an input"),
+        (["replay", "{log}", "--html", "{log}"], "--html {log} is an input of this command"),
+        (["replay", "{log}", "--edition", "{mine}", "--html", "{mine}"], "--html {mine} is an input"),
+        (["play", "{mine}", "--html", "{tmp}/page.txt"], "--html {tmp}/page.txt has the wrong suffix"),
+        (["play", "{mine}", "--log", "{tmp}/game.html"], "--log {tmp}/game.html has the wrong suffix"),
+    ],
+)
+def test_an_output_that_would_replace_an_input_or_another_output_is_refused(tmp_path, capsys, argv, says):
+    """Item 8: `play mine.lg --log mine.lg` replaced the rule file with the log (exit 0); `--html x.txt` was taken."""
+    mine = _copy_1906(tmp_path)
+    log = tmp_path / "game.jsonl"
+    assert run("play", str(mine), "--seed", "3", "--turn-limit", "5", "--log", str(log))[0] == 0
+    before = {path: path.read_bytes() for path in (mine, log)}
+    names = {"mine": str(mine), "log": str(log), "tmp": str(tmp_path)}
+    code, out = run(*(arg.format(**names) for arg in argv))
+    assert (code, out) == (2, "")
+    assert says.format(**names) in capsys.readouterr().err
+    assert {path: path.read_bytes() for path in before} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "mine.lg"]
+
+
+def test_an_output_through_a_symlink_to_an_input_is_refused(tmp_path, capsys):
+    mine = _copy_1906(tmp_path)
+    (tmp_path / "link.jsonl").symlink_to(mine)
+    assert run("play", str(mine), "--log", str(tmp_path / "link.jsonl"))[0] == 2
+    assert f"is the input {mine}" in capsys.readouterr().err
+    assert mine.read_bytes() == EDITION_1906.read_bytes()
+
+
+def test_a_log_is_replaced_all_at_once(tmp_path):
+    """Item 8: logs are written beside the file and renamed, so concurrent games never interleave in one file."""
+    log = tmp_path / "game.jsonl"
+    log.write_text("an older log\n")
+    inode = log.stat().st_ino
+    assert run("play", "landlords-game-1906", "--seed", "4", "--turn-limit", "5", "--log", str(log))[0] == 0
+    assert log.stat().st_ino != inode  # a new file renamed over the old one, not the old one rewritten
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+    assert run("replay", str(log))[0] == 0
+
+
+@pytest.mark.slow
+def test_concurrent_games_logging_to_one_file_leave_one_whole_game(tmp_path):
+    """Item 8: three concurrent `play --log same.jsonl` interleaved two games into one file that did not replay."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "same.jsonl"
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "landlord_dsl",
+                "play",
+                "landlords-game-1906",
+                "--seed",
+                str(seed),
+                "--log",
+                str(log),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
+        for seed in (1, 2, 3)
+    ]
+    assert [p.wait(timeout=300) for p in procs] == [0, 0, 0]
+    assert run("replay", str(log))[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["same.jsonl"]
+
+
+def test_a_page_may_still_be_written_to_a_device(capsys):
+    assert run("play", "landlords-game-1906", "--seed", "4", "--turn-limit", "3", "--html", "/dev/null")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "{mine}", "--games", "1", "--plot", "{mine}"],
+        ["sweep", "{mine}", "--games", "1", "--out", "{mine}"],
+        ["sweep", "{mine}", "--games", "1", "--out", "{tmp}/s.jsonl", "--plot", "{tmp}/s.jsonl"],
+    ],
+)
+def test_studies_refuse_outputs_that_would_replace_their_inputs(tmp_path, capsys, argv):
+    mine = _copy_1906(tmp_path)
+    names = {"mine": str(mine), "tmp": str(tmp_path)}
+    assert run(*(arg.format(**names) for arg in argv))[0] == 2
+    assert mine.read_bytes() == EDITION_1906.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.lg"]
