@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .agents import Agent
-from .errors import Diagnostic, GameLogError, LandlordError
+from .errors import Diagnostic, GameLogError, LandlordError, UsageError
+from .limits import MAX_LOG_INPUT
 from .requests import DONE, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
@@ -109,6 +112,52 @@ def read_log(text: str, name: str = "<log>") -> GameLog:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    return _log_from_lines(lines, name)
+
+
+def read_log_file(target: str) -> GameLog:
+    """Return the GameLog in the file `target` (`-`: standard input); raise LandlordError if it is not one.
+
+    The file is read a line at a time, at most MAX_LOG_INPUT bytes in all
+    (logs have their own limit, far above a rule file's), so an endless input
+    such as /dev/zero is refused without reading the rest."""
+    name = "<stdin>" if target == "-" else target
+    if target != "-" and os.path.isdir(target):
+        raise UsageError(f"{name} is a directory, not a game log")
+    try:
+        stream: Any = getattr(sys.stdin, "buffer", sys.stdin) if target == "-" else open(target, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+    lines: list[str] = []
+    left = MAX_LOG_INPUT
+    try:
+        while True:
+            raw = stream.readline(left + 1)
+            if not raw:
+                break
+            if isinstance(raw, str):  # a stream without bytes underneath (a StringIO)
+                raw = raw.encode("utf-8", "surrogatepass")
+            left -= len(raw)
+            if left < 0:
+                raise _bad(
+                    name,
+                    len(lines) + 1,
+                    f"it is larger than {MAX_LOG_INPUT / (1 << 20):g} MiB, the most landlord-dsl reads as a game log",
+                )
+            try:
+                lines.append(raw.decode("utf-8").removesuffix("\n"))
+            except UnicodeDecodeError:
+                raise _bad(name, len(lines) + 1, "the line is not UTF-8 text") from None
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+    finally:
+        if target != "-":
+            stream.close()
+    return _log_from_lines(lines, name)
+
+
+def _log_from_lines(lines: list[str], name: str) -> GameLog:
+    """Return the GameLog made of a log file's lines (without their line ends); a malformed log raises LandlordError."""
     if len(lines) < 2:
         raise _bad(name, len(lines) or 1, "it needs a header line and a closing line")
     header, closing = _json_line(name, lines, 0), _json_line(name, lines, len(lines) - 1)

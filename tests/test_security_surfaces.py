@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from landlord_dsl import replay as replay_module
 from landlord_dsl.cli import main
+from landlord_dsl.limits import MAX_INPUT
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITION_1906 = ROOT / "editions" / "landlords-game-1906.lg"
@@ -143,3 +145,34 @@ def test_studies_refuse_outputs_that_would_replace_their_inputs(tmp_path, capsys
     assert run(*(arg.format(**names) for arg in argv))[0] == 2
     assert mine.read_bytes() == EDITION_1906.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.lg"]
+
+
+# --------------------------------------- item 7: logs have their own limit
+
+ROUND_AND_ROUND = """edition "long" { title "Round and round" players 2 to 2 turn limit 20000 }
+account bank "Bank" unlimited
+kind plain "Plain" { }
+board {
+    space a "A" : plain
+    space b "B" : plain
+}
+rule r "Go round" { on turn { roll dice move forward dice.total } }
+"""
+
+
+def test_a_genuine_log_larger_than_a_rule_file_replays(tmp_path):
+    """Item 7: a `play --log` over 1 MiB was refused by `replay` as "larger than 1 MiB ... a rule file"."""
+    rules, log = tmp_path / "long.lg", tmp_path / "long.jsonl"
+    rules.write_text(ROUND_AND_ROUND)
+    assert run("play", str(rules), "--seed", "1", "--log", str(log))[0] == 0
+    assert log.stat().st_size > MAX_INPUT
+    assert run("replay", str(log)) == (0, f"{log}: ok, 60001 events and 0 decisions replayed as recorded\n")
+
+
+@pytest.mark.parametrize("source", ["file", "/dev/zero"])
+def test_a_log_beyond_the_log_limit_is_refused_without_reading_the_rest(tmp_path, monkeypatch, capsys, source):
+    monkeypatch.setattr(replay_module, "MAX_LOG_INPUT", 1000)
+    path = tmp_path / "big.jsonl"
+    path.write_text('{"format": "landlord-dsl game log"}\n' + "[]\n" * 1000)
+    assert run("replay", str(path) if source == "file" else source)[0] == 1
+    assert "MiB, the most landlord-dsl reads as a game log" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import LandlordError, UsageError, visible
-from .common import _parse_options, _read, default_players
+from .common import _parse_options, default_players
 from .outputs import HTML_SUFFIXES, NOT_A_LOG, OutputFile, check_suffix, input_files, refuse_clashes
 
 if TYPE_CHECKING:
@@ -219,12 +219,12 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from ..loader import load
-    from ..replay import read_log, replay
+    from ..replay import read_log_file, replay
     from ..watch import record, replay_html
 
     _, html = _outputs(input_files(args.file, args.edition), None, args.html)
-    text, name = _read(args.file)
-    log = read_log(text, name)
+    log = read_log_file(args.file)
+    name = log.name
     watched: list = []
 
     def prepare(game: Game, rules) -> None:
