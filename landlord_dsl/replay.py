@@ -17,14 +17,16 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .agents import Agent
-from .errors import Diagnostic, GameLogError, LandlordError, UsageError
+from .errors import Diagnostic, GameLogError, LandlordError, UsageError, visible
 from .limits import MAX_LOG_INPUT
 from .requests import DONE, BidRequest, DecisionRequest
+from .resources import editions_dir
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -193,6 +195,41 @@ def _json_line(name: str, lines: list[str], index: int) -> Any:
         return json.loads(lines[index])
     except (ValueError, RecursionError) as err:
         raise _bad(name, index + 1, str(err)) from None
+
+
+def edition_of_log(log: GameLog) -> str:
+    """Return what to load for the rules a log names: a shipped name, or a real .lg path beside the log.
+
+    A log is data someone may have sent, so it may name only a shipped edition
+    or a .lg file in the log's own folder (resolved through every symlink, as
+    `extends` is); anything else raises UsageError without reading the file.
+    Give the rules with `--edition` (`replay(log, load)` in Python) to replay
+    against a file elsewhere."""
+    folder = None if log.name.startswith("<") else Path(log.name).parent.resolve()
+    parts = []
+    for part in log.header["edition"].split("+"):
+        if not part.endswith(".lg"):
+            parts.append(part)  # only ever a shipped edition's name (resources.resolve)
+            continue
+        real = None
+        if folder is not None:
+            try:
+                real = (folder / part).resolve(strict=True)
+            except (OSError, RuntimeError):  # missing, unreadable, or a symlink loop
+                real = None
+        roots = [root for root in (folder, editions_dir().resolve()) if root is not None]
+        if real is None or not real.is_file() or not any(real.is_relative_to(root) for root in roots):
+            raise UsageError(
+                [
+                    Diagnostic(
+                        f"{log.name}:1: the log's rules {visible(part)!r} are not a shipped edition "
+                        "nor a .lg file beside the log",
+                        hint="give the rules with --edition FILE",
+                    )
+                ]
+            )
+        parts.append(str(real))
+    return "+".join(parts)
 
 
 class Divergence(LandlordError):

@@ -6,6 +6,7 @@ Each test names the issue item it guards; it failed on the code before that item
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,42 @@ def test_a_log_beyond_the_log_limit_is_refused_without_reading_the_rest(tmp_path
     path.write_text('{"format": "landlord-dsl game log"}\n' + "[]\n" * 1000)
     assert run("replay", str(path) if source == "file" else source)[0] == 1
     assert "MiB, the most landlord-dsl reads as a game log" in capsys.readouterr().err
+
+
+# ---------------------------------- item 3: the rules a log may make replay read
+
+
+def _log_naming(tmp_path: Path, edition: str) -> Path:
+    """Return a log of a short 1906 game whose header names `edition` as its rules."""
+    log = tmp_path / "logs" / "game.jsonl"
+    log.parent.mkdir()
+    assert run("play", "landlords-game-1906", "--seed", "2", "--turn-limit", "3", "--log", str(log))[0] == 0
+    lines = log.read_text().split("\n")
+    header = json.loads(lines[0])
+    header["edition"] = edition
+    lines[0] = json.dumps(header, sort_keys=True)
+    log.write_text("\n".join(lines))
+    return log
+
+
+@pytest.mark.parametrize("how", ["absolute", "symlink beside the log", "dotdot"])
+def test_a_log_cannot_make_replay_read_a_file_outside_its_folder(tmp_path, capsys, how):
+    """Item 3: `"edition": "/x/leak.lg"` (a symlink to a secret file) made replay quote the secret's first line."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET first line\n")
+    leak = tmp_path / "leak.lg"
+    leak.symlink_to(secret)
+    named = {"absolute": str(leak), "symlink beside the log": "beside.lg", "dotdot": "../leak.lg"}[how]
+    log = _log_naming(tmp_path, named)
+    (log.parent / "beside.lg").symlink_to(secret)
+    assert run("replay", str(log))[0] == 2
+    err = capsys.readouterr().err
+    assert "TOP SECRET" not in err
+    assert "are not a shipped edition nor a .lg file beside the log" in err and "--edition" in err
+
+
+def test_a_log_may_name_a_rule_file_beside_it(tmp_path):
+    log = _log_naming(tmp_path, "mine.lg")
+    (log.parent / "mine.lg").write_bytes(EDITION_1906.read_bytes())
+    assert run("replay", str(log))[0] == 1  # read, and found to be other rules than the logged game's
+    assert run("replay", str(log), "--edition", "landlords-game-1906")[0] == 1  # the header was edited

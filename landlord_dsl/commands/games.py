@@ -219,7 +219,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from ..loader import load
-    from ..replay import read_log_file, replay
+    from ..replay import edition_of_log, read_log_file, replay
     from ..watch import record, replay_html
 
     _, html = _outputs(input_files(args.file, args.edition), None, args.html)
@@ -231,7 +231,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         if html is not None:
             watched.append((game, rules, record(game, rules)))
 
-    report = replay(log, lambda edition: load(args.edition or edition), prepare)
+    report = replay(log, lambda _: load(args.edition or edition_of_log(log)), prepare)
     if report.ok:
         out.write(f"{name}: ok, {report.events} events and {report.decisions} decisions replayed as recorded\n")
         if html is not None:
