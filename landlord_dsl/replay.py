@@ -24,7 +24,7 @@ import attrs
 
 from .agents import Agent
 from .errors import Diagnostic, GameLogError, LandlordError, UsageError, visible
-from .limits import MAX_LOG_INPUT
+from .limits import MAX_LOG_INPUT, MAX_TURN_LIMIT
 from .requests import DONE, BidRequest, DecisionRequest
 from .resources import editions_dir
 
@@ -170,6 +170,8 @@ def _log_from_lines(lines: list[str], name: str) -> GameLog:
             raise _bad(name, 1, f"the header's '{field}' is missing or not a {kind.__name__}")
     if not all(type(n) is str for n in header["names"]):
         raise _bad(name, 1, "the header's 'names' are not all strings")
+    if not 1 <= header["turn_limit"] <= MAX_TURN_LIMIT:
+        raise _bad(name, 1, f"the header's turn limit is not from 1 to {MAX_TURN_LIMIT:,}")
     if header["version"] != VERSION:
         raise _bad(name, 1, f"version {header['version']}; this landlord-dsl reads version {VERSION}")
     if (

@@ -216,3 +216,56 @@ def test_a_log_may_name_a_rule_file_beside_it(tmp_path):
     (log.parent / "mine.lg").write_bytes(EDITION_1906.read_bytes())
     assert run("replay", str(log))[0] == 1  # read, and found to be other rules than the logged game's
     assert run("replay", str(log), "--edition", "landlords-game-1906")[0] == 1  # the header was edited
+
+
+# ------------------------------------------- item 5: games end in bounded time
+
+ENDLESS = """edition "endless" { title "Endless" players 2 to 2 turn limit TURNS }
+account bank "Bank" unlimited
+kind plain "Plain" { }
+board {
+    space a "A" : plain
+    space b "B" : plain
+}
+rule r "Go round" { on turn { roll dice move forward dice.total } }
+"""
+
+
+def test_a_turn_limit_beyond_the_cap_is_a_located_check_error(tmp_path, capsys):
+    """Item 5: `turn limit 1000000000000` passed check, and `simulate --games 1` grew to ~3 GB in 40 s."""
+    path = tmp_path / "endless.lg"
+    path.write_text(ENDLESS.replace("TURNS", "1000000000000"))
+    assert run("check", str(path))[0] == 1
+    err = capsys.readouterr().err
+    assert f"{path}:1:1: error: the turn limit must be from 1 to 100,000" in err
+    path.write_text(ENDLESS.replace("TURNS", "100000"))
+    assert run("check", str(path))[0] == 0
+
+
+def test_a_turn_limit_beyond_the_cap_is_refused_on_the_command_line(capsys):
+    assert run("play", "landlords-game-1906", "--turn-limit", "1000000000")[0] == 2
+    assert "the turn limit must be from 1 to 100,000, not 1,000,000,000" in capsys.readouterr().err
+
+
+def test_a_forged_log_with_an_endless_turn_limit_is_refused(tmp_path, capsys):
+    """Item 5: a log whose header said turn_limit 10**9 kept replay running."""
+    log = tmp_path / "game.jsonl"
+    assert run("play", "landlords-game-1906", "--seed", "2", "--turn-limit", "3", "--log", str(log))[0] == 0
+    lines = log.read_text().split("\n")
+    header = json.loads(lines[0])
+    header["turn_limit"] = 10**9
+    lines[0] = json.dumps(header, sort_keys=True)
+    log.write_text("\n".join(lines))
+    assert run("replay", str(log))[0] == 1
+    assert (
+        f"{log}:1: not a landlord-dsl game log: the header's turn limit is not from 1 to 100,000"
+        in capsys.readouterr().err
+    )
+
+
+def test_the_api_refuses_an_endless_turn_limit():
+    import landlord_dsl as ld
+    from landlord_dsl.errors import UsageError
+
+    with pytest.raises(UsageError, match="from 1 to 100,000"):
+        ld.new_game("landlords-game-1906", players=2, turn_limit=10**12)
