@@ -269,3 +269,42 @@ def test_the_api_refuses_an_endless_turn_limit():
 
     with pytest.raises(UsageError, match="from 1 to 100,000"):
         ld.new_game("landlords-game-1906", players=2, turn_limit=10**12)
+
+
+# ------------------------------- item 4: analyze refuses before it allocates
+
+
+def _plain_board(spaces: int, header: str = "", body: str = "roll dice move forward dice.total", var: str = "") -> str:
+    board = "\n".join(f'    space s{i} "S{i}" : plain' for i in range(spaces))
+    return (
+        f'edition "big" {{ title "Big" players 2 to 4 {header} }}\naccount bank "Bank" unlimited\n'
+        f'kind plain "Plain" {{ }}\n{var}board {{\n{board}\n}}\nrule r "Go" {{ on turn {{ {body} }} }}\n'
+    )
+
+
+COUNTER_TURN = (
+    "roll dice set player.phase = (player.phase + 1) % 60 "
+    "if player.phase == 0 { move forward 1 } else { move forward dice.total }"
+)
+
+
+@pytest.mark.parametrize(
+    "source,where,says",
+    [
+        (_plain_board(40, "dice 10"), ":1:1:", "10 dice have 60,466,176 throws; it follows at most 46,656 (6 dice)"),
+        (_plain_board(3001), ":3005:5:", "the board has 3,001 spaces and the exact analysis solves at most 3,000"),
+        (
+            _plain_board(300, body=COUNTER_TURN, var="player var phase = 0\n"),
+            ":4:1:",
+            "the movement state has more than 3,000 values",
+        ),
+    ],
+    ids=["dice 10", "3,001 spaces", "60-value counter on 300 spaces"],
+)
+def test_analyze_refuses_what_it_cannot_bound_with_a_located_error(tmp_path, capsys, source, where, says):
+    """Item 4: dice 10 and a 19,000-space board ran out of memory after minutes; 25,000 spaces gave a ValueError."""
+    path = tmp_path / "big.lg"
+    path.write_text(source)
+    assert run("analyze", str(path), "--no-rents", "--no-economy-check")[0] == 1
+    err = capsys.readouterr().err
+    assert f"{path}{where} error: " in err and says in err
