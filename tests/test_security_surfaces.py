@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -308,3 +309,74 @@ def test_analyze_refuses_what_it_cannot_bound_with_a_located_error(tmp_path, cap
     assert run("analyze", str(path), "--no-rents", "--no-economy-check")[0] == 1
     err = capsys.readouterr().err
     assert f"{path}{where} error: " in err and says in err
+
+
+# -------------------------------------------- item 9: sweep --out resume files
+
+
+@pytest.fixture
+def sweep_file(tmp_path):
+    """Return (rules, out): a tiny rule file and the --out file of its finished one-cell sweep."""
+    rules, out = tmp_path / "tiny.lg", tmp_path / "sweep.jsonl"
+    rules.write_text(ROUND_AND_ROUND.replace("turn limit 20000", "turn limit 30"))
+    assert _sweep(rules, out)[0] == 0
+    assert len(out.read_text().splitlines()) == 1
+    return rules, out
+
+
+def _sweep(rules: Path, out: Path | str) -> tuple[int, str]:
+    return run("sweep", str(rules), "--games", "2", "--jobs", "1", "--out", str(out))
+
+
+def _record(out: Path) -> dict:
+    return json.loads(out.read_text().splitlines()[0])
+
+
+@pytest.mark.parametrize(
+    "damage,says",
+    [
+        (lambda r: {**r, "summary": {}}, "summary's 'games' is missing"),
+        (lambda r: {**r, "options": ["x"]}, "its 'options' is missing or not an object"),
+        (lambda r: {**r, "options": {"x": [1, 2]}}, "its 'options' are not all"),
+        (lambda r: {**r, "players": "2"}, "its 'players' is missing or not a whole number"),
+        (lambda r: [r], "it is not a JSON object"),
+    ],
+    ids=["empty summary", "options a list", "option value a list", "players a text", "not an object"],
+)
+def test_a_damaged_sweep_record_is_a_located_error(sweep_file, capsys, damage, says):
+    """Item 9: damaged records in a resume file gave internal errors (exit 3)."""
+    rules, out = sweep_file
+    out.write_text(json.dumps(damage(_record(out))) + "\n")
+    assert _sweep(rules, out)[0] == 2
+    err = capsys.readouterr().err
+    assert f"{out}:1: not a sweep record: " in err and says in err
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfe not utf-8\n", b"[" * 200_000 + b"\n"], ids=["not UTF-8", "deeply nested"])
+def test_undecodable_sweep_lines_are_located_errors(sweep_file, capsys, data):
+    rules, out = sweep_file
+    out.write_bytes(out.read_bytes() + data)
+    assert _sweep(rules, out)[0] == 2
+    assert f"{out}:2: not a sweep record: " in capsys.readouterr().err
+
+
+def test_a_torn_last_line_is_cut_and_the_sweep_resumes(sweep_file, capsys):
+    """Item 9: a last line cut mid-way (what a full disk leaves) blocked resuming entirely."""
+    rules, out = sweep_file
+    whole = out.read_bytes()
+    out.write_bytes(whole + whole[: len(whole) // 2])
+    assert _sweep(rules, out)[0] == 0
+    assert out.read_bytes() == whole  # the torn line is gone and the recorded cell was not played again
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_a_sweep_out_that_is_not_a_regular_file_is_refused(sweep_file, tmp_path, capsys, kind):
+    """Item 9: --out naming a directory gave exit 3, /dev/zero read forever and a FIFO blocked."""
+    rules, _ = sweep_file
+    target = {"directory": tmp_path / "folder", "fifo": tmp_path / "pipe", "device": Path("/dev/zero")}[kind]
+    if kind == "directory":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    assert _sweep(rules, target)[0] == 2
+    assert f"--out {target} is " in capsys.readouterr().err
