@@ -13,7 +13,10 @@ rules once per process and sends back a Summary.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
@@ -143,11 +146,35 @@ def simulate_many(
     return total
 
 
+WATCH_INTERVAL = 0.2  # seconds between a worker's looks at its parent
+
+
+def _watch_parent(stop: Any) -> None:
+    """Set up a worker process: leave Ctrl-C to the parent, and exit at once when the parent dies or sets `stop`.
+
+    A worker is not told when its parent is killed (SIGKILL, or SIGTERM, which
+    runs no clean-up), so a thread of its own looks every WATCH_INTERVAL: a
+    new parent process means the old one is gone. This works wherever
+    processes have parents (no prctl, whose parent-death signal follows the
+    thread that started the worker, not the process)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while not stop.wait(WATCH_INTERVAL) and os.getppid() == parent:
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="landlord-dsl-parent-watch", daemon=True).start()
+
+
 def _local(
     source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool, reserve: int
 ) -> Iterator[Summary]:
     todo = iter(parts)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
+    stop = multiprocessing.get_context().Event()
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), initializer=_watch_parent, initargs=(stop,))
+    try:
         # a few chunks in flight per worker, the next sent as one comes back: a run of any
         # length holds only those, never a future (and its summary) per chunk
         pending = {
@@ -161,6 +188,11 @@ def _local(
                 following = next(todo, None)
                 if following is not None:
                     pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve))
+    except BaseException:  # Ctrl-C, an error, or the caller stopped early: the workers stop now, not after their chunks
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _dask(

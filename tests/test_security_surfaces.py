@@ -380,3 +380,55 @@ def test_a_sweep_out_that_is_not_a_regular_file_is_refused(sweep_file, tmp_path,
         os.mkfifo(target)
     assert _sweep(rules, target)[0] == 2
     assert f"--out {target} is " in capsys.readouterr().err
+
+
+# --------------------------------- item 6: workers die with their parent
+
+
+def _alive(pid: int) -> bool:
+    """Return True if process `pid` is running (a zombie no one has reaped yet counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(") ")[2][:1] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from Linux's /proc")
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "Ctrl-C"])
+def test_simulate_workers_die_with_their_parent_within_two_seconds(how):
+    """Item 6: SIGTERM or SIGKILL to `simulate --jobs 2` left both workers running; Ctrl-C took 21-42 s."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    argv = [sys.executable, "-m", "landlord_dsl", "simulate", "landlords-game-1906", "--games", "20000", "--jobs", "2"]
+    parent = subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            with open(f"/proc/{parent.pid}/task/{parent.pid}/children") as f:
+                workers = [int(pid) for pid in f.read().split()]
+        assert len(workers) == 2
+        time.sleep(1)  # the workers are playing their first chunks
+        began = time.monotonic()
+        if how == "Ctrl-C":
+            os.killpg(parent.pid, signal.SIGINT)  # what the terminal sends the whole foreground group
+            assert parent.wait(timeout=10) == 130
+        else:
+            parent.send_signal(getattr(signal, how))
+            parent.wait(timeout=10)
+        while any(map(_alive, workers)) and time.monotonic() - began < 10:
+            time.sleep(0.05)
+        assert not any(map(_alive, workers))
+        assert time.monotonic() - began < 2
+    finally:
+        for pid in [parent.pid, *workers]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
