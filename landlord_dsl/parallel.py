@@ -195,6 +195,36 @@ def _local(
     pool.shutdown(wait=True)
 
 
+def local_cluster(jobs: int) -> Any:
+    """Return a started Dask LocalCluster of `jobs` single-threaded worker processes that only this process can use.
+
+    The scheduler and workers listen on the loopback interface only and speak
+    TLS with a key made afresh for this cluster and kept in memory
+    (Security.temporary), so another local user who finds the port cannot run
+    code on the workers; there is no dashboard."""
+    from distributed import LocalCluster
+
+    try:
+        from distributed.security import Security
+
+        security = Security.temporary()
+    except ImportError:
+        raise LandlordError(
+            "the Dask backend's local cluster needs the cryptography package (for its TLS key): "
+            "pip install 'landlord-dsl[distributed]'"
+        ) from None
+    return LocalCluster(
+        n_workers=jobs,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=security,
+        dashboard_address=None,
+        silence_logs=40,
+    )
+
+
 def _dask(
     source: RuleSource,
     players: int,
@@ -206,19 +236,15 @@ def _dask(
     reserve: int,
 ) -> Iterator[Summary]:
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
         from distributed import as_completed as dask_completed
     except ImportError:
         raise LandlordError(
             "the Dask backend needs the distributed extra: pip install 'landlord-dsl[distributed]'"
         ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
-        )
+    cluster = local_cluster(jobs) if scheduler is None else None
     try:
-        with Client(cluster if cluster is not None else scheduler) as client:
+        with Client(cluster if cluster is not None else scheduler) as client:  # a cluster's client shares its key
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
             todo = iter(parts)
             running = dask_completed(

@@ -432,3 +432,28 @@ def test_simulate_workers_die_with_their_parent_within_two_seconds(how):
         for pid in [parent.pid, *workers]:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+# ------------------------------ item 2: the Dask backend's local cluster
+
+
+@pytest.mark.slow
+def test_the_local_dask_cluster_admits_no_one_without_its_key():
+    """Item 2: the local scheduler had no authentication (another user's Client ran code) and a public dashboard."""
+    pytest.importorskip("distributed")
+    from distributed import Client
+    from distributed.security import Security
+
+    from landlord_dsl.parallel import local_cluster
+
+    cluster = local_cluster(1)
+    try:
+        assert cluster.scheduler_address.startswith("tls://127.0.0.1:")
+        with pytest.raises(Exception, match=r"TLS|certificate|ssl_context"):  # distributed raises its own types
+            Client(cluster.scheduler_address, timeout=5, security=Security.temporary())
+        with pytest.raises(Exception, match=r"TLS|certificate|ssl_context"):
+            Client(cluster.scheduler_address, timeout=5)
+        with Client(cluster) as client:  # this process holds the key
+            assert client.submit(sum, [1, 2]).result() == 3
+    finally:
+        cluster.close()
