@@ -24,7 +24,7 @@ from typing import Any
 
 from .agents import default_reserve
 from .compiler import compile_ruleset
-from .errors import LandlordError, UsageError
+from .errors import Diagnostic, LandlordError, UsageError
 from .loader import RuleSet
 from .program import Program
 from .rulesource import RuleSource, rebuild, rule_source
@@ -244,7 +244,13 @@ def _dask(
         ) from None
     cluster = local_cluster(jobs) if scheduler is None else None
     try:
-        with Client(cluster if cluster is not None else scheduler) as client:  # a cluster's client shares its key
+        try:
+            client = Client(cluster if cluster is not None else scheduler)  # a cluster's client shares its key
+        except ValueError as err:  # distributed's word for an address it cannot read
+            raise UsageError(
+                [Diagnostic(f"--scheduler {scheduler!r} is not a Dask address: {err}", hint="e.g. tcp://HOST:8786")]
+            ) from None
+        with client:
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
             todo = iter(parts)
             running = dask_completed(

@@ -8,6 +8,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -102,9 +106,6 @@ def test_a_log_is_replaced_all_at_once(tmp_path):
 @pytest.mark.slow
 def test_concurrent_games_logging_to_one_file_leave_one_whole_game(tmp_path):
     """Item 8: three concurrent `play --log same.jsonl` interleaved two games into one file that did not replay."""
-    import subprocess
-    import sys
-
     log = tmp_path / "same.jsonl"
     procs = [
         subprocess.Popen(
@@ -399,11 +400,6 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "Ctrl-C"])
 def test_simulate_workers_die_with_their_parent_within_two_seconds(how):
     """Item 6: SIGTERM or SIGKILL to `simulate --jobs 2` left both workers running; Ctrl-C took 21-42 s."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
     argv = [sys.executable, "-m", "landlord_dsl", "simulate", "landlords-game-1906", "--games", "20000", "--jobs", "2"]
     parent = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
@@ -457,3 +453,50 @@ def test_the_local_dask_cluster_admits_no_one_without_its_key():
             assert client.submit(sum, [1, 2]).result() == 3
     finally:
         cluster.close()
+
+
+# ------------------------------ item 14 (part): the parser cache and --scheduler
+
+
+def _cli(*argv: str, env: dict) -> subprocess.CompletedProcess[str]:
+    """Run `python -m landlord_dsl ARGV` with `env` added to the environment (`cwd`: where); return the process."""
+    return subprocess.run(
+        [sys.executable, "-m", "landlord_dsl", *argv],
+        capture_output=True,
+        text=True,
+        cwd=env.pop("cwd", ROOT),
+        env={**os.environ, **env},
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("plant", ["fifo", "directory"])
+def test_a_fifo_or_directory_at_the_parser_cache_file_is_passed_over(tmp_path, plant):
+    """Item 14: a FIFO at the cache path hung every command; a directory there gave exit 3."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    assert _cli("check", "-q", "landlords-game-1906", env=dict(env)).returncode == 0
+    (cached,) = (tmp_path / "landlord-dsl").iterdir()
+    cached.unlink()
+    os.mkfifo(cached) if plant == "fifo" else cached.mkdir()
+    done = _cli("check", "landlords-game-1906", env=dict(env))
+    assert (done.returncode, done.stdout) == (0, "landlords-game-1906: ok\n")
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path):
+    """Item 14: a relative XDG_CACHE_HOME made the cache in the working folder (the XDG specification ignores it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    done = _cli("check", "-q", "landlords-game-1906", env={"XDG_CACHE_HOME": "cache", "HOME": str(home), "cwd": work})
+    assert done.returncode == 0
+    assert list(work.iterdir()) == []
+    assert (home / ".cache" / "landlord-dsl").is_dir()
+
+
+def test_a_scheduler_that_is_not_an_address_is_a_usage_error(capsys):
+    """Item 14: `--scheduler not-an-address` was an internal error (exit 3)."""
+    pytest.importorskip("distributed")
+    argv = ["simulate", "landlords-game-1906", "--games", "2", "--backend", "dask", "--scheduler", "not-an-address"]
+    assert run(*argv)[0] == 2
+    assert "--scheduler 'not-an-address' is not a Dask address" in capsys.readouterr().err
