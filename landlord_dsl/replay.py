@@ -111,10 +111,7 @@ def _bad(name: str, line: int, message: str) -> LandlordError:
 
 def read_log(text: str, name: str = "<log>") -> GameLog:
     """Return the GameLog in a log file's text; a malformed file raises LandlordError."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return _log_from_lines(lines, name)
+    return _log_from_lines(text.split("\n"), name)
 
 
 def read_log_file(target: str) -> GameLog:
@@ -159,12 +156,19 @@ def read_log_file(target: str) -> GameLog:
 
 
 def _log_from_lines(lines: list[str], name: str) -> GameLog:
-    """Return the GameLog made of a log file's lines (without their line ends); a malformed log raises LandlordError."""
+    """Return the GameLog made of a log file's lines (without their line ends); a malformed log raises LandlordError.
+
+    Empty lines at the end (an editor's extra line end) are not part of the log."""
+    while lines and lines[-1] == "":
+        lines = lines[:-1]
     if len(lines) < 2:
         raise _bad(name, len(lines) or 1, "it needs a header line and a closing line")
     header, closing = _json_line(name, lines, 0), _json_line(name, lines, len(lines) - 1)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _bad(name, 1, "the first line is not its header")
+    unknown = sorted(set(header) - set(_HEADER_FIELDS))
+    if unknown:
+        raise _bad(name, 1, f"the header has fields no log has: {', '.join(map(repr, unknown))}")
     for field, kind in _HEADER_FIELDS.items():
         if type(header.get(field)) is not kind:
             raise _bad(name, 1, f"the header's '{field}' is missing or not a {kind.__name__}")

@@ -500,3 +500,31 @@ def test_a_scheduler_that_is_not_an_address_is_a_usage_error(capsys):
     argv = ["simulate", "landlords-game-1906", "--games", "2", "--backend", "dask", "--scheduler", "not-an-address"]
     assert run(*argv)[0] == 2
     assert "--scheduler 'not-an-address' is not a Dask address" in capsys.readouterr().err
+
+
+# ------------------------------------------- item 11 (part): log headers
+
+
+def _logged(tmp_path: Path) -> Path:
+    log = tmp_path / "game.jsonl"
+    assert run("play", "landlords-game-1906", "--seed", "2", "--turn-limit", "3", "--log", str(log))[0] == 0
+    return log
+
+
+def test_a_log_with_extra_line_ends_at_its_end_still_replays(tmp_path):
+    """Item 11: one extra trailing newline made a log "not a landlord-dsl game log"."""
+    log = _logged(tmp_path)
+    log.write_text(log.read_text() + "\n\n")
+    assert run("replay", str(log))[0] == 0
+
+
+def test_a_log_header_with_an_unknown_field_is_refused(tmp_path, capsys):
+    """Item 11: unknown header keys were accepted (and the hash, which covers the header line, was the only guard)."""
+    log = _logged(tmp_path)
+    lines = log.read_text().split("\n")
+    lines[0] = json.dumps({**json.loads(lines[0]), "trusted": True}, sort_keys=True)
+    log.write_text("\n".join(lines))
+    assert run("replay", str(log))[0] == 1
+    assert (
+        f"{log}:1: not a landlord-dsl game log: the header has fields no log has: 'trusted'" in capsys.readouterr().err
+    )
