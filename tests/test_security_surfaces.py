@@ -528,3 +528,32 @@ def test_a_log_header_with_an_unknown_field_is_refused(tmp_path, capsys):
     assert (
         f"{log}:1: not a landlord-dsl game log: the header has fields no log has: 'trusted'" in capsys.readouterr().err
     )
+
+
+# --------------------------------- item 10: option values, wherever they come from
+
+
+@pytest.mark.parametrize(
+    "option,value,says",
+    [
+        ("faster_game", [1, 2], "option 'faster_game' is true or false, not [1, 2]"),
+        ("faster_game", 1, "option 'faster_game' is true or false, not 1"),
+        ("single_tax_turn", 10**30, "option 'single_tax_turn' is a whole number from"),
+        ("single_tax_turn", True, "option 'single_tax_turn' is a whole number from"),
+        ("single_tax_turn", "9" * 4000, "option 'single_tax_turn' is a whole number from"),
+        ("speculation_ante_to", ["broker"], "option 'speculation_ante_to' is a text, not ['broker']"),
+    ],
+)
+def test_option_values_from_the_api_or_a_log_are_checked_like_the_command_lines(option, value, says):
+    """Item 10: `[1,2]` for a bool option and 10**30 for an int replayed as "ok"; a 4000-digit --option was taken."""
+    import landlord_dsl as ld
+    from landlord_dsl.errors import UsageError
+
+    with pytest.raises(UsageError) as err:
+        ld.compile_rules(ld.load_edition("landlords-game-1906"), {option: value})
+    assert says in err.value.render() and len(err.value.render()) < 400
+
+
+def test_a_4000_digit_option_on_the_command_line_is_refused(capsys):
+    assert run("play", "landlords-game-1906", "--option", "single_tax_turn=" + "9" * 4000)[0] == 2
+    assert "option 'single_tax_turn' is a whole number from" in capsys.readouterr().err
