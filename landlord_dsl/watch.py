@@ -326,7 +326,9 @@ tr.acting td { background: #fff6d6; }
   location.hash.replace(/^#/, "").split("&").forEach(function (kv) { var p = kv.split("="); if (p[0]) hash[p[0]] = p[1] || ""; });
   show(0);
   if (hash.frame) show(+hash.frame);
-  if (hash.steps) for (var k = 0; k < +hash.steps; k++) step(1);
+  // steps past the last event change nothing: never more than there are frames (#steps=100000000 froze the tab)
+  var steps = Math.min(+hash.steps || 0, frames.length - 1);
+  for (var k = 0; k < steps; k++) step(1);
   if ("play" in hash) play();
 })();
 </script>

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from html import escape
 from html.parser import HTMLParser
 
@@ -253,6 +254,18 @@ def test_the_page_shows_the_engines_positions_and_cash_at_the_event_stepped_to(c
         assert shown.on == pos, k
         assert [shown.tokens[s] for s in range(game.n)] == pos, k
         assert shown.narration == describe_event(game, game.log[told[k]]).strip()
+
+
+@pytest.mark.slow
+def test_a_huge_step_count_in_the_address_opens_at_the_last_event_at_once(chromium, tmp_path):
+    """Issue 35 item 14: a page opened at #steps=100000000 froze the tab (each step redraws the page)."""
+    rules, game, recording = _recorded("landlords-game-1906", 7)
+    page = tmp_path / "replay.html"
+    page.write_text(replay_html(game, rules, recording), encoding="utf-8")
+    began = time.monotonic()
+    dom = _dump_dom(chromium, f"{page.as_uri()}#steps=100000000", tmp_path / "profile")
+    assert _shown(dom).frame == len(recording.frames) - 1
+    assert time.monotonic() - began < 30
 
 
 @pytest.mark.slow
