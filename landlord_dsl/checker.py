@@ -20,7 +20,8 @@ from .check_bodies import BodyPass
 from .check_decls import DeclarationPass
 from .check_exprs import ExpressionPass
 from .errors import RuleCheckError, SourceText
-from .model import MAX_DICE, MAX_NUMBER, MAX_PLAYERS, Model
+from .limits import MAX_TURN_LIMIT
+from .model import MAX_DICE, MAX_PLAYERS, Model
 
 
 class Checker(DeclarationPass, BodyPass, ExpressionPass):
@@ -63,8 +64,12 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
             )
         if header.dice is not None and not 1 <= header.dice <= MAX_DICE:
             self.error(f"an edition throws from 1 to {MAX_DICE} dice", header.span, "write e.g. `dice 2`")
-        if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_NUMBER:
-            self.error("the turn limit must be at least 1", header.span, None)
+        if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_TURN_LIMIT:
+            self.error(
+                f"the turn limit must be from 1 to {MAX_TURN_LIMIT:,}",
+                header.span,
+                "the limit bounds how long a game can run; a game longer than that cannot be played in bounded time",
+            )
         self._collect(decls)
         self._check_type_names(decls)
         self._check_citations(header, decls)

@@ -31,7 +31,7 @@ from .dicesets import DiceSets
 from .errors import Diagnostic, LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
 from .events import LogRoll, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
-from .limits import MAX_INT, describe_int_limit, shown
+from .limits import MAX_INT, MAX_TURN_LIMIT, describe_int_limit, shown
 from .movement import Movement
 from .requests import DiceRequest, SeededChance, ShuffleRequest
 from .saves import GameState, restore_game, save_game
@@ -79,6 +79,8 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.chance = chance if chance is not None else SeededChance(seed)
         self.names = _seat_names(names, n) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
+        if not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
+            raise UsageError(f"the turn limit must be from 1 to {MAX_TURN_LIMIT:,}, not {self.turn_limit:,}")
         self.board_size = len(program.space_names)
         self.passes = [(s, dispatch) for s, dispatch in enumerate(program.on_pass) if dispatch is not None]
         self.nacc = len(program.account_names)

@@ -18,6 +18,12 @@ SMALL_LOOP = 64
 # characters of .lg source read for one file (the shipped editions have under 60,000); a file on disk or
 # standard input is also read as at most this many bytes (sourcefile), so the one limit holds everywhere
 MAX_INPUT = 1 << 20
+# bytes of a game log (`play --log`) read back by `replay`: logs are not rule files, and a game that plays
+# out the longest turn limit (MAX_TURN_LIMIT) logs some tens of MiB
+MAX_LOG_INPUT = 256 << 20
+# turns a game may last (a rule file's `turn limit`, --turn-limit, a log's, the API's): with MAX_WORK per
+# turn this bounds a game's time and its event log's memory (the shipped editions stop at 3,000 at most)
+MAX_TURN_LIMIT = 100_000
 
 
 def describe_int_limit() -> str:

@@ -13,8 +13,11 @@ rules once per process and sends back a Summary.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shlex
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import islice
@@ -22,7 +25,7 @@ from typing import Any
 
 from .agents import default_reserve
 from .compiler import compile_ruleset
-from .errors import LandlordError, RuleRuntimeError, UsageError
+from .errors import Diagnostic, LandlordError, RuleRuntimeError, UsageError
 from .loader import RuleSet
 from .program import Program
 from .resources import shipped_files
@@ -161,11 +164,35 @@ def simulate_many(
     return total
 
 
+WATCH_INTERVAL = 0.2  # seconds between a worker's looks at its parent
+
+
+def _watch_parent(stop: Any) -> None:
+    """Set up a worker process: leave Ctrl-C to the parent, and exit at once when the parent dies or sets `stop`.
+
+    A worker is not told when its parent is killed (SIGKILL, or SIGTERM, which
+    runs no clean-up), so a thread of its own looks every WATCH_INTERVAL: a
+    new parent process means the old one is gone. This works wherever
+    processes have parents (no prctl, whose parent-death signal follows the
+    thread that started the worker, not the process)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while not stop.wait(WATCH_INTERVAL) and os.getppid() == parent:
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="landlord-dsl-parent-watch", daemon=True).start()
+
+
 def _local(
     source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool, reserve: int
 ) -> Iterator[Summary]:
     todo = iter(parts)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
+    stop = multiprocessing.get_context().Event()
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), initializer=_watch_parent, initargs=(stop,))
+    try:
         # a few chunks in flight per worker, the next sent as one comes back: a run of any
         # length holds only those, never a future (and its summary) per chunk
         pending = {
@@ -179,6 +206,41 @@ def _local(
                 following = next(todo, None)
                 if following is not None:
                     pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve))
+    except BaseException:  # Ctrl-C, an error, or the caller stopped early: the workers stop now, not after their chunks
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def local_cluster(jobs: int) -> Any:
+    """Return a started Dask LocalCluster of `jobs` single-threaded worker processes that only this process can use.
+
+    The scheduler and workers listen on the loopback interface only and speak
+    TLS with a key made afresh for this cluster and kept in memory
+    (Security.temporary), so another local user who finds the port cannot run
+    code on the workers; there is no dashboard."""
+    from distributed import LocalCluster
+
+    try:
+        from distributed.security import Security
+
+        security = Security.temporary()
+    except ImportError:
+        raise LandlordError(
+            "the Dask backend's local cluster needs the cryptography package (for its TLS key): "
+            "pip install 'landlord-dsl[distributed]'"
+        ) from None
+    return LocalCluster(
+        n_workers=jobs,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=security,
+        dashboard_address=None,
+        silence_logs=40,
+    )
 
 
 def _dask(
@@ -192,19 +254,21 @@ def _dask(
     reserve: int,
 ) -> Iterator[Summary]:
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
         from distributed import as_completed as dask_completed
     except ImportError:
         raise LandlordError(
             "the Dask backend needs the distributed extra: pip install 'landlord-dsl[distributed]'"
         ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
-        )
+    cluster = local_cluster(jobs) if scheduler is None else None
     try:
-        with Client(cluster if cluster is not None else scheduler) as client:
+        try:
+            client = Client(cluster if cluster is not None else scheduler)  # a cluster's client shares its key
+        except ValueError as err:  # distributed's word for an address it cannot read
+            raise UsageError(
+                [Diagnostic(f"--scheduler {scheduler!r} is not a Dask address: {err}", hint="e.g. tcp://HOST:8786")]
+            ) from None
+        with client:
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
             todo = iter(parts)
             running = dask_completed(

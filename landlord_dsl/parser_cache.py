@@ -25,12 +25,15 @@ import lark
 from lark import Lark
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-_FILE_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+# O_NONBLOCK: a FIFO planted at the file's name must not block the open (a regular file reads as usual)
+_FILE_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 def cache_dir() -> Path:
     """Return the per-user folder the parser cache is kept in (it may not exist yet)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # unset, empty or relative: the XDG specification says to ignore it
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "landlord-dsl"
 
 
@@ -60,9 +63,10 @@ def _read(dir_fd: int, name: str) -> bytes | None:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except OSError:
         return None
+    if not _private(os.fstat(fd), stat.S_IFREG):  # before reading: a directory or FIFO there is not the cache
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as f:
-        if not _private(os.fstat(fd), stat.S_IFREG):
-            return None
         return f.read()
 
 

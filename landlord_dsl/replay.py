@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .agents import Agent
-from .errors import Diagnostic, GameLogError, LandlordError
+from .errors import Diagnostic, GameLogError, LandlordError, UsageError, visible
+from .limits import MAX_LOG_INPUT, MAX_TURN_LIMIT
 from .requests import DONE, BidRequest, DecisionRequest
+from .resources import editions_dir
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -106,19 +111,71 @@ def _bad(name: str, line: int, message: str) -> LandlordError:
 
 def read_log(text: str, name: str = "<log>") -> GameLog:
     """Return the GameLog in a log file's text; a malformed file raises LandlordError."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    return _log_from_lines(text.split("\n"), name)
+
+
+def read_log_file(target: str) -> GameLog:
+    """Return the GameLog in the file `target` (`-`: standard input); raise LandlordError if it is not one.
+
+    The file is read a line at a time, at most MAX_LOG_INPUT bytes in all
+    (logs have their own limit, far above a rule file's), so an endless input
+    such as /dev/zero is refused without reading the rest."""
+    name = "<stdin>" if target == "-" else target
+    if target != "-" and os.path.isdir(target):
+        raise UsageError(f"{name} is a directory, not a game log")
+    try:
+        stream: Any = getattr(sys.stdin, "buffer", sys.stdin) if target == "-" else open(target, "rb")  # noqa: SIM115
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+    lines: list[str] = []
+    left = MAX_LOG_INPUT
+    try:
+        while True:
+            raw = stream.readline(left + 1)
+            if not raw:
+                break
+            if isinstance(raw, str):  # a stream without bytes underneath (a StringIO)
+                raw = raw.encode("utf-8", "surrogatepass")
+            left -= len(raw)
+            if left < 0:
+                raise _bad(
+                    name,
+                    len(lines) + 1,
+                    f"it is larger than {MAX_LOG_INPUT / (1 << 20):g} MiB, the most landlord-dsl reads as a game log",
+                )
+            try:
+                lines.append(raw.decode("utf-8").removesuffix("\n"))
+            except UnicodeDecodeError:
+                raise _bad(name, len(lines) + 1, "the line is not UTF-8 text") from None
+    except OSError as err:
+        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+    finally:
+        if target != "-":
+            stream.close()
+    return _log_from_lines(lines, name)
+
+
+def _log_from_lines(lines: list[str], name: str) -> GameLog:
+    """Return the GameLog made of a log file's lines (without their line ends); a malformed log raises LandlordError.
+
+    Empty lines at the end (an editor's extra line end) are not part of the log."""
+    while lines and lines[-1] == "":
+        lines = lines[:-1]
     if len(lines) < 2:
         raise _bad(name, len(lines) or 1, "it needs a header line and a closing line")
     header, closing = _json_line(name, lines, 0), _json_line(name, lines, len(lines) - 1)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _bad(name, 1, "the first line is not its header")
+    unknown = sorted(set(header) - set(_HEADER_FIELDS))
+    if unknown:
+        raise _bad(name, 1, f"the header has fields no log has: {', '.join(map(repr, unknown))}")
     for field, kind in _HEADER_FIELDS.items():
         if type(header.get(field)) is not kind:
             raise _bad(name, 1, f"the header's '{field}' is missing or not a {kind.__name__}")
     if not all(type(n) is str for n in header["names"]):
         raise _bad(name, 1, "the header's 'names' are not all strings")
+    if not 1 <= header["turn_limit"] <= MAX_TURN_LIMIT:
+        raise _bad(name, 1, f"the header's turn limit is not from 1 to {MAX_TURN_LIMIT:,}")
     if header["version"] != VERSION:
         raise _bad(name, 1, f"version {header['version']}; this landlord-dsl reads version {VERSION}")
     if (
@@ -144,6 +201,41 @@ def _json_line(name: str, lines: list[str], index: int) -> Any:
         return json.loads(lines[index])
     except (ValueError, RecursionError) as err:
         raise _bad(name, index + 1, str(err)) from None
+
+
+def edition_of_log(log: GameLog) -> str:
+    """Return what to load for the rules a log names: a shipped name, or a real .lg path beside the log.
+
+    A log is data someone may have sent, so it may name only a shipped edition
+    or a .lg file in the log's own folder (resolved through every symlink, as
+    `extends` is); anything else raises UsageError without reading the file.
+    Give the rules with `--edition` (`replay(log, load)` in Python) to replay
+    against a file elsewhere."""
+    folder = None if log.name.startswith("<") else Path(log.name).parent.resolve()
+    parts = []
+    for part in log.header["edition"].split("+"):
+        if not part.endswith(".lg"):
+            parts.append(part)  # only ever a shipped edition's name (resources.resolve)
+            continue
+        real = None
+        if folder is not None:
+            try:
+                real = (folder / part).resolve(strict=True)
+            except (OSError, RuntimeError):  # missing, unreadable, or a symlink loop
+                real = None
+        roots = [root for root in (folder, editions_dir().resolve()) if root is not None]
+        if real is None or not real.is_file() or not any(real.is_relative_to(root) for root in roots):
+            raise UsageError(
+                [
+                    Diagnostic(
+                        f"{log.name}:1: the log's rules {visible(part)!r} are not a shipped edition "
+                        "nor a .lg file beside the log",
+                        hint="give the rules with --edition FILE",
+                    )
+                ]
+            )
+        parts.append(str(real))
+    return "+".join(parts)
 
 
 class Divergence(LandlordError):

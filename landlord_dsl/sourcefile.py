@@ -67,17 +67,19 @@ def decode(data: bytes, name: str) -> str:
             name, "the file is binary data, not a text file (it holds a NUL byte)", "give a .lg rule file", line, column
         )
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line, column, text = _where(data, err.start)
+        line, column, line_text = _where(data, err.start)
         raise _refuse(
             name,
             f"the file is not UTF-8 text: byte 0x{data[err.start]:02x} cannot start or continue a character",
             _UTF8_HINT,
             line,
             column,
-            text,
+            line_text,
         ) from None
+    # Universal newlines, as Python's text mode reads them: CRLF (Windows) and a lone CR (old Mac OS) end a line.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _where(data: bytes, at: int) -> tuple[int, int, str]:
@@ -120,10 +122,10 @@ def read_stream(stream: TextIO | BinaryIO, name: str) -> str:
     return decode(data, name)
 
 
-def write_atomically(path: str | Path, text: str) -> None:
+def write_atomically(path: str | Path, text: str, what: str = "") -> None:
     """Replace the file at `path` with `text` (UTF-8) all at once; return nothing.
 
-    On failure the file is left as it was and LandlordError is raised."""
+    On failure the file is left as it was and LandlordError is raised, saying "cannot write {what}{path}"."""
     path = Path(path)
     target = path.resolve()  # a symlinked file keeps its link: the file it points at is replaced
     try:
@@ -135,7 +137,7 @@ def write_atomically(path: str | Path, text: str) -> None:
             mode = 0o666 & ~umask
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as err:
-        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
+        raise OutputError(f"cannot write {what}{path}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -148,4 +150,4 @@ def write_atomically(path: str | Path, text: str) -> None:
             os.unlink(temp)
         except OSError:
             pass
-        raise OutputError(f"cannot write {path}: {err.strerror or err}; the file was left as it was") from None
+        raise OutputError(f"cannot write {what}{path}: {err.strerror or err}; the file was left as it was") from None

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .errors import UsageError
+from .limits import MAX_LOG_INPUT
 from .loader import RuleSet
 from .options import resolve_options
 from .parallel import simulate_many
@@ -53,6 +56,101 @@ def _key(cell: dict[str, Any], games: int, seed: int) -> str:
     return json.dumps([sorted(cell["options"].items()), cell["players"], games, seed])
 
 
+# What a record must hold to be read back: the fields the sweep, its table and its plot use, with their types.
+_NUMBER = (int, float)
+_RECORD_FIELDS: dict[str, type] = {
+    "rules_hash": str,
+    "options": dict,
+    "players": int,
+    "games": int,
+    "seed": int,
+    "summary": dict,
+}
+_KIND_NAMES = {str: "a text", int: "a whole number", dict: "an object"}
+_SUMMARY_FIELDS: dict[tuple[str, ...], type | tuple[type, ...]] = {
+    ("games",): int,
+    ("turns_per_game", "mean"): _NUMBER,
+    ("wins_by_seat",): list,
+    ("final_wealth", "mean_gini"): _NUMBER,
+    ("prosperity_rate",): _NUMBER,
+    ("end_reasons",): dict,
+    ("money_conserved_in_all_games",): bool,
+    ("warnings",): list,
+}
+
+
+def _record_problem(record: Any) -> str | None:
+    """Return what makes a decoded line not a sweep record (a field missing or of the wrong type), or None."""
+    if not isinstance(record, dict):
+        return "it is not a JSON object"
+    for field, kind in _RECORD_FIELDS.items():
+        if not isinstance(record.get(field), kind) or isinstance(record.get(field), bool) is not (kind is bool):
+            return f"its '{field}' is missing or not {_KIND_NAMES[kind]}"
+    if not all(isinstance(v, (bool, int, str)) for v in record["options"].values()):
+        return "its 'options' are not all true/false, whole numbers or texts"
+    for path, wanted in _SUMMARY_FIELDS.items():
+        value: Any = record["summary"]
+        for step in path:
+            value = value.get(step) if isinstance(value, dict) else None
+        if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
+            return f"its summary's '{'.'.join(path)}' is missing or of the wrong type"
+    if not all(isinstance(v, _NUMBER) for v in record["summary"]["wins_by_seat"]):
+        return "its summary's 'wins_by_seat' are not all numbers"
+    return None
+
+
+def read_records(output: Path) -> list[dict[str, Any]]:
+    """Return the records in a sweep's --out file (none if it does not exist yet); a damaged one raises UsageError.
+
+    The file must be a regular file. A last line cut short (what a full disk or
+    a killed sweep leaves) is not a record: it is cut off the file, so the
+    sweep appends after the last whole record and plays that cell again."""
+    try:
+        mode = output.stat().st_mode
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise UsageError(f"cannot read --out {output}: {err.strerror or err}") from None
+    if not stat.S_ISREG(mode):
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise UsageError(f"--out {output} is {what}: give the sweep's own .jsonl file")
+    try:
+        with output.open("rb") as f:
+            data = f.read(MAX_LOG_INPUT + 1)
+    except OSError as err:
+        raise UsageError(f"cannot read --out {output}: {err.strerror or err}") from None
+    if len(data) > MAX_LOG_INPUT:
+        raise UsageError(f"--out {output} is larger than {MAX_LOG_INPUT >> 20} MiB: not a sweep's file")
+    lines = data.split(b"\n")
+    torn = lines.pop()  # after the last line end: empty in a whole file
+    if torn:
+        _cut(output, len(data) - len(torn))
+    records = []
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            problem: str | None = "it is not UTF-8 text"
+        except (ValueError, RecursionError):
+            problem = "it is not JSON (or nested too deeply)"
+        else:
+            problem = _record_problem(record)
+        if problem is not None:
+            raise UsageError(f"{output}:{number}: not a sweep record: {problem}; use another --out file")
+        records.append(record)
+    return records
+
+
+def _cut(output: Path, size: int) -> None:
+    """Cut the file `output` down to its first `size` bytes (dropping a torn last line); return nothing."""
+    try:
+        os.truncate(output, size)
+    except OSError as err:
+        raise UsageError(f"--out {output} ends in a line cut short that cannot be removed: {err.strerror}") from None
+
+
 def run_sweep(
     rules: RuleSet,
     grid: dict[str, list[str]],
@@ -74,16 +172,9 @@ def run_sweep(
     The bots keep back `bot_reserve` (None: each cell's agents.default_reserve).
     """
     done: dict[str, dict[str, Any]] = {}
-    if output is not None and output.exists():
-        for number, line in enumerate(output.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                if record["rules_hash"] == rules.rules_hash and record.get("bot_reserve") == bot_reserve:
-                    done[_key(record, record["games"], record["seed"])] = record
-            except (ValueError, KeyError, TypeError):
-                raise UsageError(f"{output}:{number}: not a sweep record; use another --out file") from None
+    for record in read_records(output) if output is not None else []:
+        if record["rules_hash"] == rules.rules_hash and record.get("bot_reserve") == bot_reserve:
+            done[_key(record, record["games"], record["seed"])] = record
     grid_cells = cells(rules, grid, players)
     records = []
     for i, cell in enumerate(grid_cells):

@@ -15,6 +15,7 @@ text from the rule file or the game reaches the page as text, never markup.
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -154,11 +155,12 @@ def replay_html(game: Game, rules: RuleSet, recording: Recording, heading: str |
     blob = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
     svg = board_svg(rules, program=game.prog)
     svg = svg[svg.index("<svg") :]
-    return (
-        _PAGE.replace("{{TITLE}}", escape(heading or f"{game.prog.title}: a game replayed"))
-        .replace("{{BOARD}}", svg)
-        .replace("{{DATA}}", blob)
-    )
+    fills = {"TITLE": escape(heading or f"{game.prog.title}: a game replayed"), "BOARD": svg, "DATA": blob}
+    # One pass over the template only: a filled-in text (a title holding "{{DATA}}", say) is never searched again.
+    return _PLACEHOLDER.sub(lambda m: fills[m.group(1)], _PAGE)
+
+
+_PLACEHOLDER = re.compile(r"\{\{(TITLE|BOARD|DATA)\}\}")
 
 
 _PAGE = """<!DOCTYPE html>
@@ -324,7 +326,9 @@ tr.acting td { background: #fff6d6; }
   location.hash.replace(/^#/, "").split("&").forEach(function (kv) { var p = kv.split("="); if (p[0]) hash[p[0]] = p[1] || ""; });
   show(0);
   if (hash.frame) show(+hash.frame);
-  if (hash.steps) for (var k = 0; k < +hash.steps; k++) step(1);
+  // steps past the last event change nothing: never more than there are frames (#steps=100000000 froze the tab)
+  var steps = Math.min(+hash.steps || 0, frames.length - 1);
+  for (var k = 0; k < steps; k++) step(1);
   if ("play" in hash) play();
 })();
 </script>

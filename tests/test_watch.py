@@ -9,10 +9,13 @@ in CI (.ci/run installs Chromium) a missing browser is a failure.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
 import subprocess
+import time
+from html import escape
 from html.parser import HTMLParser
 
 import pytest
@@ -20,7 +23,7 @@ import pytest
 import landlord_dsl as ld
 from landlord_dsl.cli import main
 from landlord_dsl.narrate import describe_event, quiet_event
-from landlord_dsl.watch import record, replay_html
+from landlord_dsl.watch import record, replay_data, replay_html
 from sweep_params import variants_slow
 
 
@@ -99,6 +102,52 @@ def test_nothing_from_the_rule_file_or_the_game_can_become_markup():
     page = replay_html(game, rules, recording)
     assert page.count("</script>") == 2  # the data block's and the program's own closing tags
     assert "<img" not in page and "<script>alert" not in page
+
+
+class _Attributes(HTMLParser):
+    """Collects every attribute name in a page, as a browser's tokenizer splits them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.names.update(name for name, _ in attrs)
+
+
+_PLACEHOLDER_TITLE = "{{DATA}} onload=alert(1) x {{BOARD}} {{TITLE}}"
+
+
+def _placeholder_page(title: str = _PLACEHOLDER_TITLE) -> tuple[str, dict]:
+    """Return a replay page (and its data) whose title, labels, rule name and names hold the template's placeholders."""
+    source = (
+        f'edition "inject" {{ title "{title}" players 2 to 2 turn limit 4 }}\n'
+        'account bank "{{DATA}}" unlimited\n'
+        'kind plain "Plain" { }\n'
+        "board {\n"
+        '    space a "{{DATA}} onerror=alert(2)" : plain\n'
+        '    space b "{{BOARD}}" : plain\n'
+        "}\n"
+        'rule r "{{TITLE}}" { on setup { pay 5 from bank to player } on turn { roll dice move forward dice.total } }\n'
+    )
+    rules = ld.load_text(source, "inject.lg")
+    game = ld.new_game(rules, players=2, seed=1, names=["{{DATA}}", "{{TITLE}}"])
+    recording = record(game, rules)
+    game.play()
+    return replay_html(game, rules, recording), replay_data(game, rules, recording)
+
+
+def test_a_template_placeholder_in_a_text_stays_text():
+    """Issue 35 item 1: a title holding "{{DATA}}" once had the data pasted into the board's attributes."""
+    page, data = _placeholder_page()
+    attributes = _Attributes()
+    attributes.feed(page)
+    assert not {name for name in attributes.names if name.startswith("on")}
+    assert page.count('<script type="application/json" id="data">') == 1
+    blob = page.split('<script type="application/json" id="data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(blob) == data
+    assert page.count('"frames":') == 1 and page.count(": the board</title>") == 1
+    assert escape(_PLACEHOLDER_TITLE) in page
 
 
 def test_play_writes_the_replay_page(tmp_path):
@@ -205,6 +254,30 @@ def test_the_page_shows_the_engines_positions_and_cash_at_the_event_stepped_to(c
         assert shown.on == pos, k
         assert [shown.tokens[s] for s in range(game.n)] == pos, k
         assert shown.narration == describe_event(game, game.log[told[k]]).strip()
+
+
+@pytest.mark.slow
+def test_a_huge_step_count_in_the_address_opens_at_the_last_event_at_once(chromium, tmp_path):
+    """Issue 35 item 14: a page opened at #steps=100000000 froze the tab (each step redraws the page)."""
+    rules, game, recording = _recorded("landlords-game-1906", 7)
+    page = tmp_path / "replay.html"
+    page.write_text(replay_html(game, rules, recording), encoding="utf-8")
+    began = time.monotonic()
+    dom = _dump_dom(chromium, f"{page.as_uri()}#steps=100000000", tmp_path / "profile")
+    assert _shown(dom).frame == len(recording.frames) - 1
+    assert time.monotonic() - began < 30
+
+
+@pytest.mark.slow
+def test_a_template_placeholder_in_the_title_runs_no_script(chromium, tmp_path):
+    """Issue 35 item 1: this title once broke out of the board's aria-label and its onload ran in Chromium."""
+    page = tmp_path / "replay.html"
+    page.write_text(
+        _placeholder_page("{{DATA}} onload=document.documentElement.dataset.pwned=1 x")[0], encoding="utf-8"
+    )
+    dom = _dump_dom(chromium, f"{page.as_uri()}#steps=1", tmp_path / "profile")
+    assert "data-pwned" not in dom
+    assert _shown(dom).frame == 1  # the page's own script ran and read its data
 
 
 @pytest.mark.slow

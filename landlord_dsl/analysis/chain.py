@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from ..loader import RuleSet
     from ..program import Program
 
-MAX_STATES = 20_000  # movement states before the state is called unbounded
+# movement states before the state is called unbounded: the chain is solved as a dense n-by-n system,
+# so this bounds its memory (3,000 states: about 70 MB a matrix) and time; the shipped editions need under 200
+MAX_STATES = 3_000
 MAX_VALUES = 64  # distinct values of one variable before it is called unbounded
 GTH_LIMIT = 1_500  # closed classes up to this size are solved by state reduction
 
@@ -77,6 +79,17 @@ def _explore(ex: _Explorer):
                                         )
                                     ]
                                 )
+                        if len(order) > MAX_STATES and not values_seen:  # no variable to blame: the rules as a whole
+                            raise LandlordError(
+                                [
+                                    _diagnostic(
+                                        ex.prog,
+                                        f"the movement state has more than {MAX_STATES:,} values",
+                                        ex.rules.model.header.span,
+                                        "an exact chain needs a small movement state",
+                                    )
+                                ]
+                            )
                         if len(order) > MAX_STATES:
                             slot = max(values_seen, key=lambda k: len(values_seen[k]))
                             kind, var = ex.live[slot]
@@ -85,7 +98,7 @@ def _explore(ex: _Explorer):
                                 [
                                     _diagnostic(
                                         ex.prog,
-                                        f"the movement state has more than {MAX_STATES} values: the turn reads "
+                                        f"the movement state has more than {MAX_STATES:,} values: the turn reads "
                                         f"the variables {', '.join(_names(ex))}, and {kind} variable "
                                         f"'{decl.name}' alone has taken {len(values_seen[slot])}",
                                         decl.span,

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 TOKEN = 0  # the seat whose movement is analysed
 MAX_PATHS = 2_000_000  # chance paths of one turn before the turn is called unbounded
+MAX_DICE_ANALYSED = 6  # every throw of the dice is enumerated (and kept) once: 6 dice have 46,656
+MAX_THROWS = 6**MAX_DICE_ANALYSED
 
 
 class PolicyAgent(Agent):
@@ -244,6 +246,33 @@ class _Economy:
         g.decisions.clear()
 
 
+def _refuse_too_large(rules: RuleSet, program: Program) -> None:
+    """Raise a located LandlordError, before anything is allocated, if the dice or the board are beyond the analysis."""
+    from .chain import MAX_STATES
+
+    model = rules.model
+
+    def refuse(message: str, span, hint: str) -> LandlordError:
+        source = (program.sources.get(span.file) if span is not None else None) or SourceText("", "")
+        return LandlordError([source.diagnostic(message, span, hint)])
+
+    throws = 6**program.dice_count
+    if throws > MAX_THROWS:
+        raise refuse(
+            f"the exact analysis enumerates every throw of the dice, and {program.dice_count} dice have "
+            f"{throws:,} throws; it follows at most {MAX_THROWS:,} ({MAX_DICE_ANALYSED} dice)",
+            model.header.span,
+            "simulate games instead (`landlord-dsl simulate`)",
+        )
+    if len(model.spaces) > MAX_STATES:
+        raise refuse(
+            f"the board has {len(model.spaces):,} spaces and the exact analysis solves at most {MAX_STATES:,} "
+            "movement states",
+            model.spaces[MAX_STATES].span,
+            "simulate games instead (`landlord-dsl simulate`)",
+        )
+
+
 class _Explorer:
     """Runs the token's turns from movement states and collects the chain."""
 
@@ -268,6 +297,7 @@ class _Explorer:
                 f"the exact analysis needs CPython: it tells continuations apart by CPython's frames and "
                 f"bytecode, and this is {sys.implementation.name}; simulate games instead (`landlord-dsl simulate`)"
             )
+        _refuse_too_large(rules, program)
         self.rules = rules
         self.use_memo = memo
         self.prog = program

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import LandlordError, OutputError, UsageError, visible
-from .common import _parse_options, _read, default_players
+from ..errors import LandlordError, UsageError, visible
+from .common import _parse_options, default_players
+from .outputs import HTML_SUFFIXES, NOT_A_LOG, OutputFile, check_suffix, input_files, refuse_clashes
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -36,35 +35,16 @@ def _names(args: argparse.Namespace, kinds: list[str]) -> list[str]:
     return [f"Player {i + 1}{' (you)' if alone and kind == 'human' else ''}" for i, kind in enumerate(kinds)]
 
 
-class _OutputFile:
-    """A file a command writes when it is done (`play --log`, `--html`).
+def _outputs(inputs: list[str], log: str | None, html: str | None) -> tuple[OutputFile | None, OutputFile | None]:
+    """Return the `--log` and `--html` files of play or replay (None if not asked for), checked before any work.
 
-    It is opened first, so that a bad path costs no game."""
-
-    def __init__(self, path: str, what: str):
-        self.path, self.what = path, what
-        existed = os.path.lexists(path)
-        try:
-            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
-        except OSError as err:
-            raise UsageError(f"cannot write the {what} {path}: {err.strerror or err}") from None
-        self.created = not existed
-
-    def write(self, text: str | None) -> None:
-        """Replace the file's content with `text`; with None (no game began) remove it if this command made it."""
-        try:
-            if text is None:
-                self.file.close()
-                if self.created:
-                    os.unlink(self.path)
-                return
-            if stat.S_ISREG(os.fstat(self.file.fileno()).st_mode):  # not a device or pipe, say /dev/stdout
-                self.file.seek(0)
-                self.file.truncate()
-            self.file.write(text)
-            self.file.close()
-        except OSError as err:
-            raise OutputError(f"cannot write the {self.what} {self.path}: {err.strerror or err}") from None
+    Each is refused (UsageError) if it is one of the `inputs`, the same file as the other, or has the wrong suffix."""
+    refuse_clashes(inputs, [("--log", log), ("--html", html)])
+    if log:
+        check_suffix("--log", log, refused=NOT_A_LOG)
+    if html:
+        check_suffix("--html", html, wanted=HTML_SUFFIXES)
+    return (OutputFile(log, "log") if log else None, OutputFile(html, "replay") if html else None)
 
 
 def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
@@ -82,8 +62,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from ..narrate import live_narration
     from ..watch import record, replay_html
 
-    log = _OutputFile(args.log, "log") if args.log else None
-    html = _OutputFile(args.html, "replay") if args.html else None
+    log, html = _outputs(input_files(args.edition), args.log, args.html)
     game: Game | None = None
     recording = None
     try:
@@ -136,6 +115,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     from ..simulate import render_summary
     from ..terminal import progress
 
+    refuse_clashes(input_files(args.edition), [("--plot", args.plot)])
     rules = load(args.edition)
     options = _parse_options(args.option)
     program = compile_ruleset(rules, options)
@@ -204,6 +184,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     from ..sweep import option_text, parse_grid, plot, render_table, run_sweep
     from ..terminal import colour_wanted
 
+    refuse_clashes(input_files(args.edition), [("--out", args.out), ("--plot", args.plot)])
     rules = load(args.edition)
     grid = parse_grid(args.option)
     try:
@@ -260,19 +241,19 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from ..loader import load
-    from ..replay import read_log, replay
+    from ..replay import edition_of_log, read_log_file, replay
     from ..watch import record, replay_html
 
-    html = _OutputFile(args.html, "replay") if args.html else None
-    text, name = _read(args.file)
-    log = read_log(text, name)
+    _, html = _outputs(input_files(args.file, args.edition), None, args.html)
+    log = read_log_file(args.file)
+    name = log.name
     watched: list = []
 
     def prepare(game: Game, rules) -> None:
         if html is not None:
             watched.append((game, rules, record(game, rules)))
 
-    report = replay(log, lambda edition: load(args.edition or edition), prepare)
+    report = replay(log, lambda _: load(args.edition or edition_of_log(log)), prepare)
     if report.ok:
         out.write(f"{name}: ok, {report.events} events and {report.decisions} decisions replayed as recorded\n")
         if html is not None:
