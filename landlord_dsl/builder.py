@@ -57,7 +57,7 @@ class AstBuilder(Transformer):
     def _tspan(self, tok: Token) -> ast.Span:
         if self.at is not None:
             return self.at
-        return ast.Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+        return ast.Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)  # type: ignore[arg-type, operator]
 
     # -- terminals
     def STRING(self, tok: Token) -> str:
@@ -168,7 +168,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def if_expr(self, meta, children):
-        return ast.Conditional(*children, span=self._span(meta))
+        return ast.Conditional(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
     def aggregate(self, meta, children):
@@ -261,7 +261,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def send_stmt(self, meta, children):
-        return ast.Send(*children, span=self._span(meta))
+        return ast.Send(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
     def draw_stmt(self, meta, children):
@@ -269,7 +269,7 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def give_stmt(self, meta, children):
-        return ast.Give(*children, span=self._span(meta))
+        return ast.Give(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
     def give_turn_stmt(self, meta, children):
@@ -289,11 +289,11 @@ class AstBuilder(Transformer):
 
     @v_args(meta=True)
     def auction_stmt(self, meta, children):
-        return ast.Auction(*children, span=self._span(meta))
+        return ast.Auction(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
     def borrow_stmt(self, meta, children):
-        return ast.Borrow(*children, span=self._span(meta))
+        return ast.Borrow(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
     def repay_stmt(self, meta, children):

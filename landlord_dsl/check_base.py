@@ -80,7 +80,7 @@ class PassBase:
         source = self.sources.get(span.file)
         line = source.line(span.line) if source is not None else None
         quote = line.find('"', span.column - 1) if line else -1
-        if quote < 0 or "\\" in line[quote + 1 : quote + 1 + start] or line[quote + 1 : quote + 1 + len(text)] != text:
+        if quote < 0 or "\\" in line[quote + 1 : quote + 1 + start] or line[quote + 1 : quote + 1 + len(text)] != text:  # type: ignore[index]
             return span
         column = quote + 2 + start
         return ast.Span(span.file, span.line, column, span.line, column + length)

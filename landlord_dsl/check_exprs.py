@@ -355,11 +355,11 @@ class ExpressionPass(PassBase):
                     else None,
                 )
             tags = {t for d in self.m.decks.values() for c in d.cards for t in c.tags}
-            if e.right.name not in tags:
+            if e.right.name not in tags:  # type: ignore[union-attr]
                 self.error(
-                    f"no card is tagged '{e.right.name}'",
+                    f"no card is tagged '{e.right.name}'",  # type: ignore[union-attr]
                     e.right.span,
-                    did_you_mean(e.right.name, tags) or "tag a card with `tagged NAME` after its text",
+                    did_you_mean(e.right.name, tags) or "tag a card with `tagged NAME` after its text",  # type: ignore[union-attr]
                 )
             return BOOL
         if e.op in ("and", "or"):

@@ -309,7 +309,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     sys.stdout, sys.stderr = stdout, stderr = _Output(saved[0]), _Output(saved[1])
     target = stdout if out is None else _Output(out)
     try:
-        status = _run(parser, args, target)
+        status = _run(parser, args, target)  # type: ignore[arg-type]
         for stream in (target, stdout, stderr):
             stream.flush()
     finally:

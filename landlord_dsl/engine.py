@@ -555,7 +555,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
     def _take_turn_after(self) -> int:
         """Return the seat a rule gave the next turn to, if he is still playing (else the next one after him)."""
         seat, self.turn_after = self.turn_after, None
-        return seat if seat in self.seats else self._seat_after(seat)
+        return seat if seat in self.seats else self._seat_after(seat)  # type: ignore[arg-type]
 
     def _in_seat_order(self, first: int) -> list[int]:
         """Return the players still in the game, starting from `first` (or the next one) round the table."""

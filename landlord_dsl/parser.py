@@ -69,10 +69,10 @@ def parse_hole(text: str, at: ast.Span) -> ast.Expr | str:
         return build(AstBuilder(at.file, at), text, "hole")
     except UnexpectedInput as err:
         if isinstance(err, UnexpectedCharacters):
-            return f"the character {text[err.pos_in_stream]!r} has no meaning there"
+            return f"the character {text[err.pos_in_stream]!r} has no meaning there"  # type: ignore[index]
         if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
             return "it ends too soon" if text.strip() else "it is empty"
-        return f"{str(err.token)!r} cannot follow {text[: err.token.start_pos].strip()!r}"
+        return f"{str(err.token)!r} cannot follow {text[: err.token.start_pos].strip()!r}"  # type: ignore[attr-defined]
     except RecursionError:
         return "it nests too deeply"
 

@@ -94,7 +94,7 @@ class Recovery:
         if token is not None and token.type == "$END":
             return False
         parser = err.interactive_parser
-        counter = parser.lexer_thread.state.line_ctr
+        counter = parser.lexer_thread.state.line_ctr  # type: ignore[union-attr]
         line = err.line if isinstance(getattr(err, "line", None), int) and err.line > 0 else 1
         # The declaration keyword that starts the error's line was read as part of the one before (a
         # '{' never closed, an expression cut short): the error is that one's, and this line is read again.

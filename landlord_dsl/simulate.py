@@ -65,7 +65,7 @@ def play_one(
         cash = [tuple(game.cash(i) for i in range(game.n))]
 
         def at_round_end(g: Game) -> None:
-            if len(g.wealth_history) > len(cash):
+            if len(g.wealth_history) > len(cash):  # type: ignore[arg-type]
                 cash.append(tuple(g.cash(i) for i in range(g.n)))
 
         result = game.play(on_turn=at_round_end)
@@ -199,7 +199,7 @@ class Summary:
         self.choices += r.choices
         self.titles_open += r.titles_open
         if self.stats is not None:
-            self.stats.add(r.stats)
+            self.stats.add(r.stats)  # type: ignore[arg-type]
 
     def merge(self, other: Summary) -> None:
         """Add another summary's games to this one."""
@@ -280,7 +280,7 @@ def _median(counts: Counter) -> float:
         if low_value is None and seen > lower:
             low_value = value
         if seen > upper:
-            return low_value if lower == upper else (low_value + value) / 2
+            return low_value if lower == upper else (low_value + value) / 2  # type: ignore[return-value]
     raise ValueError("no values")
 
 

@@ -83,7 +83,7 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
             hint = "a '{' is never closed" + (f"; {hint}" if hint else "")
         return RuleSyntaxError([source.diagnostic("unexpected end of file", span, hint or None)])
     if isinstance(err, UnexpectedCharacters):
-        char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
+        char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"  # type: ignore[index, operator]
         span = ast.Span(source.name, line, column, line, column + 1)
         if char == '"':
             return RuleSyntaxError(
@@ -103,11 +103,11 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
                     )
                 ]
             )
-        start = _word_start(source.text, err.pos_in_stream)
-        column -= err.pos_in_stream - start
+        start = _word_start(source.text, err.pos_in_stream)  # type: ignore[arg-type]
+        column -= err.pos_in_stream - start  # type: ignore[operator]
         rest = source.text[start:]
         word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", rest)
-        hint = _slip_hint(rest, set(err.allowed or ()), source.line(line) or "", column)
+        hint = _slip_hint(rest, set(err.allowed or ()), source.line(line) or "", column)  # type: ignore[assignment]
         if hint is None:
             hint = (
                 "names are lower_case letters, digits and '_'"
@@ -129,12 +129,15 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
     width = max(1, len(str(tok)))
     span = ast.Span(source.name, line, column, line, column + width)
     expected = set(err.expected)
-    hint = _slip_hint(
-        source.text[tok.start_pos :] if tok.start_pos is not None else str(tok),
-        expected,
-        source.line(line) or "",
-        column,
-    ) or _expected_hint(expected)
+    hint = (
+        _slip_hint(  # type: ignore[assignment]
+            source.text[tok.start_pos :] if tok.start_pos is not None else str(tok),
+            expected,
+            source.line(line) or "",
+            column,
+        )
+        or _expected_hint(expected)
+    )
     if tok.type == "RBRACE":
         message = "unexpected '}'"
         if not _braces_balance(source.text):

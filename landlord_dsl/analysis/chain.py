@@ -225,7 +225,7 @@ def closed_classes(rows: list[dict[int, float]]) -> list[list[int]]:
                     u = work[-1][0]
                     low[u] = min(low[u], low[v])
                 if low[v] == index[v]:
-                    members = []
+                    members = []  # type: ignore[var-annotated]
                     while not members or members[-1] != v:
                         members.append(stack.pop())
                         on_stack.discard(members[-1])
@@ -368,7 +368,7 @@ def _locate_difference(ex: _Explorer, key, reference: _Economy, probe: _Economy)
         "send": "a move",
         "out": "leaving the game",
     }[decisive[0]]
-    rule, at = decisive[-1], cause[-1]
+    rule, at = decisive[-1], cause[-1]  # type: ignore[index]
     names = ex.prog.rule_names
     name = f"rule '{names[rule]}'" if isinstance(rule, int) and rule >= 0 else "the rules"
     start = f", after a difference in rule '{names[at]}'" if isinstance(at, int) and 0 <= at != rule else ""

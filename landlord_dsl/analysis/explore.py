@@ -117,12 +117,12 @@ class _WatchedPlayerVar(list):
 
     def __getitem__(self, i):
         if i == TOKEN:
-            self.trace.read(self.key)
+            self.trace.read(self.key)  # type: ignore[attr-defined]
         return list.__getitem__(self, i)
 
     def __setitem__(self, i, value):
         if i == TOKEN:
-            self.trace.write(self.key)
+            self.trace.write(self.key)  # type: ignore[attr-defined]
         list.__setitem__(self, i, value)
 
 
@@ -133,12 +133,12 @@ class _WatchedGameVars(list):
 
     def __getitem__(self, i):
         if isinstance(i, int):
-            self.trace.read(("game", i))
+            self.trace.read(("game", i))  # type: ignore[attr-defined]
         return list.__getitem__(self, i)
 
     def __setitem__(self, i, value):
         if isinstance(i, int):
-            self.trace.write(("game", i))
+            self.trace.write(("game", i))  # type: ignore[attr-defined]
         list.__setitem__(self, i, value)
 
 
@@ -327,7 +327,7 @@ class _Explorer:
         self._deck_card_set = frozenset(self.deck_cards)
         self.live: list[tuple[str, int]] = []
         self.paths.signature = self.signature
-        game._dice_hook = self.paths.dice_read
+        game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own_ids = _own_containers(game)
         self._origin_read = "g.origin" in program.python_source
@@ -413,7 +413,7 @@ class _Explorer:
             )
             if code is _PLAY_TURN:
                 break
-            frame = frame.f_back
+            frame = frame.f_back  # type: ignore[assignment]
         state = (
             tuple(g.pos),
             tuple(tuple(v) for v in g.pv),
@@ -435,7 +435,7 @@ class _Explorer:
             g.over,
             g.shortfalls,
         )
-        dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)
+        dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return tuple(frames), state, dice
 
     def expand(self, key: tuple):

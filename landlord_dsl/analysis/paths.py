@@ -76,7 +76,7 @@ class _Paths:
         d = self.depth
         if d == len(self.path):
             if self.memo is not None:
-                frames, state, dice = self.signature(roll)
+                frames, state, dice = self.signature(roll)  # type: ignore[misc]
                 reduced, full = (frames, state), (frames, state, dice)
                 known = self.memo.get(reduced)
                 if known is _DICE_READ:
@@ -87,7 +87,7 @@ class _Paths:
                 self.nodes.append([reduced, full, self.prob, ({}, {}, {}), False])
             self.path.append(0)
             self.widths.append(len(outcomes))
-        self.asked_at.append(len(self.game.log))
+        self.asked_at.append(len(self.game.log))  # type: ignore[union-attr]
         answer, p = outcomes[self.path[d]]
         self.depth = d + 1
         self.prob *= p
@@ -163,8 +163,8 @@ class _Paths:
 
     # the ChanceSource protocol
     def roll(self, request):
-        if self.throw_ends is not None and self.game.started:
-            self.throw_ends.append((self.where(), self.depth))
+        if self.throw_ends is not None and self.game.started:  # type: ignore[union-attr]
+            self.throw_ends.append((self.where(), self.depth))  # type: ignore[misc]
         return self._answer(self.dice_classes(request.count), True)
 
     def shuffle(self, request):

@@ -60,16 +60,15 @@ def _rent_rows(ex: _Explorer, visits_per_turn, buildings: tuple[str, int] | None
         levels: list[tuple[str, list[int], int | None]] = [("alone", [s], None)]
         if len(family) > 1:
             levels.append((f"all {len(family)}", family, None))
-        if var is not None and prog.space_kinds[s] in _improvable_kinds(ex):
-            levels += [
-                (f"all {len(family)}, {buildings[0]}={level}", family, level) for level in range(1, buildings[1] + 1)
-            ]
+        if buildings is not None and var is not None and prog.space_kinds[s] in _improvable_kinds(ex):
+            name, top = buildings
+            levels += [(f"all {len(family)}, {name}={level}", family, level) for level in range(1, top + 1)]
         cost = _purchase_cost(ex, s)
         for label, held, level in levels:
             rent = _rent_on_landing(ex, s, held, owner, var, level)
             per_turn = rent * visits_per_turn[s]
             if cost is not None and level is not None:
-                built = _building_cost(ex, s, family, var, level)
+                built = _building_cost(ex, s, family, var, level)  # type: ignore[arg-type]
                 cost = None if built is None else cost + built
             payback = cost / per_turn if cost and per_turn > 0 else None
             out.append(RentRow(s, prog.space_names[s], prog.space_labels[s], label, rent, per_turn, cost, payback))
@@ -129,9 +128,9 @@ def _rent_on_landing(ex: _Explorer, s: int, held: list[int], owner: int, var: in
         ex.economy.put(g)
         g.bal[g.nacc + TOKEN] = 10**9  # the rent owed, not what a poor lander could raise
         for t in held:
-            g.set_holder(prog.title_card[t], owner)
+            g.set_holder(prog.title_card[t], owner)  # type: ignore[arg-type]
             if level is not None:
-                g.sv[var][t] = level
+                g.sv[var][t] = level  # type: ignore[index]
         g.log = []
         paths.start()
         _land(ex, s)
@@ -192,7 +191,7 @@ def _building_cost(ex: _Explorer, s: int, family: list[int], var: int, level: in
         ex.economy.put(g)
         g.bal[g.nacc + TOKEN] = 10**9
         for t in family:
-            g.set_holder(prog.title_card[t], TOKEN)
+            g.set_holder(prog.title_card[t], TOKEN)  # type: ignore[arg-type]
             g.sv[var][t] = level - 1
         probe = _BuildProbe(s, which, agents[TOKEN])
         g.agents = [probe] + agents[1:]

@@ -97,23 +97,24 @@ class Analysis:
             "rents": [attrs.asdict(r) for r in self.rents],
         }
 
-    def _table(self, markdown: bool) -> list[str]:
+    def _table(self, markdown: bool) -> tuple[list[str], list[str]]:
+        """Return the lines of the spaces' table and of the rents' table."""
         head = ["#", "space", "throw %", "turn %", "visits/turn"]
         body = []
         for r in self.rows:
             name = r.label + (f" [{r.status}]" if r.status else "")
             body.append([str(r.index), name, f"{100 * r.throw:.4f}", f"{100 * r.turn:.4f}", f"{r.visits:.5f}"])
         rents = []
-        for r in self.rents:
+        for rent in self.rents:
             rents.append(
                 [
-                    str(r.index),
-                    r.label,
-                    r.level,
-                    f"{r.rent_per_landing:.2f}",
-                    f"{r.rent_per_turn:.3f}",
-                    "-" if r.cost is None else str(r.cost),
-                    "-" if r.payback is None else f"{r.payback:.1f}",
+                    str(rent.index),
+                    rent.label,
+                    rent.level,
+                    f"{rent.rent_per_landing:.2f}",
+                    f"{rent.rent_per_turn:.3f}",
+                    "-" if rent.cost is None else str(rent.cost),
+                    "-" if rent.payback is None else f"{rent.payback:.1f}",
                 ]
             )
         rent_head = ["#", "title", "level", "rent/landing", "rent/opponent turn", "cost", "payback (turns)"]

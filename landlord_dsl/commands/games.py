@@ -92,7 +92,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if not game.conserved():  # pragma: no cover - an engine bug, reported loudly
         out.write("warning: money was not conserved in this game\n")
     status = 0
-    for output, text in (
+    for output, text in (  # type: ignore[assignment]
         (log, _log_text(game, args.edition, args.seed)),
         (html, recording and replay_html(game, rules, recording)),
     ):
