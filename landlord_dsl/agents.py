@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .errors import LandlordError, UsageError, visible
+from .errors import Diagnostic, LandlordError, UsageError, visible
 from .requests import FOLDED_AGENTS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
@@ -151,6 +151,19 @@ class SharedScript:
         return [self.agent] * n
 
 
+# invalid answers in a row after which a human seat whose input is not a terminal gives up: a script or a
+# file that answers wrongly would otherwise be asked forever (issue 35, item 14)
+MAX_INVALID_ANSWERS = 10
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    """Return True if `stream` is an interactive terminal (a person may still correct a wrong answer)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # a stream without a file, or closed
+        return False
+
+
 class HumanAgent(Agent):
     """Asks a person at the terminal."""
 
@@ -168,6 +181,9 @@ class HumanAgent(Agent):
         return self._stdout or sys.stdout
 
     def _ask(self, prompt: str, valid) -> str:
+        """Return the first valid answer typed; raise UsageError when input ends, or when input that is not
+        a terminal (a pipe, a file) gives MAX_INVALID_ANSWERS invalid answers in a row."""
+        invalid = 0
         while True:
             self.stdout.write(prompt)
             self.stdout.flush()
@@ -177,6 +193,18 @@ class HumanAgent(Agent):
             line = line.strip()
             if valid(line):
                 return line
+            invalid += 1
+            if invalid >= MAX_INVALID_ANSWERS and not _is_terminal(self.stdin):
+                shown = line if len(line) <= 40 else line[:37] + "..."
+                raise UsageError(
+                    [
+                        Diagnostic(
+                            f"{invalid} answers in a row were not valid (the last: '{visible(shown)}'), and input "
+                            "is not a terminal, so no one is there to correct them: the game stops",
+                            hint="give one of the numbers shown for each question, one a line",
+                        )
+                    ]
+                )
             self.stdout.write("  please answer with one of the numbers shown\n")
 
     def _context(self, game: Game, seat: int) -> None:

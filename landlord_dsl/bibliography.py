@@ -12,10 +12,12 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from typing import Any
 
 import attrs
 
-from .errors import LandlordError
+from .ast import Span
+from .errors import Diagnostic, LandlordError
 from .resources import editions_dir
 
 # a key has a letter: `"1906, Rule 2"`, a year and a rule, is the free text of a file older than keys
@@ -65,27 +67,78 @@ def parse_citation(citation: str) -> list[CitationPart]:
     return parts
 
 
+FIELDS = ("key", "section", "identity", "kind", "about")  # each a text, all required; `where` is optional
+FIELDS_HINT = "the fields of a [[source]] are listed at the top of editions/bibliography.toml"
+
+
 @functools.cache
 def shipped_sources() -> dict[str, Source]:
     """Return the shipped bibliography by key, in the order of the file."""
     path = editions_dir() / "bibliography.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise LandlordError(f"cannot read the bibliography {path}: {err}") from None
+    return parse_bibliography(data, text, str(path))
+
+
+def parse_bibliography(data: dict[str, Any], text: str, path: str) -> dict[str, Source]:
+    """Return the sources of a decoded bibliography by key; raise LandlordError at the first malformed entry.
+
+    `text` is the file's text, used only to place an error at its entry's `[[source]]` line.
+    """
+    headers = [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "[[source]]"]
+
+    def fail(number: int | None, key: object, problem: str) -> LandlordError:
+        if number is None:
+            return LandlordError(f"the bibliography {path} is malformed: {problem}")
+        named = f" ('{key}')" if isinstance(key, str) else ""
+        message = f"entry {number}{named} of the bibliography is malformed: {problem}"
+        if number <= len(headers):
+            line = headers[number - 1]
+            span = Span(path, line, 1, line, len("[[source]]") + 1)
+            return LandlordError([Diagnostic(message, span, text.splitlines()[line - 1], FIELDS_HINT)])
+        return LandlordError(f"{message} (in {path})")
+
+    if set(data) - {"source"}:
+        raise fail(None, None, f"it may hold only [[source]] entries, not '{sorted(set(data) - {'source'})[0]}'")
+    entries = data.get("source", [])
+    if not isinstance(entries, list):
+        raise fail(None, None, "'source' must be an array of tables, each entry starting with [[source]]")
     out: dict[str, Source] = {}
-    for entry in data.get("source", []):
-        source = Source(
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise fail(number, None, "an entry must be a table of fields, under [[source]]")
+        key = entry.get("key")
+        unknown = sorted(set(entry) - set(FIELDS) - {"where"})
+        if unknown:
+            raise fail(number, key, f"unknown field '{unknown[0]}'")
+        for field in FIELDS:
+            if field not in entry:
+                raise fail(number, key, f"the field '{field}' is missing")
+            if not isinstance(entry[field], str):
+                raise fail(number, key, f"the field '{field}' must be a text")
+        if KEY.fullmatch(entry["key"]) is None:
+            raise fail(number, key, "the key must be lower-case letters, digits and '-', with a letter")
+        if entry["key"] in out:
+            raise fail(number, key, f"the key '{key}' is already an earlier entry's")
+        if entry["kind"] not in KINDS:
+            raise fail(number, key, f"the kind '{entry['kind']}' is not one of {', '.join(KINDS)}")
+        where = entry.get("where", [])
+        if not isinstance(where, list) or not all(
+            isinstance(place, list) and len(place) == 2 and all(isinstance(part, str) for part in place)
+            for place in where
+        ):
+            raise fail(number, key, 'where must be a list of [text, url] pairs of texts (url may be "")')
+        out[entry["key"]] = Source(
             entry["key"],
             entry["section"],
             entry["identity"],
             entry["kind"],
             entry["about"],
-            tuple((text, url) for text, url in entry.get("where", [])),
+            tuple((place_text, url) for place_text, url in where),
         )
-        if KEY.fullmatch(source.key) is None or source.kind not in KINDS or source.key in out:
-            raise LandlordError(f"the bibliography {path} has a bad or repeated entry '{source.key}'")
-        out[source.key] = source
     return out
 
 

@@ -77,7 +77,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.n = n
         self.agents = list(agents)
         self.chance = chance if chance is not None else SeededChance(seed)
-        self.names = _seat_names(names, n) if names else [f"Player {i + 1}" for i in range(n)]
+        self.names = seat_names(names, n) if names else [f"Player {i + 1}" for i in range(n)]
         self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
         if not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
             raise UsageError(f"the turn limit must be from 1 to {MAX_TURN_LIMIT:,}, not {self.turn_limit:,}")
@@ -705,7 +705,7 @@ def _raised_by_the_caller(tb) -> bool:
     return False
 
 
-def _seat_names(names: Sequence[str], n: int) -> list[str]:
+def seat_names(names: Sequence[str], n: int) -> list[str]:
     """Return the seats' names as given, or raise UsageError when they are not one distinct, non-blank name a seat."""
     names = list(names)
     example = ",".join(f"Name{i + 1}" for i in range(n))

@@ -23,7 +23,7 @@ import attrs
 from . import ast
 from .dispatch import covers, dispatch_table, handles
 from .errors import LandlordError, SourceText
-from .limits import too_deep
+from .limits import PRINTER_RECURSION_FACTOR, recursion_headroom, too_deep
 from .parser import parse
 from .syntax_errors import blank_strings, code_of
 
@@ -748,7 +748,8 @@ def format_text(text: str, file: str = "<string>") -> str:
     module = with_tags_of_base(parse(text, file), where)
     printer = _Printer(text, _comments(text))
     try:
-        printer.module(module)
+        with recursion_headroom(PRINTER_RECURSION_FACTOR):
+            printer.module(module)
     except RecursionError:
         raise too_deep(SourceText(file, text)) from None
     out = "\n".join(_fitted(printer.out)).strip("\n") + "\n"

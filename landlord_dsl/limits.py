@@ -6,6 +6,10 @@ memory, with a located error when a file asks for more.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
+
 from .ast import Span
 from .errors import Diagnostic, RuleSourceError, SourceText
 
@@ -42,6 +46,23 @@ TOO_DEEP = (
     "the file nests too deeply for landlord-dsl (an expression or block hundreds of levels deep)",
     "split long expressions with `let` or functions",
 )
+
+
+# how many times the usual recursion limit the formatter's printer may use: it recurses more deeply per level
+# of nesting than the parser and checker (up to 1.5 times as many frames), so with this headroom `fmt` formats
+# every file `check` accepts (issue 35, item 14)
+PRINTER_RECURSION_FACTOR = 2
+
+
+@contextlib.contextmanager
+def recursion_headroom(factor: int) -> Iterator[None]:
+    """Run the body with Python's recursion limit raised `factor` times (never lowered), then restore it."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, before * factor))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def too_deep(where: SourceText | str) -> RuleSourceError:

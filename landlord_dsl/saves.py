@@ -20,6 +20,7 @@ import attrs
 import cattrs
 
 from .errors import Diagnostic, LandlordError, SaveError
+from .limits import MAX_INT, MAX_TURN_LIMIT, describe_int_limit
 from .types import choice_name
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def _fits(type_: str, value: Any, game: Game) -> bool:
     if type(value) is not int and type_ != "group":
         return False
     if type_ == "int":
-        return True
+        return -MAX_INT <= value <= MAX_INT
     if type_ == "space":
         return 0 <= value < game.board_size
     if type_ == "player":
@@ -125,8 +126,25 @@ def _fits(type_: str, value: Any, game: Game) -> bool:
     return False
 
 
-def _ints(values: Any, low: int, high: int | None = None) -> bool:
-    return isinstance(values, list) and all(type(v) is int and v >= low and (high is None or v < high) for v in values)
+def _shown(type_: str) -> str:
+    """Return a variable type as a refusal names it: a number type with its range."""
+    return f"{type_} (from {describe_int_limit()})" if type_.rstrip("?") == "int" else type_
+
+
+def _ints(values: Any, low: int, high: int = MAX_INT + 1) -> bool:
+    """Return True if `values` is a list of integers from `low` to `high` - 1 (by default, up to the largest number)."""
+    return isinstance(values, list) and all(type(v) is int and low <= v < high for v in values)
+
+
+def _name_problem(names: list[str], n: int) -> str | None:
+    """Return why `names` are not names Game() accepts for `n` seats, or None."""
+    from .engine import seat_names  # the engine imports this module
+
+    try:
+        seat_names(names, n)
+    except LandlordError as err:
+        return err.diagnostics[0].message
+    return None
 
 
 def shape_problems(game: Game, state: GameState) -> list[str]:
@@ -144,13 +162,13 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
         if not ok:
             problems.append(message)
 
+    names_ok = isinstance(state.names, list) and len(state.names) == n and all(type(x) is str for x in state.names)
+    need(names_ok, f"names: wanted {n} strings")
+    if names_ok and (problem := _name_problem(state.names, n)) is not None:
+        problems.append(f"names: {problem}")
     need(
-        isinstance(state.names, list) and len(state.names) == n and all(type(x) is str for x in state.names),
-        f"names: wanted {n} strings",
-    )
-    need(
-        _ints(state.balances, -(2**63)) and len(state.balances) == game.nacc + n,
-        f"balances: wanted {game.nacc + n} integers (the accounts, then the players)",
+        _ints(state.balances, -MAX_INT) and len(state.balances) == game.nacc + n,
+        f"balances: wanted {game.nacc + n} integers (the accounts, then the players) from {describe_int_limit()}",
     )
     need(
         _ints(state.positions, 0, size) and len(state.positions) == n,
@@ -182,7 +200,9 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
         problems.append(f"game_vars: wanted {len(game_types)} values")
     else:
         for index, (type_, value) in enumerate(zip(game_types, state.game_vars)):
-            need(type_ == "any" or _fits(type_, value, game), f"game_vars[{index}]: not a value of type {type_}")
+            need(
+                type_ == "any" or _fits(type_, value, game), f"game_vars[{index}]: not a value of type {_shown(type_)}"
+            )
     for field, types, count in (("player_vars", player_types, n), ("space_vars", space_types, size)):
         rows = getattr(state, field)
         if not isinstance(rows, list) or len(rows) != len(types):
@@ -193,7 +213,7 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
                 problems.append(f"{field}[{index}]: wanted {count} values")
             elif type_ != "any":
                 bad = [i for i, value in enumerate(row) if not _fits(type_, value, game)]
-                need(not bad, f"{field}[{index}][{bad[0] if bad else 0}]: not a value of type {type_}")
+                need(not bad, f"{field}[{index}][{bad[0] if bad else 0}]: not a value of type {_shown(type_)}")
     need(
         isinstance(state.holders, list)
         and len(state.holders) == cards
@@ -220,18 +240,24 @@ def shape_problems(game: Game, state: GameState) -> list[str]:
     for index, loan in enumerate(state.loans if isinstance(state.loans, list) else [None]):
         need(
             _ints(loan, 0) and len(loan) == 4 and loan[0] < n and loan[1] < n and loan[0] != loan[1] and loan[2] > 0,
-            f"loans[{index}]: wanted [lender, borrower, amount, interest] between two seats",
+            f"loans[{index}]: wanted [lender, borrower, amount, interest] between two seats, amounts up to {MAX_INT:,}",
         )
     seats_ok = _ints(state.seats, 0, n) and state.seats == sorted(set(state.seats))
     need(seats_ok, f"seats: wanted the seats still playing, each once, in order (0 to {n - 1})")
-    need(type(state.turn) is int and state.turn >= 0, "turn: wanted a turn number of 0 or more")
+    need(
+        type(state.turn) is int and 0 <= state.turn <= MAX_TURN_LIMIT,
+        f"turn: wanted a turn number from 0 to {MAX_TURN_LIMIT:,} (the longest a game lasts)",
+    )
     if type(state.over) is not bool:
         problems.append("over: wanted true or false")
     elif seats_ok and not state.over:
         need(bool(state.seats), "seats: nobody is left in a game that is not over")
         need(state.next_seat in state.seats, "next_seat: not a seat still playing")
     need(type(state.next_seat) is int and 0 <= state.next_seat < n, f"next_seat: wanted a seat (0 to {n - 1})")
-    need(type(state.minted) is int, "minted: wanted an integer")
+    need(
+        type(state.minted) is int and -MAX_INT <= state.minted <= MAX_INT,
+        f"minted: wanted an integer from {describe_int_limit()}",
+    )
     need(type(state.end_reason) is str, "end_reason: wanted a string")
     return problems
 

@@ -83,7 +83,7 @@ def table_text(header: Sequence[str], rows: Sequence[Sequence[str]], colour: boo
         with console.capture() as captured:
             console.print(table)
         return "\n".join(line.rstrip() for line in captured.get().splitlines()) + "\n"
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    widths = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(header)]  # rows may be none
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
     return "\n".join(lines) + "\n"

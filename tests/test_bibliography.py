@@ -6,6 +6,7 @@ Every `source "..."` starts with a key of editions/bibliography.toml or of a
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from pathlib import Path
@@ -202,3 +203,51 @@ def test_show_prints_each_citation_whole_with_its_confidence_after_it(tmp_path):
     out = io.StringIO()
     assert main(["show", str(path)], out) == 0
     assert "[moddable-boards, 1906 board] (code)" in out.getvalue()
+
+
+# ------------------------------------------------------------ a malformed bibliography (issue 35, item 13)
+GOOD_ENTRY = (
+    '[[source]]\nkey = "a-source"\nsection = "S"\nidentity = "Someone, 1900"\nkind = "primary"\n'
+    'about = "What we take"\nwhere = [["A copy", "https://example.org"]]\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            GOOD_ENTRY.replace('section = "S"\n', ""),
+            r"bibliography.toml:1:1: error: entry 1 \('a-source'\) .*"
+            r"the field 'section' is missing",
+        ),
+        (GOOD_ENTRY.replace('about = "What we take"', "about = 3"), r"entry 1 \('a-source'\).*'about' must be a text"),
+        (
+            GOOD_ENTRY.replace('[["A copy", "https://example.org"]]', '"https://example.org"'),
+            r"entry 1 \('a-source'\).*where must be a list of \[text, url\] pairs",
+        ),
+        (GOOD_ENTRY.replace('[["A copy", "https://example.org"]]', '[["A copy"]]'), r"where must be a list of"),
+        (GOOD_ENTRY.replace('[["A copy", "https://example.org"]]', "[[1, 2]]"), r"where must be a list of"),
+        (GOOD_ENTRY.replace("[[source]]", "[source]"), r"bibliography.toml is malformed: 'source' must be an array"),
+        ('source = ["a-source"]\n', r"is malformed: an entry must be a table of fields"),
+        (GOOD_ENTRY + GOOD_ENTRY, r"bibliography.toml:8:1: error: entry 2 .*already an earlier entry's"),
+        (GOOD_ENTRY.replace('kind = "primary"', 'kind = "rumour"'), r"the kind 'rumour' is not one of primary"),
+        (GOOD_ENTRY.replace('key = "a-source"', "key = 7"), r"entry 1 of the bibliography.*'key' must be a text"),
+        (GOOD_ENTRY + 'colour = "red"\n', r"unknown field 'colour'"),
+        ("title = 'x'\n" + GOOD_ENTRY, r"may hold only \[\[source\]\] entries, not 'title'"),
+    ],
+)
+def test_a_malformed_bibliography_is_a_clear_error_naming_the_file_and_entry(tmp_path, monkeypatch, text, message):
+    import landlord_dsl.bibliography as bibliography
+
+    (tmp_path / "bibliography.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(bibliography, "editions_dir", lambda: tmp_path)
+    shipped_sources.cache_clear()
+    try:
+        with pytest.raises(ld.LandlordError, match=message) as caught:
+            shipped_sources()
+        assert str(tmp_path / "bibliography.toml") in str(caught.value)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert main(["sources"], io.StringIO()) == 1  # a user's error status, not 3 (internal)
+    finally:
+        shipped_sources.cache_clear()

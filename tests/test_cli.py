@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
+from landlord_dsl.agents import MAX_INVALID_ANSWERS
 from landlord_dsl.cli import main
 from scenario_helpers import engine_function
 
@@ -193,6 +194,39 @@ def test_play_human_input_ends(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, _ = run("play", "landlords-game-1906", "--seats", "human,bot", "--seed", "2")
     assert code == 2 and "input ended" in capsys.readouterr().err
+
+
+class _EndlessWrongAnswers(io.StringIO):
+    """Input that answers "9" to every question, for ever (a script stuck in a loop); it counts the reads."""
+
+    reads = 0
+
+    def readline(self, size: int = -1) -> str:
+        self.reads += 1
+        if self.reads > 10_000:
+            raise AssertionError("the human seat asked 10,000 times and would ask for ever")
+        return "9\n"
+
+
+def test_a_human_seat_fed_endless_invalid_input_gives_up(monkeypatch, capsys):
+    """Issue 35, item 14: a pipe that answers wrongly for ever was asked for ever; input that is not a
+    terminal now gets MAX_INVALID_ANSWERS tries, a person at a terminal as many as he needs."""
+    stdin = _EndlessWrongAnswers()
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, _ = run("play", "landlords-game-1906", "--seats", "human,bot", "--seed", "2")
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "10 answers in a row were not valid (the last: '9'), and input is not a terminal" in err
+    assert "hint: give one of the numbers shown" in err and stdin.reads == MAX_INVALID_ANSWERS
+
+
+def test_a_human_at_a_terminal_is_asked_until_he_answers(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("9\n" * 50 + "1\n" * 400))
+    assert run("play", "landlords-game-1906", "--seats", "human,bot", "--seed", "2", "--turn-limit", "5")[0] == 0
 
 
 def test_show_lists_board_and_provenance():

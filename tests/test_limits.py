@@ -338,3 +338,36 @@ def test_every_stage_reports_nesting_too_deep_for_python_with_the_one_located_er
             longest,
         )
     )
+
+
+def _nested_ifs(depth: int) -> str:
+    opening = "".join("    " * (level + 2) + "if true {\n" for level in range(depth))
+    closing = "".join("    " * (level + 2) + "}\n" for level in reversed(range(depth)))
+    innermost = "    " * (depth + 2) + 'say "x"\n'
+    return HEAD + 'rule r "R" {\n    on turn {\n' + opening + innermost + closing + "    }\n}\n"
+
+
+NESTINGS = {
+    "blocks": _nested_ifs,
+    "lists": lambda depth: HEAD + f"const deep = {'[' * depth}1{']' * depth}\n",
+    "sums": lambda depth: HEAD + "const deep = " + " + ".join(["1"] * depth) + "\n",
+    "negations": lambda depth: HEAD + "const deep = " + "- " * depth + "1\n",
+}
+
+
+@pytest.mark.parametrize("nesting", list(NESTINGS))
+def test_fmt_formats_every_nesting_depth_check_accepts(nesting):
+    """Issue 35, item 14: `fmt` refused some depths `check` accepts (blocks nested 247 to 327 deep, sums
+    of 332 to 493 terms): the formatter recursed more per level than the parser and checker."""
+    make = NESTINGS[nesting]
+
+    def checks(depth: int) -> bool:
+        return not [d for d in ld.check(make(depth), "deep.lg") if d.severity == "error"]
+
+    low, high = 1, 1500  # the deepest depth check accepts, by bisection (it accepts 1 and refuses 1500)
+    assert checks(low) and not checks(high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if checks(middle) else (low, middle)
+    text = make(low)
+    assert ld.check(ld.format_source(text, "deep.lg"), "deep.lg") == ld.check(text, "deep.lg")

@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pettingzoo.test as pettingzoo_test  # the test extra installs it: no silent skip
 import pytest
@@ -28,7 +30,7 @@ import landlord_dsl as ld
 from landlord_dsl.agents import SharedScript
 from landlord_dsl.errors import LandlordError
 from landlord_dsl.requests import BidRequest
-from landlord_dsl.rl import LandlordGymEnv
+from landlord_dsl.rl import EnvironmentUsageError, InvalidAction, LandlordGymEnv, ResetNeeded
 from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements
 from sweep_params import variants_slow
 
@@ -499,6 +501,78 @@ def test_render_shows_each_seat(small):
     env.reset(seed=0)
     text = env.render()
     assert text.startswith("turn 1") and "Player 1: " in text and "cash 200" in text
+
+
+# ------------------------------------------------------------ misuse (issue 35, item 12)
+def _legal(env) -> int:
+    return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+
+
+def test_stepping_without_a_running_game_is_a_reset_needed_error(small):
+    env = ld.env(small, players=2)
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_1")):
+        with pytest.raises(ResetNeeded, match=r"no game yet: call reset\(\) before step"):
+            call()
+    env.reset(seed=0)
+    env.close()
+    with pytest.raises(ResetNeeded, match=r"was closed: call reset\(\)"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(_legal(env))  # a reset after close() plays again
+    assert issubclass(ResetNeeded, LandlordError) and issubclass(ResetNeeded, gymnasium.error.ResetNeeded)
+
+
+@pytest.mark.parametrize("action", [float("nan"), 1.5, "x", np.array([1, 2]), True, -1, 10**9, [0]])
+def test_an_action_that_is_not_an_index_of_the_action_space_is_invalid(small, action):
+    env = ld.env(small, players=2, illegal_action="first_legal")
+    env.reset(seed=0)
+    with pytest.raises(InvalidAction, match=r"a whole number from 0 to \d+ \(an index of the action_mask\)"):
+        env.step(action)
+    before = env.game.log_lines()
+    env.step(np.array(_legal(env)))  # a 0-d integer array is a whole number; the refused step changed nothing
+    assert env.game.log_lines() != before and issubclass(InvalidAction, gymnasium.error.InvalidAction)
+
+
+def test_a_step_after_the_game_ended_says_to_reset(small):
+    env = ld.env(small, players=2, turn_limit=3)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            with pytest.raises(InvalidAction, match=f"the game of {agent} is over: step\\(None\\)"):
+                env.step(0)
+        env.step(None if terminated or truncated else _legal(env))
+    with pytest.raises(ResetNeeded, match="every agent has left it: call reset"):
+        env.step(None)
+    gym = LandlordGymEnv(small, players=2, turn_limit=3)
+    gym.reset(seed=0)
+    while not any(gym.step(int(np.flatnonzero(gym.action_masks())[0]))[2:4]):
+        pass
+    with pytest.raises(ResetNeeded, match=r"the game is over \(terminated or truncated\): call reset"):
+        gym.step(0)
+    gym.close()
+    with pytest.raises(ResetNeeded, match="was closed"):
+        gym.step(0)
+
+
+def test_a_step_from_another_thread_is_a_clear_error(small):
+    env = ld.env(small, players=2)
+    env.reset(seed=0)
+    action = _legal(env)
+    caught: list[BaseException] = []
+
+    def step() -> None:
+        try:
+            env.step(action)
+        except BaseException as err:
+            caught.append(err)
+
+    worker = threading.Thread(target=step)
+    worker.start()
+    worker.join()
+    assert len(caught) == 1 and isinstance(caught[0], EnvironmentUsageError)
+    assert "runs in the thread that called reset()" in str(caught[0])
+    env.step(action)  # the game is intact in its own thread
 
 
 # ------------------------------------------------------------ Gymnasium wrapper

@@ -8,6 +8,7 @@ wrong, leaving the game it was restoring into untouched.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -75,6 +76,19 @@ CASES = {
     "an empty dice state": (lambda d: d.__setitem__("chance_state", []), "chance_state"),
     "a loan to oneself": (lambda d: d["loans"].append([1, 1, 100, 10]), "loans[0]"),
     "dice of 9": (lambda d: d.__setitem__("dice", [9, 1]), "dice"),
+    # issue 35, item 11: what Game() refuses, and numbers outside the rules' range, are refused here too
+    "two seats with one name": (lambda d: d.__setitem__("names", ["Ann", "Ann", "Bo"]), "names: the name 'Ann' is"),
+    "a blank name": (lambda d: d.__setitem__("names", ["Ann", " ", "Bo"]), "names: seat 2 has an empty name"),
+    "a balance above the largest number": (
+        lambda d: (
+            d["balances"].__setitem__(-1, 2**63 + 5),
+            d["balances"].__setitem__(0, d["balances"][0] - 2**63 - 5),
+        ),
+        "balances: wanted 5 integers (the accounts, then the players) from -9,223,372,036,854,775,807",
+    ),
+    "minted of 10**30": (lambda d: d.__setitem__("minted", 10**30), "minted: wanted an integer from -9,223"),
+    "turn 10**30": (lambda d: d.__setitem__("turn", 10**30), "turn: wanted a turn number from 0 to 100,000"),
+    "a loan of 10**30": (lambda d: d["loans"].append([0, 1, 10**30, 10]), "loans[0]: wanted"),
     "a next seat who has left": (
         lambda d: (d.__setitem__("seats", [0, 1]), d.__setitem__("next_seat", 2)),
         "next_seat",
@@ -93,6 +107,21 @@ def test_a_tampered_saved_game_is_refused_with_its_fault(program, saved, case):
         game.restore(state_from_json(json.dumps(data)))
     assert says in caught.value.render()
     assert state_to_json(game.save()) == before, "a refused state must change nothing"
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63), 10**30])
+def test_a_number_variable_outside_the_rules_range_is_refused_on_restore(program, saved, value):
+    # issue 35, item 11: it restored, and the next rule to use it failed at a line of the shipped edition
+    game_int = program.var_types[0].index("int")
+    player_int = program.var_types[1].index("int")
+    for put, where in (
+        (lambda d: d["game_vars"].__setitem__(game_int, value), f"game_vars[{game_int}]"),
+        (lambda d: d["player_vars"][player_int].__setitem__(2, value), f"player_vars[{player_int}][2]"),
+    ):
+        data = json.loads(json.dumps(saved))
+        put(data)
+        with pytest.raises(ld.SaveError, match=re.escape(f"{where}: not a value of type int (from -9,223")):
+            _restore(program, data)
 
 
 def test_the_untampered_saved_game_restores_equal(program, saved):

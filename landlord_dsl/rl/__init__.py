@@ -5,6 +5,6 @@ gymnasium, numpy). `landlord_dsl.env(...)` imports this package only when
 called, and says which extra is missing.
 """
 
-from .aec import LandlordAECEnv, LandlordGymEnv
+from .aec import EnvironmentUsageError, InvalidAction, LandlordAECEnv, LandlordGymEnv, ResetNeeded
 
-__all__ = ["LandlordAECEnv", "LandlordGymEnv"]
+__all__ = ["EnvironmentUsageError", "InvalidAction", "LandlordAECEnv", "LandlordGymEnv", "ResetNeeded"]

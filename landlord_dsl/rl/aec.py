@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numbers
 import random
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,13 +15,25 @@ from pettingzoo import AECEnv
 
 from ..agents import Agent, make_agent
 from ..compiler import compile_ruleset
-from ..errors import LandlordError
+from ..errors import LandlordError, UsageError
 from ..loader import RuleSet, load
 from .driver import Driver
 from .encoding import LIMIT, ActionLayout, ObservationEncoder
 
 REWARDS = ("score", "rank")
 ILLEGAL = ("raise", "first_legal")
+
+
+class EnvironmentUsageError(UsageError):
+    """An environment used out of order or from the wrong thread (a step before reset, after close, ...)."""
+
+
+class ResetNeeded(EnvironmentUsageError, gymnasium.error.ResetNeeded):
+    """A step, observation or answer asked of an environment with no game running: reset() it first."""
+
+
+class InvalidAction(EnvironmentUsageError, gymnasium.error.InvalidAction):
+    """An action that is not a whole number of the action space, or one the action mask forbids."""
 
 
 class LandlordAECEnv(AECEnv):
@@ -82,6 +96,8 @@ class LandlordAECEnv(AECEnv):
         self.observation_spaces = {name: observation for name in self.possible_agents}
         self._seeds = random.Random()
         self.driver: Driver | None = None
+        self._closed = False
+        self._thread: int | None = None  # the thread that reset the game: its greenlet lives there
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -96,14 +112,36 @@ class LandlordAECEnv(AECEnv):
 
     @property
     def _running(self) -> Driver:
-        """Return the driver of the running game (there is one from the first reset on)."""
-        assert self.driver is not None, "reset() the environment first"
+        """Return the driver of the running game (see _require_game)."""
+        return self._require_game()
+
+    def _require_game(self) -> Driver:
+        """Return the driver of the running game; raise ResetNeeded before the first reset or after close()."""
+        if self.driver is None:
+            raise ResetNeeded("the environment has no game yet: call reset() before step(), observe() or last()")
+        if self._closed:
+            raise ResetNeeded("the environment was closed: call reset() to start a new game")
+        self._check_thread()
         return self.driver
+
+    def _check_thread(self) -> None:
+        """Raise EnvironmentUsageError unless called from the thread that reset the game."""
+        if self._thread is not None and threading.get_ident() != self._thread:
+            raise EnvironmentUsageError(
+                "the environment's game runs in the thread that called reset(): step, observe and close it "
+                "from that thread (or give each thread its own environment)"
+            )
+
+    def last(self, observe: bool = True):
+        """Return the selected agent's observation, cumulative reward, termination, truncation and info."""
+        self._require_game()  # a clear ResetNeeded rather than a missing attribute
+        return super().last(observe)
 
     # ----------------------------------------------------------- the loop
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game: dice from `seed` (else the next seed of the last one given); `options` is unused."""
         self.close()
+        self._closed, self._thread = False, threading.get_ident()
         if seed is not None:
             self._seeds.seed(seed)
             game_seed = seed
@@ -127,23 +165,44 @@ class LandlordAECEnv(AECEnv):
         return make_agent(bot, game_seed, seat) if isinstance(bot, str) else bot
 
     def step(self, action) -> None:
+        self._require_game()
+        if not self.agents:
+            raise ResetNeeded("the game is over and every agent has left it: call reset() to start a new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise InvalidAction(
+                    f"the game of {agent} is over: step(None) to let it leave, or reset() to start a new game"
+                )
             self._was_dead_step(action)
             return
         if action is None:
-            raise LandlordError(f"{agent} must act: None is only for agents whose game is over")
+            raise InvalidAction(f"{agent} must act: None is only for agents whose game is over")
+        slot = self._slot(action)
         self._cumulative_rewards[agent] = 0.0
-        slot = int(action)
         if slot not in self._answers:
             if self.illegal_action == "raise":
-                raise LandlordError(
+                raise InvalidAction(
                     f"action {slot} is not legal for {agent} here; the legal actions are "
                     f"{sorted(self._answers)} (use the observation's action_mask)"
                 )
             slot = min(self._answers)
         self._running.answer(self._answers[slot])
         self._after_engine()
+
+    def _slot(self, action: Any) -> int:
+        """Return `action` as an index of the action space; raise InvalidAction for anything else."""
+        if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+            action = action.reshape(()).item()
+        if isinstance(action, numbers.Integral) and not isinstance(action, (bool, np.bool_)):
+            slot = int(action)
+            if 0 <= slot < self.layout.size:
+                return slot
+        shown = repr(action)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise InvalidAction(
+            f"an action is a whole number from 0 to {self.layout.size - 1} (an index of the action_mask), not {shown}"
+        )
 
     def _after_engine(self) -> None:
         """Hand out rewards and endings for what the game did, and select who answers next."""
@@ -186,8 +245,10 @@ class LandlordAECEnv(AECEnv):
         self._deads_step_first()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
         driver = self._running
+        if agent not in self._seat:
+            raise EnvironmentUsageError(f"no agent is called {agent!r}: the agents are {', '.join(self._seat)}")
+        seat = self._seat[agent]
         request, mask = driver.request, self._mask
         mine = mask is not None and request is not None and request.seat == seat
         return {
@@ -212,9 +273,11 @@ class LandlordAECEnv(AECEnv):
         return text
 
     def close(self) -> None:
-        """Stop the running game, if any (its thread ends)."""
-        if self.driver is not None:
+        """Stop the running game, if any; step() then needs a reset() first."""
+        if self.driver is not None and not self._closed:
+            self._check_thread()
             self.driver.close()
+        self._closed = True
 
     def __del__(self):
         try:
@@ -271,16 +334,21 @@ class LandlordGymEnv(gymnasium.Env):
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.render_mode = render_mode
+        self._over = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
+        self._over = False
         obs, _, _, _, info = self.aec.last()
         return obs, dict(info)
 
     def step(self, action):
+        if getattr(self, "_over", False):
+            raise ResetNeeded("the game is over (terminated or truncated): call reset() to start a new game")
         self.aec.step(action)
         obs, reward, terminated, truncated, info = self.aec.last()
+        self._over = terminated or truncated
         return obs, float(reward), terminated, truncated, dict(info)
 
     def action_masks(self) -> np.ndarray:
@@ -291,4 +359,5 @@ class LandlordGymEnv(gymnasium.Env):
         return self.aec.render()
 
     def close(self) -> None:
+        self._over = False  # a step now hears that the environment was closed
         self.aec.close()
