@@ -119,3 +119,18 @@ def test_a_line_too_long_keeps_its_trailing_comment_and_long_strings():
     assert lines[3].startswith("const k = a + a") and lines[4].startswith("    + a") and lines[4].endswith("  # why")
     assert lines[5] == 'const t = "' + "y" * 120 + '"'  # a string longer than the width stays whole
     assert ld.format_source(out) == out
+
+
+def test_the_meaning_check_compares_trees_as_equality_does_without_recursing():
+    """format_text compares the reparsed output with the input without recursion (CPython 3.12 bounds
+    attrs' recursive `==` in C below the depths `check` accepts: tests/test_limits.py formats those depths);
+    it must agree with `==`."""
+    from landlord_dsl.formatter import _same_tree
+    from landlord_dsl.parser import parse
+
+    text = (Path(__file__).parents[1] / "editions" / "landlords-game-1906.lg").read_text(encoding="utf-8")
+    changed = text.replace("const wages = 100", "const wages = 101", 1)
+    assert changed != text
+    original, moved, other = parse(text, "a.lg"), parse("\n\n" + text, "a.lg"), parse(changed, "a.lg")
+    assert _same_tree(original, moved) and original == moved  # spans differ, meaning does not
+    assert not _same_tree(original, other) and original != other
