@@ -60,14 +60,15 @@ _JSON = st.recursive(
 )
 
 
-def _paths(value, path=()):
+def json_paths(value, path=()):
+    """Yield the path (keys and indices) of every value inside decoded JSON, the whole first."""
     yield path
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from _paths(item, path + (key,))
+            yield from json_paths(item, path + (key,))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _paths(item, path + (index,))
+            yield from json_paths(item, path + (index,))
 
 
 @st.composite
@@ -75,7 +76,7 @@ def tampered(draw) -> tuple[int, str]:
     index = draw(st.integers(0, len(_SAVES) - 1))
     data = json.loads(_saved(index))
     for _ in range(draw(st.integers(1, 3))):
-        paths = list(_paths(data))
+        paths = list(json_paths(data))
         # the chance state's 625 numbers would take most draws; weigh it like one field
         plain = [p for p in paths if p[:1] != ("chance_state",) or len(p) <= 2]
         path = draw(st.sampled_from(plain))

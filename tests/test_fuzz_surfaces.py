@@ -37,6 +37,7 @@ from landlord_dsl.errors import UsageError
 from landlord_dsl.replay import log_text
 from landlord_dsl.sweep import read_records, render_table
 from landlord_dsl.watch import record, replay_data, replay_html
+from test_fuzz_saves import json_paths
 
 THOROUGH = os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough"
 
@@ -84,19 +85,9 @@ _JSON = st.recursive(
 )
 
 
-def _paths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, path + (index,))
-
-
 def _tamper_json(draw, data):
     """Return `data` (decoded JSON) with one value replaced, dropped, nudged or added, as drawn."""
-    path = draw(st.sampled_from(list(_paths(data))))
+    path = draw(st.sampled_from(list(json_paths(data))))
     if not path:
         return draw(_JSON)
     parent = data
