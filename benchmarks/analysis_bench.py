@@ -21,22 +21,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from landlord_dsl import analysis
-from landlord_dsl.analysis.explore import _Explorer
-from landlord_dsl.loader import load
+from landlord_dsl.checking.loader import load
+from landlord_dsl.studies import analysis
+from landlord_dsl.studies.analysis.explore import Explorer
 
 
 def measure(edition: str, parts: str, repeat: int) -> dict:
     """Return the best wall and CPU seconds of `repeat` analyses of `edition`, with its size."""
     rules = load(edition)
     turns = [0]
-    run_turn = _Explorer.run_turn
+    run_turn = Explorer.run_turn
 
     def counting(self, key):
         turns[0] += 1
         return run_turn(self, key)
 
-    _Explorer.run_turn = counting
+    Explorer.run_turn = counting
     try:
         best_wall = best_cpu = float("inf")
         for _ in range(repeat):
@@ -46,7 +46,7 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
             best_wall = min(best_wall, time.perf_counter() - wall)
             best_cpu = min(best_cpu, time.process_time() - cpu)
     finally:
-        _Explorer.run_turn = run_turn
+        Explorer.run_turn = run_turn
     return {
         "edition": rules.name,
         "parts": parts,

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # benchmark the working tree next to this file, installed or not
 
 import landlord_dsl as ld  # noqa: E402
-from landlord_dsl.parallel import simulate_many  # noqa: E402
+from landlord_dsl.studies.parallel import simulate_many  # noqa: E402
 
 EDITIONS = ["landlords-game-1904", "landlords-game-1906", "monopoly-1933-atlantic-city", "landlords-game-1939"]
 

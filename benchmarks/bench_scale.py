@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import landlord_dsl as ld  # noqa: E402
-from landlord_dsl.parallel import simulate_many  # noqa: E402
-from landlord_dsl.sweep import parse_grid, run_sweep  # noqa: E402
+from landlord_dsl.studies.parallel import simulate_many  # noqa: E402
+from landlord_dsl.studies.sweep import parse_grid, run_sweep  # noqa: E402
 
 
 def _cpu() -> float:
@@ -79,7 +79,7 @@ def memory(edition: str, games: int, players: int, jobs: int) -> dict:
         "import sys, resource, time\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "import landlord_dsl as ld\n"
-        "from landlord_dsl.parallel import simulate_many\n"
+        "from landlord_dsl.studies.parallel import simulate_many\n"
         "start = time.perf_counter()\n"
         f"s = simulate_many(ld.load_edition({edition!r}), {games}, {players}, jobs={jobs}).result()\n"
         "wall = time.perf_counter() - start\n"

@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 
 import landlord_dsl as ld
-from landlord_dsl.analysis import Analysis, analyze
-from landlord_dsl.errors import LandlordError
-from landlord_dsl.plots import analysis_figure
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.core.errors import LandlordError
+from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.presentation.plots import analysis_figure
+from landlord_dsl.studies.analysis import Analysis, analyze
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "analysis"
 

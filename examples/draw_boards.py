@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import landlord_dsl as ld
-from landlord_dsl.board import board_svg
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.presentation.board import board_svg
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "boards"
 

@@ -2,9 +2,11 @@
 
     python examples/draw_diagrams.py
 
-Three pictures, drawn narrow and tall so that they read on a phone as on a
-desktop: the pipeline from a .lg file to a game, how a turn runs, and the
-exchange of requests between the engine, the chance source and the agents.
+Four pictures, drawn narrow and tall so that they read on a phone as on a
+desktop: the pipeline from a .lg file to a game, how a turn runs, the
+exchange of requests between the engine, the chance source and the agents,
+and the package's stages as its folders (drawn from the layers contract in
+pyproject.toml that `lint-imports` checks, and the files in each folder).
 They are plain SVG (no script, no web font), so the site works offline.
 tests/test_diagrams.py fails while a picture in docs/ is out of date.
 """
@@ -12,9 +14,12 @@ tests/test_diagrams.py fails while a picture in docs/ is out of date.
 from __future__ import annotations
 
 import html
+import textwrap
+import tomllib
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "diagrams"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "assets" / "diagrams"
 FONT = 13  # px: the smallest text of every diagram (the pages say so to the browser check)
 WIDTH = 420
 INK, MUTED, LINE = "#1f2933", "#52606d", "#7b8794"
@@ -211,7 +216,47 @@ def requests() -> str:
     return d.render()
 
 
-DIAGRAMS = {"pipeline": pipeline, "turn": turn, "requests": requests}
+def stage_layers() -> list[list[str]]:
+    """Return the package's layers, the top one first, each a list of the stages (folders or modules) it holds,
+    as the layers contract in pyproject.toml gives them."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "stages"]
+    return [[name.strip() for name in layer.split("|")] for layer in contract["layers"]]
+
+
+def stage_files(stage: str) -> list[str]:
+    """Return what a stage holds: its modules (and sub-packages, with a slash), or the module it is."""
+    folder = ROOT / "landlord_dsl" / stage
+    if not folder.is_dir():
+        return [f"{stage}.py"]
+    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    packages = sorted(p.name + "/" for p in folder.iterdir() if (p / "__init__.py").exists())
+    return modules + packages
+
+
+def stages() -> str:
+    """Return the package's stages as folders, each layer importing only the layers under it."""
+    d = Svg("The package's stages: each folder imports only the folders drawn under it")
+    x, w, gap = 16, WIDTH - 32, 12
+    y = 12.0
+    layers = stage_layers()
+    for n, layer in enumerate(layers):
+        width = (w - gap * (len(layer) - 1)) / len(layer)
+        bottoms = []
+        for i, stage in enumerate(layer):
+            name = stage + ("/" if (ROOT / "landlord_dsl" / stage).is_dir() else "")
+            lines = [name, *textwrap.wrap(", ".join(stage_files(stage)), int(width / 7.6))]
+            fill = FILLS["step"] if stage in ("engine", "program") else FILLS["data"]
+            bottoms.append(d.box(x + i * (width + gap), y, width, lines, fill))
+        bottom = max(bottoms)
+        if n + 1 < len(layers):
+            d.arrow(WIDTH / 2, bottom, WIDTH / 2, bottom + 26, label="imports" if n == 0 else "")
+            y = bottom + 28
+    d.text(WIDTH / 2, d.bottom + 22, "side by side: neither imports the other", colour=MUTED, italic=True)
+    return d.render()
+
+
+DIAGRAMS = {"pipeline": pipeline, "turn": turn, "requests": requests, "stages": stages}
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 
 import landlord_dsl as ld
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.core.resources import shipped_files
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "family.svg"
 COLUMN, BOX_H, GAP, TOP = 300, 58, 12, 70

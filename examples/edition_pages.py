@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 import landlord_dsl as ld
-from landlord_dsl import ast
+from landlord_dsl.language import ast
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "docs" / "editions"
@@ -198,7 +198,7 @@ def disagreements(name: str) -> str:
 
 def extensions(name: str) -> str:
     """Return the list of an edition's extension points, each with what replacing it does."""
-    from landlord_dsl.extensions import extension_points
+    from landlord_dsl.checking.extensions import extension_points
 
     points = extension_points(ld.load_edition(name).model)
     if not points:

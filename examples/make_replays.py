@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import landlord_dsl as ld
-from landlord_dsl.watch import record, replay_html
+from landlord_dsl.presentation.watch import record, replay_html
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "replays"
 

@@ -24,9 +24,9 @@ from pathlib import Path
 import figure_data
 
 import landlord_dsl as ld
-from landlord_dsl import plots
-from landlord_dsl.simulate import Summary, play_one
-from landlord_dsl.stats import Stats, gini, layout
+from landlord_dsl.presentation import plots
+from landlord_dsl.studies.simulate import Summary, play_one
+from landlord_dsl.studies.stats import Stats, gini, layout
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -25,9 +25,9 @@ from pathlib import Path
 import figure_data
 
 import landlord_dsl as ld
-from landlord_dsl.parallel import simulate_many
-from landlord_dsl.plots import simulation_figure
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.presentation.plots import simulation_figure
+from landlord_dsl.studies.parallel import simulate_many
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "assets" / "stats"
 

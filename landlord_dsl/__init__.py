@@ -9,7 +9,7 @@ The façade:
 
 `check(text)` returns the diagnostics of .lg source text, `format_source(text)`
 its canonical layout, and `diff(a, b)` the semantic changes between two rule
-sets; `landlord_dsl.parallel.simulate_many` runs many seeded games on every
+sets; `landlord_dsl.studies.parallel.simulate_many` runs many seeded games on every
 core, `analyze(rules)` derives exact long-run landing tables from the rules,
 and `env(rules)` is a PettingZoo environment over any rule set (the `rl`
 extra, docs/rl.md).
@@ -52,13 +52,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import _moved
+from .core.version import __version__ as __version__
+
 if TYPE_CHECKING:
-    from . import ast
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
-    from .analysis import Analysis
-    from .compare import Change
-    from .engine import Game, GameResult
-    from .errors import (
+    from .checking.loader import RuleSet, load_text
+    from .core.errors import (
         Diagnostic,
         GameLogError,
         LandlordError,
@@ -70,48 +70,53 @@ if TYPE_CHECKING:
         SaveError,
         UsageError,
     )
-    from .events import ThrowEvent, TurnEvent
-    from .loader import RuleSet, load_text
-    from .program import Program
-    from .requests import ScriptedChance, SeededChance
+    from .engine.events import ThrowEvent, TurnEvent
+    from .engine.game import Game, GameResult
+    from .engine.saves import GameState, state_from_json, state_to_json
+    from .language import ast
+    from .presentation.compare import Change
+    from .program.compiled import Program
+    from .program.requests import ScriptedChance, SeededChance
     from .rl import LandlordAECEnv
-    from .rule_coverage import Coverage
-    from .saves import GameState, state_from_json, state_to_json
+    from .studies.analysis import Analysis
+    from .studies.rule_coverage import Coverage
 
 # The public classes are imported on first use, so that `import landlord_dsl`
 # (and `landlord-dsl --help`) does not pay for the parser, checker and compiler.
+_moved.install()  # the module paths of 0.1 (landlord_dsl.loader, ...) for one more release
+
 _LAZY = {
     "Agent": "agents",
     "HeuristicAgent": "agents",
     "HumanAgent": "agents",
     "RandomAgent": "agents",
     "ScriptedAgent": "agents",
-    "Program": "program",
-    "Game": "engine",
-    "GameResult": "engine",
-    "GameState": "saves",
-    "ThrowEvent": "events",
-    "TurnEvent": "events",
-    "state_from_json": "saves",
-    "state_to_json": "saves",
-    "Diagnostic": "errors",
-    "LandlordError": "errors",
-    "RuleRuntimeError": "errors",
-    "RuleSourceError": "errors",
-    "RuleSyntaxError": "errors",
-    "RuleCheckError": "errors",
-    "UsageError": "errors",
-    "SaveError": "errors",
-    "GameLogError": "errors",
-    "OutputError": "errors",
-    "RuleSet": "loader",
-    "load_text": "loader",
-    "ScriptedChance": "requests",
-    "SeededChance": "requests",
+    "Program": "program.compiled",
+    "Game": "engine.game",
+    "GameResult": "engine.game",
+    "GameState": "engine.saves",
+    "ThrowEvent": "engine.events",
+    "TurnEvent": "engine.events",
+    "state_from_json": "engine.saves",
+    "state_to_json": "engine.saves",
+    "Diagnostic": "core.errors",
+    "LandlordError": "core.errors",
+    "RuleRuntimeError": "core.errors",
+    "RuleSourceError": "core.errors",
+    "RuleSyntaxError": "core.errors",
+    "RuleCheckError": "core.errors",
+    "UsageError": "core.errors",
+    "SaveError": "core.errors",
+    "GameLogError": "core.errors",
+    "OutputError": "core.errors",
+    "RuleSet": "checking.loader",
+    "load_text": "checking.loader",
+    "ScriptedChance": "program.requests",
+    "SeededChance": "program.requests",
     # importable from the package before it loaded lazily
-    "Coverage": "rule_coverage",
-    "load": "loader",
-    "compile_ruleset": "compiler",
+    "Coverage": "studies.rule_coverage",
+    "load": "checking.loader",
+    "compile_ruleset": "compiling.compiler",
 }
 
 __all__ = [
@@ -172,19 +177,16 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-__version__ = "0.1.0"
-
-
 def load_edition(name_or_path: str | Path) -> RuleSet:
     """Return the checked RuleSet of a shipped edition (by name) or a .lg file."""
-    from .loader import load
+    from .checking.loader import load
 
     return load(name_or_path)
 
 
 def parse(text: str, file: str = "<string>") -> ast.Module:
     """Return the typed AST (ast.Module) of .lg source text."""
-    from .parser import parse as _parse
+    from .language.parser import parse as _parse
 
     return _parse(text, file)
 
@@ -196,11 +198,12 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     around an extension point, ...); with `strict`, as `check --strict`, also
     every citation that does not start with a source key.
     """
-    from .errors import LandlordError
-    from .loader import load_text, warnings_of
+    from .checking.loader import load_text, warnings_of
+    from .compiling.compiler import checked
+    from .core.errors import LandlordError
 
     try:
-        ruleset = load_text(text, file)
+        ruleset = checked(load_text(text, file))
     except LandlordError as err:
         return list(err.diagnostics)
     return warnings_of(ruleset, strict)
@@ -208,29 +211,29 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
 
 def format_source(text: str, file: str = "<string>") -> str:
     """Return .lg source text in its canonical layout (comments are kept)."""
-    from .formatter import format_text
+    from .checking.loader import format_with_base
 
-    return format_text(text, file)
+    return format_with_base(text, file)
 
 
 def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
     """Return the compiled Program of a RuleSet for the given option values."""
-    from .compiler import compile_ruleset
+    from .compiling.compiler import compile_ruleset
 
     return compile_ruleset(rules, options)
 
 
 def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
     """Return the semantic changes (a list of compare.Change) that turn rule set `a` into `b`."""
-    from .compare import diff as _diff
-    from .loader import load
+    from .checking.loader import load
+    from .presentation.compare import diff as _diff
 
     return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
 
 
 def analyze(rules: RuleSet | str, **settings: Any) -> Analysis:
     """Return the exact long-run movement tables of one token (an analysis.Analysis); see analysis.analyze."""
-    from .analysis import analyze as _analyze
+    from .studies.analysis import analyze as _analyze
 
     return _analyze(rules, **settings)
 
@@ -246,14 +249,14 @@ def coverage(
     """Return what in the rules fired in `games` games of bots (seeds seed, seed+1, ..., as `simulate` plays):
     for every rule, handler, branch arm, choice option, card, end condition and statement, in how many
     games and how many times, with its .lg file and line (a Coverage; see rule_coverage.coverage)."""
-    from .rule_coverage import coverage as _coverage
+    from .studies.rule_coverage import coverage as _coverage
 
     return _coverage(rules, games, players, options, seed, bot_reserve)
 
 
 def shipped_editions() -> list[str]:
     """Return the names of every shipped edition and variant."""
-    from .resources import shipped_files
+    from .core.resources import shipped_files
 
     return list(shipped_files())
 
@@ -274,10 +277,10 @@ def new_game(
     else UsageError.
     """
     from .agents import HeuristicAgent
-    from .compiler import compile_ruleset
-    from .engine import Game
-    from .loader import load
-    from .program import Program
+    from .checking.loader import load
+    from .compiling.compiler import compile_ruleset
+    from .engine.game import Game
+    from .program.compiled import Program
 
     if isinstance(rules, str):
         rules = load(rules)
@@ -295,7 +298,7 @@ def env(
     `settings` are LandlordAECEnv's: bots, reward, bid_levels, turn_limit,
     illegal_action, render_mode.
     """
-    from .errors import LandlordError
+    from .core.errors import LandlordError
 
     try:
         from .rl import LandlordAECEnv

@@ -8,28 +8,18 @@ from __future__ import annotations
 
 import random
 import sys
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .errors import Diagnostic, LandlordError, UsageError, visible
-from .requests import FOLDED_AGENTS, BidRequest, DecisionRequest
+from .core.errors import Diagnostic, LandlordError, UsageError, visible
+from .engine.events import LogRoll, LogTurn, decode
+from .engine.game import RESERVE_CAP as RESERVE_CAP
+from .engine.game import Agent as Agent
+from .engine.game import default_reserve as default_reserve
+from .program.requests import FOLDED_AGENTS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
-    from .engine import Game
-    from .program import Program
-
-
-class Agent:
-    """The interface: pick an option index, or bid an amount (None passes)."""
-
-    def choose(self, game: Game, request: DecisionRequest) -> int:  # pragma: no cover - interface
-        """Return the index, in `request.legal`, of the option this seat takes."""
-        raise NotImplementedError
-
-    def bid(self, game: Game, request: BidRequest) -> int | None:  # pragma: no cover - interface
-        """Return a bid in `[request.minimum, request.maximum]`, or None to pass."""
-        raise NotImplementedError
+    from .engine.game import Game
 
 
 class RandomAgent(Agent):
@@ -208,8 +198,6 @@ class HumanAgent(Agent):
             self.stdout.write("  please answer with one of the numbers shown\n")
 
     def _context(self, game: Game, seat: int) -> None:
-        from .narrate import decision_context
-
         self.stdout.write(f"\n{visible(game.names[seat])}: {decision_context(game, seat)}\n")
 
     def choose(self, game: Game, request: DecisionRequest) -> int:
@@ -258,45 +246,6 @@ class HumanAgent(Agent):
         return int(answer) if answer else None
 
 
-# The reserve the bots were tuned with on the shipped editions, in each of which a quarter
-# of the starting money is at least this much (so their games are the same as before the
-# reserve followed the rules' money scale).
-RESERVE_CAP = 100
-
-_DEFAULT_RESERVES: dict[tuple[int, int], tuple[weakref.ref, int]] = {}
-
-
-def default_reserve(program: Program, players: int) -> int:
-    """Return the heuristic bot's reserve for a game of `players` seats: a quarter of the least money
-    a seat is given before the first turn, and at most RESERVE_CAP (docs/engine.md, "The heuristic bot").
-
-    The starting money is measured on a setup played aside (seed 0, every decision its first
-    option, no bids), so a game restored from a save gets the same reserve as the one saved.
-    """
-    key = (id(program), players)
-    known = _DEFAULT_RESERVES.get(key)
-    if known is not None and known[0]() is program:
-        return known[1]
-    from .engine import Game
-    from .simulate import starting_money
-
-    aside = Game(program, [_FirstOption()] * players, seed=0)
-    aside.setup()
-    reserve = min(RESERVE_CAP, min(starting_money(aside)) // 4)
-    _DEFAULT_RESERVES[key] = (weakref.ref(program), reserve)
-    return reserve
-
-
-class _FirstOption(Agent):
-    """Takes the first option and never bids: the seats of the setup `default_reserve` plays aside."""
-
-    def choose(self, game: Game, request: DecisionRequest) -> int:
-        return 0
-
-    def bid(self, game: Game, request: BidRequest) -> int | None:
-        return None
-
-
 def make_agent(kind: str, seed: int, seat: int, reserve: int | None = None) -> Agent:
     """Return a new agent of a named kind (bot, random or human) for a seat; `reserve` is a bot's (None: the rules')."""
     if kind == "bot":
@@ -306,3 +255,17 @@ def make_agent(kind: str, seed: int, seat: int, reserve: int | None = None) -> A
     if kind == "human":
         return HumanAgent()
     raise UsageError(f"unknown seat kind '{kind}': use bot, random or human")
+
+
+def decision_context(game: Game, seat: int) -> str:
+    """Return what a person answering for `seat` needs in view: his cash, his space, and this turn's last throw."""
+    told = [f"cash {game.cash(seat)}", f"on {game.space_name(game.pos[seat])}"]
+    for event in reversed(game.log):
+        typed = decode(event)
+        if isinstance(typed, LogTurn):
+            break
+        if isinstance(typed, LogRoll):
+            thrower = "you" if typed.seat == seat else game.names[typed.seat]
+            told.append(f"{thrower} threw {' + '.join(map(str, typed.dice))} = {sum(typed.dice)} this turn")
+            break
+    return visible(", ".join(told))

@@ -281,10 +281,10 @@ def assert_script_used_up(game) -> None:
 
 
 def engine_function(source: str, name: str, **names: Any):
-    """Return the function `name` defined by `source`, compiled as if written in landlord_dsl/engine.py,
+    """Return the function `name` defined by `source`, compiled as if written in landlord_dsl/engine/game.py,
     with `names` as its globals: a Python error raised there is the engine's (reported as a rule failure),
     where one raised in a caller's own code (a test's, an agent's) is the caller's and reaches it unchanged."""
-    from landlord_dsl import engine
+    from landlord_dsl.engine import game as engine
 
     namespace: dict[str, Any] = dict(names)
     exec(compile(source, engine.__file__, "exec"), namespace)

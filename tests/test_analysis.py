@@ -1,4 +1,4 @@
-"""Exact movement analysis (landlord_dsl.analysis).
+"""Exact movement analysis (landlord_dsl.studies.analysis).
 
 Checked against a published table, an independent chain and sampling.
 
@@ -22,8 +22,8 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import landlord_dsl as ld  # noqa: E402
-from landlord_dsl.analysis import analyze, sample_turn_ends  # noqa: E402
-from landlord_dsl.cli import main  # noqa: E402
+from landlord_dsl.cli.main import main  # noqa: E402
+from landlord_dsl.studies.analysis import analyze, sample_turn_ends  # noqa: E402
 from sweep_params import variants_slow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,7 +327,7 @@ def test_the_analysis_benchmark_runs():
 
 def test_analyze_draws_the_board_shaded_by_the_exact_shares(tmp_path):
     pytest.importorskip("matplotlib")
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     chart = tmp_path / "ring.png"
     out = io.StringIO()

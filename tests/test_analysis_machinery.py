@@ -13,8 +13,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from landlord_dsl.analysis import chain, explore  # noqa: E402
-from landlord_dsl.analysis.chain import closed_classes, stationary  # noqa: E402
+from landlord_dsl.studies.analysis import chain, explore  # noqa: E402
+from landlord_dsl.studies.analysis.chain import closed_classes, stationary  # noqa: E402
 
 live_locals = explore.live_locals.__wrapped__  # uncached, so that monkeypatched dis is read
 

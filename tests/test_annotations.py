@@ -5,8 +5,9 @@ The compiler and the tools read `model.types`, `model.refs`, `model.frames` and
 through it, so there is one place that says what the checker found per node.
 """
 
-from landlord_dsl import ast, load_text
-from landlord_dsl.model import Annotations
+from landlord_dsl import load_text
+from landlord_dsl.checking.model import Annotations
+from landlord_dsl.language import ast
 
 SOURCE = """
 edition "annotated" { players 2 to 2 }

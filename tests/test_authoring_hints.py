@@ -8,9 +8,9 @@ import io
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.cli import main
-from landlord_dsl.narrate import describe_event
-from landlord_dsl.show import show_text
+from landlord_dsl.cli.main import main
+from landlord_dsl.presentation.narrate import describe_event
+from landlord_dsl.presentation.show import show_text
 
 ORIGINAL = """edition "our-game" {
     title "Our game"

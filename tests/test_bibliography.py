@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl import ast
-from landlord_dsl.bibliography import parse_citation, render_markdown, shipped_sources
-from landlord_dsl.cli import main
-from landlord_dsl.formatter import format_text
-from landlord_dsl.loader import load, load_text
-from landlord_dsl.parser import parse
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.checking.bibliography import parse_citation, render_markdown, shipped_sources
+from landlord_dsl.checking.loader import format_with_base, load, load_text
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.language import ast
+from landlord_dsl.language.parser import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -186,10 +185,10 @@ def test_reference_survives_formatting():
         'edition "x" { }\nreference   "club-2024"  "Rules of our club" at  "the binder"\n'
         'reference "notes" "' + "A very long description of our notes " * 3 + '" at "' + "a shelf " * 6 + '"\n'
     )
-    formatted = format_text(text)
+    formatted = format_with_base(text)
     assert 'reference "club-2024" "Rules of our club" at "the binder"\n' in formatted
     assert parse(formatted) == parse(text)
-    assert format_text(formatted) == formatted
+    assert format_with_base(formatted) == formatted
 
 
 def test_show_prints_each_citation_whole_with_its_confidence_after_it(tmp_path):
@@ -237,7 +236,7 @@ GOOD_ENTRY = (
     ],
 )
 def test_a_malformed_bibliography_is_a_clear_error_naming_the_file_and_entry(tmp_path, monkeypatch, text, message):
-    import landlord_dsl.bibliography as bibliography
+    import landlord_dsl.checking.bibliography as bibliography
 
     (tmp_path / "bibliography.toml").write_text(text, encoding="utf-8")
     monkeypatch.setattr(bibliography, "editions_dir", lambda: tmp_path)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.board import board_svg
-from landlord_dsl.cli import main
+from landlord_dsl.cli.main import main
+from landlord_dsl.presentation.board import board_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +134,7 @@ def test_a_label_that_names_a_colour_is_drawn_in_that_colour(edition):
     """The legend and the drawing agree (issue 27): 1939's "Railroad depot (red)" was drawn yellow and
     its "SO WHAT? circle (blue)" green. A kind (or set) whose label names a colour is filled (banded) in
     it, and its legend row shows the colour its spaces are drawn in."""
-    from landlord_dsl.board import NAMED_COLOURS
+    from landlord_dsl.presentation.board import NAMED_COLOURS
 
     rules = ld.load_edition(edition)
     program = ld.compile_rules(rules)
@@ -157,7 +157,7 @@ def test_a_label_that_names_a_colour_is_drawn_in_that_colour(edition):
 
 def test_a_set_whose_label_names_a_colour_is_banded_in_it():
     """1933's "Light blue: Park Place and Boardwalk" is banded light blue, its "Green: ..." green."""
-    from landlord_dsl.board import NAMED_COLOURS
+    from landlord_dsl.presentation.board import NAMED_COLOURS
 
     rules = ld.load_edition("monopoly-1933-atlantic-city")
     spaces = _spaces(board_svg(rules))

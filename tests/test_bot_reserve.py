@@ -10,8 +10,8 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.agents import RESERVE_CAP, HeuristicAgent, default_reserve, make_agent
-from landlord_dsl.cli import main
-from landlord_dsl.simulate import GameRecord, Summary
+from landlord_dsl.cli.main import main
+from landlord_dsl.studies.simulate import GameRecord, Summary
 
 # A small-money game: 1933 Monopoly with 90 to start and no salary, and the two-card decks
 # (option proxy_decks=false), so money only ever shrinks. A bot keeping back 100 never buys here.
@@ -186,8 +186,8 @@ def test_a_bot_reserve_changes_what_the_bots_do(poor):
 
 
 def test_simulate_many_refuses_a_negative_reserve():
-    from landlord_dsl.errors import UsageError
-    from landlord_dsl.parallel import simulate_many
+    from landlord_dsl.core.errors import UsageError
+    from landlord_dsl.studies.parallel import simulate_many
 
     with pytest.raises(UsageError, match="a bot reserve cannot be negative"):
         simulate_many(ld.load_edition("landlords-game-1904"), 1, 2, jobs=1, bot_reserve=-1)

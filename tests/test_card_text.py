@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.show import show_text
+from landlord_dsl.presentation.show import show_text
 
 SOURCE = """edition "x" {{ players 2 to 2 }}
 option fine = 5

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import RandomAgent
-from landlord_dsl.errors import SaveError, UsageError
-from landlord_dsl.options import resolve_options
-from landlord_dsl.resources import shipped_files
-from landlord_dsl.types import choice_name
+from landlord_dsl.checking.options import resolve_options
+from landlord_dsl.core.errors import SaveError, UsageError
+from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.core.types import choice_name
 
 HEAD = """edition "x" { players 2 to 4 }
 choice standing "What governs a turn" { "free", "jail", "leaving" }
@@ -266,7 +266,7 @@ def test_check_warns_of_each_old_form_where_it_is_written():
 
 
 def test_check_command_prints_the_warnings_and_still_passes(tmp_path, capsys):
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     path = tmp_path / "old.lg"
     path.write_text(OLD)

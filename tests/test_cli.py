@@ -14,7 +14,7 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.agents import MAX_INVALID_ANSWERS
-from landlord_dsl.cli import main
+from landlord_dsl.cli.main import main
 from scenario_helpers import engine_function
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,7 +163,7 @@ def test_play_narrates_and_logs(tmp_path):
 
 def test_play_reports_a_python_error_in_the_rules_as_a_rule_failure(monkeypatch, capsys):
     """`play` runs the game through Game.play, so a failure inside the rules is located, exit 1, not a crash."""
-    from landlord_dsl.engine import Game
+    from landlord_dsl.engine.game import Game
 
     failing_turn = engine_function(  # an engine bug: a caller's own error would reach the caller unchanged
         "def failing_turn(game):\n"
@@ -300,7 +300,7 @@ def test_each_stage_raises_its_own_kind_of_error(tmp_path):
         ld.compile_rules(ld.load_edition("landlords-game-1906"), {"faster": "1"})
     with pytest.raises(ld.SaveError):
         ld.state_from_json("{}")
-    from landlord_dsl.replay import read_log
+    from landlord_dsl.presentation.replay import read_log
 
     with pytest.raises(ld.GameLogError):
         read_log("not a log\n")
@@ -334,12 +334,12 @@ def test_a_rule_failing_in_simulate_names_the_game_and_its_seed(tmp_path, monkey
 
 def test_sweep_plot_without_matplotlib_fails_before_playing(tmp_path, monkeypatch, capsys):
     """As `simulate --plot`: the missing extra is named before a single game is played."""
-    import landlord_dsl.sweep
+    import landlord_dsl.studies.sweep
 
     def played(*args, **kwargs):
         raise AssertionError("the sweep was played")
 
-    monkeypatch.setattr(landlord_dsl.sweep, "run_sweep", played)
+    monkeypatch.setattr(landlord_dsl.studies.sweep, "run_sweep", played)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     code, _ = run("sweep", "landlords-game-1906", "--games", "2", "--plot", str(tmp_path / "s.png"))
     assert code == 1 and "pip install 'landlord-dsl[plot]'" in capsys.readouterr().err
@@ -363,7 +363,7 @@ def test_board_refuses_a_file_name_that_is_not_svg(tmp_path, capsys):
 
 
 def test_color_always_without_rich_says_there_is_no_colour(monkeypatch, capsys):
-    from landlord_dsl import terminal
+    from landlord_dsl.core import terminal
 
     monkeypatch.setattr(terminal, "rich_installed", lambda: False)
     code, out = run("diff", "landlords-game-1904", "landlords-game-1904-without-lot-tickets", "--color", "always")
@@ -383,8 +383,8 @@ def test_one_default_seed_everywhere():
     (the seeds of the published figures), and `simulate` with no seed is `simulate --seed 0`."""
     import inspect
 
-    from landlord_dsl import analysis, outcomes, parallel, simulate, sweep
-    from landlord_dsl.cli import build_parser
+    from landlord_dsl.cli.main import build_parser
+    from landlord_dsl.studies import analysis, outcomes, parallel, simulate, sweep
 
     parser = build_parser()
     commands = {

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.bibliography import parse_citation
-from landlord_dsl.cli import main
-from landlord_dsl.loader import load_text
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.checking.bibliography import parse_citation
+from landlord_dsl.checking.loader import load_text
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.resources import shipped_files
 
 COMPAT = Path(__file__).parent / "data" / "compat"
 CASES = sorted(COMPAT.glob("*.lg"))

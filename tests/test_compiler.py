@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
-from landlord_dsl.builtins import BUILTINS, with_reference_table
-from landlord_dsl.compiler import compile_ruleset
-from landlord_dsl.resources import editions_dir
+from landlord_dsl.checking.builtins import BUILTINS, with_reference_table
+from landlord_dsl.compiling.compiler import compile_ruleset
+from landlord_dsl.core.resources import editions_dir
 from scenario_helpers import engine_function
 
 FILES = sorted(editions_dir().rglob("*.lg"))
@@ -886,13 +886,13 @@ def test_gini_pct_may_be_used_in_a_constant_and_is_folded(tmp_path):
 
 
 def test_the_reference_table_of_built_ins_is_the_registrys():
-    """The language reference's built-ins table is generated from BUILTINS (`python -m landlord_dsl.builtins
+    """The language reference's built-ins table is generated from BUILTINS (`python -m landlord_dsl.checking.builtins
     PAGE`): a built-in added, changed or removed without regenerating it fails here."""
     docs = Path(__file__).parent.parent / "docs"
     pages = [p for p in docs.rglob("*.md") if "<!-- BEGIN BUILTINS" in p.read_text(encoding="utf-8")]
     assert len(pages) == 1, pages
     page = pages[0].read_text(encoding="utf-8")
-    assert with_reference_table(page) == page, f"run: python -m landlord_dsl.builtins {pages[0]}"
+    assert with_reference_table(page) == page, f"run: python -m landlord_dsl.checking.builtins {pages[0]}"
     assert all(f"| `{name}` |" in page for name in BUILTINS)
     cheat_sheet = (docs / "language" / "cheat-sheet.md").read_text(encoding="utf-8")
     assert all(f"`{name}`" in cheat_sheet for name in BUILTINS)

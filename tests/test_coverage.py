@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.cli import main
-from landlord_dsl.compiler import compile_counted, compile_ruleset
-from landlord_dsl.loader import load
-from landlord_dsl.rule_coverage import coverage, inventory, render_text, unlisted
+from landlord_dsl.checking.loader import load
+from landlord_dsl.cli.main import main
+from landlord_dsl.compiling.compiler import compile_counted, compile_ruleset
+from landlord_dsl.studies.rule_coverage import coverage, inventory, render_text, unlisted
 
 _COUNTER = re.compile(r"^\s*_cov\[\d+\] \+= 1$")
 
@@ -172,7 +172,7 @@ def test_counting_never_changes_a_game(name, players, seed):
 
 
 def test_coverage_plays_the_games_simulate_plays():
-    from landlord_dsl.simulate import simulate
+    from landlord_dsl.studies.simulate import simulate
 
     rules = ld.load_edition("landlords-game-1906")
     report = coverage(rules, games=3, players=3, seed=5)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.rule_coverage import render_toml, toml_string, unlisted
+from landlord_dsl.studies.rule_coverage import render_toml, toml_string, unlisted
 
 ROOT = Path(__file__).resolve().parents[1]
 ALLOW_FILE = ROOT / "tests" / "data" / "coverage-allow.toml"

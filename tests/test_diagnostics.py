@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.errors import LandlordError, RuleRuntimeError
-from landlord_dsl.loader import load
-from landlord_dsl.sourcefile import decode
+from landlord_dsl.checking.loader import load
+from landlord_dsl.core.errors import LandlordError, RuleRuntimeError
+from landlord_dsl.language.sourcefile import decode
 
 BASE = """edition "x" { players 2 to 4 }
 account treasury "Public treasury"

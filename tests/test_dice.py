@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.formatter import format_module
-from landlord_dsl.parser import parse
-from landlord_dsl.requests import DiceRequest, SeededChance
-from landlord_dsl.saves import state_from_json, state_to_json
+from landlord_dsl.engine.saves import state_from_json, state_to_json
+from landlord_dsl.language.formatter import format_module
+from landlord_dsl.language.parser import parse
+from landlord_dsl.program.requests import DiceRequest, SeededChance
 
 SPEED_DIE = "monopoly-1933-speed-die"
 
@@ -249,7 +249,7 @@ def test_exact_analysis_refuses_rules_with_declared_dice_saying_where():
 
 
 def test_exact_analysis_refusal_on_the_command_line_is_an_error_not_a_traceback(capsys):
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     code = main(["analyze", SPEED_DIE])
     err = capsys.readouterr().err
@@ -261,7 +261,7 @@ def test_a_logged_speed_die_game_replays_and_an_edited_face_is_caught(tmp_path, 
     the log (a 1 made a 2) is reported, as any other edited event is."""
     import io
 
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     path = tmp_path / "speed.jsonl"
     assert main(["play", SPEED_DIE, "--seed", "2", "--log", str(path)], out=io.StringIO()) == 0
@@ -280,7 +280,7 @@ def test_a_logged_speed_die_game_replays_and_an_edited_face_is_caught(tmp_path, 
 def test_the_narration_of_a_declared_set_gives_its_total_and_a_double():
     """Issue 27: `throws Two four-sided dice: 1, 2.` gave neither total nor double; a declared set is told
     as the edition's dice are (`1 + 2 = 3`, `(a double)`), a face with a mark counting no pips."""
-    from landlord_dsl.narrate import describe_event
+    from landlord_dsl.presentation.narrate import describe_event
 
     text = small(
         'dice tetra "Two four-sided dice" 2 sides 4\ndice odd "Two odd dice" 2 faces [1, "Bus"]',

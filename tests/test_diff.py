@@ -8,8 +8,8 @@ import json
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.cli import main
-from landlord_dsl.outcomes import outcomes
+from landlord_dsl.cli.main import main
+from landlord_dsl.studies.outcomes import outcomes
 from sweep_params import variants_slow
 
 
@@ -52,7 +52,7 @@ def test_diff_1904_to_1906_lists_the_real_changes():
 
 def test_diff_sources_flag_reports_citation_only_changes():
     without = {(c.category, c.name) for c in ld.diff("landlords-game-1904", "landlords-game-1906")}
-    from landlord_dsl.compare import diff
+    from landlord_dsl.presentation.compare import diff
 
     changes = diff(ld.load_edition("landlords-game-1904"), ld.load_edition("landlords-game-1906"), sources=True)
     wages = [c for c in changes if (c.category, c.name) == ("const", "wages")]

@@ -8,8 +8,8 @@ from typing import Union, get_args
 
 import pytest
 
-from landlord_dsl import ast
-from landlord_dsl.dispatch import covers, dispatch_table, handles, named_dispatch_table
+from landlord_dsl.core.dispatch import covers, dispatch_table, handles, named_dispatch_table
+from landlord_dsl.language import ast
 
 
 class _A:
@@ -87,7 +87,7 @@ def test_a_named_table_maps_each_node_class_to_the_method_of_its_name_and_refuse
 
 
 def test_the_compiler_has_a_method_for_every_expression_and_statement():
-    from landlord_dsl import codegen_expr, codegen_stmt
+    from landlord_dsl.compiling import codegen_expr, codegen_stmt
 
     assert set(codegen_expr._EXPRESSIONS) == set(get_args(ast.Expr))
     assert set(codegen_stmt._STATEMENTS) == set(get_args(ast.Stmt))

@@ -41,8 +41,8 @@ from pathlib import Path
 import pytest
 
 from golden_files import UPDATE
-from landlord_dsl.cli import main
-from landlord_dsl.resources import editions_dir
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.resources import editions_dir
 from test_variants import output_matches
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from landlord_dsl.cli import main
+from landlord_dsl.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["docs/tour.md", "docs/editions/landlords-game-1906.md", "docs/getting-started.md"]

@@ -113,14 +113,14 @@ def _table_rows(text: str) -> list[list[str]]:
 
 def test_the_cheat_sheet_names_every_built_in_function():
     # (the reference's table of them is generated from the registry: tests/test_compiler.py)
-    from landlord_dsl.builtins import BUILTINS
+    from landlord_dsl.checking.builtins import BUILTINS
 
     sheet = (ROOT / "docs/language/cheat-sheet.md").read_text(encoding="utf-8")
     assert [name for name in BUILTINS if f"`{name}`" not in sheet] == []
 
 
 def test_the_built_in_field_and_context_name_tables_are_the_registries():
-    from landlord_dsl.types import BUILTIN_FIELDS, CONTEXT_NAMES, SHORTFALL_NAMES
+    from landlord_dsl.core.types import BUILTIN_FIELDS, CONTEXT_NAMES, SHORTFALL_NAMES
 
     page = (ROOT / "docs/language/expressions.md").read_text(encoding="utf-8")
     fields = page.split("## Built-in fields", 1)[1]

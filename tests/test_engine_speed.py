@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.requests import DiceRequest, SeededChance
+from landlord_dsl.program.requests import DiceRequest, SeededChance
 
 
 @given(seed=st.integers(0, 2**64), counts=st.lists(st.integers(1, 5), min_size=1, max_size=40))

@@ -28,8 +28,9 @@ import pytest
 
 import landlord_dsl as ld
 from golden_files import assert_matches_golden
-from landlord_dsl.errors import LandlordError
-from landlord_dsl.loader import load
+from landlord_dsl.checking.loader import load
+from landlord_dsl.compiling.compiler import checked
+from landlord_dsl.core.errors import LandlordError
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "errors"
 CASES = sorted(GOLDEN_DIR.glob("*.lg"))
@@ -78,10 +79,11 @@ def test_golden_diagnostics_point_into_the_file(path: Path):
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_golden_load_raises_the_same_diagnostics(path: Path):
-    """load(path) raises LandlordError carrying what check() returns (file names aside)."""
+def test_golden_check_raises_the_same_diagnostics(path: Path):
+    """Loading the file and checking what it fixes (`checked`, what `landlord-dsl check` does) raises
+    LandlordError carrying what check() returns (file names aside)."""
     with pytest.raises(LandlordError) as info:
-        load(path)
+        checked(load(path))
     err = info.value
     expected = _diagnose(path)
     assert [(d.message, d.span.line, d.span.column, d.hint) for d in err.diagnostics] == [

@@ -1,4 +1,4 @@
-"""The typed log events (landlord_dsl/events.py): every entry the engine logs fits its class, log lines are
+"""The typed log events (landlord_dsl/engine/events.py): every entry the engine logs fits its class, log lines are
 read back checked, and the table of events in docs/engine.md is the one the classes give."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl import events
-from landlord_dsl.control import MAX_OFFER_ROUNDS
+from landlord_dsl.engine import events
+from landlord_dsl.program.control import MAX_OFFER_ROUNDS
 
 ROOT = Path(__file__).resolve().parents[1]
 

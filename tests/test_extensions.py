@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.extensions import extension_point_lines, extension_points
-from landlord_dsl.show import show_text
+from landlord_dsl.checking.extensions import extension_point_lines, extension_points
+from landlord_dsl.presentation.show import show_text
 
 VARIANTS = sorted((Path(__file__).resolve().parents[1] / "editions" / "variants").glob("*.lg"))
 
@@ -116,7 +116,7 @@ def test_shipped_variants_check_without_warnings(path: Path):
 
 
 def test_check_prints_the_warning_and_still_passes(tmp_path: Path, capsys):
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     path = tmp_path / "v.lg"
     path.write_text(

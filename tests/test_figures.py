@@ -25,9 +25,9 @@ pytest.importorskip("matplotlib")
 from matplotlib.testing.compare import compare_images
 
 import landlord_dsl as ld
-from landlord_dsl.errors import LandlordError
-from landlord_dsl.parallel import simulate_many
-from landlord_dsl.plots import analysis_figure, simulation_figure
+from landlord_dsl.core.errors import LandlordError
+from landlord_dsl.presentation.plots import analysis_figure, simulation_figure
+from landlord_dsl.studies.parallel import simulate_many
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import Agent, HeuristicAgent
-from landlord_dsl.engine import Game
-from landlord_dsl.replay import log_text, read_log, replay
-from landlord_dsl.requests import DONE
+from landlord_dsl.engine.game import Game
+from landlord_dsl.presentation.replay import log_text, read_log, replay
+from landlord_dsl.program.requests import DONE
 
 
 class AskedHeuristic(HeuristicAgent):

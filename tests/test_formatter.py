@@ -8,8 +8,8 @@ import pytest
 
 import landlord_dsl as ld
 from golden_files import assert_matches_golden
-from landlord_dsl.formatter import WIDTH
-from landlord_dsl.resources import shipped_files
+from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.language.formatter import WIDTH
 
 GOLDEN = Path(__file__).parent / "golden" / "format"
 CASES = sorted(GOLDEN.glob("*.lg"))
@@ -125,8 +125,8 @@ def test_the_meaning_check_compares_trees_as_equality_does_without_recursing():
     """format_text compares the reparsed output with the input without recursion (CPython 3.12 bounds
     attrs' recursive `==` in C below the depths `check` accepts: tests/test_limits.py formats those depths);
     it must agree with `==`."""
-    from landlord_dsl.formatter import _same_tree
-    from landlord_dsl.parser import parse
+    from landlord_dsl.language.formatter import _same_tree
+    from landlord_dsl.language.parser import parse
 
     text = (Path(__file__).parents[1] / "editions" / "landlords-game-1906.lg").read_text(encoding="utf-8")
     changed = text.replace("const wages = 100", "const wages = 101", 1)

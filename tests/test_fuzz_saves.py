@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.saves import state_from_json, state_to_json
+from landlord_dsl.engine.saves import state_from_json, state_to_json
 
 _SAVES = [
     ("landlords-game-1906", 3, 5, 30),

@@ -32,11 +32,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.cli import main
-from landlord_dsl.errors import UsageError
-from landlord_dsl.replay import log_text
-from landlord_dsl.sweep import read_records, render_table
-from landlord_dsl.watch import record, replay_data, replay_html
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.errors import UsageError
+from landlord_dsl.presentation.replay import log_text
+from landlord_dsl.presentation.watch import record, replay_data, replay_html
+from landlord_dsl.studies.sweep import read_records, render_table
 from test_fuzz_saves import json_paths
 
 THOROUGH = os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough"

@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.grammar import keyword_terminals
-from landlord_dsl.recovery import MAX_SYNTAX_ERRORS
-from landlord_dsl.syntax_errors import code_of
+from landlord_dsl.language.grammar import keyword_terminals
+from landlord_dsl.language.recovery import MAX_SYNTAX_ERRORS
+from landlord_dsl.language.syntax_errors import code_of
 from test_fuzz import FILE, assert_contract, mutated
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The contract between generated rule code and the game (landlord_dsl/game_contract.py, issue 28 §3).
+"""The contract between generated rule code and the game (landlord_dsl/program/game_contract.py, issue 28 §3).
 
 Type checkers check that `Game` satisfies `RulesGame` (engine.py); these tests check the other side:
 the code generated for every shipped file, optimised and plain, and the run-time helpers it calls,
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl import runtime
-from landlord_dsl.compiler import compile_ruleset
-from landlord_dsl.game_contract import RulesGame
-from landlord_dsl.resources import editions_dir
+from landlord_dsl.compiling.compiler import compile_ruleset
+from landlord_dsl.core.resources import editions_dir
+from landlord_dsl.program import runtime
+from landlord_dsl.program.game_contract import RulesGame
 
 FILES = sorted(editions_dir().rglob("*.lg"))
 _MEMBER = re.compile(r"(?<![\w.])g\.(\w+)")

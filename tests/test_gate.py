@@ -22,7 +22,7 @@ def _ci_commands() -> list[str]:
     return [
         part.replace("pip install -q ", "pip install ")
         for line in lines[start:end]
-        if line.strip()
+        if line.strip() and not line.startswith("#")
         for part in line.split(" && ")
     ]
 
@@ -37,9 +37,9 @@ def test_the_readme_gives_the_command_ci_runs():
 def test_ci_fails_on_lint_format_and_type_findings_before_the_tests():
     commands = _ci_commands()
     assert "set -euo pipefail" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    gate = ["ruff check .", "ruff format --check .", "mypy"]
+    gate = ["ruff check .", "ruff format --check .", "mypy", "lint-imports"]
     assert [c for c in commands if c in gate] == gate
-    assert commands.index("mypy") < commands.index("python -m pytest --run-slow")
+    assert commands.index("lint-imports") < commands.index("python -m pytest --run-slow")
 
 
 def test_no_module_is_excused_from_type_checking_wholesale():

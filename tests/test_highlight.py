@@ -11,9 +11,9 @@ pygments = pytest.importorskip("pygments")
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E402
 from pygments.token import Comment, Error, Keyword, Name, Operator, String  # noqa: E402
 
-from landlord_dsl.builtins import BUILTINS  # noqa: E402
-from landlord_dsl.highlight import LandlordLexer, grammar_words  # noqa: E402
-from landlord_dsl.resources import grammar_path, shipped_files  # noqa: E402
+from landlord_dsl.checking.builtins import BUILTINS  # noqa: E402
+from landlord_dsl.core.resources import grammar_path, shipped_files  # noqa: E402
+from landlord_dsl.presentation.highlight import LandlordLexer, grammar_words  # noqa: E402
 
 
 def _tokens(text: str) -> list[tuple]:
@@ -88,8 +88,8 @@ def test_the_diff_lexer_colours_each_line_as_the_terminal_does():
 
     from pygments.token import Generic
 
-    from landlord_dsl.cli import main
-    from landlord_dsl.highlight import LandlordDiffLexer
+    from landlord_dsl.cli.main import main
+    from landlord_dsl.presentation.highlight import LandlordDiffLexer
 
     assert isinstance(get_lexer_by_name("lg-diff"), LandlordDiffLexer)
     runs = {}

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.limits import MAX_INPUT, MAX_INT, MAX_TEXT, MAX_WORK
+from landlord_dsl.language.limits import MAX_INPUT, MAX_INT, MAX_TEXT, MAX_WORK
 
 HEAD = (
     'edition "x" { players 2 to 4 turn limit 3 }\n'
@@ -310,7 +310,8 @@ def test_an_expression_nested_past_pythons_own_limit_is_a_check_error():
 def test_every_stage_reports_nesting_too_deep_for_python_with_the_one_located_error(monkeypatch):
     """Parsing, checking and formatting a file nested past Python's recursion give the same error, at the
     file's longest line with the hint (the formatter said only "FILE: ..." without either)."""
-    from landlord_dsl import formatter, loader
+    from landlord_dsl.checking import loader
+    from landlord_dsl.language import formatter
 
     text = HEAD + "const deep = " + " + ".join(["1"] * 80) + "\n"  # the longest line, the last
     longest = len(text.split("\n")) - 1

@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl import sweep as sweep_module
-from landlord_dsl.cli import main
-from landlord_dsl.errors import LandlordError
-from landlord_dsl.parallel import chunks, simulate_many
-from landlord_dsl.rulesource import rebuild, rule_source
-from landlord_dsl.simulate import GameRecord, Summary, simulate, summarise
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.errors import LandlordError
+from landlord_dsl.studies import sweep as sweep_module
+from landlord_dsl.studies.parallel import chunks, simulate_many
+from landlord_dsl.studies.rulesource import rebuild, rule_source
+from landlord_dsl.studies.simulate import GameRecord, Summary, simulate, summarise
 
 
 def _records(n: int, players: int, rng: random.Random) -> list[GameRecord]:

@@ -15,9 +15,9 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, HumanAgent
-from landlord_dsl.cli import main
-from landlord_dsl.engine import Game
-from landlord_dsl.errors import UsageError
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.errors import UsageError
+from landlord_dsl.engine.game import Game
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -178,7 +178,7 @@ def test_a_person_at_a_terminal_sees_his_throw_before_the_question():
 def test_an_auctions_result_is_told_without_verbose():
     """1933 rules, BUYING (anspach-1933): a declined property is auctioned. The bids are told only with
     -v, but who took the property and at what price is told always: the highest bid, to its bidder."""
-    from landlord_dsl.events import LogBid, LogCard, decode
+    from landlord_dsl.engine.events import LogBid, LogCard, decode
 
     code, out = run("play", "monopoly-1933-atlantic-city", "--seed", "0")
     assert code == 0 and " bids " not in out
@@ -200,7 +200,7 @@ def test_an_auctions_result_is_told_without_verbose():
 
 def _offer(options, done_last=True):
     """Return a DecisionRequest of an offer with `options` (name, label, cost, value) and its "done"."""
-    from landlord_dsl.requests import ChoiceSite, DecisionRequest
+    from landlord_dsl.program.requests import ChoiceSite, DecisionRequest
 
     names = tuple(o[0] for o in options) + ("done",)
     site = ChoiceSite(names, tuple(o[1] for o in options) + ("Done",), "Build or mortgage?", done=len(options))

@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import landlord_dsl as ld
-from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
-from landlord_dsl.engine import Game
-from landlord_dsl.formatter import format_module
-from landlord_dsl.parser import parse
-from landlord_dsl.resources import editions_dir
-from landlord_dsl.saves import state_from_json, state_to_json
+from landlord_dsl.core.resources import editions_dir
+from landlord_dsl.engine.game import Game
+from landlord_dsl.engine.saves import state_from_json, state_to_json
+from landlord_dsl.language import ast
+from landlord_dsl.language.formatter import format_module
+from landlord_dsl.language.parser import parse
 from sweep_params import variants_slow
 
 THOROUGH = os.environ.get("LANDLORD_HYPOTHESIS_PROFILE") == "thorough"

@@ -16,7 +16,7 @@ import ast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from landlord_dsl.pyast_pass import read_game_lists_once
+from landlord_dsl.compiling.pyast_pass import read_game_lists_once
 
 
 def _rewritten(body: str) -> str:

@@ -14,9 +14,9 @@ import json
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.cli import main
-from landlord_dsl.replay import read_log, replay
-from landlord_dsl.requests import DONE
+from landlord_dsl.cli.main import main
+from landlord_dsl.presentation.replay import read_log, replay
+from landlord_dsl.program.requests import DONE
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -166,8 +166,8 @@ def test_a_recorded_DONE_where_no_done_is_offered_is_reported(logged):
 def test_a_log_that_records_done_by_its_index_still_replays():
     """Logs written before DONE recorded an offer's done as its index, the menu's length less one: still valid."""
     from landlord_dsl.agents import HeuristicAgent
-    from landlord_dsl.engine import Game
-    from landlord_dsl.replay import log_text
+    from landlord_dsl.engine.game import Game
+    from landlord_dsl.presentation.replay import log_text
 
     class Counting(HeuristicAgent):  # a subclass is asked through Game.choose, with the whole menu
         def choose(self, game, request):

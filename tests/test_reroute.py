@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 
 import landlord_dsl as ld
-from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent
-from landlord_dsl.formatter import format_text
-from landlord_dsl.parser import parse
-from landlord_dsl.show import payments_by_purpose, show_text
+from landlord_dsl.checking.loader import format_with_base
+from landlord_dsl.language import ast
+from landlord_dsl.language.parser import parse
+from landlord_dsl.presentation.show import payments_by_purpose, show_text
 from scenario_helpers import (
     TRADE_PROMPT_1933,
     assert_script_used_up,
@@ -70,12 +70,12 @@ def test_purposes_and_reroutes_parse_and_format_canonically():
         "reroute tax,fine , dues to   bank\n"
         "rule r { on turn { pay 5 from player to bank   as dues\n for p in players { } } }\n"
     )
-    formatted = format_text(text, "x.lg")
+    formatted = format_with_base(text, "x.lg")
     assert 'purpose dues "Club dues" source "house-rule" reconstruction\n' in formatted
     assert "reroute tax, fine, dues to bank\n" in formatted
     assert "        pay 5 from player to bank as dues\n        for p in players { }\n" in formatted
     assert parse(formatted, "x.lg") == parse(text, "x.lg")
-    assert format_text(formatted, "x.lg") == formatted
+    assert format_with_base(formatted, "x.lg") == formatted
     (rule,) = [d for d in parse(text, "x.lg").declarations if isinstance(d, ast.RuleDecl)]
     pay, loop = rule.handlers[0].body  # `as NAME` ends the payment: a `for` after it is a statement of its own
     assert isinstance(pay, ast.Pay) and pay.purpose == "dues" and isinstance(loop, ast.For)
@@ -84,7 +84,7 @@ def test_purposes_and_reroutes_parse_and_format_canonically():
 def test_a_long_payment_breaks_before_its_clauses():
     line = "pay bank_charge(player, 40 * houses_of(player) + 115 * hotels_of(player)) from player to bank as fee"
     text = f'edition "x" {{ }}\nrule r {{ on turn {{ {line} }} }}\n'
-    assert "\n            from player to bank as fee\n" in format_text(text)
+    assert "\n            from player to bank as fee\n" in format_with_base(text)
 
 
 def test_shipped_1933_tags_every_charge_the_old_jackpot_sent_to_its_pot():

@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import SharedScript
-from landlord_dsl.errors import LandlordError
-from landlord_dsl.requests import BidRequest
+from landlord_dsl.core.errors import LandlordError
+from landlord_dsl.program.requests import BidRequest
 from landlord_dsl.rl import EnvironmentUsageError, InvalidAction, LandlordGymEnv, ResetNeeded
 from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements
 from sweep_params import variants_slow

@@ -13,7 +13,7 @@ import re
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.saves import state_from_json, state_to_json
+from landlord_dsl.engine.saves import state_from_json, state_to_json
 
 
 @pytest.fixture(scope="module")

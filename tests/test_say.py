@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import landlord_dsl as ld
-from landlord_dsl import observe
-from landlord_dsl.events import log_event_from_json
-from landlord_dsl.narrate import narrate
+from landlord_dsl.engine import observe
+from landlord_dsl.engine.events import log_event_from_json
+from landlord_dsl.presentation.narrate import narrate
 
 SOURCE = """edition "x" {{ players 2 to 2 }}
 account pot

@@ -1664,7 +1664,7 @@ MARK_PLAY = "(a reconstructed card, not the edition's own text)"
 def test_1906_rule_11_narration_marks_a_card_of_the_reconstructed_chance_pack():
     """Rule 11 (the red pack's texts are lost): a drawn Chance card is told as reconstructed,
     from the deck's `reconstruction` tag; a purple Luxury card (tagged `code`) is not."""
-    from landlord_dsl.narrate import narrate
+    from landlord_dsl.presentation.narrate import narrate
 
     g = make_game(
         cash=[200, 0], at=["beggarmans_court", "mother_earth"], throws=[(3, 5)], answers=[[], []], chance_deck=True
@@ -1682,7 +1682,7 @@ def test_1906_rule_11_show_marks_every_card_of_the_reconstructed_chance_pack():
     purple Luxury card is."""
     import io
 
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     out = io.StringIO()
     assert main(["show", "landlords-game-1906"], out=out) == 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.narrate import narrate
+from landlord_dsl.presentation.narrate import narrate
 from scenario_helpers import (
     account,
     assert_script_used_up,

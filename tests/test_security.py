@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from landlord_dsl import parser_cache
-from landlord_dsl.cli import main
+from landlord_dsl.cli.main import main
+from landlord_dsl.language import parser_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY_GRAMMAR = 'start: "a"+\n'
@@ -255,7 +255,7 @@ def test_fmt_that_cannot_write_leaves_the_file_whole(tmp_path):
         "import resource, signal, sys\n"
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
         f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
-        "from landlord_dsl.cli import main\n"
+        "from landlord_dsl.cli.main import main\n"
         "sys.exit(main(['fmt', sys.argv[1]]))\n"
     )
     proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, cwd=ROOT)

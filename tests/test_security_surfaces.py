@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from landlord_dsl import replay as replay_module
-from landlord_dsl.cli import main
-from landlord_dsl.limits import MAX_INPUT
+from landlord_dsl.cli.main import main
+from landlord_dsl.language.limits import MAX_INPUT
+from landlord_dsl.presentation import replay as replay_module
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITION_1906 = ROOT / "editions" / "landlords-game-1906.lg"
@@ -267,7 +267,7 @@ def test_a_forged_log_with_an_endless_turn_limit_is_refused(tmp_path, capsys):
 
 def test_the_api_refuses_an_endless_turn_limit():
     import landlord_dsl as ld
-    from landlord_dsl.errors import UsageError
+    from landlord_dsl.core.errors import UsageError
 
     with pytest.raises(UsageError, match="from 1 to 100,000"):
         ld.new_game("landlords-game-1906", players=2, turn_limit=10**12)
@@ -440,7 +440,7 @@ def test_the_local_dask_cluster_admits_no_one_without_its_key():
     from distributed import Client
     from distributed.security import Security
 
-    from landlord_dsl.parallel import local_cluster
+    from landlord_dsl.studies.parallel import local_cluster
 
     cluster = local_cluster(1)
     try:
@@ -547,7 +547,7 @@ def test_a_log_header_with_an_unknown_field_is_refused(tmp_path, capsys):
 def test_option_values_from_the_api_or_a_log_are_checked_like_the_command_lines(option, value, says):
     """Item 10: `[1,2]` for a bool option and 10**30 for an int replayed as "ok"; a 4000-digit --option was taken."""
     import landlord_dsl as ld
-    from landlord_dsl.errors import UsageError
+    from landlord_dsl.core.errors import UsageError
 
     with pytest.raises(UsageError) as err:
         ld.compile_rules(ld.load_edition("landlords-game-1906"), {option: value})

@@ -19,10 +19,10 @@ import pytest
 
 import landlord_dsl as ld
 from golden_files import assert_matches_golden
-from landlord_dsl.cli import main
-from landlord_dsl.compiler import compile_ruleset
-from landlord_dsl.resources import editions_dir
-from landlord_dsl.show import python_listing, show_text
+from landlord_dsl.cli.main import main
+from landlord_dsl.compiling.compiler import compile_ruleset
+from landlord_dsl.core.resources import editions_dir
+from landlord_dsl.presentation.show import python_listing, show_text
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "show"
 EDITIONS = sorted(p.stem for p in editions_dir().glob("*.lg"))

@@ -19,13 +19,13 @@ from fractions import Fraction
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl import observe
-from landlord_dsl.cli import main
-from landlord_dsl.errors import LandlordError
-from landlord_dsl.outcomes import outcomes, render_outcomes
-from landlord_dsl.parallel import simulate_many
-from landlord_dsl.simulate import Summary, play_one
-from landlord_dsl.stats import Moments, Ratio, Stats, kaplan_meier, layout, render_stats, wilson
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.errors import LandlordError
+from landlord_dsl.engine import observe
+from landlord_dsl.studies.outcomes import outcomes, render_outcomes
+from landlord_dsl.studies.parallel import simulate_many
+from landlord_dsl.studies.simulate import Summary, play_one
+from landlord_dsl.studies.stats import Moments, Ratio, Stats, kaplan_meier, layout, render_stats, wilson
 
 # Two seats, three spaces; every turn one throw and one step forward, whatever the dice.
 # Seat 1 (index 0) holds Lot B's deed from the start. Turns: 1 seat0 Go->A, 2 seat1 Go->A,
@@ -438,7 +438,7 @@ def test_plot_to_an_unknown_format_is_a_clear_error(tmp_path, capsys):
 
 
 def test_plots_without_matplotlib_name_the_extra(monkeypatch):
-    from landlord_dsl import plots
+    from landlord_dsl.presentation import plots
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(LandlordError, match=r"pip install 'landlord-dsl\[plot\]'"):
@@ -537,7 +537,7 @@ def test_outcomes_give_shares_as_simulate_does():
 
 
 def test_no_number_prints_as_minus_zero():
-    from landlord_dsl.stats import fixed, percent
+    from landlord_dsl.studies.stats import fixed, percent
 
     assert fixed(-0.00001, 4) == "0.0000" and fixed(-0.00001, 4, sign=True) == "+0.0000"
     assert fixed(-0.5, 1) == "-0.5" and percent(-0.000001, 3, sign=True) == "+0.000"
@@ -548,7 +548,7 @@ def test_heat_maps_keep_words_whole_and_show_the_spaces_beside_jail():
     colour. Names wrap between words, and the colour scale ends at the largest of the others, the colour
     bar saying so (an arrow for the values above)."""
     pytest.importorskip("matplotlib")
-    from landlord_dsl.plots import board_heatmap, colour_top, pyplot
+    from landlord_dsl.presentation.plots import board_heatmap, colour_top, pyplot
 
     assert colour_top([0.176, 0.03, 0.028, 0.01]) == 0.03
     assert colour_top([0.04, 0.03, 0.028, 0.01]) == 0.04  # nothing dwarfs the rest: the whole range

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from landlord_dsl import terminal
+from landlord_dsl.core import terminal
 
 needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
@@ -153,7 +153,7 @@ def test_analyze_shows_its_stages_on_a_terminal_and_nothing_elsewhere(monkeypatc
     """`analyze` was silent for 9-15 s on a terminal (issue 27): it now says which stage runs, on one line
     cleared at the end, and writes nothing when standard error is not a terminal or with --no-progress."""
     pytest.importorskip("numpy")
-    from landlord_dsl.cli import main
+    from landlord_dsl.cli.main import main
 
     ring = str(Path(__file__).resolve().parent / "data" / "analysis-ring.lg")
     for stream, argv, shown in (

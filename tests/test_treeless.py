@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from lark import Tree
 from lark.exceptions import UnexpectedInput
 
-from landlord_dsl import ast, parser, treeless
-from landlord_dsl.builder import AstBuilder
-from landlord_dsl.grammar import lark_parser
+from landlord_dsl.language import ast, parser, treeless
+from landlord_dsl.language.builder import AstBuilder
+from landlord_dsl.language.grammar import lark_parser
 from test_fuzz import mutated
 
 ROOT = Path(__file__).resolve().parent.parent

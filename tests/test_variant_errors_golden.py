@@ -19,7 +19,7 @@ import pytest
 
 import landlord_dsl as ld
 from golden_files import assert_matches_golden
-from landlord_dsl.resources import editions_dir
+from landlord_dsl.core.resources import editions_dir
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "variants"
 CASES = sorted(GOLDEN_DIR.glob("*.lg"))

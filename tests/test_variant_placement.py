@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 
 import landlord_dsl as ld
-from landlord_dsl import ScriptedAgent, ScriptedChance, ast
-from landlord_dsl.events import decode
-from landlord_dsl.formatter import format_text
-from landlord_dsl.parser import parse
-from landlord_dsl.placement import order_rules
+from landlord_dsl import ScriptedAgent, ScriptedChance
+from landlord_dsl.checking.loader import format_with_base
+from landlord_dsl.checking.placement import order_rules
+from landlord_dsl.engine.events import decode
+from landlord_dsl.language import ast
+from landlord_dsl.language.parser import parse
 from scenario_helpers import TRADE_PROMPT_1933, make_game, payments, turn, where
 
 DATA = Path(__file__).parent / "data"
@@ -229,7 +230,7 @@ def test_new_constructs_format_canonically_and_keep_their_meaning():
         'rule late "Late" after salary_rule source "house-rule" reconstruction { on turn { } }\n\n'
         'replace handler on land income_tax_square in rule income_tax_rule { } source "house-rule"\n'
     )
-    formatted = format_text(text, "v.lg")
+    formatted = format_with_base(text, "v.lg")
     assert formatted == (
         'edition "v" {\n    extends "monopoly-1933-atlantic-city"\n}\n\n'
         'extension "Replace to change the fee."\n'
@@ -238,7 +239,7 @@ def test_new_constructs_format_canonically_and_keep_their_meaning():
         'replace handler on land income_tax_square in rule income_tax_rule { } source "house-rule"\n'
     )
     assert parse(formatted, "v.lg") == parse(text, "v.lg")
-    assert format_text(formatted, "v.lg") == formatted
+    assert format_with_base(formatted, "v.lg") == formatted
 
 
 def test_two_variants_replacing_one_handler_differently_conflict(tmp_path: Path):

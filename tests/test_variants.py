@@ -31,10 +31,10 @@ import pytest
 
 import landlord_dsl as ld
 from golden_files import UPDATE
-from landlord_dsl import ast
 from landlord_dsl.agents import HeuristicAgent
-from landlord_dsl.cli import main
-from landlord_dsl.resources import editions_dir
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.resources import editions_dir
+from landlord_dsl.language import ast
 from scenario_helpers import (
     TRADE_PROMPT_1933,
     assert_script_used_up,
@@ -612,7 +612,7 @@ def test_variant_monopoly_1933_speed_die_game_is_thrown_pair_first_and_narrated(
     game.play()
     kinds = [e[0] for e in game.log if e[0] in ("roll", "throw")]
     assert "throw" in kinds and all(kinds[i - 1] == "roll" for i, k in enumerate(kinds) if k == "throw")
-    from landlord_dsl.narrate import describe_event
+    from landlord_dsl.presentation.narrate import describe_event
 
     throw = next(e for e in game.log if e[0] == "throw")
     assert describe_event(game, throw).startswith(f"{game.names[throw[2]]} throws the speed die: ")
@@ -1029,7 +1029,7 @@ def test_walkthrough_output_matching():
 
 def _text(decl) -> str:
     """A declaration's canonical text without its citation and label."""
-    from landlord_dsl.formatter import format_declaration
+    from landlord_dsl.language.formatter import format_declaration
 
     fields = attrs.fields_dict(type(decl))
     return format_declaration(attrs.evolve(decl, **{k: None for k in ("provenance", "label") if k in fields}))

@@ -21,9 +21,9 @@ from html.parser import HTMLParser
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.cli import main
-from landlord_dsl.narrate import describe_event, quiet_event
-from landlord_dsl.watch import record, replay_data, replay_html
+from landlord_dsl.cli.main import main
+from landlord_dsl.presentation.narrate import describe_event, quiet_event
+from landlord_dsl.presentation.watch import record, replay_data, replay_html
 from sweep_params import variants_slow
 
 

@@ -14,9 +14,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..agents import Agent, make_agent
-from ..compiler import compile_ruleset
-from ..errors import LandlordError, UsageError
-from ..loader import RuleSet, load
+from ..checking.loader import RuleSet, load
+from ..compiling.compiler import compile_ruleset
+from ..core.errors import LandlordError, UsageError
 from .driver import Driver
 from .encoding import LIMIT, ActionLayout, ObservationEncoder
 

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import greenlet
 
 from ..agents import Agent
-from ..engine import Game, GameResult
-from ..requests import BidRequest, DecisionRequest
+from ..engine.game import Game, GameResult
+from ..program.requests import BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
-    from ..program import Program
+    from ..program.compiled import Program
 
 
 class _Abandoned(BaseException):

@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import numpy as np
 
-from .. import ast
-from ..errors import LandlordError, SourceText
-from ..requests import BidRequest, DecisionRequest
-from ..types import element_of, strip_optional
+from ..core.errors import LandlordError, SourceText
+from ..core.types import element_of, strip_optional
+from ..language import ast
+from ..program.requests import BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
-    from ..engine import Game
-    from ..loader import RuleSet
-    from ..program import Program
+    from ..checking.loader import RuleSet
+    from ..engine.game import Game
+    from ..program.compiled import Program
 
 MAX_SEATS = 8  # seat rows in the observation (the observer's first)
 GAME_VARS = 8  # game variables, in declaration order

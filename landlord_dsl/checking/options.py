@@ -1,0 +1,73 @@
+"""Option resolution, part of loading: the values a game's options take.
+
+The defaults of a loaded rule set's options, overridden by the values a
+user chose (as the command line gives them, text, or as Python values),
+each validated against its declaration.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import Diagnostic, UsageError, did_you_mean
+from ..language.limits import MAX_INT, shown
+from .loader import RuleSet
+
+
+def _quoted(value: Any) -> str:
+    """Return a value as an error quotes it: at most 60 characters."""
+    text = shown(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole_number(value: Any) -> int | None:
+    """Return `value` (an int, or its digits as text) as an int within the rules' number range, else None."""
+    if isinstance(value, str) and len(value.strip()) <= len(str(MAX_INT)) + 1:
+        try:
+            value = int(value)
+        except ValueError:
+            return None
+    if isinstance(value, int) and not isinstance(value, bool) and -MAX_INT <= value <= MAX_INT:
+        return value
+    return None
+
+
+def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str, Any]:
+    """Return every option's value: the defaults overridden by `chosen` (validated)."""
+    decls = ruleset.model.options
+    values = {name: d.default for name, d in decls.items()}
+    problems = []
+    for name, value in (chosen or {}).items():
+        if name not in decls:
+            problems.append(
+                Diagnostic(f"unknown option '{name}'", hint=did_you_mean(name, decls) or "options: " + ", ".join(decls))
+            )
+            continue
+        d = decls[name]
+        # the same checks for a command line's text, a log's or the API's values: nothing else gets through
+        if isinstance(d.default, bool):
+            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+                value = value.lower() in ("true", "yes", "1")
+            elif not isinstance(value, bool):
+                problems.append(Diagnostic(f"option '{name}' is true or false, not {_quoted(value)}"))
+                continue
+        elif isinstance(d.default, int):
+            number = _whole_number(value)
+            if number is None:
+                problems.append(
+                    Diagnostic(
+                        f"option '{name}' is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {_quoted(value)}"
+                    )
+                )
+                continue
+            value = number
+        elif not isinstance(value, str):
+            problems.append(Diagnostic(f"option '{name}' is a text, not {_quoted(value)}"))
+            continue
+        elif (allowed := ruleset.model.choices.get(d.choice or name)) is not None and value not in allowed:
+            problems.append(Diagnostic(f"option '{name}' must be one of {', '.join(allowed)}, not {value!r}"))
+            continue
+        values[name] = value
+    if problems:
+        raise UsageError(problems)
+    return values

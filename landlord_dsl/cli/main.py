@@ -1,0 +1,353 @@
+"""CLI stage: the `landlord-dsl` command line: its argument parser, and running a command with its exit status.
+
+The commands themselves are in the commands package.
+
+Exit codes (docs/cli.md): 0 success; 1 problems found (check, fmt --check,
+diff, replay) or a LandlordError that is not a usage error (a rule file with
+problems, a rule that failed while a game ran, output that could not be
+written...); 2 a usage error (errors.UsageError: bad arguments, an unknown
+edition or option, an output file that cannot be opened); 3 an internal
+error, which is always a bug in landlord-dsl. The class of the error, not
+the command it stopped, gives the status. Errors are printed
+for people, never as a Python traceback (set LANDLORD_DEBUG=1 to see one for
+an internal error). A reader that goes away (`| head`) never changes the exit
+status: the command finishes, its output discarded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from ..core.errors import LandlordError
+from ..core.version import __version__
+from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep
+from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_show, cmd_sources
+
+# --------------------------------------------------------------------- main
+
+
+def _at_least(low: int):
+    """Return an argparse type: a whole number no smaller than `low`."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="landlord-dsl",
+        description="Rules of The Landlord's Game and early Monopoly as data: "
+        "check, format, play and simulate .lg files.",
+    )
+    parser.add_argument("--version", action="version", version=f"landlord-dsl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("list", help="list the shipped editions and variants")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("check", help="check .lg files and print every problem")
+    p.add_argument("files", nargs="+", metavar="FILE_OR_NAME", help="a .lg file, a shipped name, or - for stdin")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing for files without problems")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="also warn of citations without a source key, and fail (exit 1) on any warning",
+    )
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("fmt", help="rewrite .lg files in canonical layout")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .lg file, or - to format stdin to stdout")
+    p.add_argument("--check", action="store_true", help="only report files that would change (exit 1 if any)")
+    p.add_argument(
+        "--diff", action="store_true", help="print what would change as a unified diff instead of rewriting files"
+    )
+    p.set_defaults(func=cmd_fmt)
+
+    def parallel_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)"
+        )
+        p.add_argument(
+            "--backend",
+            choices=("local", "dask"),
+            default="local",
+            help="local processes, or a Dask cluster (needs the distributed extra)",
+        )
+        p.add_argument(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)",
+        )
+
+    def bot_reserve(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--bot-reserve",
+            type=_at_least(0),
+            metavar="N",
+            help="cash the heuristic bots keep back (default: a quarter of the starting money, at most 100)",
+        )
+
+    def game_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+        p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
+        p.add_argument(
+            "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
+        )
+        p.add_argument(
+            "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+        )
+        bot_reserve(p)
+
+    p = sub.add_parser("play", help="play one narrated game")
+    game_options(p)
+    p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
+    p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
+    p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
+    p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="simulate many games with heuristic bots")
+    game_options(p)
+    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="also landings, rent, win rates, game length and eliminations, with their uncertainty",
+    )
+    p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parallel_options(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("coverage", help="play games and report which rules, branches, cards and options never fire")
+    game_options(p)
+    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
+    p.add_argument(
+        "--format",
+        choices=("text", "markdown", "json", "toml"),
+        default="text",
+        help="toml: entries for the coverage allow-list (tests/data/coverage-allow.toml) of what never fired",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_coverage)
+
+    p = sub.add_parser("sweep", help="simulate a grid of option values and player counts on the same seeds")
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2,...",
+        help="an option and the values to try (repeatable: the grid is every combination)",
+    )
+    p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
+    p.add_argument("--games", type=_at_least(1), default=100, help="games per cell (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="append each finished cell to FILE (JSON lines); cells already in FILE are not played again",
+    )
+    p.add_argument("--json", action="store_true", help="print every cell's summary as JSON")
+    p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
+    p.add_argument("--no-progress", action="store_true", help="no progress lines")
+    bot_reserve(p)
+    parallel_options(p)
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the table (auto: on a terminal without NO_COLOR)",
+    )
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("diff", help="semantic differences between two editions or variants (exit 0 same, 1 different)")
+    p.add_argument("a", metavar="A", help="edition/variant name or .lg file")
+    p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument(
+        "--outcomes",
+        type=_at_least(0),
+        metavar="N",
+        default=0,
+        help="also simulate N paired games per side (same dice seeds) and compare outcomes",
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="with --outcomes: every space's landing change, not only those whose interval excludes zero",
+    )
+    p.add_argument(
+        "--players", type=_at_least(1), help="players in the outcome simulations (default 4, or the nearest allowed)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
+    p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("replay", help="replay a `play --log` file and verify it (exit 0 same game, 1 not)")
+    p.add_argument("file", metavar="FILE", help="a log written by `play --log`, or - for stdin")
+    p.add_argument("--edition", metavar="EDITION", help="the rules to replay with, if not where the log says")
+    p.add_argument("--html", metavar="FILE", help="also write the replayed game as a page to watch in a browser")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("analyze", help="exact long-run landing probabilities and rents of one token, from the rules")
+    p.add_argument("edition", metavar="EDITION", help="edition/variant name or .lg file")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a rule option")
+    p.add_argument("--players", type=int, help="players at the table (default: the edition's minimum)")
+    p.add_argument(
+        "--prefer",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="take this option whenever a decision offers it (repeatable, first wins); "
+        "other decisions get the heuristic bot's answer",
+    )
+    p.add_argument(
+        "--buildings",
+        metavar="VAR:TOP",
+        help="also rent rows for each building level 1..TOP of space variable VAR (e.g. houses:5)",
+    )
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    p.add_argument("--seed", type=int, default=0, help="seed of the setup (opening throws, shuffles)")
+    p.add_argument("--no-rents", action="store_true", help="leave out the rent table")
+    p.add_argument("--no-progress", action="store_true", help="do not show the stage running on a terminal")
+    p.add_argument(
+        "--no-economy-check", action="store_true", help="do not check the movement against a game played on for a while"
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the board shaded by where throws and turns end (.png, .svg or .pdf; needs matplotlib)",
+    )
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("show", help="show an edition's options, constants, tables, board, decks, rules, end and score")
+    p.add_argument("edition", metavar="EDITION")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.add_argument(
+        "--python", action="store_true", help="print the generated Python instead, each line marked with its .lg line"
+    )
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")
+    p.set_defaults(func=cmd_sources)
+
+    p = sub.add_parser("board", help="draw an edition's board as an SVG picture")
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument("--svg", metavar="FILE", help="write the picture to FILE (default: standard output)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.set_defaults(func=cmd_board)
+    return parser
+
+
+class _Output:
+    """A text stream that records its first failed write instead of raising it, and drops what follows.
+
+    A command whose reader has gone (a closed pipe) or whose output cannot be
+    written (a full disk) still runs to its end, so its exit status is its own.
+    """
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> int:
+        if self.error is None:
+            try:
+                self.stream.write(text)
+            except OSError as err:
+                self._failed(err)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.stream.flush()
+            except OSError as err:
+                self._failed(err)
+
+    def _failed(self, err: OSError) -> None:
+        self.error = err
+        # what is left in the stream's buffer would fail again as Python exits: send it nowhere
+        try:
+            fd = self.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = stdout, stderr = _Output(saved[0]), _Output(saved[1])
+    target = stdout if out is None else _Output(out)
+    try:
+        status = _run(parser, args, target)  # type: ignore[arg-type]
+        for stream in (target, stdout, stderr):
+            stream.flush()
+    finally:
+        sys.stdout, sys.stderr = saved
+    lost = next((s.error for s in (target, stdout, stderr) if s.error and s.error.errno != errno.EPIPE), None)
+    if lost is None:
+        return status
+    try:
+        saved[1].write(f"landlord-dsl: cannot write the output: {lost.strerror or lost}\n")
+    except OSError:
+        pass
+    return status or 1
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO) -> int:
+    """Run the chosen command; return its exit status, every error reported on stderr."""
+    if args.command is None:
+        parser.print_help(out)
+        return 2
+    try:
+        return args.func(args, out)
+    except LandlordError as err:  # its class says the exit status (errors.py, docs/cli.md)
+        sys.stderr.write(err.render() + "\n")
+        return err.exit_status
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except BrokenPipeError:  # a pipe written outside the guarded streams: the work was cut short
+        return 1
+    except Exception as err:  # last line of defence: no tracebacks for users
+        if os.environ.get("LANDLORD_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"landlord-dsl: internal error: {type(err).__name__}: {err}\n"
+            "Please report it; set LANDLORD_DEBUG=1 to see the traceback.\n"
+        )
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,507 @@
+"""Code generation, shared part: the compiler's state and the facts its passes share.
+
+Holds the Compiler's tables (indices of declarations, folded constants,
+tables and board fields), the names generated code refers to, and the
+checks that keep a rule within the limits (kept values, the work budget).
+Expressions are translated in codegen_expr, statements in codegen_stmt,
+and whole functions and the Program in compiler.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import contextlib
+import functools
+import re
+import typing
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import attrs
+
+from ..checking.builtins import BUILTINS
+from ..checking.checker import Model
+from ..checking.loader import RuleSet
+from ..core.errors import Diagnostic
+from ..core.types import ACCOUNT, INT, PLAYER, SPACE, TEXT, strip_optional
+from ..language import ast
+from ..language.limits import MAX_INT, SMALL_LOOP
+from ..language.parser import source_of
+from ..program.runtime import RUNTIME, Fixed, out_of_limits, show_value
+
+_NOTHING = object()  # the value of an expression no option fixes
+_LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
+_STATEMENTS = typing.get_args(ast.Stmt)
+_SIMPLE = (int, str, bool, type(None))
+_READABLE_LOCAL = re.compile(r"\b[A-Za-z_]\w*_(v\d+)\b")  # a local named by CodeGenerator.local when readable
+_LOCAL_NAME = re.compile(r"(?:[A-Za-z_]\w*_)?v\d+")  # the whole of a name CodeGenerator.local gives
+
+
+@functools.lru_cache(maxsize=4096)
+def expression_nodes(code: str) -> tuple[pyast.AST, ...]:
+    """Return the nodes of generated Python expression code (the same code recurs across compilations
+    of a file, and the compiler only looks at its nodes)."""
+    return tuple(pyast.walk(pyast.parse(code, mode="eval")))
+
+
+# Python syntax of generated expressions that cannot fail on what generated code reads: numbers, truth
+# values, the game's lists by indices the compiler has proved, tables by space (calls: see `cannot_fail`)
+_CANNOT_FAIL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare)
+_CANNOT_FAIL += (pyast.Constant, pyast.Name, pyast.Subscript, pyast.Attribute, pyast.Load, pyast.Store)
+_CANNOT_FAIL += (pyast.boolop, pyast.unaryop, pyast.cmpop, pyast.BinOp, pyast.Add, pyast.Sub, pyast.Mult)
+_CANNOT_FAIL += (pyast.IfExp, pyast.Set, pyast.Tuple, pyast.Starred, pyast.NamedExpr, pyast.Call)
+
+
+def cannot_fail(code: str) -> bool:
+    """Return True if generated expression code cannot fail, so that when, or whether, it is worked out
+    changes nothing but time: it divides nothing and calls only a group's getter (an itemgetter of a
+    list by space), `len`, or the `count` of what a getter gives."""
+    for node in expression_nodes(code):
+        if not isinstance(node, _CANNOT_FAIL):
+            return False
+        if isinstance(node, pyast.Call):
+            func = node.func
+            if isinstance(func, pyast.Subscript):
+                func = func.value
+            if isinstance(func, pyast.Attribute):
+                if func.attr != "count":
+                    return False
+            elif not (isinstance(func, pyast.Name) and (func.id == "len" or func.id.startswith("_og"))):
+                return False
+    return True
+
+
+class Compiled(NamedTuple):
+    """A translated expression: its Python code and what code generation knows of it.
+
+    (A NamedTuple rather than an attrs class: the compiler makes one per node, and this is cheaper.)
+    """
+
+    code: str
+    value: Any = _NOTHING  # its value, where the options fix it
+    cheap: bool = False  # cheap and safe to evaluate twice: a local, a number, the acting player or his space
+    local: bool = False  # a local variable of the generated function
+    bounded: bool = False  # its value lies within the limits already (a lookup in a table checked when made)
+
+    @property
+    def fixed(self) -> bool:
+        """Return True if the options fix the expression's value (it is `value`)."""
+        return self.value is not _NOTHING
+
+
+class Code:
+    """Lines of generated Python with indentation, each with the place in the rules it comes from.
+
+    `where[i]` is (the index of the rule whose handler line i runs in, or
+    None; the span of the .lg statement or expression it translates, or
+    None), so run-time errors can name both (Program.line_table).
+    """
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.where: list[tuple[int | None, ast.Span | None]] = []
+        self.depth = 0
+        self.rule: int | None = None
+        self.span: ast.Span | None = None
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+        self.where.append((self.rule, self.span))
+
+    def fork(self) -> Code:
+        """Return an empty Code that writes at this one's indentation and place, to be `extend`ed into it."""
+        other = Code()
+        other.depth, other.rule, other.span = self.depth, self.rule, self.span
+        return other
+
+    def extend(self, other: Code) -> None:
+        """Append the lines of a `fork` of this Code."""
+        self.lines.extend(other.lines)
+        self.where.extend(other.where)
+
+    @contextlib.contextmanager
+    def indented(self) -> Iterator[None]:
+        """Within the block, lines are written one level deeper."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextlib.contextmanager
+    def at(self, span: ast.Span, rule: int | None = None) -> Iterator[None]:
+        """Within the block, lines translate the .lg code at `span` (in a handler of `rule`, if given)."""
+        outer = self.rule, self.span
+        self.span = span
+        if rule is not None:
+            self.rule = rule
+        try:
+            yield
+        finally:
+            self.rule, self.span = outer
+
+
+class CodeGenerator:
+    """The state code generation shares: declarations by index, folded values, generated names."""
+
+    def __init__(
+        self,
+        ruleset: RuleSet,
+        options: dict[str, Any],
+        optimize: bool = True,
+        readable: bool = False,
+        counters: dict[Any, int] | None = None,
+    ):
+        self.rs = ruleset
+        self.m: Model = ruleset.model
+        self.options = options
+        # False: a plain translation, for tests that check the optimised code plays the same games
+        self.optimize = optimize
+        # True: locals are named after the .lg names they hold (`show --python`); the code is the same
+        self.readable = readable
+        # coverage counters (rule_coverage.py): by .lg node (or (node, arm)), the index of the counter that its
+        # runs add to; without them (the normal program) no counting line is generated at all
+        self.counters = counters or {}
+        self.counters_used: set[int] = set()  # the counters some generated line adds to
+        m = self.m
+        self.account_index = {a.name: i for i, a in enumerate(m.accounts)}
+        self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
+        self.player_var_index = {n: i for i, n in enumerate(m.player_vars)}
+        self.space_var_index = {n: i for i, n in enumerate(m.space_vars)}
+        self.rule_index = {r.name: i for i, r in enumerate(m.rules)}
+        self.groups = {name: tuple(members) for name, members in m.groups.items()}
+        self.tagged = self._tagged_cards()
+        self.consts: dict[str, Any] = {}
+        self.tables: dict[str, dict] = {}
+        self.columns: dict[str, list] = {}
+        self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
+        self.ns: dict[str, Any] = dict(RUNTIME)
+        self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
+        if counters is not None:
+            self.ns["_cov"] = [0] * (max(counters.values(), default=-1) + 1)
+        self.names_by_id: dict[int, str] = {}
+        # what generated code may assume of a local space variable: the spaces it can hold, and (for one
+        # bound to a player's titles) the code of the player who owns it
+        self.domains: dict[str, frozenset[int]] = {}
+        self.owned_by: dict[str, str] = {}
+        # values worked out for every space a variable can hold (ExpressionCompiler.values_by_space), by
+        # (code, variable, its spaces); and the names of the tables made of them, by their values
+        self.space_values: dict[tuple[str, str, frozenset[int]], tuple | None] = {}
+        self.space_tables: dict[tuple, str] = {}
+        self.member_tables: dict[tuple[str, bool, int], str] = {}  # by (group field, its own excluded, i): i-th members
+        # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
+        self.bound: dict[int, Compiled] = {}
+        self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
+        # while the legal options of a choice are gathered (StatementCompiler._gathering): what of the
+        # moment its guards and hints read, as the locals that hold it, with the code that binds each
+        self.round_reads: dict[str, str] | None = None
+        self.round_names: dict[str, str] = {}
+        self.counter = 0
+        self.source: list[str] = []  # the generated functions
+        self.line_table: list[tuple[int | None, ast.Span | None]] = []  # by line of the source: Code.where
+        self.sources = {mod.source_name: source_of(mod) for mod in ruleset.modules}
+        self.fixed = Fixed(self.sources, [s.name for s in m.spaces])
+        self.origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = []
+        self.in_progress: set[tuple[str, str]] = set()  # fixed values being worked out (Compiler.folding)
+        self.title_card: list[int | None] = []  # by space: its title deed's card (set by Compiler.compile)
+        self.titled: frozenset[int] = frozenset()  # the spaces with title deeds (set by Compiler.compile)
+        self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
+        self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)
+
+    # ---------------------------------------------------------- namespace
+    def _unique(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def ref(self, value: Any, prefix: str = "_k") -> str:
+        """Return a name in the generated namespace bound to `value` (one per object)."""
+        key = id(value)
+        if key not in self.names_by_id:
+            name = self._unique(prefix)
+            self.ns[name] = value
+            self.names_by_id[key] = name
+        return self.names_by_id[key]
+
+    def local(self, slot: object, name: str) -> str:
+        """Return the Python name of the .lg local `name` held in frame slot `slot`."""
+        return f"{name}_v{slot}" if self.readable else f"v{slot}"
+
+    def is_local(self, code: str) -> bool:
+        """Return True if `code` is just the Python name of a .lg local (as `local` names it)."""
+        return _LOCAL_NAME.fullmatch(code) is not None
+
+    def plain_length(self, code: str) -> int:
+        """Return the length of `code` with its locals named by slot alone, as without `readable`.
+
+        Decisions taken on the length of generated code use it, so readable
+        names change no decision (a text literal that looks like such a name
+        is shortened too; at worst a call is then inlined that would not be).
+        """
+        return len(_READABLE_LOCAL.sub(r"\1", code)) if self.readable else len(code)
+
+    def literal(self, value: Any) -> str:
+        if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+            return self.ref(value)  # a folded step beyond the range (repr may refuse it); kept values are checked
+        if isinstance(value, _SIMPLE):
+            return repr(value)
+        if isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value):
+            return repr(value)
+        return self.ref(value)
+
+    def span(self, span: ast.Span) -> str:
+        return self.ref(span, "_sp")
+
+    def count(self, out: Code, key: Any) -> bool:
+        """With coverage counters, generate the line that counts one run of the node (or arm) `key` is for,
+        and return True; without them, or for a key that has none, generate nothing and return False."""
+        index = self.counters.get(key)
+        if index is None:
+            return False
+        self.counters_used.add(index)
+        out.line(f"_cov[{index}] += 1")
+        return True
+
+    def type_of(self, e: ast.Expr) -> str:
+        return self.m.types.get(id(e), "any")
+
+    def resolved(self, node: Any) -> tuple[str, Any]:
+        """Return what the checker resolved a name, call or statement to: (kind, payload), as Model.refs holds it."""
+        return self.m.refs[id(node)]
+
+    def expr(self, e: ast.Expr) -> Compiled:
+        """Return the Python expression for `e` with what is known of it (codegen_expr)."""
+        raise NotImplementedError
+
+    def fixed_text(self, node: Any, text: str) -> str:
+        """Return a text whose `{...}` holes are fixed before a game (a card's), its holes worked out."""
+        shown = []
+        for part in self.m.templates.get(id(node), [text]):
+            if isinstance(part, str):
+                shown.append(part)
+                continue
+            value, kind = self.constant(part), strip_optional(self.type_of(part))
+            if kind == SPACE:
+                shown.append(self.m.spaces[value].label)
+            elif kind == ACCOUNT:
+                account = self.m.accounts[-value - 1]
+                shown.append(account.label or account.name)
+            else:
+                shown.append(show_value(None, value, kind))
+        return "".join(shown)
+
+    def constant(self, e: ast.Expr) -> Any:
+        """Return the value of an expression the checker proved fixed (it needs no game).
+
+        A failure (a division by zero, a missing table key, a number beyond the
+        limits...) raises a LandlordError located in the rule file.
+        """
+        compiled = self.expr(e)
+        value = compiled.value
+        if not compiled.fixed:
+            # our own code (never user text); `g` a global, so that the loops of generator expressions see it too
+            value = eval(compile(compiled.code, "<constant>", "eval"), dict(self.ns, g=self.fixed))
+        self.check_kept(value, e.span)
+        return value
+
+    def check_kept(self, value: Any, span: ast.Span) -> None:
+        """Raise a located LandlordError if a value fixed before the game is outside the limits."""
+        problem = out_of_limits(value, "this value")
+        if problem is not None:
+            raise self.fixed.fail(
+                problem[0],
+                span,
+                "what is worked out before the game must lie within the limits "
+                "too (see 'Limits' in the language reference)",
+            )
+
+    def may_grow(self, e: Any) -> bool:
+        """Return True if an expression may give a number or text beyond the values it reads.
+
+        Values read (literals, variables, fields, table entries) are within the
+        limits already; only arithmetic, `+` of texts, `sum` and built-ins that grow (`percent`) can
+        leave them, directly or in the body of a function called.
+        """
+        if isinstance(e, tuple):
+            return any(self.may_grow(x) for x in e)
+        if not attrs.has(type(e)) or isinstance(e, ast.Span):
+            return False
+        if (isinstance(e, ast.Binary) and e.op in ("+", "-", "*")) or (isinstance(e, ast.Aggregate) and e.op == "sum"):
+            return True
+        if isinstance(e, ast.Call):
+            kind, name = self.resolved(e)
+            if kind == "builtin" and BUILTINS[name].grows:
+                return True
+            if kind == "function":
+                if name not in self.growing:
+                    self.growing[name] = self.may_grow(self.m.functions[name].body)
+                if self.growing[name]:
+                    return True
+        return any(self.may_grow(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+    def counted(self, collection: ast.Expr, code: str, inner: Any, span: ast.Span, light: bool | None = None) -> str:
+        """Return code for a collection a loop goes through: counted against the work budget unless the loop
+        is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop
+        (`light`, if given, says so of the code generated for `inner`)."""
+        if self.optimize and (self.light(inner) if light is None else light):
+            bound = self.static_bound(collection)
+            if bound is not None and bound <= SMALL_LOOP:
+                return code
+        return f"_work(g, {code}, {self.span(span)})"
+
+    def counted_loop(
+        self, out: Code, collection: ast.Expr, code: str, inner: Any, span: ast.Span, light: bool | None = None
+    ) -> str:
+        """Return code for the collection a `for` statement goes through, as `counted` does, but with the
+        count written as lines before the loop (no call, in the common case of a budget not run out)."""
+        counted = self.counted(collection, code, inner, span, light)
+        if not self.optimize or counted == code:
+            return counted
+        items = f"_items{self._unique('')}"
+        out.line(f"{items} = {code}")
+        out.line(f"g.work += len({items})")
+        out.line("if g.work > _MAX_WORK:")
+        out.line(f"    _work(g, (), {self.span(span)})")  # over the budget: the error `_work` gives
+        return items
+
+    def light(self, node: Any) -> bool:
+        """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
+        no aggregate, no call of a function that has one, no other statement."""
+        if isinstance(node, tuple):
+            return all(self.light(x) for x in node)
+        if node is None or not attrs.has(type(node)) or isinstance(node, ast.Span):
+            return True
+        if isinstance(node, ast.Aggregate):
+            return False
+        if isinstance(node, ast.Call) and self.m.refs[id(node)][0] == "function":
+            name = node.function
+            if name not in self.light_functions:
+                self.light_functions[name] = self.light(self.m.functions[name].body)
+            if not self.light_functions[name]:
+                return False
+        if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
+            return False
+        return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def light_code(self, codes: list[str]) -> bool:
+        """Return True if generated expression code can start no loop: it has no comprehension, generator
+        or lambda, no loop counted against the budget (`_work`), and calls no function of the rules whose
+        body has an aggregate. (An aggregate the compiler wrote out without a loop is light here.)"""
+        for code in codes:
+            for node in expression_nodes(code):
+                if isinstance(node, _LOOPS) or (isinstance(node, pyast.Name) and node.id == "_work"):
+                    return False
+                if (
+                    isinstance(node, pyast.Name)
+                    and node.id.startswith("_f_")
+                    and not self.light(self.m.functions[node.id[3:]].body)
+                ):
+                    return False
+        return True
+
+    def static_bound(self, e: ast.Expr) -> int | None:
+        """Return the most items a collection can hold in any game of this program, or None if not known."""
+        value = self.expr(e).value
+        if isinstance(value, (tuple, list)):
+            return len(value)
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
+            return (self.m.header.players or (2, 8))[1]
+        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "spaces"):
+            return len(self.m.spaces)
+        if self._holdings(e) == "titles":
+            return len(self.titled)
+        if self._holdings(e) == "hands":  # title deeds and the decks' cards
+            return len(self.titled) + sum(c.copies for d in self.m.decks.values() for c in d.cards)
+        if (
+            isinstance(e, ast.Field)
+            and e.name in self.m.space_fields
+            and e.name not in self.space_var_index
+            and strip_optional(self.type_of(e.subject)) == SPACE
+        ):
+            groups = [v for v in self._column(e.name) if v is not None]  # a space without the field fails anyway
+            if all(isinstance(v, tuple) for v in groups):
+                return max(map(len, groups), default=0)
+        if isinstance(e, ast.Aggregate) and e.op in ("filter", "map"):
+            return self.static_bound(e.collection)
+        return None
+
+    def kept(self, e: ast.Expr, compiled: Compiled | None = None) -> str:
+        """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
+
+        A fixed value is checked now; otherwise only one that may have grown
+        beyond the values it was made from is checked as the game runs.
+        `compiled`: what self.expr(e) gave, if already called.
+        """
+        compiled = compiled or self.expr(e)
+        code = compiled.code
+        if compiled.fixed:
+            self.check_kept(compiled.value, e.span)
+            return code
+        if compiled.bounded:
+            return code
+        t = strip_optional(self.type_of(e))
+        if t not in (INT, TEXT) or not self.may_grow(e):
+            return code
+        if t == INT and self.type_of(e) == INT and self.optimize:  # never none: compare in place, call only to fail
+            kept = self._unique("_n")
+            return (
+                f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
+                f"else _kept_int(g, {kept}, {self.span(e.span)}))"
+            )
+        return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
+
+    @contextlib.contextmanager
+    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
+        """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
+        if key in self.in_progress:
+            raise self.fixed.fail(
+                f"{what} is worked out from itself",
+                span,
+                "a constant, table or board field cannot be defined in terms of itself",
+            )
+        self.in_progress.add(key)
+        try:
+            yield
+        finally:
+            self.in_progress.discard(key)
+
+    def _table(self, name: str, span: ast.Span | None = None) -> dict:
+        if name not in self.tables:
+            decl = self.m.tables[name]
+            with self.folding(("table", name), span, f"table '{name}'"):
+                self.tables[name] = {self.constant(k): self.constant(v) for k, v in decl.entries}
+        return self.tables[name]
+
+    def _column(self, name: str, span: ast.Span | None = None) -> list:
+        if name not in self.columns:
+            column: list = [None] * len(self.m.spaces)
+            with self.folding(("field", name), span, f"field '{name}'"):
+                for i, s in enumerate(self.m.spaces):
+                    for field_name, value in s.fields:
+                        if field_name == name:
+                            column[i] = self.constant(value)
+            self.columns[name] = column
+        return self.columns[name]
+
+    def _holdings(self, e: ast.Expr) -> str | None:
+        """Return the engine's list a player's `titles` or `cards` read (`titles`/`hands`), or None."""
+        if (
+            isinstance(e, ast.Field)
+            and e.name in ("titles", "cards")
+            and strip_optional(self.type_of(e.subject)) == PLAYER
+        ):
+            return "titles" if e.name == "titles" else "hands"
+        return None
+
+    def _tagged_cards(self) -> dict[str, frozenset[int]]:
+        """Return, for every card tag, the indices of the cards carrying it (numbered as `compile` does)."""
+        m = self.m
+        index = sum(1 for s in m.spaces if m.kinds[s.kind].titled)  # the title cards come first
+        tagged: dict[str, set[int]] = {}
+        for d in m.decks.values():
+            if d.of_titles:
+                continue
+            for c in d.cards:
+                for t in c.tags:
+                    tagged.setdefault(t, set()).update(range(index, index + c.copies))
+                index += c.copies
+        return {t: frozenset(cards) for t, cards in tagged.items()}

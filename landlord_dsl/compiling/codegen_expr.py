@@ -1,0 +1,785 @@
+"""Code generation for expressions: a checked .lg expression to Python expression text.
+
+Each expression gives its code and, when the options fix it, its value,
+so constants fold, short fixed aggregates unroll, small functions inline,
+and reads that cannot fail are written without checks.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import contextlib
+import functools
+import operator
+import re
+from typing import Any
+
+import attrs
+
+from ..checking.builtins import BUILTINS, owner_getter
+from ..core.dispatch import named_dispatch_table
+from ..core.types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set_name, strip_optional
+from ..language import ast
+from ..language.limits import MAX_INT
+from ..program.runtime import show_value
+from .codegen import _NOTHING, CodeGenerator, Compiled, cannot_fail, expression_nodes
+
+_UNROLLED = ("sum", "count", "all", "any")
+_UNROLL_LIMIT = 8
+_UNROLL_MEMBERS = 4  # the largest group of a space's field that `all`/`any` over it are written out for
+_INLINE_LIMIT = 400  # characters of generated code a function body may have to be written in place
+
+
+def _has_aggregate(e: Any) -> bool:
+    """Return True if an expression contains an aggregate (sum, count, all, any, filter, map)."""
+    if isinstance(e, ast.Aggregate):
+        return True
+    if isinstance(e, tuple):
+        return any(_has_aggregate(x) for x in e)
+    if not attrs.has(type(e)):
+        return False
+    return any(_has_aggregate(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled_once(code: str) -> Any:
+    """Return generated expression code compiled (the same code recurs across compilations of a file)."""
+    return compile(code, "<by space>", "eval")
+
+
+def _loop_names(code: str) -> set[str]:
+    """Return the names generated Python code binds in loops of its own (comprehensions, lambdas)."""
+    names: set[str] = set()
+    for node in expression_nodes(code):
+        if isinstance(node, pyast.comprehension):
+            names.update(n.id for n in pyast.walk(node.target) if isinstance(n, pyast.Name))
+        elif isinstance(node, pyast.Lambda):
+            names.update(a.arg for a in node.args.args)
+    return names
+
+
+# the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
+_ACTOR = Compiled("g.actor", cheap=True)
+
+_SPACE_VARIABLE = re.compile(r"g\.sv\[\d+\]\[(\w+)\]")  # a space variable's value, read for a space
+_REFLEXIVE = {"==": True, "<=": True, ">=": True, "!=": False, "<": False, ">": False}  # x OP x, for a number
+_READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
+
+
+class ExpressionCompiler(CodeGenerator):
+    """Translates expressions; the statement and program passes build on it."""
+
+    # -------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr) -> Compiled:
+        """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
+        compiled = _EXPRESSIONS[type(e)](self, e)
+        if self.domains and self.optimize and not (compiled.fixed or compiled.cheap):
+            return self._by_space(compiled)
+        return compiled
+
+    def _by_space(self, compiled: Compiled) -> Compiled:
+        """Return `compiled` as a lookup in a table made now, if its value depends on nothing but one local
+        space variable whose spaces are known (`narrowed`): `house_price(s) / 2` in the hint of an option
+        `for s in player.titles` becomes `_tab3[v0]`. Else (it reads the game, or fails or gives something
+        other than a number or a truth value for one of those spaces) return it as it is."""
+        code = compiled.code
+        if _READS_GAME.search(code):
+            return compiled
+        names = set(_IDENTIFIER.findall(code))
+        found = [name for name in names if name in self.domains]
+        if len(found) != 1 or any(self.is_local(name) for name in names if name != found[0]):
+            return compiled
+        var = found[0]
+        values = self.values_by_space(code, var, self.domains[var])
+        if values is None:
+            return compiled
+        name = self.space_tables.get(values)
+        if name is None:
+            name = self.space_tables[values] = self.ref(values, "_tab")
+        return Compiled(f"{name}[{var}]", cheap=True, bounded=True)
+
+    def values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
+        """Return the values of generated code for each space `var` can hold (by space index, None for the
+        others), worked out now with a game that has no state to read; None if, for one of those spaces,
+        it reads the game, fails, or gives anything but a number within the limits or a truth value."""
+        key = (code, var, domain)
+        if key not in self.space_values:
+            self.space_values[key] = self._values_by_space(code, var, domain)
+        return self.space_values[key]
+
+    def _values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
+        table: list[Any] = [None] * len(self.m.spaces)
+        work = self.fixed.work  # a loop worked out here is not the folding's: it spends none of its budget
+        try:
+            worked = _compiled_once(code)
+            for space in domain:
+                # our own code (never user text); its loops see only the globals, so one over `var` fails here
+                value = eval(worked, self.ns, {"g": self.fixed, var: space})
+                if not (value.__class__ is bool or (value.__class__ is int and -MAX_INT <= value <= MAX_INT)):
+                    return None
+                table[space] = value
+        except Exception:
+            return None
+        finally:
+            self.fixed.work = work
+        return tuple(table)
+
+    def code(self, e: ast.Expr) -> str:
+        """Return the Python expression text for `e`."""
+        return self.expr(e).code
+
+    def _const(self, value: Any) -> Compiled:
+        """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
+        return Compiled(self.literal(value), value, cheap=value.__class__ is int and -MAX_INT <= value <= MAX_INT)
+
+    def _e_IntLit(self, e):
+        return self._const(e.value)
+
+    _e_TextLit = _e_BoolLit = _e_IntLit
+
+    def _e_NoneLit(self, e):
+        return self._const(None)
+
+    def _e_ListLit(self, e):
+        parts = [self.expr(i) for i in e.items]
+        if all(part.fixed for part in parts):
+            return self._const(tuple(part.value for part in parts))
+        # a list's items are kept: a loop or a local may hold them
+        return Compiled("[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]")
+
+    def _e_Name(self, e):
+        kind, payload = self.resolved(e)
+        if kind == "local":
+            if payload in self.bound:
+                return self.bound[payload]
+            return Compiled(self.local(payload, e.name), cheap=True, local=True)
+        if kind == "option":
+            return self._const(self.options[payload])
+        if kind == "const":
+            if payload not in self.consts:
+                with self.folding(("const", payload), e.span, f"constant '{payload}'"):
+                    self.consts[payload] = self.constant(self.m.consts[payload].value)
+            return self._const(self.consts[payload])
+        if kind == "space":
+            return self._const(payload)
+        if kind == "group":
+            return self._const(self.groups[payload])
+        if kind == "account":
+            return self._const(-self.account_index[payload] - 1)
+        if kind == "deck":
+            return self._const(payload)
+        if kind == "table":
+            return Compiled(self.ref(self._table(payload, e.span), "_t"), self._table(payload))
+        if kind == "dice_set":  # the pips of its last throw
+            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]")
+        if kind == "game_var":
+            return Compiled(f"g.gv[{self.game_var_index[payload]}]")
+        if kind == "context":
+            if payload in _ROUND_READS and self.round_reads is not None:
+                return Compiled(self.round_read(payload), cheap=True)
+            return _ACTOR if payload == "player" else Compiled(_CONTEXT[payload], cheap=payload == "here")
+        raise AssertionError(kind)  # pragma: no cover
+
+    def round_read(self, what: str) -> str:
+        """Return the local that holds `what` (a key of _ROUND_READS) while a choice's options are gathered,
+        noting that the round must bind it (the acting player first: his cash is read with him)."""
+        assert self.round_reads is not None
+        name = self.round_names[what]
+        if name not in self.round_reads:
+            code = _ROUND_READS[what]
+            if "{player}" in code:
+                code = code.format(player=self.round_read("player"))
+            self.round_reads[name] = code
+        return name
+
+    def _e_Field(self, e):
+        t = strip_optional(self.type_of(e.subject))
+        subject = self.expr(e.subject)
+        sub, value = subject.code, subject.value
+        name = e.name
+        if t == PLAYER:
+            if name in self.player_var_index:
+                return Compiled(f"g.pv[{self.player_var_index[name]}][{sub}]")
+            if name == "space":
+                actor = subject == _ACTOR or (self.round_reads is not None and sub == self.round_names["player"])
+                return Compiled(f"g.pos[{sub}]", cheap=actor)
+            if name == "cash" and self.round_reads is not None and sub == self.round_names["player"]:
+                return Compiled(self.round_read("cash"), cheap=True)
+            return Compiled(
+                {
+                    "cash": f"g.bal[g.nacc + {sub}]",
+                    "seat": f"({sub} + 1)",
+                    "name": f"g.names[{sub}]",
+                    "cards": f"list(g.hands[{sub}])",
+                    "titles": f"list(g.titles[{sub}])",
+                }[name]
+            )
+        if t == SPACE:
+            if name in self.space_var_index:
+                return Compiled(f"g.sv[{self.space_var_index[name]}][{sub}]")
+            if name in self.m.space_fields:
+                column = self._column(name, e.span)
+                if subject.fixed and column[value] is not None:
+                    return self._const(column[value])
+                col = self.ref(column, "_col")
+                domain = self.domains.get(sub) if self.optimize else None
+                if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
+                    return Compiled(f"{col}[{sub}]")
+                checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
+                if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
+                    return Compiled(f"({col}[{sub}] if {col}[{sub}] is not None else {checked})")
+                return Compiled(checked)
+            if name == "index":
+                return subject
+            if name == "title":
+                return Compiled(f"{self.ref(self.title_card, '_titles')}[{sub}]")
+            return Compiled(
+                {
+                    "owner": f"g.owner[{sub}]",
+                    "name": f"g.prog.space_labels[{sub}]",
+                    "kind": f"g.prog.space_kinds[{sub}]",
+                }[name]
+            )
+        if t == CARD:
+            return Compiled(
+                {
+                    "name": f"g.prog.card_names[{sub}]",
+                    "text": f"g.prog.card_texts[{sub}]",
+                    "space": f"g.prog.card_space[{sub}]",
+                    "holder": f"g.holder[{sub}]",
+                    "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
+                    "share_of": f"g.prog.card_share[{sub}]",
+                }[name]
+            )
+        if t == DICE:
+            if name == "count":
+                return self._const(self.m.header.dice or 2)
+            return Compiled(
+                {
+                    "total": "g.dice_total",
+                    "double": "g.dice_double",
+                    "first": "g.dice[0]",
+                    "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
+                    "face": "(str(g.dice[0]) if g.dice[0] else '')",
+                }[name]
+            )
+        thrown = dice_set_name(t)
+        if thrown is not None:
+            decl, k = self.m.dice_sets[thrown], self.dice_set_number(thrown)
+            if name == "count":
+                return self._const(decl.count)
+            if name == "second" and decl.count == 1:
+                return self._const(0)
+            return Compiled(
+                {
+                    "total": f"sum(g.set_pips[{k}])",
+                    "double": f"g.set_double[{k}]",
+                    "first": f"g.set_pips[{k}][0]",
+                    "second": f"g.set_pips[{k}][1]",
+                    "face": f"g.set_shown[{k}][0]",
+                }[name]
+            )
+        if t == ACCOUNT:
+            if name == "balance":
+                return Compiled(f"g.bal[-({sub}) - 1]")
+            return Compiled(f"g.prog.account_labels[-({sub}) - 1]")
+        raise AssertionError((t, name))  # pragma: no cover
+
+    def dice_set_number(self, name: str) -> int:
+        """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
+        return list(self.m.dice_sets).index(name)
+
+    def _e_Index(self, e):
+        sub, key = self.expr(e.subject), self.expr(e.key)
+        if sub.fixed and key.fixed:
+            try:
+                return self._const(sub.value[key.value])
+            except (KeyError, IndexError, TypeError):
+                pass
+        return Compiled(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})")
+
+    def _e_Call(self, e):
+        kind, name = self.resolved(e)
+        parts = [self.expr(a) for a in e.args]
+        args = [part.code for part in parts]
+        if kind == "builtin":
+            builtin = BUILTINS[name]
+            if name == "len" and self.optimize:  # the size of a list a built-in makes over a fixed group
+                counted = self._len_over_group(e.args[0])
+                if counted is not None:
+                    return Compiled(counted)
+            if builtin.inline_over_group is not None and self.optimize:
+                fixed = self._fixed_group_owners(e.args[-1], parts[-1])
+                if fixed is not None:
+                    return Compiled(builtin.inline_over_group.format(*args[:-1], owners=fixed[0], n=fixed[1]))
+            if builtin.inline is not None and self.optimize:
+                return Compiled(builtin.inline.format(*args))
+            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})")
+        decl = self.m.functions[name]
+        # a function whose value the options fix (say, a multiplier that is 1 unless
+        # a faster game is chosen) is that value: arguments change nothing, so skip them,
+        # provided none of them could fail (a missing field is a rule bug to report)
+        if self.optimize and all(part.fixed or part.cheap for part in parts):
+            value = self._value_without_arguments(decl)
+            if value is not _NOTHING:
+                return self._const(value)
+        if self.optimize and all(part.cheap for part in parts):
+            # the arguments stand for the parameters by their code: their values are not folded into the body
+            outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
+            try:
+                body = self.expr(decl.body)
+            finally:
+                self.bound = outer
+            # an aggregate written as a loop could hide the caller's name an argument is written with
+            hides = (
+                bool(parts)
+                and _has_aggregate(decl.body)
+                and bool(_loop_names(body.code) & {name for arg in args for name in _IDENTIFIER.findall(arg)})
+            )
+            if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
+                return body
+        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})")
+
+    def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
+        """Return the value of a function's body if the options alone fix it, else _NOTHING.
+
+        The body's locals are its own: none of the caller's bindings (its
+        arguments, an unrolled item) may stand for them.
+        """
+        outer, self.bound = self.bound, {}
+        try:
+            return self.expr(decl.body).value
+        finally:
+            self.bound = outer
+
+    def _len_over_group(self, e: ast.Expr) -> str | None:
+        """Return code for `len(e)` if `e` calls a built-in with `len_over_group` over a fixed group, else None."""
+        if not isinstance(e, ast.Call) or self.resolved(e)[0] != "builtin":
+            return None
+        builtin = BUILTINS[self.resolved(e)[1]]
+        if builtin.len_over_group is None:
+            return None
+        parts = [self.expr(a) for a in e.args]
+        fixed = self._fixed_group_owners(e.args[-1], parts[-1])
+        if fixed is None:
+            return None
+        return builtin.len_over_group.format(*(part.code for part in parts[:-1]), owners=fixed[0], n=fixed[1])
+
+    def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str] | None:
+        """Return code for (the owners of a group's spaces, the group's size), or None.
+
+        Only where the group is fixed before the game: a constant group (its
+        value, already worked out in `compiled`), or a group-valued field of a space
+        variable every space of whose domain has the field, with members. Its
+        owner getter is then made once, here.
+        """
+        value = compiled.value
+        if compiled.fixed:
+            if not (isinstance(value, tuple) and value):
+                return None
+            if value not in self.owner_getters:
+                self.owner_getters[value] = (self.ref(owner_getter(value), "_og"), str(len(value)))
+            getter, size = self.owner_getters[value]
+            return f"{getter}(g.owner)", size
+        if not (
+            isinstance(group, ast.Field)
+            and group.name in self.m.space_fields
+            and group.name not in self.space_var_index
+            and strip_optional(self.type_of(group.subject)) == SPACE
+        ):
+            return None
+        subject = self.expr(group.subject)
+        sub = subject.code
+        column = self._column(group.name, group.span)
+        domain = self.domains.get(sub)
+        if not subject.cheap or not all(
+            isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)
+        ):
+            return None
+        if group.name not in self.owner_getters:
+            getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
+            sizes = [len(t) if isinstance(t, tuple) else 0 for t in column]
+            self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
+        getters_name, sizes_name = self.owner_getters[group.name]
+        return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]"
+
+    def _e_Unary(self, e):
+        x = self.expr(e.operand)
+        if e.op == "-":
+            return self._const(-x.value) if x.fixed else Compiled(f"(-{x.code})")
+        return self._const(not x.value) if x.fixed else Compiled(f"(not {x.code})")
+
+    def _e_Binary(self, e):
+        op = e.op
+        left = self.expr(e.left)
+        a, av = left.code, left.value
+        if op == "has":
+            return Compiled(f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})")
+        if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
+            with self.narrowed(self._membership(e.left)):
+                right = self.expr(e.right)
+        else:
+            right = self.expr(e.right)
+        b, bv = right.code, right.value
+        # Expressions have no side effects, so a constant on either side folds; but a constant on the
+        # right may drop the left only where the left cannot fail (as CPython's own optimiser does), or
+        # a missing field would go unreported, and only for some option values.
+        if op == "and":
+            if left.fixed:
+                return right if av else self._const(False)
+            if right.fixed:
+                if bv:
+                    return left
+                return self._const(False) if cannot_fail(a) else Compiled(f"({a} and False)")
+            return Compiled(f"({a} and {b})")
+        if op == "or":
+            if left.fixed:
+                return self._const(True) if av else right
+            if right.fixed:
+                if not bv:
+                    return left
+                return self._const(True) if cannot_fail(a) else Compiled(f"({a} or True)")
+            return Compiled(f"({a} or {b})")
+
+        if op in ("in", "not in"):
+            if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
+                b = self.ref(frozenset(self.groups[e.right.name]), "_set")
+            return Compiled(f"({a} {op} {b})")
+        if op in ("/", "%"):
+            if left.fixed and right.fixed and bv != 0:
+                return self._const(av // bv if op == "/" else av % bv)
+            if right.fixed and bv != 0:
+                return Compiled(f"({a} {'//' if op == '/' else '%'} {b})")
+            return Compiled(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})")
+        if op in ("==", "!=") and self.owned_by and {a, b} & {f"g.owner[{var}]" for var in self.owned_by}:
+            for var, player in self.owned_by.items():  # one of the player's titles: he owns it
+                if {a, b} == {f"g.owner[{var}]", player}:
+                    return self._const(op == "==")
+        if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
+            return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
+        if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(a):
+            return self._const(_REFLEXIVE[op])  # the same number on both sides
+        if left.fixed and right.fixed:
+            py = {
+                "+": operator.add,
+                "-": operator.sub,
+                "*": operator.mul,
+                "==": operator.eq,
+                "!=": operator.ne,
+                "<": operator.lt,
+                "<=": operator.le,
+                ">": operator.gt,
+                ">=": operator.ge,
+            }[op]
+            return self._const(py(av, bv))
+        return Compiled(f"({a} {op} {b})")
+
+    def _space_read(self, code: str) -> bool:
+        """Return True if code reads a space variable of a space local whose spaces are known (`narrowed`):
+        a read that cannot fail."""
+        read = _SPACE_VARIABLE.fullmatch(code)
+        return read is not None and read[1] in self.domains
+
+    def _e_Conditional(self, e):
+        condition = self.expr(e.condition)
+        then, otherwise = self.expr(e.then), self.expr(e.otherwise)
+        if condition.fixed:
+            return then if condition.value else otherwise
+        return Compiled(f"({then.code} if {condition.code} else {otherwise.code})")
+
+    def _e_Aggregate(self, e):
+        _, slot = self.resolved(e)
+        var = self.local(slot, e.var)
+        items = self.expr(e.collection).value
+        if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
+            return self._unrolled(e, slot, items)
+        coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
+        if self.optimize and coll == self.iterable(e.collection):  # a loop not counted against the budget
+            owned = self._all_owned(e, slot)
+            if owned is not None:
+                return Compiled(owned)
+            members = self._over_members(e, slot)
+            if members is not None:
+                return members
+        with self.narrowed([(var, self.domain_of(e.collection))], True, self.holder(var, e.collection)):
+            body = self.kept(e.body) if e.op == "map" else self.code(e.body)
+        return Compiled(
+            {
+                # (a list rather than a generator: every item is worked out anyway, and a list is made faster)
+                "sum": f"sum([{body} for {var} in {coll}])",
+                "count": f"len([1 for {var} in {coll} if {body}])",
+                "all": f"all({body} for {var} in {coll})",
+                "any": f"any({body} for {var} in {coll})",
+                "filter": f"[{var} for {var} in {coll} if {body}]",
+                "map": f"[{body} for {var} in {coll}]",
+            }[e.op]
+        )
+
+    def _all_owned(self, e: ast.Aggregate, slot: int) -> str | None:
+        """Return code for `all(x in G: x.owner != none)` (or `any(x in G: x.owner == none)`) over a group
+        the compiler can fix, as one test of the group's owners; else None."""
+        body = e.body
+        wanted = {"all": "!=", "any": "=="}.get(e.op)
+        if not (isinstance(body, ast.Binary) and body.op == wanted):
+            return None
+        sides = (body.left, body.right) if isinstance(body.right, ast.NoneLit) else (body.right, body.left)
+        field, nothing = sides
+        if not (
+            isinstance(nothing, ast.NoneLit)
+            and isinstance(field, ast.Field)
+            and field.name == "owner"
+            and isinstance(field.subject, ast.Name)
+            and self.resolved(field.subject) == ("local", slot)
+            and slot not in self.bound
+        ):
+            return None
+        fixed = self._fixed_group_owners(e.collection, self.expr(e.collection))
+        if fixed is None:
+            return None
+        return f"(None {'not in' if e.op == 'all' else 'in'} {fixed[0]})"
+
+    def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> Compiled:
+        """Return an aggregate over a short fixed collection written out item by item.
+
+        `all(r in railroads: r.owner != none)` becomes one `and` of four
+        tests with the spaces as constants, which also lets their fields fold.
+        """
+        return self._item_by_item(e, slot, [self._const(item) for item in items])
+
+    def _over_members(self, e: ast.Aggregate, slot: int) -> Compiled | None:
+        """Return `all`/`any` over the group a space's field names written out member by member, where every
+        space the subject can be has a group of at most _UNROLL_MEMBERS: the i-th member is read from a
+        table by space (a smaller group's last member again, which changes neither `all` nor `any`).
+        `all(l in s.color: s.houses <= l.houses)` becomes `(g.sv[0][s] <= g.sv[0][_member3[s]] and ...)`."""
+        group = e.collection
+        if not (
+            e.op in ("all", "any")
+            and isinstance(group, ast.Field)
+            and group.name in self.m.space_fields
+            and group.name not in self.space_var_index
+            and strip_optional(self.type_of(group.subject)) == SPACE
+        ):
+            return None
+        subject = self.expr(group.subject)
+        column = self._column(group.name, group.span)
+        domain = self.domains.get(subject.code)
+        spaces = range(len(column)) if domain is None else domain
+        if subject.fixed or not subject.cheap or not all(isinstance(column[i], tuple) and column[i] for i in spaces):
+            return None
+        # where each space is one of its own group and the test cannot fail (so its order does not matter),
+        # the subject comes first, its test may fold (`s.houses <= s.houses` does), then the others
+        for own in (True, False) if all(i in column[i] for i in spaces) else (False,):
+            written = self._members_written(e, slot, subject, group.name, column, spaces, own)
+            if written is not None and (not own or cannot_fail(written.code)):
+                return written
+        return None
+
+    def _members_written(self, e: ast.Aggregate, slot: int, subject: Compiled, field: str, column, spaces, own: bool):
+        """Return `_over_members`'s aggregate with the subject first (`own`) or in the group's own order,
+        or None where a group is too large to write out."""
+
+        def others(k: int) -> tuple:
+            return tuple(m for m in column[k] if m != k) if own else column[k]
+
+        size = max(len(others(i)) for i in spaces)
+        if size > _UNROLL_MEMBERS:
+            return None
+        members = [subject] if own else []
+        for i in range(size):
+            key = (field, own, i)
+            if key not in self.member_tables:
+                table = tuple(
+                    (others(k)[min(i, len(others(k)) - 1)] if others(k) else k) if isinstance(t, tuple) and t else None
+                    for k, t in enumerate(column)
+                )
+                self.member_tables[key] = self.ref(table, "_member")
+            members.append(Compiled(f"{self.member_tables[key]}[{subject.code}]", cheap=True))
+        return self._item_by_item(e, slot, members)
+
+    def _item_by_item(self, e: ast.Aggregate, slot: int, items: list[Compiled]) -> Compiled:
+        """Return an aggregate written out with its item standing for each of `items` (code) in turn."""
+        parts = []
+        outer = self.bound.get(slot)
+        for item in items:
+            self.bound[slot] = item
+            parts.append(self.expr(e.body))
+        if outer is None:
+            del self.bound[slot]
+        else:
+            self.bound[slot] = outer
+        if e.op in ("all", "any"):
+            decided = e.op == "any"  # the value one item can settle the whole at
+            codes = []
+            for part in parts:
+                if not part.fixed:
+                    codes.append(part.code)
+                elif bool(part.value) == decided:
+                    if not codes:
+                        return self._const(decided)
+                    codes.append(repr(decided))
+                    break
+            if not codes:
+                return self._const(not decided)
+            if self.type_of(e.body) != BOOL:  # `and`/`or` give an operand, `all`/`any` a bool
+                codes = [f"bool({c})" for c in codes]
+            return Compiled("(" + f" {'or' if decided else 'and'} ".join(codes) + ")")
+        if all(part.fixed for part in parts):
+            return self._const(sum(p.value if e.op == "sum" else 1 if p.value else 0 for p in parts))
+        terms = [p.code if e.op == "sum" else f"(1 if {p.code} else 0)" for p in parts]
+        return Compiled("(0 + " + " + ".join(terms) + ")")
+
+    def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
+        """Return the spaces a collection of spaces can hold (None if that is not known here)."""
+        if self._holdings(e) == "titles":
+            return self.titled
+        value = self.expr(e).value
+        if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return frozenset(value)
+        return None
+
+    def _membership(self, test: ast.Expr | None) -> list[tuple[str, frozenset[int] | None]]:
+        """Return (variable code, spaces) for every `VARIABLE in COLLECTION` that `test` requires.
+
+        `test` requires its own membership tests, and those of every operand
+        of an `and` at its top.
+        """
+        if isinstance(test, ast.Binary) and test.op == "and":
+            return self._membership(test.left) + self._membership(test.right)
+        if (
+            isinstance(test, ast.Binary)
+            and test.op == "in"
+            and isinstance(test.left, ast.Name)
+            and strip_optional(self.type_of(test.left)) == SPACE
+        ):
+            var = self.expr(test.left)
+            if var.local:
+                return [(var.code, self.domain_of(test.right))]
+        return []
+
+    @contextlib.contextmanager
+    def narrowed(self, facts: list[tuple[str, frozenset[int] | None]], fresh: bool = False, titles_of=None):
+        """Within the block, generated code may rely on each local `var` holding one of its spaces.
+
+        Used only where nothing can assign the variable (expressions and the
+        guards and hints of options), so a fact about its value cannot go stale.
+        `fresh`: the variables are bound here, anew (a loop's), so what was
+        known of a variable of that name outside does not apply.
+        `titles_of`: (var, code of a player), for a variable bound to one of that player's titles (see `holder`).
+        """
+        saved = dict(self.domains), dict(self.owned_by)
+        for var, domain in facts:
+            outer = None if fresh else self.domains.get(var)
+            if fresh:
+                self.owned_by.pop(var, None)
+            if domain is None:
+                if fresh:
+                    self.domains.pop(var, None)
+            else:
+                self.domains[var] = domain if outer is None else outer & domain
+        if titles_of is not None:
+            self.owned_by[titles_of[0]] = titles_of[1]
+        try:
+            yield
+        finally:
+            self.domains, self.owned_by = saved
+
+    def holder(self, var: str, e: ast.Expr) -> tuple[str, str] | None:
+        """Return (var, code of the player) if `e`, the collection a loop binds `var` to, is a player's titles
+        read by code that stays the same while the loop runs (`narrowed`'s `titles_of`), else None."""
+        if self.optimize and self._holdings(e) == "titles" and isinstance(e, ast.Field):
+            player = self.expr(e.subject)
+            if player.cheap and not player.fixed:
+                return var, player.code
+        return None
+
+    def iterable(self, e: ast.Expr) -> str:
+        """Return code for a collection that is only read while it is looped over.
+
+        Expressions change nothing, so an aggregate or the options of a
+        `choose` can loop over the engine's own lists of a player's titles
+        and cards instead of the copies `player.titles` and `player.cards`
+        give everywhere else.
+        """
+        holdings = self._holdings(e)
+        if holdings is not None and isinstance(e, ast.Field):  # _holdings gives None for anything else
+            return f"g.{holdings}[{self.code(e.subject)}]"
+        return self.code(e)
+
+    def text(self, parts: list) -> Compiled:
+        """Return Python code building a prompt or label from a checked template.
+
+        A text whose holes the options fix is a single string literal, and its
+        value is known; otherwise, with optimisation, an f-string where its
+        code allows one (it is built two to three times faster than by `+`).
+        """
+        pieces: list[tuple[bool, str]] = []  # (a hole?, its code or the text)
+        literal = ""  # text known now: constant holes are shown once, here
+        for p in parts:
+            if not isinstance(p, str):
+                compiled = self.expr(p)
+                code, value = self.kept(p, compiled), compiled.value
+                kind = strip_optional(self.type_of(p))
+                if not compiled.fixed or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
+                    if literal:
+                        pieces.append((False, literal))
+                        literal = ""
+                    shown = _SHOWN.get(self.type_of(p)) if self.optimize else None  # never none: read directly
+                    pieces.append((True, shown.format(code) if shown else f"_show(g, {code}, {kind!r})"))
+                    continue
+                p = show_value(None, value, kind)
+            literal += p
+        if not pieces:
+            return Compiled(repr(literal), literal)
+        if literal:
+            pieces.append((False, literal))
+        if self.optimize and all(_in_fstring(text, hole) for hole, text in pieces):
+            return Compiled('f"' + "".join(_fstring_part(text, hole) for hole, text in pieces) + '"')
+        return Compiled(" + ".join(text if hole else repr(text) for hole, text in pieces))
+
+
+# A value that is never none, as text (runtime.show_value): an int is never a bool here
+_SHOWN = {INT: "str({})", TEXT: "{}", PLAYER: "g.names[{}]", SPACE: "g.prog.space_labels[{}]"}
+
+
+def _in_fstring(text: str, hole: bool) -> bool:
+    """Return True if a hole's code, or a literal piece, can be written inside f"..." (Python 3.11)."""
+    if hole:
+        return '"' not in text and "\\" not in text and "#" not in text
+    return text.isprintable()
+
+
+def _fstring_part(text: str, hole: bool) -> str:
+    """Return a hole's code, or printable literal text, as a part of an f"..." string."""
+    if hole:  # (`str(x)` of an int is what the f-string makes of x anyway)
+        return "{(" + (text[4:-1] if text.startswith("str(") else text) + ")}"
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("{", "{{").replace("}", "}}")
+
+
+# What the guards and hints of a choice may read once a round, into locals (ExpressionCompiler.round_read):
+# nothing changes them while the options are gathered.
+_ROUND_READS: dict[str, str] = {
+    "player": "g.actor",
+    "cash": "g.bal[g.nacc + {player}]",  # the acting player's
+    "turn_number": "g.turn",
+    "due": "g.due",
+}
+
+# Python code for the names whose value depends on the moment (types.CONTEXT_NAMES).
+_CONTEXT: dict[str, str] = {
+    "player": "g.actor",
+    "players": "g.seats",
+    "player_count": "g.n",
+    "turn_number": "g.turn",
+    "here": "g.pos[g.actor]",
+    "origin": "g.origin",
+    "dice": "g.dice",
+    "spaces": "range(g.board_size)",
+    "due": "g.due",
+    "creditor": "g.creditor",
+    "creditor_player": "(g.creditor if g.creditor is not None and g.creditor >= 0 else None)",
+    "card": "g.card",
+}
+
+
+_EXPRESSIONS = named_dispatch_table(ExpressionCompiler, ast.Expr, "_e_")

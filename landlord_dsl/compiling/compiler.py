@@ -1,0 +1,404 @@
+"""Pass 3: compile a checked Model, with chosen option values, into a Program.
+
+The compiler generates Python source: one function per handler, card,
+action, function, end condition and score, in which the .lg file's local
+names are Python locals, expressions are inlined, and options, constants
+and tables are folded to literals. The source is compiled once with
+`compile`/`exec` into a private namespace holding only the engine's
+helpers, so a running game does no lookups by name and no interpretation.
+The generated source is kept on the Program (`python_source`) for reading;
+what runs is its syntax tree after one last pass (pyast_pass),
+with the same line numbers.
+
+Nothing in a .lg file becomes code except through this translation of its
+checked AST: names are the checker's resolved references, never user text.
+
+The modules: program (the Program the engine runs), codegen (the shared
+state), codegen_expr and codegen_stmt (expressions and statements),
+pyast_pass (the last pass over the generated syntax tree), runtime (the
+helpers generated code calls); options (option values) belongs to loading.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import hashlib
+import linecache
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..checking.loader import RuleSet
+from ..checking.options import resolve_options
+from ..core.errors import Diagnostic, LandlordError, RuleCheckError
+from ..language import ast
+from ..language.limits import too_deep
+from ..program.compiled import DiceSet, Program, is_reconstruction
+from .codegen import Code
+from .codegen_stmt import StatementCompiler
+from .pyast_pass import read_game_lists_once
+
+
+class Compiler(StatementCompiler):
+    """Compiles a checked rule set, for chosen option values, into a Program."""
+
+    # ------------------------------------------------------------ program
+    def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
+        """Generate `def name(g, params): body` into the program source; return its name."""
+        out = Code()
+        out.line(f"def {name}({', '.join(['g'] + params)}):")
+        with out.indented():
+            body(out)
+        if self.source:
+            self.line_table.append((None, None))  # the blank line between two functions
+        self.line_table.extend(out.where)
+        self.source.append("\n".join(out.lines))
+        return name
+
+    def statements_function(self, prefix: str, stmts, counted: Any = None) -> str:
+        """Generate a function running `stmts` (each run of `counted`, a card or trigger, counted for coverage)."""
+        return self.function(self._unique(prefix), [], lambda out: self.counted_block(out, counted, stmts))
+
+    def expression_function(self, prefix: str, e: ast.Expr) -> str:
+        self.note_origins(e)
+        return self.function(self._unique(prefix), [], lambda out: self.return_expression(out, e))
+
+    def return_expression(self, out: Code, e: ast.Expr) -> None:
+        """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
+        with out.at(e.span):
+            if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
+                var = self.local(self.m.refs[id(e)][1], e.var)
+                found = e.op == "any"
+                out.line(f"for {var} in {self.counted(e.collection, self.code(e.collection), e.body, e.span)}:")
+                body = self.code(e.body)
+                out.line(f"    if {body if found else f'not ({body})'}:")
+                out.line(f"        return {found}")
+                out.line(f"return {not found}")
+            else:
+                out.line(f"return {self.kept(e)}")
+
+    def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
+        """Generate (once per distinct list) a function running these handlers of the rules in force.
+
+        The handlers' bodies are written into the dispatcher itself, one after
+        another, each under the test that its rule is in force: a turn runs
+        many handlers, and a call per handler is most of what they cost.
+        """
+        if not entries:
+            return None
+        key = tuple((rule, id(handler)) for rule, handler in entries)
+        if key not in made:
+
+            def body(out: Code) -> None:
+                out.line("saved = g.rule")
+                out.line("depth = g.depth = g.depth + 1")
+                out.line("if depth > _MAX_NESTING:")
+                out.line("    _too_deep(g)")
+                out.line("try:")
+                with out.indented():
+                    for rule, handler in entries:
+                        with out.at(handler.span, rule):
+                            out.line(
+                                f"# rule {self.m.rules[rule].name}: on {handler.event} "
+                                f"{handler.selector or ''}".rstrip()
+                            )
+                            out.line(f"if g.active[{rule}]:")
+                            with out.indented():
+                                self.count(out, id(handler))
+                                out.line(f"g.rule = {rule}")
+                                self.block(out, handler.body)
+                out.line("finally:")
+                out.line("    g.depth = depth - 1")
+                out.line("    g.rule = saved")
+
+            made[key] = self.function(self._unique("_dispatch"), [], body)
+        return made[key]
+
+    def compile(self, build: bool = True) -> Program | None:
+        """Return the Program; with `build=False` only generate its source (folding every fixed value), return None."""
+        m, rs = self.m, self.rs
+        spaces = m.spaces
+        card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []  # type: ignore[var-annotated]
+        card_reconstructed: list[bool] = []
+        card_share: list[int | None] = []
+        self.title_card = [None] * len(spaces)
+        self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
+        title_decks = [d for d in m.decks.values() if d.of_titles]
+
+        def title_deck_of(space: int) -> str:
+            for d in title_decks:
+                if d.titles_in is None or space in m.groups[d.titles_in]:
+                    return d.name
+            return ""
+
+        for i, s in enumerate(spaces):
+            if m.kinds[s.kind].titled:
+                self.title_card[i] = len(card_names)
+                card_names.append(s.name)
+                card_texts.append(s.label)
+                card_space.append(i)
+                card_deck.append(title_deck_of(i))
+                card_reconstructed.append(is_reconstruction(m.decks[card_deck[-1]]) if card_deck[-1] else False)
+                card_share.append(None)
+                effects.append(None)
+        for f in m.functions.values():
+            # the checker gives a function's parameters the first slots of its own frame
+            self.note_origins(f.body)
+            self.function(
+                f"_f_{f.name}",
+                [self.local(i, p.name) for i, p in enumerate(f.params)],
+                lambda out, f=f: self.return_expression(out, f.body),  # type: ignore[misc]
+            )
+        for a in m.actions.values():
+            self.function(
+                f"_a_{a.name}",
+                [self.local(self.m.refs[id(p)][1], p.name) for p in a.params],
+                lambda out, a=a: self.counted_block(out, a, a.body),  # type: ignore[misc]
+            )
+        deck_cards: dict[str, list[int]] = {}
+        texts_to_fill: list[tuple[int, ast.CardDecl]] = []
+        effect_names: list[str | None] = [None] * len(card_names)
+        for d in m.decks.values():
+            if d.of_titles:
+                deck_cards[d.name] = [c for c in self.title_card if c is not None and card_deck[c] == d.name]
+                continue
+            deck_cards[d.name] = []
+            for c in d.cards:
+                name = self.statements_function("_card", c.body, c)
+                for _ in range(c.copies):
+                    deck_cards[d.name].append(len(card_names))
+                    card_names.append(c.name)
+                    card_texts.append(c.text)  # its holes are worked out once the functions exist (below)
+                    texts_to_fill.append((len(card_texts) - 1, c))
+                    card_space.append(None)  # type: ignore[arg-type]
+                    card_deck.append(d.name)
+                    card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))
+                    card_share.append(m.space_index[c.share_of] if c.share_of is not None else None)
+                    effect_names.append(name)
+        handlers = [(ri, h) for ri, rule in enumerate(m.rules) for h in rule.handlers]
+        events: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
+        land: list[list] = [[] for _ in spaces]
+        passing: list[list] = [[] for _ in spaces]
+        for ri, h in handlers:
+            if h.event in events:
+                events[h.event].append((ri, h))
+                continue
+            target = land if h.event == "land" else passing
+            if h.selector is None:
+                members = range(len(spaces))
+            elif h.selector in m.space_index:
+                members = [m.space_index[h.selector]]  # type: ignore[assignment]
+            else:
+                members = m.groups[h.selector]  # type: ignore[assignment]
+            for s in members:  # type: ignore[assignment]
+                target[s].append((ri, h))  # type: ignore[call-overload]
+        dispatchers: dict[tuple, str] = {}
+        event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
+        land_names = [self.dispatcher(entries, dispatchers) for entries in land]
+        pass_names = [self.dispatcher(entries, dispatchers) for entries in passing]
+        # a trigger whose condition is false under these options can never fire: leave it out
+        trigger_names = [
+            (
+                ri,
+                self.expression_function("_when", t.condition),
+                self.statements_function(f"_rule{ri}_when_", t.body, t),
+                t.repeat,
+            )
+            for ri, rule in enumerate(m.rules)
+            for t in rule.triggers
+            if self.expr(t.condition).value is not False
+        ]
+        end_names = [(self.expression_function("_end", e.condition), e) for e in m.ends]
+        score_name = self.expression_function("_score", m.score.formula) if m.score is not None else None
+        enabled_names = {
+            d.name: self.expression_function("_enabled", d.enabled) for d in m.decks.values() if d.enabled is not None
+        }
+        source = "\n\n".join(self.source) + "\n"
+        if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
+            compile(source, f"<compiled {rs.name}>", "exec")
+            return None
+        code = read_game_lists_once(source) if self.optimize else source
+        filename = _registered(rs.name, source)
+        exec(compile(code, filename, "exec"), self.ns)  # generated from the checked AST only
+        ns = self.ns
+        for index, card in texts_to_fill:  # a hole may call a function the plain translation does not fold
+            card_texts[index] = self.fixed_text(card, card.text)
+
+        def no_effect(g):
+            return None
+
+        card_effects = [ns[name] if name else no_effect for name in effect_names]
+        function = lambda name: ns[name] if name else None  # noqa: E731
+        header = m.header
+        return Program(
+            title=header.title or header.name,
+            name=header.name,
+            players=header.players or (2, 8),
+            turn_limit=header.turn_limit,
+            dice_count=header.dice or 2,
+            options=dict(self.options),
+            rules_hash=rs.rules_hash,
+            sources=dict(self.sources),
+            account_names=[a.name for a in m.accounts],
+            account_labels=[a.label or a.name for a in m.accounts],
+            account_unlimited=[a.unlimited for a in m.accounts],
+            space_names=[s.name for s in spaces],
+            space_labels=[s.label for s in spaces],
+            space_kinds=[s.kind for s in spaces],
+            start_space=0,
+            game_var_init=[self.constant(v.initial) for v in m.game_vars.values()],
+            player_var_init=[self.constant(v.initial) for v in m.player_vars.values()],
+            space_var_init=[[self.constant(v.initial)] * len(spaces) for v in m.space_vars.values()],
+            card_names=card_names,
+            card_texts=card_texts,
+            card_space=card_space,  # type: ignore[arg-type]
+            card_deck=card_deck,
+            title_card=self.title_card,
+            card_effects=card_effects,
+            deck_cards=deck_cards,
+            deck_kept={d.name: d.kept for d in m.decks.values()},
+            deck_enabled={
+                d.name: (ns[enabled_names[d.name]] if d.name in enabled_names else (lambda g: True))
+                for d in m.decks.values()
+            },
+            rule_names=[r.name for r in m.rules],
+            rule_off=[r.off for r in m.rules],
+            rule_replaces=[tuple(self.rule_index[x] for x in r.replaces) for r in m.rules],
+            triggers=[(ri, ns[cond], ns[body], repeat) for ri, cond, body, repeat in trigger_names],
+            rule_spans=[r.span for r in m.rules],
+            on_setup=function(event_names["setup"]),
+            on_turn=function(event_names["turn"]),
+            on_shortfall=function(event_names["shortfall"]),
+            on_land=[function(name) for name in land_names],
+            on_pass=[function(name) for name in pass_names],
+            end_conditions=[
+                (ns[name], e.provenance.source if e.provenance else f"line {e.span.line}") for name, e in end_names
+            ],
+            score=ns[score_name] if score_name else None,
+            python_source=source,
+            line_table=tuple(self.line_table),
+            card_reconstructed=card_reconstructed,
+            card_share=card_share,
+            space_fields={name: list(self._column(name)) for name in self.m.space_fields},
+            origins=self.origins,
+            var_types=tuple(
+                tuple(m.types.get(id(v), "any") for v in table.values())
+                for table in (m.game_vars, m.player_vars, m.space_vars)
+            ),
+            choices=dict(m.choices),
+            game_var_names=list(m.game_vars),
+            player_var_names=list(m.player_vars),
+            space_var_names=list(m.space_vars),
+            dice_sets=tuple(DiceSet(d.name, d.label or d.name, d.count, d.faces) for d in m.dice_sets.values()),
+        )
+
+
+def fixed_value_problems(ruleset: RuleSet, options: dict[str, Any] | None = None) -> list[Diagnostic]:
+    """Return the problems met working out, under the option values (None: the defaults), what is fixed
+    before a game.
+
+    Every constant, table entry, board field and starting value is worked
+    out (each problem reported, located), then, if they all can be, the
+    rules' source is generated, which folds the fixed parts of their
+    expressions. An empty list: the rule set compiles.
+    """
+    return _compiled(Compiler(ruleset, resolve_options(ruleset, options)), build=False)[1]
+
+
+def checked(ruleset: RuleSet) -> RuleSet:
+    """Return the rule set once what it fixes before a game works out under the options' defaults; raise
+    RuleCheckError with every problem otherwise (what `landlord-dsl check` adds to loading a file)."""
+    problems = fixed_value_problems(ruleset)
+    if problems:
+        raise RuleCheckError(problems)
+    return ruleset
+
+
+def compile_ruleset(
+    ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True, readable: bool = False
+) -> Program:
+    """Compile a checked RuleSet with the given option values into a Program; raise RuleCheckError with
+    every problem of what is fixed before a game (`fixed_value_problems`) if there are any.
+
+    `optimize=False` gives a plain translation (no inlining, unrolling or
+    proofs that field reads cannot fail): slower, and playing the same games.
+    `readable=True` names the generated code's locals after the .lg names they
+    hold (`owner_v3` for `v3`), for reading it (`show --python`); the code is otherwise the same.
+    """
+    program, problems = _compiled(Compiler(ruleset, resolve_options(ruleset, options), optimize, readable))
+    if problems:
+        raise RuleCheckError(problems)
+    assert program is not None
+    return program
+
+
+def _compiled(compiler: Compiler, build: bool = True) -> tuple[Program | None, list[Diagnostic]]:
+    """Return the compiler's Program (None when not `build`) and the problems met, in file order, making it.
+
+    The fixed values are worked out first, each problem collected; only if
+    they all work out is the rules' source generated.
+    """
+    m = compiler.m
+    fixed = [c.value for c in m.consts.values()]
+    fixed += [e for t in m.tables.values() for pair in t.entries for e in pair]
+    fixed += [value for s in m.spaces for _, value in s.fields]
+    fixed += [v.initial for table in (m.game_vars, m.player_vars, m.space_vars) for v in table.values()]
+    problems: list[Diagnostic] = []
+    program = None
+    try:
+        with _within_pythons_limits(compiler.rs):
+            for e in fixed:
+                try:
+                    compiler.constant(e)
+                except LandlordError as err:
+                    problems.extend(d for d in err.diagnostics if d not in problems)  # a constant fails wherever used
+            if not problems:
+                program = compiler.compile(build=build)
+    except LandlordError as err:
+        problems.extend(err.diagnostics)
+    problems.sort(key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
+    return program, problems
+
+
+def compile_counted(
+    ruleset: RuleSet, options: dict[str, Any] | None, counters: dict[Any, int]
+) -> tuple[Program, list[int], frozenset[int]]:
+    """Compile a checked RuleSet with coverage counters (rule_coverage.py): return the Program, the list of
+    counts its runs add to (index: the counter), and the counters some line of it adds to.
+
+    `counters` gives, by .lg node (its `id`, or `(id, "then")`/`(id, "else")` for an `if`'s arms and
+    `(id, "done")` for an offer's "done"), the counter its runs add to. The program plays the same
+    games as `compile_ruleset`'s: its code is that code with the counting lines added, and nothing else.
+    """
+    with _within_pythons_limits(ruleset):
+        compiler = Compiler(ruleset, resolve_options(ruleset, options), counters=counters)
+        program = compiler.compile()
+    assert program is not None
+    return program, compiler.ns["_cov"], frozenset(compiler.counters_used)
+
+
+@contextlib.contextmanager
+def _within_pythons_limits(ruleset: RuleSet) -> Iterator[None]:
+    """Within the block, Python's own limits met by rules nested too deeply (its recursion, memory, or
+    parentheses nested in the generated code: a SyntaxError) raise a LandlordError naming the rule set."""
+    try:
+        yield
+    except (RecursionError, MemoryError, SyntaxError):
+        raise too_deep(ruleset.name) from None
+
+
+_REGISTERED: collections.OrderedDict[str, None] = collections.OrderedDict()
+_REGISTERED_KEPT = 32  # the generated sources tracebacks can show; older ones are dropped, to bound memory
+
+
+def _registered(name: str, source: str) -> str:
+    """Return the file name generated code runs under (`<compiled NAME HASH>`: the engine finds the rules'
+    frames by its start), with the source put in `linecache`, so that tracebacks, debuggers and profilers
+    show the generated lines, as for attrs' generated methods."""
+    filename = f"<compiled {name} {hashlib.sha1(source.encode()).hexdigest()[:10]}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _REGISTERED[filename] = None
+    _REGISTERED.move_to_end(filename)
+    while len(_REGISTERED) > _REGISTERED_KEPT:
+        linecache.cache.pop(_REGISTERED.popitem(last=False)[0], None)
+    return filename

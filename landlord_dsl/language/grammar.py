@@ -1,0 +1,41 @@
+"""Pass 1 (parsing): the grammar, loaded once per process.
+
+`lark_parser` builds the LALR parser of grammar/landlord.lark (strict, with
+positions), kept in parser_cache; `keyword_terminals` lists the grammar's
+word keywords, which the syntax-error hints and the recovery look for.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from lark import Lark
+
+from ..core.resources import grammar_path
+from . import parser_cache
+
+
+@functools.lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    """Return the LALR parser of the grammar (starts `start` for a file, `hole` for a text's `{...}`)."""
+    # strict=True proves the grammar free of conflicts and terminal collisions,
+    # an analysis that takes half a second; the built parser is kept in a cache
+    # only this user can write (parser_cache), keyed by the grammar's hash.
+    return parser_cache.build(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        start=["start", "hole"],
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def keyword_terminals() -> dict[str, str]:
+    """Return the grammar's word keywords, each with its terminal's name."""
+    return {
+        t.pattern.value: t.name
+        for t in lark_parser().terminals
+        if t.pattern.type == "str" and t.pattern.value.isalpha()
+    }

@@ -1,0 +1,125 @@
+"""The program contract: what the compiler produces and the engine runs.
+
+A Program is a compiled rule set for one choice of option values: the
+board, cards, rules and variables as lists the engine indexes, and the
+generated functions the engine calls for each event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..core.errors import Diagnostic
+from ..language import ast
+
+
+@attrs.frozen
+class DiceSet:
+    """A set of dice declared with `dice NAME ...`, thrown by `roll NAME` apart from the edition's dice."""
+
+    name: str
+    label: str
+    count: int
+    faces: tuple[int | str, ...]  # what each face shows, the first face first: its pips, or a text (no pips)
+
+    def pips(self, face: int) -> int:
+        """Return the pips face number `face` (1 for the first) counts: a text face none, and 0 before a throw."""
+        shown = self.faces[face - 1] if face else 0
+        return shown if isinstance(shown, int) else 0
+
+    def shown(self, face: int) -> str:
+        """Return what face number `face` shows, as text (its pips in digits), or "" before a throw."""
+        return str(self.faces[face - 1]) if face else ""
+
+
+@attrs.define
+class Program:
+    """A compiled rule set for one choice of option values."""
+
+    title: str
+    name: str
+    players: tuple[int, int]
+    turn_limit: int | None
+    dice_count: int
+    options: dict[str, Any]
+    rules_hash: str
+    sources: dict
+    account_names: list[str]
+    account_labels: list[str]
+    account_unlimited: list[bool]
+    space_names: list[str]
+    space_labels: list[str]
+    space_kinds: list[str]
+    start_space: int
+    game_var_init: list[Any]
+    player_var_init: list[Any]
+    space_var_init: list[list[Any]]
+    card_names: list[str]
+    card_texts: list[str]
+    card_space: list[int | None]
+    card_deck: list[str]
+    title_card: list[int | None]
+    card_effects: list[Callable]
+    deck_cards: dict[str, list[int]]
+    deck_kept: dict[str, bool]
+    deck_enabled: dict[str, Callable]
+    rule_names: list[str]
+    rule_off: list[bool]
+    rule_replaces: list[tuple[int, ...]]
+    # (rule index, condition, body, repeat) for every `when` trigger, in declaration order
+    triggers: list[tuple[int, Callable, Callable, bool]]
+    rule_spans: list[ast.Span]
+    # One generated function per event (and per space for land/pass) that runs,
+    # in declaration order, the handlers of the rules in force; None if no rule
+    # handles that event there.
+    on_setup: Callable | None
+    on_turn: Callable | None
+    on_shortfall: Callable | None
+    on_land: list[Callable | None]
+    on_pass: list[Callable | None]
+    end_conditions: list[tuple[Callable, str]]
+    score: Callable | None
+    python_source: str = ""
+    # for each line of python_source (line n at n - 1): the index of the rule whose handler it runs
+    # in (None outside handlers) and the span of the .lg code it translates (None if none), for
+    # locating a Python error inside the compiled rules (Game.play)
+    line_table: tuple[tuple[int | None, ast.Span | None], ...] = ()
+    # per card: True when it, or its deck, is tagged `reconstruction` (narration and `show` say so)
+    card_reconstructed: list[bool] = attrs.field(factory=list)
+    # per card: the space a `share of` card is a share of, else None (the built-ins `shares`, `shareholders`)
+    card_share: list[int | None] = attrs.field(factory=list)
+    # Each space field's value on every space (None where the space's kind lacks it),
+    # folded for these options; group-valued fields hold their spaces' indices.
+    space_fields: dict[str, list] = attrs.field(factory=dict)
+    # (span of a statement or expression, notes naming the declarations from other files
+    # whose values it uses): what a run-time error there adds (Game.fail)
+    origins: list[tuple[ast.Span, tuple[Diagnostic, ...]]] = attrs.field(factory=list)
+    # the declared types of the game, player and space variables (types.py strings), to check saved games
+    var_types: tuple[tuple[str, ...], ...] = ((), (), ())
+    # the values of each choice type among them (types.choice_of), by the choice's name
+    choices: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    # variable names by index, for reading state by name (Game.player_var and friends)
+    game_var_names: list[str] = attrs.Factory(list)
+    player_var_names: list[str] = attrs.Factory(list)
+    space_var_names: list[str] = attrs.Factory(list)
+    # the sets of dice declared with `dice NAME ...`, in declaration order (Game.roll_set numbers them so)
+    dice_sets: tuple[DiceSet, ...] = ()
+
+    def dice_set(self, name: str) -> DiceSet:
+        """Return the declared set of dice called `name` (a KeyError if none is)."""
+        for dice in self.dice_sets:
+            if dice.name == name:
+                return dice
+        raise KeyError(name)
+
+
+# How `show` and the narration describe a card that is_reconstruction says is one.
+RECONSTRUCTED_CARD = "reconstructed card, not the edition's own text"
+
+
+def is_reconstruction(decl) -> bool:
+    """Return True if a deck or card declaration is tagged `reconstruction`."""
+    return decl.provenance is not None and decl.provenance.confidence == "reconstruction"

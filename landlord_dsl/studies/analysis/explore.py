@@ -1,0 +1,591 @@
+"""Exact analysis, movement-state extraction: running the token's turn from a movement state.
+
+Stage: the second one of `analyze` (landlord_dsl.studies.analysis). `Explorer` plays
+the compiled program's own turn for seat 1 in the reference economy, finds
+(with `_Trace`) which variables the turn reads before writing them (they
+become the movement state), and gives, per state, the states its turn ends
+in with their probabilities. A chance request's continuation is identified by
+the running frames (code, place, live locals: `live_locals`) and the
+movement-relevant state, so that equal continuations are explored once.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dis
+import functools
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ...agents import RESERVE_CAP, Agent, HeuristicAgent
+from ...core.errors import LandlordError, SourceText
+from ...engine.game import Game
+from ...program.requests import SeededChance
+from .paths import _Cut, _dice_classes_for, _Paths
+
+if TYPE_CHECKING:
+    from ...checking.loader import RuleSet
+    from ...program.compiled import Program
+
+# movement states before the state is called unbounded: the chain is solved as a dense n-by-n system,
+# so this bounds its memory (3,000 states: about 70 MB a matrix) and time; the shipped editions need under 200
+MAX_STATES = 3_000
+TOKEN = 0  # the seat whose movement is analysed
+MAX_PATHS = 2_000_000  # chance paths of one turn before the turn is called unbounded
+MAX_DICE_ANALYSED = 6  # every throw of the dice is enumerated (and kept) once: 6 dice have 46,656
+MAX_THROWS = 6**MAX_DICE_ANALYSED
+
+
+class PolicyAgent(Agent):
+    """The token's decisions: the first preferred option offered, else the heuristic bot's pick.
+
+    The bot's pick is made as if the token had `cash` (its cash in the
+    reference economy), so the policy does not drift with the economy. The
+    token never bids.
+    """
+
+    def __init__(self, prefer: Sequence[str], cash: int, reserve: int = RESERVE_CAP):
+        self.prefer = tuple(prefer)
+        self.limit = cash - reserve
+
+    def choose(self, game, request):
+        if self.prefer:
+            names = request.names
+            for name in self.prefer:
+                if name in names:
+                    return names.index(name)
+        best, best_gain, cheapest, cheapest_cost = -1, None, 0, None
+        for i, (_, _, cost, value) in enumerate(request.legal):
+            if cheapest_cost is None or cost < cheapest_cost:
+                cheapest, cheapest_cost = i, cost
+            if cost <= self.limit or cost <= 0:
+                gain = value - cost
+                if best_gain is None or gain > best_gain:
+                    best, best_gain = i, gain
+        return best if best >= 0 else cheapest
+
+    def bid(self, game, request):
+        return None
+
+
+class _Trace:
+    """Finds which of the token's variables (and the game's) a turn reads before it writes them.
+
+    A read immediately followed by a write of the same variable, with no
+    event and no other write between, only updates the variable (`+= 1`):
+    the variable stays tied to its incoming value, so a later read still
+    counts. Everything else that reads an incoming value makes it live.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.live: set[tuple[str, int]] = set()
+        self.run_live: set[tuple[str, int]] = set()
+        self.written: set[tuple[str, int]] = set()
+        self.pending: dict[tuple[str, int], tuple[int, int]] = {}
+        self.writes = 0
+
+    def start(self) -> None:
+        self.written.clear()
+        self.pending.clear()
+        self.run_live = set()
+
+    def read(self, key) -> None:
+        if key not in self.written and key not in self.pending:
+            self.pending[key] = (len(self.game.log), self.writes)
+
+    def write(self, key) -> None:
+        pending = self.pending.pop(key, None)
+        self.writes += 1
+        if pending is not None:
+            if pending == (len(self.game.log), self.writes - 1):
+                return  # an update of the incoming value: still tied to it
+            self.run_live.add(key)
+        self.written.add(key)
+
+    def finish(self) -> set:
+        self.run_live.update(self.pending)
+        self.pending.clear()
+        self.live |= self.run_live
+        return self.run_live
+
+
+class _WatchedPlayerVar(list):
+    """One player variable's values by seat, reporting the token's reads and writes to a _Trace."""
+
+    __slots__ = ("key", "trace")
+
+    def __getitem__(self, i):
+        if i == TOKEN:
+            self.trace.read(self.key)  # type: ignore[attr-defined]
+        return list.__getitem__(self, i)
+
+    def __setitem__(self, i, value):
+        if i == TOKEN:
+            self.trace.write(self.key)  # type: ignore[attr-defined]
+        list.__setitem__(self, i, value)
+
+
+class _WatchedGameVars(list):
+    """The game variables, reporting reads and writes to a _Trace."""
+
+    __slots__ = ("trace",)
+
+    def __getitem__(self, i):
+        if isinstance(i, int):
+            self.trace.read(("game", i))  # type: ignore[attr-defined]
+        return list.__getitem__(self, i)
+
+    def __setitem__(self, i, value):
+        if isinstance(i, int):
+            self.trace.write(("game", i))  # type: ignore[attr-defined]
+        list.__setitem__(self, i, value)
+
+
+def _watch(cls, values, trace, key=None):
+    w = cls(values)
+    w.trace = trace
+    if key is not None:
+        w.key = key
+    return w
+
+
+def _dice_property(field: str) -> property:
+    def get(self):
+        if self._dice_hook is not None:
+            self._dice_hook()
+        return self.__dict__[field]
+
+    def put(self, value):
+        self.__dict__[field] = value
+
+    return property(get, put)
+
+
+class _AnalysisGame(Game):
+    """A Game whose draws ask the chance source which card of the deck turns up, and that reports reads of the dice."""
+
+    _dice_hook = None
+    dice = _dice_property("_v_dice")
+    dice_total = _dice_property("_v_dice_total")
+    dice_double = _dice_property("_v_dice_double")
+
+    def draw(self, deck: str) -> None:
+        cards = self.decks[deck]
+        pick = getattr(self.chance, "pick", None)
+        if pick is not None and len(cards) > 1 and self.prog.deck_enabled[deck](self):
+            k = pick(len(cards))
+            if k:
+                cards.insert(0, cards.pop(k))
+        super().draw(deck)
+
+
+def _put(target: list, values: list) -> None:
+    list.__setitem__(target, slice(None), values)
+
+
+class Economy:
+    """Everything in a game but the token's movement state, captured once and put back in place."""
+
+    def __init__(self, g: Game):
+        self.bal = list(g.bal)
+        self.pos = list(g.pos)
+        self.gv = list(g.gv)
+        self.pv = [list(v) for v in g.pv]
+        self.sv = [list(v) for v in g.sv]
+        self.holder = list(g.holder)
+        self.owner = list(g.owner)
+        self.titles = [list(t) for t in g.titles]
+        self.hands = [list(h) for h in g.hands]
+        self.decks = {k: list(v) for k, v in g.decks.items()}
+        self.active = list(g.active)
+        self.fired = list(g.fired)
+        self.loans = [list(loan) for loan in g.loans]
+        self.seats = list(g.seats)
+        self.scalars = (g.turn, g.minted, g.origin, g.triggers_live)
+        self.dice = (g.dice, g.dice_total, g.dice_double)
+        self._pairs: tuple | None = None  # (game, [(its list, the saved values)])
+
+    def _targets(self, g: Game) -> list[tuple[list, list]]:
+        """Return each of the game's lists with the values to put back in it.
+
+        The engine changes these lists in place and never replaces them, so
+        they are listed once per game; `seats`, which it replaces when a
+        player leaves, is put back on its own.
+        """
+        return [
+            (g.bal, self.bal),
+            (g.pos, self.pos),
+            (g.gv, self.gv),
+            (g.holder, self.holder),
+            (g.owner, self.owner),
+            (g.active, self.active),
+            (g.fired, self.fired),
+            *zip(g.pv, self.pv),
+            *zip(g.sv, self.sv),
+            *zip(g.titles, self.titles),
+            *zip(g.hands, self.hands),
+            *((g.decks[name], cards) for name, cards in self.decks.items()),
+        ]
+
+    def put(self, g: Game) -> None:
+        if self._pairs is None or self._pairs[0] is not g:
+            self._pairs = (g, self._targets(g))
+        setitem, everything = list.__setitem__, slice(None)
+        for target, saved in self._pairs[1]:
+            setitem(target, everything, saved)
+        g.loans[:] = [list(loan) for loan in self.loans]
+        _put(g.seats, self.seats)
+        g.turn, g.minted, g.origin, g.triggers_live = self.scalars
+        g.over, g.end_reason, g.turn_after, g.next_seat = False, "", None, TOKEN
+        g.depth = g.shortfalls = 0
+        g.short.clear()
+        g.card = None
+        g.dice, g.dice_total, g.dice_double = self.dice
+        g.log.clear()
+        g.decisions.clear()
+
+
+def _refuse_too_large(rules: RuleSet, program: Program) -> None:
+    """Raise a located LandlordError, before anything is allocated, if the dice or the board are beyond the analysis."""
+    model = rules.model
+
+    def refuse(message: str, span, hint: str) -> LandlordError:
+        source = (program.sources.get(span.file) if span is not None else None) or SourceText("", "")
+        return LandlordError([source.diagnostic(message, span, hint)])
+
+    throws = 6**program.dice_count
+    if throws > MAX_THROWS:
+        raise refuse(
+            f"the exact analysis enumerates every throw of the dice, and {program.dice_count} dice have "
+            f"{throws:,} throws; it follows at most {MAX_THROWS:,} ({MAX_DICE_ANALYSED} dice)",
+            model.header.span,
+            "simulate games instead (`landlord-dsl simulate`)",
+        )
+    if len(model.spaces) > MAX_STATES:
+        raise refuse(
+            f"the board has {len(model.spaces):,} spaces and the exact analysis solves at most {MAX_STATES:,} "
+            "movement states",
+            model.spaces[MAX_STATES].span,
+            "simulate games instead (`landlord-dsl simulate`)",
+        )
+
+
+class Explorer:
+    """Runs the token's turns from movement states and collects the chain."""
+
+    def __init__(
+        self, rules: RuleSet, program: Program, players: int, prefer: Sequence[str], seed: int, memo: bool = True
+    ):
+        if rules.model.dice_sets:
+            declared = next(iter(rules.model.dice_sets.values()))
+            source = program.sources.get(declared.span.file) or SourceText("", "")
+            raise LandlordError(
+                [
+                    source.diagnostic(
+                        f"the exact analysis follows only the edition's own dice, and these rules also throw "
+                        f"the dice '{declared.name}'",
+                        declared.span,
+                        "analyse the edition or variant they build on, or simulate games (`landlord-dsl simulate`)",
+                    )
+                ]
+            )
+        if sys.implementation.name != "cpython":  # (until the stepped game state replaces frame reading)
+            raise LandlordError(
+                f"the exact analysis needs CPython: it tells continuations apart by CPython's frames and "
+                f"bytecode, and this is {sys.implementation.name}; simulate games instead (`landlord-dsl simulate`)"
+            )
+        _refuse_too_large(rules, program)
+        self.rules = rules
+        self.use_memo = memo
+        self.prog = program
+        self.paths = _Paths(_dice_classes_for(program))
+        self.prefer = tuple(prefer)
+        agents: list[Agent] = [HeuristicAgent() for _ in range(players)]
+        # The long run of a game that goes on: its end conditions are not checked (their reads of the
+        # token's variables are not movement).
+        game = _AnalysisGame(attrs.evolve(program, end_conditions=[]), agents, chance=SeededChance(seed))
+        game.setup()
+        if game.over or TOKEN not in game.seats:
+            raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
+        # the token keeps the bots' historical reserve, not the rules' money scale (agents.default_reserve):
+        # with the 25 of the 1906 monopolist demonstration its movement state outgrows an exact chain
+        agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
+        game.agents = agents
+        self.game = game
+        self.trace = _Trace(game)
+        game.pv = [_watch(_WatchedPlayerVar, v, self.trace, ("player", i)) for i, v in enumerate(game.pv)]
+        game.gv = _watch(_WatchedGameVars, game.gv, self.trace)
+        game.chance = self.paths
+        self.paths.game = game
+        self.reference = Economy(game)
+        self.economy = self.reference
+        titled = {c for c in program.title_card if c is not None}
+        self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
+        self._deck_card_set = frozenset(self.deck_cards)
+        self.live: list[tuple[str, int]] = []
+        self.paths.signature = self.signature
+        game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
+        self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
+        self._own_ids = _own_containers(game)
+        self._origin_read = "g.origin" in program.python_source
+
+    # -- movement states
+    def key_of(self) -> tuple:
+        g = self.game
+        held = tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set)
+        return (g.pos[TOKEN], self.status_now(), held)
+
+    def initial_key(self) -> tuple:
+        self.economy.put(self.game)
+        return self.key_of()
+
+    def put_state(self, key: tuple) -> None:
+        g = self.game
+        self.economy.put(g)
+        pos, values, held = key
+        g.pos[TOKEN] = pos
+        for (kind, i), value in zip(self.live, values):
+            if kind == "player":
+                list.__setitem__(g.pv[i], TOKEN, value)
+            else:
+                list.__setitem__(g.gv, i, value)
+        for card in held:
+            if g.holder[card] is None:
+                g.set_holder(card, TOKEN)
+        g.log.clear()
+
+    def run_turn(self, key: tuple) -> bool:
+        """Play the token's turn from `key`; return False if it was cut at a memoised request."""
+        g = self.game
+        self.put_state(key)
+        self.trace.start()
+        self.paths.start()
+        try:
+            g.play_turn()
+        except _Cut:
+            self.trace.finish()
+            return False
+        if TOKEN not in g.seats:
+            raise LeftGame()
+        self.trace.finish()
+        return True
+
+    def status_now(self) -> tuple:
+        """Return the values of the live variables now, in the order of `live`."""
+        g = self.game
+        return tuple(
+            [
+                list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
+                for kind, i in self.live
+            ]
+        )
+
+    def signature(self, roll: bool) -> tuple:
+        """Return what the rest of a turn depends on at a chance request, money and ownership left out.
+
+        The running handlers (code, place and locals of every frame between
+        the turn and this request) and the state that moves the token: the
+        positions, every player and game variable, the cards in the decks
+        and held by the token, the dice (not at a throw, which replaces them
+        unseen), where the last move began (if the rules ever read it) and
+        the engine's bookkeeping.
+        Balances, owners (title deeds, wherever they are) and space
+        variables are left out: that is the
+        assumption (checked by the economy check) that within a turn they
+        do not change where the token goes.
+        """
+        g = self.game
+        frames = []
+        frame = sys._getframe(3)  # skip signature, _answer and the chance method
+        own = self._own_ids
+        while frame is not None:
+            code = frame.f_code
+            live = live_locals(code, frame.f_lasti)
+            frames.append(
+                (
+                    id(code),
+                    frame.f_lasti,
+                    tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items() if live is None or k in live]),
+                )
+            )
+            if code is _PLAY_TURN:
+                break
+            frame = frame.f_back  # type: ignore[assignment]
+        state = (
+            tuple(g.pos),
+            tuple(tuple(v) for v in g.pv),
+            tuple(g.gv),
+            tuple(frozenset(cards) & self._deck_card_set for cards in g.decks.values()),
+            tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
+            g.origin if self._origin_read else None,
+            g.card,
+            g.rule,
+            g.depth,
+            g.actor,
+            g.current,
+            g.turn_after,
+            tuple(g.active),
+            tuple(g.fired),
+            tuple(g.seats),
+            g.due,
+            g.creditor,
+            g.over,
+            g.shortfalls,
+        )
+        dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
+        return tuple(frames), state, dice
+
+    def expand(self, key: tuple):
+        """Return (end key -> probability, (position, status) -> expected throws from there,
+        space -> expected landings).
+
+        Raises NewLive when the turn reads a variable not yet in the movement state.
+        """
+        paths = self.paths
+        paths.reset()
+        count = 0
+        while True:
+            throw_ends: list = []
+            paths.throw_ends = throw_ends
+            finished = self.run_turn(key)
+            paths.throw_ends = None
+            if self.trace.run_live - set(self.live):
+                raise NewLive()
+            asked = paths.asked_at
+            visits = [
+                (e[4], bisect.bisect_right(asked, i))
+                for i, e in enumerate(self.game.log)
+                if e[0] == "move" and e[2] == TOKEN
+            ]
+            paths.credit(throw_ends, visits, self.key_of() if finished else None)
+            if paths.memo is not None:
+                paths.note_dice_reads()
+            count += 1
+            if count > MAX_PATHS:
+                raise LandlordError(f"a turn has more than {MAX_PATHS} chance paths: too many to enumerate")
+            if not paths.advance():
+                break
+        return paths.root
+
+
+_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP"}
+_ENDS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
+# instructions that only write a local; any other instruction naming a local counts as reading it
+_STORES = {"STORE_FAST", "STORE_DEREF", "STORE_FAST_STORE_FAST"}
+_LOCAL_OPS = set(dis.haslocal) | set(dis.hasfree)
+_JUMP_OPS = set(getattr(dis, "hasjump", ())) | set(dis.hasjrel) | set(dis.hasjabs)
+
+
+@functools.cache
+def live_locals(code, lasti: int) -> frozenset[str] | None:
+    """Return the local names a frame may still use after the call at `lasti` returns (None: keep them all).
+
+    Every instruction reachable from the next one (following every jump,
+    and into every exception handler) is scanned for the locals it reads.
+    The variables of a loop that may go round again are kept too: the
+    loop's iterator is on the stack, unseen, and its variables stand for
+    where it is. The reading of the bytecode errs on the safe side (an
+    instruction it does not know reads its local and falls through), and a
+    jump it cannot follow, or a loop whose variables it cannot find, keeps
+    every local: a new interpreter can make the memo share less, never
+    share wrongly.
+    """
+    instructions = list(dis.get_instructions(code))
+    at = {ins.offset: i for i, ins in enumerate(instructions)}
+    # `lasti` may point into the call's inline cache: the call is the last instruction at or before it
+    current = max((i for i, ins in enumerate(instructions) if ins.offset <= lasti), default=None)
+    if current is None:
+        return None
+    # an interpreter without exception tables reaches its handlers by jumps, which are followed anyway
+    handlers = getattr(dis.Bytecode(code), "exception_entries", ())
+    todo = [current + 1] + [at[e.target] for e in handlers if e.target in at]
+    seen: set[int] = set()
+    names: set[str] = set()
+    while todo:
+        i = todo.pop()
+        if i in seen or i >= len(instructions):
+            continue
+        seen.add(i)
+        ins = instructions[i]
+        if ins.opname == "FOR_ITER":
+            targets = _loop_variables(instructions, i + 1)
+            if targets is None:
+                return None
+            names |= targets
+        if ins.opcode in _LOCAL_OPS and ins.opname not in _STORES:
+            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        jumps = ins.opcode in _JUMP_OPS or "JUMP" in ins.opname
+        if jumps and ins.argval not in at:
+            return None
+        if ins.opname in _JUMPS:
+            todo.append(at[ins.argval])
+        elif ins.opname not in _ENDS:
+            todo.append(i + 1)
+            if jumps:
+                todo.append(at[ins.argval])
+    return frozenset(names)
+
+
+def _loop_variables(instructions, i: int) -> set[str] | None:
+    """Return the locals a FOR_ITER stores its item in (the instructions from `i`).
+
+    None if they are not plain stores."""
+    names: set[str] = set()
+    while i < len(instructions) and instructions[i].opname in (
+        "UNPACK_SEQUENCE",
+        "STORE_FAST",
+        "STORE_FAST_STORE_FAST",
+        "STORE_DEREF",
+    ):
+        ins = instructions[i]
+        if ins.opname != "UNPACK_SEQUENCE":
+            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        i += 1
+    return names or None
+
+
+def _own_containers(g: Game) -> dict[int, str]:
+    """Return the game's own lists and dicts by id, named: locals that alias them stand for the name only."""
+    own: dict[int, str] = {id(g): "game", id(g.prog): "program", id(g.chance): "chance"}
+    program = [(f"prog.{f.name}", getattr(g.prog, f.name)) for f in attrs.fields(type(g.prog))]
+    for name, value in list(vars(g).items()) + program:
+        if isinstance(value, (list, dict)):
+            own[id(value)] = name
+            inner = value.values() if isinstance(value, dict) else value
+            for i, item in enumerate(inner):
+                if isinstance(item, (list, dict)):
+                    own[id(item)] = f"{name}[{i}]"
+    return own
+
+
+def _freeze(value, own: dict) -> Any:
+    """Return a hashable stand-in for a local variable's value: the game's own lists by name, others by content."""
+    if value is None or isinstance(value, (int, str, float)):
+        return value
+    name = own.get(id(value))
+    if name is not None:
+        return name
+    if isinstance(value, (list, tuple)):
+        return ("seq",) + tuple(_freeze(v, own) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return ("set",) + tuple(sorted(_freeze(v, own) for v in value))
+    if hasattr(value, "__self__") and hasattr(value, "__func__"):
+        return ("method", id(value.__func__), _freeze(value.__self__, own))
+    if isinstance(value, dict):
+        return ("map",) + tuple(sorted((k, _freeze(v, own)) for k, v in value.items()))
+    return ("id", id(value))
+
+
+_PLAY_TURN = Game.play_turn.__code__
+
+
+class NewLive(Exception):
+    """A turn read a variable that is not yet part of the movement state."""
+
+
+class LeftGame(Exception):
+    """The token left the game during its turn."""

@@ -1,0 +1,292 @@
+"""Many games on every core, or on a Dask cluster, with the same result as on one.
+
+Game i of a run is always played from seed `seed + i`, whichever process plays
+it and whenever; the games are cut into chunks, each chunk adds its games up
+into a `Summary`, and the summaries merge exactly (simulate.Summary keeps
+integers and fractions). So `jobs=1`, `jobs=8` and a cluster give the same
+summary to the last digit, and memory stays flat however many games are played.
+
+What a worker receives is a `RuleSource` (the rule text and option values,
+see rulesource.py) and a range of game numbers; it rebuilds and compiles the
+rules once per process and sends back a Summary.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shlex
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from itertools import islice
+from typing import Any
+
+from ..agents import default_reserve
+from ..checking.loader import RuleSet
+from ..compiling.compiler import compile_ruleset
+from ..core.errors import Diagnostic, LandlordError, RuleRuntimeError, UsageError
+from ..core.resources import shipped_files
+from ..program.compiled import Program
+from .rulesource import RuleSource, rebuild, rule_source
+from .simulate import Summary, in_game, play_one
+from .stats import Layout, Stats, layout
+
+BACKENDS = ("local", "dask")
+IN_FLIGHT = 4  # chunks sent ahead per worker
+
+_PROGRAMS: dict[tuple[str, tuple], Program] = {}  # per worker process: compiled once per rule source
+
+
+def _program_of(source: RuleSource) -> Program:
+    key = (source.rules_hash, source.options)
+    if key not in _PROGRAMS:
+        _PROGRAMS[key] = compile_ruleset(rebuild(source), source.option_values)
+    return _PROGRAMS[key]
+
+
+_LAYOUTS: dict[tuple[str, tuple], Layout] = {}
+
+
+def _layout_of(source: RuleSource) -> Layout:
+    key = (source.rules_hash, source.options)
+    if key not in _LAYOUTS:
+        _LAYOUTS[key] = layout(_program_of(source), rebuild(source))
+    return _LAYOUTS[key]
+
+
+def run_games(
+    source: RuleSource,
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    stats: bool = False,
+    reserve: int | None = None,
+) -> Summary:
+    """Play games start..stop-1 of a run (game i from seed `seed + i`) with bots keeping back `reserve`
+    (None: the rules' default); return their Summary (with its stats.Stats when `stats` is true).
+
+    This is the worker's whole job; it needs only landlord-dsl installed.
+    """
+    program = _program_of(source)
+    board = _layout_of(source) if stats else None
+    summary = Summary(players, stats=Stats(board) if board is not None else None)
+    for i in range(start, stop):
+        try:
+            summary.add(play_one(program, players, seed + i, layout=board, reserve=reserve))
+        except RuleRuntimeError as err:
+            raise in_game(err, i + 1, seed + i, replay_command(source, players, seed + i, reserve)) from None
+    return summary
+
+
+def replay_command(source: RuleSource, players: int, seed: int, reserve: int | None) -> str:
+    """Return the `landlord-dsl play` command that plays the bots' game from `seed` of a run again."""
+    shipped = {str(path): name for name, path in shipped_files().items()}
+    # each combined file by its shipped name, or by the path it was loaded from (the edition's name need not be)
+    edition = "+".join(shipped.get(chain[-1][0], chain[-1][0]) for chain in source.chains)
+    words = ["landlord-dsl", "play", edition, "--seed", str(seed), "--players", str(players)]
+    for name, value in source.options:
+        words += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    if reserve is not None and reserve != default_reserve(_program_of(source), players):
+        words += ["--bot-reserve", str(reserve)]
+    return shlex.join(words)
+
+
+def default_jobs() -> int:
+    """Return the number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
+    """Return (start, stop) ranges covering games 0..games-1: small enough to balance the cores."""
+    size = max(1, min(500, games // (jobs * 8) or 1))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def simulate_many(
+    rules: RuleSet | RuleSource,
+    games: int,
+    players: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    jobs: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    stats: bool = False,
+    bot_reserve: int | None = None,
+) -> Summary:
+    """Play `games` seeded games of heuristic bots and return their Summary.
+
+    `jobs` processes (default: every core) play chunks of games; `backend="dask"`
+    sends the chunks to a Dask cluster instead (`scheduler` is its address; a
+    local cluster of `jobs` workers is started when it is None). `progress`
+    is called with (games done, games) as chunks finish. The result is the same
+    for every `jobs`, backend and order of completion. With `stats` the
+    Summary also holds the statistics of `simulate --stats` (stats.Stats).
+    The bots keep back `bot_reserve` (None: agents.default_reserve); the Summary says how much.
+    """
+    if games < 1 or players < 1:
+        raise UsageError("a simulation needs at least one game and one player")
+    if backend not in BACKENDS:
+        raise LandlordError(f"unknown backend '{backend}': use one of {', '.join(BACKENDS)}")
+    source = rules if isinstance(rules, RuleSource) else rule_source(rules, options)
+    if isinstance(rules, RuleSet):  # this process has the checked rules already: no need to parse their text again
+        _PROGRAMS.setdefault((source.rules_hash, source.options), compile_ruleset(rules, options))
+    low, high = _program_of(source).players  # checked here, before any worker starts
+    if not low <= players <= high:
+        raise UsageError(f"{source.name} is for {low} to {high} players, not {players}")
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if bot_reserve is not None and bot_reserve < 0:
+        raise UsageError(f"a bot reserve cannot be negative ({bot_reserve})")
+    parts = chunks(games, jobs)
+    reserve = default_reserve(_program_of(source), players) if bot_reserve is None else bot_reserve
+    total = Summary(players, stats=Stats(_layout_of(source)) if stats else None, bot_reserve=reserve)
+    done = 0
+    if backend == "local" and jobs == 1:
+        finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats, reserve) for a, b in parts)
+    elif backend == "local":
+        finished = _local(source, players, seed, parts, jobs, stats, reserve)
+    else:
+        finished = _dask(source, players, seed, parts, jobs, scheduler, stats, reserve)
+    for summary in finished:
+        total.merge(summary)
+        done += summary.games
+        if progress is not None:
+            progress(done, games)
+    return total
+
+
+WATCH_INTERVAL = 0.2  # seconds between a worker's looks at its parent
+
+
+def _watch_parent(stop: Any) -> None:
+    """Set up a worker process: leave Ctrl-C to the parent, and exit at once when the parent dies or sets `stop`.
+
+    A worker is not told when its parent is killed (SIGKILL, or SIGTERM, which
+    runs no clean-up), so a thread of its own looks every WATCH_INTERVAL: a
+    new parent process means the old one is gone. This works wherever
+    processes have parents (no prctl, whose parent-death signal follows the
+    thread that started the worker, not the process)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while not stop.wait(WATCH_INTERVAL) and os.getppid() == parent:
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="landlord-dsl-parent-watch", daemon=True).start()
+
+
+def _local(
+    source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool, reserve: int
+) -> Iterator[Summary]:
+    todo = iter(parts)
+    stop = multiprocessing.get_context().Event()
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), initializer=_watch_parent, initargs=(stop,))
+    try:
+        # a few chunks in flight per worker, the next sent as one comes back: a run of any
+        # length holds only those, never a future (and its summary) per chunk
+        pending = {
+            pool.submit(run_games, source, players, seed, a, b, stats, reserve)
+            for a, b in islice(todo, IN_FLIGHT * jobs)
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                following = next(todo, None)
+                if following is not None:
+                    pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve))
+    except BaseException:  # Ctrl-C, an error, or the caller stopped early: the workers stop now, not after their chunks
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def local_cluster(jobs: int) -> Any:
+    """Return a started Dask LocalCluster of `jobs` single-threaded worker processes that only this process can use.
+
+    The scheduler and workers listen on the loopback interface only and speak
+    TLS with a key made afresh for this cluster and kept in memory
+    (Security.temporary), so another local user who finds the port cannot run
+    code on the workers; there is no dashboard."""
+    from distributed import LocalCluster
+
+    try:
+        from distributed.security import Security
+
+        security = Security.temporary()
+    except ImportError:
+        raise LandlordError(
+            "the Dask backend's local cluster needs the cryptography package (for its TLS key): "
+            "pip install 'landlord-dsl[distributed]'"
+        ) from None
+    return LocalCluster(
+        n_workers=jobs,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=security,
+        dashboard_address=None,
+        silence_logs=40,
+    )
+
+
+def _dask(
+    source: RuleSource,
+    players: int,
+    seed: int,
+    parts: list[tuple[int, int]],
+    jobs: int,
+    scheduler: str | None,
+    stats: bool,
+    reserve: int,
+) -> Iterator[Summary]:
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError:
+        raise LandlordError(
+            "the Dask backend needs the distributed extra: pip install 'landlord-dsl[distributed]'"
+        ) from None
+    cluster = local_cluster(jobs) if scheduler is None else None
+    try:
+        try:
+            client = Client(cluster if cluster is not None else scheduler)  # a cluster's client shares its key
+        except ValueError as err:  # distributed's word for an address it cannot read
+            raise UsageError(
+                [Diagnostic(f"--scheduler {scheduler!r} is not a Dask address: {err}", hint="e.g. tcp://HOST:8786")]
+            ) from None
+        with client:
+            shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
+            todo = iter(parts)
+            running = dask_completed(
+                [
+                    client.submit(run_games, shipped, players, seed, a, b, stats, reserve, pure=False)
+                    for a, b in islice(todo, IN_FLIGHT * jobs)
+                ]
+            )
+            for future in running:
+                yield future.result()
+                following = next(todo, None)
+                if following is not None:
+                    running.add(
+                        client.submit(run_games, shipped, players, seed, *following, stats, reserve, pure=False)
+                    )
+                future.release()
+    except OSError as err:
+        raise LandlordError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+    finally:
+        if cluster is not None:
+            cluster.close()
