@@ -20,8 +20,8 @@ import argparse
 import errno
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TextIO
 
 from ..core.errors import LandlordError
 from ..core.version import __version__
@@ -46,19 +46,43 @@ def _at_least(low: int):
     return number
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="landlord-dsl",
-        description="Rules of The Landlord's Game and early Monopoly as data: "
-        "check, format, play and simulate .lg files.",
+def _parallel_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="local processes, or a Dask cluster (needs the distributed extra)",
     )
-    parser.add_argument("--version", action="version", version=f"landlord-dsl {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)",
+    )
 
-    p = sub.add_parser("list", help="list the shipped editions and variants")
-    p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("check", help="check .lg files and print every problem")
+def _bot_reserve(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--bot-reserve",
+        type=_at_least(0),
+        metavar="N",
+        help="cash the heuristic bots keep back (default: a quarter of the starting money, at most 100)",
+    )
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
+    p.add_argument(
+        "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
+    )
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    _bot_reserve(p)
+
+
+def _check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE_OR_NAME", help="a .lg file, a shipped name, or - for stdin")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing for files without problems")
     p.add_argument(
@@ -66,63 +90,28 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also warn of citations without a source key, and fail (exit 1) on any warning",
     )
-    p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("fmt", help="rewrite .lg files in canonical layout")
+
+def _fmt_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="a .lg file, or - to format stdin to stdout")
     p.add_argument("--check", action="store_true", help="only report files that would change (exit 1 if any)")
     p.add_argument(
         "--diff", action="store_true", help="print what would change as a unified diff instead of rewriting files"
     )
-    p.set_defaults(func=cmd_fmt)
 
-    def parallel_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)"
-        )
-        p.add_argument(
-            "--backend",
-            choices=("local", "dask"),
-            default="local",
-            help="local processes, or a Dask cluster (needs the distributed extra)",
-        )
-        p.add_argument(
-            "--scheduler",
-            metavar="ADDRESS",
-            help="with --backend dask: the scheduler (default: a local cluster of --jobs workers)",
-        )
 
-    def bot_reserve(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--bot-reserve",
-            type=_at_least(0),
-            metavar="N",
-            help="cash the heuristic bots keep back (default: a quarter of the starting money, at most 100)",
-        )
-
-    def game_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
-        p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
-        p.add_argument(
-            "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
-        )
-        p.add_argument(
-            "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
-        )
-        bot_reserve(p)
-
-    p = sub.add_parser("play", help="play one narrated game")
-    game_options(p)
+def _play_arguments(p: argparse.ArgumentParser) -> None:
+    _game_options(p)
     p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
     p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
     p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
-    p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("simulate", help="simulate many games with heuristic bots")
-    game_options(p)
+
+def _simulate_arguments(p: argparse.ArgumentParser) -> None:
+    _game_options(p)
     p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
@@ -132,11 +121,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parallel_options(p)
-    p.set_defaults(func=cmd_simulate)
+    _parallel_options(p)
 
-    p = sub.add_parser("coverage", help="play games and report which rules, branches, cards and options never fire")
-    game_options(p)
+
+def _coverage_arguments(p: argparse.ArgumentParser) -> None:
+    _game_options(p)
     p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
     p.add_argument(
         "--format",
@@ -145,9 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="toml: entries for the coverage allow-list (tests/data/coverage-allow.toml) of what never fired",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.set_defaults(func=cmd_coverage)
 
-    p = sub.add_parser("sweep", help="simulate a grid of option values and player counts on the same seeds")
+
+def _sweep_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
     p.add_argument(
         "--option",
@@ -167,17 +156,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print every cell's summary as JSON")
     p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress lines")
-    bot_reserve(p)
-    parallel_options(p)
+    _bot_reserve(p)
+    _parallel_options(p)
     p.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour the table (auto: on a terminal without NO_COLOR)",
     )
-    p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("diff", help="semantic differences between two editions or variants (exit 0 same, 1 different)")
+
+def _diff_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="edition/variant name or .lg file")
     p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
@@ -199,14 +188,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
-    p.set_defaults(func=cmd_diff)
 
-    p = sub.add_parser("replay", help="replay a `play --log` file and verify it (exit 0 same game, 1 not)")
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a log written by `play --log`, or - for stdin")
     p.add_argument("--edition", metavar="EDITION", help="the rules to replay with, if not where the log says")
     p.add_argument("--html", metavar="FILE", help="also write the replayed game as a page to watch in a browser")
-    p.set_defaults(func=cmd_replay)
-    p = sub.add_parser("analyze", help="exact long-run landing probabilities and rents of one token, from the rules")
+
+
+def _analyze_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="edition/variant name or .lg file")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a rule option")
     p.add_argument("--players", type=int, help="players at the table (default: the edition's minimum)")
@@ -235,9 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="draw the board shaded by where throws and turns end (.png, .svg or .pdf; needs matplotlib)",
     )
-    p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("show", help="show an edition's options, constants, tables, board, decks, rules, end and score")
+
+def _show_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION")
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
@@ -245,18 +235,81 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--python", action="store_true", help="print the generated Python instead, each line marked with its .lg line"
     )
-    p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("sources", help="print the bibliography citations may name (the text of docs/sources.md)")
-    p.set_defaults(func=cmd_sources)
 
-    p = sub.add_parser("board", help="draw an edition's board as an SVG picture")
+def _board_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
     p.add_argument("--svg", metavar="FILE", help="write the picture to FILE (default: standard output)")
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
     )
-    p.set_defaults(func=cmd_board)
+
+
+class _Command(NamedTuple):
+    """A command of the command line: its name, its one-line summary, what runs it, and what adds its arguments."""
+
+    name: str
+    summary: str
+    run: Callable[[argparse.Namespace, TextIO], int]
+    arguments: Callable[[argparse.ArgumentParser], None] | None = None
+
+
+# in the order `--help` lists them
+_COMMANDS = (
+    _Command("list", "list the shipped editions and variants", cmd_list),
+    _Command("check", "check .lg files and print every problem", cmd_check, _check_arguments),
+    _Command("fmt", "rewrite .lg files in canonical layout", cmd_fmt, _fmt_arguments),
+    _Command("play", "play one narrated game", cmd_play, _play_arguments),
+    _Command("simulate", "simulate many games with heuristic bots", cmd_simulate, _simulate_arguments),
+    _Command(
+        "coverage",
+        "play games and report which rules, branches, cards and options never fire",
+        cmd_coverage,
+        _coverage_arguments,
+    ),
+    _Command(
+        "sweep", "simulate a grid of option values and player counts on the same seeds", cmd_sweep, _sweep_arguments
+    ),
+    _Command(
+        "diff",
+        "semantic differences between two editions or variants (exit 0 same, 1 different)",
+        cmd_diff,
+        _diff_arguments,
+    ),
+    _Command(
+        "replay", "replay a `play --log` file and verify it (exit 0 same game, 1 not)", cmd_replay, _replay_arguments
+    ),
+    _Command(
+        "analyze",
+        "exact long-run landing probabilities and rents of one token, from the rules",
+        cmd_analyze,
+        _analyze_arguments,
+    ),
+    _Command(
+        "show",
+        "show an edition's options, constants, tables, board, decks, rules, end and score",
+        cmd_show,
+        _show_arguments,
+    ),
+    _Command("sources", "print the bibliography citations may name (the text of docs/sources.md)", cmd_sources),
+    _Command("board", "draw an edition's board as an SVG picture", cmd_board, _board_arguments),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of the `landlord-dsl` command line, a sub-parser for each command of _COMMANDS."""
+    parser = argparse.ArgumentParser(
+        prog="landlord-dsl",
+        description="Rules of The Landlord's Game and early Monopoly as data: "
+        "check, format, play and simulate .lg files.",
+    )
+    parser.add_argument("--version", action="version", version=f"landlord-dsl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, summary, run, arguments in _COMMANDS:
+        p = sub.add_parser(name, help=summary)
+        if arguments is not None:
+            arguments(p)
+        p.set_defaults(func=run)
     return parser
 
 
