@@ -20,3 +20,34 @@ def test_mkdocs_build_strict(tmp_path):
     # the `lg` code blocks are highlighted by landlord-dsl's own Pygments lexer (its plugin entry point)
     page = (tmp_path / "site" / "language" / "index.html").read_text(encoding="utf-8")
     assert '<span class="kd">rule</span>' in page and '<span class="kp">secondary</span>' in page
+
+
+def _nav() -> list:
+    import yaml  # (mkdocs's own dependency)
+
+    class _Loader(yaml.SafeLoader):
+        pass
+
+    _Loader.add_constructor("!ENV", lambda loader, node: None)
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)["nav"]
+
+
+def _pages(entries: list) -> list[str]:
+    found = []
+    for entry in entries:
+        for value in entry.values() if isinstance(entry, dict) else [entry]:
+            found.extend(_pages(value) if isinstance(value, list) else [value])
+    return found
+
+
+def test_the_navigation_is_a_few_tabs_with_learning_before_reference():
+    """Issue 36: a handful of top tabs (learn, editions, studies, reference, project), not a flat list; after
+    Getting started comes the tour, not the reference; every studies page under Studies."""
+    nav = _nav()
+    tabs = [next(iter(entry)) for entry in nav]
+    assert tabs == ["Home", "Learn", "Editions", "Studies", "Reference", "Project"]
+    pages = _pages(nav)
+    assert len(pages) == len(set(pages))
+    assert pages[pages.index("getting-started.md") + 1] == "tour.md"
+    studies = _pages(nav[tabs.index("Studies")]["Studies"])
+    assert {"statistics.md", "scale.md", "analysis.md", "single-tax-report.md"} <= set(studies)
