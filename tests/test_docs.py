@@ -51,3 +51,16 @@ def test_the_navigation_is_a_few_tabs_with_learning_before_reference():
     assert pages[pages.index("getting-started.md") + 1] == "tour.md"
     studies = _pages(nav[tabs.index("Studies")]["Studies"])
     assert {"statistics.md", "scale.md", "analysis.md", "single-tax-report.md"} <= set(studies)
+
+
+def test_the_home_page_opens_with_a_picture_an_install_line_and_where_to_go():
+    """Issue 36: above the first section, the home page shows the board, the install command, the calls to
+    action (getting started, a game to watch, the Single Tax study) and the headline finding."""
+    page = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    hero = page[: page.index("\n## ")]
+    assert "assets/boards/landlords-game-1906.svg" in hero
+    assert "pip install ." in hero and "landlord-dsl play" in hero
+    for target in ("getting-started.md", "replay.md", "single-tax-report.md"):
+        assert f"]({target}){{ .md-button" in hero, target
+    assert "Single Tax" in hero.split("md-button")[-1]  # the finding, after the buttons
+    assert hero.count("\n# ") == 1 and "\n# landlord-dsl" not in hero  # one h1, not the site's name again
