@@ -233,3 +233,13 @@ def test_the_coverage_benchmark_runs_and_reports_a_ratio():
     assert proc.returncode == 0, proc.stderr
     [row] = json.loads(proc.stdout)
     assert row["edition"] == "landlords-game-1904" and row["games"] == 2 and row["ratio"] > 0
+
+
+def test_bench_editor_runs():
+    run = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "bench_editor.py"), "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "landlords-game-1906" in run.stdout and "CPU ms" in run.stdout

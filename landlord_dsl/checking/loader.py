@@ -348,6 +348,12 @@ def _with_bases(module: ast.Module, path: Path | None, chain: tuple[Path, ...] =
     return _load_modules(base, seen) + [module]
 
 
+def modules_with_bases(module: ast.Module, path: Path | None) -> list[ast.Module]:
+    """Return the modules a parsed module builds on by `extends`, its farthest base first, then the module itself
+    (`path`: where the module was read from, for a base beside it); raise LandlordError if a base cannot be read."""
+    return _with_bases(module, path)
+
+
 # Declarations a syntax error may be in while the rest of the file is still checked: nothing else
 # refers to them by much more than their name (a broken board or kind would make every space an error).
 _CHECKABLE_AROUND = {

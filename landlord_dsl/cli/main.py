@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, TextIO
 from ..core.errors import LandlordError
 from ..core.version import __version__
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep
-from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_show, cmd_sources
+from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
 
 # --------------------------------------------------------------------- main
 
@@ -293,6 +293,7 @@ _COMMANDS = (
     ),
     _Command("sources", "print the bibliography citations may name (the text of docs/sources.md)", cmd_sources),
     _Command("board", "draw an edition's board as an SVG picture", cmd_board, _board_arguments),
+    _Command("lsp", "run the language server for .lg files on standard input and output (the lsp extra)", cmd_lsp),
 )
 
 

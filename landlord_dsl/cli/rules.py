@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -190,4 +191,19 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     write_atomically(Path(args.svg), svg)
     out.write(f"wrote {visible(args.svg)}\n")
+    return 0
+
+
+def cmd_lsp(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        from ..editor.server import build_server
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise UsageError(
+            f"landlord-dsl lsp needs the optional 'lsp' extra ({err.name} is missing): pip install 'landlord-dsl[lsp]'"
+        ) from None
+    # the server closes the streams it is given when the editor says `exit`: give it copies of stdin and stdout
+    with os.fdopen(os.dup(sys.stdin.fileno()), "rb") as stdin, os.fdopen(os.dup(sys.stdout.fileno()), "wb") as stdout:
+        build_server().start_io(stdin, stdout)
     return 0

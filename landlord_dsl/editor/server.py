@@ -1,0 +1,161 @@
+"""The language server for `.lg` files on standard input and output (`landlord-dsl lsp`; the `lsp` extra).
+
+It offers what features.py answers: diagnostics as the file is edited
+(exactly those of `landlord-dsl check`, notes in other files attached to
+the problem they explain), the outline of declarations, go to definition
+(into the bases a variant extends), hover and formatting. Columns are
+counted in characters; a line with characters outside the Basic
+Multilingual Plane is placed as an editor counting UTF-16 units would not.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..core.errors import Diagnostic
+from ..core.span import Span
+from ..core.version import __version__
+from . import features
+
+_SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "note": lsp.DiagnosticSeverity.Information,
+}
+_SYMBOL_KIND = {
+    "rule": lsp.SymbolKind.Event,
+    "function": lsp.SymbolKind.Function,
+    "action": lsp.SymbolKind.Method,
+    "const": lsp.SymbolKind.Constant,
+    "option": lsp.SymbolKind.Property,
+    "account": lsp.SymbolKind.Object,
+    "deck": lsp.SymbolKind.Array,
+    "card": lsp.SymbolKind.EnumMember,
+    "board": lsp.SymbolKind.Module,
+    "space": lsp.SymbolKind.Field,
+    "choice": lsp.SymbolKind.Enum,
+    "kind": lsp.SymbolKind.Class,
+    "table": lsp.SymbolKind.Struct,
+}
+
+
+def _range(span: Span) -> lsp.Range:
+    """Return the protocol's range (0-based, end exclusive) of a span (1-based, end exclusive)."""
+    start = lsp.Position(line=span.line - 1, character=span.column - 1)
+    end = lsp.Position(line=max(span.end_line, span.line) - 1, character=max(span.end_column - 1, 0))
+    if (end.line, end.character) <= (start.line, start.character):
+        end = lsp.Position(line=start.line, character=start.character + 1)
+    return lsp.Range(start=start, end=end)
+
+
+def _uri(file: str, current_uri: str, current_file: str) -> str:
+    return current_uri if file == current_file else (from_fs_path(file) or file)
+
+
+def lsp_diagnostics(found: list[Diagnostic], uri: str, file: str) -> list[lsp.Diagnostic]:
+    """Return the diagnostics of `file` in the protocol's terms: each problem located in the file, with the notes
+    that follow it (which may be in other files) as its related information; problems elsewhere with no place in
+    the file are shown on its first line."""
+    out: list[lsp.Diagnostic] = []
+    for d in found:
+        here = d.span is not None and d.span.file == file
+        if d.severity == "note" and out and not here and d.span is not None:
+            related = list(out[-1].related_information or [])
+            related.append(
+                lsp.DiagnosticRelatedInformation(
+                    location=lsp.Location(uri=_uri(d.span.file, uri, file), range=_range(d.span)), message=d.message
+                )
+            )
+            out[-1].related_information = related
+            continue
+        span = d.span if here and d.span is not None else Span(file, 1, 1, 1, 1)
+        message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        if not here and d.span is not None:
+            message += f"\n(at {d.span.file}:{d.span.line}:{d.span.column})"
+        out.append(
+            lsp.Diagnostic(
+                range=_range(span),
+                message=message,
+                severity=_SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Error),
+                source="landlord-dsl",
+            )
+        )
+    return out
+
+
+def _document_symbol(symbol: features.Symbol) -> lsp.DocumentSymbol:
+    return lsp.DocumentSymbol(
+        name=symbol.name,
+        kind=_SYMBOL_KIND.get(symbol.kind, lsp.SymbolKind.Variable),
+        range=_range(symbol.span),
+        selection_range=_range(symbol.span),
+        detail=symbol.kind,
+        children=[_document_symbol(child) for child in symbol.children] or None,
+    )
+
+
+def build_server() -> LanguageServer:
+    """Return a language server for `.lg` files, its features registered (start it with `start_io()`)."""
+    server = LanguageServer("landlord-dsl", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+
+    def text_and_file(uri: str) -> tuple[str, str]:
+        document = server.workspace.get_text_document(uri)
+        return document.source, to_fs_path(uri) or uri
+
+    def publish(uri: str) -> None:
+        text, file = text_and_file(uri)
+        found = lsp_diagnostics(features.problems(text, file), uri, file)
+        server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
+        server.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+        )
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        text, file = text_and_file(params.text_document.uri)
+        return [_document_symbol(symbol) for symbol in features.outline(text, file)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
+        uri = params.text_document.uri
+        text, file = text_and_file(uri)
+        span = features.definition(text, file, params.position.line + 1, params.position.character + 1)
+        return None if span is None else lsp.Location(uri=_uri(span.file, uri, file), range=_range(span))
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(params: lsp.HoverParams) -> lsp.Hover | None:
+        text, file = text_and_file(params.text_document.uri)
+        shown = features.hover(text, file, params.position.line + 1, params.position.character + 1)
+        if shown is None:
+            return None
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=shown))
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+        text, file = text_and_file(params.text_document.uri)
+        laid_out = features.formatted(text, file)
+        if laid_out is None or laid_out == text:
+            return None if laid_out is None else []
+        whole = lsp.Range(
+            start=lsp.Position(line=0, character=0), end=lsp.Position(line=len(text.splitlines()) + 1, character=0)
+        )
+        return [lsp.TextEdit(range=whole, new_text=laid_out)]
+
+    return server

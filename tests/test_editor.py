@@ -1,0 +1,195 @@
+"""Editor support (issue 34 §1): the answers of editor/features.py, and `landlord-dsl lsp` end to end over stdio.
+
+The end-to-end tests speak JSON-RPC with Content-Length framing to the server in a child process, as an
+editor does: initialize, open a document, read the diagnostics it publishes, ask for the outline, a
+definition, a hover and the formatting, then shut it down.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import landlord_dsl as ld
+from landlord_dsl.core.resources import editions_dir
+from landlord_dsl.editor import features
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = sorted((ROOT / "tests" / "golden" / "errors").glob("*.lg"))
+JACKPOT = editions_dir() / "variants" / "monopoly-1933-free-parking-jackpot.lg"
+
+
+def _place(text: str, needle: str, offset: int = 0) -> tuple[int, int]:
+    """Return the 1-based (line, column) of the first `needle` in the text, moved `offset` characters in."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number, line.index(needle) + 1 + offset
+    raise AssertionError(needle)
+
+
+# ------------------------------------------------------------------ the answers
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_the_problems_are_what_check_reports(path):
+    """Each golden error file gets, as you type, exactly what `check` prints for it."""
+    text = path.read_text(encoding="utf-8")
+    assert features.problems(text, str(path)) == ld.check(text, str(path))
+
+
+def test_the_outline_lists_the_declarations_with_the_board_and_decks_nested():
+    path = editions_dir() / "landlords-game-1906.lg"
+    symbols = features.outline(path.read_text(encoding="utf-8"), str(path))
+    kinds = {s.kind for s in symbols}
+    assert {"rule", "board", "deck", "const"} <= kinds
+    board = next(s for s in symbols if s.kind == "board")
+    assert len(board.children) == 40 and all(c.kind == "space" for c in board.children)
+    assert features.outline("edition {", "broken.lg") == []
+
+
+def test_a_name_used_in_a_variant_is_found_in_its_base():
+    text = JACKPOT.read_text(encoding="utf-8")
+    line, column = _place(text, "reroute tax", len("reroute "))
+    span = features.definition(text, str(JACKPOT), line, column)
+    assert span is not None and Path(span.file).name == "monopoly-1933-atlantic-city.lg"
+    assert Path(span.file).read_text(encoding="utf-8").splitlines()[span.line - 1].startswith("purpose tax")
+    shown = features.hover(text, str(JACKPOT), line, column)
+    assert shown is not None and shown.startswith("**purpose** `tax`") and "source: anspach-1933" in shown
+
+
+def test_hover_on_a_declaration_of_the_file_and_on_a_built_in():
+    text = 'edition "x" {\n}\nconst wage = max(100, 2)\n'
+    assert (
+        features.hover(text, "x.lg", *_place(text, "wage"))
+        == "**const** `wage`\n\n```lg\nconst wage = max(100, 2)\n```"
+    )
+    shown = features.hover(text, "x.lg", *_place(text, "max"))
+    assert shown is not None and shown.startswith("**built-in** `max(int, int) -> int`")
+    assert features.hover(text, "x.lg", *_place(text, "100")) is None
+
+
+def test_formatting_is_what_fmt_writes():
+    text = 'edition "x" {\n}\nconst   wage = 100\n'
+    assert features.formatted(text, "x.lg") == ld.format_source(text, "x.lg")
+    assert features.formatted("edition {", "x.lg") is None
+
+
+# ------------------------------------------------------------------ end to end
+class _Editor:
+    """An editor's side of the protocol, over the pipes of a `landlord-dsl lsp` child process."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "landlord_dsl", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT
+        )
+        self.next_id = 0
+        self.notifications: list[dict[str, Any]] = []
+
+    def send(self, method: str, params: Any, request: bool = True) -> int | None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.next_id += 1
+            message["id"] = self.next_id
+        body = json.dumps(message).encode("utf-8")
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+        return message.get("id")
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        length = None
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, "the server closed its output"
+            if line in (b"\r\n", b"\n"):
+                break
+            name, _, value = line.decode("ascii").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        assert length is not None
+        return json.loads(self.proc.stdout.read(length))
+
+    def ask(self, method: str, params: Any) -> Any:
+        wanted = self.send(method, params)
+        while True:
+            message = self.read()
+            if message.get("id") == wanted and "method" not in message:
+                assert "error" not in message, message
+                return message.get("result")
+            if "method" in message:
+                self.notifications.append(message)
+
+    def diagnostics(self, uri: str) -> list[dict[str, Any]]:
+        while True:
+            for message in self.notifications:
+                if message["method"] == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                    self.notifications.remove(message)
+                    return message["params"]["diagnostics"]
+            self.notifications.append(self.read())
+
+    def close(self) -> int:
+        self.ask("shutdown", None)
+        self.send("exit", None, request=False)
+        return self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def editor():
+    started = _Editor()
+    started.ask("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    started.send("initialized", {}, request=False)
+    yield started
+    if started.proc.poll() is None:
+        started.proc.kill()
+
+
+def test_the_server_publishes_checks_outlines_and_answers_as_you_edit(editor, tmp_path):
+    variant = tmp_path / "house.lg"
+    good = JACKPOT.read_text(encoding="utf-8")
+    bad = good.replace("reroute tax,", "reroute taxx,")
+    uri = variant.as_uri()
+    editor.send(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "lg", "version": 1, "text": bad}}, False
+    )
+    (problem,) = editor.diagnostics(uri)
+    line, column = _place(bad, "taxx")
+    assert problem["range"]["start"] == {"line": line - 1, "character": column - 1}
+    assert problem["message"] == "unknown purpose 'taxx'\nhint: did you mean 'tax'?" and problem["severity"] == 1
+
+    change = {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": good}]}
+    editor.send("textDocument/didChange", change, False)
+    assert editor.diagnostics(uri) == []
+
+    outline = editor.ask("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert [s["name"] for s in outline] == [s.name for s in features.outline(good, str(variant))]
+
+    line, column = _place(good, "reroute tax", len("reroute "))
+    where = {"textDocument": {"uri": uri}, "position": {"line": line - 1, "character": column - 1}}
+    found = editor.ask("textDocument/definition", where)
+    assert found["uri"].endswith("/monopoly-1933-atlantic-city.lg")
+    assert editor.ask("textDocument/hover", where)["contents"]["value"].startswith("**purpose** `tax`")
+
+    messy = good.replace("account jackpot", "account    jackpot")
+    editor.send(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": messy}]},
+        False,
+    )
+    editor.diagnostics(uri)
+    (edit,) = editor.ask(
+        "textDocument/formatting", {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}}
+    )
+    assert edit["newText"] == ld.format_source(messy, str(variant))
+    assert editor.close() == 0
+
+
+def test_without_the_extra_the_command_says_what_to_install(monkeypatch, capsys):
+    from landlord_dsl.cli.main import main
+
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # as if pygls were not installed
+    assert main(["lsp"]) == 2
+    assert "pip install 'landlord-dsl[lsp]'" in capsys.readouterr().err
