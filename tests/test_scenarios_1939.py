@@ -829,16 +829,15 @@ def bots(g):
     return g
 
 
-@pytest.mark.parametrize("checks, moves_back", [(0, True), (600, False)])
-def test_1939_rule4_bots_move_back_to_the_frontier_when_the_throw_ahead_is_dear(checks, moves_back):
+@pytest.mark.parametrize("built, moves_back", [(2, True), (0, False)])
+def test_1939_rule4_bots_move_back_to_the_frontier_when_the_throw_ahead_is_dear(built, moves_back):
     """magie-1939, Rule 4: a player may move back to a Frontier lot in his turn. A bot on Crossroads with
     Houses on the others' lots ahead takes the Frontier's $300 wage check rather than throw into their
-    rents; one holding $600 of wage checks, which the move back leaves uncashed longer, throws."""
+    rents; with no Houses there, the throw is worth more than the Frontier two steps back, and he throws."""
     g = bots(game(at=["crossroads", "go", "go"], throws=[(3, 3)]))
     for lot in ("jaytown", "new_lot_a", "boomtown", "poverty_place", "goat_alley", "rickety_row"):
         deed(g, 1, lot)
-        set_houses(g, lot, 2)
-    set_pvar(g, "checks", 0, checks)
+        set_houses(g, lot, built)
     turn(g, 0)
     if moves_back:
         assert moves(g) == [(0, "crossroads", "backwoods", "move")] and pvar(g, "checks", 0) == 300
