@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 import landlord_dsl as ld
+from landlord_dsl.agents import HeuristicAgent
 from landlord_dsl.presentation.narrate import narrate
 from scenario_helpers import (
     account,
@@ -815,3 +816,79 @@ def test_1939_card_texts_follow_the_options(options, name, text):
     chosen, so the narration never contradicts the effect."""
     g = game(**options)
     assert g.prog.card_texts[card(g, name)].endswith(text)
+
+
+# ------------------------------------------- the rules the bots play (issue 26)
+# The .lg file's value hints (functions build_hint, frontier_move_hint, sell_hint) make the heuristic bots
+# take these actions when they pay, and only then.
+
+
+def bots(g):
+    """Seat heuristic bots in `g` (the scripted seats' answers are not used) and return it."""
+    g.agents[:] = [HeuristicAgent() for _ in g.agents]
+    return g
+
+
+@pytest.mark.parametrize("built, moves_back", [(2, True), (0, False)])
+def test_1939_rule4_bots_move_back_to_the_frontier_when_the_throw_ahead_is_dear(built, moves_back):
+    """magie-1939, Rule 4: a player may move back to a Frontier lot in his turn. A bot on Crossroads with
+    Houses on the others' lots ahead takes the Frontier's $300 wage check rather than throw into their
+    rents; with no Houses there, the throw is worth more than the Frontier two steps back, and he throws."""
+    g = bots(game(at=["crossroads", "go", "go"], throws=[(3, 3)]))
+    for lot in ("jaytown", "new_lot_a", "boomtown", "poverty_place", "goat_alley", "rickety_row"):
+        deed(g, 1, lot)
+        set_houses(g, lot, built)
+    turn(g, 0)
+    if moves_back:
+        assert moves(g) == [(0, "crossroads", "backwoods", "move")] and pvar(g, "checks", 0) == 300
+    else:
+        assert where(g, 0) != "backwoods" and [e for e in g.log if e[0] == "roll"]
+
+
+@pytest.mark.parametrize("cash, sells", [(800, True), (2500, False)])
+def test_1939_the_object_bots_sell_idle_land_to_each_other_when_short_of_building_money(cash, sells):
+    """magie-1939, THE OBJECT (buy, sell, build, trade): a bot with too little money to build offers an Idle
+    Land card to the others at its printed value, and a rich bot buys it; a bot with money to spare keeps
+    it."""
+    g = bots(game(cash=[cash, 2500, 2500], at=["go", "go", "go"], throws=[(3, 3)]))
+    hold(g, 0, "idle_700")
+    turn(g, 0)
+    sold = [p for p in payments(g) if p[3] == "trading"]
+    if sells:
+        assert sold == [(700, "p1", "p0", "trading")] and "idle_700" in cards_of(g, 1)
+    else:
+        assert sold == [] and "idle_700" in cards_of(g, 0)
+
+
+def test_1939_rule5_a_bot_puts_up_the_fourth_house_of_section_a_and_closes_the_frontier():
+    """magie-1939, Rule 5: whoever puts up the fourth House of Section A owns both Frontier lots. A bot that
+    owns a lot there and one in Section D builds the fourth House in Section A rather than on his richer
+    lot, and the Frontier closes."""
+    g = bots(game(at=["go", "go", "go"], throws=[(3, 3)]))
+    deed(g, 0, "jaytown")
+    deed(g, 0, "easy_street")
+    deed(g, 1, "lonely_lane")
+    set_houses(g, "lonely_lane", 3)
+    turn(g, 0)
+    assert houses(g, "jaytown") >= 1
+    assert gvar(g, "frontier_closed") is True and gvar(g, "frontier_owner") == 0
+
+
+def test_1939_rule1_a_bot_builds_where_four_houses_double_most_of_its_own_lots():
+    """magie-1939, Rule 1: four Houses in a section double the rent of every lot in it. A bot that owns three
+    of Section C's five lots builds there until the section is doubled, then prefers his Section D lot."""
+    g = bots(game(cash=[2200, 2500, 2500], at=["go", "go", "go"], throws=[(3, 3)]))
+    for lot in ("progress_park", "george_street", "johnson_road", "easy_street"):
+        deed(g, 0, lot)
+    turn(g, 0)  # a bot builds while $1,200 remains: six Houses, leaving $1,000
+    in_c = sum(houses(g, lot) for lot in ("progress_park", "george_street", "johnson_road"))
+    assert in_c == 4 and houses(g, "easy_street") == 2 and cash(g, 0) == 1000
+
+
+def test_1939_end_of_round_the_500_tax_is_paid_in_a_bot_game():
+    """magie-1939, END OF A ROUND: $500 after the second and later rounds if the land rent on every side has
+    been doubled. The bots double all four sections, and in the four-player game of seed 1 a player who
+    completes a later round pays the $500."""
+    g = ld.new_game(ld.compile_rules(ld.load_edition(EDITION)), players=4, seed=1)
+    g.play()
+    assert (500, "p0", "government", "end_of_round") in payments(g)
