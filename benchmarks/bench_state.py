@@ -8,7 +8,11 @@ In CPU time (`time.process_time`), over G seeded games of heuristic bots, each s
 * turn: one player's turn of driven play, the mean over whole games (`Game.play`, setup excluded);
 * fork: `Game.fork()` of the game at its middle turn, the mean of R forks;
 * save + restore: `Game.save()` then `Game.restore()` of that state into a fresh game of the same
-  rules, the way a game was copied before `fork` (engine/saves.py), the mean of R.
+  rules, the way a game was copied before `fork` (engine/saves.py), the mean of R;
+* stepped game: a whole game through `ld.new_state` (seeded, so chance is answered inside), every
+  request answered by a HeuristicAgent's `choose`/`bid`, against the same game driven (`Game.play`,
+  the bots folded into the rules): the ratio of the two CPU times;
+* clone: `State.clone()` of the stepped game at its middle request, the mean of R.
 
 The ratios come from this one run.
 """
@@ -27,6 +31,21 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # benchmark the working tree next to this file, installed or not
 
 import landlord_dsl as ld  # noqa: E402
+from landlord_dsl.agents import HeuristicAgent  # noqa: E402
+from landlord_dsl.program.requests import DecisionRequest  # noqa: E402
+
+
+def play_stepped(state, bot: HeuristicAgent, requests: int | None) -> int:
+    """Answer `state`'s requests with `bot` to the end (or `requests` of them); return how many it answered."""
+    answered = 0
+    while not state.is_terminal() and answered != requests:
+        request = state.request()
+        if isinstance(request, DecisionRequest):
+            state.apply(bot.choose(state.game, request))
+        else:
+            state.apply(bot.bid(state.game, request))
+        answered += 1
+    return answered
 
 
 def measure(edition: str, players: int, games: int, repeat: int) -> dict:
@@ -54,6 +73,21 @@ def measure(edition: str, players: int, games: int, repeat: int) -> dict:
         for other in fresh:
             other.restore(game.save())
         copy_time += process_time() - start
+    stepped_time = driven_time = clone_time = 0.0
+    bot = HeuristicAgent()
+    for seed in range(games):
+        start = process_time()
+        ld.new_game(program, players=players, seed=seed).play()
+        driven_time += process_time() - start
+        start = process_time()
+        asked = play_stepped(ld.new_state(program, players=players, seed=seed), bot, None)
+        stepped_time += process_time() - start
+        middle = ld.new_state(program, players=players, seed=seed)
+        play_stepped(middle, bot, asked // 2)
+        start = process_time()
+        for _ in range(repeat):
+            middle.clone()
+        clone_time += process_time() - start
     turn = turn_time / turns * 1e6
     fork = fork_time / (games * repeat) * 1e6
     save_restore = copy_time / (games * repeat) * 1e6
@@ -66,6 +100,8 @@ def measure(edition: str, players: int, games: int, repeat: int) -> dict:
         "save_restore_us": round(save_restore, 2),
         "fork_per_turn": round(fork / turn, 3),
         "save_restore_per_fork": round(save_restore / fork, 1),
+        "clone_us": round(clone_time / (games * repeat) * 1e6, 2),
+        "stepped_per_driven": round(stepped_time / driven_time, 2),
     }
 
 
@@ -74,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edition", default="monopoly-1933-atlantic-city")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=200, help="forks and save + restores timed per game")
+    parser.add_argument("--repeat", type=int, default=200, help="forks, save + restores and clones timed per game")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     figures = measure(args.edition, args.players, args.games, args.repeat)
@@ -85,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  turn            {figures['turn_us']:9.2f}")
         print(f"  fork            {figures['fork_us']:9.2f}   {figures['fork_per_turn']:.3f} turns")
         print(f"  save + restore  {figures['save_restore_us']:9.2f}   {figures['save_restore_per_fork']:.1f} forks")
+        print(f"  State.clone     {figures['clone_us']:9.2f}")
+        print(f"  stepped game    {figures['stepped_per_driven']:9.2f} x driven (whole games)")
     return 0
 
 

@@ -155,3 +155,33 @@ def test_new_state_takes_rules_by_name_and_checks_the_players():
     assert state.current_player() in (0, 1) and not state.is_terminal()
     with pytest.raises(ld.UsageError, match="players, not 9"):
         ld.new_state("landlords-game-1906", players=9)
+
+
+def test_the_state_page_shows_the_look_ahead_example_and_its_first_example_runs(capsys):
+    # docs/state.md: the example file is shown verbatim; the page's first example plays a game to the end
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "state.md").read_text(encoding="utf-8")
+    example = (root / "examples" / "lookahead_agent.py").read_text(encoding="utf-8")
+    assert f'```python title="examples/lookahead_agent.py"\n{example}```' in page
+    first = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(first, "docs/state.md", "exec"), {})
+    assert capsys.readouterr().out.startswith("(")
+
+
+def test_the_look_ahead_example_plays_a_game(monkeypatch):
+    # examples/lookahead_agent.py on 1904 (quick): seat 0 looks ahead through clones to the turn limit
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "lookahead_agent.py"
+    spec = importlib.util.spec_from_file_location("_lookahead_agent", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    looked = []
+    real = module.look_ahead
+    monkeypatch.setattr(module, "look_ahead", lambda state, rng: looked.append(1) or real(state, rng))
+    scores = module.play("landlords-game-1904", turn_limit=30)
+    assert len(scores) == 3 and looked, "seat 0 was never asked a decision"
