@@ -13,10 +13,11 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
+import test_properties as properties
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.engine.state import CHANCE, TERMINAL
 from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance
@@ -50,22 +51,36 @@ def answer(state, agents, chance=None):
 
 
 def stepped_matches_driven(name, kind, seed, inside, turn_limit=None):
-    n = players_of(name)
+    program_matches(program(name), players_of(name), kind, seed, inside, turn_limit)
+
+
+def program_matches(prog, n, kind, seed, inside, turn_limit=None):
+    """Play `prog` driven and stepped with the same agents and seed; assert the two logs are identical
+    (or that both fail with the same error)."""
 
     def agents():
         if kind == "random":
             return [RandomAgent(seed * 7 + seat) for seat in range(n)]
         return [HeuristicAgent() for _ in range(n)]
 
-    driven = ld.new_game(program(name), players=n, seed=seed, agents=agents(), turn_limit=turn_limit)
-    driven.play()
-    state = ld.new_state(program(name), players=n, seed=seed if inside else None, turn_limit=turn_limit)
+    driven = ld.new_game(prog, players=n, seed=seed, agents=agents(), turn_limit=turn_limit)
+    try:
+        driven.play()
+        failure = None
+    except ld.LandlordError as err:
+        failure = str(err)
+    state = ld.new_state(prog, players=n, seed=seed if inside else None, turn_limit=turn_limit)
     chance = None if inside else SeededChance(seed)
     bots = agents()
-    while not state.is_terminal():
-        answer(state, bots, chance)
+    try:
+        while not state.is_terminal():
+            answer(state, bots, chance)
+    except ld.LandlordError as err:
+        assert str(err) == failure
+        return
+    assert failure is None, f"the driven game failed, the stepped one did not: {failure}"
     assert state.current_player() == TERMINAL
-    assert state.log_lines() == driven.log_lines(), f"{name} ({kind}, seed {seed}): stepped and driven differ"
+    assert state.log_lines() == driven.log_lines(), f"{prog.title} ({kind}, seed {seed}): stepped and driven differ"
     assert state.scores() == driven.scores()
 
 
@@ -88,6 +103,31 @@ def test_stepped_games_with_chance_answered_outside_log_as_driven_ones(name):
 )
 def test_stepped_and_driven_games_agree_for_any_seed(name, seed, kind, inside):
     stepped_matches_driven(name, kind, seed, inside, turn_limit=40)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["heuristic", "random"]))
+def test_stepped_and_driven_games_agree_under_any_options(data, seed, kind):
+    # every shipped file compiled with option values drawn at random (test_properties' strategy)
+    path = data.draw(st.sampled_from(properties.FILES))
+    options = data.draw(properties.option_strategy(path))
+    prog = properties.program(path, options)
+    program_matches(prog, prog.players[0], kind, seed, data.draw(st.booleans()), turn_limit=40)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(properties.mutants(), st.integers(0, 1000))
+def test_stepped_and_driven_games_agree_on_generated_rule_files(mutant, seed):
+    # editions mutated by test_properties' strategy (constants scaled, rules dropped or repeated, spaces
+    # swapped, fields zeroed): what loads plays the same stepped and driven, failures included
+    name, kind, text = mutant
+    note(f"mutation {kind} of {name}:\n{text}")
+    try:
+        rules = ld.load_text(text, f"{name}-mutant.lg")
+    except ld.LandlordError:
+        return
+    prog = ld.compile_rules(rules)
+    program_matches(prog, prog.players[0], "random", seed, inside=seed % 2 == 0, turn_limit=40)
 
 
 def test_a_clone_plays_on_as_the_original_and_independently():
