@@ -8,6 +8,7 @@ the original played on does.
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 from fractions import Fraction
@@ -149,7 +150,7 @@ def test_a_clone_plays_on_as_the_original_and_independently():
         assert clone.log_lines() == state.log_lines()
     fresh = ld.new_state(prog, players=3, turn_limit=50)
     before = fresh.log_lines()
-    other = fresh.clone()
+    other = copy.deepcopy(fresh)
     other.apply_chance(other.sample_chance(random.Random(0)))
     other.request()
     assert fresh.log_lines() == before and fresh.request() == ld.new_state(prog, players=3).request()

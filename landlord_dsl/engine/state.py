@@ -256,8 +256,8 @@ class State:
     # ----------------------------------------------------------------- reading
     @property
     def game(self) -> Game:
-        """Return the game as it stood when the pending request was made (or at the end): a copy to read,
-        as agents read the game they are handed; changing it changes nothing of this state."""
+        """Return the game as it stood when the pending request was made (or at the end), to read as agents
+        read the game they are handed. It is shared with this state's clones: do not change it."""
         self._ready()
         return self._view
 
@@ -273,6 +273,10 @@ class State:
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score now, by the rules' score formula (Game.scores)."""
         return self.game.scores()
+
+    def __deepcopy__(self, memo: dict) -> State:
+        """Return `clone()`: the Program and the turn's start are shared, never changed (`copy.deepcopy`)."""
+        return self.clone()
 
     def clone(self) -> State:
         """Return an independent copy: it shares the turn's start (never run again) and copies the
