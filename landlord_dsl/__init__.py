@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from .engine.events import ThrowEvent, TurnEvent
     from .engine.game import Game, GameResult
     from .engine.saves import GameState, state_from_json, state_to_json
+    from .engine.state import State
     from .language import ast
     from .presentation.compare import Change
     from .program.compiled import Program
@@ -95,6 +96,7 @@ _LAZY = {
     "Game": "engine.game",
     "GameResult": "engine.game",
     "GameState": "engine.saves",
+    "State": "engine.state",
     "ThrowEvent": "engine.events",
     "TurnEvent": "engine.events",
     "state_from_json": "engine.saves",
@@ -142,6 +144,7 @@ __all__ = [
     "ScriptedAgent",
     "ScriptedChance",
     "SeededChance",
+    "State",
     "ThrowEvent",
     "TurnEvent",
     "UsageError",
@@ -155,6 +158,7 @@ __all__ = [
     "load_edition",
     "load_text",
     "new_game",
+    "new_state",
     "parse",
     "shipped_editions",
     "state_from_json",
@@ -288,6 +292,29 @@ def new_game(
     if agents is None:
         agents = [HeuristicAgent() for _ in range(players)]
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit, names=names)
+
+
+def new_state(
+    rules: RuleSet | Program | str,
+    players: int = 4,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    turn_limit: int | None = None,
+) -> State:
+    """Return a State, a game the caller steps request by request and clones (docs/state.md).
+
+    With a `seed`, dice and shuffles are answered inside, as `new_game(..., seed=seed)` throws them;
+    with None, each is a chance request the caller answers (`apply_chance`).
+    """
+    from .checking.loader import load
+    from .compiling.compiler import compile_ruleset
+    from .engine.state import new_state as new_program_state
+    from .program.compiled import Program
+
+    if isinstance(rules, str):
+        rules = load(rules)
+    program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
+    return new_program_state(program, players, seed, turn_limit)
 
 
 def env(

@@ -56,6 +56,10 @@ class HeuristicAgent(Agent):
     def __init__(self, reserve: int | None = None):
         self.reserve = reserve
 
+    def fork(self) -> HeuristicAgent:
+        """Return this agent itself: it has no state that play changes (Agent.fork)."""
+        return self
+
     def reserve_for(self, game: Game) -> int:
         """Return the cash this bot keeps back in `game`: its own `reserve`, else the rules' money scale
         (`Game.default_reserve`). The agent keeps no reference to the game: a finished game is freed at once."""
@@ -159,6 +163,10 @@ class HumanAgent(Agent):
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
         self._stdin, self._stdout = stdin, stdout
+
+    def fork(self) -> HumanAgent:
+        """Return this agent itself: the person at the terminal answers for a fork of the game too (Agent.fork)."""
+        return self
 
     @property
     def stdin(self) -> TextIO:

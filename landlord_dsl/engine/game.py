@@ -15,6 +15,7 @@ invariants.py and the observers' events in events.py.
 from __future__ import annotations
 
 import bisect
+import copy
 import functools
 import os
 import sysconfig
@@ -660,9 +661,66 @@ class Game(Movement, Cards, Decisions, DiceSets):
         """
         restore_game(self, state)
 
+    def fork(self, agents: Sequence[Agent] | None = None) -> Game:
+        """Return an independent copy of this game that plays on exactly as this one would (call between
+        turns: before `setup`, or after a turn, as from `play`'s `on_turn`; not from inside an agent).
+
+        The copy shares the immutable Program and copies every mutable attribute: balances, positions,
+        variables, deeds, hands, decks, loans, the log and the decisions, and the chance source (a
+        SeededChance by its generator's state, any other source by `copy.deepcopy`). With the same
+        answers both games then log the same events, and playing one never changes the other.
+
+        `agents` are the fork's seats; by default each agent's own `fork()` (Agent.fork: a deep copy,
+        the agent itself for the stateless HeuristicAgent and for HumanAgent), or `copy.deepcopy` of an
+        agent without one; an agent playing several seats stays one agent in the fork. Listeners
+        (`listen`) and observers (`observe`) are not copied: the fork's log is a plain list.
+        """
+        other = object.__new__(type(self))
+        d = other.__dict__
+        d.update(self.__dict__)
+        for name in _FORK_FLAT:
+            d[name] = d[name][:]
+        for name in _FORK_ROWS:
+            d[name] = [row[:] for row in d[name]]
+        d["log"] = list(self.log)
+        d["decks"] = {name: cards[:] for name, cards in self.decks.items()}
+        d["short"] = set(self.short)
+        if self.wealth_history is not None:
+            d["wealth_history"] = self.wealth_history[:]
+        d["observers"] = []
+        other.chance = fork_chance(self._chance)
+        if agents is None:
+            forked: dict[int, Any] = {}
+            for agent in self.agents:
+                if id(agent) not in forked:
+                    fork = getattr(agent, "fork", None)
+                    forked[id(agent)] = fork() if fork is not None else copy.deepcopy(agent)
+            d["agents"] = [forked[id(agent)] for agent in self.agents]
+        else:
+            if len(agents) != self.n:
+                raise UsageError(f"a fork of a game of {self.n} players needs {self.n} agents, not {len(agents)}")
+            d["agents"] = list(agents)
+        return other
+
     def log_lines(self, start: int = 0) -> list[str]:
         """Return the event log from event `start` on as JSON lines (byte-identical for identical games)."""
         return [log_event_json(event) for event in self.log[start:]]
+
+
+# The attributes of a Game that rules change in place (Game.fork copies them): lists of immutable
+# values, and lists of such lists. tests/test_fork.py checks that every list, dict or set of a played
+# game is one of these, `log`, `decks`, `short`, `wealth_history`, or never changed after `__init__`.
+_FORK_FLAT: tuple[str, ...] = ("bal", "pos", "gv", "holder", "owner", "active", "fired", "seats", "decisions")
+_FORK_FLAT += ("set_faces", "set_pips", "set_shown", "set_double")
+_FORK_ROWS = ("pv", "sv", "titles", "hands", "loans")
+
+
+def fork_chance(source: Any) -> Any:
+    """Return a copy of a chance source that answers from now on as `source` will: a SeededChance with
+    its generator's state copied (not reseeded), any other source by `copy.deepcopy`."""
+    if type(source) is SeededChance:
+        return source.fork()
+    return copy.deepcopy(source)
 
 
 class _ListenedLog(list):
@@ -732,6 +790,12 @@ class Agent:
     def bid(self, game: Game, request: BidRequest) -> int | None:  # pragma: no cover - interface
         """Return a bid in `[request.minimum, request.maximum]`, or None to pass."""
         raise NotImplementedError
+
+    def fork(self) -> Agent:
+        """Return the agent that plays this one's seats in a fork of the game (Game.fork): by default a
+        deep copy, so an agent with state (a generator, a script) answers in the fork as it would have
+        here, and independently. An agent without state may return itself."""
+        return copy.deepcopy(self)
 
 
 # The reserve the bots were tuned with on the shipped editions, in each of which a quarter

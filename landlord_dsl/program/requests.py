@@ -251,6 +251,14 @@ class SeededChance:
         self.rng.shuffle(order)
         return order
 
+    def fork(self) -> SeededChance:
+        """Return a copy that throws and shuffles from now on exactly as this one will, independently."""
+        other = SeededChance.__new__(SeededChance)
+        rng = other.rng = random.Random.__new__(random.Random)  # not Random(): that seeds from the OS first
+        rng.setstate(self.rng.getstate())
+        other._randint, other._bits = rng.randint, rng.getrandbits
+        return other
+
     def get_state(self) -> object:
         """Return the generator's state (saved with a game)."""
         return self.rng.getstate()

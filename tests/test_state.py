@@ -1,0 +1,228 @@
+"""The stepped interface (ld.new_state, engine/state.py): a game the caller steps and clones.
+
+The central property: a stepped game answered by the same agents as a driven game (`Game.play`), with
+the same seed, logs byte-identical events, on every shipped edition and variant; whether chance is
+answered inside the state (a seed) or by the caller (`apply_chance`); and a clone played on logs what
+the original played on does.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+import landlord_dsl as ld
+import test_properties as properties
+from landlord_dsl.agents import HeuristicAgent, RandomAgent
+from landlord_dsl.engine.state import CHANCE, TERMINAL
+from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance
+
+
+@functools.cache
+def program(name: str):
+    return ld.compile_rules(ld.load_edition(name))
+
+
+def players_of(name: str) -> int:
+    low, high = program(name).players
+    return min(max(3, low), high)
+
+
+def answer(state, agents, chance=None):
+    """Apply to `state` what `agents` (one a seat) answer, or `chance` (a SeededChance) throws or shuffles."""
+    request = state.request()
+    if state.is_chance():
+        assert state.current_player() == CHANCE
+        state.apply_chance(chance.roll(request) if isinstance(request, DiceRequest) else chance.shuffle(request))
+        return
+    seat = state.current_player()
+    assert seat == request.seat
+    agent = agents[seat]
+    if isinstance(request, DecisionRequest):
+        state.apply(agent.choose(state.game, request))
+    else:
+        assert isinstance(request, BidRequest)
+        state.apply(agent.bid(state.game, request))
+
+
+def stepped_matches_driven(name, kind, seed, inside, turn_limit=None):
+    program_matches(program(name), players_of(name), kind, seed, inside, turn_limit)
+
+
+def program_matches(prog, n, kind, seed, inside, turn_limit=None):
+    """Play `prog` driven and stepped with the same agents and seed; assert the two logs are identical
+    (or that both fail with the same error)."""
+
+    def agents():
+        if kind == "random":
+            return [RandomAgent(seed * 7 + seat) for seat in range(n)]
+        return [HeuristicAgent() for _ in range(n)]
+
+    driven = ld.new_game(prog, players=n, seed=seed, agents=agents(), turn_limit=turn_limit)
+    try:
+        driven.play()
+        failure = None
+    except ld.LandlordError as err:
+        failure = str(err)
+    state = ld.new_state(prog, players=n, seed=seed if inside else None, turn_limit=turn_limit)
+    chance = None if inside else SeededChance(seed)
+    bots = agents()
+    try:
+        while not state.is_terminal():
+            answer(state, bots, chance)
+    except ld.LandlordError as err:
+        assert str(err) == failure
+        return
+    assert failure is None, f"the driven game failed, the stepped one did not: {failure}"
+    assert state.current_player() == TERMINAL
+    assert state.log_lines() == driven.log_lines(), f"{prog.title} ({kind}, seed {seed}): stepped and driven differ"
+    assert state.scores() == driven.scores()
+
+
+@pytest.mark.parametrize("name", ld.shipped_editions())
+def test_stepped_heuristic_games_log_as_driven_ones_on_every_shipped_file(name):
+    stepped_matches_driven(name, "heuristic", seed=4, inside=True)
+
+
+@pytest.mark.parametrize("name", ld.shipped_editions())
+def test_stepped_games_with_chance_answered_outside_log_as_driven_ones(name):
+    stepped_matches_driven(name, "random", seed=6, inside=False, turn_limit=60)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    name=st.sampled_from(ld.shipped_editions()),
+    seed=st.integers(0, 2**32 - 1),
+    kind=st.sampled_from(["heuristic", "random"]),
+    inside=st.booleans(),
+)
+def test_stepped_and_driven_games_agree_for_any_seed(name, seed, kind, inside):
+    stepped_matches_driven(name, kind, seed, inside, turn_limit=40)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["heuristic", "random"]))
+def test_stepped_and_driven_games_agree_under_any_options(data, seed, kind):
+    # every shipped file compiled with option values drawn at random (test_properties' strategy)
+    path = data.draw(st.sampled_from(properties.FILES))
+    options = data.draw(properties.option_strategy(path))
+    prog = properties.program(path, options)
+    program_matches(prog, prog.players[0], kind, seed, data.draw(st.booleans()), turn_limit=40)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(properties.mutants(), st.integers(0, 1000))
+def test_stepped_and_driven_games_agree_on_generated_rule_files(mutant, seed):
+    # editions mutated by test_properties' strategy (constants scaled, rules dropped or repeated, spaces
+    # swapped, fields zeroed): what loads plays the same stepped and driven, failures included
+    name, kind, text = mutant
+    note(f"mutation {kind} of {name}:\n{text}")
+    try:
+        rules = ld.load_text(text, f"{name}-mutant.lg")
+    except ld.LandlordError:
+        return
+    prog = ld.compile_rules(rules)
+    program_matches(prog, prog.players[0], "random", seed, inside=seed % 2 == 0, turn_limit=40)
+
+
+def test_a_clone_plays_on_as_the_original_and_independently():
+    # 1933 Atlantic City, 3 seats, chance outside: clone at many requests; each clone, answered on by
+    # copies of the same bots and dice, ends with the original's log; applying to a clone leaves it alone
+    prog = program("monopoly-1933-atlantic-city")
+    state = ld.new_state(prog, players=3, turn_limit=50)
+    chance, bots, steps, clones = SeededChance(9), [RandomAgent(s) for s in range(3)], 0, []
+    while not state.is_terminal():
+        if steps % 17 == 0:
+            clones.append((state.clone(), chance.fork(), [bot.fork() for bot in bots], state.log_lines()))
+        answer(state, bots, chance)
+        steps += 1
+    assert len(clones) > 5
+    for clone, clone_chance, clone_bots, then in clones:
+        assert clone.log_lines() == then
+        while not clone.is_terminal():
+            answer(clone, clone_bots, clone_chance)
+        assert clone.log_lines() == state.log_lines()
+    fresh = ld.new_state(prog, players=3, turn_limit=50)
+    before = fresh.log_lines()
+    other = copy.deepcopy(fresh)
+    other.apply_chance(other.sample_chance(random.Random(0)))
+    other.request()
+    assert fresh.log_lines() == before and fresh.request() == ld.new_state(prog, players=3).request()
+
+
+def test_chance_outcomes_are_every_throw_with_its_exact_probability():
+    # 1933 Atlantic City, no seed: the first dice request (after the setup's shuffles) lists 36 throws
+    state = ld.new_state(program("monopoly-1933-atlantic-city"), players=2)
+    rng = random.Random(1)
+    while not isinstance(state.request(), DiceRequest):
+        assert state.is_chance()
+        with pytest.raises(ld.UsageError, match="too many to list"):
+            state.chance_outcomes()
+        state.apply_chance(state.sample_chance(rng))
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 36 and sum(p for _, p in outcomes) == 1
+    assert all(p == Fraction(1, 36) for _, p in outcomes) and outcomes[0][0] == (1, 1)
+    assert state.legal_actions() == []
+
+
+def test_wrong_answers_are_refused_and_change_nothing():
+    # 1904 patent, seeded: decisions are the first requests; an answer out of range, a throw at a
+    # decision, and a decision at the end are UsageErrors
+    state = ld.new_state(program("landlords-game-1904"), players=2, seed=3)
+    while not isinstance(state.request(), DecisionRequest):
+        state.apply(None)  # a bid before any decision: pass
+    legal = state.legal_actions()
+    with pytest.raises(ld.UsageError, match="is not an option"):
+        state.apply(len(legal))
+    with pytest.raises(ld.UsageError, match="no chance request"):
+        state.apply_chance((1, 1))
+    assert state.legal_actions() == legal
+    ended = ld.new_state(program("landlords-game-1904"), players=2, seed=3, turn_limit=1)
+    while not ended.is_terminal():
+        answer(ended, [HeuristicAgent(), HeuristicAgent()])
+    with pytest.raises(ld.UsageError, match="the game is over"):
+        ended.apply(0)
+    assert ended.log[-1][0] == "end"
+
+
+def test_new_state_takes_rules_by_name_and_checks_the_players():
+    state = ld.new_state("landlords-game-1906", players=2, seed=1)
+    assert state.current_player() in (0, 1) and not state.is_terminal()
+    with pytest.raises(ld.UsageError, match="players, not 9"):
+        ld.new_state("landlords-game-1906", players=9)
+
+
+def test_the_state_page_shows_the_look_ahead_example_and_its_first_example_runs(capsys):
+    # docs/state.md: the example file is shown verbatim; the page's first example plays a game to the end
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "state.md").read_text(encoding="utf-8")
+    example = (root / "examples" / "lookahead_agent.py").read_text(encoding="utf-8")
+    assert f'```python title="examples/lookahead_agent.py"\n{example}```' in page
+    first = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(first, "docs/state.md", "exec"), {})
+    assert capsys.readouterr().out.startswith("(")
+
+
+def test_the_look_ahead_example_plays_a_game(monkeypatch):
+    # examples/lookahead_agent.py on 1904 (quick): seat 0 looks ahead through clones to the turn limit
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "lookahead_agent.py"
+    spec = importlib.util.spec_from_file_location("_lookahead_agent", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    looked = []
+    real = module.look_ahead
+    monkeypatch.setattr(module, "look_ahead", lambda state, rng: looked.append(1) or real(state, rng))
+    scores = module.play("landlords-game-1904", turn_limit=30)
+    assert len(scores) == 3 and looked, "seat 0 was never asked a decision"
