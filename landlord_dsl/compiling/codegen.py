@@ -82,6 +82,8 @@ class Compiled(NamedTuple):
     cheap: bool = False  # cheap and safe to evaluate twice: a local, a number, the acting player or his space
     local: bool = False  # a local variable of the generated function
     bounded: bool = False  # its value lies within the limits already (a lookup in a table checked when made)
+    space_read: str | None = None  # a space variable's value for a space (`g.sv[i][s]`): the space's code (`s`)
+    by_space: tuple[str, str] | None = None  # a lookup in a table by space (`_tab3[v0]`): the table and the local
 
     @property
     def fixed(self) -> bool:

@@ -61,7 +61,6 @@ def _loop_names(code: str) -> set[str]:
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
 _ACTOR = Compiled("g.actor", cheap=True)
 
-_SPACE_VARIABLE = re.compile(r"g\.sv\[\d+\]\[(\w+)\]")  # a space variable's value, read for a space
 _REFLEXIVE = {"==": True, "<=": True, ">=": True, "!=": False, "<": False, ">": False}  # x OP x, for a number
 _READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
@@ -97,7 +96,7 @@ class ExpressionCompiler(CodeGenerator):
         name = self.space_tables.get(values)
         if name is None:
             name = self.space_tables[values] = self.ref(values, "_tab")
-        return Compiled(f"{name}[{var}]", cheap=True, bounded=True)
+        return Compiled(f"{name}[{var}]", cheap=True, bounded=True, by_space=(name, var))
 
     def values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
         """Return the values of generated code for each space `var` can hold (by space index, None for the
@@ -217,7 +216,7 @@ class ExpressionCompiler(CodeGenerator):
             )
         if t == SPACE:
             if name in self.space_var_index:
-                return Compiled(f"g.sv[{self.space_var_index[name]}][{sub}]")
+                return Compiled(f"g.sv[{self.space_var_index[name]}][{sub}]", space_read=sub)
             if name in self.m.space_fields:
                 column = self._column(name, e.span)
                 if subject.fixed and column[value] is not None:
@@ -458,7 +457,7 @@ class ExpressionCompiler(CodeGenerator):
                     return self._const(op == "==")
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
             return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
-        if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(a):
+        if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(left):
             return self._const(_REFLEXIVE[op])  # the same number on both sides
         if left.fixed and right.fixed:
             py = {
@@ -475,11 +474,10 @@ class ExpressionCompiler(CodeGenerator):
             return self._const(py(av, bv))
         return Compiled(f"({a} {op} {b})")
 
-    def _space_read(self, code: str) -> bool:
-        """Return True if code reads a space variable of a space local whose spaces are known (`narrowed`):
-        a read that cannot fail."""
-        read = _SPACE_VARIABLE.fullmatch(code)
-        return read is not None and read[1] in self.domains
+    def _space_read(self, compiled: Compiled) -> bool:
+        """Return True if compiled code reads a space variable of a space local whose spaces are known
+        (`narrowed`): a read that cannot fail."""
+        return compiled.space_read is not None and compiled.space_read in self.domains
 
     def _e_Conditional(self, e):
         condition = self.expr(e.condition)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast as pyast
 import contextlib
-import re
 from typing import Any, NamedTuple
 
 import attrs
@@ -42,7 +41,6 @@ class _Option(NamedTuple):
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
-_TABLE_LOOKUP = re.compile(r"(_tab\d+)\[(\w+)\]")  # a number read from a table by space (_by_space)
 
 
 def _all_of(tests: list[str]) -> str | None:
@@ -428,11 +426,10 @@ class StatementCompiler(ExpressionCompiler):
         left, right, op = self.expr(test.left), self.expr(test.right), test.op
         if self._round_local(right.code):  # the entry's number on the left: `t <= x` is `x >= t`
             left, right, op = right, left, _FLIP[op]
-        table = _TABLE_LOOKUP.fullmatch(right.code)
         domain = self.domains.get(var)
-        if not (self._round_local(left.code) and table and table[2] == var and domain):
+        if not (self._round_local(left.code) and right.by_space is not None and right.by_space[1] == var and domain):
             return None
-        values = [self.ns[table[1]][space] for space in domain]
+        values = [self.ns[right.by_space[0]][space] for space in domain]
         bound = max(values) if op in (">=", ">") else min(values)
         return f"{left.code} {op} {bound}"
 
