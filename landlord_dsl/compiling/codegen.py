@@ -84,11 +84,26 @@ class Compiled(NamedTuple):
     bounded: bool = False  # its value lies within the limits already (a lookup in a table checked when made)
     space_read: str | None = None  # a space variable's value for a space (`g.sv[i][s]`): the space's code (`s`)
     by_space: tuple[str, str] | None = None  # a lookup in a table by space (`_tab3[v0]`): the table and the local
+    # whether working it out can fail, as `cannot_fail` would find from the code; None where it was made
+    # without working that out (a built-in's inline template, a loop, a text), and `never_fails` reads the code
+    can_fail: bool | None = None
 
     @property
     def fixed(self) -> bool:
         """Return True if the options fix the expression's value (it is `value`)."""
         return self.value is not _NOTHING
+
+    @property
+    def never_fails(self) -> bool:
+        """Return True if working out the expression cannot fail (see `cannot_fail`)."""
+        return not self.can_fail if self.can_fail is not None else cannot_fail(self.code)
+
+
+def can_fail_of(*parts: Compiled) -> bool | None:
+    """Return `Compiled.can_fail` for code that writes `parts` in syntax that cannot fail itself (a subscript,
+    an attribute, `+`, a comparison, ...): True if one of them can, None if one is not known, else False."""
+    facts = [part.can_fail for part in parts]
+    return True if True in facts else None if None in facts else False
 
 
 class Code:
