@@ -9,6 +9,7 @@ expressions are typed by `check_exprs.ExpressionPass`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
 
 import attrs
@@ -264,7 +265,7 @@ def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
     return False
 
 
-def _walk_calls(e: ast.Expr):
+def _walk_calls(e: ast.Expr) -> Iterator[ast.Call]:
     """Yield every Call node inside an expression."""
     stack = [e]
     while stack:

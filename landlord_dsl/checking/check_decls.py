@@ -26,7 +26,7 @@ _RESERVED = frozenset(CONTEXT_NAMES) | frozenset(SHORTFALL_NAMES) | {"card"} | f
 class DeclarationPass(PassBase):
     """The checker's methods that collect declarations and check the board, citations and groups."""
 
-    def _declared(self, table: dict, name: str, decl, what: str) -> bool:
+    def _declared(self, table: dict, name: str, decl: ast.PurposeDecl | ast.VarDecl, what: str) -> bool:
         if name in table:
             self.error(
                 f"{what} '{name}' is declared twice",

@@ -102,7 +102,7 @@ class LandlordError(Exception):
         """Return every diagnostic, rendered, separated by blank lines."""
         return "\n\n".join(d.render() for d in self.diagnostics)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[LandlordError], tuple[list[Diagnostic]]]:
         # pickled with its diagnostics, not its rendered text: an error raised in a worker
         # process (simulate --jobs, Dask) reaches the user as it was, not rendered twice
         return (type(self), (list(self.diagnostics),))
