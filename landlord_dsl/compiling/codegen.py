@@ -87,6 +87,9 @@ class Compiled(NamedTuple):
     # whether working it out can fail, as `cannot_fail` would find from the code; None where it was made
     # without working that out (a built-in's inline template, a loop, a text), and `never_fails` reads the code
     can_fail: bool | None = None
+    # what it reads: (whether it reads the game's state, `g.`; the locals and round reads it names), None
+    # where it was made without working that out (`ExpressionCompiler._by_space` then reads the code)
+    reads: tuple[bool, frozenset[str]] | None = None
 
     @property
     def fixed(self) -> bool:
@@ -97,6 +100,20 @@ class Compiled(NamedTuple):
     def never_fails(self) -> bool:
         """Return True if working out the expression cannot fail (see `cannot_fail`)."""
         return not self.can_fail if self.can_fail is not None else cannot_fail(self.code)
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def reads_of(
+    *parts: Compiled, game: bool = False, names: frozenset[str] = _NO_NAMES
+) -> tuple[bool, frozenset[str]] | None:
+    """Return `Compiled.reads` for code that writes `parts` with names of no local (and reads the game
+    itself if `game`): what the parts read together, None if one of them is not known."""
+    known = [part.reads for part in parts if part.reads is not None]
+    if len(known) < len(parts):
+        return None
+    return game or any(reads_game for reads_game, _ in known), names.union(*(named for _, named in known))
 
 
 def can_fail_of(*parts: Compiled) -> bool | None:

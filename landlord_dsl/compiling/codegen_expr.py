@@ -22,7 +22,7 @@ from ..core.types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, di
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.runtime import show_value
-from .codegen import _NOTHING, CodeGenerator, Compiled, can_fail_of, expression_nodes
+from .codegen import _NOTHING, CodeGenerator, Compiled, can_fail_of, expression_nodes, reads_of
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -59,7 +59,7 @@ def _loop_names(code: str) -> set[str]:
 
 
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
-_ACTOR = Compiled("g.actor", cheap=True, can_fail=False)
+_ACTOR = Compiled("g.actor", cheap=True, can_fail=False, reads=(True, frozenset()))
 
 _REFLEXIVE = {"==": True, "<=": True, ">=": True, "!=": False, "<": False, ">": False}  # x OP x, for a number
 _READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
@@ -83,9 +83,12 @@ class ExpressionCompiler(CodeGenerator):
         `for s in player.titles` becomes `_tab3[v0]`. Else (it reads the game, or fails or gives something
         other than a number or a truth value for one of those spaces) return it as it is."""
         code = compiled.code
-        if _READS_GAME.search(code):
+        if compiled.reads is not None:
+            reads_game, names = compiled.reads
+        else:  # not carried: read from the code
+            reads_game, names = _READS_GAME.search(code) is not None, frozenset(_IDENTIFIER.findall(code))
+        if reads_game:
             return compiled
-        names = set(_IDENTIFIER.findall(code))
         found = [name for name in names if name in self.domains]
         if len(found) != 1 or any(self.is_local(name) for name in names if name != found[0]):
             return compiled
@@ -96,7 +99,14 @@ class ExpressionCompiler(CodeGenerator):
         name = self.space_tables.get(values)
         if name is None:
             name = self.space_tables[values] = self.ref(values, "_tab")
-        return Compiled(f"{name}[{var}]", cheap=True, bounded=True, by_space=(name, var), can_fail=False)
+        return Compiled(
+            f"{name}[{var}]",
+            cheap=True,
+            bounded=True,
+            by_space=(name, var),
+            can_fail=False,
+            reads=(False, frozenset([var])),
+        )
 
     def values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
         """Return the values of generated code for each space `var` can hold (by space index, None for the
@@ -131,7 +141,7 @@ class ExpressionCompiler(CodeGenerator):
     def _const(self, value: Any) -> Compiled:
         """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
         cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
-        return Compiled(self.literal(value), value, cheap=cheap, can_fail=False)
+        return Compiled(self.literal(value), value, cheap=cheap, can_fail=False, reads=(False, frozenset()))
 
     def _e_IntLit(self, e):
         return self._const(e.value)
@@ -154,7 +164,8 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
-            return Compiled(self.local(payload, e.name), cheap=True, local=True, can_fail=False)
+            name = self.local(payload, e.name)
+            return Compiled(name, cheap=True, local=True, can_fail=False, reads=(False, frozenset([name])))
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -171,17 +182,24 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return Compiled(self.ref(self._table(payload, e.span), "_t"), self._table(payload), can_fail=False)
+            return Compiled(
+                self.ref(self._table(payload, e.span), "_t"),
+                self._table(payload),
+                can_fail=False,
+                reads=(False, frozenset()),
+            )
         if kind == "dice_set":  # the pips of its last throw
-            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]", can_fail=False)
+            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]", can_fail=False, reads=(True, frozenset()))
         if kind == "game_var":
-            return Compiled(f"g.gv[{self.game_var_index[payload]}]", can_fail=False)
+            return Compiled(f"g.gv[{self.game_var_index[payload]}]", can_fail=False, reads=(True, frozenset()))
         if kind == "context":
             if payload in _ROUND_READS and self.round_reads is not None:
-                return Compiled(self.round_read(payload), cheap=True, can_fail=False)
+                name = self.round_read(payload)
+                return Compiled(name, cheap=True, can_fail=False, reads=(False, frozenset([name])))
             if payload == "player":
                 return _ACTOR
-            return Compiled(_CONTEXT[payload], cheap=payload == "here", can_fail=payload == "spaces")  # range()
+            fails = payload == "spaces"  # range() is a call
+            return Compiled(_CONTEXT[payload], cheap=payload == "here", can_fail=fails, reads=(True, frozenset()))
         raise AssertionError(kind)  # pragma: no cover
 
     def round_read(self, what: str) -> str:
@@ -203,12 +221,19 @@ class ExpressionCompiler(CodeGenerator):
         name = e.name
         if t == PLAYER:
             if name in self.player_var_index:
-                return Compiled(f"g.pv[{self.player_var_index[name]}][{sub}]", can_fail=can_fail_of(subject))
+                return Compiled(
+                    f"g.pv[{self.player_var_index[name]}][{sub}]",
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject, game=True),
+                )
             if name == "space":
                 actor = subject == _ACTOR or (self.round_reads is not None and sub == self.round_names["player"])
-                return Compiled(f"g.pos[{sub}]", cheap=actor, can_fail=can_fail_of(subject))
+                return Compiled(
+                    f"g.pos[{sub}]", cheap=actor, can_fail=can_fail_of(subject), reads=reads_of(subject, game=True)
+                )
             if name == "cash" and self.round_reads is not None and sub == self.round_names["player"]:
-                return Compiled(self.round_read("cash"), cheap=True, can_fail=False)
+                cash = self.round_read("cash")
+                return Compiled(cash, cheap=True, can_fail=False, reads=(False, frozenset([cash])))
             return Compiled(
                 {
                     "cash": f"g.bal[g.nacc + {sub}]",
@@ -218,11 +243,15 @@ class ExpressionCompiler(CodeGenerator):
                     "titles": f"list(g.titles[{sub}])",
                 }[name],
                 can_fail=True if name in ("cards", "titles") else can_fail_of(subject),  # list() is a call
+                reads=reads_of(subject, game=name != "seat"),
             )
         if t == SPACE:
             if name in self.space_var_index:
                 return Compiled(
-                    f"g.sv[{self.space_var_index[name]}][{sub}]", space_read=sub, can_fail=can_fail_of(subject)
+                    f"g.sv[{self.space_var_index[name]}][{sub}]",
+                    space_read=sub,
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject, game=True),
                 )
             if name in self.m.space_fields:
                 column = self._column(name, e.span)
@@ -231,15 +260,23 @@ class ExpressionCompiler(CodeGenerator):
                 col = self.ref(column, "_col")
                 domain = self.domains.get(sub) if self.optimize else None
                 if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
-                    return Compiled(f"{col}[{sub}]", can_fail=can_fail_of(subject))
+                    return Compiled(f"{col}[{sub}]", can_fail=can_fail_of(subject), reads=reads_of(subject))
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
                 if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
-                    return Compiled(f"({col}[{sub}] if {col}[{sub}] is not None else {checked})", can_fail=True)
-                return Compiled(checked, can_fail=True)
+                    return Compiled(
+                        f"({col}[{sub}] if {col}[{sub}] is not None else {checked})",
+                        can_fail=True,
+                        reads=reads_of(subject),
+                    )
+                return Compiled(checked, can_fail=True, reads=reads_of(subject))
             if name == "index":
                 return subject
             if name == "title":
-                return Compiled(f"{self.ref(self.title_card, '_titles')}[{sub}]", can_fail=can_fail_of(subject))
+                return Compiled(
+                    f"{self.ref(self.title_card, '_titles')}[{sub}]",
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject),
+                )
             return Compiled(
                 {
                     "owner": f"g.owner[{sub}]",
@@ -247,6 +284,7 @@ class ExpressionCompiler(CodeGenerator):
                     "kind": f"g.prog.space_kinds[{sub}]",
                 }[name],
                 can_fail=can_fail_of(subject),
+                reads=reads_of(subject, game=True),
             )
         if t == CARD:
             return Compiled(
@@ -259,6 +297,7 @@ class ExpressionCompiler(CodeGenerator):
                     "share_of": f"g.prog.card_share[{sub}]",
                 }[name],
                 can_fail=can_fail_of(subject),
+                reads=reads_of(subject, game=True),
             )
         if t == DICE:
             if name == "count":
@@ -272,6 +311,7 @@ class ExpressionCompiler(CodeGenerator):
                     "face": "(str(g.dice[0]) if g.dice[0] else '')",
                 }[name],
                 can_fail=name == "face",  # str() is a call
+                reads=(True, frozenset()),
             )
         thrown = dice_set_name(t)
         if thrown is not None:
@@ -289,11 +329,18 @@ class ExpressionCompiler(CodeGenerator):
                     "face": f"g.set_shown[{k}][0]",
                 }[name],
                 can_fail=name == "total",  # sum() is a call
+                reads=(True, frozenset()),
             )
         if t == ACCOUNT:
             if name == "balance":
-                return Compiled(f"g.bal[-({sub}) - 1]", can_fail=can_fail_of(subject))
-            return Compiled(f"g.prog.account_labels[-({sub}) - 1]", can_fail=can_fail_of(subject))
+                return Compiled(
+                    f"g.bal[-({sub}) - 1]", can_fail=can_fail_of(subject), reads=reads_of(subject, game=True)
+                )
+            return Compiled(
+                f"g.prog.account_labels[-({sub}) - 1]",
+                can_fail=can_fail_of(subject),
+                reads=reads_of(subject, game=True),
+            )
         raise AssertionError((t, name))  # pragma: no cover
 
     def dice_set_number(self, name: str) -> int:
@@ -307,7 +354,9 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(sub.value[key.value])
             except (KeyError, IndexError, TypeError):
                 pass
-        return Compiled(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})", can_fail=True)
+        return Compiled(
+            f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})", can_fail=True, reads=reads_of(sub, key)
+        )
 
     def _e_Call(self, e):
         kind, name = self.resolved(e)
@@ -325,7 +374,7 @@ class ExpressionCompiler(CodeGenerator):
                     return Compiled(builtin.inline_over_group.format(*args[:-1], owners=fixed[0], n=fixed[1]))
             if builtin.inline is not None and self.optimize:
                 return Compiled(builtin.inline.format(*args))
-            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})", can_fail=True)
+            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})", can_fail=True, reads=reads_of(*parts))
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them,
@@ -349,7 +398,7 @@ class ExpressionCompiler(CodeGenerator):
             )
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
-        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})", can_fail=True)
+        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})", can_fail=True, reads=reads_of(*parts))
 
     def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
         """Return the value of a function's body if the options alone fix it, else _NOTHING.
@@ -417,15 +466,27 @@ class ExpressionCompiler(CodeGenerator):
     def _e_Unary(self, e):
         x = self.expr(e.operand)
         if e.op == "-":
-            return self._const(-x.value) if x.fixed else Compiled(f"(-{x.code})", can_fail=can_fail_of(x))
-        return self._const(not x.value) if x.fixed else Compiled(f"(not {x.code})", can_fail=can_fail_of(x))
+            return (
+                self._const(-x.value)
+                if x.fixed
+                else Compiled(f"(-{x.code})", can_fail=can_fail_of(x), reads=reads_of(x))
+            )
+        return (
+            self._const(not x.value)
+            if x.fixed
+            else Compiled(f"(not {x.code})", can_fail=can_fail_of(x), reads=reads_of(x))
+        )
 
     def _e_Binary(self, e):
         op = e.op
         left = self.expr(e.left)
         a, av = left.code, left.value
         if op == "has":
-            return Compiled(f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})", can_fail=can_fail_of(left))
+            return Compiled(
+                f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})",
+                can_fail=can_fail_of(left),
+                reads=reads_of(left),
+            )
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 right = self.expr(e.right)
@@ -441,35 +502,49 @@ class ExpressionCompiler(CodeGenerator):
             if right.fixed:
                 if bv:
                     return left
-                return self._const(False) if left.never_fails else Compiled(f"({a} and False)", can_fail=True)
-            return Compiled(f"({a} and {b})", can_fail=can_fail_of(left, right))
+                return (
+                    self._const(False)
+                    if left.never_fails
+                    else Compiled(f"({a} and False)", can_fail=True, reads=reads_of(left))
+                )
+            return Compiled(f"({a} and {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
         if op == "or":
             if left.fixed:
                 return self._const(True) if av else right
             if right.fixed:
                 if not bv:
                     return left
-                return self._const(True) if left.never_fails else Compiled(f"({a} or True)", can_fail=True)
-            return Compiled(f"({a} or {b})", can_fail=can_fail_of(left, right))
+                return (
+                    self._const(True)
+                    if left.never_fails
+                    else Compiled(f"({a} or True)", can_fail=True, reads=reads_of(left))
+                )
+            return Compiled(f"({a} or {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
 
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
                 b = self.ref(frozenset(self.groups[e.right.name]), "_set")
-                return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left))
-            return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right))
+                return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left), reads=reads_of(left))
+            return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
         if op in ("/", "%"):
             if left.fixed and right.fixed and bv != 0:
                 return self._const(av // bv if op == "/" else av % bv)
             if right.fixed and bv != 0:
-                return Compiled(f"({a} {'//' if op == '/' else '%'} {b})", can_fail=True)  # (not among cannot_fail's)
-            return Compiled(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", can_fail=True)
+                return Compiled(
+                    f"({a} {'//' if op == '/' else '%'} {b})", can_fail=True, reads=reads_of(left, right)
+                )  # (not among cannot_fail's)
+            return Compiled(
+                f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", can_fail=True, reads=reads_of(left, right)
+            )
         if op in ("==", "!=") and self.owned_by and {a, b} & {f"g.owner[{var}]" for var in self.owned_by}:
             for var, player in self.owned_by.items():  # one of the player's titles: he owns it
                 if {a, b} == {f"g.owner[{var}]", player}:
                     return self._const(op == "==")
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
             is_ = "is" if op == "==" else "is not"
-            return Compiled(f"({a} {is_} {b})", can_fail=can_fail_of(left, right))  # comparing with none
+            return Compiled(
+                f"({a} {is_} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right)
+            )  # comparing with none
         if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(left):
             return self._const(_REFLEXIVE[op])  # the same number on both sides
         if left.fixed and right.fixed:
@@ -485,7 +560,7 @@ class ExpressionCompiler(CodeGenerator):
                 ">=": operator.ge,
             }[op]
             return self._const(py(av, bv))
-        return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right))
+        return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
 
     def _space_read(self, compiled: Compiled) -> bool:
         """Return True if compiled code reads a space variable of a space local whose spaces are known
@@ -498,7 +573,9 @@ class ExpressionCompiler(CodeGenerator):
         if condition.fixed:
             return then if condition.value else otherwise
         code = f"({then.code} if {condition.code} else {otherwise.code})"
-        return Compiled(code, can_fail=can_fail_of(condition, then, otherwise))
+        return Compiled(
+            code, can_fail=can_fail_of(condition, then, otherwise), reads=reads_of(condition, then, otherwise)
+        )
 
     def _e_Aggregate(self, e):
         _, slot = self.resolved(e)
@@ -608,7 +685,12 @@ class ExpressionCompiler(CodeGenerator):
                 )
                 self.member_tables[key] = self.ref(table, "_member")
             members.append(
-                Compiled(f"{self.member_tables[key]}[{subject.code}]", cheap=True, can_fail=can_fail_of(subject))
+                Compiled(
+                    f"{self.member_tables[key]}[{subject.code}]",
+                    cheap=True,
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject),
+                )
             )
         return self._item_by_item(e, slot, members)
 
@@ -642,11 +724,13 @@ class ExpressionCompiler(CodeGenerator):
             if self.type_of(e.body) != BOOL:  # `and`/`or` give an operand, `all`/`any` a bool
                 codes = [f"bool({c})" for c in codes]
                 fails = True  # bool() is a call
-            return Compiled("(" + f" {'or' if decided else 'and'} ".join(codes) + ")", can_fail=fails)
+            return Compiled(
+                "(" + f" {'or' if decided else 'and'} ".join(codes) + ")", can_fail=fails, reads=reads_of(*written)
+            )
         if all(part.fixed for part in parts):
             return self._const(sum(p.value if e.op == "sum" else 1 if p.value else 0 for p in parts))
         terms = [p.code if e.op == "sum" else f"(1 if {p.code} else 0)" for p in parts]
-        return Compiled("(0 + " + " + ".join(terms) + ")", can_fail=can_fail_of(*parts))
+        return Compiled("(0 + " + " + ".join(terms) + ")", can_fail=can_fail_of(*parts), reads=reads_of(*parts))
 
     def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
         """Return the spaces a collection of spaces can hold (None if that is not known here)."""
@@ -749,7 +833,7 @@ class ExpressionCompiler(CodeGenerator):
                 p = show_value(None, value, kind)
             literal += p
         if not pieces:
-            return Compiled(repr(literal), literal, can_fail=False)
+            return Compiled(repr(literal), literal, can_fail=False, reads=(False, frozenset()))
         if literal:
             pieces.append((False, literal))
         if self.optimize and all(_in_fstring(text, hole) for hole, text in pieces):
