@@ -1083,3 +1083,58 @@ rule probe "Probe" {
         game.play()
         # the first test stops at first (10 / 20 is 0): second's 10 / 0 is never made; the second test holds
         assert game.gv[0] == 2, optimize
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
+def test_what_an_expression_compiles_to_knows_whether_it_can_fail(edition: str, monkeypatch: pytest.MonkeyPatch):
+    # the fact is worked out where each node is compiled (Compiled.can_fail); where it is, it must be
+    # what reading the generated code back says, or a fold would drop a part that can fail
+    from landlord_dsl.compiling.codegen import cannot_fail
+    from landlord_dsl.compiling.codegen_expr import ExpressionCompiler
+
+    expr = ExpressionCompiler.expr
+    seen: list[tuple[str, bool]] = []
+
+    def recorded(self, e):
+        compiled = expr(self, e)
+        if compiled.can_fail is not None:
+            seen.append((compiled.code, compiled.can_fail))
+        return compiled
+
+    monkeypatch.setattr(ExpressionCompiler, "expr", recorded)
+    rules = ld.load_edition(edition)
+    for optimize in (True, False):
+        compile_ruleset(rules, optimize=optimize)
+    assert {fails for _, fails in seen} == {True, False}
+    assert [(code, fails) for code, fails in seen if fails == cannot_fail(code)] == []
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
+def test_what_an_expression_compiles_to_knows_what_it_reads(edition: str, monkeypatch: pytest.MonkeyPatch):
+    # whether it reads the game and which locals it names are worked out where each node is compiled
+    # (Compiled.reads): they must be what the code shows, or a lookup by space would be made of code
+    # that reads the game, or of a local it does not name
+    from landlord_dsl.compiling.codegen_expr import ExpressionCompiler
+
+    expr = ExpressionCompiler.expr
+    wrong: list[tuple[str, tuple]] = []
+    known = [0]
+
+    def recorded(self, e):
+        compiled = expr(self, e)
+        if compiled.reads is not None:
+            known[0] += 1
+            game, names = compiled.reads
+            shown = set(re.findall(r"\b[A-Za-z_]\w*", compiled.code))
+            locals_shown = {n for n in shown if self.is_local(n) or n in self.domains}
+            if game != bool(re.search(r"\bg\.", compiled.code)) or not locals_shown <= names <= shown:
+                wrong.append((compiled.code, compiled.reads))
+        return compiled
+
+    monkeypatch.setattr(ExpressionCompiler, "expr", recorded)
+    rules = ld.load_edition(edition)
+    for optimize in (True, False):
+        for readable in (True, False):
+            compile_ruleset(rules, optimize=optimize, readable=readable)
+    assert known[0] > 1000
+    assert wrong == []

@@ -205,3 +205,78 @@ def test_a_file_extending_itself_is_a_cycle(tmp_path: Path):
     (tmp_path / "self.lg").write_text('edition "s" { extends "self.lg" }\n', encoding="utf-8")
     with pytest.raises(LandlordError, match=r"circular `extends`: self\.lg extends self\.lg"):
         load(tmp_path / "self.lg")
+
+
+# one mistake for each code a diagnostic of a name nothing declares carries (core/errors.py, Diagnostic),
+# the misspelt name in each being its subject
+UNKNOWN_NAMES = {
+    "unknown-name": _rule("pay 10 from player to tresury"),
+    "unknown-function": _rule("pay precent(10) from player to treasury"),
+    "unknown-action": _rule("do jial(player)"),
+    "unknown-rule": 'rule q "Q" replaces r_missing {\n    on turn { end game }\n}\n',
+    "unknown-type": 'var state: standng = "free"\n',
+    "unknown-purpose": _rule("pay 10 from player to treasury as fien"),
+    "unknown-source-key": 'const wages = 100 source "magie-1960, Rule 3" secondary\n',
+    "unknown-group-or-kind": 'deck titles "T" returned of titles in lotz {\n}\n',
+    "unknown-space-kind-or-group": 'rule q "Q" {\n    on land og { end game }\n}\n',
+    "unknown-space-or-group": _rule("move forward 2 stopping at og"),
+    "unknown-deck": _rule("draw chance_crads"),
+    "unknown-dice": _rule("roll sped"),
+}
+SUBJECTS = {
+    "unknown-name": "tresury",
+    "unknown-function": "precent",
+    "unknown-action": "jial",
+    "unknown-rule": "r_missing",
+    "unknown-type": "standng",
+    "unknown-purpose": "fien",
+    "unknown-source-key": "magie-1960",
+    "unknown-group-or-kind": "lotz",
+    "unknown-space-kind-or-group": "og",
+    "unknown-space-or-group": "og",
+    "unknown-deck": "chance_crads",
+    "unknown-dice": "sped",
+}
+
+
+@pytest.mark.parametrize("code", sorted(UNKNOWN_NAMES))
+def test_a_diagnostic_of_an_unknown_name_carries_its_code_and_the_name(code: str):
+    diags = [d for d in _diags(UNKNOWN_NAMES[code]) if d.severity == "error"]
+    assert [(d.code, d.subject) for d in diags] == [(code, SUBJECTS[code])], [d.render() for d in diags]
+
+
+def test_the_board_and_placements_carry_codes_too():
+    board = """edition "x" { players 2 to 4 }
+kind start "Start" { }
+kind share "Share" { }
+board {
+    space go "Go" : start in croners
+    space s "S" : lto
+}
+deck d "D" returned {
+    card c "C" share of elm { }
+}
+rule q "Q" after nowhere {
+    on turn { enable elsewhere }
+}
+"""
+    diags = ld.check(board, "b.lg")
+    assert sorted((d.code, d.subject) for d in diags) == [
+        ("unknown-group", "croners"),
+        ("unknown-kind", "lto"),
+        ("unknown-rule", "elsewhere"),
+        ("unknown-rule", "nowhere"),
+        ("unknown-space", "elm"),
+    ], [d.render() for d in diags]
+
+
+def test_an_unknown_option_carries_its_code():
+    rules = ld.load_text(BASE + 'option chance_deck "Chance" = true\n', "o.lg")
+    with pytest.raises(LandlordError) as caught:
+        ld.compile_rules(rules, {"chance_dekc": True})
+    assert [(d.code, d.subject) for d in caught.value.diagnostics] == [("unknown-option", "chance_dekc")]
+
+
+def test_a_problem_without_a_code_has_none():
+    (diag,) = _diags(_rule("pay 10 from player to treasury", "r") + _rule("pay 1 from player to treasury", "r"))
+    assert diag.code is None and diag.subject is None

@@ -46,10 +46,17 @@ def test_no_module_is_excused_from_type_checking_wholesale():
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert mypy["check_untyped_defs"] is True
     for override in mypy.get("overrides", []):
-        # only a library without types: type debt is excused line by line (`# type: ignore[code]`, checked
-        # by warn_unused_ignores), never module by module (issue 28 §4)
-        assert set(override) - {"module"} <= {"ignore_missing_imports"}, override
+        # only a library without types, or stricter rules: type debt is excused line by line
+        # (`# type: ignore[code]`, checked by warn_unused_ignores), never module by module (issue 28 §4)
+        assert set(override) - {"module"} <= {"ignore_missing_imports", "disallow_untyped_defs"}, override
+        assert override.get("disallow_untyped_defs", True) is True, override
     assert mypy["warn_unused_ignores"] is True
+
+
+def test_the_lower_stages_annotate_every_function():
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    strict = {m for o in mypy.get("overrides", []) if o.get("disallow_untyped_defs") for m in o["module"]}
+    assert {f"landlord_dsl.{stage}.*" for stage in ("core", "language", "checking", "engine")} <= strict
 
 
 def test_the_package_says_it_is_typed():

@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sized
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ def _abs(g: Game, a: int) -> int:
     return -a if a < 0 else a
 
 
-def _len(g: Game, items) -> int:
+def _len(g: Game, items: Sized) -> int:
     return len(items)
 
 
@@ -91,7 +91,7 @@ class _OwnerGetters(dict):
 _GETTERS = _OwnerGetters()
 
 
-def _owners_of(g: Game, group) -> tuple:
+def _owners_of(g: Game, group: tuple[int, ...] | list[int]) -> tuple:
     """Return the owner of every space of a group (a tuple, or a list such as `filter` makes)."""
     return _GETTERS[group if group.__class__ is tuple else tuple(group)](g.owner)
 
@@ -119,7 +119,7 @@ def _distance(g: Game, start: int, end: int) -> int:
     return (end - start) % g.board_size
 
 
-def _gini_pct(g: Game, values) -> int:
+def _gini_pct(g: Game, values: Iterable[int]) -> int:
     return round(100 * gini(list(values)))
 
 

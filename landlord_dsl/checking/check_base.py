@@ -38,10 +38,18 @@ class PassBase:
         self.paid_fields: dict[str, ast.Span] = {}  # board fields some `pay` pays as they stand, with the first
 
     # ------------------------------------------------------------ reporting
-    def error(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
+    def error(
+        self,
+        message: str,
+        span: ast.Span | None,
+        hint: str | None = None,
+        *,
+        code: str | None = None,
+        subject: str | None = None,
+    ) -> None:
         source = self.sources.get(span.file) if span is not None else None
         line = source.line(span.line) if source and span else None
-        self.diagnostics.append(Diagnostic(message, span, line, hint))
+        self.diagnostics.append(Diagnostic(message, span, line, hint, code=code, subject=subject))
 
     def mismatch_hint(self, want: str, got: str, e: ast.Expr) -> str | None:
         """Return a hint for a value `e` of type `got` given where `want` is wanted, or None.

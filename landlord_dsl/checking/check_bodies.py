@@ -9,6 +9,7 @@ expressions are typed by `check_exprs.ExpressionPass`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
 
 import attrs
@@ -74,7 +75,11 @@ class BodyPass(StatementPass):
         for deck in m.decks.values():
             if deck.titles_in is not None and deck.titles_in not in m.groups:
                 self.error(
-                    f"unknown group or kind '{deck.titles_in}'", deck.span, did_you_mean(deck.titles_in, m.groups)
+                    f"unknown group or kind '{deck.titles_in}'",
+                    deck.span,
+                    did_you_mean(deck.titles_in, m.groups),
+                    code="unknown-group-or-kind",
+                    subject=deck.titles_in,
                 )
             if deck.enabled is not None:
                 frame = [0]
@@ -88,6 +93,8 @@ class BodyPass(StatementPass):
                         f"unknown space '{card.share_of}'",
                         card.share_span,
                         did_you_mean(card.share_of, m.space_index) or "a card is a share `of` a space of the board",
+                        code="unknown-space",
+                        subject=card.share_of,
                     )
                 frame = [0]
                 scope = Scope(frame, in_card=True)
@@ -109,6 +116,8 @@ class BodyPass(StatementPass):
                         f"rule '{rule.name}' replaces an unknown rule '{replaced}'",
                         rule.span,
                         did_you_mean(replaced, rule_names),
+                        code="unknown-rule",
+                        subject=replaced,
                     )
                 elif replaced == rule.name:
                     self.error(f"rule '{rule.name}' cannot replace itself", rule.span, None)
@@ -222,6 +231,8 @@ class BodyPass(StatementPass):
                     h.selector_span,
                     did_you_mean(h.selector, list(m.space_index) + list(m.groups))
                     or "the kinds and groups: " + ", ".join(sorted(m.groups)) + "; or a space by its name",
+                    code="unknown-space-kind-or-group",
+                    subject=h.selector,
                 )
         elif h.selector is not None:
             self.error(f"`on {h.event}` takes no space", h.selector_span, f"write `on {h.event} {{ ... }}`")
@@ -254,7 +265,7 @@ def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
     return False
 
 
-def _walk_calls(e: ast.Expr):
+def _walk_calls(e: ast.Expr) -> Iterator[ast.Call]:
     """Yield every Call node inside an expression."""
     stack = [e]
     while stack:

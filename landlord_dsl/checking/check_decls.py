@@ -26,7 +26,7 @@ _RESERVED = frozenset(CONTEXT_NAMES) | frozenset(SHORTFALL_NAMES) | {"card"} | f
 class DeclarationPass(PassBase):
     """The checker's methods that collect declarations and check the board, citations and groups."""
 
-    def _declared(self, table: dict, name: str, decl, what: str) -> bool:
+    def _declared(self, table: dict, name: str, decl: ast.PurposeDecl | ast.VarDecl, what: str) -> bool:
         if name in table:
             self.error(
                 f"{what} '{name}' is declared twice",
@@ -42,8 +42,8 @@ class DeclarationPass(PassBase):
         for d in decls:
             _DECLARATIONS[type(d)](self, d)
         m.rules[:], misplaced = order_rules(m.rules)
-        for rule, message, hint in misplaced:
-            self.error(message, rule.anchor_span, hint)
+        for rule, message, hint, code in misplaced:
+            self.error(message, rule.anchor_span, hint, code=code, subject=rule.anchor if code else None)
         for v in m.space_vars.values():
             kinds = [k.name for k in m.kinds.values() if any(f.name == v.name for f in k.fields)]
             if kinds:
@@ -150,6 +150,8 @@ class DeclarationPass(PassBase):
                     span,
                     did_you_mean(name, list(FIELD_TYPES) + list(self.choice_decls))
                     or "a type is int, bool, text, space, group, player, card, or the name of a `choice`",
+                    code="unknown-type",
+                    subject=name,
                 )
 
     @handles(ast.AccountDecl)
@@ -186,7 +188,13 @@ class DeclarationPass(PassBase):
         for d in {id(d): d for d in m.reroutes.values()}.values():  # each declaration once
             for purpose, span in d.located_purposes():
                 if purpose not in m.purposes:
-                    self.error(f"unknown purpose '{purpose}'", span, self._purpose_hint(purpose))
+                    self.error(
+                        f"unknown purpose '{purpose}'",
+                        span,
+                        self._purpose_hint(purpose),
+                        code="unknown-purpose",
+                        subject=purpose,
+                    )
             if d.account not in accounts:
                 what = "not declared" if d.account not in self.names_seen else "not an account"
                 self.error(
@@ -434,7 +442,9 @@ class DeclarationPass(PassBase):
                         else "the keys are listed by `landlord-dsl sources`; add "
                         'your own with `reference "KEY" "what it is"`'
                     )
-                    self.error(f"unknown source key '{part.key}'", at, hint)
+                    self.error(
+                        f"unknown source key '{part.key}'", at, hint, code="unknown-source-key", subject=part.key
+                    )
 
     # --------------------------------------------------------------- board
     def _check_board(self) -> None:
@@ -446,6 +456,8 @@ class DeclarationPass(PassBase):
                     f"unknown kind '{s.kind}' for space '{s.name}'",
                     s.kind_span,
                     did_you_mean(s.kind, m.kinds) or "declare it with `kind NAME { ... }`",
+                    code="unknown-kind",
+                    subject=s.kind,
                 )
             else:
                 m.groups[s.kind].append(i)
@@ -490,6 +502,8 @@ class DeclarationPass(PassBase):
                         f"unknown group '{g}' for space '{s.name}'",
                         s.group_span,
                         did_you_mean(g, [n for n in m.groups if n not in m.kinds]) or "declare it with `group NAME`",
+                        code="unknown-group",
+                        subject=g,
                     )
                 elif i not in m.groups[g]:  # `in` may repeat what a group-valued field says
                     m.groups[g].append(i)

@@ -123,7 +123,7 @@ class ExpressionPass(PassBase):
                     + list(CONTEXT_NAMES)
                     + scope.visible()
                 )
-                self.error(f"unknown name '{n}'", e.span, did_you_mean(n, everything))
+                self.error(f"unknown name '{n}'", e.span, did_you_mean(n, everything), code="unknown-name", subject=n)
         return ANY
 
     def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str:
@@ -322,7 +322,11 @@ class ExpressionPass(PassBase):
                 self.error(f"'{e.function}' depends on the game and cannot be used here", e.span, None)
         else:
             self.error(
-                f"unknown function '{e.function}'", e.span, did_you_mean(e.function, list(BUILTINS) + list(m.functions))
+                f"unknown function '{e.function}'",
+                e.span,
+                did_you_mean(e.function, list(BUILTINS) + list(m.functions)),
+                code="unknown-function",
+                subject=e.function,
             )
             return ANY
         if len(arg_types) != len(params):

@@ -121,12 +121,20 @@ class StatementPass(PassBase):
             f"unknown name '{e.name}'",
             e.span,
             close or f"{listed}; or a player, e.g. `player`",
+            code="unknown-name",
+            subject=e.name,
         )
         return True
 
     def _deck(self, name: str, span: ast.Span) -> None:
         if name not in self.m.decks:
-            self.error(f"unknown deck '{name}'", span, did_you_mean(name, self.m.decks) or "declare it with `deck`")
+            self.error(
+                f"unknown deck '{name}'",
+                span,
+                did_you_mean(name, self.m.decks) or "declare it with `deck`",
+                code="unknown-deck",
+                subject=name,
+            )
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> None:
         """Check one statement with the method for its node class, defining the locals it introduces."""
@@ -148,7 +156,13 @@ class StatementPass(PassBase):
         """Report a payment for an undeclared purpose, or one its purpose's `reroute` would make to its own payer."""
         m = self.m
         if purpose not in m.purposes:
-            self.error(f"unknown purpose '{purpose}'", s.purpose_span, self._purpose_hint(purpose))
+            self.error(
+                f"unknown purpose '{purpose}'",
+                s.purpose_span,
+                self._purpose_hint(purpose),
+                code="unknown-purpose",
+                subject=purpose,
+            )
             return
         reroute = m.reroutes.get(purpose)
         if reroute is not None and isinstance(s.payer, ast.Name) and s.payer.name == reroute.account:
@@ -235,6 +249,8 @@ class StatementPass(PassBase):
                 f"unknown dice '{s.dice}'",
                 s.name_span,
                 did_you_mean(s.dice, ["dice", *self.m.dice_sets]) or f"declare them, e.g. `dice {s.dice} 1 sides 6`",
+                code="unknown-dice",
+                subject=s.dice,
             )
         if s.thrower is not None:
             self.expect(s.thrower, scope, PLAYER, "who throws")
@@ -247,7 +263,13 @@ class StatementPass(PassBase):
         if s.via is not None and s.direction == "backward":
             self.error("a jump `via` a group works only forward", s.span, "write `move forward ... via ...`")
         elif s.via is not None and s.via not in m.groups:
-            self.error(f"unknown group '{s.via}'", s.name_span, did_you_mean(s.via, m.groups))
+            self.error(
+                f"unknown group '{s.via}'",
+                s.name_span,
+                did_you_mean(s.via, m.groups),
+                code="unknown-group",
+                subject=s.via,
+            )
         if s.stop_at is not None and s.via is not None:
             self.error(
                 "a move cannot both jump `via` a group and stop `stopping at`", s.stop_span, "drop one of the two"
@@ -257,6 +279,8 @@ class StatementPass(PassBase):
                 f"unknown space or group '{s.stop_at}'",
                 s.stop_span,
                 did_you_mean(s.stop_at, [*m.space_index, *m.groups]),
+                code="unknown-space-or-group",
+                subject=s.stop_at,
             )
 
     @handles(ast.MoveTo)
@@ -321,7 +345,13 @@ class StatementPass(PassBase):
     def _switch(self, s: ast.Switch, scope: Scope) -> None:
         m = self.m
         if not any(r.name == s.rule for r in m.rules):
-            self.error(f"unknown rule '{s.rule}'", s.name_span, did_you_mean(s.rule, [r.name for r in m.rules]))
+            self.error(
+                f"unknown rule '{s.rule}'",
+                s.name_span,
+                did_you_mean(s.rule, [r.name for r in m.rules]),
+                code="unknown-rule",
+                subject=s.rule,
+            )
 
     @handles(ast.Do)
     def _do(self, s: ast.Do, scope: Scope) -> None:
@@ -333,6 +363,8 @@ class StatementPass(PassBase):
                 f"unknown action '{s.action}'",
                 s.span,
                 did_you_mean(s.action, m.actions) or "declare it with `action NAME(...) { ... }`",
+                code="unknown-action",
+                subject=s.action,
             )
             return
         if len(arg_types) != len(action.params):

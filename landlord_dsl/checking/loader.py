@@ -529,11 +529,6 @@ def warnings_of(ruleset: RuleSet, strict: bool = False) -> list[Diagnostic]:
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
 
 
-# what the checker says of a name nothing declares: "unknown name 'x'", "unknown function 'x'",
-# "rule 'r' replaces an unknown rule 'x'", "rule 'r' is placed after an unknown rule 'x'", ...
-_UNKNOWN = re.compile(r"(?:^|an )unknown [a-z ,]+ '([a-z_][a-z0-9_]*)'")
-
-
 def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) -> list[Diagnostic]:
     """Return the diagnostics with every use of a name a variant removed blamed on the `remove` line.
 
@@ -550,8 +545,8 @@ def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) ->
     uses: dict[str, list[Diagnostic]] = {}
     kept = []
     for diag in diagnostics:
-        match = _UNKNOWN.search(diag.message)
-        name = match.group(1) if match else None
+        # every unknown-... code is a name nothing declares, and names it
+        name = diag.subject if diag.code is not None and diag.code.startswith("unknown-") else None
         if name in removals and diag.span is not None and diag.span.file != removals[name][1].source_name:
             uses.setdefault(name, []).append(diag)
         else:
@@ -573,7 +568,14 @@ def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) ->
             )
         )
         kept.extend(
-            attrs.evolve(d, message=f"the base uses {removal.what} '{name}' here", hint=None, severity="note")
+            attrs.evolve(
+                d,
+                message=f"the base uses {removal.what} '{name}' here",
+                hint=None,
+                severity="note",
+                code=None,
+                subject=None,
+            )
             for d in found
         )
     return kept

@@ -8,7 +8,7 @@ canonical text (the formatter's).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..language import ast
@@ -71,7 +71,7 @@ def purposes_paid(bodies: Iterable[tuple[ast.Stmt, ...]]) -> set[str]:
     return {s.purpose for body in bodies for s in walk_statements(body) if isinstance(s, ast.Pay) and s.purpose}
 
 
-def walk_statements(stmts):
+def walk_statements(stmts: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
     """Yield every statement in a block, nested ones included."""
     stack = list(stmts)
     while stack:

@@ -40,7 +40,12 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     for name, value in (chosen or {}).items():
         if name not in decls:
             problems.append(
-                Diagnostic(f"unknown option '{name}'", hint=did_you_mean(name, decls) or "options: " + ", ".join(decls))
+                Diagnostic(
+                    f"unknown option '{name}'",
+                    hint=did_you_mean(name, decls) or "options: " + ", ".join(decls),
+                    code="unknown-option",
+                    subject=name,
+                )
             )
             continue
         d = decls[name]

@@ -17,10 +17,13 @@ from ..core.errors import did_you_mean
 from ..language import ast
 
 
-def order_rules(rules: list[ast.RuleDecl]) -> tuple[list[ast.RuleDecl], list[tuple[ast.RuleDecl, str, str | None]]]:
+def order_rules(
+    rules: list[ast.RuleDecl],
+) -> tuple[list[ast.RuleDecl], list[tuple[ast.RuleDecl, str, str | None, str | None]]]:
     """Return the rules in the order their handlers run, and the problems of their placements.
 
-    A problem is (the rule, the message, a hint). A rule whose placement is
+    A problem is (the rule, the message, a hint, its code: "unknown-rule"
+    when the anchor is no rule, else None). A rule whose placement is
     wrong (an unknown or its own anchor, or a circle of placements) stays
     where it was declared, so that the rest can still be checked.
     """
@@ -28,16 +31,18 @@ def order_rules(rules: list[ast.RuleDecl]) -> tuple[list[ast.RuleDecl], list[tup
     before: dict[str, list[ast.RuleDecl]] = defaultdict(list)
     after: dict[str, list[ast.RuleDecl]] = defaultdict(list)
     roots: list[ast.RuleDecl] = []
-    problems: list[tuple[ast.RuleDecl, str, str | None]] = []
+    problems: list[tuple[ast.RuleDecl, str, str | None, str | None]] = []
     for r in rules:
         if r.placement is None or r.anchor is None:
             roots.append(r)
         elif r.anchor == r.name:
-            problems.append((r, f"rule '{r.name}' cannot be placed {r.placement} itself", "name another rule"))
+            problems.append((r, f"rule '{r.name}' cannot be placed {r.placement} itself", "name another rule", None))
             roots.append(r)
         elif r.anchor not in names:
             hint = did_you_mean(r.anchor, names) or "the rules are listed by `landlord-dsl show`"
-            problems.append((r, f"rule '{r.name}' is placed {r.placement} an unknown rule '{r.anchor}'", hint))
+            problems.append(
+                (r, f"rule '{r.name}' is placed {r.placement} an unknown rule '{r.anchor}'", hint, "unknown-rule")
+            )
             roots.append(r)
         else:
             (before if r.placement == "before" else after)[r.anchor].append(r)
@@ -56,7 +61,7 @@ def order_rules(rules: list[ast.RuleDecl]) -> tuple[list[ast.RuleDecl], list[tup
     if circle:
         chain = ", ".join(f"'{r.name}' {r.placement} '{r.anchor}'" for r in circle)
         problems.append(
-            (circle[0], f"the placements of rules go round in a circle: {chain}", "drop one of these placements")
+            (circle[0], f"the placements of rules go round in a circle: {chain}", "drop one of these placements", None)
         )
         out.extend(circle)
     return out, problems

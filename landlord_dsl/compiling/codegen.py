@@ -82,11 +82,45 @@ class Compiled(NamedTuple):
     cheap: bool = False  # cheap and safe to evaluate twice: a local, a number, the acting player or his space
     local: bool = False  # a local variable of the generated function
     bounded: bool = False  # its value lies within the limits already (a lookup in a table checked when made)
+    space_read: str | None = None  # a space variable's value for a space (`g.sv[i][s]`): the space's code (`s`)
+    by_space: tuple[str, str] | None = None  # a lookup in a table by space (`_tab3[v0]`): the table and the local
+    # whether working it out can fail, as `cannot_fail` would find from the code; None where it was made
+    # without working that out (a built-in's inline template, a loop, a text), and `never_fails` reads the code
+    can_fail: bool | None = None
+    # what it reads: (whether it reads the game's state, `g.`; the locals and round reads it names), None
+    # where it was made without working that out (`ExpressionCompiler._by_space` then reads the code)
+    reads: tuple[bool, frozenset[str]] | None = None
 
     @property
     def fixed(self) -> bool:
         """Return True if the options fix the expression's value (it is `value`)."""
         return self.value is not _NOTHING
+
+    @property
+    def never_fails(self) -> bool:
+        """Return True if working out the expression cannot fail (see `cannot_fail`)."""
+        return not self.can_fail if self.can_fail is not None else cannot_fail(self.code)
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def reads_of(
+    *parts: Compiled, game: bool = False, names: frozenset[str] = _NO_NAMES
+) -> tuple[bool, frozenset[str]] | None:
+    """Return `Compiled.reads` for code that writes `parts` with names of no local (and reads the game
+    itself if `game`): what the parts read together, None if one of them is not known."""
+    known = [part.reads for part in parts if part.reads is not None]
+    if len(known) < len(parts):
+        return None
+    return game or any(reads_game for reads_game, _ in known), names.union(*(named for _, named in known))
+
+
+def can_fail_of(*parts: Compiled) -> bool | None:
+    """Return `Compiled.can_fail` for code that writes `parts` in syntax that cannot fail itself (a subscript,
+    an attribute, `+`, a comparison, ...): True if one of them can, None if one is not known, else False."""
+    facts = [part.can_fail for part in parts]
+    return True if True in facts else None if None in facts else False
 
 
 class Code:

@@ -22,7 +22,7 @@ from ..core.types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, di
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.runtime import show_value
-from .codegen import _NOTHING, CodeGenerator, Compiled, cannot_fail, expression_nodes
+from .codegen import _NOTHING, CodeGenerator, Compiled, can_fail_of, expression_nodes, reads_of
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -59,9 +59,8 @@ def _loop_names(code: str) -> set[str]:
 
 
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
-_ACTOR = Compiled("g.actor", cheap=True)
+_ACTOR = Compiled("g.actor", cheap=True, can_fail=False, reads=(True, frozenset()))
 
-_SPACE_VARIABLE = re.compile(r"g\.sv\[\d+\]\[(\w+)\]")  # a space variable's value, read for a space
 _REFLEXIVE = {"==": True, "<=": True, ">=": True, "!=": False, "<": False, ">": False}  # x OP x, for a number
 _READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
 _IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
@@ -84,9 +83,12 @@ class ExpressionCompiler(CodeGenerator):
         `for s in player.titles` becomes `_tab3[v0]`. Else (it reads the game, or fails or gives something
         other than a number or a truth value for one of those spaces) return it as it is."""
         code = compiled.code
-        if _READS_GAME.search(code):
+        if compiled.reads is not None:
+            reads_game, names = compiled.reads
+        else:  # not carried: read from the code
+            reads_game, names = _READS_GAME.search(code) is not None, frozenset(_IDENTIFIER.findall(code))
+        if reads_game:
             return compiled
-        names = set(_IDENTIFIER.findall(code))
         found = [name for name in names if name in self.domains]
         if len(found) != 1 or any(self.is_local(name) for name in names if name != found[0]):
             return compiled
@@ -97,7 +99,14 @@ class ExpressionCompiler(CodeGenerator):
         name = self.space_tables.get(values)
         if name is None:
             name = self.space_tables[values] = self.ref(values, "_tab")
-        return Compiled(f"{name}[{var}]", cheap=True, bounded=True)
+        return Compiled(
+            f"{name}[{var}]",
+            cheap=True,
+            bounded=True,
+            by_space=(name, var),
+            can_fail=False,
+            reads=(False, frozenset([var])),
+        )
 
     def values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
         """Return the values of generated code for each space `var` can hold (by space index, None for the
@@ -131,7 +140,8 @@ class ExpressionCompiler(CodeGenerator):
 
     def _const(self, value: Any) -> Compiled:
         """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
-        return Compiled(self.literal(value), value, cheap=value.__class__ is int and -MAX_INT <= value <= MAX_INT)
+        cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
+        return Compiled(self.literal(value), value, cheap=cheap, can_fail=False, reads=(False, frozenset()))
 
     def _e_IntLit(self, e):
         return self._const(e.value)
@@ -146,14 +156,16 @@ class ExpressionCompiler(CodeGenerator):
         if all(part.fixed for part in parts):
             return self._const(tuple(part.value for part in parts))
         # a list's items are kept: a loop or a local may hold them
-        return Compiled("[" + ", ".join(self.kept(i, part) for i, part in zip(e.items, parts)) + "]")
+        items = ", ".join(self.kept(i, part) for i, part in zip(e.items, parts))
+        return Compiled(f"[{items}]", can_fail=True)  # (a list display is not among cannot_fail's syntax)
 
     def _e_Name(self, e):
         kind, payload = self.resolved(e)
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
-            return Compiled(self.local(payload, e.name), cheap=True, local=True)
+            name = self.local(payload, e.name)
+            return Compiled(name, cheap=True, local=True, can_fail=False, reads=(False, frozenset([name])))
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -170,15 +182,24 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return Compiled(self.ref(self._table(payload, e.span), "_t"), self._table(payload))
+            return Compiled(
+                self.ref(self._table(payload, e.span), "_t"),
+                self._table(payload),
+                can_fail=False,
+                reads=(False, frozenset()),
+            )
         if kind == "dice_set":  # the pips of its last throw
-            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]")
+            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]", can_fail=False, reads=(True, frozenset()))
         if kind == "game_var":
-            return Compiled(f"g.gv[{self.game_var_index[payload]}]")
+            return Compiled(f"g.gv[{self.game_var_index[payload]}]", can_fail=False, reads=(True, frozenset()))
         if kind == "context":
             if payload in _ROUND_READS and self.round_reads is not None:
-                return Compiled(self.round_read(payload), cheap=True)
-            return _ACTOR if payload == "player" else Compiled(_CONTEXT[payload], cheap=payload == "here")
+                name = self.round_read(payload)
+                return Compiled(name, cheap=True, can_fail=False, reads=(False, frozenset([name])))
+            if payload == "player":
+                return _ACTOR
+            fails = payload == "spaces"  # range() is a call
+            return Compiled(_CONTEXT[payload], cheap=payload == "here", can_fail=fails, reads=(True, frozenset()))
         raise AssertionError(kind)  # pragma: no cover
 
     def round_read(self, what: str) -> str:
@@ -200,12 +221,19 @@ class ExpressionCompiler(CodeGenerator):
         name = e.name
         if t == PLAYER:
             if name in self.player_var_index:
-                return Compiled(f"g.pv[{self.player_var_index[name]}][{sub}]")
+                return Compiled(
+                    f"g.pv[{self.player_var_index[name]}][{sub}]",
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject, game=True),
+                )
             if name == "space":
                 actor = subject == _ACTOR or (self.round_reads is not None and sub == self.round_names["player"])
-                return Compiled(f"g.pos[{sub}]", cheap=actor)
+                return Compiled(
+                    f"g.pos[{sub}]", cheap=actor, can_fail=can_fail_of(subject), reads=reads_of(subject, game=True)
+                )
             if name == "cash" and self.round_reads is not None and sub == self.round_names["player"]:
-                return Compiled(self.round_read("cash"), cheap=True)
+                cash = self.round_read("cash")
+                return Compiled(cash, cheap=True, can_fail=False, reads=(False, frozenset([cash])))
             return Compiled(
                 {
                     "cash": f"g.bal[g.nacc + {sub}]",
@@ -213,11 +241,18 @@ class ExpressionCompiler(CodeGenerator):
                     "name": f"g.names[{sub}]",
                     "cards": f"list(g.hands[{sub}])",
                     "titles": f"list(g.titles[{sub}])",
-                }[name]
+                }[name],
+                can_fail=True if name in ("cards", "titles") else can_fail_of(subject),  # list() is a call
+                reads=reads_of(subject, game=name != "seat"),
             )
         if t == SPACE:
             if name in self.space_var_index:
-                return Compiled(f"g.sv[{self.space_var_index[name]}][{sub}]")
+                return Compiled(
+                    f"g.sv[{self.space_var_index[name]}][{sub}]",
+                    space_read=sub,
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject, game=True),
+                )
             if name in self.m.space_fields:
                 column = self._column(name, e.span)
                 if subject.fixed and column[value] is not None:
@@ -225,21 +260,31 @@ class ExpressionCompiler(CodeGenerator):
                 col = self.ref(column, "_col")
                 domain = self.domains.get(sub) if self.optimize else None
                 if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
-                    return Compiled(f"{col}[{sub}]")
+                    return Compiled(f"{col}[{sub}]", can_fail=can_fail_of(subject), reads=reads_of(subject))
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
                 if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
-                    return Compiled(f"({col}[{sub}] if {col}[{sub}] is not None else {checked})")
-                return Compiled(checked)
+                    return Compiled(
+                        f"({col}[{sub}] if {col}[{sub}] is not None else {checked})",
+                        can_fail=True,
+                        reads=reads_of(subject),
+                    )
+                return Compiled(checked, can_fail=True, reads=reads_of(subject))
             if name == "index":
                 return subject
             if name == "title":
-                return Compiled(f"{self.ref(self.title_card, '_titles')}[{sub}]")
+                return Compiled(
+                    f"{self.ref(self.title_card, '_titles')}[{sub}]",
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject),
+                )
             return Compiled(
                 {
                     "owner": f"g.owner[{sub}]",
                     "name": f"g.prog.space_labels[{sub}]",
                     "kind": f"g.prog.space_kinds[{sub}]",
-                }[name]
+                }[name],
+                can_fail=can_fail_of(subject),
+                reads=reads_of(subject, game=True),
             )
         if t == CARD:
             return Compiled(
@@ -250,7 +295,9 @@ class ExpressionCompiler(CodeGenerator):
                     "holder": f"g.holder[{sub}]",
                     "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
                     "share_of": f"g.prog.card_share[{sub}]",
-                }[name]
+                }[name],
+                can_fail=can_fail_of(subject),
+                reads=reads_of(subject, game=True),
             )
         if t == DICE:
             if name == "count":
@@ -262,7 +309,9 @@ class ExpressionCompiler(CodeGenerator):
                     "first": "g.dice[0]",
                     "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
                     "face": "(str(g.dice[0]) if g.dice[0] else '')",
-                }[name]
+                }[name],
+                can_fail=name == "face",  # str() is a call
+                reads=(True, frozenset()),
             )
         thrown = dice_set_name(t)
         if thrown is not None:
@@ -278,12 +327,20 @@ class ExpressionCompiler(CodeGenerator):
                     "first": f"g.set_pips[{k}][0]",
                     "second": f"g.set_pips[{k}][1]",
                     "face": f"g.set_shown[{k}][0]",
-                }[name]
+                }[name],
+                can_fail=name == "total",  # sum() is a call
+                reads=(True, frozenset()),
             )
         if t == ACCOUNT:
             if name == "balance":
-                return Compiled(f"g.bal[-({sub}) - 1]")
-            return Compiled(f"g.prog.account_labels[-({sub}) - 1]")
+                return Compiled(
+                    f"g.bal[-({sub}) - 1]", can_fail=can_fail_of(subject), reads=reads_of(subject, game=True)
+                )
+            return Compiled(
+                f"g.prog.account_labels[-({sub}) - 1]",
+                can_fail=can_fail_of(subject),
+                reads=reads_of(subject, game=True),
+            )
         raise AssertionError((t, name))  # pragma: no cover
 
     def dice_set_number(self, name: str) -> int:
@@ -297,7 +354,9 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(sub.value[key.value])
             except (KeyError, IndexError, TypeError):
                 pass
-        return Compiled(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})")
+        return Compiled(
+            f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})", can_fail=True, reads=reads_of(sub, key)
+        )
 
     def _e_Call(self, e):
         kind, name = self.resolved(e)
@@ -315,7 +374,7 @@ class ExpressionCompiler(CodeGenerator):
                     return Compiled(builtin.inline_over_group.format(*args[:-1], owners=fixed[0], n=fixed[1]))
             if builtin.inline is not None and self.optimize:
                 return Compiled(builtin.inline.format(*args))
-            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})")
+            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})", can_fail=True, reads=reads_of(*parts))
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them,
@@ -339,7 +398,7 @@ class ExpressionCompiler(CodeGenerator):
             )
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
-        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})")
+        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})", can_fail=True, reads=reads_of(*parts))
 
     def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
         """Return the value of a function's body if the options alone fix it, else _NOTHING.
@@ -407,15 +466,27 @@ class ExpressionCompiler(CodeGenerator):
     def _e_Unary(self, e):
         x = self.expr(e.operand)
         if e.op == "-":
-            return self._const(-x.value) if x.fixed else Compiled(f"(-{x.code})")
-        return self._const(not x.value) if x.fixed else Compiled(f"(not {x.code})")
+            return (
+                self._const(-x.value)
+                if x.fixed
+                else Compiled(f"(-{x.code})", can_fail=can_fail_of(x), reads=reads_of(x))
+            )
+        return (
+            self._const(not x.value)
+            if x.fixed
+            else Compiled(f"(not {x.code})", can_fail=can_fail_of(x), reads=reads_of(x))
+        )
 
     def _e_Binary(self, e):
         op = e.op
         left = self.expr(e.left)
         a, av = left.code, left.value
         if op == "has":
-            return Compiled(f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})")
+            return Compiled(
+                f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})",
+                can_fail=can_fail_of(left),
+                reads=reads_of(left),
+            )
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 right = self.expr(e.right)
@@ -431,34 +502,50 @@ class ExpressionCompiler(CodeGenerator):
             if right.fixed:
                 if bv:
                     return left
-                return self._const(False) if cannot_fail(a) else Compiled(f"({a} and False)")
-            return Compiled(f"({a} and {b})")
+                return (
+                    self._const(False)
+                    if left.never_fails
+                    else Compiled(f"({a} and False)", can_fail=True, reads=reads_of(left))
+                )
+            return Compiled(f"({a} and {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
         if op == "or":
             if left.fixed:
                 return self._const(True) if av else right
             if right.fixed:
                 if not bv:
                     return left
-                return self._const(True) if cannot_fail(a) else Compiled(f"({a} or True)")
-            return Compiled(f"({a} or {b})")
+                return (
+                    self._const(True)
+                    if left.never_fails
+                    else Compiled(f"({a} or True)", can_fail=True, reads=reads_of(left))
+                )
+            return Compiled(f"({a} or {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
 
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
                 b = self.ref(frozenset(self.groups[e.right.name]), "_set")
-            return Compiled(f"({a} {op} {b})")
+                return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left), reads=reads_of(left))
+            return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
         if op in ("/", "%"):
             if left.fixed and right.fixed and bv != 0:
                 return self._const(av // bv if op == "/" else av % bv)
             if right.fixed and bv != 0:
-                return Compiled(f"({a} {'//' if op == '/' else '%'} {b})")
-            return Compiled(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})")
+                return Compiled(
+                    f"({a} {'//' if op == '/' else '%'} {b})", can_fail=True, reads=reads_of(left, right)
+                )  # (not among cannot_fail's)
+            return Compiled(
+                f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", can_fail=True, reads=reads_of(left, right)
+            )
         if op in ("==", "!=") and self.owned_by and {a, b} & {f"g.owner[{var}]" for var in self.owned_by}:
             for var, player in self.owned_by.items():  # one of the player's titles: he owns it
                 if {a, b} == {f"g.owner[{var}]", player}:
                     return self._const(op == "==")
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
-            return Compiled(f"({a} {'is' if op == '==' else 'is not'} {b})")  # comparing with none
-        if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(a):
+            is_ = "is" if op == "==" else "is not"
+            return Compiled(
+                f"({a} {is_} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right)
+            )  # comparing with none
+        if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(left):
             return self._const(_REFLEXIVE[op])  # the same number on both sides
         if left.fixed and right.fixed:
             py = {
@@ -473,20 +560,22 @@ class ExpressionCompiler(CodeGenerator):
                 ">=": operator.ge,
             }[op]
             return self._const(py(av, bv))
-        return Compiled(f"({a} {op} {b})")
+        return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
 
-    def _space_read(self, code: str) -> bool:
-        """Return True if code reads a space variable of a space local whose spaces are known (`narrowed`):
-        a read that cannot fail."""
-        read = _SPACE_VARIABLE.fullmatch(code)
-        return read is not None and read[1] in self.domains
+    def _space_read(self, compiled: Compiled) -> bool:
+        """Return True if compiled code reads a space variable of a space local whose spaces are known
+        (`narrowed`): a read that cannot fail."""
+        return compiled.space_read is not None and compiled.space_read in self.domains
 
     def _e_Conditional(self, e):
         condition = self.expr(e.condition)
         then, otherwise = self.expr(e.then), self.expr(e.otherwise)
         if condition.fixed:
             return then if condition.value else otherwise
-        return Compiled(f"({then.code} if {condition.code} else {otherwise.code})")
+        code = f"({then.code} if {condition.code} else {otherwise.code})"
+        return Compiled(
+            code, can_fail=can_fail_of(condition, then, otherwise), reads=reads_of(condition, then, otherwise)
+        )
 
     def _e_Aggregate(self, e):
         _, slot = self.resolved(e)
@@ -513,7 +602,8 @@ class ExpressionCompiler(CodeGenerator):
                 "any": f"any({body} for {var} in {coll})",
                 "filter": f"[{var} for {var} in {coll} if {body}]",
                 "map": f"[{body} for {var} in {coll}]",
-            }[e.op]
+            }[e.op],
+            can_fail=True,  # a comprehension is not among cannot_fail's syntax
         )
 
     def _all_owned(self, e: ast.Aggregate, slot: int) -> str | None:
@@ -571,7 +661,7 @@ class ExpressionCompiler(CodeGenerator):
         # the subject comes first, its test may fold (`s.houses <= s.houses` does), then the others
         for own in (True, False) if all(i in column[i] for i in spaces) else (False,):
             written = self._members_written(e, slot, subject, group.name, column, spaces, own)
-            if written is not None and (not own or cannot_fail(written.code)):
+            if written is not None and (not own or written.never_fails):
                 return written
         return None
 
@@ -594,7 +684,14 @@ class ExpressionCompiler(CodeGenerator):
                     for k, t in enumerate(column)
                 )
                 self.member_tables[key] = self.ref(table, "_member")
-            members.append(Compiled(f"{self.member_tables[key]}[{subject.code}]", cheap=True))
+            members.append(
+                Compiled(
+                    f"{self.member_tables[key]}[{subject.code}]",
+                    cheap=True,
+                    can_fail=can_fail_of(subject),
+                    reads=reads_of(subject),
+                )
+            )
         return self._item_by_item(e, slot, members)
 
     def _item_by_item(self, e: ast.Aggregate, slot: int, items: list[Compiled]) -> Compiled:
@@ -611,9 +708,11 @@ class ExpressionCompiler(CodeGenerator):
         if e.op in ("all", "any"):
             decided = e.op == "any"  # the value one item can settle the whole at
             codes = []
+            written = []  # the parts written as code
             for part in parts:
                 if not part.fixed:
                     codes.append(part.code)
+                    written.append(part)
                 elif bool(part.value) == decided:
                     if not codes:
                         return self._const(decided)
@@ -621,13 +720,17 @@ class ExpressionCompiler(CodeGenerator):
                     break
             if not codes:
                 return self._const(not decided)
+            fails = can_fail_of(*written)
             if self.type_of(e.body) != BOOL:  # `and`/`or` give an operand, `all`/`any` a bool
                 codes = [f"bool({c})" for c in codes]
-            return Compiled("(" + f" {'or' if decided else 'and'} ".join(codes) + ")")
+                fails = True  # bool() is a call
+            return Compiled(
+                "(" + f" {'or' if decided else 'and'} ".join(codes) + ")", can_fail=fails, reads=reads_of(*written)
+            )
         if all(part.fixed for part in parts):
             return self._const(sum(p.value if e.op == "sum" else 1 if p.value else 0 for p in parts))
         terms = [p.code if e.op == "sum" else f"(1 if {p.code} else 0)" for p in parts]
-        return Compiled("(0 + " + " + ".join(terms) + ")")
+        return Compiled("(0 + " + " + ".join(terms) + ")", can_fail=can_fail_of(*parts), reads=reads_of(*parts))
 
     def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
         """Return the spaces a collection of spaces can hold (None if that is not known here)."""
@@ -730,11 +833,12 @@ class ExpressionCompiler(CodeGenerator):
                 p = show_value(None, value, kind)
             literal += p
         if not pieces:
-            return Compiled(repr(literal), literal)
+            return Compiled(repr(literal), literal, can_fail=False, reads=(False, frozenset()))
         if literal:
             pieces.append((False, literal))
         if self.optimize and all(_in_fstring(text, hole) for hole, text in pieces):
-            return Compiled('f"' + "".join(_fstring_part(text, hole) for hole, text in pieces) + '"')
+            fstring = 'f"' + "".join(_fstring_part(text, hole) for hole, text in pieces) + '"'
+            return Compiled(fstring, can_fail=True)  # an f-string is not among cannot_fail's syntax
         return Compiled(" + ".join(text if hole else repr(text) for hole, text in pieces))
 
 

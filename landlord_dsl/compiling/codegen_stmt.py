@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast as pyast
 import contextlib
-import re
 from typing import Any, NamedTuple
 
 import attrs
@@ -42,7 +41,6 @@ class _Option(NamedTuple):
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
-_TABLE_LOOKUP = re.compile(r"(_tab\d+)\[(\w+)\]")  # a number read from a table by space (_by_space)
 
 
 def _all_of(tests: list[str]) -> str | None:
@@ -409,7 +407,7 @@ class StatementCompiler(ExpressionCompiler):
                 if not compiled.value:
                     return None, "False", None
                 continue
-            if not rest and (slot is None or not self._reads_local(test, slot)) and self._round_local(compiled.code):
+            if not rest and (slot is None or not self._reads_local(test, slot)) and self._round_local(compiled):
                 leading.append(compiled.code)
                 holds_when = None
             else:
@@ -426,22 +424,21 @@ class StatementCompiler(ExpressionCompiler):
         if not (isinstance(test, ast.Binary) and test.op in _FLIP):
             return None
         left, right, op = self.expr(test.left), self.expr(test.right), test.op
-        if self._round_local(right.code):  # the entry's number on the left: `t <= x` is `x >= t`
+        if self._round_local(right):  # the entry's number on the left: `t <= x` is `x >= t`
             left, right, op = right, left, _FLIP[op]
-        table = _TABLE_LOOKUP.fullmatch(right.code)
         domain = self.domains.get(var)
-        if not (self._round_local(left.code) and table and table[2] == var and domain):
+        if not (self._round_local(left) and right.by_space is not None and right.by_space[1] == var and domain):
             return None
-        values = [self.ns[table[1]][space] for space in domain]
+        values = [self.ns[right.by_space[0]][space] for space in domain]
         bound = max(values) if op in (">=", ">") else min(values)
         return f"{left.code} {op} {bound}"
 
-    def _round_local(self, code: str) -> bool:
-        """Return True if generated code reads nothing but the round's locals and constants, and cannot fail:
+    def _round_local(self, compiled: Compiled) -> bool:
+        """Return True if compiled code reads nothing but the round's locals and constants, and cannot fail:
         a test that may move before the loop it is made in (ExpressionCompiler.round_read)."""
-        if self.round_reads is None or not cannot_fail(code):
+        if self.round_reads is None or not compiled.never_fails:
             return False
-        for node in expression_nodes(code):
+        for node in expression_nodes(compiled.code):
             if isinstance(node, (pyast.Subscript, pyast.Attribute, pyast.Call)):
                 return False
             if isinstance(node, pyast.Name) and node.id not in self.round_reads:
@@ -586,7 +583,7 @@ class StatementCompiler(ExpressionCompiler):
                     out.line(f"_g{n} = {value.code} - {cost_code}")
 
             # a hint that can fail is worked out whatever the cost, as when the agent is asked
-            early = affordable is not None and not cannot_fail(value.code)
+            early = affordable is not None and not value.never_fails
             if early:
                 gain(out, value)
             if affordable is not None:
@@ -658,8 +655,12 @@ class StatementCompiler(ExpressionCompiler):
 
         def safe(option: _Option) -> bool:
             """Return True if the option's guard and hints cannot fail."""
-            codes = (option.invariant, option.guard, option.cost.code, option.value.code)
-            return all(code is None or cannot_fail(code) for code in codes)
+            tests = (option.invariant, option.guard)  # code joined from several expressions' code
+            return (
+                all(code is None or cannot_fail(code) for code in tests)
+                and option.cost.never_fails
+                and option.value.never_fails
+            )
 
         def found(out: Code, option: _Option) -> None:
             out.line(f"{count} = 1")

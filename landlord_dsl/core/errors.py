@@ -22,13 +22,42 @@ from .span import Span
 
 @attrs.frozen
 class Diagnostic:
-    """One problem at one place in a source file."""
+    """One problem at one place in a source file.
+
+    `message`, `hint` and `severity` ("error", "warning" or "note") are for
+    people; `render()` returns them with the place and the quoted line. A
+    program that must tell problems apart reads `code` instead: a short
+    string that stays the same when the wording changes, or None for a
+    problem that has none yet. The codes so far are those of a name nothing
+    declares, each with that name in `subject`:
+
+    | code | the name is used as |
+    |---|---|
+    | `unknown-name` | a value (a constant, variable, table, space, account, ...) |
+    | `unknown-function` | a function called |
+    | `unknown-action` | an action done with `do` |
+    | `unknown-rule` | a rule replaced, placed next to, or named by `disable`/`enable` |
+    | `unknown-type` | the type of a field, variable, parameter or option |
+    | `unknown-purpose` | a payment's purpose, or one a `reroute` names |
+    | `unknown-source-key` | a citation's source key |
+    | `unknown-kind` | a space's kind |
+    | `unknown-group` | a group a space is in, or one a move jumps `via` |
+    | `unknown-group-or-kind` | the group or kind a deck's titles are in |
+    | `unknown-space` | the space a share card is of |
+    | `unknown-space-or-group` | where a move stops |
+    | `unknown-space-kind-or-group` | what a `land` or `pass` handler is for |
+    | `unknown-deck` | a deck drawn from or shuffled |
+    | `unknown-dice` | the dice thrown |
+    | `unknown-option` | an option given a value |
+    """
 
     message: str
     span: Span | None = None
     line_text: str | None = None
     hint: str | None = None
     severity: str = "error"
+    code: str | None = attrs.field(default=None, kw_only=True)
+    subject: str | None = attrs.field(default=None, kw_only=True)
 
     def render(self) -> str:
         """Return the diagnostic as the multi-line text shown to users."""
@@ -73,7 +102,7 @@ class LandlordError(Exception):
         """Return every diagnostic, rendered, separated by blank lines."""
         return "\n\n".join(d.render() for d in self.diagnostics)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[LandlordError], tuple[list[Diagnostic]]]:
         # pickled with its diagnostics, not its rendered text: an error raised in a worker
         # process (simulate --jobs, Dask) reaches the user as it was, not rendered twice
         return (type(self), (list(self.diagnostics),))
@@ -135,10 +164,18 @@ class SourceText:
             return self._lines[number - 1]
         return None
 
-    def diagnostic(self, message: str, span: Span | None, hint: str | None = None) -> Diagnostic:
-        """Return a Diagnostic at `span` quoting this file's line."""
+    def diagnostic(
+        self,
+        message: str,
+        span: Span | None,
+        hint: str | None = None,
+        *,
+        code: str | None = None,
+        subject: str | None = None,
+    ) -> Diagnostic:
+        """Return a Diagnostic at `span` quoting this file's line, with `code` and `subject` (see Diagnostic)."""
         text = self.line(span.line) if span is not None else None
-        return Diagnostic(message, span, text, hint)
+        return Diagnostic(message, span, text, hint, code=code, subject=subject)
 
 
 # C0 and C1 controls and DEL, plus the bidirectional overrides that reorder how a line reads ("Trojan source")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError
+from ..core.span import Span
 from ..program.requests import DONE, FOLDED_AGENTS, BidRequest, ChoiceSite, DecisionRequest
 
 if TYPE_CHECKING:
@@ -108,7 +109,14 @@ class Decisions:
         return answer
 
     def auction(
-        self, space: int, start: int, step: int, first: int | None, proceeds: int, span=None, value: int | None = None
+        self,
+        space: int,
+        start: int,
+        step: int,
+        first: int | None,
+        proceeds: int,
+        span: Span | None = None,
+        value: int | None = None,
     ) -> None:
         """Sell a space's title to the highest bidder; `first` may then buy at that price.
 

@@ -22,14 +22,16 @@ import sysconfig
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..core.errors import LandlordError, RuleRuntimeError, SourceText, UsageError, did_you_mean
+from ..core.span import Span
 from ..language.limits import MAX_INT, MAX_TURN_LIMIT, describe_int_limit, shown
 from ..program.control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, EndTurn
-from ..program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
+from ..program.requests import BidRequest, ChanceSource, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 from .cards import Cards
 from .decisions import Decisions
 from .dicesets import DiceSets
@@ -65,7 +67,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self,
         program: Program,
         agents: Sequence[Agent],
-        chance=None,
+        chance: ChanceSource | None = None,
         seed: int = 0,
         names: Sequence[str] | None = None,
         turn_limit: int | None = None,
@@ -140,17 +142,18 @@ class Game(Movement, Cards, Decisions, DiceSets):
         return default_reserve(self.prog, self.n)
 
     @property
-    def chance(self):
+    def chance(self) -> ChanceSource:
         """The chance source that answers this game's dice and shuffles."""
         return self._chance
 
     @chance.setter
-    def chance(self, source) -> None:
+    def chance(self, source: ChanceSource) -> None:
         self._chance = source
         self._roll = source.roll  # bound once: dice are thrown a few times every turn
         # the usual pair of six-sided dice from the seeded generator, without a request: its own method
-        usual = type(source) is SeededChance and source.pairs_from_bits and self.prog.dice_count == 2
-        self._two_dice = source.two_dice if usual else None
+        self._two_dice: Callable[[], tuple[int, ...]] | None = None
+        if type(source) is SeededChance and source.pairs_from_bits and self.prog.dice_count == 2:
+            self._two_dice = source.two_dice
 
     # ------------------------------------------------------------ queries
     def cash(self, seat: int) -> int:
@@ -225,7 +228,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         return self.prog.rule_names[index] if index >= 0 else "-"
 
     # -------------------------------------------------------- failures
-    def fail(self, message: str, span=None, hint: str | None = None) -> RuleRuntimeError:
+    def fail(self, message: str, span: Span | None = None, hint: str | None = None) -> RuleRuntimeError:
         """Return a RuleRuntimeError located at `span` (or at the running rule)."""
         if span is None and self.rule >= 0:
             span = self.prog.rule_spans[self.rule]
@@ -234,7 +237,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         diag = (source or SourceText("", "")).diagnostic(message + where, span, hint)
         return RuleRuntimeError([diag, *self._origins(span)])
 
-    def _origins(self, span) -> tuple:
+    def _origins(self, span: Span | None) -> tuple:
         """Return notes naming the declarations of other files (a variant's) that the failing code at `span` uses."""
         if span is None:
             return ()
@@ -254,7 +257,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         """Map a payee value (seat >= 0, account < 0) to its ledger index."""
         return self.nacc + payee if payee >= 0 else -payee - 1
 
-    def transfer(self, amount: int, src: int, dst: int, span=None) -> int:
+    def transfer(self, amount: int, src: int, dst: int, span: Span | None = None) -> int:
         """Move `amount` between ledger indices; return what was actually paid.
 
         A player who cannot pay triggers the `on shortfall` rules first; what
@@ -305,7 +308,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
     # unlimited (a bank): `transfer`, with only the checks those kinds need while the payer has the money
     # (else `transfer` itself, shortfall and all). Finite balances add up to `minted` <= MAX_INT, so a
     # finite side cannot leave the range.
-    def pay_within(self, amount: int, src: int, dst: int, span=None) -> int:
+    def pay_within(self, amount: int, src: int, dst: int, span: Span | None = None) -> int:
         """`transfer` between two finite accounts; return what was paid."""
         bal = self.bal
         if not 0 < amount <= bal[src] or src == dst:
@@ -317,7 +320,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
             self._left_during_payment(src)
         return amount
 
-    def pay_out(self, amount: int, src: int, dst: int, span=None) -> int:
+    def pay_out(self, amount: int, src: int, dst: int, span: Span | None = None) -> int:
         """`transfer` from a finite account to an unlimited one; return what was paid."""
         bal = self.bal
         if not 0 < amount <= bal[src] or bal[dst] + amount > MAX_INT:
@@ -330,7 +333,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
             self._left_during_payment(src)
         return amount
 
-    def pay_in(self, amount: int, src: int, dst: int, span=None) -> int:
+    def pay_in(self, amount: int, src: int, dst: int, span: Span | None = None) -> int:
         """`transfer` from an unlimited account to a finite one; return what was paid."""
         bal = self.bal
         if not 0 < amount <= MAX_INT - self.minted or bal[src] - amount < -MAX_INT:
@@ -341,7 +344,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.log.append(("pay", self.turn, amount, src, dst, self.rule))  # (an account paid: nobody left)
         return amount
 
-    def _beyond_range(self, amount: int, span) -> RuleRuntimeError:
+    def _beyond_range(self, amount: int, span: Span | None) -> RuleRuntimeError:
         """Return the error for a payment that would take an amount or balance outside the integer range."""
         return self.fail(
             f"this payment of {shown(amount)} would take the money in the game outside the numbers "
@@ -404,7 +407,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.log.append(("say", self.turn, text, self.rule))
 
     # ------------------------------------------------- turns, rules, players
-    def give_turn(self, seat: int, span=None) -> None:
+    def give_turn(self, seat: int, span: Span | None = None) -> None:
         """Make `seat` play the next turn (the first, during setup); the order goes on from him."""
         if seat not in self.seats:
             raise self.fail(f"{self.names[seat]} has left the game and cannot have the next turn", span)
@@ -612,7 +615,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
                 self.rule = rule
             raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}", span) from None
 
-    def _where_in_traceback(self, tb) -> tuple[int | None, Any]:
+    def _where_in_traceback(self, tb: TracebackType | None) -> tuple[int | None, Any]:
         """Return (the rule whose compiled handler was running where a traceback ends, the span of the
         .lg code the innermost compiled frame there was running), each None if not known.
 
@@ -743,7 +746,7 @@ _CALLERS_IN_PACKAGE = tuple(os.path.join(_PACKAGE, part) for part in ("agents.py
 _STANDARD_LIBRARY = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
 
 
-def _raised_by_the_caller(tb) -> bool:
+def _raised_by_the_caller(tb: TracebackType | None) -> bool:
     """Return True if the innermost frame of a traceback that is neither the engine's nor the standard
     library's belongs to the caller (an agent, a chance source, a listener), not to the compiled rules.
 

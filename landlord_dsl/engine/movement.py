@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..core.span import Span
 from ..language.limits import shown
 
 if TYPE_CHECKING:
@@ -59,7 +60,12 @@ class Movement:
         return (landing + steps - reach - 1) % size
 
     def move_steps(
-        self, steps: int, forward: bool, via: tuple[int, ...] | None = None, span=None, stops: tuple[int, ...] = ()
+        self,
+        steps: int,
+        forward: bool,
+        via: tuple[int, ...] | None = None,
+        span: Span | None = None,
+        stops: tuple[int, ...] = (),
     ) -> None:
         """Move the acting player: forward (optionally jumping along `via`) or backward.
 
@@ -103,7 +109,7 @@ class Movement:
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
         self.land()
 
-    def advance(self, steps: int, span=None) -> None:
+    def advance(self, steps: int, span: Span | None = None) -> None:
         """Move the acting player `steps` forward along the track, passing and then landing.
 
         `on pass` handlers fire, in the order reached, for every space the

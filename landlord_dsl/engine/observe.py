@@ -57,7 +57,7 @@ from .events import (
 )
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import Game, GameResult
 
 
 class TurnStarted(NamedTuple):
@@ -429,7 +429,9 @@ def turns(game: Game, tracker: Tracker | None = None) -> Iterator[Turn]:
     yield from tracker.close()
 
 
-def follow(game: Game, on_turn: Callable[[Turn], Any] | None = None, on_throw: Callable[[Throw], Any] | None = None):
+def follow(
+    game: Game, on_turn: Callable[[Turn], Any] | None = None, on_throw: Callable[[Throw], Any] | None = None
+) -> GameResult:
     """Play the game to its end, calling `on_throw` for every throw and `on_turn` for every turn
     as soon as the turn is over; return the GameResult (the game is the same as with `play()`)."""
     tracker = Tracker(game)

@@ -14,7 +14,7 @@ state leaves the game as it was.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -63,7 +63,7 @@ class GameState:
 _KINDS = {int: "an integer", bool: "true or false", str: "a string"}
 
 
-def _strict(kind: type):
+def _strict(kind: type) -> Callable[[Any, Any], Any]:
     def structure(value: Any, _type: Any) -> Any:
         if type(value) is not kind:  # bool is an int to Python, not to a saved game
             raise TypeError(f"expected {_KINDS[kind]}, not {json.dumps(value)[:40]}")
@@ -356,7 +356,7 @@ def restore_game(game: Game, state: GameState) -> None:
     problems = ledger_problems(state) + game.invariant_problems()
     if problems:
         game.__dict__.update(before)
-        if chance_before is not None:
+        if chance_before is not None and hasattr(game.chance, "set_state"):  # else the state was not changed
             game.chance.set_state(chance_before)
         raise refuse(problems)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 from lark import Token, Transformer, v_args
+from lark.tree import Meta
 
 from . import ast
 
@@ -85,162 +86,162 @@ class AstBuilder(Transformer):
 
     # -- expressions
     @v_args(meta=True)
-    def int_lit(self, meta, children):
+    def int_lit(self, meta: Meta, children: list[Any]) -> ast.IntLit:
         return ast.IntLit(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def neg_int_lit(self, meta, children):
+    def neg_int_lit(self, meta: Meta, children: list[Any]) -> ast.IntLit:
         return ast.IntLit(-children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def text_lit(self, meta, children):
+    def text_lit(self, meta: Meta, children: list[Any]) -> ast.TextLit:
         return ast.TextLit(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def bool_lit(self, meta, children):
+    def bool_lit(self, meta: Meta, children: list[Any]) -> ast.BoolLit:
         return ast.BoolLit(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def none_lit(self, meta, children):
+    def none_lit(self, meta: Meta, children: list[Any]) -> ast.NoneLit:
         return ast.NoneLit(span=self._span(meta))
 
     @v_args(meta=True)
-    def name(self, meta, children):
+    def name(self, meta: Meta, children: list[Any]) -> ast.Name:
         return ast.Name(str(children[0]), span=self._span(meta))
 
     @v_args(meta=True)
-    def list_lit(self, meta, children):
+    def list_lit(self, meta: Meta, children: list[Any]) -> ast.ListLit:
         return ast.ListLit(tuple(c for c in children if c is not None), span=self._span(meta))
 
     @v_args(meta=True)
-    def field(self, meta, children):
+    def field(self, meta: Meta, children: list[Any]) -> ast.Field:
         subject, name = children
         return ast.Field(subject, str(name), span=self._span(meta))
 
     @v_args(meta=True)
-    def index(self, meta, children):
+    def index(self, meta: Meta, children: list[Any]) -> ast.Index:
         return ast.Index(children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def call(self, meta, children):
+    def call(self, meta: Meta, children: list[Any]) -> ast.Call:
         name, *args = children
         return ast.Call(str(name), tuple(a for a in args if a is not None), span=self._span(meta))
 
     @v_args(meta=True)
-    def negate(self, meta, children):
+    def negate(self, meta: Meta, children: list[Any]) -> ast.Unary:
         return ast.Unary("-", children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def not_op(self, meta, children):
+    def not_op(self, meta: Meta, children: list[Any]) -> ast.Unary:
         return ast.Unary("not", children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def binary(self, meta, children):
+    def binary(self, meta: Meta, children: list[Any]) -> ast.Binary:
         left, op, right = children
         return ast.Binary(str(op), left, right, span=self._span(meta))
 
     @v_args(meta=True)
-    def compare(self, meta, children):
+    def compare(self, meta: Meta, children: list[Any]) -> ast.Binary:
         return self.binary(meta, children)
 
     @v_args(meta=True)
-    def or_op(self, meta, children):
+    def or_op(self, meta: Meta, children: list[Any]) -> ast.Binary:
         return ast.Binary("or", children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def and_op(self, meta, children):
+    def and_op(self, meta: Meta, children: list[Any]) -> ast.Binary:
         return ast.Binary("and", children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def member(self, meta, children):
+    def member(self, meta: Meta, children: list[Any]) -> ast.Binary:
         return ast.Binary("in", children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def has_tag(self, meta, children):
+    def has_tag(self, meta: Meta, children: list[Any]) -> ast.Binary:
         subject, tag = children
         span = self.at or ast.Span(self.file, tag.line, tag.column, tag.end_line, tag.end_column)
         name = ast.Name(str(tag), span=span)
         return ast.Binary("has", subject, name, span=self._span(meta))
 
     @v_args(meta=True)
-    def not_member(self, meta, children):
+    def not_member(self, meta: Meta, children: list[Any]) -> ast.Binary:
         return ast.Binary("not in", children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def if_expr(self, meta, children):
+    def if_expr(self, meta: Meta, children: list[Any]) -> ast.Conditional:
         return ast.Conditional(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
-    def aggregate(self, meta, children):
+    def aggregate(self, meta: Meta, children: list[Any]) -> ast.Aggregate:
         op, var, collection, body = children
         return ast.Aggregate(op, str(var), collection, body, span=self._span(meta))
 
     # -- statements
     @v_args(meta=True)
-    def block(self, meta, children):
+    def block(self, meta: Meta, children: list[Any]) -> tuple[ast.Stmt, ...]:
         return tuple(children)
 
     @v_args(meta=True)
-    def pay_stmt(self, meta, children):
+    def pay_stmt(self, meta: Meta, children: list[Any]) -> ast.Pay:
         amount, payer, payee, purpose = children
         if purpose is None:
             return ast.Pay(amount, payer, payee, span=self._span(meta))
         return ast.Pay(amount, payer, payee, str(purpose), span=self._span(meta), purpose_span=self._tspan(purpose))
 
-    def target(self, children):
+    def target(self, children: list[Any]) -> tuple[str, ...]:
         return tuple(str(c) for c in children)
 
     @v_args(meta=True)
-    def set_stmt(self, meta, children):
+    def set_stmt(self, meta: Meta, children: list[Any]) -> ast.Set:
         target, op, value = children
         return ast.Set(target, op, value, span=self._span(meta))
 
     @v_args(meta=True)
-    def let_stmt(self, meta, children):
+    def let_stmt(self, meta: Meta, children: list[Any]) -> ast.Let:
         return ast.Let(str(children[0]), children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def if_stmt(self, meta, children):
+    def if_stmt(self, meta: Meta, children: list[Any]) -> ast.If:
         condition, then, otherwise = children
         return ast.If(condition, then, otherwise, span=self._span(meta))
 
-    def else_clause(self, children):
+    def else_clause(self, children: list[Any]) -> tuple[ast.Stmt, ...]:
         (body,) = children
         return (body,) if isinstance(body, ast.If) else body
 
     @v_args(meta=True)
-    def for_stmt(self, meta, children):
+    def for_stmt(self, meta: Meta, children: list[Any]) -> ast.For:
         var, collection, body = children
         return ast.For(str(var), collection, body, span=self._span(meta))
 
     @v_args(meta=True)
-    def choose_stmt(self, meta, children):
+    def choose_stmt(self, meta: Meta, children: list[Any]) -> ast.Choose:
         mode, chooser, prompt, done_when, *options = children
         return ast.Choose(mode == "offer", chooser, prompt, tuple(options), span=self._span(meta), done_when=done_when)
 
-    def done_guard(self, children):
+    def done_guard(self, children: list[Any]) -> ast.Expr:
         return children[0]
 
-    def option_binding(self, children):
+    def option_binding(self, children: list[Any]) -> tuple[str, ast.Expr]:
         return (str(children[0]), children[1])
 
-    def option_guard(self, children):
+    def option_guard(self, children: list[Any]) -> ast.Expr:
         return children[0]
 
     option_cost = option_value = option_guard
 
     @v_args(meta=True)
-    def choice_option(self, meta, children):
+    def choice_option(self, meta: Meta, children: list[Any]) -> ast.ChoiceOption:
         name, label, binding, guard, cost, value, body = children
         return ast.ChoiceOption(str(name), label, binding, guard, cost, value, body, span=self._span(meta))
 
     @v_args(meta=True)
-    def roll_stmt(self, meta, children):
+    def roll_stmt(self, meta: Meta, children: list[Any]) -> ast.Roll:
         dice, thrower = children
         return ast.Roll(thrower, span=self._span(meta), dice=str(dice), name_span=self._tspan(dice))
 
     @v_args(meta=True)
-    def move_steps(self, meta, children):
+    def move_steps(self, meta: Meta, children: list[Any]) -> ast.MoveSteps:
         direction, steps, via, stop = children
         return ast.MoveSteps(
             direction,
@@ -252,102 +253,102 @@ class AstBuilder(Transformer):
             stop_span=self._tspan(stop) if stop is not None else self._span(meta),
         )
 
-    def stopping(self, children):
+    def stopping(self, children: list[Any]) -> Token:
         return children[0]
 
     @v_args(meta=True)
-    def move_to(self, meta, children):
+    def move_to(self, meta: Meta, children: list[Any]) -> ast.MoveTo:
         return ast.MoveTo(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def send_stmt(self, meta, children):
+    def send_stmt(self, meta: Meta, children: list[Any]) -> ast.Send:
         return ast.Send(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
-    def draw_stmt(self, meta, children):
+    def draw_stmt(self, meta: Meta, children: list[Any]) -> ast.Draw:
         return ast.Draw(str(children[0]), span=self._span(meta), name_span=self._tspan(children[0]))
 
     @v_args(meta=True)
-    def give_stmt(self, meta, children):
+    def give_stmt(self, meta: Meta, children: list[Any]) -> ast.Give:
         return ast.Give(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
-    def give_turn_stmt(self, meta, children):
+    def give_turn_stmt(self, meta: Meta, children: list[Any]) -> ast.GiveTurn:
         return ast.GiveTurn(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def return_stmt(self, meta, children):
+    def return_stmt(self, meta: Meta, children: list[Any]) -> ast.Return:
         return ast.Return(children[0], str(children[1]), span=self._span(meta), name_span=self._tspan(children[1]))
 
     @v_args(meta=True)
-    def shuffle_stmt(self, meta, children):
+    def shuffle_stmt(self, meta: Meta, children: list[Any]) -> ast.Shuffle:
         return ast.Shuffle(str(children[0]), span=self._span(meta), name_span=self._tspan(children[0]))
 
     @v_args(meta=True)
-    def deal_stmt(self, meta, children):
+    def deal_stmt(self, meta: Meta, children: list[Any]) -> ast.Deal:
         return ast.Deal(children[0], str(children[1]), span=self._span(meta), name_span=self._tspan(children[1]))
 
     @v_args(meta=True)
-    def auction_stmt(self, meta, children):
+    def auction_stmt(self, meta: Meta, children: list[Any]) -> ast.Auction:
         return ast.Auction(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
-    def borrow_stmt(self, meta, children):
+    def borrow_stmt(self, meta: Meta, children: list[Any]) -> ast.Borrow:
         return ast.Borrow(*children, span=self._span(meta))  # type: ignore[misc]
 
     @v_args(meta=True)
-    def repay_stmt(self, meta, children):
+    def repay_stmt(self, meta: Meta, children: list[Any]) -> ast.RepayLoans:
         return ast.RepayLoans(span=self._span(meta), interest=children[0] is None)
 
     @v_args(meta=True)
-    def end_turn_stmt(self, meta, children):
+    def end_turn_stmt(self, meta: Meta, children: list[Any]) -> ast.EndTurn:
         return ast.EndTurn(span=self._span(meta))
 
     @v_args(meta=True)
-    def end_game_stmt(self, meta, children):
+    def end_game_stmt(self, meta: Meta, children: list[Any]) -> ast.EndGame:
         return ast.EndGame(span=self._span(meta))
 
     @v_args(meta=True)
-    def say_stmt(self, meta, children):
+    def say_stmt(self, meta: Meta, children: list[Any]) -> ast.Say:
         return ast.Say(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def check_end_stmt(self, meta, children):
+    def check_end_stmt(self, meta: Meta, children: list[Any]) -> ast.CheckEnd:
         return ast.CheckEnd(span=self._span(meta))
 
     @v_args(meta=True)
-    def eliminate_stmt(self, meta, children):
+    def eliminate_stmt(self, meta: Meta, children: list[Any]) -> ast.Eliminate:
         return ast.Eliminate(children[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def switch_stmt(self, meta, children):
+    def switch_stmt(self, meta: Meta, children: list[Any]) -> ast.Switch:
         return ast.Switch(
             children[0] == "enable", str(children[1]), span=self._span(meta), name_span=self._tspan(children[1])
         )
 
     # -- header and declarations
     @v_args(meta=True)
-    def provenance(self, meta, children):
+    def provenance(self, meta: Meta, children: list[Any]) -> ast.Provenance:
         source, confidence, note = children
         return ast.Provenance(source, confidence, note, span=self._span(meta))
 
-    def title(self, children):
+    def title(self, children: list[Any]) -> tuple[str, str]:
         return ("title", children[0])
 
-    def players(self, children):
+    def players(self, children: list[Any]) -> tuple[str, tuple[int, int]]:
         return ("players", (children[0], children[1]))
 
-    def dice(self, children):
+    def dice(self, children: list[Any]) -> tuple[str, int]:
         return ("dice", children[0])
 
-    def turn_limit(self, children):
+    def turn_limit(self, children: list[Any]) -> tuple[str, int]:
         return ("turn_limit", children[0])
 
-    def extends(self, children):
+    def extends(self, children: list[Any]) -> tuple[str, str]:
         return ("extends", children[0])
 
     @v_args(meta=True)
-    def header(self, meta, children):
+    def header(self, meta: Meta, children: list[Any]) -> ast.Header:
         name, *items = children
         fields: dict[str, Any] = {}
         for item in items:
@@ -357,11 +358,11 @@ class AstBuilder(Transformer):
                 fields[item[0]] = item[1]
         return ast.Header(name, span=self._span(meta), **fields)
 
-    def option_choices(self, children):
+    def option_choices(self, children: list[Any]) -> tuple[str, ...]:
         return tuple(children)
 
     @v_args(meta=True)
-    def option_decl(self, meta, children):
+    def option_decl(self, meta: Meta, children: list[Any]) -> ast.OptionDecl:
         name, choice, label, default, choices, prov = children
         value = default.value
         return ast.OptionDecl(
@@ -376,54 +377,54 @@ class AstBuilder(Transformer):
         )
 
     @v_args(meta=True)
-    def choice_decl(self, meta, children):
+    def choice_decl(self, meta: Meta, children: list[Any]) -> ast.ChoiceDecl:
         name, label, *values, prov = children
         return ast.ChoiceDecl(str(name), label, tuple(v for v in values if v is not None), prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def account_decl(self, meta, children):
+    def account_decl(self, meta: Meta, children: list[Any]) -> ast.AccountDecl:
         name, label, unlimited, prov = children
         return ast.AccountDecl(str(name), label, unlimited is not None, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def const_decl(self, meta, children):
+    def const_decl(self, meta: Meta, children: list[Any]) -> ast.ConstDecl:
         return ast.ConstDecl(str(children[0]), children[1], children[2], span=self._span(meta))
 
-    def table_entry(self, children):
+    def table_entry(self, children: list[Any]) -> tuple[ast.Expr, ast.Expr]:
         return (children[0], children[1])
 
     @v_args(meta=True)
-    def table_decl(self, meta, children):
+    def table_decl(self, meta: Meta, children: list[Any]) -> ast.TableDecl:
         name, label, rising, *rest = children
         prov = rest.pop()
         entries = tuple(e for e in rest if e is not None)
         return ast.TableDecl(str(name), label, rising is not None, entries, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def group_decl(self, meta, children):
+    def group_decl(self, meta: Meta, children: list[Any]) -> ast.GroupDecl:
         return ast.GroupDecl(str(children[0]), children[1], children[2], span=self._span(meta))
 
     @v_args(meta=True)
-    def field_decl(self, meta, children):
+    def field_decl(self, meta: Meta, children: list[Any]) -> ast.FieldDecl:
         return ast.FieldDecl(str(children[0]), children[1], span=self._span(meta))
 
-    def kind_field(self, children):
+    def kind_field(self, children: list[Any]) -> ast.FieldDecl:
         return children[0]
 
-    def kind_field_bare(self, children):
+    def kind_field_bare(self, children: list[Any]) -> ast.FieldDecl:
         self._old("kind fields are separated by commas, like a space's field values", children[0].span)
         return children[0]
 
     @v_args(meta=True)
-    def early_provenance(self, meta, children):
+    def early_provenance(self, meta: Meta, children: list[Any]) -> ast.Provenance:
         self._old("a citation before the `{` is in its old place: it now comes after the closing `}`", children[0].span)
         return children[0]
 
-    def rule_body(self, children):
+    def rule_body(self, children: list[Any]) -> tuple[ast.Handler | ast.Trigger, ...]:
         return tuple(children)
 
     @v_args(meta=True)
-    def kind_decl(self, meta, children):
+    def kind_decl(self, meta: Meta, children: list[Any]) -> ast.KindDecl:
         name, label, *rest = children
         prov = rest.pop()
         flags = [r for r in rest if isinstance(r, str)]
@@ -433,23 +434,23 @@ class AstBuilder(Transformer):
         )
 
     @v_args(meta=True)
-    def var_decl(self, meta, children):
+    def var_decl(self, meta: Meta, children: list[Any]) -> ast.VarDecl:
         scope, name, type_name, initial, prov = children
         return ast.VarDecl(scope or "game", str(name), type_name, initial, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def field_value(self, meta, children):
+    def field_value(self, meta: Meta, children: list[Any]) -> tuple[str, ast.Expr, ast.Span]:
         return (str(children[0]), children[1], self._span(meta))
 
-    def field_values(self, children):
+    def field_values(self, children: list[Any]) -> tuple[tuple[str, ast.Expr, ast.Span], ...]:
         return tuple(c for c in children if c is not None)
 
     @v_args(meta=True)
-    def member_of(self, meta, children):
+    def member_of(self, meta: Meta, children: list[Any]) -> tuple[tuple[str, ...], ast.Span]:
         return (tuple(str(c) for c in children), self._span(meta))
 
     @v_args(meta=True)
-    def space_decl(self, meta, children):
+    def space_decl(self, meta: Meta, children: list[Any]) -> ast.SpaceDecl:
         name, label, kind, fields, member_of, prov = children
         fields = fields or ()
         groups, group_span = member_of if member_of else ((), self._span(meta))
@@ -467,23 +468,23 @@ class AstBuilder(Transformer):
         )
 
     @v_args(meta=True)
-    def board_decl(self, meta, children):
+    def board_decl(self, meta: Meta, children: list[Any]) -> ast.BoardDecl:
         return ast.BoardDecl(tuple(children), span=self._span(meta))
 
-    def deck_source(self, children):
+    def deck_source(self, children: list[Any]) -> tuple[str, str | None]:
         return ("titles", str(children[0]) if children[0] is not None else None)
 
-    def enabled_when(self, children):
+    def enabled_when(self, children: list[Any]) -> ast.Expr:
         return children[0]
 
-    def deck_size(self, children):
+    def deck_size(self, children: list[Any]) -> int:
         return children[0]
 
-    def card_copies(self, children):
+    def card_copies(self, children: list[Any]) -> int:
         return children[0]
 
     @v_args(meta=True)
-    def card_decl(self, meta, children):
+    def card_decl(self, meta: Meta, children: list[Any]) -> ast.CardDecl:
         name, text, copies, share, tags, *rest = children
         prov, body = _cited(rest)
         return ast.CardDecl(
@@ -498,14 +499,14 @@ class AstBuilder(Transformer):
             share_span=self._tspan(share) if share is not None else self._span(meta),
         )
 
-    def card_share(self, children):
+    def card_share(self, children: list[Any]) -> Token:
         return children[0]
 
-    def card_tags(self, children):
+    def card_tags(self, children: list[Any]) -> tuple[str, ...]:
         return tuple(str(c) for c in children)
 
     @v_args(meta=True)
-    def deck_decl(self, meta, children):
+    def deck_decl(self, meta: Meta, children: list[Any]) -> ast.DeckDecl:
         name, label, policy, of_titles, size, enabled, *rest = children
         prov = next((r for r in rest if isinstance(r, ast.Provenance)), None)
         cards = [r for r in rest if isinstance(r, ast.CardDecl)]
@@ -523,30 +524,30 @@ class AstBuilder(Transformer):
         )
 
     @v_args(meta=True)
-    def param(self, meta, children):
+    def param(self, meta: Meta, children: list[Any]) -> ast.Param:
         return ast.Param(str(children[0]), children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def function_decl(self, meta, children):
+    def function_decl(self, meta: Meta, children: list[Any]) -> ast.FunctionDecl:
         name, *rest = children
         body, prov = rest[-2], rest[-1]
         params = tuple(p for p in rest[:-2] if p is not None)
         return ast.FunctionDecl(str(name), params, body, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def action_decl(self, meta, children):
+    def action_decl(self, meta: Meta, children: list[Any]) -> ast.ActionDecl:
         name, *rest = children
         params = tuple(p for p in rest if isinstance(p, ast.Param))
         prov, body = _cited([r for r in rest if not isinstance(r, ast.Param)])
         return ast.ActionDecl(str(name), params, prov, body, span=self._span(meta))
 
     @v_args(meta=True)
-    def do_stmt(self, meta, children):
+    def do_stmt(self, meta: Meta, children: list[Any]) -> ast.Do:
         name, *args = children
         return ast.Do(str(name), tuple(a for a in args if a is not None), span=self._span(meta))
 
     @v_args(meta=True)
-    def handler(self, meta, children):
+    def handler(self, meta: Meta, children: list[Any]) -> ast.Handler:
         event, selector, body = children
         sel_span = self._tspan(selector) if selector is not None else self._span(meta)
         return ast.Handler(
@@ -557,16 +558,16 @@ class AstBuilder(Transformer):
             selector_span=sel_span,
         )
 
-    def replaces(self, children):
+    def replaces(self, children: list[Any]) -> tuple[str, ...]:
         return tuple(str(c) for c in children)
 
     @v_args(meta=True)
-    def trigger(self, meta, children):
+    def trigger(self, meta: Meta, children: list[Any]) -> ast.Trigger:
         condition, repeat, body = children
         return ast.Trigger(condition, repeat is not None, body, span=self._span(meta))
 
     @v_args(meta=True)
-    def rule_decl(self, meta, children):
+    def rule_decl(self, meta: Meta, children: list[Any]) -> ast.RuleDecl:
         name, label, state, replaces, placement, *rest = children
         side, anchor = placement if placement is not None else (None, None)
         prov, parts = _cited(rest)
@@ -584,16 +585,16 @@ class AstBuilder(Transformer):
             anchor_span=self._tspan(anchor) if anchor is not None else self._span(meta),
         )
 
-    def placement(self, children):
+    def placement(self, children: list[Any]) -> tuple[str, Token]:
         return str(children[0]), children[1]
 
     @v_args(meta=True)
-    def extension_decl(self, meta, children):
+    def extension_decl(self, meta: Meta, children: list[Any]) -> ast.FunctionDecl | ast.ActionDecl | ast.RuleDecl:
         doc, decl = children
         return attrs.evolve(decl, extension=doc, span=self._span(meta))
 
     @v_args(meta=True)
-    def replace_handler_decl(self, meta, children):
+    def replace_handler_decl(self, meta: Meta, children: list[Any]) -> ast.ReplaceHandlerDecl:
         event, selector, rule, body, prov = children
         handler = ast.Handler(
             event,
@@ -606,37 +607,37 @@ class AstBuilder(Transformer):
         return ast.ReplaceHandlerDecl(str(rule), handler, span=self._span(meta), rule_span=self._tspan(rule))
 
     @v_args(meta=True)
-    def end_decl(self, meta, children):
+    def end_decl(self, meta: Meta, children: list[Any]) -> ast.EndDecl:
         name, condition, prov = children
         return ast.EndDecl(str(name) if name is not None else None, condition, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def score_decl(self, meta, children):
+    def score_decl(self, meta: Meta, children: list[Any]) -> ast.ScoreDecl:
         return ast.ScoreDecl(children[0], children[1], span=self._span(meta))
 
     @v_args(meta=True)
-    def remove_decl(self, meta, children):
+    def remove_decl(self, meta: Meta, children: list[Any]) -> ast.RemoveDecl:
         return ast.RemoveDecl(children[0], str(children[1]), span=self._span(meta))
 
-    def dice_sides(self, children):
+    def dice_sides(self, children: list[Any]) -> tuple[int, ...]:
         return tuple(range(1, children[0] + 1))
 
-    def dice_face_list(self, children):
+    def dice_face_list(self, children: list[Any]) -> tuple[int, ...]:
         return tuple(face.value for face in children if face is not None)
 
     @v_args(meta=True)
-    def dice_decl(self, meta, children):
+    def dice_decl(self, meta: Meta, children: list[Any]) -> ast.DiceDecl:
         name, label, count, faces, prov = children
         faces = faces if faces is not None else tuple(range(1, 7))
         return ast.DiceDecl(str(name), label, count, faces, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def purpose_decl(self, meta, children):
+    def purpose_decl(self, meta: Meta, children: list[Any]) -> ast.PurposeDecl:
         name, label, prov = children
         return ast.PurposeDecl(str(name), label, prov, span=self._span(meta))
 
     @v_args(meta=True)
-    def reroute_decl(self, meta, children):
+    def reroute_decl(self, meta: Meta, children: list[Any]) -> ast.RerouteDecl:
         *purposes, account, prov = children
         return ast.RerouteDecl(
             tuple(str(p) for p in purposes),
@@ -648,14 +649,14 @@ class AstBuilder(Transformer):
         )
 
     @v_args(meta=True)
-    def reference_decl(self, meta, children):
+    def reference_decl(self, meta: Meta, children: list[Any]) -> ast.ReferenceDecl:
         return ast.ReferenceDecl(children[0], children[1], children[2], span=self._span(meta))
 
-    def start(self, children):
+    def start(self, children: list[Any]) -> tuple[ast.Header, tuple[ast.Declaration, ...]]:
         header, *decls = children
         return header, tuple(decls)
 
-    def hole(self, children):
+    def hole(self, children: list[Any]) -> ast.Expr:
         return children[0]
 
 

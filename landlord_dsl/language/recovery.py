@@ -11,10 +11,12 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Iterable
 
 from lark import Token
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
+from lark.parsers.lalr_parser_state import ParserState
 
 from ..core.errors import Diagnostic, RuleSyntaxError, SourceText
 from . import ast
@@ -33,7 +35,9 @@ class SyntaxErrors(RuleSyntaxError):
     declarations as (first line, last line, first word).
     """
 
-    def __init__(self, diagnostics, partial: ast.Module | None, damaged: list[tuple[int, int, str]]):
+    def __init__(
+        self, diagnostics: Iterable[Diagnostic], partial: ast.Module | None, damaged: list[tuple[int, int, str]]
+    ):
         super().__init__(diagnostics)
         self.partial = partial
         self.damaged = damaged
@@ -134,7 +138,7 @@ class Recovery:
         return False
 
     @staticmethod
-    def _unwind(state, terminal: str) -> bool:
+    def _unwind(state: ParserState, terminal: str) -> bool:
         """Cut the parser's stack back to a state between declarations that accepts `terminal`; return False if none."""
         states = state.parse_conf.parse_table.states
         between = _between_declarations()
