@@ -77,6 +77,86 @@ def test_formatting_is_what_fmt_writes():
     assert features.formatted("edition {", "x.lg") is None
 
 
+def _labels(found: list[features.Completion], kind: str | None = None) -> list[str]:
+    return [c.label for c in found if kind is None or c.kind == kind]
+
+
+def test_completion_offers_keywords_names_of_the_file_and_its_base_and_built_ins():
+    text = JACKPOT.read_text(encoding="utf-8")
+    line, column = _place(text, "reroute tax", len("reroute "))
+    found = features.completions(text, str(JACKPOT), line, column)
+    keywords, _ = features.grammar_keywords()
+    assert set(_labels(found, "keyword")) == keywords and {"rule", "const", "on", "extends"} <= keywords
+    assert "jackpot" in _labels(found, "account")  # declared in the variant
+    assert "tax" in _labels(found, "purpose")  # declared in the Atlantic City edition it extends
+    (max_,) = [c for c in found if c.label == "max"]
+    assert max_.kind == "built-in" and max_.detail == "max(int, int) -> int"
+
+
+def test_completion_after_on_offers_the_grammar_s_events():
+    text = 'edition "x" {\n}\nrule r {\n  on \n}\n'
+    assert _labels(features.completions(text, "x.lg", 4, 6)) == ["setup", "turn", "land", "pass", "shortfall"]
+
+
+def test_completion_in_a_source_offers_bibliography_keys_and_the_file_s_references():
+    text = 'edition "x" {\n}\nreference "my-notes" "My notes"\nconst wage = 100 source "ma'
+    found = features.completions(text, "x.lg", 4, len('const wage = 100 source "ma') + 1)
+    assert {c.kind for c in found} == {"source"}
+    assert "magie-1906" in _labels(found) and "my-notes" in _labels(found)
+    assert next(c for c in found if c.label == "my-notes").detail == "My notes"
+    located = 'const wage = 100 source "magie-1906, Rule '
+    assert features.completions(located, "x.lg", 1, len(located) + 1) == []  # the locator is free text
+    assert features.completions('const t = "ab', "x.lg", 1, 14) == []  # another string
+    assert features.completions("const t = 1 # ru", "x.lg", 1, 17) == []  # a comment
+
+
+_USES = 'edition "x" {\n}\nconst wage = 100\nconst pay2 = wage + 1 # wage\nconst pay3 = wage # "wage"\n'
+
+
+def test_references_are_the_name_s_tokens_never_in_strings_or_comments():
+    here = _place(_USES, "wage")
+    found = features.references(_USES, "x.lg", *here)
+    assert [(s.line, s.column, s.end_column) for s in found] == [(3, 7, 11), (4, 14, 18), (5, 14, 18)]
+    without = features.references(_USES, "x.lg", 4, 15, include_declaration=False)
+    assert [s.line for s in without] == [4, 5]
+    assert features.references(_USES, "x.lg", 3, 14) == []  # a number, no name
+
+
+def test_references_of_a_name_from_the_base_are_its_uses_in_the_variant():
+    text = JACKPOT.read_text(encoding="utf-8")
+    found = features.references(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")))
+    assert found and all(text.splitlines()[s.line - 1][s.column - 1 : s.end_column - 1] == "tax" for s in found)
+    assert features.references(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")), False) == found
+
+
+def test_rename_replaces_every_use_of_a_name_of_the_file():
+    places = features.rename(_USES, "x.lg", 4, 15, "salary")
+    assert [(s.line, s.column) for s in places] == [(3, 7), (4, 14), (5, 14)]
+    assert features.rename_target(_USES, "x.lg", 5, 15) == places[2]
+
+
+@pytest.mark.parametrize(
+    ("needle", "new", "reason"),
+    [
+        ("max", "top", "'max' is a built-in function"),
+        ("const", "top", "'const' is a keyword of the language"),
+        ("wage + 1", "pay3", "'pay3' is declared already"),
+        ("wage + 1", "max", "'max' cannot be a name"),
+        ("wage + 1", "two words", "'two words' cannot be a name"),
+    ],
+)
+def test_rename_refuses_built_ins_keywords_and_clashes(needle, new, reason):
+    text = _USES.replace("= 100", "= max(100, 1)")
+    with pytest.raises(features.RenameRefused, match=reason):
+        features.rename(text, "x.lg", *_place(text, needle), new)
+
+
+def test_rename_refuses_a_name_declared_only_in_the_shipped_base():
+    text = JACKPOT.read_text(encoding="utf-8")
+    with pytest.raises(features.RenameRefused, match=r"declared in monopoly-1933-atlantic-city\.lg"):
+        features.rename_target(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")))
+
+
 # ------------------------------------------------------------------ end to end
 class _Editor:
     """An editor's side of the protocol, over the pipes of a `landlord-dsl lsp` child process."""
@@ -184,6 +264,40 @@ def test_the_server_publishes_checks_outlines_and_answers_as_you_edit(editor, tm
         "textDocument/formatting", {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}}
     )
     assert edit["newText"] == ld.format_source(messy, str(variant))
+    assert editor.close() == 0
+
+
+def test_the_server_completes_finds_references_and_renames(editor, tmp_path):
+    uri = (tmp_path / "house.lg").as_uri()
+    text = _USES + "rule r {\n  on \n}\n"
+    editor.send(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "lg", "version": 1, "text": text}}, False
+    )
+    editor.diagnostics(uri)
+    at = {"textDocument": {"uri": uri}, "position": {"line": 6, "character": 5}}
+    events = editor.ask("textDocument/completion", at)
+    assert [item["label"] for item in events] == ["setup", "turn", "land", "pass", "shortfall"]
+    assert events[0]["kind"] == 23  # CompletionItemKind.Event
+
+    change = {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": _USES}]}
+    editor.send("textDocument/didChange", change, False)
+    editor.diagnostics(uri)  # the edition has no board: it parses, which is all references need
+    where = {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 14}}
+    found = editor.ask("textDocument/references", {**where, "context": {"includeDeclaration": True}})
+    assert [(r["uri"], r["range"]["start"]["line"], r["range"]["start"]["character"]) for r in found] == [
+        (uri, 2, 6),
+        (uri, 3, 13),
+        (uri, 4, 13),
+    ]
+    assert editor.ask("textDocument/prepareRename", where) == found[1]["range"]
+    edit = editor.ask("textDocument/rename", {**where, "newName": "salary"})
+    assert [e["range"] for e in edit["changes"][uri]] == [r["range"] for r in found]
+    assert {e["newText"] for e in edit["changes"][uri]} == {"salary"}
+
+    refused = editor.send("textDocument/rename", {**where, "newName": "max"})
+    while (answer := editor.read()).get("id") != refused:
+        pass
+    assert "'max' cannot be a name" in answer["error"]["message"]
     assert editor.close() == 0
 
 

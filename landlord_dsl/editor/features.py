@@ -1,4 +1,5 @@
-"""What an editor asks of a `.lg` file, answered from its text: problems, outline, definitions, hover, layout.
+"""What an editor asks of a `.lg` file, answered from its text: problems, outline, definitions, hover, layout,
+completions, references and renames.
 
 Every answer is in the project's own terms (Diagnostic, Span, Symbol); the
 server turns them into the protocol's. Lines and columns are 1-based here,
@@ -7,21 +8,32 @@ as in diagnostics.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
+from lark.exceptions import UnexpectedInput
+from lark.lexer import Token
 
+from ..checking.bibliography import Source, shipped_sources
 from ..checking.builtins import BUILTINS
 from ..checking.loader import format_with_base, load_text, modules_with_bases, warnings_of
 from ..compiling.compiler import checked
 from ..core.errors import Diagnostic, LandlordError
+from ..core.resources import grammar_path
 from ..core.span import Span
 from ..language import ast
+from ..language.builder import unquote
+from ..language.grammar import lark_parser
 from ..language.parser import parse
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LITERAL = re.compile(r'"([a-z_]+)"')  # a keyword of the grammar, as the Pygments lexer reads them
+_EVENT_RULE = re.compile(r"^!?event:(.*)$", re.MULTILINE)
+_AFTER_ON = re.compile(r"\bon\s+[A-Za-z_]*$")
+_IN_SOURCE = re.compile(r'\bsource\s+"([^"]*)$')
 
 
 @attrs.frozen
@@ -32,6 +44,20 @@ class Symbol:
     kind: str
     span: Span
     children: tuple[Symbol, ...] = ()
+
+
+@attrs.frozen
+class Completion:
+    """A word an editor may offer at a place: the word, what it is (`keyword`, `event`, `built-in`, `source`, or a
+    declaration's kind) and a detail to show next to it (a built-in's signature, a source's identity)."""
+
+    label: str
+    kind: str
+    detail: str | None = None
+
+
+class RenameRefused(ValueError):
+    """Why a name cannot be renamed (declared only in a base file, a keyword, a built-in, or not a name)."""
 
 
 def problems(text: str, file: str) -> list[Diagnostic]:
@@ -143,16 +169,20 @@ def _declaration(text: str, file: str, line: int, column: int) -> tuple[object, 
     module = _parsed(text, file)
     if name is None or module is None:
         return None
-    path = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
-    try:
-        modules = modules_with_bases(module, path)
-    except (LandlordError, OSError, RecursionError):
-        modules = [module]
-    for m in reversed(modules):
+    for m in reversed(_with_bases(module, file)):
         for found, decl, span in _named(m.declarations):
             if found == name:
                 return decl, span
     return None
+
+
+def _with_bases(module: ast.Module, file: str) -> list[ast.Module]:
+    """Return the module after the bases it extends, the furthest first (only the module if they cannot be read)."""
+    path = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
+    try:
+        return modules_with_bases(module, path)
+    except (LandlordError, OSError, RecursionError):
+        return [module]
 
 
 def _line_of(span: Span, text: str, file: str) -> str | None:
@@ -165,3 +195,170 @@ def _line_of(span: Span, text: str, file: str) -> str | None:
         except (OSError, UnicodeDecodeError):
             return None
     return lines[span.line - 1].strip() if 1 <= span.line <= len(lines) else None
+
+
+@functools.cache
+def grammar_keywords() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Return (every keyword of the grammar, the event names a handler's `on` takes), read from the grammar file."""
+    grammar = grammar_path().read_text(encoding="utf-8")
+    event = _EVENT_RULE.search(grammar)
+    events = tuple(_LITERAL.findall(event.group(1))) if event else ()
+    return frozenset(_LITERAL.findall(grammar)), events
+
+
+def completions(text: str, file: str, line: int, column: int) -> list[Completion]:
+    """Return the words that may be typed at a place, by what comes before it on its line.
+
+    Inside `source "…"` (before the locator's `,` or `:`): the bibliography's keys and the file's own
+    `reference`s. In any other string or in a comment: nothing. After `on `: the event names. Elsewhere: the
+    grammar's keywords, the names declared in the file and the bases it extends, and the built-in functions.
+    """
+    lines = text.splitlines()
+    before = lines[line - 1][: column - 1] if 1 <= line <= len(lines) else ""
+    quoted = _quotes_open(before)
+    if quoted is None:
+        return []
+    if quoted:
+        cited = _IN_SOURCE.search(before)
+        if cited is None or re.search(r"[,:][^;]*$", cited.group(1)):
+            return []
+        found = [Completion(key, "source", s.identity) for key, s in _sources().items()]
+        return found + [Completion(key, "source", identity) for key, identity in _references(text)]
+    keywords, events = grammar_keywords()
+    if _AFTER_ON.search(before):
+        return [Completion(event, "event") for event in events]
+    found = [Completion(word, "keyword") for word in sorted(keywords)]
+    seen: set[str] = set()
+    for name, decl, _ in _declared(text, file, line):
+        if name not in seen:
+            seen.add(name)
+            found.append(Completion(name, _kind(decl)))
+    for name, builtin in sorted(BUILTINS.items()):
+        found.append(Completion(name, "built-in", f"{name}({', '.join(builtin.params)}) -> {builtin.result}"))
+    return found
+
+
+def references(text: str, file: str, line: int, column: int, include_declaration: bool = True) -> list[Span]:
+    """Return where the declared name at a place occurs in the file as a name (never in a string or a comment),
+    its declaration included or not; [] if the name is declared nowhere.
+
+    Occurrences are found by the language's lexer, word for word: a field or parameter spelt like the
+    declaration counts as one of its occurrences.
+    """
+    name = word_at(text, line, column)
+    found = _declaration(text, file, line, column)
+    if name is None or found is None:
+        return []
+    _, declared = found
+    places = [_span_of(t, file) for t in _tokens(text) if t.value == name]
+    if include_declaration or declared.file != file:
+        return places
+    named = next((p for p in places if (p.line, p.column) >= (declared.line, declared.column)), None)
+    return [p for p in places if p != named]
+
+
+def rename_target(text: str, file: str, line: int, column: int) -> Span:
+    """Return where the name at a place is in the line, if it may be renamed: declared in this file.
+
+    Raise RenameRefused for a name declared only in a base the file extends (a shipped edition is not
+    renamed), a keyword, a built-in, or a place that is no declared name.
+    """
+    name = word_at(text, line, column)
+    if name is None:
+        raise RenameRefused("there is no name here")
+    if name in grammar_keywords()[0]:
+        raise RenameRefused(f"'{name}' is a keyword of the language")
+    found = _declaration(text, file, line, column)
+    if found is None:
+        if name in BUILTINS:
+            raise RenameRefused(f"'{name}' is a built-in function")
+        raise RenameRefused(f"'{name}' is not declared in this file")
+    if found[1].file != file:
+        raise RenameRefused(f"'{name}' is declared in {Path(found[1].file).name}, which this file extends")
+    place = next(
+        p for p in references(text, file, line, column) if p.line == line and p.column <= column <= p.end_column
+    )
+    return place
+
+
+def rename(text: str, file: str, line: int, column: int, new_name: str) -> list[Span]:
+    """Return the places in the file to replace by `new_name` to rename the declared name at a place.
+
+    Raise RenameRefused when the name may not be renamed (see rename_target) or `new_name` is no name, is a
+    keyword or a built-in, or is declared already.
+    """
+    rename_target(text, file, line, column)
+    if not _WORD.fullmatch(new_name) or new_name in grammar_keywords()[0] or new_name in BUILTINS:
+        raise RenameRefused(f"'{new_name}' cannot be a name: it is not a word, or is a keyword or a built-in")
+    if any(name == new_name for name, _, _ in _declared(text, file, line)):
+        raise RenameRefused(f"'{new_name}' is declared already")
+    return references(text, file, line, column)
+
+
+def _quotes_open(before: str) -> bool | None:
+    """Return whether a string is open at the end of a line's beginning; None if a comment is."""
+    inside = False
+    escaped = False
+    for char in before:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char == "#":
+            return None
+    return inside
+
+
+def _lexed(text: str) -> list[Token]:
+    """Return the text's tokens (comments skipped), up to the first place the lexer cannot read."""
+    tokens: list[Token] = []
+    try:
+        for token in lark_parser().lex(text):
+            tokens.append(token)
+    except UnexpectedInput:
+        pass
+    return tokens
+
+
+def _tokens(text: str) -> list[Token]:
+    """Return the text's words (names and keywords) the lexer reads; never a string's or a comment's."""
+    return [token for token in _lexed(text) if _WORD.fullmatch(token.value)]
+
+
+def _span_of(token: Token, file: str) -> Span:
+    return Span(file, token.line or 1, token.column or 1, token.end_line or 1, token.end_column or 1)
+
+
+def _references(text: str) -> list[tuple[str, str]]:
+    """Return the (key, identity) of the file's own `reference` declarations, read from its tokens."""
+    tokens = _lexed(text)
+    return [
+        (unquote(tokens[i + 1].value), unquote(tokens[i + 2].value))
+        for i, t in enumerate(tokens[:-2])
+        if t.type == "REFERENCE" and tokens[i + 1].type == "STRING" and tokens[i + 2].type == "STRING"
+    ]
+
+
+def _sources() -> dict[str, Source]:
+    try:
+        return dict(shipped_sources())
+    except LandlordError:
+        return {}
+
+
+def _declared(text: str, file: str, line: int) -> Iterator[tuple[str, object, Span]]:
+    """Yield the named declarations of the file and its bases; a file that does not parse is read without the
+    line being typed."""
+    module = _parsed(text, file)
+    if module is None:
+        lines = text.splitlines()
+        module = _parsed("\n".join(lines[: line - 1] + [""] + lines[line:]), file)
+    if module is None:
+        return
+    for m in reversed(_with_bases(module, file)):
+        yield from _named(m.declarations)

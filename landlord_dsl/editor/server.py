@@ -3,7 +3,8 @@
 It offers what features.py answers: diagnostics as the file is edited
 (exactly those of `landlord-dsl check`, notes in other files attached to
 the problem they explain), the outline of declarations, go to definition
-(into the bases a variant extends), hover and formatting. Columns are
+(into the bases a variant extends), hover, formatting, completion, find
+references and rename (of names declared in the file only). Columns are
 counted in characters; a line with characters outside the Basic
 Multilingual Plane is placed as an editor counting UTF-16 units would not.
 """
@@ -11,6 +12,7 @@ Multilingual Plane is placed as an editor counting UTF-16 units would not.
 from __future__ import annotations
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -38,6 +40,17 @@ _SYMBOL_KIND = {
     "choice": lsp.SymbolKind.Enum,
     "kind": lsp.SymbolKind.Class,
     "table": lsp.SymbolKind.Struct,
+}
+
+
+_COMPLETION_KIND = {
+    "keyword": lsp.CompletionItemKind.Keyword,
+    "event": lsp.CompletionItemKind.Event,
+    "built-in": lsp.CompletionItemKind.Function,
+    "source": lsp.CompletionItemKind.Reference,
+    "function": lsp.CompletionItemKind.Function,
+    "action": lsp.CompletionItemKind.Method,
+    "const": lsp.CompletionItemKind.Constant,
 }
 
 
@@ -157,5 +170,47 @@ def build_server() -> LanguageServer:
             start=lsp.Position(line=0, character=0), end=lsp.Position(line=len(text.splitlines()) + 1, character=0)
         )
         return [lsp.TextEdit(range=whole, new_text=laid_out)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
+    def completion(params: lsp.CompletionParams) -> list[lsp.CompletionItem]:
+        text, file = text_and_file(params.text_document.uri)
+        found = features.completions(text, file, params.position.line + 1, params.position.character + 1)
+        return [
+            lsp.CompletionItem(
+                label=c.label,
+                kind=_COMPLETION_KIND.get(c.kind, lsp.CompletionItemKind.Variable),
+                detail=c.detail or c.kind,
+            )
+            for c in found
+        ]
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
+        uri = params.text_document.uri
+        text, file = text_and_file(uri)
+        line, column = params.position.line + 1, params.position.character + 1
+        found = features.references(text, file, line, column, params.context.include_declaration)
+        return [lsp.Location(uri=uri, range=_range(span)) for span in found]
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
+        text, file = text_and_file(params.text_document.uri)
+        try:
+            return _range(features.rename_target(text, file, params.position.line + 1, params.position.character + 1))
+        except features.RenameRefused as refused:
+            raise JsonRpcInvalidRequest(str(refused)) from None
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+    def rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit:
+        uri = params.text_document.uri
+        text, file = text_and_file(uri)
+        line, column = params.position.line + 1, params.position.character + 1
+        try:
+            places = features.rename(text, file, line, column, params.new_name)
+        except features.RenameRefused as refused:
+            raise JsonRpcInvalidRequest(str(refused)) from None
+        return lsp.WorkspaceEdit(
+            changes={uri: [lsp.TextEdit(range=_range(span), new_text=params.new_name) for span in places]}
+        )
 
     return server
