@@ -157,6 +157,15 @@ def test_rename_refuses_a_name_declared_only_in_the_shipped_base():
         features.rename_target(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")))
 
 
+def test_a_did_you_mean_hint_is_a_quick_fix_replacing_the_misspelt_name():
+    text = JACKPOT.read_text(encoding="utf-8").replace("reroute tax,", "reroute taxx,")
+    line, column = _place(text, "taxx")
+    (fix,) = features.quick_fixes(text, str(JACKPOT), line, line)
+    assert fix.title == "Replace 'taxx' with 'tax'" and fix.new_text == "tax"
+    assert (fix.span.line, fix.span.column, fix.span.end_column) == (line, column, column + len("taxx"))
+    assert features.quick_fixes(text, str(JACKPOT), line + 1, line + 5) == []  # not on the lines asked about
+
+
 # ------------------------------------------------------------------ end to end
 class _Editor:
     """An editor's side of the protocol, over the pipes of a `landlord-dsl lsp` child process."""
@@ -239,6 +248,9 @@ def test_the_server_publishes_checks_outlines_and_answers_as_you_edit(editor, tm
     line, column = _place(bad, "taxx")
     assert problem["range"]["start"] == {"line": line - 1, "character": column - 1}
     assert problem["message"] == "unknown purpose 'taxx'\nhint: did you mean 'tax'?" and problem["severity"] == 1
+    asked = {"textDocument": {"uri": uri}, "range": problem["range"], "context": {"diagnostics": [problem]}}
+    (action,) = editor.ask("textDocument/codeAction", asked)
+    assert action["kind"] == "quickfix" and action["edit"]["changes"][uri][0]["newText"] == "tax"
 
     change = {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": good}]}
     editor.send("textDocument/didChange", change, False)

@@ -30,6 +30,7 @@ from ..language.grammar import lark_parser
 from ..language.parser import parse
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DID_YOU_MEAN = re.compile(r"did you mean '([A-Za-z_][A-Za-z0-9_-]*)'\?")
 _LITERAL = re.compile(r'"([a-z_]+)"')  # a keyword of the grammar, as the Pygments lexer reads them
 _EVENT_RULE = re.compile(r"^!?event:(.*)$", re.MULTILINE)
 _AFTER_ON = re.compile(r"\bon\s+[A-Za-z_]*$")
@@ -54,6 +55,15 @@ class Completion:
     label: str
     kind: str
     detail: str | None = None
+
+
+@attrs.frozen
+class Fix:
+    """A quick fix from a checker's hint: its title, the place to replace and the text to put there."""
+
+    title: str
+    span: Span
+    new_text: str
 
 
 class RenameRefused(ValueError):
@@ -293,6 +303,28 @@ def rename(text: str, file: str, line: int, column: int, new_name: str) -> list[
     if any(name == new_name for name, _, _ in _declared(text, file, line)):
         raise RenameRefused(f"'{new_name}' is declared already")
     return references(text, file, line, column)
+
+
+def quick_fixes(text: str, file: str, first_line: int, last_line: int) -> list[Fix]:
+    """Return a fix for each problem on the lines `first_line` to `last_line` whose hint is "did you mean 'x'?":
+    the misspelt name (the problem's subject, or the name it starts at) replaced by the name suggested."""
+    lines = text.splitlines()
+    fixes: list[Fix] = []
+    for problem in problems(text, file):
+        span, hinted = problem.span, _DID_YOU_MEAN.search(problem.hint or "")
+        if span is None or hinted is None or span.file != file or not first_line <= span.line <= last_line:
+            continue
+        if span.line > len(lines):
+            continue
+        line = lines[span.line - 1]
+        name = problem.subject or word_at(text, span.line, span.column)
+        start = line.find(name, span.column - 1) if name else -1
+        if name is None or start < 0:
+            continue
+        place = Span(file, span.line, start + 1, span.line, start + 1 + len(name))
+        suggested = hinted.group(1)
+        fixes.append(Fix(f"Replace '{name}' with '{suggested}'", place, suggested))
+    return fixes
 
 
 def _quotes_open(before: str) -> bool | None:

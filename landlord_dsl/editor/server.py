@@ -4,7 +4,8 @@ It offers what features.py answers: diagnostics as the file is edited
 (exactly those of `landlord-dsl check`, notes in other files attached to
 the problem they explain), the outline of declarations, go to definition
 (into the bases a variant extends), hover, formatting, completion, find
-references and rename (of names declared in the file only). Columns are
+references, rename (of names declared in the file only) and quick fixes
+from the checker's "did you mean" hints. Columns are
 counted in characters; a line with characters outside the Basic
 Multilingual Plane is placed as an editor counting UTF-16 units would not.
 """
@@ -212,5 +213,21 @@ def build_server() -> LanguageServer:
         return lsp.WorkspaceEdit(
             changes={uri: [lsp.TextEdit(range=_range(span), new_text=params.new_name) for span in places]}
         )
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
+    )
+    def code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        uri = params.text_document.uri
+        text, file = text_and_file(uri)
+        found = features.quick_fixes(text, file, params.range.start.line + 1, params.range.end.line + 1)
+        return [
+            lsp.CodeAction(
+                title=fix.title,
+                kind=lsp.CodeActionKind.QuickFix,
+                edit=lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(range=_range(fix.span), new_text=fix.new_text)]}),
+            )
+            for fix in found
+        ]
 
     return server
