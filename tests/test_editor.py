@@ -93,6 +93,11 @@ def test_completion_offers_keywords_names_of_the_file_and_its_base_and_built_ins
     assert max_.kind == "built-in" and max_.detail == "max(int, int) -> int"
 
 
+def test_completion_reads_the_names_of_a_file_without_the_line_being_typed():
+    text = 'edition "x" {\n}\nconst wage = 100\nconst pay2 = wa +\n'  # line 4 does not parse yet
+    assert _labels(features.completions(text, "x.lg", 4, 16), "const") == ["wage"]
+
+
 def test_completion_after_on_offers_the_grammar_s_events():
     text = 'edition "x" {\n}\nrule r {\n  on \n}\n'
     assert _labels(features.completions(text, "x.lg", 4, 6)) == ["setup", "turn", "land", "pass", "shortfall"]
@@ -143,6 +148,7 @@ def test_rename_replaces_every_use_of_a_name_of_the_file():
         ("wage + 1", "pay3", "'pay3' is declared already"),
         ("wage + 1", "max", "'max' cannot be a name"),
         ("wage + 1", "two words", "'two words' cannot be a name"),
+        ("100", "top", "there is no name here"),
     ],
 )
 def test_rename_refuses_built_ins_keywords_and_clashes(needle, new, reason):

@@ -253,7 +253,7 @@ def references(text: str, file: str, line: int, column: int, include_declaration
     its declaration included or not; [] if the name is declared nowhere.
 
     Occurrences are found by the language's lexer, word for word: a field or parameter spelt like the
-    declaration counts as one of its occurrences.
+    declaration counts as one of its occurrences, and so does a keyword (a kind named `start`).
     """
     name = word_at(text, line, column)
     found = _declaration(text, file, line, column)
@@ -285,9 +285,10 @@ def rename_target(text: str, file: str, line: int, column: int) -> Span:
         raise RenameRefused(f"'{name}' is not declared in this file")
     if found[1].file != file:
         raise RenameRefused(f"'{name}' is declared in {Path(found[1].file).name}, which this file extends")
-    place = next(
-        p for p in references(text, file, line, column) if p.line == line and p.column <= column <= p.end_column
-    )
+    places = references(text, file, line, column)
+    place = next((p for p in places if p.line == line and p.column <= column <= p.end_column), None)
+    if place is None:
+        raise RenameRefused(f"'{name}' here cannot be read as a name (the lexer stops before it)")
     return place
 
 
