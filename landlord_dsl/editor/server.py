@@ -52,6 +52,14 @@ _COMPLETION_KIND = {
     "function": lsp.CompletionItemKind.Function,
     "action": lsp.CompletionItemKind.Method,
     "const": lsp.CompletionItemKind.Constant,
+    "option": lsp.CompletionItemKind.Property,
+    "account": lsp.CompletionItemKind.Variable,
+    "deck": lsp.CompletionItemKind.Module,
+    "card": lsp.CompletionItemKind.EnumMember,
+    "space": lsp.CompletionItemKind.Field,
+    "choice": lsp.CompletionItemKind.Enum,
+    "kind": lsp.CompletionItemKind.Class,
+    "table": lsp.CompletionItemKind.Struct,
 }
 
 
