@@ -8,7 +8,6 @@ as in diagnostics.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,17 +21,14 @@ from ..checking.builtins import BUILTINS
 from ..checking.loader import format_with_base, load_text, modules_with_bases, warnings_of
 from ..compiling.compiler import checked
 from ..core.errors import Diagnostic, LandlordError
-from ..core.resources import grammar_path
 from ..core.span import Span
 from ..language import ast
 from ..language.builder import unquote
-from ..language.grammar import lark_parser
+from ..language.grammar import event_names, grammar_words, lark_parser
 from ..language.parser import parse
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DID_YOU_MEAN = re.compile(r"did you mean '([A-Za-z_][A-Za-z0-9_-]*)'\?")
-_LITERAL = re.compile(r'"([a-z_]+)"')  # a keyword of the grammar, as the Pygments lexer reads them
-_EVENT_RULE = re.compile(r"^!?event:(.*)$", re.MULTILINE)
 _AFTER_ON = re.compile(r"\bon\s+[A-Za-z_]*$")
 _IN_SOURCE = re.compile(r'\bsource\s+"([^"]*)$')
 
@@ -207,13 +203,9 @@ def _line_of(span: Span, text: str, file: str) -> str | None:
     return lines[span.line - 1].strip() if 1 <= span.line <= len(lines) else None
 
 
-@functools.cache
 def grammar_keywords() -> tuple[frozenset[str], tuple[str, ...]]:
-    """Return (every keyword of the grammar, the event names a handler's `on` takes), read from the grammar file."""
-    grammar = grammar_path().read_text(encoding="utf-8")
-    event = _EVENT_RULE.search(grammar)
-    events = tuple(_LITERAL.findall(event.group(1))) if event else ()
-    return frozenset(_LITERAL.findall(grammar)), events
+    """Return (every keyword of the grammar, the event names a handler's `on` takes), read from the grammar."""
+    return grammar_words()[0], event_names()
 
 
 def completions(text: str, file: str, line: int, column: int) -> list[Completion]:

@@ -2,12 +2,15 @@
 
 `lark_parser` builds the LALR parser of grammar/landlord.lark (strict, with
 positions), kept in parser_cache; `keyword_terminals` lists the grammar's
-word keywords, which the syntax-error hints and the recovery look for.
+word keywords, which the syntax-error hints and the recovery look for;
+`grammar_words` and `event_names` read the grammar's text for the tools
+that must not fall behind it (the Pygments lexer, the editor's completion).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 
 from lark import Lark
 
@@ -39,3 +42,22 @@ def keyword_terminals() -> dict[str, str]:
         for t in lark_parser().terminals
         if t.pattern.type == "str" and t.pattern.value.isalpha()
     }
+
+
+_LITERAL = re.compile(r'"([a-z_]+)"')
+_DECLARATION = re.compile(r'^(?:\w+_decl|header):\s*(?:\[\w+\]\s*)?"([a-z_]+)"', re.MULTILINE)
+_EVENT_RULE = re.compile(r"^!?event:(.*)$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Return (every keyword of the grammar, the words that open a declaration), read from its text."""
+    text = grammar_path().read_text(encoding="utf-8")
+    return frozenset(_LITERAL.findall(text)), frozenset(_DECLARATION.findall(text))
+
+
+@functools.lru_cache(maxsize=1)
+def event_names() -> tuple[str, ...]:
+    """Return the events a handler's `on` takes (`setup`, `turn`, ...), in the grammar's order."""
+    event = _EVENT_RULE.search(grammar_path().read_text(encoding="utf-8"))
+    return tuple(_LITERAL.findall(event.group(1))) if event else ()

@@ -12,27 +12,17 @@ only by this module: `pip install 'landlord-dsl[highlight]'`.
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Generic, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from ..checking.builtins import BUILTINS
-from ..core.resources import grammar_path
-
-_LITERAL = re.compile(r'"([a-z_]+)"')
-_DECLARATION = re.compile(r'^(?:\w+_decl|header):\s*(?:\[\w+\]\s*)?"([a-z_]+)"', re.MULTILINE)
+from ..language.grammar import grammar_words
 
 CONSTANTS = ("true", "false", "none")
 WORD_OPERATORS = ("and", "or", "not", "in")
 CONFIDENCE = ("primary", "secondary", "code", "reconstruction", "original")
-
-
-def grammar_words() -> tuple[frozenset[str], frozenset[str]]:
-    """Return (every keyword of the grammar, the words that open a declaration)."""
-    text = grammar_path().read_text(encoding="utf-8")
-    return frozenset(_LITERAL.findall(text)), frozenset(_DECLARATION.findall(text))
 
 
 _ALL_WORDS, _DECLARATION_WORDS = grammar_words()
