@@ -57,10 +57,27 @@ class GameResult:
 
 
 class Game(Movement, Cards, Decisions, DiceSets):
-    """One game of a compiled Program between `players` seats.
+    """One game of a compiled Program, one seat for each of its `agents`.
 
     Randomness comes only from `chance` (a ChanceSource) and choices only from
     `agents` (one per seat), so a game is fixed by (rules, seed, decisions).
+    `new_game` makes one from a rule set or an edition's name.
+
+    Example::
+
+        >>> program = ld.compile_rules(ld.load_edition("landlords-game-1906"))
+        >>> game = Game(program, [ld.HeuristicAgent(), ld.RandomAgent(seed=1)], seed=7)
+        >>> game.play().turns > 0, len(game.scores())
+        (True, 2)
+
+    :param program: the compiled rules (from `compile_rules`).
+    :param agents: one Agent a seat, in seat order; their number is the number of players.
+    :param chance: what answers every throw and shuffle (default: `SeededChance(seed)`).
+    :param seed: the seed of the dice and shuffles, when `chance` is not given.
+    :param names: the seats' names, in seat order (default "Player 1", ...).
+    :param turn_limit: the turns after which the game stops (default: the rules', else the engine's).
+    :raises UsageError: the rules are not for that many players, the turn limit is out of range,
+        or `names` are not one a seat, none blank, no two alike.
     """
 
     def __init__(

@@ -81,6 +81,20 @@ class State:
     """A game of a compiled Program paused at its next request; see docs/state.md.
 
     Made by `new_state`. Reading methods replay what `apply` and `apply_chance` recorded, when needed.
+
+    Example::
+
+        >>> state = ld.new_state("landlords-game-1906", players=2, seed=7)
+        >>> while not state.is_terminal():
+        ...     state.apply(state.legal_actions()[0])
+        >>> len(state.scores())
+        2
+
+    :param program: the compiled rules (from `compile_rules`).
+    :param players: seats.
+    :param seed: the seed of the dice and shuffles, or None to be asked for each (`apply_chance`).
+    :param turn_limit: the turns after which the game stops (default: the rules').
+    :raises UsageError: the rules are not for that many players.
     """
 
     def __init__(self, program: Program, players: int, seed: int | None, turn_limit: int | None = None) -> None:
