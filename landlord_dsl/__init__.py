@@ -184,7 +184,7 @@ def __dir__() -> list[str]:
 def load_edition(name_or_path: str | Path) -> RuleSet:
     """Return the checked RuleSet of a shipped edition (by name) or of a .lg file (by path).
 
-    Example (as every example on this page, after ``import landlord_dsl as ld``)::
+    Example (the examples here assume ``import landlord_dsl as ld``):
 
         >>> rules = ld.load_edition("landlords-game-1906")
         >>> rules.name
@@ -205,7 +205,7 @@ def load_edition(name_or_path: str | Path) -> RuleSet:
 def parse(text: str, file: str = "<string>") -> ast.Module:
     """Return the typed AST (an `ast.Module`) of .lg source text, unchecked and unmerged.
 
-    Example::
+    Example:
 
         >>> HOUSE = '''edition "house" {
         ...     title "House rules"
@@ -236,7 +236,7 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     every citation that does not start with a source key. Nothing is raised for
     a problem in the text: it is returned.
 
-    Example::
+    Example:
 
         >>> [(d.span.line, d.message) for d in ld.check('edition "x" {')]
         [(1, "this '{' is never closed")]
@@ -260,7 +260,7 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
 def format_source(text: str, file: str = "<string>") -> str:
     """Return .lg source text in its canonical layout (comments are kept), as `landlord-dsl fmt` writes it.
 
-    Example::
+    Example:
 
         >>> print(ld.format_source('edition "x" { title "X" }'))
         edition "x" {
@@ -281,7 +281,7 @@ def format_source(text: str, file: str = "<string>") -> str:
 def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
     """Return the compiled Program of a RuleSet for the given option values.
 
-    Example::
+    Example:
 
         >>> program = ld.compile_rules(ld.load_edition("landlords-game-1906"), {"faster_game": True})
         >>> program.players
@@ -300,7 +300,7 @@ def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Prog
 def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
     """Return the semantic changes that turn rule set `a` into `b`, as `landlord-dsl diff` lists them.
 
-    Example::
+    Example:
 
         >>> HOUSE = '''edition "house" {
         ...     title "House rules"
@@ -326,7 +326,7 @@ def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
 def analyze(rules: RuleSet | str, **settings: Any) -> Analysis:
     """Return the exact long-run movement tables of one token, derived from the rules (no simulation).
 
-    Example::
+    Example:
 
         >>> table = ld.analyze("landlords-game-1906")
         >>> len(table.rows), table.rows[0].name
@@ -355,7 +355,7 @@ def coverage(
     For every rule, handler, branch arm, choice option, card, end condition and
     statement: in how many games and how many times, with its .lg file and line.
 
-    Example::
+    Example:
 
         >>> report = ld.coverage("landlords-game-1906", games=2)
         >>> report.games
@@ -378,7 +378,7 @@ def coverage(
 def shipped_editions() -> list[str]:
     """Return the names of every shipped edition and variant, each loadable by `load_edition`.
 
-    Example::
+    Example:
 
         >>> "landlords-game-1906" in ld.shipped_editions()
         True
@@ -402,7 +402,7 @@ def new_game(
 ) -> Game:
     """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is.
 
-    Example::
+    Example:
 
         >>> game = ld.new_game("landlords-game-1906", players=2, seed=7, names=["Ann", "Bo"])
         >>> result = game.play()
@@ -447,7 +447,7 @@ def new_state(
     With a `seed`, dice and shuffles are answered inside, as `new_game(..., seed=seed)` throws them;
     with None, each is a chance request the caller answers (`apply_chance`).
 
-    Example::
+    Example:
 
         >>> state = ld.new_state("landlords-game-1906", players=2)
         >>> state.is_chance(), type(state.request()).__name__
@@ -477,7 +477,7 @@ def env(
 ) -> LandlordAECEnv:
     """Return a PettingZoo AEC environment over a rule set (needs the `rl` extra); see docs/rl.md.
 
-    Example::
+    Example:
 
         >>> environment = ld.env("landlords-game-1906", players=2)
         >>> environment.reset(seed=1)

@@ -884,7 +884,7 @@ def load(name_or_path: str | Path) -> RuleSet:
 def load_text(text: str, file: str = "<string>") -> RuleSet:
     """Return the checked RuleSet of .lg source given as text (it may extend a shipped edition).
 
-    Example::
+    Example:
 
         >>> rules = ld.load_text('''edition "house" {
         ...     title "House rules"

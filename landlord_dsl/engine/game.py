@@ -63,7 +63,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
     `agents` (one per seat), so a game is fixed by (rules, seed, decisions).
     `new_game` makes one from a rule set or an edition's name.
 
-    Example::
+    Example:
 
         >>> program = ld.compile_rules(ld.load_edition("landlords-game-1906"))
         >>> game = Game(program, [ld.HeuristicAgent(), ld.RandomAgent(seed=1)], seed=7)

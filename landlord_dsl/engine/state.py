@@ -82,7 +82,7 @@ class State:
 
     Made by `new_state`. Reading methods replay what `apply` and `apply_chance` recorded, when needed.
 
-    Example::
+    Example:
 
         >>> state = ld.new_state("landlords-game-1906", players=2, seed=7)
         >>> while not state.is_terminal():
