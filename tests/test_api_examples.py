@@ -13,7 +13,9 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.checking import loader
-from landlord_dsl.engine import game, state
+from landlord_dsl.engine import game, saves, state
+from landlord_dsl.program import compiled
+from landlord_dsl.studies import rule_coverage
 
 ENTRY_POINTS = [
     ld.load_edition,
@@ -31,6 +33,11 @@ ENTRY_POINTS = [
     ld.coverage,
     game.Game,
     state.State,
+    loader.RuleSet,
+    compiled.Program,
+    rule_coverage.Coverage,
+    saves.state_to_json,
+    saves.state_from_json,
 ]
 
 

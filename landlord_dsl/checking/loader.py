@@ -42,7 +42,14 @@ _MAX_EXTENDS_DEPTH = 16
 
 @attrs.frozen
 class RuleSet:
-    """A checked edition or variant, ready to compile."""
+    """A checked edition or variant, ready to compile; made by `load_edition` or `load_text`.
+
+    Example:
+
+        >>> rules = ld.load_edition("landlords-game-1906")
+        >>> rules.name, rules.path.name
+        ('landlords-game-1906', 'landlords-game-1906.lg')
+    """
 
     name: str
     model: Model
