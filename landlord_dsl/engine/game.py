@@ -517,7 +517,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
             self.wealth_history.append(self.scores())
 
     def play_turn(self) -> None:
-        """Play one player's turn and check whether the game has ended."""
+        """Play one player's turn and check whether the game has ended; returns nothing.
+
+        The setup is played first if it has not been; `result()` is not None once the game has ended.
+
+        :raises RuleRuntimeError: a rule failed while it ran (a bug in the .lg file), located in it.
+        """
         if self.over:
             return
         seat = self.next_seat
@@ -600,6 +605,11 @@ class Game(Movement, Cards, Decisions, DiceSets):
         `on_turn`, if given, is called with the game after every turn (observe.follow uses it),
         `on_setup` once after the setup (the narrated `play` command uses both); what they raise
         comes out unchanged, never as a failure of the rules.
+
+        :param on_turn: called with the game after every turn.
+        :param on_setup: called with the game once, after the setup.
+        :returns: the turns and rounds played, why the game ended, the scores and the winners.
+        :raises RuleRuntimeError: a rule failed while it ran (a bug in the .lg file), located in it.
         """
         self._as_rule_failure(self.setup)
         if on_setup is not None:
@@ -678,6 +688,9 @@ class Game(Movement, Cards, Decisions, DiceSets):
 
         A state that does not fit the rules or breaks an invariant raises
         LandlordError and leaves the game as it was (saves.restore_game).
+
+        :param state: a saved game (from `save`, or `state_from_json`).
+        :raises SaveError: the state does not fit these rules or breaks an invariant.
         """
         restore_game(self, state)
 

@@ -228,7 +228,11 @@ class State:
     # ---------------------------------------------------------------- answering
     def apply(self, action: int | None) -> None:
         """Answer the pending decision (an option's index) or bid (an amount, or None to pass); returns
-        nothing. An answer not in `legal_actions()` raises UsageError and changes nothing."""
+        nothing. An answer not in `legal_actions()` raises UsageError and changes nothing.
+
+        :param action: one of `legal_actions()`.
+        :raises UsageError: the answer is not legal now, or no decision or bid is pending.
+        """
         self._ready()
         pending = self._pending
         if isinstance(pending, DecisionRequest):
@@ -247,7 +251,11 @@ class State:
 
     def apply_chance(self, outcome: Sequence[int]) -> None:
         """Answer the pending chance request: a throw (one face, 1 to sides, a die) or a shuffle's order
-        (a permutation of range(size)); returns nothing. Anything else raises UsageError."""
+        (a permutation of range(size)); returns nothing. Anything else raises UsageError.
+
+        :param outcome: the faces thrown, or the deck's new order.
+        :raises UsageError: the outcome does not fit the request, or no chance request is pending.
+        """
         self._ready()
         pending = self._pending
         if isinstance(pending, DiceRequest):
