@@ -182,14 +182,47 @@ def __dir__() -> list[str]:
 
 
 def load_edition(name_or_path: str | Path) -> RuleSet:
-    """Return the checked RuleSet of a shipped edition (by name) or a .lg file."""
+    """Return the checked RuleSet of a shipped edition (by name) or of a .lg file (by path).
+
+    Example (the examples here assume ``import landlord_dsl as ld``):
+
+        >>> rules = ld.load_edition("landlords-game-1906")
+        >>> rules.name
+        'landlords-game-1906'
+
+    :param name_or_path: a name from `shipped_editions()`, or the path of a .lg file
+        (which may extend a shipped edition or a file beside it).
+    :returns: the parsed, merged and checked rule set, ready for `compile_rules` or `new_game`.
+    :raises RuleSyntaxError: the file does not parse.
+    :raises RuleCheckError: the file parses but breaks a rule of the language.
+    :raises RuleSourceError: no shipped edition has that name and no file is at that path.
+    """
     from .checking.loader import load
 
     return load(name_or_path)
 
 
 def parse(text: str, file: str = "<string>") -> ast.Module:
-    """Return the typed AST (ast.Module) of .lg source text."""
+    """Return the typed AST (an `ast.Module`) of .lg source text, unchecked and unmerged.
+
+    Example:
+
+        >>> HOUSE = '''edition "house" {
+        ...     title "House rules"
+        ...     extends "landlords-game-1906"
+        ...     source "house-rule: ours" original
+        ... }
+        ... const wages = 150 source "house-rule" original
+        ... '''
+        >>> module = ld.parse(HOUSE)
+        >>> module.header.name, len(module.declarations)
+        ('house', 1)
+
+    :param text: the .lg source.
+    :param file: the name used in error locations.
+    :returns: the file's header and its declarations in order.
+    :raises RuleSyntaxError: the text does not parse (every syntax error found is in its diagnostics).
+    """
     from .language.parser import parse as _parse
 
     return _parse(text, file)
@@ -200,7 +233,18 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
 
     The warnings are those of `landlord-dsl check` (old syntax, a rule restated
     around an extension point, ...); with `strict`, as `check --strict`, also
-    every citation that does not start with a source key.
+    every citation that does not start with a source key. Nothing is raised for
+    a problem in the text: it is returned.
+
+    Example:
+
+        >>> [(d.span.line, d.message) for d in ld.check('edition "x" {')]
+        [(1, "this '{' is never closed")]
+
+    :param text: the .lg source (it may extend a shipped edition).
+    :param file: the name used in the diagnostics' locations.
+    :param strict: also warn of citations without a source key.
+    :returns: the diagnostics, each with its location, message and hint; empty when all is well.
     """
     from .checking.loader import load_text, warnings_of
     from .compiling.compiler import checked
@@ -214,21 +258,65 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
 
 
 def format_source(text: str, file: str = "<string>") -> str:
-    """Return .lg source text in its canonical layout (comments are kept)."""
+    """Return .lg source text in its canonical layout (comments are kept), as `landlord-dsl fmt` writes it.
+
+    Example:
+
+        >>> print(ld.format_source('edition "x" { title "X" }'))
+        edition "x" {
+            title "X"
+        }
+        <BLANKLINE>
+
+    :param text: the .lg source.
+    :param file: the name used in error locations.
+    :returns: the formatted text, ending in a newline.
+    :raises RuleSyntaxError: the text does not parse.
+    """
     from .checking.loader import format_with_base
 
     return format_with_base(text, file)
 
 
 def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
-    """Return the compiled Program of a RuleSet for the given option values."""
+    """Return the compiled Program of a RuleSet for the given option values.
+
+    Example:
+
+        >>> program = ld.compile_rules(ld.load_edition("landlords-game-1906"), {"faster_game": True})
+        >>> program.players
+        (2, 4)
+
+    :param rules: a checked rule set (from `load_edition` or `load_text`).
+    :param options: option values by option name; an option not given takes its default.
+    :returns: the Program every game of these rules and options runs.
+    :raises UsageError: an option is unknown or its value is not one it allows.
+    """
     from .compiling.compiler import compile_ruleset
 
     return compile_ruleset(rules, options)
 
 
 def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
-    """Return the semantic changes (a list of compare.Change) that turn rule set `a` into `b`."""
+    """Return the semantic changes that turn rule set `a` into `b`, as `landlord-dsl diff` lists them.
+
+    Example:
+
+        >>> HOUSE = '''edition "house" {
+        ...     title "House rules"
+        ...     extends "landlords-game-1906"
+        ...     source "house-rule: ours" original
+        ... }
+        ... const wages = 150 source "house-rule" original
+        ... '''
+        >>> [(c.category, c.change, c.name) for c in ld.diff("landlords-game-1906", ld.load_text(HOUSE))]
+        [('header', 'changed', 'title'), ('const', 'changed', 'wages')]
+
+    :param a: the rule set before, or a shipped edition's name or a .lg path.
+    :param b: the rule set after, likewise.
+    :returns: one `Change` for each declaration added, removed, changed, renamed or moved.
+    :raises LandlordError: `a` or `b` names no edition or file, or does not load.
+    """
     from .checking.loader import load
     from .presentation.compare import diff as _diff
 
@@ -236,7 +324,19 @@ def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
 
 
 def analyze(rules: RuleSet | str, **settings: Any) -> Analysis:
-    """Return the exact long-run movement tables of one token (an analysis.Analysis); see analysis.analyze."""
+    """Return the exact long-run movement tables of one token, derived from the rules (no simulation).
+
+    Example:
+
+        >>> table = ld.analyze("landlords-game-1906")
+        >>> len(table.rows), table.rows[0].name
+        (44, 'mother_earth')
+
+    :param rules: a rule set, or a shipped edition's name or a .lg path.
+    :param settings: those of `landlord_dsl.studies.analysis.analyze` (players, options, policy, ...).
+    :returns: an `Analysis`: per-space landing rows, rent rows and what they assume.
+    :raises LandlordError: the rules do not load, or their movement cannot be analysed exactly.
+    """
     from .studies.analysis import analyze as _analyze
 
     return _analyze(rules, **settings)
@@ -250,16 +350,41 @@ def coverage(
     seed: int = 0,
     bot_reserve: int | None = None,
 ) -> Coverage:
-    """Return what in the rules fired in `games` games of bots (seeds seed, seed+1, ..., as `simulate` plays):
-    for every rule, handler, branch arm, choice option, card, end condition and statement, in how many
-    games and how many times, with its .lg file and line (a Coverage; see rule_coverage.coverage)."""
+    """Return what in the rules fired in `games` games of bots (seeds seed, seed+1, ..., as `simulate` plays).
+
+    For every rule, handler, branch arm, choice option, card, end condition and
+    statement: in how many games and how many times, with its .lg file and line.
+
+    Example:
+
+        >>> report = ld.coverage("landlords-game-1906", games=2)
+        >>> report.games
+        2
+
+    :param rules: a rule set, or a shipped edition's name or a .lg path.
+    :param games: how many games to play.
+    :param players: seats a game (default: the edition's most).
+    :param options: option values by option name.
+    :param seed: the first game's seed.
+    :param bot_reserve: the cash the bots keep back (default: the rules' hint).
+    :returns: a `Coverage`; see `landlord_dsl.studies.rule_coverage.coverage`.
+    :raises LandlordError: the rules do not load, or a setting is out of range.
+    """
     from .studies.rule_coverage import coverage as _coverage
 
     return _coverage(rules, games, players, options, seed, bot_reserve)
 
 
 def shipped_editions() -> list[str]:
-    """Return the names of every shipped edition and variant."""
+    """Return the names of every shipped edition and variant, each loadable by `load_edition`.
+
+    Example:
+
+        >>> "landlords-game-1906" in ld.shipped_editions()
+        True
+
+    :returns: the names, editions first, then variants.
+    """
     from .core.resources import shipped_files
 
     return list(shipped_files())
@@ -277,8 +402,24 @@ def new_game(
 ) -> Game:
     """Return a new Game: heuristic bots unless `agents` are given, dice from `seed` unless `chance` is.
 
-    `names` are the seats' names, in seat order (default "Player 1", ...): one a seat, none blank, no two alike,
-    else UsageError.
+    Example:
+
+        >>> game = ld.new_game("landlords-game-1906", players=2, seed=7, names=["Ann", "Bo"])
+        >>> result = game.play()
+        >>> [game.names[seat] for seat in result.winners]
+        ['Ann']
+
+    :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path.
+    :param players: seats, when `agents` are not given.
+    :param seed: the seed of the dice and shuffles, when `chance` is not given.
+    :param agents: one Agent a seat, in seat order.
+    :param options: option values by option name (ignored for a Program, which has its own).
+    :param chance: a ChanceSource (e.g. `ScriptedChance`) that answers every throw and shuffle.
+    :param turn_limit: the turns after which the game stops (default: the rules').
+    :param names: the seats' names, in seat order (default "Player 1", ...).
+    :returns: the game, set up lazily: call `play()` or `play_turn()`.
+    :raises UsageError: the rules are not for that many players, or `names` are not one a seat,
+        none blank, no two alike.
     """
     from .agents import HeuristicAgent
     from .checking.loader import load
@@ -305,6 +446,20 @@ def new_state(
 
     With a `seed`, dice and shuffles are answered inside, as `new_game(..., seed=seed)` throws them;
     with None, each is a chance request the caller answers (`apply_chance`).
+
+    Example:
+
+        >>> state = ld.new_state("landlords-game-1906", players=2)
+        >>> state.is_chance(), type(state.request()).__name__
+        (True, 'DiceRequest')
+
+    :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path.
+    :param players: seats.
+    :param options: option values by option name (ignored for a Program).
+    :param seed: the seed of the dice and shuffles, or None to be asked for each.
+    :param turn_limit: the turns after which the game stops (default: the rules').
+    :returns: the state before the first request.
+    :raises UsageError: the rules are not for that many players.
     """
     from .checking.loader import load
     from .compiling.compiler import compile_ruleset
@@ -322,8 +477,19 @@ def env(
 ) -> LandlordAECEnv:
     """Return a PettingZoo AEC environment over a rule set (needs the `rl` extra); see docs/rl.md.
 
-    `settings` are LandlordAECEnv's: bots, reward, bid_levels, turn_limit,
-    illegal_action, render_mode.
+    Example:
+
+        >>> environment = ld.env("landlords-game-1906", players=2)
+        >>> environment.reset(seed=1)
+        >>> environment.agents
+        ['player_1', 'player_2']
+
+    :param rules: a rule set, or a shipped edition's name or a .lg path.
+    :param players: seats.
+    :param options: option values by option name.
+    :param settings: `LandlordAECEnv`'s: bots, reward, bid_levels, turn_limit, illegal_action, render_mode.
+    :returns: the environment; each of its agents is a learning seat.
+    :raises LandlordError: the `rl` extra is not installed, or the rules do not load.
     """
     from .core.errors import LandlordError
 

@@ -79,3 +79,20 @@ def test_every_name_shown_has_a_docstring_and_a_return_type(path, options):
     else:
         problems += undocumented(path, obj)
     assert problems == []
+
+
+def test_every_class_a_shown_function_returns_has_a_directive():
+    """A type in a signature on the page (analyze's Analysis, diff's Change, ...) is documented there too."""
+    shown = {path.rsplit(".", 1)[1] for path, _ in directives()}
+    returned = set()
+    for name in ld.__all__:
+        obj = getattr(ld, name)
+        if inspect.isfunction(obj):
+            annotation = str(inspect.signature(obj).return_annotation)
+            returned |= set(re.findall(r"\b([A-Z]\w+)\b", annotation))
+    assert returned - shown == set(), "returned by a function on docs/api.md but not documented there"
+
+
+def test_game_hides_the_engine_mixins_it_is_built_from():
+    options = dict(directives())["landlord_dsl.Game"]
+    assert "show_bases: false" in options and "inherited_members: false" in options

@@ -42,7 +42,14 @@ _MAX_EXTENDS_DEPTH = 16
 
 @attrs.frozen
 class RuleSet:
-    """A checked edition or variant, ready to compile."""
+    """A checked edition or variant, ready to compile; made by `load_edition` or `load_text`.
+
+    Example:
+
+        >>> rules = ld.load_edition("landlords-game-1906")
+        >>> rules.name, rules.path.name
+        ('landlords-game-1906', 'landlords-game-1906.lg')
+    """
 
     name: str
     model: Model
@@ -882,7 +889,28 @@ def load(name_or_path: str | Path) -> RuleSet:
 
 
 def load_text(text: str, file: str = "<string>") -> RuleSet:
-    """Load and check .lg source given as text (it may extend a shipped edition)."""
+    """Return the checked RuleSet of .lg source given as text (it may extend a shipped edition).
+
+    Example:
+
+        >>> rules = ld.load_text('''edition "house" {
+        ...     title "House rules"
+        ...     extends "landlords-game-1906"
+        ...     source "house-rule: ours" original
+        ... }
+        ... const wages = 150 source "house-rule" original
+        ... ''')
+        >>> rules.name, rules.model.consts["wages"].value.value
+        ('house', 150)
+
+    :param text: the .lg source.
+    :param file: the name used in error locations; a path ending in .lg whose folder exists
+        is also where `extends` looks first.
+    :returns: the parsed, merged and checked rule set.
+    :raises RuleSyntaxError: the text does not parse.
+    :raises RuleCheckError: it parses but breaks a rule of the language.
+    :raises RuleSourceError: the edition it extends cannot be found.
+    """
     where = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
     return _load_text(text, file, where, None)
 

@@ -57,10 +57,27 @@ class GameResult:
 
 
 class Game(Movement, Cards, Decisions, DiceSets):
-    """One game of a compiled Program between `players` seats.
+    """One game of a compiled Program, one seat for each of its `agents`.
 
     Randomness comes only from `chance` (a ChanceSource) and choices only from
     `agents` (one per seat), so a game is fixed by (rules, seed, decisions).
+    `new_game` makes one from a rule set or an edition's name.
+
+    Example:
+
+        >>> program = ld.compile_rules(ld.load_edition("landlords-game-1906"))
+        >>> game = Game(program, [ld.HeuristicAgent(), ld.RandomAgent(seed=1)], seed=7)
+        >>> game.play().turns > 0, len(game.scores())
+        (True, 2)
+
+    :param program: the compiled rules (from `compile_rules`).
+    :param agents: one Agent a seat, in seat order; their number is the number of players.
+    :param chance: what answers every throw and shuffle (default: `SeededChance(seed)`).
+    :param seed: the seed of the dice and shuffles, when `chance` is not given.
+    :param names: the seats' names, in seat order (default "Player 1", ...).
+    :param turn_limit: the turns after which the game stops (default: the rules', else the engine's).
+    :raises UsageError: the rules are not for that many players, the turn limit is out of range,
+        or `names` are not one a seat, none blank, no two alike.
     """
 
     def __init__(
@@ -500,7 +517,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
             self.wealth_history.append(self.scores())
 
     def play_turn(self) -> None:
-        """Play one player's turn and check whether the game has ended."""
+        """Play one player's turn and check whether the game has ended; returns nothing.
+
+        The setup is played first if it has not been; `result()` is not None once the game has ended.
+
+        :raises RuleRuntimeError: a rule failed while it ran (a bug in the .lg file), located in it.
+        """
         if self.over:
             return
         seat = self.next_seat
@@ -583,6 +605,11 @@ class Game(Movement, Cards, Decisions, DiceSets):
         `on_turn`, if given, is called with the game after every turn (observe.follow uses it),
         `on_setup` once after the setup (the narrated `play` command uses both); what they raise
         comes out unchanged, never as a failure of the rules.
+
+        :param on_turn: called with the game after every turn.
+        :param on_setup: called with the game once, after the setup.
+        :returns: the turns and rounds played, why the game ended, the scores and the winners.
+        :raises RuleRuntimeError: a rule failed while it ran (a bug in the .lg file), located in it.
         """
         self._as_rule_failure(self.setup)
         if on_setup is not None:
@@ -661,6 +688,9 @@ class Game(Movement, Cards, Decisions, DiceSets):
 
         A state that does not fit the rules or breaks an invariant raises
         LandlordError and leaves the game as it was (saves.restore_game).
+
+        :param state: a saved game (from `save`, or `state_from_json`).
+        :raises SaveError: the state does not fit these rules or breaks an invariant.
         """
         restore_game(self, state)
 

@@ -403,12 +403,38 @@ _WRITER = cattrs.Converter()
 
 
 def state_to_json(state: GameState) -> str:
-    """Serialise a GameState to JSON text."""
+    """Return a GameState (from `Game.save`) as JSON text, keys sorted.
+
+    Example:
+
+        >>> game = ld.new_game("landlords-game-1906", players=2, seed=7)
+        >>> game.play_turn()
+        >>> ld.state_from_json(ld.state_to_json(game.save())) == game.save()
+        True
+
+    :param state: a saved game.
+    :returns: the JSON text, which `state_from_json` reads back.
+    """
     return json.dumps(_WRITER.unstructure(state), sort_keys=True)
 
 
 def state_from_json(text: str) -> GameState:
-    """Read a GameState from JSON text; malformed input raises LandlordError."""
+    """Return the GameState that JSON text (from `state_to_json`) holds, for `Game.restore`.
+
+    Example:
+
+        >>> game = ld.new_game("landlords-game-1906", players=2, seed=7)
+        >>> game.play_turn()
+        >>> saved = ld.state_to_json(game.save())
+        >>> later = ld.new_game("landlords-game-1906", players=2)
+        >>> later.restore(ld.state_from_json(saved))
+        >>> later.scores() == game.scores()
+        True
+
+    :param text: JSON text.
+    :returns: the saved game it holds.
+    :raises SaveError: the text is not JSON, or not a saved game.
+    """
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as err:

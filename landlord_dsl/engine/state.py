@@ -81,6 +81,20 @@ class State:
     """A game of a compiled Program paused at its next request; see docs/state.md.
 
     Made by `new_state`. Reading methods replay what `apply` and `apply_chance` recorded, when needed.
+
+    Example:
+
+        >>> state = ld.new_state("landlords-game-1906", players=2, seed=7)
+        >>> while not state.is_terminal():
+        ...     state.apply(state.legal_actions()[0])
+        >>> len(state.scores())
+        2
+
+    :param program: the compiled rules (from `compile_rules`).
+    :param players: seats.
+    :param seed: the seed of the dice and shuffles, or None to be asked for each (`apply_chance`).
+    :param turn_limit: the turns after which the game stops (default: the rules').
+    :raises UsageError: the rules are not for that many players.
     """
 
     def __init__(self, program: Program, players: int, seed: int | None, turn_limit: int | None = None) -> None:
@@ -214,7 +228,11 @@ class State:
     # ---------------------------------------------------------------- answering
     def apply(self, action: int | None) -> None:
         """Answer the pending decision (an option's index) or bid (an amount, or None to pass); returns
-        nothing. An answer not in `legal_actions()` raises UsageError and changes nothing."""
+        nothing. An answer not in `legal_actions()` raises UsageError and changes nothing.
+
+        :param action: one of `legal_actions()`.
+        :raises UsageError: the answer is not legal now, or no decision or bid is pending.
+        """
         self._ready()
         pending = self._pending
         if isinstance(pending, DecisionRequest):
@@ -233,7 +251,11 @@ class State:
 
     def apply_chance(self, outcome: Sequence[int]) -> None:
         """Answer the pending chance request: a throw (one face, 1 to sides, a die) or a shuffle's order
-        (a permutation of range(size)); returns nothing. Anything else raises UsageError."""
+        (a permutation of range(size)); returns nothing. Anything else raises UsageError.
+
+        :param outcome: the faces thrown, or the deck's new order.
+        :raises UsageError: the outcome does not fit the request, or no chance request is pending.
+        """
         self._ready()
         pending = self._pending
         if isinstance(pending, DiceRequest):

@@ -73,6 +73,7 @@ class Change:
     new_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """Return the change as a JSON object, as `landlord-dsl diff --json` prints it (details as objects)."""
         data = attrs.asdict(self)
         data["details"] = [{"what": w, "old": o, "new": n} for w, o, n in self.details]
         return data

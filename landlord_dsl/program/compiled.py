@@ -37,7 +37,14 @@ class DiceSet:
 
 @attrs.define
 class Program:
-    """A compiled rule set for one choice of option values."""
+    """A compiled rule set for one choice of option values; made by `compile_rules`.
+
+    Example:
+
+        >>> program = ld.compile_rules(ld.load_edition("landlords-game-1906"))
+        >>> program.name, program.players, program.dice_count
+        ('landlords-game-1906', (2, 4), 2)
+    """
 
     title: str
     name: str

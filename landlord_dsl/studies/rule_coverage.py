@@ -62,7 +62,14 @@ class Item:
 
 @attrs.define
 class Coverage:
-    """What `coverage` found: the items of the rules in the order of their files, and the games played."""
+    """What `coverage` found: the items of the rules in the order of their files, and the games played.
+
+    Example:
+
+        >>> report = ld.coverage("landlords-game-1906", games=2, players=2)
+        >>> report.games, report.players, isinstance(report.never_fired(), list)
+        (2, 2, True)
+    """
 
     name: str
     title: str
