@@ -620,8 +620,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
             while not self.over:
                 self._as_rule_failure(self.play_turn)
                 on_turn(self)
-        self.log.append(("end", self.turn, self.end_reason))
+        self.log_end()
         return self.result()
+
+    def log_end(self) -> None:
+        """Record the end of the game in the log (after its last turn, as `play` and a stepped State do)."""
+        self.log.append(("end", self.turn, self.end_reason))
 
     def _play_turns(self) -> None:
         """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing."""

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError, UsageError
 from ..program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
-from .events import log_event_json
 from .game import Agent, Game
 
 if TYPE_CHECKING:
@@ -145,7 +144,7 @@ class State:
                 raise LandlordError("a stepped game's turn used fewer answers than were given")
             self._base, self._prefix = work, []
             if work.over:
-                work.log.append(("end", work.turn, work.end_reason))
+                work.log_end()
                 self._view = work
                 return
 
@@ -290,7 +289,7 @@ class State:
 
     def log_lines(self) -> list[str]:
         """Return the event log so far as JSON lines, as `Game.log_lines`."""
-        return [log_event_json(event) for event in self.game.log]
+        return self.game.log_lines()
 
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score now, by the rules' score formula (Game.scores)."""
@@ -317,7 +316,4 @@ def new_state(program: Program, players: int, seed: int | None = None, turn_limi
     With a `seed`, dice and shuffles are answered inside the state, exactly as `Game(seed=seed)` throws
     them; with None, every throw and shuffle is a chance request for the caller.
     """
-    lo, hi = program.players
-    if not lo <= players <= hi:
-        raise UsageError(f"{program.title} is for {lo} to {hi} players, not {players}")
-    return State(program, players, seed, turn_limit)
+    return State(program, players, seed, turn_limit)  # (Game refuses a number of seats the rules do not allow)
