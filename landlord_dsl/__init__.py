@@ -246,15 +246,9 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     :param strict: also warn of citations without a source key.
     :returns: the diagnostics, each with its location, message and hint; empty when all is well.
     """
-    from .checking.loader import load_text, warnings_of
-    from .compiling.compiler import checked
-    from .core.errors import LandlordError
+    from .compiling.compiler import diagnose
 
-    try:
-        ruleset = checked(load_text(text, file))
-    except LandlordError as err:
-        return list(err.diagnostics)
-    return warnings_of(ruleset, strict)
+    return diagnose(text, file, strict)
 
 
 def format_source(text: str, file: str = "<string>") -> str:

@@ -28,7 +28,7 @@ import linecache
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..checking.loader import RuleSet
+from ..checking.loader import RuleSet, load_text, warnings_of
 from ..checking.options import resolve_options
 from ..core.errors import Diagnostic, LandlordError, RuleCheckError
 from ..language import ast
@@ -312,6 +312,16 @@ def checked(ruleset: RuleSet) -> RuleSet:
     if problems:
         raise RuleCheckError(problems)
     return ruleset
+
+
+def diagnose(text: str, file: str = "<string>", strict: bool = False) -> list[Diagnostic]:
+    """Return what `landlord-dsl check` reports for .lg source text: its errors (loading it and working out
+    what it fixes), or when it has none its warnings (with `strict`, as `check --strict`); never raises for
+    a problem in the text."""
+    try:
+        return warnings_of(checked(load_text(text, file)), strict)
+    except LandlordError as err:
+        return list(err.diagnostics)
 
 
 def compile_ruleset(

@@ -18,8 +18,8 @@ from lark.lexer import Token
 
 from ..checking.bibliography import Source, shipped_sources
 from ..checking.builtins import BUILTINS
-from ..checking.loader import format_with_base, load_text, modules_with_bases, warnings_of
-from ..compiling.compiler import checked
+from ..checking.loader import format_with_base, modules_with_bases
+from ..compiling.compiler import diagnose as problems  # what `check` reports, as the editor shows it
 from ..core.errors import Diagnostic, LandlordError
 from ..core.span import Span
 from ..language import ast
@@ -64,14 +64,6 @@ class Fix:
 
 class RenameRefused(ValueError):
     """Why a name cannot be renamed (declared only in a base file, a keyword, a built-in, or not a name)."""
-
-
-def problems(text: str, file: str) -> list[Diagnostic]:
-    """Return what `landlord-dsl check` reports for the text of `file`: its errors, or when it has none its warnings."""
-    try:
-        return warnings_of(checked(load_text(text, file)))
-    except LandlordError as err:
-        return list(err.diagnostics)
 
 
 def outline(text: str, file: str) -> list[Symbol]:
@@ -265,6 +257,12 @@ def rename_target(text: str, file: str, line: int, column: int) -> Span:
     Raise RenameRefused for a name declared only in a base the file extends (a shipped edition is not
     renamed), a keyword, a built-in, or a place that is no declared name.
     """
+    return _renamed(text, file, line, column)[0]
+
+
+def _renamed(text: str, file: str, line: int, column: int) -> tuple[Span, list[Span]]:
+    """Return the place of the name at a place and every place of it in the file, if it may be renamed;
+    raise RenameRefused as rename_target says."""
     name = word_at(text, line, column)
     if name is None:
         raise RenameRefused("there is no name here")
@@ -281,7 +279,7 @@ def rename_target(text: str, file: str, line: int, column: int) -> Span:
     place = next((p for p in places if p.line == line and p.column <= column <= p.end_column), None)
     if place is None:
         raise RenameRefused(f"'{name}' here cannot be read as a name (the lexer stops before it)")
-    return place
+    return place, places
 
 
 def rename(text: str, file: str, line: int, column: int, new_name: str) -> list[Span]:
@@ -290,20 +288,23 @@ def rename(text: str, file: str, line: int, column: int, new_name: str) -> list[
     Raise RenameRefused when the name may not be renamed (see rename_target) or `new_name` is no name, is a
     keyword or a built-in, or is declared already.
     """
-    rename_target(text, file, line, column)
+    _, places = _renamed(text, file, line, column)
     if not _WORD.fullmatch(new_name) or new_name in grammar_keywords()[0] or new_name in BUILTINS:
         raise RenameRefused(f"'{new_name}' cannot be a name: it is not a word, or is a keyword or a built-in")
     if any(name == new_name for name, _, _ in _declared(text, file, line)):
         raise RenameRefused(f"'{new_name}' is declared already")
-    return references(text, file, line, column)
+    return places
 
 
-def quick_fixes(text: str, file: str, first_line: int, last_line: int) -> list[Fix]:
+def quick_fixes(
+    text: str, file: str, first_line: int, last_line: int, found: list[Diagnostic] | None = None
+) -> list[Fix]:
     """Return a fix for each problem on the lines `first_line` to `last_line` whose hint is "did you mean 'x'?":
-    the misspelt name (the problem's subject, or the name it starts at) replaced by the name suggested."""
+    the misspelt name (the problem's subject, or the name it starts at) replaced by the name suggested.
+    `found` are the text's problems when already known (`problems(text, file)`, worked out otherwise)."""
     lines = text.splitlines()
     fixes: list[Fix] = []
-    for problem in problems(text, file):
+    for problem in problems(text, file) if found is None else found:
         span, hinted = problem.span, _DID_YOU_MEAN.search(problem.hint or "")
         if span is None or hinted is None or span.file != file or not first_line <= span.line <= last_line:
             continue

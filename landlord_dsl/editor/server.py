@@ -126,10 +126,20 @@ def build_server() -> LanguageServer:
         document = server.workspace.get_text_document(uri)
         return document.source, to_fs_path(uri) or uri
 
-    def publish(uri: str) -> None:
+    checked: dict[str, tuple[str, list[Diagnostic]]] = {}  # by document: the text last checked, its problems
+
+    def problems_of(uri: str) -> tuple[str, str, list[Diagnostic]]:
+        """Return the document's text, file and problems, checking it only if its text changed since."""
         text, file = text_and_file(uri)
-        found = lsp_diagnostics(features.problems(text, file), uri, file)
-        server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found))
+        known = checked.get(uri)
+        if known is None or known[0] != text:
+            known = checked[uri] = (text, features.problems(text, file))
+        return text, file, known[1]
+
+    def publish(uri: str) -> None:
+        _, file, found = problems_of(uri)
+        shown = lsp_diagnostics(found, uri, file)
+        server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=shown))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
@@ -145,6 +155,7 @@ def build_server() -> LanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
+        checked.pop(params.text_document.uri, None)
         server.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )
@@ -227,8 +238,8 @@ def build_server() -> LanguageServer:
     )
     def code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
-        text, file = text_and_file(uri)
-        found = features.quick_fixes(text, file, params.range.start.line + 1, params.range.end.line + 1)
+        text, file, problems = problems_of(uri)  # (an editor asks for code actions as the cursor moves)
+        found = features.quick_fixes(text, file, params.range.start.line + 1, params.range.end.line + 1, problems)
         return [
             lsp.CodeAction(
                 title=fix.title,
