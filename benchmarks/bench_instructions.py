@@ -10,6 +10,13 @@ running it in each (it measures the working tree it belongs to).
 
     python benchmarks/bench_instructions.py --edition monopoly-1933-atlantic-city --games 50
 
+With `--peer FOLDER` (gamescomputersplay/monopoly's source, see bench_peer.py)
+it also counts the peer's instructions, as published and de-logged, and
+reports each side per throw, throws counted alike (bench_peer.py says how):
+the comparison machine load cannot distort.
+
+    python benchmarks/bench_instructions.py --games 50 --peer /path/to/monopoly
+
 Without valgrind on the PATH it says so and exits 0. Valgrind runs Python about
 50 times slower: 50 games of the 1933 edition take about a minute.
 """
@@ -23,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,10 +44,34 @@ for seed in range({games}):
     ld.new_game(program, players={players}, seed=seed).play()
 """
 
+_PEER_PLAY = """
+import sys
+sys.path.insert(0, {bench!r})
+from peer_copies import load_peer
+from pathlib import Path
+peer = load_peer(Path({folder!r}), {players}, {delogged}, Path({scratch!r}))
+for seed in range({games}):
+    peer.game((seed, seed))
+"""
+
 
 def instructions(edition: str, games: int, players: int) -> int:
     """Return the instructions valgrind counts for loading `edition` and playing `games` seeded games."""
-    script = _PLAY.format(root=str(ROOT), edition=edition, games=games, players=players)
+    return counted(_PLAY.format(root=str(ROOT), edition=edition, games=games, players=players))
+
+
+def peer_instructions(folder: Path, games: int, players: int, delogged: bool, scratch: Path) -> int:
+    """Return the instructions valgrind counts for loading the peer and playing `games` of its seeded games."""
+    bench = str(ROOT / "benchmarks")
+    return counted(
+        _PEER_PLAY.format(
+            bench=bench, folder=str(folder), players=players, delogged=delogged, scratch=str(scratch), games=games
+        )
+    )
+
+
+def counted(script: str) -> int:
+    """Return the instructions valgrind counts for running the Python `script`."""
     proc = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script],
         capture_output=True,
@@ -63,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--edition", default="monopoly-1933-atlantic-city")
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--peer", type=Path, help="also count the peer in this folder, per throw (see bench_peer.py)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -72,11 +105,35 @@ def main(argv: list[str] | None = None) -> int:
     total = instructions(args.edition, args.games, args.players)
     per_game = (total - loading) // args.games
     result = {"edition": args.edition, "games": args.games, "players": args.players, "instructions_per_game": per_game}
+    if args.peer is not None:
+        result |= per_throw(args, per_game)
     if args.json:
         print(json.dumps(result, indent=2))
-    else:
-        print(f"{args.edition}: {per_game:,} instructions a game ({args.games} games, {args.players} players)")
+        return 0
+    print(f"{args.edition}: {per_game:,} instructions a game ({args.games} games, {args.players} players)")
+    if args.peer is not None:
+        for name, figure in result["instructions_per_throw"].items():
+            print(f"  {name}: {figure:,} instructions a throw")
+        print(f"  the de-logged peer's instructions a throw over ours: {result['ratio']} (above 1, ours is faster)")
     return 0
+
+
+def per_throw(args: argparse.Namespace, per_game: int) -> dict:
+    """Return ours and the peer's (as published, and de-logged) instructions a throw, and the de-logged
+    peer's over ours, throws counted alike (bench_peer.py); the throws are counted outside valgrind."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_peer import Ours
+    from peer_copies import load_peer
+
+    seeds = range(args.games)
+    figures = {"interpreter": per_game * args.games // Ours(args.edition, args.players).play(seeds)[1]["throws"]}
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, delogged in (("peer", False), ("peer de-logged", True)):
+            throws = load_peer(args.peer, args.players, delogged, Path(scratch) / name).count(seeds)["throws"]
+            games = peer_instructions(args.peer, args.games, args.players, delogged, Path(scratch) / name)
+            empty = peer_instructions(args.peer, 0, args.players, delogged, Path(scratch) / name)
+            figures[name] = (games - empty) // throws
+    return {"instructions_per_throw": figures, "ratio": round(figures["peer de-logged"] / figures["interpreter"], 3)}
 
 
 if __name__ == "__main__":

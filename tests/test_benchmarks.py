@@ -193,11 +193,77 @@ def test_the_peer_comparisons_two_cores_count_what_one_core_plays():
     """bench_peer's `--jobs`: ours played in worker processes, counted as the same games on one core."""
     import bench_peer  # by its own name (on the path above): its workers' tasks are pickled by name
 
-    cores = bench_peer.on_cores("monopoly-1933-atlantic-city", 4, 6, 0, 2)
-    ours = bench_peer.Ours(ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city")), 4)
-    _, counts = ours.play(range(6))
+    cores = bench_peer.on_cores(("ours", "monopoly-1933-atlantic-city", 4), 6, 0, 2)
+    _, counts = bench_peer.Ours("monopoly-1933-atlantic-city", 4).play(range(6))
     assert (cores["games"], cores["throws"], cores["player_turns"]) == (6, counts["throws"], counts["player_turns"])
     assert cores["throws_per_s"] > 0
+
+
+def test_the_peer_comparison_counts_a_turns_throws_apart_from_the_others():
+    """Issue 31 §1: a throw counts when a rule handling `on turn` makes it (moving, or trying to leave jail);
+    1933's opening throws for the first player and a utility's fresh throw are counted apart."""
+    import bench_peer
+
+    ours = bench_peer.Ours("monopoly-1933-atlantic-city", 4)
+    _, counts = ours.play(range(3))
+    games = [ld.new_game(ours.program, players=4, seed=s) for s in range(3)]
+    for game in games:
+        game.play()
+    rules = [ours.program.rule_names[e[4]] for g in games for e in g.log if e[0] == "roll"]
+    assert counts["throws"] == sum(rule in ("moving", "jail_rule") for rule in rules)
+    assert counts["other_throws"] == sum(rule in ("first_player", "utility_rates") for rule in rules)
+    assert counts["throws"] + counts["other_throws"] == len(rules) and counts["other_throws"] >= 3 * 4
+
+
+def test_the_delogged_peer_copy_runs_log_statements_only_when_the_log_is_on():
+    peer_copies = _load("peer_copies")
+    source = (
+        "from monopoly.core.dice import Dice\n"
+        "import monopoly.log\n"
+        "from settings import GameSettings\n"
+        "def move(self, board, log):\n"
+        "    log.add(f'{self.name} moves')\n"
+        "    self.log.add('x')\n"
+        "    board.log_board_state(events_log)\n"
+        "    self.cash.add(5)\n"
+        "    return board\n"
+    )
+    import ast
+
+    guard = peer_copies._GuardLogging("monopoly_delogged", "settings_monopoly_delogged")
+    out = ast.unparse(ast.fix_missing_locations(guard.visit(ast.parse(source))))
+    assert "from monopoly_delogged.core.dice import Dice" in out
+    assert "import monopoly_delogged.log as monopoly" in out
+    assert "from settings_monopoly_delogged import GameSettings" in out
+    assert "if not log.disabled:\n        log.add(f'{self.name} moves')" in out
+    assert "if not self.log.disabled:\n        self.log.add('x')" in out
+    assert "if not events_log.disabled:\n        board.log_board_state(events_log)" in out
+    assert "    self.cash.add(5)\n    return board" in out  # not a log: unguarded
+
+
+def test_the_benchmark_history_keeps_each_run_with_its_origin(tmp_path):
+    history = _load("history")
+    path = tmp_path / "peer.json"
+    rounds = [{"interpreter": {"cpu_s": 2.0, "throws": 100_000}}, {"interpreter": {"cpu_s": 1.0, "throws": 100_000}}]
+    history.record_rounds(path, "monopoly-1933-atlantic-city", rounds, note="bench_peer.py --games 2")
+    history.record_rounds(path, "monopoly-1933-atlantic-city", rounds[1:], note="again")
+    import pyperf
+
+    (bench,) = pyperf.BenchmarkSuite.load(str(path)).get_benchmarks()
+    assert bench.get_name() == "monopoly-1933-atlantic-city: interpreter, CPU s per throw"
+    first, second = bench.get_runs()
+    assert first.values == (2e-05, 1e-05) and second.values == (1e-05,)
+    assert first.get_metadata()["command"] == "bench_peer.py --games 2" and "commit" in second.get_metadata()
+
+
+def test_the_projects_benchmark_history_reads_and_names_its_sources():
+    import pyperf
+
+    for path in (BENCH_DIR / "history").glob("*.json"):
+        for bench in pyperf.BenchmarkSuite.load(str(path)).get_benchmarks():
+            for run in bench.get_runs():
+                meta = run.get_metadata()
+                assert {"date", "commit", "command"} <= meta.keys(), (path.name, bench.get_name(), meta)
 
 
 def test_the_scale_benchmark_runs_and_finds_the_same_summary_on_two_cores():
