@@ -1,0 +1,118 @@
+"""The engine runs with no C extension and no greenlet: a stepped game under Pyodide in Node (issue 29).
+
+The project's wheel, built from the working tree, and pure-Python wheels of its dependencies are unpacked
+into Pyodide (CPython compiled to WebAssembly, where no C extension from PyPI and no greenlet can load);
+there a shipped edition is played through `ld.new_state`, the heuristic bot answering each request, and
+its log must be byte for byte the log of the same game played here under CPython. The CLI's `play` is
+compared the same way.
+
+Needs Node and what `.ci/pyodide` installs (npm's pyodide package, the dependency wheels); without them
+the test skips, unless LANDLORD_REQUIRE_PYODIDE=1 (set by .ci/run), when it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+from pyodide_support import build_wheel, compiled_files, missing, run
+
+pytestmark = pytest.mark.slow
+
+# Run both here and in Pyodide: the same code, so that only the interpreter differs.
+GAME = '''
+import contextlib
+import io
+
+import landlord_dsl as ld
+from landlord_dsl.cli.main import main
+from landlord_dsl.program.requests import DecisionRequest
+
+
+def stepped_log(edition, players, seed):
+    """Return the log lines of a game stepped through ld.new_state, the heuristic bot answering."""
+    state = ld.new_state(edition, players=players, seed=seed)
+    bot = ld.HeuristicAgent()
+    while not state.is_terminal():
+        request = state.request()
+        if isinstance(request, DecisionRequest):
+            state.apply(bot.choose(state.game, request))
+        else:
+            state.apply(bot.bid(state.game, request))
+    return state.log_lines()
+
+
+def cli_output(*args):
+    """Return the CLI's exit status and what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            status = main(list(args))
+        except SystemExit as exit:
+            status = exit.code
+    return status or 0, out.getvalue()
+'''
+
+IN_PYODIDE = """
+import importlib.util
+import json
+import sys
+
+result = {
+    "platform": sys.platform,
+    "log": stepped_log("landlords-game-1906", 3, 13),
+    "cli": cli_output("play", "landlords-game-1906", "--seed", "7"),
+    "greenlet": importlib.util.find_spec("greenlet") is not None or "greenlet" in sys.modules,
+    # every module loaded from an installed wheel: an extension module among them could not have loaded
+    "installed": sorted(
+        {m.__file__ for m in list(sys.modules.values()) if "site-packages" in (getattr(m, "__file__", None) or "")}
+    ),
+}
+json.dumps(result)
+"""
+
+
+@pytest.fixture(scope="module")
+def pyodide_game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Return what the game and the CLI gave under Pyodide, with the Node timings in `ms`."""
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("LANDLORD_REQUIRE_PYODIDE") == "1":
+            pytest.fail(f"{reason}; CI requires Pyodide (LANDLORD_REQUIRE_PYODIDE=1): run .ci/pyodide")
+        pytest.skip(f"{reason}; bash .ci/pyodide installs it")
+    scratch = tmp_path_factory.mktemp("pyodide")
+    wheel = build_wheel(scratch)
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    assert compiled_files(wheel) == []
+    result, ms = run(GAME + IN_PYODIDE, wheel, scratch)
+    return {**json.loads(result), "ms": ms}
+
+
+def here() -> dict[str, Any]:
+    """Return GAME's functions defined under this process's CPython."""
+    namespace: dict[str, Any] = {}
+    exec(GAME, namespace)
+    return namespace
+
+
+def test_the_program_ran_under_pyodide_with_only_pure_python_installed(pyodide_game):
+    assert pyodide_game["platform"] == "emscripten"
+    installed = pyodide_game["installed"]
+    assert any("/landlord_dsl/" in f for f in installed) and any("/lark/" in f for f in installed)
+    assert [f for f in installed if not f.endswith(".py")] == []
+    assert pyodide_game["greenlet"] is False
+
+
+def test_a_stepped_1906_game_logs_byte_for_byte_what_cpython_logs(pyodide_game):
+    expected = here()["stepped_log"]("landlords-game-1906", 3, 13)
+    assert len(expected) > 100 and expected[-1].startswith('["end"')
+    assert "\n".join(pyodide_game["log"]).encode("utf-8") == "\n".join(expected).encode("utf-8")
+
+
+def test_the_cli_plays_the_same_1906_game_under_pyodide(pyodide_game):
+    status, output = here()["cli_output"]("play", "landlords-game-1906", "--seed", "7")
+    assert status == 0 and "Final scores" in output
+    assert pyodide_game["cli"] == [status, output]
