@@ -12,13 +12,14 @@ the test skips, unless LANDLORD_REQUIRE_PYODIDE=1 (set by .ci/run), when it fail
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from typing import Any
 
 import pytest
 
-from pyodide_support import build_wheel, compiled_files, missing, run
+from pyodide_support import ROOT, build_wheel, compiled_files, missing, run
 
 pytestmark = pytest.mark.slow
 
@@ -77,7 +78,7 @@ json.dumps(result)
 
 @pytest.fixture(scope="module")
 def pyodide_game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Return what the game and the CLI gave under Pyodide, with the Node timings in `ms`."""
+    """Return what the game and the CLI gave under Pyodide, with the Node timings in `ms` and the `wheel` run."""
     reason = missing()
     if reason is not None:
         if os.environ.get("LANDLORD_REQUIRE_PYODIDE") == "1":
@@ -88,7 +89,7 @@ def pyodide_game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     assert compiled_files(wheel) == []
     result, ms = run(GAME + IN_PYODIDE, wheel, scratch)
-    return {**json.loads(result), "ms": ms}
+    return {**json.loads(result), "ms": ms, "wheel": wheel}
 
 
 def here() -> dict[str, Any]:
@@ -116,3 +117,15 @@ def test_the_cli_plays_the_same_1906_game_under_pyodide(pyodide_game):
     status, output = here()["cli_output"]("play", "landlords-game-1906", "--seed", "7")
     assert status == 0 and "Final scores" in output
     assert pyodide_game["cli"] == [status, output]
+
+
+def test_the_benchmark_reports_every_stage_on_both_sides(pyodide_game):
+    # benchmarks/bench_pyodide.py, one quick 1904 game: no timing asserted, only that every figure is there
+    spec = importlib.util.spec_from_file_location("_bench_pyodide", ROOT / "benchmarks" / "bench_pyodide.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.measure("landlords-game-1904", players=2, games=1, wheel=pyodide_game["wheel"])
+    for side in ("cpython ms", "pyodide ms"):
+        assert set(figures[side]) == set(bench.STAGES) and all(ms > 0 for ms in figures[side].values())
+    assert set(figures["node ms"]) == {"load Pyodide", "unpack wheels"}
+    assert bench.table(figures).count("\n") == len(bench.STAGES) + 3
