@@ -78,11 +78,12 @@ def dependency_wheels() -> list[Path]:
     return sorted((cache() / "wheels").glob("*.whl"))
 
 
-def run(program: str, wheel: Path, scratch: Path, timeout: float = 600) -> tuple[str, dict[str, float]]:
+def run(program: str, wheel: Path, scratch: Path, timeout: float = 600) -> tuple[str, dict[str, dict[str, float]]]:
     """Run `program` in a fresh Pyodide with the project's `wheel` and the dependency wheels installed.
 
     The program's last expression must be a str. Returns it and the milliseconds Node took to load
-    Pyodide (`load`), unpack the wheels (`unpack`) and run the program (`run`).
+    Pyodide (`load`), unpack the wheels (`unpack`) and run the program (`run`), each as
+    `{"wall": ..., "cpu": ...}` (the CPU time of the Node process, its helper threads included).
 
     :raises RuntimeError: Node exited with an error (the Python traceback is in the message).
     """
