@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,19 +78,17 @@ json.dumps(result)
 
 
 @pytest.fixture(scope="module")
-def pyodide_game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Return what the game and the CLI gave under Pyodide, with the Node timings in `ms` and the `wheel` run."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return the project's wheel built from the working tree, once Pyodide is known to be there."""
     reason = missing()
     if reason is not None:
         if os.environ.get("LANDLORD_REQUIRE_PYODIDE") == "1":
             pytest.fail(f"{reason}; CI requires Pyodide (LANDLORD_REQUIRE_PYODIDE=1): run .ci/pyodide")
         pytest.skip(f"{reason}; bash .ci/pyodide installs it")
-    scratch = tmp_path_factory.mktemp("pyodide")
-    wheel = build_wheel(scratch)
-    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
-    assert compiled_files(wheel) == []
-    result, ms = run(GAME + IN_PYODIDE, wheel, scratch)
-    return {**json.loads(result), "ms": ms, "wheel": wheel}
+    built = build_wheel(tmp_path_factory.mktemp("wheel"))
+    assert built.name.endswith("-py3-none-any.whl"), built.name
+    assert compiled_files(built) == []
+    return built
 
 
 def here() -> dict[str, Any]:
@@ -99,32 +98,32 @@ def here() -> dict[str, Any]:
     return namespace
 
 
-def test_the_program_ran_under_pyodide_with_only_pure_python_installed(pyodide_game):
-    assert pyodide_game["platform"] == "emscripten"
-    installed = pyodide_game["installed"]
+# One test, so that pytest-xdist's workers do not each load Pyodide for a part of it.
+def test_a_1906_game_stepped_under_pyodide_logs_byte_for_byte_what_cpython_logs(wheel, tmp_path):
+    result, _ = run(GAME + IN_PYODIDE, wheel, tmp_path)
+    there = json.loads(result)
+    assert there["platform"] == "emscripten"
+    # only pure Python came from the wheels: an extension module could not have loaded; no greenlet anywhere
+    installed = there["installed"]
     assert any("/landlord_dsl/" in f for f in installed) and any("/lark/" in f for f in installed)
     assert [f for f in installed if not f.endswith(".py")] == []
-    assert pyodide_game["greenlet"] is False
+    assert there["greenlet"] is False
 
-
-def test_a_stepped_1906_game_logs_byte_for_byte_what_cpython_logs(pyodide_game):
     expected = here()["stepped_log"]("landlords-game-1906", 3, 13)
     assert len(expected) > 100 and expected[-1].startswith('["end"')
-    assert "\n".join(pyodide_game["log"]).encode("utf-8") == "\n".join(expected).encode("utf-8")
+    assert "\n".join(there["log"]).encode("utf-8") == "\n".join(expected).encode("utf-8")
 
-
-def test_the_cli_plays_the_same_1906_game_under_pyodide(pyodide_game):
     status, output = here()["cli_output"]("play", "landlords-game-1906", "--seed", "7")
     assert status == 0 and "Final scores" in output
-    assert pyodide_game["cli"] == [status, output]
+    assert there["cli"] == [status, output]
 
 
-def test_the_benchmark_reports_every_stage_on_both_sides(pyodide_game):
+def test_the_benchmark_reports_every_stage_on_both_sides(wheel):
     # benchmarks/bench_pyodide.py, one quick 1904 game: no timing asserted, only that every figure is there
     spec = importlib.util.spec_from_file_location("_bench_pyodide", ROOT / "benchmarks" / "bench_pyodide.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    figures = bench.measure("landlords-game-1904", players=2, games=1, wheel=pyodide_game["wheel"])
+    figures = bench.measure("landlords-game-1904", players=2, games=1, wheel=wheel)
     for side in ("cpython", "pyodide"):
         assert set(figures[side]) == set(bench.STAGES)
         assert all(ms["wall"] > 0 and ms["cpu"] >= 0 for ms in figures[side].values())
