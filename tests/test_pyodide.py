@@ -1,7 +1,8 @@
 """The engine runs with no C extension and no greenlet: a stepped game under Pyodide in Node (issue 29).
 
 The project's wheel, built from the working tree, and pure-Python wheels of its dependencies are unpacked
-into Pyodide (CPython compiled to WebAssembly, where no C extension from PyPI and no greenlet can load);
+into Pyodide (CPython compiled to WebAssembly, where no extension module built for Linux, greenlet's included,
+can load);
 there a shipped edition is played through `ld.new_state`, the heuristic bot answering each request, and
 its log must be byte for byte the log of the same game played here under CPython. The CLI's `play` is
 compared the same way.
