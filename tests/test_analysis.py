@@ -70,10 +70,16 @@ def test_standard_deck_matches_the_published_long_run_table_to_a_hundredth_of_a_
         str(STANDARD), options={"jail_cards": "returned"}, prefer=["pay_fine"], check_economy=False, rents=False
     )
     rows = {r.index: r for r in published.rows if not r.status}
+    in_jail = next(r for r in published.rows if r.index == 10 and r.status == "in_jail=true")
     for sq in table["square"]:
-        # the jail corner: just visiting and in jail together (a throw from jail starts after the fine)
+        # the jail corner: the plain row is just visiting and in jail together
         expected = sq["percent"] + (table["in_jail"] if sq["index"] == 10 else 0.0)
         assert abs(100 * rows[sq["index"]].throw - expected) < 0.01, sq["name"]
+    # issue 33 §4: a throw that sends the token to jail ends in jail, although the fine is paid before the
+    # next throw (the status was once read at the next throw, after the fine: in jail 0 %, just visiting 6.2 %)
+    assert abs(100 * in_jail.throw - table["in_jail"]) < 0.01
+    visiting = next(sq["percent"] for sq in table["square"] if sq["index"] == 10)
+    assert abs(100 * (rows[10].throw - in_jail.throw) - visiting) < 0.01
     assert abs(published.throws_per_turn - table["throws_per_turn"]["value"]) < 1e-9
     # the convention matters at this precision: with the cards kept, as the rules say, the Chance
     # squares come out more than a hundredth of a point lower (a held card leaves its deck)
@@ -290,6 +296,31 @@ def test_cli_prints_the_table_markdown_and_json(tmp_path):
         "cost",
         "payback",
     }
+
+
+def test_the_text_report_says_what_it_assumes_and_what_each_column_means(ring):
+    """Issue 33 §4: a reader who is not a Markov-chain specialist can read the default text: what is exact
+    and under what, a legend, no timing (the same rules print the same text), no internal jargon."""
+    text = ring.render_text()
+    assert "Exact for the movement of one token under these rules" in text
+    assert "evidence, not proof, for real games" in text  # the economy check ran and found nothing
+    for column in ("throw %", "turn %", "visits/turn", "[status]"):
+        assert any(line.startswith(column) for line in text.splitlines()), column
+    assert " ms" not in text and "draws: uniform" not in text
+    assert all(len(line) <= 100 for line in text.splitlines() if not line.startswith(("warning", " ")))
+    again = analyze(str(RING), check_economy=True)
+    assert again.render_text() == text and again.render_markdown() == ring.render_markdown()
+    assert "- **turn %**: share of turns that end on the space." in ring.render_markdown()
+
+
+def test_a_rent_column_with_nothing_in_it_is_left_out(ring):
+    """Issue 33 §4: cost and payback are left out where no row has one (no rule's decision builds)."""
+    import attrs
+
+    no_costs = attrs.evolve(ring, rents=tuple(attrs.evolve(r, cost=None, payback=None) for r in ring.rents))
+    text = no_costs.render_text()
+    assert "rent/opponent turn" in text and "payback" not in text and " cost" not in text
+    assert "payback (turns)" in ring.render_text()
 
 
 def test_cli_rejects_a_malformed_buildings_argument(capsys):

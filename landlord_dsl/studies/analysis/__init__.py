@@ -135,7 +135,8 @@ def analyze(
                 )
     if check_economy:
         step("checking the movement against a game played on")
-    warnings = economy_warnings(ex, order, end_rows, turns=10 * players, seed=seed) if check_economy else []
+    economy_turns = 10 * players
+    warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
     if rents:
         step("measuring the rents")
     rent_rows = rent_table(ex, visits, buildings) if rents else []
@@ -153,6 +154,7 @@ def analyze(
         tuple(warnings),
         time.perf_counter() - began,
         check_economy,
+        economy_turns if check_economy else 0,
     )
 
 

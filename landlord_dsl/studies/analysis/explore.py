@@ -452,6 +452,8 @@ class Explorer:
             throw_ends: list = []
             paths.throw_ends = throw_ends
             finished = self.run_turn(key)
+            if finished:
+                paths.end_throw()
             paths.throw_ends = None
             if self.trace.run_live - set(self.live):
                 raise NewLive()

@@ -77,7 +77,9 @@ class _Paths:
         if d == len(self.path):
             if self.memo is not None:
                 frames, state, dice = self.signature(roll)  # type: ignore[misc]
-                reduced, full = (frames, state), (frames, state, dice)
+                # whether the turn has thrown yet decides whether the next throw ends one (see `roll`)
+                reduced = (frames, state, self.last_roll >= 0)
+                full = (*reduced, dice)
                 known = self.memo.get(reduced)
                 if known is _DICE_READ:
                     known = self.memo_full.get(full)
@@ -161,10 +163,17 @@ class _Paths:
         self.path, self.widths, self.nodes = [], [], []
         self.root = ({}, {}, {})
 
+    def end_throw(self) -> None:
+        """Note where the turn's latest throw ended, if it threw: where the token stands now, in the status
+        it has now. Called at the next throw of the turn and when the turn ends, so that what happens at
+        the start of a turn (a fine paid to leave jail) is not read as the end of the throw before."""
+        if self.throw_ends is not None and self.last_roll >= 0:
+            self.throw_ends.append((self.where(), self.depth))  # type: ignore[misc]
+
     # the ChanceSource protocol
     def roll(self, request):
-        if self.throw_ends is not None and self.game.started:  # type: ignore[union-attr]
-            self.throw_ends.append((self.where(), self.depth))  # type: ignore[misc]
+        if self.game.started:  # type: ignore[union-attr]
+            self.end_throw()
         return self._answer(self.dice_classes(request.count), True)
 
     def shuffle(self, request):
