@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("pygments")
 
 from landlord_dsl.core.resources import shipped_files
+from landlord_dsl.core.version import __version__
 from landlord_dsl.editor import textmate
 from landlord_dsl.language.grammar import grammar_words
 from landlord_dsl.language.parser import parse
@@ -57,6 +58,7 @@ def test_the_package_names_files_that_exist_and_the_server_the_package_installs(
     command = contributes["configuration"]["properties"]["landlordDsl.server.command"]["default"]
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert command[0] in scripts and command[1:] == ["lsp"]
+    assert PACKAGE["version"] == __version__
     extension = (EXTENSION / PACKAGE["main"]).read_text(encoding="utf-8")
     assert '"landlordDsl"' in extension and 'language: "lg"' in extension
 
