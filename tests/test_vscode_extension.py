@@ -20,7 +20,7 @@ pytest.importorskip("pygments")
 
 from landlord_dsl.core.resources import shipped_files
 from landlord_dsl.core.version import __version__
-from landlord_dsl.editor import textmate
+from landlord_dsl.editor import features, textmate
 from landlord_dsl.language.grammar import grammar_words
 from landlord_dsl.language.parser import parse
 from landlord_dsl.presentation.highlight import LandlordLexer
@@ -185,3 +185,14 @@ def test_vs_code_highlights_every_shipped_file_as_the_pygments_lexer_does():
                 assert not any(s.startswith("string.") for s in scopes) or lines[number].lstrip().startswith('"'), (
                     f"{path.name}:{number + 1}"
                 )
+
+
+def test_the_screenshots_file_has_the_one_misspelling_it_shows_fixed():
+    # docs/editing.md's picture (scripts/screenshot) shows this file's problem and its quick fix
+    path = EXTENSION / "media" / "demo.lg"
+    text = path.read_text(encoding="utf-8")
+    (problem,) = features.problems(text, str(path))
+    assert problem.message == "unknown name 'tresury'" and problem.hint == "did you mean 'treasury'?"
+    assert problem.span is not None
+    (fix,) = features.quick_fixes(text, str(path), problem.span.line, problem.span.line, [problem])
+    assert features.problems(text.replace("tresury", fix.new_text), str(path)) == []
