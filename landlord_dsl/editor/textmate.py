@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from ..checking.builtins import BUILTINS
-from ..language.grammar import grammar_words
+from ..language.grammar import grammar_words, keyword_terminals
 from ..presentation.highlight import CONFIDENCE, CONSTANTS, WORD_OPERATORS
 
 SCOPE = "source.lg"
@@ -40,6 +40,8 @@ def _alternatives(words: list[str], *, capture: bool = False) -> str:
 def grammar() -> dict:
     """Return the TextMate grammar of `.lg` files, as the JSON object VS Code reads."""
     every, declarations = grammar_words()
+    # (grammar_words also picks up quoted words of the grammar's comments, `"a" | "b"`: only terminals count)
+    every &= frozenset(keyword_terminals())
     fixed = set(CONSTANTS) | set(WORD_OPERATORS) | set(CONFIDENCE)
     others = sorted(every - declarations - fixed)
     keyword = _alternatives(sorted(every))
