@@ -81,16 +81,50 @@ def _labels(found: list[features.Completion], kind: str | None = None) -> list[s
     return [c.label for c in found if kind is None or c.kind == kind]
 
 
-def test_completion_offers_keywords_names_of_the_file_and_its_base_and_built_ins():
+def test_completion_offers_names_of_the_file_and_its_base_and_built_ins():
     text = JACKPOT.read_text(encoding="utf-8")
     line, column = _place(text, "reroute tax", len("reroute "))
     found = features.completions(text, str(JACKPOT), line, column)
-    keywords, _ = features.grammar_keywords()
-    assert set(_labels(found, "keyword")) == keywords and {"rule", "const", "on", "extends"} <= keywords
+    assert _labels(found, "keyword") == []  # `reroute` takes a name, never a keyword
     assert "jackpot" in _labels(found, "account")  # declared in the variant
     assert "tax" in _labels(found, "purpose")  # declared in the Atlantic City edition it extends
     (max_,) = [c for c in found if c.label == "max"]
     assert max_.kind == "built-in" and max_.detail == "max(int, int) -> int"
+
+
+def test_completion_offers_the_keywords_the_grammar_allows_at_the_place():
+    header = 'edition "x" {\n}\nconst wage = 100\n'
+    # after a rule's title: what may come before its `{`, and no name
+    assert _labels(features.completions(header + 'rule r "R" \n', "x.lg", 4, 12)) == [
+        "after",
+        "before",
+        "off",
+        "replaces",
+        "source",
+    ]
+    # a statement's first word: the statements' keywords, and no names or built-ins
+    statement = header + "rule r {\n  on turn {\n    p\n  }\n}\n"
+    found = features.completions(statement, "x.lg", 6, 6)
+    assert {"pay", "set", "if", "for", "choose", "roll"} <= set(_labels(found)) and "wage" not in _labels(found)
+    assert {c.kind for c in found} == {"keyword"} and "rule" not in _labels(found)
+    # in an expression: names, built-ins and the keywords an expression may start with
+    expression = header + "rule r {\n  on turn {\n    pay w\n  }\n}\n"
+    found = features.completions(expression, "x.lg", 6, 10)
+    assert "wage" in _labels(found, "const") and "max" in _labels(found, "built-in")
+    assert {"not", "if", "true", "none"} <= set(_labels(found, "keyword")) and "pay" not in _labels(found)
+    # in the header: its items
+    assert _labels(features.completions('edition "x" {\n  pl\n}\n', "x.lg", 2, 5)) == [
+        "dice",
+        "extends",
+        "players",
+        "source",
+        "title",
+        "turn",
+    ]
+    # where the text before does not parse, every keyword
+    broken = header + "rule r {{\n  \n"
+    keywords, _ = features.grammar_keywords()
+    assert set(_labels(features.completions(broken, "x.lg", 5, 3), "keyword")) == keywords
 
 
 def test_completion_reads_the_names_of_a_file_without_the_line_being_typed():

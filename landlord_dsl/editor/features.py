@@ -24,13 +24,15 @@ from ..core.errors import Diagnostic, LandlordError
 from ..core.span import Span
 from ..language import ast
 from ..language.builder import unquote
-from ..language.grammar import event_names, grammar_words, lark_parser
+from ..language.grammar import event_names, grammar_words, keyword_terminals, lark_parser
 from ..language.parser import parse
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DID_YOU_MEAN = re.compile(r"did you mean '([A-Za-z_][A-Za-z0-9_-]*)'\?")
 _AFTER_ON = re.compile(r"\bon\s+[A-Za-z_]*$")
 _IN_SOURCE = re.compile(r'\bsource\s+"([^"]*)$')
+_TYPED = re.compile(r"[A-Za-z0-9_]*$")
+_FIRST_WORD = re.compile(r"^([a-z_]+)\b")
 
 
 @attrs.frozen
@@ -205,7 +207,9 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
 
     Inside `source "…"` (before the locator's `,` or `:`): the bibliography's keys and the file's own
     `reference`s. In any other string or in a comment: nothing. After `on `: the event names. Elsewhere: the
-    grammar's keywords, the names declared in the file and the bases it extends, and the built-in functions.
+    keywords the grammar allows there and, where it allows a name, the names declared in the file and the bases
+    it extends and the built-in functions; where the text before the place does not parse, every keyword and
+    name.
     """
     lines = text.splitlines()
     before = lines[line - 1][: column - 1] if 1 <= line <= len(lines) else ""
@@ -221,7 +225,13 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
     keywords, events = grammar_keywords()
     if _AFTER_ON.search(before):
         return [Completion(event, "event") for event in events]
+    allowed = _allowed_terminals(lines[: line - 1], before)
+    if allowed is not None:
+        terminals = keyword_terminals()
+        keywords = frozenset(word for word in keywords if terminals.get(word) in allowed)
     found = [Completion(word, "keyword") for word in sorted(keywords)]
+    if allowed is not None and "NAME" not in allowed:
+        return found
     seen: set[str] = set()
     for name, decl, _ in _declared(text, file, line):
         if name not in seen:
@@ -230,6 +240,28 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
     for name, builtin in sorted(BUILTINS.items()):
         found.append(Completion(name, "built-in", f"{name}({', '.join(builtin.params)}) -> {builtin.result}"))
     return found
+
+
+def _allowed_terminals(lines: list[str], before: str) -> frozenset[str] | None:
+    """Return the terminals (`RULE`, `NAME`, ...) the grammar allows where the word being typed at the end of
+    `before` starts, after the `lines` above it; None if the text before that place does not parse.
+
+    Only the declaration the place is in is parsed, after a stand-in header: the last line above that starts a
+    declaration at its first column (a formatted file's declarations do), or the whole text if none does.
+    """
+    typed = _TYPED.sub("", before, count=1)
+    declaring = grammar_words()[1] - {"edition"}
+    start = next(
+        (i for i in range(len(lines) - 1, -1, -1) if (m := _FIRST_WORD.match(lines[i])) and m.group(1) in declaring),
+        None,
+    )
+    prefix = "\n".join([*lines, typed]) if start is None else 'edition "_" { }\n' + "\n".join([*lines[start:], typed])
+    try:
+        interactive = lark_parser().parse_interactive(prefix, start="start")
+        interactive.exhaust_lexer()
+        return frozenset(interactive.accepts())
+    except (UnexpectedInput, RecursionError):
+        return None
 
 
 def references(text: str, file: str, line: int, column: int, include_declaration: bool = True) -> list[Span]:
