@@ -359,3 +359,52 @@ def test_without_the_extra_the_command_says_what_to_install(monkeypatch, capsys)
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # as if pygls were not installed
     assert main(["lsp"]) == 2
     assert "pip install 'landlord-dsl[lsp]'" in capsys.readouterr().err
+
+
+def _fields(text: str, file: str, line: int, column: int) -> dict[str, str | None]:
+    found = features.completions(text, file, line, column)
+    assert {c.kind for c in found} == {"field"}, found
+    return {c.label: c.detail for c in found}
+
+
+_KINDS = 'edition "x" {\n}\nplayer var in_jail: bool = false\nspace var houses = 0\nkind lot "Lot" { price: int }\n'
+
+
+def test_completion_after_a_dot_offers_the_fields_of_a_player():
+    text = _KINDS + "rule r {\n  on turn {\n    if player.in {\n    }\n  }\n}\n"
+    fields = _fields(text, "x.lg", 8, len("    if player.in") + 1)
+    assert fields["in_jail"] == "true/false" and fields["cash"] == "a number" and "price" not in fields
+
+
+def test_completion_after_a_dot_follows_loops_parameters_and_fields():
+    loop = _KINDS + "rule r {\n  on turn {\n    for p in players {\n      pay p.space.\n    }\n  }\n}\n"
+    fields = _fields(loop, "x.lg", 9, len("      pay p.space.") + 1)
+    assert fields["price"] == "a number" and fields["houses"] == "a number" and fields["owner"] == "a player or none"
+    assert "cash" not in fields
+    parameter = _KINDS + "function rent_of(s: space) = s.\n"
+    assert "price" in _fields(parameter, "x.lg", 6, len("function rent_of(s: space) = s.") + 1)
+    dice = _KINDS + "rule r {\n  on turn {\n    let d = dice.t\n  }\n}\n"
+    assert set(_fields(dice, "x.lg", 8, len("    let d = dice.t") + 1)) == {
+        "total",
+        "double",
+        "first",
+        "second",
+        "count",
+        "face",
+    }
+
+
+def test_completion_after_a_dot_in_a_text_s_hole_and_on_an_unknown_value():
+    hole = _KINDS + 'rule r {\n  on turn {\n    say "{here.pr\n  }\n}\n'
+    assert "price" in _fields(hole, "x.lg", 8, len('    say "{here.pr') + 1)
+    unknown = _KINDS + "rule r {\n  on turn {\n    let x = mystery.\n  }\n}\n"
+    fields = _fields(unknown, "x.lg", 8, len("    let x = mystery.") + 1)
+    assert fields["cash"] == "a field of a player" and fields["price"] == "a field of a space"
+
+
+def test_completion_after_a_dot_in_a_variant_offers_the_base_s_variables():
+    text = JACKPOT.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    typed = text + "\nrule peek {\n    on turn {\n        if player.\n    }\n}\n"
+    fields = _fields(typed, str(JACKPOT), len(lines) + 4, len("        if player.") + 1)
+    assert fields["in_jail"] == "true/false" and fields["jail_tries"] == "a number"  # the 1933 edition's

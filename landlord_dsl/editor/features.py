@@ -19,9 +19,25 @@ from lark.lexer import Token
 from ..checking.bibliography import Source, shipped_sources
 from ..checking.builtins import BUILTINS
 from ..checking.loader import format_with_base, modules_with_bases
+from ..checking.model import param_type
 from ..compiling.compiler import diagnose as problems  # what `check` reports, as the editor shows it
 from ..core.errors import Diagnostic, LandlordError
 from ..core.span import Span
+from ..core.types import (
+    ACCOUNT,
+    BUILTIN_FIELDS,
+    CARD,
+    CONTEXT_NAMES,
+    DECK,
+    DICE,
+    PLAYER,
+    SHORTFALL_NAMES,
+    SPACE,
+    describe,
+    dice_set_name,
+    element_of,
+    strip_optional,
+)
 from ..language import ast
 from ..language.builder import unquote
 from ..language.grammar import event_names, grammar_words, keyword_terminals, lark_parser
@@ -33,6 +49,14 @@ _AFTER_ON = re.compile(r"\bon\s+[A-Za-z_]*$")
 _IN_SOURCE = re.compile(r'\bsource\s+"([^"]*)$')
 _TYPED = re.compile(r"[A-Za-z0-9_]*$")
 _FIRST_WORD = re.compile(r"^([a-z_]+)\b")
+_PATH = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
+_FIELD_AFTER = re.compile(rf"(?<![\w.])({_PATH})\.[a-z0-9_]*$")
+# where a name gets its value inside a body: a loop, a `let`, a parameter
+_BINDINGS = (
+    (re.compile(rf"\bfor\s+([a-z_][a-z0-9_]*)\s+in\s+({_PATH})\b"), "element"),
+    (re.compile(rf"\blet\s+([a-z_][a-z0-9_]*)\s*=\s*({_PATH})\s*$"), "value"),
+    (re.compile(r"[(,]\s*([a-z_][a-z0-9_]*)\s*:\s*([a-z_][a-z0-9_]*)"), "type"),
+)
 
 
 @attrs.frozen
@@ -216,6 +240,10 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
     quoted = _quotes_open(before)
     if quoted is None:
         return []
+    hole = _open_hole(before) if quoted else None
+    fields = _field_completions(text, file, line, before if hole is None else hole) if not quoted or hole else None
+    if fields is not None:
+        return fields
     if quoted:
         cited = _IN_SOURCE.search(before)
         if cited is None or re.search(r"[,:][^;]*$", cited.group(1)):
@@ -240,6 +268,95 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
     for name, builtin in sorted(BUILTINS.items()):
         found.append(Completion(name, "built-in", f"{name}({', '.join(builtin.params)}) -> {builtin.result}"))
     return found
+
+
+def _open_hole(before: str) -> str | None:
+    """Return the text typed so far in a string's `{...}` hole open at the end of `before`, or None."""
+    opened = before.rfind('"')
+    hole = before.rfind("{", opened)
+    return before[hole + 1 :] if hole > before.rfind("}", opened) else None
+
+
+def _field_completions(text: str, file: str, line: int, before: str) -> list[Completion] | None:
+    """Return the fields of the value before a `.` being completed at the end of `before` (a name or a path of
+    fields: `player.space.`), with their types; every field of every type when what the value is cannot be told
+    from the names declared, the context names and the loops, `let`s and parameters above; None if no field is
+    being completed."""
+    typed = _FIELD_AFTER.search(before)
+    if typed is None:
+        return None
+    declared = list(_declared(text, file, line))
+    fields = _fields_by_type(declared)
+    above = [*text.splitlines()[: line - 1], before[: typed.start()]]
+    type_ = _path_type(typed.group(1), declared, fields, above)
+    if type_ in fields:
+        return [Completion(name, "field", describe(t)) for name, t in sorted(fields[type_].items())]
+    every: dict[str, str] = {}
+    for of, named in fields.items():
+        for name in named:
+            every.setdefault(name, f"a field of {describe(of)}")
+    return [Completion(name, "field", detail) for name, detail in sorted(every.items())]
+
+
+def _fields_by_type(declared: list[tuple[str, object, Span]]) -> dict[str, dict[str, str]]:
+    """Return the fields of each type that has some: the built-in ones, a player's and a space's variables and
+    the fields of the kinds of space."""
+    fields = {type_: dict(named) for type_, named in BUILTIN_FIELDS.items()}
+    for _, decl, _ in declared:
+        if isinstance(decl, ast.VarDecl) and decl.scope in ("player", "space"):
+            of = PLAYER if decl.scope == "player" else SPACE
+            fields[of][decl.name] = param_type(decl.type) if decl.type else _literal_type(decl.initial)
+        elif isinstance(decl, ast.KindDecl):
+            for field in decl.fields:
+                fields[SPACE].setdefault(field.name, param_type(field.type))
+    return fields
+
+
+def _literal_type(value: object) -> str:
+    """Return the type of a variable's starting value when it is a literal number, truth value or text, else
+    "anything" (the checker works the rest out; completion does not)."""
+    literal = {ast.IntLit: "int", ast.BoolLit: "bool", ast.TextLit: "text"}.get(type(value))
+    return param_type(literal) if literal else "anything"
+
+
+def _path_type(path: str, declared: list, fields: dict[str, dict[str, str]], above: list[str], depth: int = 0) -> str:
+    """Return the type of a name followed by fields (`p.space.owner`), or "" if it cannot be told."""
+    first, *rest = path.split(".")
+    type_ = _name_type(first, declared, fields, above, depth)
+    for name in rest:
+        of = DICE if dice_set_name(type_) is not None else type_
+        type_ = strip_optional(fields.get(of, {}).get(name, ""))
+    return DICE if dice_set_name(type_) is not None else type_
+
+
+def _name_type(name: str, declared: list, fields: dict[str, dict[str, str]], above: list[str], depth: int) -> str:
+    """Return the type of a name where it is used: bound by a loop, `let` or parameter in the declaration above
+    (the nearest first), a context name, or a declared space, account, card, deck, dice or game variable."""
+    if depth > 8:
+        return ""
+    for number in range(len(above) - 1, -1, -1):
+        for pattern, how in _BINDINGS:
+            for bound in reversed(list(pattern.finditer(above[number]))):
+                if bound.group(1) != name:
+                    continue
+                if how == "type":
+                    return param_type(bound.group(2))
+                value = _path_type(bound.group(2), declared, fields, above[:number], depth + 1)
+                return (element_of(value) or "") if how == "element" else value
+        if above[number][:1].isalpha():
+            break  # the declaration's first line: no binding above it reaches here
+    context = CONTEXT_NAMES.get(name) or SHORTFALL_NAMES.get(name)
+    if context is not None:
+        return strip_optional(context)
+    for found, decl, _ in reversed(declared):
+        if found == name:
+            kinds = {ast.SpaceDecl: SPACE, ast.AccountDecl: ACCOUNT, ast.CardDecl: CARD, ast.DeckDecl: DECK}
+            if isinstance(decl, ast.DiceDecl):
+                return DICE
+            if isinstance(decl, ast.VarDecl) and decl.scope not in ("player", "space") and decl.type:
+                return param_type(decl.type)
+            return kinds.get(type(decl), "")
+    return ""
 
 
 def _allowed_terminals(lines: list[str], before: str) -> frozenset[str] | None:
