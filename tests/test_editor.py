@@ -408,3 +408,34 @@ def test_completion_after_a_dot_in_a_variant_offers_the_base_s_variables():
     typed = text + "\nrule peek {\n    on turn {\n        if player.\n    }\n}\n"
     fields = _fields(typed, str(JACKPOT), len(lines) + 4, len("        if player.") + 1)
     assert fields["in_jail"] == "true/false" and fields["jail_tries"] == "a number"  # the 1933 edition's
+
+
+_1906 = editions_dir() / "landlords-game-1906.lg"
+
+
+def _values(added: str, typed: str) -> list[tuple[str, str | None]]:
+    """Return the completions (label, detail) at the end of `typed`, a line added at the end of the 1906 edition
+    inside a rule's handler after `added` (declarations added before the rule)."""
+    text = _1906.read_text(encoding="utf-8") + added + "\nrule peek {\n    on turn {\n" + typed + "\n    }\n}\n"
+    line = text.splitlines().index(typed) + 1
+    return [(c.label, c.detail) for c in features.completions(text, str(_1906), line, len(typed) + 1)]
+
+
+def test_completion_in_a_text_compared_with_a_choice_offers_its_values():
+    # landlords-game-1906: `choice standing { "free", "jail", "poor_house", "opportunity" }`, var turn_state
+    values = _values("", '        if turn_state == "')
+    assert values == [(v, "a value of choice 'standing'") for v in ("free", "jail", "poor_house", "opportunity")]
+    assert [label for label, _ in _values("", '        set turn_state = "j')] == [v for v, _ in values]
+    # an option that lists its values: `option double_four ... choices "double" | "skin_game"`
+    assert _values("", '        if double_four != "') == [
+        ("double", "a value of option 'double_four'"),
+        ("skin_game", "a value of option 'double_four'"),
+    ]
+    # a declaration of the choice's type
+    declared = 'var mood: standing = "'
+    text = _1906.read_text(encoding="utf-8") + declared + "\n"
+    found = features.completions(text, str(_1906), len(text.splitlines()), len(declared) + 1)
+    assert {c.kind for c in found} == {"value"} and len(found) == 4
+    # any other string: nothing
+    assert _values("", '        say "hello') == []
+    assert _values("", '        if wages == "') == []

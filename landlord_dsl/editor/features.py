@@ -33,6 +33,8 @@ from ..core.types import (
     PLAYER,
     SHORTFALL_NAMES,
     SPACE,
+    choice_name,
+    choice_of,
     describe,
     dice_set_name,
     element_of,
@@ -50,6 +52,8 @@ _IN_SOURCE = re.compile(r'\bsource\s+"([^"]*)$')
 _TYPED = re.compile(r"[A-Za-z0-9_]*$")
 _FIRST_WORD = re.compile(r"^([a-z_]+)\b")
 _PATH = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
+_COMPARED = re.compile(rf"(?<![\w.])({_PATH})\s*(?:==|!=|=)\s*$")
+_DECLARED_AS = re.compile(r"\b(?:var|option)\s+[a-z_][a-z0-9_]*\s*:\s*([a-z_][a-z0-9_]*)\b[^=]*=\s*$")
 _FIELD_AFTER = re.compile(rf"(?<![\w.])({_PATH})\.[a-z0-9_]*$")
 # where a name gets its value inside a body: a loop, a `let`, a parameter
 _BINDINGS = (
@@ -246,7 +250,9 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
         return fields
     if quoted:
         cited = _IN_SOURCE.search(before)
-        if cited is None or re.search(r"[,:][^;]*$", cited.group(1)):
+        if cited is None:
+            return _choice_completions(text, file, line, before[: before.rfind('"')])
+        if re.search(r"[,:][^;]*$", cited.group(1)):
             return []
         found = [Completion(key, "source", s.identity) for key, s in _sources().items()]
         return found + [Completion(key, "source", identity) for key, identity in _references(text)]
@@ -268,6 +274,29 @@ def completions(text: str, file: str, line: int, column: int) -> list[Completion
     for name, builtin in sorted(BUILTINS.items()):
         found.append(Completion(name, "built-in", f"{name}({', '.join(builtin.params)}) -> {builtin.result}"))
     return found
+
+
+def _choice_completions(text: str, file: str, line: int, before: str) -> list[Completion]:
+    """Return the values a text may take where a string opens at the end of `before`: those of the choice (or of
+    the option listing its values) of what it is compared with or given to (`x == "`, `set x = "`,
+    `var x: CHOICE = "`, `option x: CHOICE ... = "`); [] for any other string."""
+    declared = list(_declared(text, file, line))
+    as_declared = _DECLARED_AS.search(before)
+    compared = _COMPARED.search(before)
+    if as_declared is not None:
+        type_ = param_type(as_declared.group(1))
+    elif compared is not None:
+        above = [*text.splitlines()[: line - 1], before[: compared.start()]]
+        type_ = _path_type(compared.group(1), declared, _fields_by_type(declared), above)
+    else:
+        return []
+    name = choice_name(type_)
+    for found, decl, _ in reversed(declared):
+        if found == name and isinstance(decl, ast.ChoiceDecl | ast.OptionDecl):
+            values = decl.values if isinstance(decl, ast.ChoiceDecl) else decl.choices or ()
+            label = f"a value of {'choice' if isinstance(decl, ast.ChoiceDecl) else 'option'} '{name}'"
+            return [Completion(value, "value", label) for value in values]
+    return []
 
 
 def _open_hole(before: str) -> str | None:
@@ -353,6 +382,12 @@ def _name_type(name: str, declared: list, fields: dict[str, dict[str, str]], abo
             kinds = {ast.SpaceDecl: SPACE, ast.AccountDecl: ACCOUNT, ast.CardDecl: CARD, ast.DeckDecl: DECK}
             if isinstance(decl, ast.DiceDecl):
                 return DICE
+            if isinstance(decl, ast.OptionDecl):
+                if decl.choices:
+                    return choice_of(decl.name)
+                if decl.choice:
+                    return choice_of(decl.choice)
+                return param_type({bool: "bool", int: "int", str: "text"}[type(decl.default)])
             if isinstance(decl, ast.VarDecl) and decl.scope not in ("player", "space") and decl.type:
                 return param_type(decl.type)
             return kinds.get(type(decl), "")

@@ -60,6 +60,8 @@ _COMPLETION_KIND = {
     "choice": lsp.CompletionItemKind.Enum,
     "kind": lsp.CompletionItemKind.Class,
     "table": lsp.CompletionItemKind.Struct,
+    "field": lsp.CompletionItemKind.Field,
+    "value": lsp.CompletionItemKind.EnumMember,
 }
 
 
