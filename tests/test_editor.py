@@ -161,11 +161,21 @@ def test_references_are_the_name_s_tokens_never_in_strings_or_comments():
     assert features.references(_USES, "x.lg", 3, 14) == []  # a number, no name
 
 
-def test_references_of_a_name_from_the_base_are_its_uses_in_the_variant():
+def test_references_of_a_name_from_the_base_are_its_uses_in_the_variant_and_in_the_base():
     text = JACKPOT.read_text(encoding="utf-8")
-    found = features.references(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")))
-    assert found and all(text.splitlines()[s.line - 1][s.column - 1 : s.end_column - 1] == "tax" for s in found)
-    assert features.references(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")), False) == found
+    at = _place(text, "reroute tax", len("reroute "))
+    found = features.references(text, str(JACKPOT), *at)
+    base = editions_dir() / "monopoly-1933-atlantic-city.lg"
+    assert {s.file for s in found} == {str(JACKPOT), str(base)}
+    assert found[0].file == str(JACKPOT)  # the file's own places first
+    for s in found:
+        line = Path(s.file).read_text(encoding="utf-8").splitlines()[s.line - 1]
+        assert line[s.column - 1 : s.end_column - 1] == "tax"
+    declaration = features.definition(text, str(JACKPOT), *at)
+    assert declaration is not None and declaration.file == str(base)
+    without = features.references(text, str(JACKPOT), *at, False)
+    (dropped,) = [s for s in found if s not in without]  # the base's `purpose tax`
+    assert (dropped.file, dropped.line) == (declaration.file, declaration.line)
 
 
 def test_rename_replaces_every_use_of_a_name_of_the_file():

@@ -20,6 +20,7 @@ pytest.importorskip("pygls")
 pytest_lsp = pytest.importorskip("pytest_lsp")
 
 from lsprotocol import types as lsp  # noqa: E402
+from pygls.uris import to_fs_path  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
 import landlord_dsl as ld  # noqa: E402
@@ -227,4 +228,25 @@ async def test_a_change_is_checked_again_and_a_fix_clears_the_problem(client: La
         d.message + (f"\nhint: {d.hint}" if d.hint else "") for d in ld.check(fixed, str(path))
     ]
     assert not any("tresury" in d.message for d in client.diagnostics[uri])
+    _close(client, path)
+
+
+async def test_references_from_a_variant_reach_into_the_edition_it_extends(client: LanguageClient):
+    path = editions_dir() / "variants" / "monopoly-1933-free-parking-jackpot.lg"
+    text = path.read_text(encoding="utf-8")
+    await _open(client, path)
+    found = await client.text_document_references_async(
+        lsp.ReferenceParams(
+            text_document=lsp.TextDocumentIdentifier(uri=path.as_uri()),
+            position=_position(text, "reroute tax", len("reroute ")),
+            context=lsp.ReferenceContext(include_declaration=True),
+        )
+    )
+    assert found is not None
+    base = editions_dir() / "monopoly-1933-atlantic-city.lg"
+    assert {location.uri for location in found} == {path.as_uri(), base.as_uri()}
+    for location in found:
+        line = Path(to_fs_path(location.uri) or "").read_text(encoding="utf-8").splitlines()
+        start, end = location.range.start, location.range.end
+        assert line[start.line][start.character : end.character] == "tax"
     _close(client, path)

@@ -417,21 +417,27 @@ def _allowed_terminals(lines: list[str], before: str) -> frozenset[str] | None:
 
 
 def references(text: str, file: str, line: int, column: int, include_declaration: bool = True) -> list[Span]:
-    """Return where the declared name at a place occurs in the file as a name (never in a string or a comment),
-    its declaration included or not; [] if the name is declared nowhere.
+    """Return where the declared name at a place occurs as a name (never in a string or a comment): in the file
+    and, when a base it extends declares the name too, in the bases (their own files, furthest first, after the
+    file's places), its declaration included or not; [] if the name is declared nowhere.
 
     Occurrences are found by the language's lexer, word for word: a field or parameter spelt like the
     declaration counts as one of its occurrences, and so does a keyword (a kind named `start`).
     """
     name = word_at(text, line, column)
     found = _declaration(text, file, line, column)
-    if name is None or found is None:
+    module = _parsed(text, file)
+    if name is None or found is None or module is None:
         return []
     _, declared = found
     places = [_span_of(t, file) for t in _tokens(text) if t.value == name]
-    if include_declaration or declared.file != file:
+    for base in _with_bases(module, file)[:-1]:
+        if base.source_text and any(n == name for n, _, _ in _named(base.declarations)):
+            places += [_span_of(t, base.source_name) for t in _tokens(base.source_text) if t.value == name]
+    if include_declaration:
         return places
-    named = next((p for p in places if (p.line, p.column) >= (declared.line, declared.column)), None)
+    at = (declared.file, declared.line, declared.column)
+    named = next((p for p in places if p.file == declared.file and (p.file, p.line, p.column) >= at), None)
     return [p for p in places if p != named]
 
 
@@ -459,7 +465,7 @@ def _renamed(text: str, file: str, line: int, column: int) -> tuple[Span, list[S
         raise RenameRefused(f"'{name}' is not declared in this file")
     if found[1].file != file:
         raise RenameRefused(f"'{name}' is declared in {Path(found[1].file).name}, which this file extends")
-    places = references(text, file, line, column)
+    places = [p for p in references(text, file, line, column) if p.file == file]  # never a base's
     place = next((p for p in places if p.line == line and p.column <= column <= p.end_column), None)
     if place is None:
         raise RenameRefused(f"'{name}' here cannot be read as a name (the lexer stops before it)")

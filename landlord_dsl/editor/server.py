@@ -212,7 +212,7 @@ def build_server() -> LanguageServer:
         text, file = text_and_file(uri)
         line, column = params.position.line + 1, params.position.character + 1
         found = features.references(text, file, line, column, params.context.include_declaration)
-        return [lsp.Location(uri=uri, range=_range(span)) for span in found]
+        return [lsp.Location(uri=_uri(span.file, uri, file), range=_range(span)) for span in found]
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
