@@ -3,9 +3,11 @@
 It offers what features.py answers: diagnostics as the file is edited
 (exactly those of `landlord-dsl check`, notes in other files attached to
 the problem they explain), the outline of declarations, go to definition
-(into the bases a variant extends), hover, formatting, completion, find
-references, rename (of names declared in the file only) and quick fixes
-from the checker's "did you mean" hints. Columns are
+(into the bases a variant extends), hover, formatting, completion (the
+keywords the grammar allows at the cursor, names, fields after `.`, a
+choice's values in a text), find references (into the bases too), rename
+(of names declared in the file only) and quick fixes from the checker's
+"did you mean" hints. Columns are
 counted in characters; a line with characters outside the Basic
 Multilingual Plane is placed as an editor counting UTF-16 units would not.
 """
