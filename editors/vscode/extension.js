@@ -6,7 +6,18 @@
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
 
+// A shipped edition inside an installed package (go to definition and references open them): read-only,
+// as editing it would change every game played with the package. A checkout's editions/ stays editable.
+const SHIPPED = /[\\/]landlord_dsl[\\/]editions[\\/][^\\/]+(?:[\\/][^\\/]+)*\.lg$/;
+
 let client;
+
+function lockShipped(editor) {
+    if (editor && editor.document.languageId === "lg" && SHIPPED.test(editor.document.uri.fsPath)) {
+        return vscode.commands.executeCommand("workbench.action.files.setActiveEditorReadonlyInSession");
+    }
+    return undefined;
+}
 
 function activate(context) {
     const [command, ...args] = vscode.workspace
@@ -19,6 +30,8 @@ function activate(context) {
             { scheme: "untitled", language: "lg" },
         ],
     };
+    context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(lockShipped));
+    lockShipped(vscode.window.activeTextEditor);
     client = new LanguageClient("landlordDsl", "Landlord rules", serverOptions, clientOptions);
     return client.start().catch((error) => {
         vscode.window.showErrorMessage(
