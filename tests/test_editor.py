@@ -449,3 +449,18 @@ def test_completion_in_a_text_compared_with_a_choice_offers_its_values():
     # any other string: nothing
     assert _values("", '        say "hello') == []
     assert _values("", '        if wages == "') == []
+
+
+def test_a_warning_of_an_old_form_offers_the_rewrite_fmt_makes():
+    # a citation before a rule's `{` is the old place: `check` warns, `fmt` moves it after the `}`
+    path = ROOT / "tests" / "golden" / "variants" / "05-restates-a-rule-around-an-extension-point.lg"
+    text = path.read_text(encoding="utf-8")
+    found = features.problems(text, str(path))
+    (old,) = [d for d in found if d.message.startswith("a citation before the `{`")]
+    assert old.span is not None
+    (fix,) = features.quick_fixes(text, str(path), old.span.line, old.span.line, found)
+    assert fix.title.startswith("Rewrite the file") and (fix.span.line, fix.span.column) == (1, 1)
+    assert fix.span.end_line == len(text.splitlines()) + 1 and fix.new_text == ld.format_source(text, str(path))
+    assert not any(d.message.startswith("a citation before") for d in features.problems(fix.new_text, str(path)))
+    # nothing to rewrite on a line without such a warning
+    assert features.quick_fixes(text, str(path), 1, old.span.line - 1, found) == []

@@ -250,3 +250,24 @@ async def test_references_from_a_variant_reach_into_the_edition_it_extends(clien
         start, end = location.range.start, location.range.end
         assert line[start.line][start.character : end.character] == "tax"
     _close(client, path)
+
+
+async def test_a_quick_fix_rewrites_an_old_form_as_fmt_does(client: LanguageClient):
+    path = ROOT / "tests" / "golden" / "variants" / "05-restates-a-rule-around-an-extension-point.lg"
+    text = path.read_text(encoding="utf-8")
+    found = await _open(client, path)
+    (old,) = [d for d in found if d.message.startswith("a citation before the `{`")]
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=path.as_uri()),
+            range=old.range,
+            context=lsp.CodeActionContext(diagnostics=[old]),
+        )
+    )
+    assert actions is not None
+    (action,) = actions
+    assert isinstance(action, lsp.CodeAction) and action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[path.as_uri()]
+    assert (edit.range.start.line, edit.range.start.character) == (0, 0)
+    assert edit.new_text == ld.format_source(text, str(path))
+    _close(client, path)

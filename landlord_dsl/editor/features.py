@@ -49,6 +49,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DID_YOU_MEAN = re.compile(r"did you mean '([A-Za-z_][A-Za-z0-9_-]*)'\?")
 _AFTER_ON = re.compile(r"\bon\s+[A-Za-z_]*$")
 _IN_SOURCE = re.compile(r'\bsource\s+"([^"]*)$')
+_REWRITES = re.compile(r"^`landlord-dsl fmt .*` rewrites it$")
+_REWRITE = "Rewrite the file in the current forms (as landlord-dsl fmt does)"
 _TYPED = re.compile(r"[A-Za-z0-9_]*$")
 _FIRST_WORD = re.compile(r"^([a-z_]+)\b")
 _PATH = r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*"
@@ -490,13 +492,21 @@ def quick_fixes(
     text: str, file: str, first_line: int, last_line: int, found: list[Diagnostic] | None = None
 ) -> list[Fix]:
     """Return a fix for each problem on the lines `first_line` to `last_line` whose hint is "did you mean 'x'?":
-    the misspelt name (the problem's subject, or the name it starts at) replaced by the name suggested.
+    the misspelt name (the problem's subject, or the name it starts at) replaced by the name suggested; and, for
+    a warning of a form the language will drop (a citation before a `{`, kind fields without commas: the hint
+    says `landlord-dsl fmt` rewrites it), one fix rewriting the whole text as `fmt` does.
     `found` are the text's problems when already known (`problems(text, file)`, worked out otherwise)."""
     lines = text.splitlines()
     fixes: list[Fix] = []
     for problem in problems(text, file) if found is None else found:
         span, hinted = problem.span, _DID_YOU_MEAN.search(problem.hint or "")
-        if span is None or hinted is None or span.file != file or not first_line <= span.line <= last_line:
+        if span is None or span.file != file or not first_line <= span.line <= last_line:
+            continue
+        if hinted is None:
+            if _REWRITES.search(problem.hint or "") and not any(f.title == _REWRITE for f in fixes):
+                rewritten = formatted(text, file)
+                if rewritten is not None and rewritten != text:
+                    fixes.append(Fix(_REWRITE, Span(file, 1, 1, len(lines) + 1, 1), rewritten))
             continue
         if span.line > len(lines):
             continue

@@ -7,7 +7,7 @@ the problem they explain), the outline of declarations, go to definition
 keywords the grammar allows at the cursor, names, fields after `.`, a
 choice's values in a text), find references (into the bases too), rename
 (of names declared in the file only) and quick fixes from the checker's
-"did you mean" hints. Columns are
+"did you mean" hints and its warnings of old forms (the rewrite `fmt` makes). Columns are
 counted in characters; a line with characters outside the Basic
 Multilingual Plane is placed as an editor counting UTF-16 units would not.
 """
