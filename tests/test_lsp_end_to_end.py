@@ -271,3 +271,49 @@ async def test_a_quick_fix_rewrites_an_old_form_as_fmt_does(client: LanguageClie
     assert (edit.range.start.line, edit.range.start.character) == (0, 0)
     assert edit.new_text == ld.format_source(text, str(path))
     _close(client, path)
+
+
+_BASE = (ROOT / "tests" / "golden" / "errors" / "01-unknown-account.lg").read_text(encoding="utf-8")
+_BASE = _BASE.replace("tresury", "treasury").replace("price: int rent: int", "price: int, rent: int")
+_VARIANT = (
+    'edition "house" {\n    extends "base.lg"\n}\n\n'
+    'const extra = 5\n\nrule more "More rent" {\n'
+    "    on land lot {\n        pay extra from player to treasury\n    }\n}\n"
+)
+
+
+async def _republished(client: LanguageClient, uri: str) -> list[lsp.Diagnostic]:
+    waited = 0.0
+    while uri not in client.diagnostics:
+        assert waited < TIMEOUT, f"no diagnostics for {uri}"
+        await asyncio.sleep(0.01)
+        waited += 0.01
+    return list(client.diagnostics[uri])
+
+
+async def test_saving_a_base_checks_the_open_files_that_extend_it_again(client: LanguageClient, tmp_path):
+    base, variant = tmp_path / "base.lg", tmp_path / "house.lg"
+    base.write_text(_BASE, encoding="utf-8")
+    variant.write_text(_VARIANT, encoding="utf-8")
+    assert await _open(client, base) == []
+    assert await _open(client, variant) == []
+    # the base renames the account the variant pays into, and is saved
+    renamed = _BASE.replace("treasury", "public_purse")
+    base.write_text(renamed, encoding="utf-8")
+    client.diagnostics.pop(variant.as_uri(), None)
+    client.diagnostics.pop(base.as_uri(), None)
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=base.as_uri(), version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=renamed)],
+        )
+    )
+    assert await _republished(client, base.as_uri()) == []
+    assert variant.as_uri() not in client.diagnostics  # a change alone is not on disk: the variant is left be
+    client.text_document_did_save(
+        lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=base.as_uri()))
+    )
+    (problem,) = await _republished(client, variant.as_uri())
+    assert problem.message.startswith("unknown name 'treasury'") and problem.range.start.line == 8
+    _close(client, base)
+    _close(client, variant)

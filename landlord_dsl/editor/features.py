@@ -206,6 +206,15 @@ def _declaration(text: str, file: str, line: int, column: int) -> tuple[object, 
     return None
 
 
+def bases(text: str, file: str) -> list[Path]:
+    """Return the files a text extends, directly or through another base, the nearest first (resolved paths);
+    [] if it extends none, does not parse, or its bases cannot be read."""
+    module = _parsed(text, file)
+    if module is None:
+        return []
+    return [Path(m.source_name).resolve() for m in reversed(_with_bases(module, file)[:-1])]
+
+
 def _with_bases(module: ast.Module, file: str) -> list[ast.Module]:
     """Return the module after the bases it extends, the furthest first (only the module if they cannot be read)."""
     path = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
