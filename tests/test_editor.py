@@ -464,3 +464,25 @@ def test_a_warning_of_an_old_form_offers_the_rewrite_fmt_makes():
     assert not any(d.message.startswith("a citation before") for d in features.problems(fix.new_text, str(path)))
     # nothing to rewrite on a line without such a warning
     assert features.quick_fixes(text, str(path), 1, old.span.line - 1, found) == []
+
+
+def test_hover_on_a_constant_shows_its_value_under_the_default_options():
+    # landlords-game-1906: `option faster_game ... = false`, `const wages = 100`
+    text = _1906.read_text(encoding="utf-8") + "const bonus = if faster_game then wages * 3 else wages * 2\n"
+    line = len(text.splitlines())
+    shown = features.hover(text, str(_1906), line, 7)
+    assert shown is not None and "value under the default options: `200`" in shown
+    line, column = _place(text, "const wages", len("const "))
+    assert "value under" not in (features.hover(text, str(_1906), line, column) or "")  # a literal is its value
+
+
+def test_hover_shows_an_extension_point_and_the_bibliography_entry_of_its_citation():
+    # landlords-game-1906: `extension "Replace to change how a player moves ..." action move_by_throw()`
+    text = _1906.read_text(encoding="utf-8")
+    line, column = _place(text, "do move_by_throw", len("do "))
+    shown = features.hover(text, str(_1906), line, column)
+    assert shown is not None and shown.startswith("**action** `move_by_throw`")
+    assert "```lg\naction move_by_throw() {\n```" in shown
+    assert "extension point: replace it in a variant. Replace to change how a player moves" in shown
+    assert "source: magie-1906, Rules 2, 8 and 17 (secondary)" in shown
+    assert "> The Landlord's Game, rules of play, Economic Game Company, New York, 1906" in shown

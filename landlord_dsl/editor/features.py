@@ -18,8 +18,10 @@ from lark.lexer import Token
 
 from ..checking.bibliography import Source, shipped_sources
 from ..checking.builtins import BUILTINS
-from ..checking.loader import format_with_base, modules_with_bases
+from ..checking.loader import format_with_base, load_text, modules_with_bases
 from ..checking.model import param_type
+from ..checking.options import resolve_options
+from ..compiling.compiler import Compiler, checked
 from ..compiling.compiler import diagnose as problems  # what `check` reports, as the editor shows it
 from ..core.errors import Diagnostic, LandlordError
 from ..core.span import Span
@@ -42,6 +44,7 @@ from ..core.types import (
 )
 from ..language import ast
 from ..language.builder import unquote
+from ..language.formatter import expr, quote
 from ..language.grammar import event_names, grammar_words, keyword_terminals, lark_parser
 from ..language.parser import parse
 
@@ -136,19 +139,47 @@ def hover(text: str, file: str, line: int, column: int) -> str | None:
         kind = _kind(decl)
         title = getattr(decl, "label", None) or getattr(decl, "title", None)
         parts = [f"**{kind}** `{name}`" + (f" — {title}" if title else "")]
-        first = _line_of(span, text, file)
+        first = _line_of(span, text, file, f"{kind} {name}" if getattr(decl, "extension", None) else None)
         if first:
             parts.append(f"```lg\n{first}\n```")
+        if isinstance(decl, ast.ConstDecl):
+            value = _constant(text, file, name)
+            if value is not None and value != expr(decl.value):  # (a literal is its own value)
+                parts.append(f"value under the default options: `{value}`")
+        extension = getattr(decl, "extension", None)
+        if extension:
+            parts.append(f"extension point: replace it in a variant. {extension}")
         provenance = getattr(decl, "provenance", None)
         if provenance is not None:
             cited = f"source: {provenance.source}" + (f" ({provenance.confidence})" if provenance.confidence else "")
             parts.append(cited + (f"; {provenance.note}" if provenance.note else ""))
+            entry = _sources().get(re.split(r"[,:]", provenance.source, maxsplit=1)[0].strip())
+            if entry is not None:
+                parts.append(f"> {entry.identity}")
         if span.file != file:
             parts.append(f"declared in {Path(span.file).name}, line {span.line}")
         return "\n\n".join(parts)
     builtin = BUILTINS.get(name)
     if builtin is not None:
         return f"**built-in** `{name}({', '.join(builtin.params)}) -> {builtin.result}`\n\n{builtin.doc}"
+    return None
+
+
+def _constant(text: str, file: str, name: str) -> str | None:
+    """Return the value of the constant `name` under the default options, as .lg writes it; None when the text
+    does not check or the value cannot be worked out."""
+    try:
+        rules = checked(load_text(text, file))
+        const = rules.model.consts.get(name)
+        if const is None:
+            return None
+        value = Compiler(rules, resolve_options(rules, None)).constant(const.value)
+    except (LandlordError, RecursionError):
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | str):
+        return quote(value) if isinstance(value, str) else str(value)
     return None
 
 
@@ -224,8 +255,9 @@ def _with_bases(module: ast.Module, file: str) -> list[ast.Module]:
         return [module]
 
 
-def _line_of(span: Span, text: str, file: str) -> str | None:
-    """Return the source line a span starts on, from the text being edited or from the base file it is in."""
+def _line_of(span: Span, text: str, file: str, opening: str | None = None) -> str | None:
+    """Return the source line a span starts on, from the text being edited or from the base file it is in; with
+    `opening`, the first line from there that holds it (an extension point's declaration after its doc line)."""
     if span.file == file:
         lines = text.splitlines()
     else:
@@ -233,7 +265,11 @@ def _line_of(span: Span, text: str, file: str) -> str | None:
             lines = Path(span.file).read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
             return None
-    return lines[span.line - 1].strip() if 1 <= span.line <= len(lines) else None
+    if not 1 <= span.line <= len(lines):
+        return None
+    if opening is not None:
+        return next((line.strip() for line in lines[span.line - 1 : span.line + 2] if opening in line), None)
+    return lines[span.line - 1].strip()
 
 
 def grammar_keywords() -> tuple[frozenset[str], tuple[str, ...]]:
