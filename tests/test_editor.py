@@ -486,3 +486,26 @@ def test_hover_shows_an_extension_point_and_the_bibliography_entry_of_its_citati
     assert "extension point: replace it in a variant. Replace to change how a player moves" in shown
     assert "source: magie-1906, Rules 2, 8 and 17 (secondary)" in shown
     assert "> The Landlord's Game, rules of play, Economic Game Company, New York, 1906" in shown
+
+
+def test_references_from_an_edition_reach_the_variants_that_extend_it():
+    # monopoly-1933-atlantic-city declares `purpose tax`; the free-parking-jackpot variant reroutes it
+    base = editions_dir() / "monopoly-1933-atlantic-city.lg"
+    text = base.read_text(encoding="utf-8")
+    found = features.references(text, str(base), *_place(text, "purpose tax", len("purpose ")))
+    assert {s.file for s in found} == {str(base), str(JACKPOT)}
+    (used,) = [s for s in found if s.file == str(JACKPOT)]
+    assert JACKPOT.read_text(encoding="utf-8").splitlines()[used.line - 1].lstrip().startswith("reroute tax")
+
+
+def test_references_from_a_base_reach_a_variant_in_its_folder_and_rename_stays_in_the_file(tmp_path):
+    base, variant, other = tmp_path / "base.lg", tmp_path / "house.lg", tmp_path / "other.lg"
+    text = _1906.read_text(encoding="utf-8")
+    base.write_text(text, encoding="utf-8")
+    variant.write_text('edition "house" {\n    extends "base.lg"\n}\n\nconst bonus = wages * 2\n', encoding="utf-8")
+    shipped = 'edition "other" {\n    extends "landlords-game-1906"\n}\n\nconst bonus = wages\n'
+    other.write_text(shipped, encoding="utf-8")  # the shipped 1906 edition's variant, not base.lg's
+    at = _place(text, "const wages", len("const "))
+    found = features.references(text, str(base), *at)
+    assert [(s.file, s.line, s.column) for s in found if s.file != str(base)] == [(str(variant), 5, 15)]
+    assert all(s.file == str(base) for s in features.rename(text, str(base), *at, "salary"))

@@ -24,6 +24,7 @@ from ..checking.options import resolve_options
 from ..compiling.compiler import Compiler, checked
 from ..compiling.compiler import diagnose as problems  # what `check` reports, as the editor shows it
 from ..core.errors import Diagnostic, LandlordError
+from ..core.resources import editions_dir, shipped_files
 from ..core.span import Span
 from ..core.types import (
     ACCOUNT,
@@ -464,9 +465,10 @@ def _allowed_terminals(lines: list[str], before: str) -> frozenset[str] | None:
 
 
 def references(text: str, file: str, line: int, column: int, include_declaration: bool = True) -> list[Span]:
-    """Return where the declared name at a place occurs as a name (never in a string or a comment): in the file
-    and, when a base it extends declares the name too, in the bases (their own files, furthest first, after the
-    file's places), its declaration included or not; [] if the name is declared nowhere.
+    """Return where the declared name at a place occurs as a name (never in a string or a comment): in the file;
+    when a base it extends declares the name too, in the bases (their own files, furthest first); when the file
+    declares it, in the files that extend the file (those of its folder and, for a shipped edition, the shipped
+    variants); its declaration included or not; [] if the name is declared nowhere. The file's places come first.
 
     Occurrences are found by the language's lexer, word for word: a field or parameter spelt like the
     declaration counts as one of its occurrences, and so does a keyword (a kind named `start`).
@@ -481,11 +483,37 @@ def references(text: str, file: str, line: int, column: int, include_declaration
     for base in _with_bases(module, file)[:-1]:
         if base.source_text and any(n == name for n, _, _ in _named(base.declarations)):
             places += [_span_of(t, base.source_name) for t in _tokens(base.source_text) if t.value == name]
+    if declared.file == file:
+        for dependent, dependent_text in _dependents(file, name):
+            places += [_span_of(t, str(dependent)) for t in _tokens(dependent_text) if t.value == name]
     if include_declaration:
         return places
     at = (declared.file, declared.line, declared.column)
     named = next((p for p in places if p.file == declared.file and (p.file, p.line, p.column) >= at), None)
     return [p for p in places if p != named]
+
+
+def _dependents(file: str, name: str) -> list[tuple[Path, str]]:
+    """Return the files (and their texts) that extend `file`, directly or through another base, and have the
+    word `name`: among the .lg files of its folder and, when it is a shipped edition, the shipped variants."""
+    path = Path(file)
+    if not file.endswith(".lg") or not path.is_file():
+        return []
+    me = path.resolve()
+    candidates = set(path.parent.glob("*.lg"))
+    if me.is_relative_to(editions_dir().resolve()):
+        candidates |= set(shipped_files().values())
+    found = []
+    for other in sorted(candidates):
+        try:
+            other_text = other.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not ("extends" in other_text and re.search(rf"\b{re.escape(name)}\b", other_text)):
+            continue  # (reading its bases, the slow part, only for a file that may use the name)
+        if other.resolve() != me and me in bases(other_text, str(other)):
+            found.append((other, other_text))
+    return found
 
 
 def rename_target(text: str, file: str, line: int, column: int) -> Span:
