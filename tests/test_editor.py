@@ -81,16 +81,50 @@ def _labels(found: list[features.Completion], kind: str | None = None) -> list[s
     return [c.label for c in found if kind is None or c.kind == kind]
 
 
-def test_completion_offers_keywords_names_of_the_file_and_its_base_and_built_ins():
+def test_completion_offers_names_of_the_file_and_its_base_and_built_ins():
     text = JACKPOT.read_text(encoding="utf-8")
     line, column = _place(text, "reroute tax", len("reroute "))
     found = features.completions(text, str(JACKPOT), line, column)
-    keywords, _ = features.grammar_keywords()
-    assert set(_labels(found, "keyword")) == keywords and {"rule", "const", "on", "extends"} <= keywords
+    assert _labels(found, "keyword") == []  # `reroute` takes a name, never a keyword
     assert "jackpot" in _labels(found, "account")  # declared in the variant
     assert "tax" in _labels(found, "purpose")  # declared in the Atlantic City edition it extends
     (max_,) = [c for c in found if c.label == "max"]
     assert max_.kind == "built-in" and max_.detail == "max(int, int) -> int"
+
+
+def test_completion_offers_the_keywords_the_grammar_allows_at_the_place():
+    header = 'edition "x" {\n}\nconst wage = 100\n'
+    # after a rule's title: what may come before its `{`, and no name
+    assert _labels(features.completions(header + 'rule r "R" \n', "x.lg", 4, 12)) == [
+        "after",
+        "before",
+        "off",
+        "replaces",
+        "source",
+    ]
+    # a statement's first word: the statements' keywords, and no names or built-ins
+    statement = header + "rule r {\n  on turn {\n    p\n  }\n}\n"
+    found = features.completions(statement, "x.lg", 6, 6)
+    assert {"pay", "set", "if", "for", "choose", "roll"} <= set(_labels(found)) and "wage" not in _labels(found)
+    assert {c.kind for c in found} == {"keyword"} and "rule" not in _labels(found)
+    # in an expression: names, built-ins and the keywords an expression may start with
+    expression = header + "rule r {\n  on turn {\n    pay w\n  }\n}\n"
+    found = features.completions(expression, "x.lg", 6, 10)
+    assert "wage" in _labels(found, "const") and "max" in _labels(found, "built-in")
+    assert {"not", "if", "true", "none"} <= set(_labels(found, "keyword")) and "pay" not in _labels(found)
+    # in the header: its items
+    assert _labels(features.completions('edition "x" {\n  pl\n}\n', "x.lg", 2, 5)) == [
+        "dice",
+        "extends",
+        "players",
+        "source",
+        "title",
+        "turn",
+    ]
+    # where the text before does not parse, every keyword
+    broken = header + "rule r {{\n  \n"
+    keywords, _ = features.grammar_keywords()
+    assert set(_labels(features.completions(broken, "x.lg", 5, 3), "keyword")) == keywords
 
 
 def test_completion_reads_the_names_of_a_file_without_the_line_being_typed():
@@ -127,11 +161,21 @@ def test_references_are_the_name_s_tokens_never_in_strings_or_comments():
     assert features.references(_USES, "x.lg", 3, 14) == []  # a number, no name
 
 
-def test_references_of_a_name_from_the_base_are_its_uses_in_the_variant():
+def test_references_of_a_name_from_the_base_are_its_uses_in_the_variant_and_in_the_base():
     text = JACKPOT.read_text(encoding="utf-8")
-    found = features.references(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")))
-    assert found and all(text.splitlines()[s.line - 1][s.column - 1 : s.end_column - 1] == "tax" for s in found)
-    assert features.references(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")), False) == found
+    at = _place(text, "reroute tax", len("reroute "))
+    found = features.references(text, str(JACKPOT), *at)
+    base = editions_dir() / "monopoly-1933-atlantic-city.lg"
+    assert {s.file for s in found} == {str(JACKPOT), str(base)}
+    assert found[0].file == str(JACKPOT)  # the file's own places first
+    for s in found:
+        line = Path(s.file).read_text(encoding="utf-8").splitlines()[s.line - 1]
+        assert line[s.column - 1 : s.end_column - 1] == "tax"
+    declaration = features.definition(text, str(JACKPOT), *at)
+    assert declaration is not None and declaration.file == str(base)
+    without = features.references(text, str(JACKPOT), *at, False)
+    (dropped,) = [s for s in found if s not in without]  # the base's `purpose tax`
+    assert (dropped.file, dropped.line) == (declaration.file, declaration.line)
 
 
 def test_rename_replaces_every_use_of_a_name_of_the_file():
@@ -325,3 +369,143 @@ def test_without_the_extra_the_command_says_what_to_install(monkeypatch, capsys)
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # as if pygls were not installed
     assert main(["lsp"]) == 2
     assert "pip install 'landlord-dsl[lsp]'" in capsys.readouterr().err
+
+
+def _fields(text: str, file: str, line: int, column: int) -> dict[str, str | None]:
+    found = features.completions(text, file, line, column)
+    assert {c.kind for c in found} == {"field"}, found
+    return {c.label: c.detail for c in found}
+
+
+_KINDS = 'edition "x" {\n}\nplayer var in_jail: bool = false\nspace var houses = 0\nkind lot "Lot" { price: int }\n'
+
+
+def test_completion_after_a_dot_offers_the_fields_of_a_player():
+    text = _KINDS + "rule r {\n  on turn {\n    if player.in {\n    }\n  }\n}\n"
+    fields = _fields(text, "x.lg", 8, len("    if player.in") + 1)
+    assert fields["in_jail"] == "true/false" and fields["cash"] == "a number" and "price" not in fields
+
+
+def test_completion_after_a_dot_follows_loops_parameters_and_fields():
+    loop = _KINDS + "rule r {\n  on turn {\n    for p in players {\n      pay p.space.\n    }\n  }\n}\n"
+    fields = _fields(loop, "x.lg", 9, len("      pay p.space.") + 1)
+    assert fields["price"] == "a number" and fields["houses"] == "a number" and fields["owner"] == "a player or none"
+    assert "cash" not in fields
+    parameter = _KINDS + "function rent_of(s: space) = s.\n"
+    assert "price" in _fields(parameter, "x.lg", 6, len("function rent_of(s: space) = s.") + 1)
+    dice = _KINDS + "rule r {\n  on turn {\n    let d = dice.t\n  }\n}\n"
+    assert set(_fields(dice, "x.lg", 8, len("    let d = dice.t") + 1)) == {
+        "total",
+        "double",
+        "first",
+        "second",
+        "count",
+        "face",
+    }
+
+
+def test_completion_after_a_dot_in_a_text_s_hole_and_on_an_unknown_value():
+    hole = _KINDS + 'rule r {\n  on turn {\n    say "{here.pr\n  }\n}\n'
+    assert "price" in _fields(hole, "x.lg", 8, len('    say "{here.pr') + 1)
+    unknown = _KINDS + "rule r {\n  on turn {\n    let x = mystery.\n  }\n}\n"
+    fields = _fields(unknown, "x.lg", 8, len("    let x = mystery.") + 1)
+    assert fields["cash"] == "a field of a player" and fields["price"] == "a field of a space"
+
+
+def test_completion_after_a_dot_in_a_variant_offers_the_base_s_variables():
+    text = JACKPOT.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    typed = text + "\nrule peek {\n    on turn {\n        if player.\n    }\n}\n"
+    fields = _fields(typed, str(JACKPOT), len(lines) + 4, len("        if player.") + 1)
+    assert fields["in_jail"] == "true/false" and fields["jail_tries"] == "a number"  # the 1933 edition's
+
+
+_1906 = editions_dir() / "landlords-game-1906.lg"
+
+
+def _values(added: str, typed: str) -> list[tuple[str, str | None]]:
+    """Return the completions (label, detail) at the end of `typed`, a line added at the end of the 1906 edition
+    inside a rule's handler after `added` (declarations added before the rule)."""
+    text = _1906.read_text(encoding="utf-8") + added + "\nrule peek {\n    on turn {\n" + typed + "\n    }\n}\n"
+    line = text.splitlines().index(typed) + 1
+    return [(c.label, c.detail) for c in features.completions(text, str(_1906), line, len(typed) + 1)]
+
+
+def test_completion_in_a_text_compared_with_a_choice_offers_its_values():
+    # landlords-game-1906: `choice standing { "free", "jail", "poor_house", "opportunity" }`, var turn_state
+    values = _values("", '        if turn_state == "')
+    assert values == [(v, "a value of choice 'standing'") for v in ("free", "jail", "poor_house", "opportunity")]
+    assert [label for label, _ in _values("", '        set turn_state = "j')] == [v for v, _ in values]
+    # an option that lists its values: `option double_four ... choices "double" | "skin_game"`
+    assert _values("", '        if double_four != "') == [
+        ("double", "a value of option 'double_four'"),
+        ("skin_game", "a value of option 'double_four'"),
+    ]
+    # a declaration of the choice's type
+    declared = 'var mood: standing = "'
+    text = _1906.read_text(encoding="utf-8") + declared + "\n"
+    found = features.completions(text, str(_1906), len(text.splitlines()), len(declared) + 1)
+    assert {c.kind for c in found} == {"value"} and len(found) == 4
+    # any other string: nothing
+    assert _values("", '        say "hello') == []
+    assert _values("", '        if wages == "') == []
+
+
+def test_a_warning_of_an_old_form_offers_the_rewrite_fmt_makes():
+    # a citation before a rule's `{` is the old place: `check` warns, `fmt` moves it after the `}`
+    path = ROOT / "tests" / "golden" / "variants" / "05-restates-a-rule-around-an-extension-point.lg"
+    text = path.read_text(encoding="utf-8")
+    found = features.problems(text, str(path))
+    (old,) = [d for d in found if d.message.startswith("a citation before the `{`")]
+    assert old.span is not None
+    (fix,) = features.quick_fixes(text, str(path), old.span.line, old.span.line, found)
+    assert fix.title.startswith("Rewrite the file") and (fix.span.line, fix.span.column) == (1, 1)
+    assert fix.span.end_line == len(text.splitlines()) + 1 and fix.new_text == ld.format_source(text, str(path))
+    assert not any(d.message.startswith("a citation before") for d in features.problems(fix.new_text, str(path)))
+    # nothing to rewrite on a line without such a warning
+    assert features.quick_fixes(text, str(path), 1, old.span.line - 1, found) == []
+
+
+def test_hover_on_a_constant_shows_its_value_under_the_default_options():
+    # landlords-game-1906: `option faster_game ... = false`, `const wages = 100`
+    text = _1906.read_text(encoding="utf-8") + "const bonus = if faster_game then wages * 3 else wages * 2\n"
+    line = len(text.splitlines())
+    shown = features.hover(text, str(_1906), line, 7)
+    assert shown is not None and "value under the default options: `200`" in shown
+    line, column = _place(text, "const wages", len("const "))
+    assert "value under" not in (features.hover(text, str(_1906), line, column) or "")  # a literal is its value
+
+
+def test_hover_shows_an_extension_point_and_the_bibliography_entry_of_its_citation():
+    # landlords-game-1906: `extension "Replace to change how a player moves ..." action move_by_throw()`
+    text = _1906.read_text(encoding="utf-8")
+    line, column = _place(text, "do move_by_throw", len("do "))
+    shown = features.hover(text, str(_1906), line, column)
+    assert shown is not None and shown.startswith("**action** `move_by_throw`")
+    assert "```lg\naction move_by_throw() {\n```" in shown
+    assert "extension point: replace it in a variant. Replace to change how a player moves" in shown
+    assert "source: magie-1906, Rules 2, 8 and 17 (secondary)" in shown
+    assert "> The Landlord's Game, rules of play, Economic Game Company, New York, 1906" in shown
+
+
+def test_references_from_an_edition_reach_the_variants_that_extend_it():
+    # monopoly-1933-atlantic-city declares `purpose tax`; the free-parking-jackpot variant reroutes it
+    base = editions_dir() / "monopoly-1933-atlantic-city.lg"
+    text = base.read_text(encoding="utf-8")
+    found = features.references(text, str(base), *_place(text, "purpose tax", len("purpose ")))
+    assert {s.file for s in found} == {str(base), str(JACKPOT)}
+    (used,) = [s for s in found if s.file == str(JACKPOT)]
+    assert JACKPOT.read_text(encoding="utf-8").splitlines()[used.line - 1].lstrip().startswith("reroute tax")
+
+
+def test_references_from_a_base_reach_a_variant_in_its_folder_and_rename_stays_in_the_file(tmp_path):
+    base, variant, other = tmp_path / "base.lg", tmp_path / "house.lg", tmp_path / "other.lg"
+    text = _1906.read_text(encoding="utf-8")
+    base.write_text(text, encoding="utf-8")
+    variant.write_text('edition "house" {\n    extends "base.lg"\n}\n\nconst bonus = wages * 2\n', encoding="utf-8")
+    shipped = 'edition "other" {\n    extends "landlords-game-1906"\n}\n\nconst bonus = wages\n'
+    other.write_text(shipped, encoding="utf-8")  # the shipped 1906 edition's variant, not base.lg's
+    at = _place(text, "const wages", len("const "))
+    found = features.references(text, str(base), *at)
+    assert [(s.file, s.line, s.column) for s in found if s.file != str(base)] == [(str(variant), 5, 15)]
+    assert all(s.file == str(base) for s in features.rename(text, str(base), *at, "salary"))

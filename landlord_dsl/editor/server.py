@@ -2,15 +2,20 @@
 
 It offers what features.py answers: diagnostics as the file is edited
 (exactly those of `landlord-dsl check`, notes in other files attached to
-the problem they explain), the outline of declarations, go to definition
-(into the bases a variant extends), hover, formatting, completion, find
-references, rename (of names declared in the file only) and quick fixes
-from the checker's "did you mean" hints. Columns are
+the problem they explain; saving a file checks the open files extending it
+again), the outline of declarations, go to definition
+(into the bases a variant extends), hover, formatting, completion (the
+keywords the grammar allows at the cursor, names, fields after `.`, a
+choice's values in a text), find references (into the bases too), rename
+(of names declared in the file only) and quick fixes from the checker's
+"did you mean" hints and its warnings of old forms (the rewrite `fmt` makes). Columns are
 counted in characters; a line with characters outside the Basic
 Multilingual Plane is placed as an editor counting UTF-16 units would not.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidRequest
@@ -60,6 +65,8 @@ _COMPLETION_KIND = {
     "choice": lsp.CompletionItemKind.Enum,
     "kind": lsp.CompletionItemKind.Class,
     "table": lsp.CompletionItemKind.Struct,
+    "field": lsp.CompletionItemKind.Field,
+    "value": lsp.CompletionItemKind.EnumMember,
 }
 
 
@@ -151,7 +158,14 @@ def build_server() -> LanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+        uri = params.text_document.uri
+        publish(uri)
+        # the open files that extend this one read it from disk: saved, it may break (or mend) them
+        saved = Path(to_fs_path(uri) or uri).resolve()
+        for other in list(server.workspace.text_documents):
+            if other != uri and saved in features.bases(*text_and_file(other)):
+                checked.pop(other, None)
+                publish(other)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
@@ -210,7 +224,7 @@ def build_server() -> LanguageServer:
         text, file = text_and_file(uri)
         line, column = params.position.line + 1, params.position.character + 1
         found = features.references(text, file, line, column, params.context.include_declaration)
-        return [lsp.Location(uri=uri, range=_range(span)) for span in found]
+        return [lsp.Location(uri=_uri(span.file, uri, file), range=_range(span)) for span in found]
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(params: lsp.PrepareRenameParams) -> lsp.Range | None:
