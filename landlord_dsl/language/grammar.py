@@ -47,17 +47,23 @@ def keyword_terminals() -> dict[str, str]:
 _LITERAL = re.compile(r'"([a-z_]+)"')
 _DECLARATION = re.compile(r'^(?:\w+_decl|header):\s*(?:\[\w+\]\s*)?"([a-z_]+)"', re.MULTILINE)
 _EVENT_RULE = re.compile(r"^!?event:(.*)$", re.MULTILINE)
+_COMMENT = re.compile(r"//[^\n]*")
+
+
+def _grammar_rules() -> str:
+    """Return the grammar's text without its comments (whose quoted examples are not keywords)."""
+    return _COMMENT.sub("", grammar_path().read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=1)
 def grammar_words() -> tuple[frozenset[str], frozenset[str]]:
     """Return (every keyword of the grammar, the words that open a declaration), read from its text."""
-    text = grammar_path().read_text(encoding="utf-8")
+    text = _grammar_rules()
     return frozenset(_LITERAL.findall(text)), frozenset(_DECLARATION.findall(text))
 
 
 @functools.lru_cache(maxsize=1)
 def event_names() -> tuple[str, ...]:
     """Return the events a handler's `on` takes (`setup`, `turn`, ...), in the grammar's order."""
-    event = _EVENT_RULE.search(grammar_path().read_text(encoding="utf-8"))
+    event = _EVENT_RULE.search(_grammar_rules())
     return tuple(_LITERAL.findall(event.group(1))) if event else ()
