@@ -94,6 +94,8 @@ class State:
     :raises UsageError: the rules are not for that many players.
     """
 
+    __slots__ = ("_base", "_game", "_mark", "_pending", "_prefix", "_replaying", "_run", "_sent", "_turns")
+
     def __init__(self, program: Program, players: int, seed: int | None, turn_limit: int | None = None) -> None:
         inside = seed is not None
         chance = SeededChance(seed) if seed is not None else _OUTSIDE
@@ -109,42 +111,71 @@ class State:
         self._replaying = False
 
     # ---------------------------------------------------------------- playing
-    def _go(self, answer: Any, first: bool = False) -> None:
-        """Send `answer` to the running rules (start them if `first`) and run on to the next request, or
-        the end; a Python error inside the rules becomes a located RuleRuntimeError, as in `Game.play`."""
-        run, game = self._run, self._game
-        assert run is not None and game is not None
+    # The setup and each turn run as a generator of their own (`_run`); between two of them is a turn
+    # boundary, where the state counts the turns since its base and takes a new base now and then.
+    def _go(self, answer: Any) -> None:
+        """Send `answer` to the running setup or turn and play on to the next request, or the end; a
+        Python error inside the rules becomes a located RuleRuntimeError, as in `Game.play`."""
         try:
-            item = next(run) if first else run.send(answer)
-            while item is None:  # a turn boundary
+            self._pending = self._run.send(answer)  # type: ignore[union-attr]
+            return
+        except StopIteration:
+            pass
+        except LandlordError:
+            raise
+        except RULE_FAILURES as err:
+            raise self._located(err) from None
+        self._play_on(True)
+
+    def _play_on(self, boundary: bool) -> None:
+        """Start the next turn (after counting the `boundary` just passed) and play to its first request,
+        past turns that ask nothing, or to the end of the game."""
+        game = self._game
+        assert game is not None
+        while not game.over:
+            if boundary:
                 self._mark, self._turns = self._sent, self._turns + 1
                 if self._turns >= REBASE_TURNS and not self._replaying:
                     self._base, self._prefix = game.fork(agents=game.agents), []
                     self._sent = self._mark = self._turns = 0
-                item = next(run)
-        except StopIteration:
-            self._pending = None
-            game.log_end()
-            return
-        except LandlordError:
-            raise
-        except RULE_FAILURES as err:
-            failure = game.rule_failure(err)
-            if failure is None:
+            boundary = True
+            run = self._run = game.play_turn_s()
+            try:
+                self._pending = run.send(None)
+                return
+            except StopIteration:
+                continue
+            except LandlordError:
                 raise
-            raise failure from None
-        self._pending = item
+            except RULE_FAILURES as err:
+                raise self._located(err) from None
+        self._run = self._pending = None
+        game.log_end()
+
+    def _located(self, err: BaseException) -> BaseException:
+        """Return the located RuleRuntimeError for a Python error raised inside the rules, or `err` itself
+        if it is not the rules' (Game.rule_failure)."""
+        failure = self._game.rule_failure(err)  # type: ignore[union-attr]
+        return err if failure is None else failure
+
+    def _start(self, game: SteppedGame) -> None:
+        """Play `game` (a fork of the base) from where it stands to its first request."""
+        self._game = game
+        self._sent = self._mark = self._turns = 0
+        if game.started:
+            self._play_on(False)
+            return
+        self._run = game.setup_s()
+        self._go(None)
 
     def _live(self) -> SteppedGame:
         """Return the game played: the first time, fork the base and replay the prefix into it."""
         game = self._game
         if game is None:
-            game = self._game = self._base.fork(agents=self._base.agents)
-            self._run = _play(game)
-            self._sent = self._mark = self._turns = 0
+            game = self._base.fork(agents=self._base.agents)
             self._replaying = True
             try:
-                self._go(None, first=True)
+                self._start(game)
                 for answer in self._prefix:
                     self._sent += 1
                     self._go(answer)
@@ -280,7 +311,18 @@ class State:
         else:
             what = "the game is over" if pending is None else "a chance request is pending: use apply_chance"
             raise UsageError(f"no decision or bid to apply {action!r} to: {what}")
-        self._answer(action)
+        self._prefix.append(action)
+        self._sent += 1
+        try:  # (`_go`, written out: the answer most often only resumes the turn)
+            self._pending = self._run.send(action)  # type: ignore[union-attr]
+            return
+        except StopIteration:
+            pass
+        except LandlordError:
+            raise
+        except RULE_FAILURES as err:
+            raise self._located(err) from None
+        self._play_on(True)
 
     def apply_chance(self, outcome: Sequence[int]) -> None:
         """Answer the pending chance request: a throw (one face, 1 to sides, a die) or a shuffle's order
@@ -313,7 +355,8 @@ class State:
     def game(self) -> Game:
         """Return the game as it stands at the pending request (or at the end), to read as agents read the
         game they are handed. It is this state's own, and changes as answers are applied: do not change it."""
-        return self._live()
+        game = self._game
+        return game if game is not None else self._live()
 
     @property
     def log(self) -> list[tuple]:
