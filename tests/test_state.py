@@ -235,6 +235,36 @@ def test_a_pickled_variant_program_is_compiled_again_with_its_options():
     assert replayed.log_lines() == driven.log_lines()
 
 
+def test_a_rule_failure_is_located_as_in_driven_play_and_raised_again_on_every_later_read(tmp_path):
+    # 1906 with a negative jail fine (as test_engine's located failure): the stepped game fails where the
+    # driven one does, with the same located message; reading the state afterwards fails the same way
+    # again (it does not go on with a next turn), and so does a clone of it
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "editions" / "landlords-game-1906.lg").read_text()
+    path = tmp_path / "broken.lg"
+    path.write_text(re.sub(r"const jail_fine = 50", "const jail_fine = -50", source))
+    prog = ld.compile_rules(ld.load_edition(path))
+    for seed in range(50):
+        try:
+            ld.new_game(prog, players=4, seed=seed).play()
+        except ld.RuleRuntimeError as err:
+            message = err.render()
+            break
+    else:
+        pytest.fail("no seed reaches the negative fine")
+    assert "negative amount" in message and "broken.lg:" in message
+    state = ld.new_state(prog, players=4, seed=seed)
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        play_to_end(state, [HeuristicAgent() for _ in range(4)])
+    assert info.value.render() == message
+    for read in (state.is_terminal, state.request, lambda: state.clone().log_lines()):
+        with pytest.raises(ld.RuleRuntimeError) as again:
+            read()
+        assert again.value.render() == message
+
+
 def test_every_asking_engine_method_has_a_generator_twin():
     # the stepped pass rewrites these calls into `yield from g.NAME_s(...)` (or NAME_q for a payment's
     # quick path): SteppedGame must have each, as a generator where it may ask

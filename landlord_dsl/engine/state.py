@@ -121,10 +121,11 @@ class State:
             return
         except StopIteration:
             pass
-        except LandlordError:
-            raise
         except RULE_FAILURES as err:
             raise self._located(err) from None
+        except BaseException:
+            self._game = None  # (the rules' generator is done: a later read replays, to this failure again)
+            raise
         self._play_on(True)
 
     def _play_on(self, boundary: bool) -> None:
@@ -145,17 +146,20 @@ class State:
                 return
             except StopIteration:
                 continue
-            except LandlordError:
-                raise
             except RULE_FAILURES as err:
                 raise self._located(err) from None
+            except BaseException:
+                self._game = None  # (the rules' generator is done: a later read replays, to this failure again)
+                raise
         self._run = self._pending = None
         game.log_end()
 
     def _located(self, err: BaseException) -> BaseException:
         """Return the located RuleRuntimeError for a Python error raised inside the rules, or `err` itself
-        if it is not the rules' (Game.rule_failure)."""
+        if it is not the rules' (Game.rule_failure). The game played is then dropped: its generator is
+        done, and a later read replays the answers to the same failure."""
         failure = self._game.rule_failure(err)  # type: ignore[union-attr]
+        self._game = None
         return err if failure is None else failure
 
     def _start(self, game: SteppedGame) -> None:
@@ -318,10 +322,11 @@ class State:
             return
         except StopIteration:
             pass
-        except LandlordError:
-            raise
         except RULE_FAILURES as err:
             raise self._located(err) from None
+        except BaseException:
+            self._game = None  # (the rules' generator is done: a later read replays, to this failure again)
+            raise
         self._play_on(True)
 
     def apply_chance(self, outcome: Sequence[int]) -> None:
