@@ -372,7 +372,14 @@ class SteppedGame(Game):
                     yield from stepped(self)
                 else:
                     handler(self)
-        yield from self.land_s()  # where he is now: a pass may have moved him
+        space = pos[seat]  # where he is now: a pass may have moved him (`land_s`, written out)
+        stepped = self.sprog.on_land[space]
+        if stepped is not None:
+            yield from stepped(self)
+        else:
+            dispatch = self.prog.on_land[space]
+            if dispatch is not None:
+                dispatch(self)
 
     # --------------------------------------------------------------- cards
     def draw_s(self, deck: str) -> Steps:
