@@ -399,17 +399,17 @@ class State:
         last turn boundary and the answers since (`pickle.dumps`); the unpickled state replays them."""
         if self._turns:
             self._boundary_base()
-        return (_unpickled, (self._base.prog, base_attributes(self._base), list(self._prefix)))
+        return (_unpickled, (self._base.prog, _base_attributes(self._base), list(self._prefix)))
 
 
 # What a game's attributes hold that is not its state: the rules, the seats' agents, the chance source,
-# what is worked out from them, and the observers (a pickled State's base is the rest; base_attributes).
+# what is worked out from them, and the observers (a pickled State's base is the rest; _base_attributes).
 _NOT_STATE = frozenset(
     {"prog", "agents", "_chance", "_roll", "_two_dice", "passes", "observers", "sprog", "step_passes"}
 )
 
 
-def base_attributes(game: SteppedGame) -> dict[str, Any]:
+def _base_attributes(game: SteppedGame) -> dict[str, Any]:
     """Return the attributes of a stepped game at a turn boundary that pickle (its state, with the seeded
     generator's state as `chance_state`, or None when chance is answered outside)."""
     out = {name: value for name, value in game.__dict__.items() if name not in _NOT_STATE}
