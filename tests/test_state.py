@@ -265,6 +265,18 @@ def test_a_rule_failure_is_located_as_in_driven_play_and_raised_again_on_every_l
         assert again.value.render() == message
 
 
+def test_the_stepped_compilation_is_built_once_and_only_for_a_state():
+    # 1904: driven play never builds the stepped twin; the first state does, and later states reuse it
+    prog = ld.compile_rules(ld.load_edition("landlords-game-1904"))
+    ld.new_game(prog, players=2, seed=1).play()
+    assert prog.stepped_built is None
+    ld.new_state(prog, players=2, seed=1).is_terminal()
+    built = prog.stepped_built
+    assert built is not None and prog.stepped() is built
+    ld.new_state(prog, players=3).is_terminal()
+    assert prog.stepped_built is built
+
+
 def test_every_asking_engine_method_has_a_generator_twin():
     # the stepped pass rewrites these calls into `yield from g.NAME_s(...)` (or NAME_q for a payment's
     # quick path): SteppedGame must have each, as a generator where it may ask
