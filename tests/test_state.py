@@ -219,6 +219,7 @@ def test_a_pickled_state_plays_on_as_the_original(inside):
     assert play_to_end(copied, bots, copied_chance) == play_to_end(state, bots, chance)
     again = pickle.loads(pickle.dumps(prog))
     assert again is not prog and again.python_source == prog.python_source
+    assert pickle.loads(pickle.dumps(state)).game.prog is again  # (compiled once in a process)
 
 
 def test_a_pickled_variant_program_is_compiled_again_with_its_options():

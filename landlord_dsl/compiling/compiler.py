@@ -296,7 +296,7 @@ class Compiler(StatementCompiler):
             remake=functools.partial(
                 remade,
                 tuple((module.source_name, module.source_text) for module in rs.modules),
-                dict(self.options),
+                tuple(self.options.items()),
                 self.optimize,
                 rs.rules_hash,
             ),
@@ -383,14 +383,30 @@ def _compiled(compiler: Compiler, build: bool = True) -> tuple[Program | None, l
     return program, problems
 
 
-def remade(files: tuple[tuple[str, str], ...], options: dict[str, Any], optimize: bool, rules_hash: str) -> Program:
+def remade(
+    files: tuple[tuple[str, str], ...], options: tuple[tuple[str, Any], ...], optimize: bool, rules_hash: str
+) -> Program:
     """Return the Program of rules given as their files' (name, text), the base edition first, compiled
-    with `options` (how a pickled Program is unpickled: Program.remake); raise LandlordError if those
-    texts no longer make the rules whose hash is `rules_hash`."""
+    with the option values `options` (how a pickled Program is unpickled: Program.remake); raise
+    LandlordError if those texts no longer make the rules whose hash is `rules_hash`.
+
+    The last few Programs remade are kept: unpickling many states of the same rules in one process
+    compiles them once (a Program is never changed, so they share it)."""
+    try:
+        hash(options)
+    except TypeError:  # (an option value that is not hashable: compiled every time)
+        return _remade.__wrapped__(files, options, optimize, rules_hash)
+    return _remade(files, options, optimize, rules_hash)
+
+
+@functools.lru_cache(maxsize=8)
+def _remade(
+    files: tuple[tuple[str, str], ...], options: tuple[tuple[str, Any], ...], optimize: bool, rules_hash: str
+) -> Program:
     ruleset = load_modules([parse(text, name) for name, text in files])
     if ruleset.rules_hash != rules_hash:
         raise LandlordError(f"the pickled rules {ruleset.name} do not load as they did (their hash differs)")
-    return compile_ruleset(ruleset, options, optimize)
+    return compile_ruleset(ruleset, dict(options), optimize)
 
 
 def compile_counted(
