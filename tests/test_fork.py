@@ -156,6 +156,10 @@ def test_the_fork_benchmark_runs_and_reports_each_figure(capsys):
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.main(["--edition", "landlords-game-1904", "--games", "1", "--repeat", "2", "--json"]) == 0
+    assert (
+        module.main(["--edition", "landlords-game-1904", "--games", "1", "--repeat", "2", "--best", "1", "--json"]) == 0
+    )
     figures = json.loads(capsys.readouterr().out)
     assert all(figures[key] > 0 for key in ("turn_us", "fork_us", "save_restore_us"))
+    stepped = ("clone_us", "clone_outside_us", "clone_first_use_us", "stepped_per_driven", "stepped_per_asked")
+    assert all(figures[key] > 0 for key in stepped)

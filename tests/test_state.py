@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import pickle
 import random
 from fractions import Fraction
 
@@ -20,7 +21,10 @@ from hypothesis import strategies as st
 import landlord_dsl as ld
 import test_properties as properties
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
-from landlord_dsl.engine.state import CHANCE, TERMINAL
+from landlord_dsl.compiling.stepped_pass import ASKING, PAYMENTS, SteppingError, stepped_tree
+from landlord_dsl.compiling.stepped_pass import CHANCE as CHANCE_METHODS
+from landlord_dsl.engine.state import CHANCE, REBASE_TURNS, TERMINAL
+from landlord_dsl.engine.stepping import SteppedGame
 from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance
 
 
@@ -129,6 +133,170 @@ def test_stepped_and_driven_games_agree_on_generated_rule_files(mutant, seed):
         return
     prog = ld.compile_rules(rules)
     program_matches(prog, prog.players[0], "random", seed, inside=seed % 2 == 0, turn_limit=40)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", ld.shipped_editions())
+def test_stepped_games_log_as_driven_ones_with_two_to_four_seats(name, players):
+    # every shipped edition and variant, seeded (chance inside: heuristic bots asked through the state)
+    # and without a seed (chance answered outside from SeededChance: heuristic and random agents); a
+    # number of seats the rules refuse is refused by new_state as by new_game
+    prog = program(name)
+    low, high = prog.players
+    if not low <= players <= high:
+        with pytest.raises(ld.UsageError, match=f"players, not {players}"):
+            ld.new_state(prog, players=players)
+        return
+    program_matches(prog, players, "heuristic", seed=players, inside=True)
+    program_matches(prog, players, "heuristic", seed=players + 20, inside=False)
+    program_matches(prog, players, "random", seed=players + 40, inside=False, turn_limit=80)
+
+
+def play_to_end(state, agents, chance=None):
+    """Answer `state` to its end with `agents` (and `chance` at chance nodes); return its log lines."""
+    while not state.is_terminal():
+        answer(state, agents, chance)
+    return state.log_lines()
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_clones_taken_anywhere_play_on_as_the_original(inside):
+    # 1933 Atlantic City, 4 seats, heuristic bots answering through the state, with a seed (the clone
+    # carries the generator's state in its turn-boundary base) and without (the dice come from outside):
+    # clones taken at every 5th request, clones of clones taken before they are read, and clones past
+    # REBASE_TURNS turns from the state's first base all end with the original's log
+    prog = program("monopoly-1933-atlantic-city")
+    bots = [HeuristicAgent() for _ in range(4)]
+    state = ld.new_state(prog, players=4, seed=11 if inside else None, turn_limit=3 * REBASE_TURNS)
+    chance = None if inside else SeededChance(11)
+    clones, steps = [], 0
+    while not state.is_terminal():
+        if steps % 5 == 0:
+            clone = state.clone()
+            twice = clone.clone()  # (before the clone is ever read)
+            clones.append((clone, twice, None if inside else chance.fork(), state.log_lines()))
+        answer(state, bots, chance)
+        steps += 1
+    end = state.log_lines()
+    assert state.game.turn == 3 * REBASE_TURNS and len(clones) > 15
+    for clone, twice, clone_chance, then in clones[::3]:
+        assert clone.log_lines() == then
+        other_chance = None if inside else copy.deepcopy(clone_chance)
+        assert play_to_end(clone, bots, clone_chance) == end
+        assert play_to_end(twice, bots, other_chance) == end
+
+
+def test_applying_to_a_clone_leaves_the_original_as_it_was():
+    # 1906, seeded: a clone answered differently from the original diverges; the original is unchanged
+    prog = program("landlords-game-1906")
+    state = ld.new_state(prog, players=3, seed=5)
+    while not isinstance(state.request(), DecisionRequest):
+        state.apply(None)
+    before, request = state.log_lines(), state.request()
+    clone = state.clone()
+    clone.apply(len(request.legal) - 1)
+    clone.request()
+    assert state.log_lines() == before and state.request() is request
+    state.apply(0)
+    assert clone.log_lines() != state.log_lines()
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_a_pickled_state_plays_on_as_the_original(inside):
+    # 1933 Atlantic City, 3 seats, mid-game (seeded, and with chance from outside): pickle.loads of
+    # pickle.dumps plays on to the same log as the original; a pickled Program compiles its rules again
+    prog = program("monopoly-1933-atlantic-city")
+    bots = [HeuristicAgent() for _ in range(3)]
+    state = ld.new_state(prog, players=3, seed=21 if inside else None, turn_limit=60)
+    chance = None if inside else SeededChance(21)
+    for _ in range(150):
+        answer(state, bots, chance)
+    then = state.log_lines()
+    copied = pickle.loads(pickle.dumps(state))
+    assert copied.log_lines() == then and copied.legal_actions() == state.legal_actions()
+    assert copied.game.prog.rules_hash == prog.rules_hash
+    copied_chance = None if inside else chance.fork()
+    assert play_to_end(copied, bots, copied_chance) == play_to_end(state, bots, chance)
+    again = pickle.loads(pickle.dumps(prog))
+    assert again is not prog and again.python_source == prog.python_source
+    assert pickle.loads(pickle.dumps(state)).game.prog is again  # (compiled once in a process)
+
+
+def test_a_pickled_variant_program_is_compiled_again_with_its_options():
+    # 1906 prolonged game (a variant: its base edition's text and its own) under the single tax option:
+    # the unpickled Program has the same rules and options, and plays the same game
+    prog = ld.compile_rules(ld.load_edition("landlords-game-1906-prolonged-game"), {"single_tax": "at_turn"})
+    again = pickle.loads(pickle.dumps(prog))
+    assert again.rules_hash == prog.rules_hash and again.options == prog.options
+    assert again.options["single_tax"] == "at_turn"
+    driven = ld.new_game(prog, players=2, seed=3)
+    driven.play()
+    replayed = ld.new_game(again, players=2, seed=3)
+    replayed.play()
+    assert replayed.log_lines() == driven.log_lines()
+
+
+def test_a_rule_failure_is_located_as_in_driven_play_and_raised_again_on_every_later_read(tmp_path):
+    # 1906 with a negative jail fine (as test_engine's located failure): the stepped game fails where the
+    # driven one does, with the same located message; reading the state afterwards fails the same way
+    # again (it does not go on with a next turn), and so does a clone of it
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "editions" / "landlords-game-1906.lg").read_text()
+    path = tmp_path / "broken.lg"
+    path.write_text(re.sub(r"const jail_fine = 50", "const jail_fine = -50", source))
+    prog = ld.compile_rules(ld.load_edition(path))
+    for seed in range(50):
+        try:
+            ld.new_game(prog, players=4, seed=seed).play()
+        except ld.RuleRuntimeError as err:
+            message = err.render()
+            break
+    else:
+        pytest.fail("no seed reaches the negative fine")
+    assert "negative amount" in message and "broken.lg:" in message
+    state = ld.new_state(prog, players=4, seed=seed)
+    with pytest.raises(ld.RuleRuntimeError) as info:
+        play_to_end(state, [HeuristicAgent() for _ in range(4)])
+    assert info.value.render() == message
+    for read in (state.is_terminal, state.request, lambda: state.clone().log_lines()):
+        with pytest.raises(ld.RuleRuntimeError) as again:
+            read()
+        assert again.value.render() == message
+
+
+def test_the_stepped_compilation_is_built_once_and_only_for_a_state():
+    # 1904: driven play never builds the stepped twin; the first state does, and later states reuse it
+    prog = ld.compile_rules(ld.load_edition("landlords-game-1904"))
+    ld.new_game(prog, players=2, seed=1).play()
+    assert prog.stepped_built is None
+    ld.new_state(prog, players=2, seed=1).is_terminal()
+    built = prog.stepped_built
+    assert built is not None and prog.stepped() is built
+    ld.new_state(prog, players=3).is_terminal()
+    assert prog.stepped_built is built
+
+
+def test_every_asking_engine_method_has_a_generator_twin():
+    # the stepped pass rewrites these calls into `yield from g.NAME_s(...)` (or NAME_q for a payment's
+    # quick path): SteppedGame must have each, as a generator where it may ask
+    import inspect
+
+    for name in ASKING | CHANCE_METHODS | PAYMENTS | {"transfer"}:
+        assert inspect.isgeneratorfunction(getattr(SteppedGame, name + "_s")), name
+    for name in PAYMENTS:
+        assert not inspect.isgeneratorfunction(getattr(SteppedGame, name + "_q")), name
+
+
+def test_the_stepped_pass_refuses_a_request_it_cannot_yield():
+    # generated code never asks inside a lambda or a comprehension (yield cannot go there); the pass
+    # says so rather than compiling code that would ask without pausing
+    source = "def _a(g):\n    g.choose(0, 'p', [], None)\n\ndef _b(g):\n    return [_a(g) for _ in range(2)]\n"
+    with pytest.raises(SteppingError, match="inside a comprehension"):
+        stepped_tree(source)
+    _, generators = stepped_tree("def _a(g):\n    g.roll()\n\ndef _c(g):\n    _a(g)\n\ndef _d(g):\n    return 1\n")
+    assert generators == {"_a", "_c"}
 
 
 def test_a_clone_plays_on_as_the_original_and_independently():

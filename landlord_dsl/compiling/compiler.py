@@ -23,20 +23,23 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import hashlib
 import linecache
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..checking.loader import RuleSet, load_text, warnings_of
+from ..checking.loader import RuleSet, load_modules, load_text, warnings_of
 from ..checking.options import resolve_options
 from ..core.errors import Diagnostic, LandlordError, RuleCheckError
 from ..language import ast
 from ..language.limits import too_deep
+from ..language.parser import parse
 from ..program.compiled import DiceSet, Program, is_reconstruction
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
 from .pyast_pass import read_game_lists_once
+from .stepped_pass import build_stepped
 
 
 class Compiler(StatementCompiler):
@@ -290,6 +293,16 @@ class Compiler(StatementCompiler):
             player_var_names=list(m.player_vars),
             space_var_names=list(m.space_vars),
             dice_sets=tuple(DiceSet(d.name, d.label or d.name, d.count, d.faces) for d in m.dice_sets.values()),
+            remake=functools.partial(
+                remade,
+                tuple((module.source_name, module.source_text) for module in rs.modules),
+                tuple(self.options.items()),
+                self.optimize,
+                rs.rules_hash,
+            ),
+            stepper=functools.partial(
+                build_stepped, source=source, namespace=ns, filename=filename, optimize=self.optimize
+            ),
         )
 
 
@@ -368,6 +381,32 @@ def _compiled(compiler: Compiler, build: bool = True) -> tuple[Program | None, l
         problems.extend(err.diagnostics)
     problems.sort(key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
     return program, problems
+
+
+def remade(
+    files: tuple[tuple[str, str], ...], options: tuple[tuple[str, Any], ...], optimize: bool, rules_hash: str
+) -> Program:
+    """Return the Program of rules given as their files' (name, text), the base edition first, compiled
+    with the option values `options` (how a pickled Program is unpickled: Program.remake); raise
+    LandlordError if those texts no longer make the rules whose hash is `rules_hash`.
+
+    The last few Programs remade are kept: unpickling many states of the same rules in one process
+    compiles them once (a Program is never changed, so they share it)."""
+    try:
+        hash(options)
+    except TypeError:  # (an option value that is not hashable: compiled every time)
+        return _remade.__wrapped__(files, options, optimize, rules_hash)
+    return _remade(files, options, optimize, rules_hash)
+
+
+@functools.lru_cache(maxsize=8)
+def _remade(
+    files: tuple[tuple[str, str], ...], options: tuple[tuple[str, Any], ...], optimize: bool, rules_hash: str
+) -> Program:
+    ruleset = load_modules([parse(text, name) for name, text in files])
+    if ruleset.rules_hash != rules_hash:
+        raise LandlordError(f"the pickled rules {ruleset.name} do not load as they did (their hash differs)")
+    return compile_ruleset(ruleset, dict(options), optimize)
 
 
 def compile_counted(

@@ -98,11 +98,17 @@ class Cards:
             # the card is put away before the turn unwinds, never lost.
             self.depth -= 1
             self.card = saved_card
-            if self.holder[card] is None and card not in cards:
-                if self.prog.deck_kept[deck] and self.actor in self.seats:
-                    self.set_holder(card, self.actor)
-                else:
-                    cards.append(card)
+            self._put_away(card, deck)
+
+    def _put_away(self, card: int, deck: str) -> None:
+        """Once a drawn card's effect has run: the drawer keeps it (a kept deck), else it goes under its deck,
+        unless the effect has already given it to someone or put it back."""
+        cards = self.decks[deck]
+        if self.holder[card] is None and card not in cards:
+            if self.prog.deck_kept[deck] and self.actor in self.seats:
+                self.set_holder(card, self.actor)
+            else:
+                cards.append(card)
 
     def deal(self, count: int, deck: str) -> None:
         cards = self.decks[deck]

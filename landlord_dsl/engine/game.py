@@ -23,7 +23,7 @@ import traceback
 import weakref
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 
@@ -43,6 +43,10 @@ from .saves import GameState, restore_game, save_game, seat_names
 if TYPE_CHECKING:
     from ..program.compiled import Program
     from ..program.game_contract import RulesGame
+
+
+# The Python errors that, raised inside the compiled rules, are the rules' failures (Game.rule_failure).
+RULE_FAILURES = (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError)
 
 
 @attrs.frozen
@@ -286,24 +290,28 @@ class Game(Movement, Cards, Decisions, DiceSets):
             if amount > MAX_INT:
                 raise self._beyond_range(amount, span)
             return 0
+        if self.finite[src] and self.bal[src] < amount and src >= self.nacc:
+            self.shortfalls += 1
+            try:
+                self._shortfall(src - self.nacc, amount, dst)
+            finally:
+                self.shortfalls -= 1
+        return self._settle(amount, src, dst, span)
+
+    def _settle(self, amount: int, src: int, dst: int, span: Span | None) -> int:
+        """`transfer` once the payer's shortfall, if any, has been settled (a positive amount between two
+        accounts); return what was paid."""
         bal = self.bal
-        if self.finite[src] and bal[src] < amount:
-            if src >= self.nacc:
-                self.shortfalls += 1
-                try:
-                    self._shortfall(src - self.nacc, amount, dst)
-                finally:
-                    self.shortfalls -= 1
-            if bal[src] < amount:
-                paid = max(bal[src], 0)
-                if src < self.nacc:
-                    raise self.fail(f"{self.prog.account_labels[src]} holds {bal[src]} and cannot pay {amount}", span)
-                self.log.append(("unpaid", self.turn, src - self.nacc, amount - paid, dst, self.rule))
-                amount = paid
-                if amount == 0:
-                    if len(self.seats) < self.n:
-                        self._left_during_payment(src)
-                    return 0
+        if self.finite[src] and bal[src] < amount:  # still short once his shortfall rules have run
+            paid = max(bal[src], 0)
+            if src < self.nacc:
+                raise self.fail(f"{self.prog.account_labels[src]} holds {bal[src]} and cannot pay {amount}", span)
+            self.log.append(("unpaid", self.turn, src - self.nacc, amount - paid, dst, self.rule))
+            amount = paid
+            if amount == 0:
+                if len(self.seats) < self.n:
+                    self._left_during_payment(src)
+                return 0
         finite = self.finite
         # Finite balances are never negative and add up to `minted`: bounding it bounds each of them.
         if not (finite[src] and finite[dst]) and (
@@ -469,12 +477,15 @@ class Game(Movement, Cards, Decisions, DiceSets):
                 if not repeat:
                     break
                 if firings >= MAX_TRIGGER_REPEATS:
-                    self.rule = rule  # the failure is this rule's, whatever rule ran the check
-                    raise self.fail(
-                        f"a `when ... repeat` trigger fired {firings} times at one check; "
-                        "its body must make its condition false",
-                        self.prog.rule_spans[rule],
-                    )
+                    raise self._fired_too_often(rule, firings)
+
+    def _fired_too_often(self, rule: int, firings: int) -> RuleRuntimeError:
+        """Return the failure of a `when ... repeat` trigger of `rule` that fired `firings` times at one check."""
+        self.rule = rule  # the failure is this rule's, whatever rule ran the check
+        return self.fail(
+            f"a `when ... repeat` trigger fired {firings} times at one check; its body must make its condition false",
+            self.prog.rule_spans[rule],
+        )
 
     def track_wealth(self) -> None:
         """Record every seat's score (its wealth) after setup and after every round from now on."""
@@ -509,6 +520,10 @@ class Game(Movement, Cards, Decisions, DiceSets):
             pass
         except EndGame:
             self.over, self.end_reason = True, self.end_reason or "ended during setup"
+        self._after_setup()
+
+    def _after_setup(self) -> None:
+        """Who plays first, once the setup's rules have run (`setup` and the stepped `setup_s`)."""
         if self.turn_after is not None:
             self.next_seat = self._take_turn_after()
         elif self.next_seat not in self.seats and self.seats:  # the first player left during the setup
@@ -553,6 +568,11 @@ class Game(Movement, Cards, Decisions, DiceSets):
             for observer in self.observers:
                 if hasattr(observer, "on_turn"):
                     observer.on_turn(event)
+        self._after_turn(seat, turn)
+
+    def _after_turn(self, seat: int, turn: int) -> None:
+        """Who plays next, and whether the game has ended, once `seat` has played turn `turn` (`play_turn`
+        and the stepped `play_turn_s`)."""
         if self.turn_after is not None:
             next_seat = self._take_turn_after()
         elif len(self.seats) == self.n:  # everybody still plays: the next seat (as _seat_after says)
@@ -638,13 +658,21 @@ class Game(Movement, Cards, Decisions, DiceSets):
             step()
         except LandlordError:
             raise
-        except (RecursionError, ZeroDivisionError, TypeError, IndexError, KeyError, ValueError) as err:
-            if _raised_by_the_caller(err.__traceback__):
-                raise  # an agent's, a chance source's or a listener's own bug is theirs, not the rules'
-            rule, span = self._where_in_traceback(err.__traceback__)
-            if rule is not None:  # the handlers' `finally`s have put back the rule before this one
-                self.rule = rule
-            raise self.fail(f"the rules failed at run time: {type(err).__name__}: {err}", span) from None
+        except RULE_FAILURES as err:
+            failure = self.rule_failure(err)
+            if failure is None:
+                raise
+            raise failure from None
+
+    def rule_failure(self, err: BaseException) -> RuleRuntimeError | None:
+        """Return the located RuleRuntimeError for a Python error (one of RULE_FAILURES) raised inside the
+        compiled rules, or None if an agent, a chance source or a listener raised it (their own bug)."""
+        if _raised_by_the_caller(err.__traceback__):
+            return None
+        rule, span = self._where_in_traceback(err.__traceback__)
+        if rule is not None:  # the handlers' `finally`s have put back the rule before this one
+            self.rule = rule
+        return self.fail(f"the rules failed at run time: {type(err).__name__}: {err}", span)
 
     def _where_in_traceback(self, tb: TracebackType | None) -> tuple[int | None, Any]:
         """Return (the rule whose compiled handler was running where a traceback ends, the span of the
@@ -698,7 +726,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         """
         restore_game(self, state)
 
-    def fork(self, agents: Sequence[Agent] | None = None) -> Game:
+    def fork(self, agents: Sequence[Agent] | None = None) -> Self:
         """Return an independent copy of this game that plays on exactly as this one would (call between
         turns: before `setup`, or after a turn, as from `play`'s `on_turn`; not from inside an agent).
 

@@ -4,13 +4,14 @@ A `State` is a game paused at its next request: a decision or a bid for a seat, 
 (dice, a shuffle) when no seed answers chance inside it. The caller reads the request, applies an answer,
 and clones the state to look ahead.
 
-How it pauses (design (b) of issue 29's report): a state keeps `base`, a Game at the last turn boundary
-that is never run again, and `prefix`, every answer given since, chance answers included. To reach the
-next request it forks `base` and replays the turn with the prefix through today's compiled rules; the
-first request beyond the prefix raises `_Pause`, which unwinds the turn. A clone shares `base` and
-copies the prefix, so cloning is cheap; stepping replays the turn once per external answer, which is
-what makes it slower than driven play. A stepped game and a driven game (`Game.play`) with the same
-seed and the same answers log byte-identical events: the same compiled code runs.
+How it pauses: the game is a `SteppedGame` running the Program's stepped compilation, in which every
+generated function that may ask is a generator (compiling/stepped_pass.py, engine/stepping.py): a
+request is a `yield`, its answer is sent back, and the rules go on where they stopped. A generator
+cannot be copied, so a state also keeps `base`, the game at a turn boundary (never run again, shared
+with clones), and `prefix`, every answer given since. A clone shares `base` and copies `prefix`; the
+first time it is read it forks `base` and replays the prefix through the stepped code. A stepped game
+and a driven game (`Game.play`) with the same seed and the same answers log byte-identical events: the
+same compiled rules run, and the stepped code asks in the order the driven code does.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError, UsageError
 from ..program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
-from .game import Agent, Game
+from .game import RULE_FAILURES, Game
+from .stepping import SteppedGame
 
 if TYPE_CHECKING:
     from ..program.compiled import Program
@@ -36,50 +38,46 @@ TERMINAL = -4
 # A shuffle of more cards than this has too many orders to list (8! = 40,320): chance_outcomes refuses it.
 MAX_LISTED_SHUFFLE = 8
 
+# A state takes a new `base` at a turn boundary at least this often, so that a clone's first use or a
+# clone of a state far from its base replays at most this many turns.
+REBASE_TURNS = 16
+
 Request = DecisionRequest | BidRequest | DiceRequest | ShuffleRequest
 
 
-class _Pause(BaseException):
-    """A request beyond the answers given: unwinds the replayed turn (a BaseException, so that no
-    handler of the rules or the engine catches it)."""
-
-
-class _Asked(Agent):
-    """Every seat of a replayed game: answers from the state's prefix, or pauses the game."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-
-    def choose(self, game: Game, request: DecisionRequest) -> int:
-        return self.state._answer(request, game)
-
-    def bid(self, game: Game, request: BidRequest) -> int | None:
-        return self.state._answer(request, game)
-
-    def __deepcopy__(self, memo: dict) -> _Asked:
-        return self
-
-
-class _Chance:
-    """The chance source of a replayed game: answers from the prefix, then from the seed or by pausing."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
+class _Outside:
+    """The chance source of a game whose chance is answered outside it (`apply_chance`): never asked."""
 
     def roll(self, request: DiceRequest) -> tuple[int, ...]:
-        return self.state._answer(request, None)
+        raise LandlordError("a stepped game without a seed asks for its throws")  # pragma: no cover
 
     def shuffle(self, request: ShuffleRequest) -> list[int]:
-        return self.state._answer(request, None)
+        raise LandlordError("a stepped game without a seed asks for its shuffles")  # pragma: no cover
 
-    def __deepcopy__(self, memo: dict) -> _Chance:
+    def __deepcopy__(self, memo: dict) -> _Outside:
         return self
+
+
+_OUTSIDE = _Outside()
+
+
+def _play(game: SteppedGame) -> Generator[Request | None, Any, None]:
+    """Play `game` from where it stands (before its setup, or at a turn boundary) to its end: yield each
+    request and take its answer, and yield None at each turn boundary it reaches (not the one it starts at)."""
+    if not game.started:
+        yield from game.setup_s()
+        if not game.over:
+            yield None
+    while not game.over:
+        yield from game.play_turn_s()
+        if not game.over:
+            yield None
 
 
 class State:
     """A game of a compiled Program paused at its next request; see docs/state.md.
 
-    Made by `new_state`. Reading methods replay what `apply` and `apply_chance` recorded, when needed.
+    Made by `new_state`. A clone replays the answers since the last turn boundary when it is first read.
 
     Example:
 
@@ -96,77 +94,144 @@ class State:
     :raises UsageError: the rules are not for that many players.
     """
 
+    __slots__ = ("_base", "_game", "_mark", "_pending", "_prefix", "_replaying", "_run", "_sent", "_turns")
+
     def __init__(self, program: Program, players: int, seed: int | None, turn_limit: int | None = None) -> None:
-        self._asked = _Asked(self)
-        self._chance = _Chance(self)
-        self._base = Game(program, [self._asked] * players, chance=self._chance, turn_limit=turn_limit)
+        inside = seed is not None
+        chance = SeededChance(seed) if seed is not None else _OUTSIDE
+        base = SteppedGame(program, [None] * players, chance, inside, turn_limit)
+        self._base: SteppedGame = base
         self._prefix: list[Any] = []
-        self._seeded = SeededChance(seed) if seed is not None else None
-        self._cursor = 0
+        self._game: SteppedGame | None = None  # the game played, once this state has been read
+        self._run: Generator[Request | None, Any, None] | None = None
         self._pending: Request | None = None
-        self._view: Game = self._base  # the game as it stood at the pending request (or the end)
-        self._stale = True
+        self._sent = 0  # answers of the prefix the game played has been sent
+        self._mark = 0  # how many of them came before the last turn boundary it passed
+        self._turns = 0  # turn boundaries it passed since the base
+        self._replaying = False
 
-    # ---------------------------------------------------------------- replay
-    def _answer(self, request: Request, game: Game | None) -> Any:
-        """Return the next answer of the prefix; beyond it, a seeded chance answer (recorded), or pause."""
-        at = self._cursor
-        if at < len(self._prefix):
-            self._cursor = at + 1
-            return self._prefix[at]
-        if self._seeded is not None and isinstance(request, (DiceRequest, ShuffleRequest)):
-            answer: Any = (
-                self._seeded.roll(request) if isinstance(request, DiceRequest) else self._seeded.shuffle(request)
-            )
-            self._prefix.append(answer)
-            self._cursor = at + 1
-            return answer
-        self._pending = request
-        work = self._work
-        self._view = work.fork(agents=work.agents)  # before the pause unwinds the turn's `finally`s
-        raise _Pause
+    # ---------------------------------------------------------------- playing
+    # The setup and each turn run as a generator of their own (`_run`); between two of them is a turn
+    # boundary, where the state counts the turns since its base and takes a new base now and then.
+    def _go(self, answer: Any) -> None:
+        """Send `answer` to the running setup or turn and play on to the next request, or the end; a
+        Python error inside the rules becomes a located RuleRuntimeError, as in `Game.play`."""
+        try:
+            self._pending = self._run.send(answer)  # type: ignore[union-attr]
+            return
+        except StopIteration:
+            pass
+        except RULE_FAILURES as err:
+            raise self._located(err) from None
+        except BaseException:
+            self._game = None  # (the rules' generator is done: a later read replays, to this failure again)
+            raise
+        self._play_on(True)
 
-    def _advance(self) -> None:
-        """Replay from the base with the prefix and play on to the next request beyond it, or the end."""
-        self._stale = False
-        while True:
-            work = self._work = self._base.fork(agents=[self._asked] * self._base.n)
-            work.chance = self._chance
-            self._cursor, self._pending = 0, None
+    def _play_on(self, boundary: bool) -> None:
+        """Start the next turn (after counting the `boundary` just passed) and play to its first request,
+        past turns that ask nothing, or to the end of the game."""
+        game = self._game
+        assert game is not None
+        while not game.over:
+            if boundary:
+                self._mark, self._turns = self._sent, self._turns + 1
+                if self._turns >= REBASE_TURNS and not self._replaying:
+                    self._base, self._prefix = game.fork(agents=game.agents), []
+                    self._sent = self._mark = self._turns = 0
+            boundary = True
+            run = self._run = game.play_turn_s()
             try:
-                if not work.started:
-                    work._as_rule_failure(work.setup)
-                elif not work.over:
-                    work._as_rule_failure(work.play_turn)
-            except _Pause:
+                self._pending = run.send(None)
                 return
-            if self._cursor != len(self._prefix):  # (answers are only recorded as they are asked for)
-                raise LandlordError("a stepped game's turn used fewer answers than were given")
-            self._base, self._prefix = work, []
-            if work.over:
-                work.log_end()
-                self._view = work
-                return
+            except StopIteration:
+                continue
+            except RULE_FAILURES as err:
+                raise self._located(err) from None
+            except BaseException:
+                self._game = None  # (the rules' generator is done: a later read replays, to this failure again)
+                raise
+        self._run = self._pending = None
+        game.log_end()
 
-    def _ready(self) -> None:
-        if self._stale:
-            self._advance()
+    def _located(self, err: BaseException) -> BaseException:
+        """Return the located RuleRuntimeError for a Python error raised inside the rules, or `err` itself
+        if it is not the rules' (Game.rule_failure). The game played is then dropped: its generator is
+        done, and a later read replays the answers to the same failure."""
+        failure = self._game.rule_failure(err)  # type: ignore[union-attr]
+        self._game = None
+        return err if failure is None else failure
+
+    def _start(self, game: SteppedGame) -> None:
+        """Play `game` (a fork of the base) from where it stands to its first request."""
+        self._game = game
+        self._sent = self._mark = self._turns = 0
+        if game.started:
+            self._play_on(False)
+            return
+        self._run = game.setup_s()
+        self._go(None)
+
+    def _live(self) -> SteppedGame:
+        """Return the game played: the first time, fork the base and replay the prefix into it."""
+        game = self._game
+        if game is None:
+            game = self._base.fork(agents=self._base.agents)
+            self._replaying = True
+            try:
+                self._start(game)
+                for answer in self._prefix:
+                    self._sent += 1
+                    self._go(answer)
+            finally:
+                self._replaying = False
+        return game
+
+    def _answer(self, answer: Any) -> None:
+        """Record and send an answer the caller gave (checked legal)."""
+        self._prefix.append(answer)
+        self._sent += 1
+        self._go(answer)
+
+    def _boundary_base(self) -> None:
+        """Make the base the game at the last turn boundary the play passed (replayed aside from the old
+        base), and the prefix the answers since: what clones share."""
+        game = self._base.fork(agents=self._base.agents)
+        run = _play(game)
+        answers = iter(self._prefix)
+        boundaries = 0
+        item = next(run)
+        while True:
+            if item is None:
+                boundaries += 1
+                if boundaries == self._turns:
+                    break
+                item = next(run)
+            else:
+                item = run.send(next(answers))
+        run.close()
+        self._base, self._prefix = game, self._prefix[self._mark :]
+        self._sent -= self._mark
+        self._mark = self._turns = 0
 
     # ------------------------------------------------------------------ asking
     def is_terminal(self) -> bool:
         """Return True if the game is over (no request is pending)."""
-        self._ready()
+        if self._game is None:
+            self._live()
         return self._pending is None
 
     def is_chance(self) -> bool:
         """Return True if the pending request is a chance request (dice or a shuffle), answered by `apply_chance`."""
-        self._ready()
+        if self._game is None:
+            self._live()
         return isinstance(self._pending, (DiceRequest, ShuffleRequest))
 
     def current_player(self) -> int:
         """Return the seat (0-based) whose decision or bid is pending, CHANCE (-1) at a chance request,
         TERMINAL (-4) when the game is over."""
-        self._ready()
+        if self._game is None:
+            self._live()
         pending = self._pending
         if pending is None:
             return TERMINAL
@@ -177,13 +242,15 @@ class State:
     def request(self) -> Request | None:
         """Return the pending request: a DecisionRequest or BidRequest (what an Agent is handed), a
         DiceRequest or ShuffleRequest at a chance node, or None when the game is over."""
-        self._ready()
+        if self._game is None:
+            self._live()
         return self._pending
 
     def legal_actions(self) -> list[int | None]:
         """Return what `apply` accepts now: option indices for a decision; None (pass) and every amount
         from the minimum to the maximum for a bid; nothing at a chance node or the end."""
-        self._ready()
+        if self._game is None:
+            self._live()
         pending = self._pending
         if isinstance(pending, DecisionRequest):
             return list(range(len(pending.legal)))
@@ -196,7 +263,8 @@ class State:
         tuple of faces, 1 to sides) of a dice request; each order (a permutation, as a ShuffleRequest's
         answer) of a shuffle of at most MAX_LISTED_SHUFFLE cards. A larger shuffle raises UsageError:
         answer it with a permutation of your own (`sample_chance`)."""
-        self._ready()
+        if self._game is None:
+            self._live()
         pending = self._pending
         if isinstance(pending, DiceRequest):
             p = Fraction(1, pending.sides**pending.count)
@@ -214,7 +282,8 @@ class State:
     def sample_chance(self, rng: random.Random) -> Any:
         """Return an outcome of the pending chance request drawn with `rng` (uniform, as the dice and the
         shuffle are): a throw, or a permutation of the deck."""
-        self._ready()
+        if self._game is None:
+            self._live()
         pending = self._pending
         if isinstance(pending, DiceRequest):
             return tuple(rng.randint(1, pending.sides) for _ in range(pending.count))
@@ -232,7 +301,8 @@ class State:
         :param action: one of `legal_actions()`.
         :raises UsageError: the answer is not legal now, or no decision or bid is pending.
         """
-        self._ready()
+        if self._game is None:
+            self._live()
         pending = self._pending
         if isinstance(pending, DecisionRequest):
             if type(action) is not int or not 0 <= action < len(pending.legal):
@@ -246,7 +316,18 @@ class State:
             what = "the game is over" if pending is None else "a chance request is pending: use apply_chance"
             raise UsageError(f"no decision or bid to apply {action!r} to: {what}")
         self._prefix.append(action)
-        self._stale = True
+        self._sent += 1
+        try:  # (`_go`, written out: the answer most often only resumes the turn)
+            self._pending = self._run.send(action)  # type: ignore[union-attr]
+            return
+        except StopIteration:
+            pass
+        except RULE_FAILURES as err:
+            raise self._located(err) from None
+        except BaseException:
+            self._game = None  # (the rules' generator is done: a later read replays, to this failure again)
+            raise
+        self._play_on(True)
 
     def apply_chance(self, outcome: Sequence[int]) -> None:
         """Answer the pending chance request: a throw (one face, 1 to sides, a die) or a shuffle's order
@@ -255,7 +336,8 @@ class State:
         :param outcome: the faces thrown, or the deck's new order.
         :raises UsageError: the outcome does not fit the request, or no chance request is pending.
         """
-        self._ready()
+        if self._game is None:
+            self._live()
         pending = self._pending
         if isinstance(pending, DiceRequest):
             throw = tuple(outcome)
@@ -264,50 +346,103 @@ class State:
                     f"{outcome!r} is not a throw of {pending.count} dice of {pending.sides} faces "
                     f"(each 1 to {pending.sides})"
                 )
-            self._prefix.append(throw)
+            self._answer(throw)
         elif isinstance(pending, ShuffleRequest):
             order = list(outcome)
             if sorted(order) != list(range(pending.size)):
                 raise UsageError(f"{outcome!r} is not an order of the {pending.size} cards of {pending.deck}")
-            self._prefix.append(order)
+            self._answer(order)
         else:
             raise UsageError("no chance request is pending (is_chance() is False): use apply")
-        self._stale = True
 
     # ----------------------------------------------------------------- reading
     @property
     def game(self) -> Game:
-        """Return the game as it stood when the pending request was made (or at the end), to read as agents
-        read the game they are handed. It is shared with this state's clones: do not change it."""
-        self._ready()
-        return self._view
+        """Return the game as it stands at the pending request (or at the end), to read as agents read the
+        game they are handed. It is this state's own, and changes as answers are applied: do not change it."""
+        game = self._game
+        return game if game is not None else self._live()
 
     @property
     def log(self) -> list[tuple]:
         """Return the event log so far (events.py's tuples), as `Game.log`."""
-        return self.game.log
+        return self._live().log
 
     def log_lines(self) -> list[str]:
         """Return the event log so far as JSON lines, as `Game.log_lines`."""
-        return self.game.log_lines()
+        return self._live().log_lines()
 
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score now, by the rules' score formula (Game.scores)."""
-        return self.game.scores()
+        return self._live().scores()
+
+    # ----------------------------------------------------------------- copying
+    def clone(self) -> State:
+        """Return an independent copy: it shares the game at the last turn boundary (never run again) and
+        copies the answers since, which it replays when it is first read; applying to one never changes
+        the other."""
+        if self._turns:  # the base is older than this turn: move it to the turn's start, once a turn
+            self._boundary_base()
+        other = State.__new__(State)
+        other._base, other._prefix = self._base, self._prefix[:]
+        other._game = other._run = other._pending = None
+        other._sent = other._mark = other._turns = 0
+        other._replaying = False
+        return other
 
     def __deepcopy__(self, memo: dict) -> State:
-        """Return `clone()`: the Program and the turn's start are shared, never changed (`copy.deepcopy`)."""
+        """Return `clone()` (`copy.deepcopy`): the Program and the turn's start are never changed."""
         return self.clone()
 
-    def clone(self) -> State:
-        """Return an independent copy: it shares the turn's start (never run again) and copies the
-        answers since, and the seeded generator; applying to one never changes the other."""
-        other = State.__new__(State)
-        other._asked, other._chance = _Asked(other), _Chance(other)
-        other._base, other._prefix = self._base, self._prefix[:]
-        other._seeded = self._seeded.fork() if self._seeded is not None else None
-        other._cursor, other._pending, other._view, other._stale = 0, self._pending, self._view, self._stale
-        return other
+    def __reduce__(self) -> tuple[Any, tuple]:
+        """Pickle as the Program (which pickles as the call that compiles its rules again), the game at the
+        last turn boundary and the answers since (`pickle.dumps`); the unpickled state replays them."""
+        if self._turns:
+            self._boundary_base()
+        return (_unpickled, (self._base.prog, _base_attributes(self._base), list(self._prefix)))
+
+
+# What a game's attributes hold that is not its state: the rules, the seats' agents, the chance source,
+# what is worked out from them, and the observers (a pickled State's base is the rest; _base_attributes).
+_NOT_STATE = frozenset(
+    {"prog", "agents", "_chance", "_roll", "_two_dice", "passes", "observers", "sprog", "step_passes"}
+)
+
+
+def _base_attributes(game: SteppedGame) -> dict[str, Any]:
+    """Return the attributes of a stepped game at a turn boundary that pickle (its state, with the seeded
+    generator's state as `chance_state`, or None when chance is answered outside)."""
+    out = {name: value for name, value in game.__dict__.items() if name not in _NOT_STATE}
+    out["log"] = list(game.log)
+    out.pop("default_reserve", None)  # (worked out again when asked)
+    chance = game.chance
+    out["chance_state"] = chance.get_state() if isinstance(chance, SeededChance) else None
+    return out
+
+
+def _unpickled(program: Program, attributes: dict[str, Any], prefix: list[Any]) -> State:
+    """Return the State a pickled one was (State.__reduce__)."""
+    attributes = dict(attributes)
+    chance_state = attributes.pop("chance_state")
+    base = SteppedGame.__new__(SteppedGame)
+    base.__dict__.update(attributes)
+    base.prog = program
+    base.agents = [None] * base.n
+    base.observers = []
+    base.passes = [(s, dispatch) for s, dispatch in enumerate(program.on_pass) if dispatch is not None]
+    if chance_state is None:
+        base.chance = _OUTSIDE
+    else:
+        seeded = SeededChance(0)
+        seeded.set_state(chance_state)
+        base.chance = seeded
+    base.take_program(program.stepped())
+    state = State.__new__(State)
+    state._base, state._prefix = base, prefix
+    state._game = state._run = state._pending = None
+    state._sent = state._mark = state._turns = 0
+    state._replaying = False
+    return state
 
 
 def new_state(program: Program, players: int, seed: int | None = None, turn_limit: int | None = None) -> State:

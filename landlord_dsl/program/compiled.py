@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from ..core.errors import Diagnostic
+from ..core.errors import Diagnostic, UsageError
 from ..language import ast
 
 
@@ -115,12 +115,71 @@ class Program:
     # the sets of dice declared with `dice NAME ...`, in declaration order (Game.roll_set numbers them so)
     dice_sets: tuple[DiceSet, ...] = ()
 
+    # how to compile these rules again (the compiler's: a picklable call that returns an equal Program),
+    # by which a Program pickles (`__reduce__`): its generated functions cannot be pickled themselves
+    remake: Callable[[], Program] | None = attrs.field(default=None, repr=False, eq=False)
+    # how to build the stepped compilation (the compiler's; `stepped`), and what it built
+    stepper: Callable[[Program], SteppedProgram] | None = attrs.field(default=None, repr=False, eq=False)
+    stepped_built: SteppedProgram | None = attrs.field(default=None, init=False, repr=False, eq=False)
+
+    def stepped(self) -> SteppedProgram:
+        """Return the stepped compilation of these rules (issue 29; `ld.new_state` runs it), built the
+        first time it is asked for and kept.
+
+        :raises UsageError: the Program was not made by the compiler (no `stepper`).
+        """
+        built = self.stepped_built
+        if built is None:
+            if self.stepper is None:
+                raise UsageError(f"{self.title}: this Program has no stepped compilation (not made by compile_rules)")
+            built = self.stepped_built = self.stepper(self)
+        return built
+
+    def __reduce__(self) -> tuple[Any, tuple]:
+        """Pickle as the call that compiles the rules again (`remake`); raise TypeError without one."""
+        if self.remake is None:
+            raise TypeError(f"{self.title}: this Program cannot be pickled (not made by compile_rules)")
+        return (self.remake, ())
+
+    def __copy__(self) -> Program:
+        return self  # (a Program is never changed once compiled: a copy is the Program itself)
+
+    def __deepcopy__(self, memo: dict) -> Program:
+        return self
+
     def dice_set(self, name: str) -> DiceSet:
         """Return the declared set of dice called `name` (a KeyError if none is)."""
         for dice in self.dice_sets:
             if dice.name == name:
                 return dice
         raise KeyError(name)
+
+
+class _Slow:
+    """The type of SLOW."""
+
+    def __repr__(self) -> str:
+        return "SLOW"
+
+
+# What a payment's quick path (`Game.pay_out_q` and friends) returns when the payer is short of money:
+# the stepped code then settles it through `transfer_s`, whose `on shortfall` rules may ask.
+SLOW = _Slow()
+
+
+@attrs.frozen
+class SteppedProgram:
+    """The entry points of a Program's stepped compilation (compiling/stepped_pass.py): for each of the
+    Program's generated functions, its generator twin, or None where the driven function never asks
+    (the engine then calls the driven one). Indexed as the Program's lists are."""
+
+    on_setup: Callable | None
+    on_turn: Callable | None
+    on_shortfall: Callable | None
+    on_land: list[Callable | None]
+    on_pass: list[Callable | None]
+    card_effects: list[Callable | None]
+    trigger_bodies: list[Callable | None]  # one per Program.triggers entry
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.

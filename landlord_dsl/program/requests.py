@@ -259,6 +259,11 @@ class SeededChance:
         other._randint, other._bits = rng.randint, rng.getrandbits
         return other
 
+    def __deepcopy__(self, memo: dict) -> SeededChance:
+        """Return `fork()` (`copy.deepcopy`): a plain deep copy would keep the generator's methods bound
+        to the original's generator, so the copy would throw from both."""
+        return self.fork()
+
     def get_state(self) -> object:
         """Return the generator's state (saved with a game)."""
         return self.rng.getstate()

@@ -1,0 +1,486 @@
+"""Engine stage: the game a stepped State runs (issue 29; docs/state.md).
+
+`SteppedGame` is a `Game` that runs the Program's stepped compilation (compiling/stepped_pass.py), in
+which every generated function that may ask is a generator. Each engine method that may ask has here a
+generator twin, NAME_s, which does what NAME does but, where NAME would ask a seat's agent or the chance
+source, yields the request and goes on with the answer it is sent: a DecisionRequest or a BidRequest
+for a seat whose agent is None, a DiceRequest or a ShuffleRequest unless `chance_inside` (then the
+game's own chance source answers, as in driven play). Everything else is the driven `Game`'s own code,
+so a stepped game and a driven one given the same answers log the same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+from ..core.span import Span
+from ..language.limits import MAX_INT, shown
+from ..program.compiled import SLOW, Program, SteppedProgram
+from ..program.control import MAX_NESTING, MAX_TRIGGER_REPEATS, EndGame, EndTurn
+from ..program.requests import DONE, BidRequest, ChanceSource, ChoiceSite, DecisionRequest, ShuffleRequest
+from .decisions import _FIRST_REFUSAL, _LOAN
+from .game import Agent, Game
+
+# What a twin yields (a request) and is sent back (its answer), and returns.
+Steps = Generator[Any, Any, Any]
+
+
+class SteppedGame(Game):
+    """A Game whose play is a generator of requests (`setup_s`, `play_turn_s`); see the module's docstring.
+
+    :param program: the compiled rules; their stepped compilation is built if it was not yet.
+    :param agents: one a seat: None for a seat that is asked by yielding, else an Agent asked as in driven play.
+    :param chance: the chance source, used when `chance_inside`.
+    :param chance_inside: True to answer throws and shuffles with `chance`; False to yield them.
+    :param turn_limit: the turns after which the game stops (default: the rules').
+    """
+
+    def __init__(
+        self,
+        program: Program,
+        agents: Sequence[Agent | None],
+        chance: ChanceSource | None,
+        chance_inside: bool,
+        turn_limit: int | None = None,
+    ) -> None:
+        super().__init__(program, agents, chance=chance, turn_limit=turn_limit)  # type: ignore[arg-type]
+        self.chance_inside = chance_inside
+        self.take_program(program.stepped())
+
+    def take_program(self, stepped: SteppedProgram) -> None:
+        """Run the stepped compilation `stepped` of this game's Program (its entry points by the engine's lists)."""
+        self.sprog = stepped
+        # (space, its stepped `on pass` dispatcher or None, the driven one)
+        self.step_passes = [(space, stepped.on_pass[space], dispatch) for space, dispatch in self.passes]
+
+    # ------------------------------------------------------------ payments
+    # The driven payments' quick paths, each returning SLOW instead of settling a shortfall: the stepped
+    # code then pays through `transfer_s`, whose shortfall rules may ask.
+    def pay_within_q(self, amount: int, src: int, dst: int, span: Span | None = None) -> Any:
+        """`pay_within` while the payer has the money: return what was paid, else SLOW (nothing done)."""
+        bal = self.bal
+        if not 0 < amount <= bal[src] or src == dst:
+            return SLOW
+        bal[src] -= amount
+        bal[dst] += amount
+        self.log.append(("pay", self.turn, amount, src, dst, self.rule))
+        if len(self.seats) < self.n and src - self.nacc not in self.seats:
+            self._left_during_payment(src)
+        return amount
+
+    def pay_out_q(self, amount: int, src: int, dst: int, span: Span | None = None) -> Any:
+        """`pay_out` while the payer has the money: return what was paid, else SLOW (nothing done)."""
+        bal = self.bal
+        if not 0 < amount <= bal[src] or bal[dst] + amount > MAX_INT:
+            return SLOW
+        return self.pay_out(amount, src, dst, span)
+
+    def pay_in_q(self, amount: int, src: int, dst: int, span: Span | None = None) -> Any:
+        """`pay_in` while it needs no `transfer`: return what was paid, else SLOW (nothing done)."""
+        if not 0 < amount <= MAX_INT - self.minted or self.bal[src] - amount < -MAX_INT:
+            return SLOW
+        return self.pay_in(amount, src, dst, span)
+
+    def pay_within_s(self, amount: int, src: int, dst: int, span: Span | None = None) -> Steps:
+        """`pay_within` as a generator (a payment whose value the rules use)."""
+        paid = self.pay_within_q(amount, src, dst, span)
+        return (yield from self.transfer_s(amount, src, dst, span)) if paid is SLOW else paid
+
+    def pay_out_s(self, amount: int, src: int, dst: int, span: Span | None = None) -> Steps:
+        """`pay_out` as a generator (a payment whose value the rules use)."""
+        paid = self.pay_out_q(amount, src, dst, span)
+        return (yield from self.transfer_s(amount, src, dst, span)) if paid is SLOW else paid
+
+    def pay_in_s(self, amount: int, src: int, dst: int, span: Span | None = None) -> Steps:
+        """`pay_in` as a generator (a payment whose value the rules use)."""
+        paid = self.pay_in_q(amount, src, dst, span)
+        return (yield from self.transfer_s(amount, src, dst, span)) if paid is SLOW else paid
+
+    def transfer_s(self, amount: int, src: int, dst: int, span: Span | None = None) -> Steps:
+        """`transfer`, its payer's shortfall rules run as a generator; returns what was paid."""
+        if not 0 < amount <= MAX_INT or src == dst:
+            return self.transfer(amount, src, dst, span)  # (nothing to pay, or a failure)
+        if self.finite[src] and self.bal[src] < amount and src >= self.nacc:
+            self.shortfalls += 1
+            try:
+                yield from self._shortfall_s(src - self.nacc, amount, dst)
+            finally:
+                self.shortfalls -= 1
+        return self._settle(amount, src, dst, span)
+
+    def _shortfall_s(self, seat: int, amount: int, creditor_index: int) -> Steps:
+        """`_shortfall` as a generator."""
+        handlers = self.prog.on_shortfall
+        if handlers is None or seat in self.short:
+            return
+        self.short.add(seat)
+        saved = (self.actor, self.due, self.creditor)
+        self.actor, self.due = seat, amount
+        self.creditor = creditor_index - self.nacc if creditor_index >= self.nacc else -creditor_index - 1
+        try:
+            stepped = self.sprog.on_shortfall
+            if stepped is not None:
+                yield from stepped(self)
+            else:
+                handlers(self)
+        finally:
+            self.actor, self.due, self.creditor = saved
+            self.short.discard(seat)
+
+    # -------------------------------------------------------------- chance
+    def roll_s(self, seat: int | None = None) -> Steps:
+        """`roll`, the throw asked by yielding the game's DiceRequest unless `chance_inside`."""
+        if self.chance_inside:
+            self.roll(seat)
+            return
+        dice = self.dice = tuple((yield self.dice_request))
+        self.dice_total = sum(dice)
+        self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
+        self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
+
+    def roll_set_s(self, k: int, seat: int | None = None) -> Steps:
+        """`roll_set`, the throw asked by yielding the set's DiceRequest unless `chance_inside`."""
+        if self.chance_inside:
+            self.roll_set(k, seat)
+            return
+        request = self.set_requests[k]
+        faces = tuple((yield request))
+        self.show_set(k, faces)
+        self.log.append(("throw", self.turn, self.actor if seat is None else seat, request.dice, faces, self.rule))
+
+    def shuffle_s(self, deck: str) -> Steps:
+        """`shuffle`, the order asked by yielding a ShuffleRequest unless `chance_inside`."""
+        if self.chance_inside:
+            self.shuffle(deck)
+            return
+        cards = self.decks[deck]
+        order = yield ShuffleRequest(deck, len(cards))
+        cards[:] = [cards[i] for i in order]
+        self.log.append(("shuffle", self.turn, deck, self.rule))
+
+    # ----------------------------------------------------------- decisions
+    def choose_s(
+        self,
+        seat: int,
+        prompt: str,
+        legal: list[tuple],
+        site: ChoiceSite,
+        describe: Callable[[int, Any], str] | None = None,
+    ) -> Steps:
+        """`choose`, a seat without an agent asked by yielding the DecisionRequest; returns the entry picked."""
+        count = len(legal)
+        agent = self.agents[seat]
+        if count < 2 or agent is not None:
+            return self.choose(seat, prompt, legal, site, describe)
+        rule = self.rule
+        answer = yield DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
+        entry = legal[answer]
+        self.decisions.append(DONE if entry[0] == site.done else answer)
+        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], rule))
+        return entry
+
+    def ask_bid_s(self, request: BidRequest) -> Steps:
+        """`ask_bid`, a seat without an agent asked by yielding the BidRequest; returns the bid (None: a pass)."""
+        if self.agents[request.seat] is not None:
+            return self.ask_bid(request)
+        answer = yield request
+        self.decisions.append(answer)
+        self.log.append(("bid", self.turn, request.seat, request.space, answer, self.rule))
+        return answer
+
+    def auction_s(
+        self,
+        space: int,
+        start: int,
+        step: int,
+        first: int | None,
+        proceeds: int,
+        span: Span | None = None,
+        value: int | None = None,
+    ) -> Steps:
+        """`auction` as a generator."""
+        card = self.prog.title_card[space]
+        if card is None:
+            raise self.fail(f"{self.space_name(space)} has no title deed to auction", span)
+        if self.holder[card] is not None:
+            return
+        value = start + start // 4 if value is None else value
+        label = self.space_name(space)
+        high, high_bidder = None, None
+        active = [s for s in self._in_seat_order(self.current) if s != first]
+        bal, nacc, agents, log, decisions = self.bal, self.nacc, self.agents, self.log, self.decisions
+        turn, rule = self.turn, self.rule
+        ceilings = {seat: self._ceiling(agents[seat], seat, value) for seat in active}
+        rounds = 0
+        while active and rounds < 1000:
+            rounds += 1
+            still = []
+            for seat in active:
+                if seat == high_bidder:
+                    still.append(seat)
+                    continue
+                minimum = start if high is None else high + step
+                maximum = bal[nacc + seat]
+                if minimum > maximum:
+                    continue
+                ceiling = ceilings[seat]
+                if ceiling is not None:
+                    answer = minimum if minimum <= ceiling else None
+                    decisions.append(answer)
+                    log.append(("bid", turn, seat, label, answer, rule))
+                else:
+                    request = BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value)
+                    answer = yield from self.ask_bid_s(request)
+                if answer is not None:
+                    high, high_bidder = answer, seat
+                    still.append(seat)
+            active = still
+            if len(active) <= 1:
+                break
+        price = high if high is not None else start
+        buyer = high_bidder
+        if first is not None and self.cash(first) >= price:
+            entry = yield from self.choose_s(
+                first,
+                f"Buy {label} for {price}?",
+                [(0, None, price, value), (1, None, 0, 0)],
+                _FIRST_REFUSAL,
+                lambda k, x: f"Buy {label} for {price}",
+            )
+            if entry[0] == 0:
+                buyer = first
+        if buyer is not None:
+            yield from self.transfer_s(price, self.nacc + buyer, self.account_index(proceeds), span)
+            self.set_holder(card, buyer)
+
+    def borrow_s(self, amount: int, interest_pct: int) -> Steps:
+        """`borrow` as a generator."""
+        borrower = self.actor
+        if amount <= 0:
+            return
+        interest = amount * interest_pct // 100
+        for lender in self._in_seat_order(borrower):
+            if lender == borrower or self.cash(lender) < amount:
+                continue
+            entry = yield from self.choose_s(
+                lender,
+                f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?",
+                [(0, None, amount, amount + interest), (1, None, 0, 0)],
+                _LOAN,
+                lambda k, x: f"Lend {amount}",
+            )
+            if entry[0] == 0:
+                yield from self.transfer_s(amount, self.nacc + lender, self.nacc + borrower)
+                self.loans.append([lender, borrower, amount, interest])
+                return
+
+    def repay_loans_s(self, interest: bool = True) -> Steps:
+        """`repay_loans` as a generator."""
+        seat = self.actor
+        for loan in [x for x in self.loans if x[1] == seat]:
+            owed = loan[2] + (loan[3] if interest else 0)
+            if self.cash(seat) >= owed:
+                yield from self.transfer_s(owed, self.nacc + seat, self.nacc + loan[0])
+                self.loans.remove(loan)
+
+    # --------------------------------------------------------------- moves
+    def move_steps_s(
+        self,
+        steps: int,
+        forward: bool,
+        via: tuple[int, ...] | None = None,
+        span: Span | None = None,
+        stops: tuple[int, ...] = (),
+    ) -> Steps:
+        """`move_steps` as a generator."""
+        if steps < 0:
+            raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
+        start, size = self.pos[self.actor], self.board_size
+        if stops:
+            sign = 1 if forward else -1
+            steps = min(steps, *(((stop - start) * sign) % size or size for stop in stops))
+        if via is not None:
+            dest = self.jump_target(start, steps, via)
+            if dest is None:
+                raise self.fail(
+                    "this move cannot jump: the count ends before the first jump point",
+                    span,
+                    "guard the option with `via(group, steps) != none`",
+                )
+            yield from self.advance_s((dest - start) % size or size)
+        elif forward:
+            yield from self.advance_s(steps)
+        else:
+            yield from self._relocate_s((start - steps) % size)
+
+    def move_to_s(self, dest: int) -> Steps:
+        """`move_to` as a generator."""
+        distance = (dest - self.pos[self.actor]) % self.board_size
+        if distance:
+            yield from self.advance_s(distance)
+        else:
+            yield from self._relocate_s(dest)
+
+    def _relocate_s(self, dest: int) -> Steps:
+        """`_relocate` as a generator."""
+        seat = self.actor
+        self.origin = start = self.pos[seat]
+        self.pos[seat] = dest
+        self.log.append(("move", self.turn, seat, start, dest, self.rule))
+        yield from self.land_s()
+
+    def land_s(self) -> Steps:
+        """`land` as a generator."""
+        space = self.pos[self.actor]
+        stepped = self.sprog.on_land[space]
+        if stepped is not None:
+            yield from stepped(self)
+        else:
+            dispatch = self.prog.on_land[space]
+            if dispatch is not None:
+                dispatch(self)
+
+    def advance_s(self, steps: int, span: Span | None = None) -> Steps:
+        """`advance` as a generator."""
+        if steps < 0:
+            raise self.fail(f"cannot move a negative number of steps ({shown(steps)})", span)
+        seat = self.actor
+        pos = self.pos
+        start = pos[seat]
+        size = self.board_size
+        self.origin = start
+        dest = (start + steps) % size
+        pos[seat] = dest
+        self.log.append(("move", self.turn, seat, start, dest, self.rule))
+        passes = self.step_passes
+        if len(passes) == 1:
+            space, stepped, handler = passes[0]
+            if ((space - start) % size or size) <= steps:
+                if stepped is not None:
+                    yield from stepped(self)
+                else:
+                    handler(self)
+        elif passes:
+            passed = sorted(
+                (distance, s, stepped, handler)
+                for s, stepped, handler in passes
+                if (distance := (s - start) % size or size) <= steps
+            )
+            for _, _, stepped, handler in passed:
+                if stepped is not None:
+                    yield from stepped(self)
+                else:
+                    handler(self)
+        space = pos[seat]  # where he is now: a pass may have moved him (`land_s`, written out)
+        stepped = self.sprog.on_land[space]
+        if stepped is not None:
+            yield from stepped(self)
+        else:
+            dispatch = self.prog.on_land[space]
+            if dispatch is not None:
+                dispatch(self)
+
+    # --------------------------------------------------------------- cards
+    def draw_s(self, deck: str) -> Steps:
+        """`draw` as a generator."""
+        cards = self.decks[deck]
+        if not self.prog.deck_enabled[deck](self):
+            return
+        if not cards:
+            self.log.append(("empty", self.turn, deck, self.rule))
+            return
+        card = cards.pop(0)
+        self.log.append(("draw", self.turn, self.actor, card, self.rule))
+        stepped = self.sprog.card_effects[card]
+        saved_card = self.card
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
+        try:
+            self.card = card
+            if stepped is not None:
+                yield from stepped(self)
+            else:
+                self.prog.card_effects[card](self)
+        finally:
+            self.depth -= 1
+            self.card = saved_card
+            self._put_away(card, deck)
+
+    # ------------------------------------------------------------ the turn
+    def run_triggers_s(self) -> Steps:
+        """`run_triggers` as a generator."""
+        bodies = self.sprog.trigger_bodies
+        for index, (rule, condition, body, repeat) in enumerate(self.prog.triggers):
+            if not self.active[rule] or (self.fired[index] and not repeat):
+                continue
+            stepped = bodies[index]
+            firings = 0
+            while self.active[rule] and condition(self):
+                saved = self.rule
+                self.rule = rule
+                try:
+                    if stepped is not None:
+                        yield from stepped(self)
+                    else:
+                        body(self)
+                finally:
+                    self.rule = saved
+                if not self.fired[index]:
+                    self.fired[index] = True
+                    self.triggers_live = self._triggers_live()
+                firings += 1
+                if not repeat:
+                    break
+                if firings >= MAX_TRIGGER_REPEATS:
+                    raise self._fired_too_often(rule, firings)
+
+    def setup_s(self) -> Steps:
+        """`setup` as a generator."""
+        if self.started:
+            return
+        self.started = True
+        self.actor = self.current = 0
+        self.work = 0
+        try:
+            stepped = self.sprog.on_setup
+            if stepped is not None:
+                yield from stepped(self)
+            elif self.prog.on_setup is not None:
+                self.prog.on_setup(self)
+            yield from self.run_triggers_s()
+        except EndTurn:
+            pass
+        except EndGame:
+            self.over, self.end_reason = True, self.end_reason or "ended during setup"
+        self._after_setup()
+
+    def play_turn_s(self) -> Steps:
+        """`play_turn` as a generator (a stepped game has no observers)."""
+        if self.over:
+            return
+        seat = self.next_seat
+        turn = self.turn = self.turn + 1
+        self.work = 0
+        self.current = self.actor = seat
+        self.log.append(("turn", turn, seat))
+        try:
+            try:
+                stepped = self.sprog.on_turn
+                if stepped is not None:
+                    yield from stepped(self)
+                elif self.prog.on_turn is not None:
+                    self.prog.on_turn(self)
+            except EndTurn:
+                pass
+            self.actor = seat
+            if self.triggers_live:
+                yield from self.run_triggers_s()
+        except EndTurn:
+            pass
+        except EndGame:
+            self.over = True
+            self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
+        self.actor = seat
+        self._after_turn(seat, turn)
