@@ -203,7 +203,7 @@ def test_rename_refuses_built_ins_keywords_and_clashes(needle, new, reason):
 
 def test_rename_refuses_a_name_declared_only_in_the_shipped_base():
     text = JACKPOT.read_text(encoding="utf-8")
-    with pytest.raises(features.RenameRefused, match=r"declared in monopoly-1933-atlantic-city\.lg"):
+    with pytest.raises(features.RenameRefused, match=r"declared in monopoly-1933-atlantic-city\.lg, a shipped"):
         features.rename_target(text, str(JACKPOT), *_place(text, "reroute tax", len("reroute ")))
 
 
@@ -498,7 +498,7 @@ def test_references_from_an_edition_reach_the_variants_that_extend_it():
     assert JACKPOT.read_text(encoding="utf-8").splitlines()[used.line - 1].lstrip().startswith("reroute tax")
 
 
-def test_references_from_a_base_reach_a_variant_in_its_folder_and_rename_stays_in_the_file(tmp_path):
+def test_references_from_a_base_reach_a_variant_in_its_folder_and_rename_follows_them(tmp_path):
     base, variant, other = tmp_path / "base.lg", tmp_path / "house.lg", tmp_path / "other.lg"
     text = _1906.read_text(encoding="utf-8")
     base.write_text(text, encoding="utf-8")
@@ -508,4 +508,14 @@ def test_references_from_a_base_reach_a_variant_in_its_folder_and_rename_stays_i
     at = _place(text, "const wages", len("const "))
     found = features.references(text, str(base), *at)
     assert [(s.file, s.line, s.column) for s in found if s.file != str(base)] == [(str(variant), 5, 15)]
-    assert all(s.file == str(base) for s in features.rename(text, str(base), *at, "salary"))
+    # issue 34 §1: rename reaches the files that extend the declaring file, never the shipped 1906's variant
+    renamed = features.rename(text, str(base), *at, "salary")
+    assert renamed == found and str(other) not in {s.file for s in renamed}
+    # and from the variant, a name its (user's) base declares is renamed in the base and the variant alike
+    variant_text = variant.read_text(encoding="utf-8")
+    from_variant = features.rename(variant_text, str(variant), 5, 16, "salary")
+    assert {s.file for s in from_variant} == {str(base), str(variant)} and from_variant[0].file == str(variant)
+    assert sorted((s.file, s.line, s.column) for s in from_variant) == sorted((s.file, s.line, s.column) for s in found)
+    variant.write_text(variant_text + "const salary = 1\n", encoding="utf-8")  # a clash in the variant
+    with pytest.raises(features.RenameRefused, match=r"'salary' is declared already in house\.lg"):
+        features.rename(text, str(base), *at, "salary")

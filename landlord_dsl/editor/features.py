@@ -517,17 +517,24 @@ def _dependents(file: str, name: str) -> list[tuple[Path, str]]:
 
 
 def rename_target(text: str, file: str, line: int, column: int) -> Span:
-    """Return where the name at a place is in the line, if it may be renamed: declared in this file.
+    """Return where the name at a place is in the line, if it may be renamed: declared in this file, or in a
+    base file it extends that is not a shipped edition.
 
-    Raise RenameRefused for a name declared only in a base the file extends (a shipped edition is not
+    Raise RenameRefused for a name declared in a shipped edition the file extends (shipped editions are not
     renamed), a keyword, a built-in, or a place that is no declared name.
     """
     return _renamed(text, file, line, column)[0]
 
 
+def _shipped(file: str) -> bool:
+    """Return True for a file of the package's own editions and variants."""
+    return Path(file).resolve().is_relative_to(editions_dir().resolve())
+
+
 def _renamed(text: str, file: str, line: int, column: int) -> tuple[Span, list[Span]]:
-    """Return the place of the name at a place and every place of it in the file, if it may be renamed;
-    raise RenameRefused as rename_target says."""
+    """Return the place of the name at a place and every place of it in the file, the base that declares it and
+    the files that extend the declaring file, if it may be renamed; raise RenameRefused as rename_target says.
+    The file's places are read from `text` (which may not be saved), every other file's from disk."""
     name = word_at(text, line, column)
     if name is None:
         raise RenameRefused("there is no name here")
@@ -538,26 +545,46 @@ def _renamed(text: str, file: str, line: int, column: int) -> tuple[Span, list[S
         if name in BUILTINS:
             raise RenameRefused(f"'{name}' is a built-in function")
         raise RenameRefused(f"'{name}' is not declared in this file")
-    if found[1].file != file:
-        raise RenameRefused(f"'{name}' is declared in {Path(found[1].file).name}, which this file extends")
-    places = [p for p in references(text, file, line, column) if p.file == file]  # never a base's
-    place = next((p for p in places if p.line == line and p.column <= column <= p.end_column), None)
+    declared = found[1]
+    here = [p for p in references(text, file, line, column) if p.file == file]
+    if declared.file == file:
+        places = references(text, file, line, column)
+    elif _shipped(declared.file):
+        raise RenameRefused(
+            f"'{name}' is declared in {Path(declared.file).name}, a shipped edition this file extends (not renamed)"
+        )
+    else:
+        base_text = Path(declared.file).read_text(encoding="utf-8")
+        at = (declared.line, declared.column)  # the declaration's start; its name is the first such word after
+        named = next(
+            (t for t in _tokens(base_text) if t.value == name and ((t.line or 1), (t.column or 1)) >= at), None
+        )
+        if named is None:
+            raise RenameRefused(f"'{name}' cannot be found in {Path(declared.file).name}")
+        elsewhere = references(base_text, declared.file, named.line or 1, named.column or 1)
+        places = here + [p for p in elsewhere if Path(p.file).resolve() != Path(file).resolve()]
+    place = next((p for p in here if p.line == line and p.column <= column <= p.end_column), None)
     if place is None:
         raise RenameRefused(f"'{name}' here cannot be read as a name (the lexer stops before it)")
     return place, places
 
 
 def rename(text: str, file: str, line: int, column: int, new_name: str) -> list[Span]:
-    """Return the places in the file to replace by `new_name` to rename the declared name at a place.
+    """Return the places to replace by `new_name` to rename the declared name at a place: in the file, in the base
+    that declares it (when that is not a shipped edition) and in the files that extend the declaring file (those
+    of its folder, and the shipped variants of a shipped edition), the file's places first.
 
     Raise RenameRefused when the name may not be renamed (see rename_target) or `new_name` is no name, is a
-    keyword or a built-in, or is declared already.
+    keyword or a built-in, or is declared already in one of those files or their bases.
     """
     _, places = _renamed(text, file, line, column)
     if not _WORD.fullmatch(new_name) or new_name in grammar_keywords()[0] or new_name in BUILTINS:
         raise RenameRefused(f"'{new_name}' cannot be a name: it is not a word, or is a keyword or a built-in")
-    if any(name == new_name for name, _, _ in _declared(text, file, line)):
-        raise RenameRefused(f"'{new_name}' is declared already")
+    for touched in dict.fromkeys(p.file for p in places):
+        touched_text = text if touched == file else Path(touched).read_text(encoding="utf-8")
+        if any(name == new_name for name, _, _ in _declared(touched_text, touched, line if touched == file else 1)):
+            where = "" if touched == file else f" in {Path(touched).name}"
+            raise RenameRefused(f"'{new_name}' is declared already{where}")
     return places
 
 

@@ -243,9 +243,11 @@ def build_server() -> LanguageServer:
             places = features.rename(text, file, line, column, params.new_name)
         except features.RenameRefused as refused:
             raise JsonRpcInvalidRequest(str(refused)) from None
-        return lsp.WorkspaceEdit(
-            changes={uri: [lsp.TextEdit(range=_range(span), new_text=params.new_name) for span in places]}
-        )
+        changes: dict[str, list[lsp.TextEdit]] = {}
+        for span in places:  # the file's places, then the base's and the extending files'
+            edit = lsp.TextEdit(range=_range(span), new_text=params.new_name)
+            changes.setdefault(_uri(span.file, uri, file), []).append(edit)
+        return lsp.WorkspaceEdit(changes=changes)
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
