@@ -820,6 +820,36 @@ def test_random_policy_smoke_run(name):
     )
 
 
+# the games docs/rl.md's "Random seats" table reports, per edition (1933's are long: slow)
+FIGURE_GAMES = {"landlords-game-1904": 20, "landlords-game-1906": 20, "monopoly-1933-atlantic-city": 4}
+
+
+def _figure_row(name: str) -> str:
+    """Play the edition's games with four random seats; return the table row docs/rl.md must show."""
+    env = ld.env(name, players=4)
+    games, steps, ends = FIGURE_GAMES[name], 0, {"end condition": 0, "turn limit": 0}
+    for seed in range(games):
+        steps += _random_game(env, seed)
+        ends[env.game.end_reason.split(" (")[0]] += 1
+    by_rules, by_limit = ends["end condition"], ends["turn limit"]
+    assert by_rules + by_limit == games, ends
+    if not by_limit:
+        ended = "its end condition, every game"
+    elif not by_rules:
+        ended = "the turn limit, every game"
+    else:
+        ended = f"its end condition {by_rules} times, the turn limit {by_limit} times"
+    return f"| `{name}` | {games} (seeds 0\u2013{games - 1}) | {steps / games:,.0f} | {ended} |"
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=[pytest.mark.slow] if n.startswith("monopoly") else []) for n in FIGURE_GAMES]
+)
+def test_the_random_seat_figures_of_the_docs(name):
+    """docs/rl.md's steps a game and ends for four random seats are measured (issue 30, 5)."""
+    assert _figure_row(name) in (ROOT / "docs" / "rl.md").read_text().splitlines()
+
+
 def test_a_question_to_a_player_who_has_left_is_a_clear_error():
     text = (
         'edition "rl-gone" { players 3 to 3 turn limit 20 }\n'
