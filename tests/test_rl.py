@@ -701,6 +701,17 @@ def test_a_deep_copy_and_a_pickle_play_on_as_the_original(small, bots):
     assert again.agents == ["player_1", "player_2"] and again.request is not None
 
 
+def test_the_single_seat_wrapper_copies_and_pickles(small):
+    env = LandlordGymEnv(small, players=3, seat=1, opponents="random")
+    env.reset(seed=3)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    copies = [env, copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for each in copies:
+        while not any(each.step(int(np.flatnonzero(each.action_masks())[-1]))[2:4]):
+            pass
+    assert len({each.aec.game.log_lines().__repr__() for each in copies}) == 1
+
+
 def test_a_pickle_of_changed_rules_is_refused(small, tmp_path):
     path = tmp_path / "rl-small.lg"
     path.write_text(SMALL)
