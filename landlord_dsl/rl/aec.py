@@ -442,7 +442,9 @@ class LandlordParallelEnv(ParallelEnv):
         """The agent whose action the next step plays."""
         return self.aec.agent_selection
 
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(
+        self, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """Start a new game (as LandlordAECEnv.reset); return every agent's observation and info."""
         self.aec.reset(seed=seed, options=options)
         self.agents = list(self.aec.agents)
@@ -451,7 +453,7 @@ class LandlordParallelEnv(ParallelEnv):
     def _infos(self) -> dict[str, dict[str, Any]]:
         return {a: dict(self.aec.infos[a], active_agent=self.aec.agent_selection) for a in self.aec.agents}
 
-    def step(self, actions: Mapping[str, Any]):
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Play the active agent's action; return observations, rewards, terminations, truncations and
         infos of every agent live before the step (those whose game ended leave `agents` after it)."""
         aec = self.aec
