@@ -745,6 +745,19 @@ def test_the_parallel_api_test_passes_for_a_generated_rule_set(small, players):
         pettingzoo_test.parallel_api_test(LandlordParallelEnv(small, players=players), num_cycles=2000)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_state_and_parallel_seed_tests_pass(small, players):
+    """These two tests sample actions without the masks: the environments penalise illegal ones."""
+    aec = ld.env(small, players=players, illegal_action="penalty")
+    parallel = LandlordParallelEnv(small, players=players, illegal_action="penalty")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.state_test(aec, parallel, 300)
+        pettingzoo_test.parallel_seed_test(
+            lambda: LandlordParallelEnv(small, players=players, illegal_action="penalty"), num_cycles=300
+        )
+
+
 def test_a_parallel_game_is_the_aec_game_with_one_actor_a_step(small):
     parallel, aec = LandlordParallelEnv(small, players=3), ld.env(small, players=3)
     observations, infos = parallel.reset(seed=8)
