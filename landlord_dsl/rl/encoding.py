@@ -6,7 +6,6 @@ Both layouts are documented in docs/rl.md. They depend on the rule file
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -202,11 +201,6 @@ def _var_kind(decl: ast.VarDecl, rules: RuleSet) -> str:
     return "list" if element_of(type_) is not None else "other"
 
 
-def symlog(x: float) -> float:
-    """Return sign(x) * ln(1 + |x|): a count or amount of unknown scale, squeezed (1,000 -> 6.9)."""
-    return math.copysign(math.log1p(abs(x)), x)
-
-
 def money_scale(program: Program) -> int:
     """Return the observation's unit of money: the most a seat is given before the first turn (at least
     1), measured on the first request of a game of the rules' fewest players, seed 0."""
@@ -272,6 +266,17 @@ class ObservationEncoder:
         labels += [f"asked about: {name}" for name in spaces_]
         self.labels = labels
         self.size = len(labels)
+        # numbers of unknown scale (int variables, lists' lengths): written raw, then squeezed at once,
+        # sign(x) * ln(1 + |x|)
+        squeezed: list[int] = []
+        for k, kind in enumerate(self.player_kinds):
+            if kind in ("int", "list"):
+                squeezed += [row * self.seat_width + len(self.SEAT) + board + k for row in range(self.seats)]
+        for k, kind in enumerate(self.space_kinds):
+            if kind in ("int", "list"):
+                squeezed += [self.spaces_at + s * self.space_width + self.seats + k for s in range(board)]
+        squeezed += [self.game_at + 3 + k for k, kind in enumerate(self.game_kinds) if kind in ("int", "list")]
+        self._squeezed = np.array(sorted(squeezed), dtype=np.intp)
         self.state_size = self.size + self.seats
 
     def space(self, size: int) -> spaces.Box:
@@ -280,10 +285,9 @@ class ObservationEncoder:
 
     def _numbers(self, values, kind: str, seat: int, n: int) -> list[float]:
         """Return variable values as numbers: player -> (seat after the observer + 1) / most seats,
-        space/card -> (index + 1) / how many, list -> symlog(length), int -> symlog, bool -> 0/1, none -> 0."""
-        if kind == "int":
-            return [0.0 if v is None else symlog(v) for v in values]
-        if kind == "bool":
+        space/card -> (index + 1) / how many, list -> length, int -> itself (both squeezed afterwards by
+        `encode`), bool -> 0/1, none -> 0."""
+        if kind in ("int", "bool"):
             return [0.0 if v is None else float(v) for v in values]
         if kind == "player":
             return [0.0 if v is None else ((v - seat) % n + 1) / self.seats for v in values]
@@ -291,7 +295,7 @@ class ObservationEncoder:
             room = self.board if kind == "space" else self.cards
             return [0.0 if v is None else (v + 1) / room for v in values]
         if kind == "list":
-            return [0.0 if v is None else symlog(len(v)) for v in values]
+            return [0.0 if v is None else float(len(v)) for v in values]
         return [0.0] * len(values)
 
     def encode(
@@ -337,7 +341,10 @@ class ObservationEncoder:
             obs[at + k] = len(game.decks.get(deck, ())) / self.deck_sizes[k]
         if request is not None:
             self._request(obs, request)
-        out = np.array(obs, dtype=np.float32)
+        raw = np.array(obs, dtype=np.float64)
+        squeezed = raw[self._squeezed]
+        raw[self._squeezed] = np.copysign(np.log1p(np.abs(squeezed)), squeezed)
+        out = raw.astype(np.float32)
         np.clip(out, -LIMIT, LIMIT, out=out)
         return out
 
