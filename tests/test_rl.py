@@ -784,6 +784,18 @@ def test_a_parallel_game_is_the_aec_game_with_one_actor_a_step(small):
     assert parallel.state().shape == parallel.state_space.shape
 
 
+def test_a_parallel_environment_copies_and_pickles(small):
+    parallel = LandlordParallelEnv(small, players=2)
+    observations, _ = parallel.reset(seed=4)
+    copies = [parallel, copy.deepcopy(parallel), pickle.loads(pickle.dumps(parallel))]
+    for each in copies:
+        observations = {a: each.aec.observe(a) for a in each.agents}
+        while each.agents:
+            acting = each.active_agent
+            observations, *_ = each.step({acting: int(np.flatnonzero(observations[acting]["action_mask"])[-1])})
+    assert copies[0].game.log_lines() == copies[1].game.log_lines() == copies[2].game.log_lines()
+
+
 # ------------------------------------------------------------ Gymnasium wrapper
 @pytest.mark.parametrize("name", MAIN)
 def test_the_single_seat_wrapper_passes_gymnasiums_checker(name):
