@@ -10,6 +10,7 @@ import copy
 import numbers
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -41,12 +42,15 @@ class InvalidAction(EnvironmentUsageError, gymnasium.error.InvalidAction):
     """An action that is not a whole number of the action space, or one the action mask forbids."""
 
 
-def _recipe(rules: RuleSet | str, program_sources: Mapping[str, Any]) -> tuple[str, ...]:
-    """Return how to load `rules` again in another process: ("load", name or path) or ("text", text, file)."""
-    if isinstance(rules, str):
-        return ("load", rules)
+def _recipe(given: RuleSet | str, rules: RuleSet, program_sources: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return how to load `rules` (given as `given`) again in another process: ("load", a file's absolute
+    path, or the name given) or ("text", text, file)."""
+    if isinstance(given, str) and not Path(given).exists():  # a shipped edition's name (or names joined by +)
+        return ("load", given)
     if rules.path is not None:
-        return ("load", str(rules.path))
+        return ("load", str(rules.path.resolve()))
+    if isinstance(given, str):
+        return ("load", given)
     file = list(program_sources)[-1]  # the sources run from the base edition to this file, last
     return ("text", program_sources[file].text, file)
 
@@ -93,7 +97,7 @@ class LandlordAECEnv(AECEnv):
         self.options = dict(options or {})
         self._bid_levels, self.turn_limit = bid_levels, turn_limit
         self._build(load(rules) if isinstance(rules, str) else rules)
-        self._recipe = _recipe(rules, self.program.sources)
+        self._recipe = _recipe(rules, self.rules, self.program.sources)
         lo, hi = self.program.players
         if not lo <= players <= hi:
             raise LandlordError(f"{self.program.title} is for {lo} to {hi} players, not {players}")
