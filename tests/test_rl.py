@@ -317,6 +317,13 @@ def test_observation_layout_depends_on_the_rule_file_only(small):
     assert "deck: lots (share left)" in two.labels and "question 3: Mark a lot?" in two.labels
 
 
+@pytest.mark.parametrize("name", variants_slow(EDITIONS))
+def test_the_layout_table_of_the_docs(name):
+    env = ld.env(name, players=ld.compile_rules(ld.load_edition(name)).players[0])
+    row = f"| `{name}` | {env.encoder.size:,} | {env.layout.size} | {env.encoder.money:,} |"
+    assert row in (ROOT / "docs" / "rl.md").read_text().splitlines()
+
+
 def test_a_declared_variable_adds_its_numbers(small):
     more = ld.load_text(SMALL.replace("var rounds_seen = 0", "var rounds_seen = 0\nvar extra = 0"), "rl-small.lg")
     assert ld.env(more, players=2).encoder.size == ld.env(small, players=2).encoder.size + 1
