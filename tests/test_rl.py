@@ -444,6 +444,30 @@ def test_action_to_string_names_the_option_a_slot_plays(small):
     assert all(gym.action_to_string(int(a)) for a in np.flatnonzero(gym.action_masks()))
 
 
+def test_action_to_string_says_what_a_slot_not_legal_now_is_for(small):
+    """At the 'Mark a lot?' offer (slots: 5 spaces, 3 seats, done), every slot is named by its option and item."""
+    env = ld.env(small, players=3)
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            request = env.request
+            if getattr(request, "prompt", "") == "Mark a lot?":
+                mask = obs["action_mask"]
+                said = {a: env.action_to_string(a) for a in range(env.layout.size) if not mask[a]}
+                assert said.get(0) == "Mark a lot?: option 'mark' for go (not legal now)"  # Go is no lot
+                for seat in range(3):
+                    if not mask[5 + seat]:
+                        assert said[5 + seat] == f"Mark a lot?: option 'name' for seat {seat + 1} (not legal now)"
+                return
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    pytest.fail("no 'Mark a lot?' offer in 10 games")
+
+
 # ----------------------------------------------------------- exact replay, seeds
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 3), bots=st.sets(st.integers(0, 2), max_size=1))
