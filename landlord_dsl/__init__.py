@@ -481,7 +481,8 @@ def env(
     :param rules: a rule set, or a shipped edition's name or a .lg path.
     :param players: seats.
     :param options: option values by option name.
-    :param settings: `LandlordAECEnv`'s: bots, reward, bid_levels, turn_limit, illegal_action, render_mode.
+    :param settings: `LandlordAECEnv`'s: bots, reward, bid_levels, turn_limit, illegal_action, render_mode,
+        illegal_penalty.
     :returns: the environment; each of its agents is a learning seat.
     :raises LandlordError: the `rl` extra is not installed, or the rules do not load.
     """

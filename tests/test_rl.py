@@ -10,10 +10,13 @@ and prints its figures.
 
 from __future__ import annotations
 
+import copy
+import math
 import os
+import pickle
+import re
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -30,8 +33,8 @@ import landlord_dsl as ld
 from landlord_dsl.agents import SharedScript
 from landlord_dsl.core.errors import LandlordError
 from landlord_dsl.program.requests import BidRequest
-from landlord_dsl.rl import EnvironmentUsageError, InvalidAction, LandlordGymEnv, ResetNeeded
-from landlord_dsl.rl.encoding import GAME_VARS, MAX_SEATS, PLAYER_VARS, SPACE_VARS, ActionLayout, choice_statements
+from landlord_dsl.rl import InvalidAction, LandlordGymEnv, LandlordParallelEnv, ResetNeeded
+from landlord_dsl.rl.encoding import ActionLayout, choice_statements
 from sweep_params import variants_slow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,18 +173,10 @@ def test_env_without_the_rl_extra_names_the_extra(monkeypatch):
 
 
 # ------------------------------------------------------------- PettingZoo tests
-def _layout_for_40_spaces() -> int:
-    """Return the observation size documented for a 40-space board (every shipped edition's)."""
-    board = 40
-    seat_width = 5 + board + PLAYER_VARS
-    return MAX_SEATS * seat_width + board * (MAX_SEATS + SPACE_VARS) + 3 + GAME_VARS + 4 + 12 + board
-
-
 @pytest.mark.parametrize("name", variants_slow(EDITIONS))
 def test_api_and_seed_tests_pass_for_every_shipped_edition(name):
     env = ld.env(name, players=4)
-    # every shipped board has 40 spaces, so every edition has the one observation layout
-    assert env.observation_space("player_1")["observation"].shape == (_layout_for_40_spaces(),)
+    assert env.observation_space("player_1")["observation"].shape == (len(env.encoder.labels),)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice (a Dict observation is not a Box) is expected
         pettingzoo_test.api_test(env, num_cycles=100)
@@ -246,7 +241,7 @@ def test_every_legal_slot_answers_the_entry_it_names(small):
     seen = set()
 
     def check(env, agent, action):
-        request = env.driver.request
+        request = env.request
         answer = env._answers[action]
         if isinstance(request, BidRequest):
             seen.add("bid")
@@ -301,19 +296,44 @@ def test_an_option_over_a_list_of_unknown_length_is_a_located_error():
 
 
 # ------------------------------------------------------------------ observations
-def test_observation_layout_depends_on_the_board_size_only(small):
-    """Not on the edition, the rules' variables or the number of players (the shipped ones: see the API test)."""
-    sizes = {ld.env(MAIN[2], players=n).observation_space("player_1")["observation"].shape for n in (2, 8)}
-    assert sizes == {(_layout_for_40_spaces(),)}
-    five = ld.env(small, players=2).observation_space("player_1")["observation"].shape[0]
-    # each space more: a position column in every seat row, an owner row with its variables, a request flag
-    assert _layout_for_40_spaces() - five == 35 * (MAX_SEATS + MAX_SEATS + SPACE_VARS + 1)
+def test_observation_layout_depends_on_the_rule_file_only(small):
+    """Not on the number of players or the seed: seat rows for the rules' most players, one number per label."""
+    sizes = {ld.env(MAIN[2], players=n).encoder.size for n in (2, 4, 8)}
+    assert len(sizes) == 1
+    two, three = ld.env(small, players=2).encoder, ld.env(small, players=3).encoder
+    assert two.labels == three.labels and len(two.labels) == two.size
+    # 3 seat rows of 5 + 5 positions + 3 player variables; 5 space rows of 3 owners + 1 variable; the game's
+    # 3 + 1 variable + 1 account + 1 deck; the request's 1 + 4 kinds + 1 + 4 questions + 5 bid numbers,
+    # 9 slots' costs and values, and 5 spaces
+    assert two.size == 3 * 13 + 5 * 4 + 6 + (1 + 4 + 1 + 4 + 5 + 2 * 9 + 5)
+    assert two.labels[:3] == ["observer: present", "observer: playing", "observer: cash"]
+    assert two.labels[two.request_at : two.request_at + 5] == [
+        "asked",
+        "kind: choose",
+        "kind: offer",
+        "kind: engine question",
+        "kind: bid",
+    ]
+    assert "deck: lots (share left)" in two.labels and "question 3: Mark a lot?" in two.labels
 
 
-def test_observation_shows_the_state_from_the_observer_seat(small):
+@pytest.mark.parametrize("name", variants_slow(EDITIONS))
+def test_the_layout_table_of_the_docs(name):
+    env = ld.env(name, players=ld.compile_rules(ld.load_edition(name)).players[0])
+    row = f"| `{name}` | {env.encoder.size:,} | {env.layout.size} | {env.encoder.money:,} |"
+    assert row in (ROOT / "docs" / "rl.md").read_text().splitlines()
+
+
+def test_a_declared_variable_adds_its_numbers(small):
+    more = ld.load_text(SMALL.replace("var rounds_seen = 0", "var rounds_seen = 0\nvar extra = 0"), "rl-small.lg")
+    assert ld.env(more, players=2).encoder.size == ld.env(small, players=2).encoder.size + 1
+
+
+def test_observation_shows_the_state_from_the_observer_seat_normalised(small):
     env = ld.env(small, players=3)
     env.reset(seed=4)
     game, enc = env.game, env.encoder
+    assert enc.money == 200  # what each seat is given at setup
     game.pos[:] = [1, 2, 3]
     game.bal[game.nacc :] = [111, 222, 333]
     game.set_holder(game.prog.title_card[4], 2)  # seat 2 owns the fifth space
@@ -322,15 +342,62 @@ def test_observation_shows_the_state_from_the_observer_seat(small):
     game.sv[0][4] = 2  # two marks on the fifth space
     obs = enc.encode(game, 1, None)  # seen by seat 1: rows are seats 1, 2, 0
     w = enc.seat_width
-    assert list(obs[0:3]) == [1, 1, 222] and obs[5 + 2] == 1
-    assert list(obs[w : w + 3]) == [1, 1, 333] and obs[w + 5 + 3] == 1 and obs[w + 3] == 1
-    assert list(obs[2 * w : 2 * w + 3]) == [1, 1, 111] and obs[2 * w + 5 + 1] == 1
+    assert list(obs[0:3]) == pytest.approx([1, 1, 222 / 200]) and obs[5 + 2] == 1
+    assert list(obs[w : w + 3]) == pytest.approx([1, 1, 333 / 200]) and obs[w + 5 + 3] == 1
+    assert obs[w + 3] == pytest.approx(1 / 5)  # one title of five spaces
+    assert list(obs[2 * w : 2 * w + 3]) == pytest.approx([1, 1, 111 / 200]) and obs[2 * w + 5 + 1] == 1
     vars_at = 2 * w + 5 + enc.board
-    assert obs[vars_at + 0] == 4  # favourite: space index 3, shown as 3 + 1
-    assert obs[vars_at + 1] == 2  # rival: seat 2 is one seat after the observer, shown as 1 + 1
-    assert not obs[3 * w : MAX_SEATS * w].any()  # no fourth seat
+    assert obs[vars_at + 0] == pytest.approx(4 / 5)  # favourite: space index 3, shown as (3 + 1) / 5 spaces
+    assert obs[vars_at + 1] == pytest.approx(2 / 3)  # rival: one seat after the observer, (1 + 1) / 3 seats
     space = enc.spaces_at + 4 * enc.space_width
-    assert obs[space + 1] == 1 and obs[space + MAX_SEATS] == 2  # owner one seat after the observer; marks
+    assert obs[space + 1] == 1 and obs[space + enc.seats] == pytest.approx(math.log1p(2))  # owner +1; marks
+
+
+def test_observations_stay_small_in_a_long_game():
+    """Normalised: 1933 with four random seats for 150 turns never shows a number beyond 20 (issue 30, 5)."""
+    env = ld.env(MAIN[2], players=4, turn_limit=150)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    largest = 0.0
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        largest = max(largest, float(np.abs(obs["observation"]).max()), float(np.abs(env.state()).max()))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert 1 < largest < 20
+
+
+def test_the_request_is_a_category_with_its_options_costs_and_values(small):
+    env = ld.env(small, players=2)
+    enc, layout = env.encoder, env.layout
+    seen = set()
+    rng = np.random.default_rng(0)
+    for seed in range(4):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            o, request = obs["observation"], env.request
+            kinds = o[enc.request_at + 1 : enc.request_at + 5]
+            questions = [label for label, x in zip(enc.labels, o, strict=True) if label.startswith("question") and x]
+            assert kinds.sum() == 1
+            if isinstance(request, BidRequest):
+                seen.add("bid")
+                assert kinds[3] == 1 and questions == []  # an auction's bid is no question of a statement
+            else:
+                kind = "offer" if request.site.span in layout.offers else "choose"
+                seen.add(kind)
+                assert (
+                    len(questions) == 1
+                    and kinds[("choose", "offer").index(kind)] == 1
+                    and request.prompt.split(" ")[0] in questions[0]
+                )
+                for slot, (_, _, cost, value) in zip(layout.decision_slots(request), request.legal, strict=True):
+                    assert o[enc.labels.index(f"slot {slot}: cost")] == pytest.approx(cost / enc.money)
+                    assert o[enc.labels.index(f"slot {slot}: value")] == pytest.approx(value / enc.money)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seen == {"bid", "choose", "offer"}
 
 
 def test_only_the_asked_agent_sees_the_request_and_a_mask(small):
@@ -343,16 +410,62 @@ def test_only_the_asked_agent_sees_the_request_and_a_mask(small):
         if other == agent:
             assert obs["observation"][at] == 1 and obs["action_mask"].any()
         else:
-            assert obs["observation"][at] == 0 and not obs["action_mask"].any()
+            assert not obs["observation"][at:].any() and not obs["action_mask"].any()
 
 
-def test_too_many_variables_for_the_observation_is_a_clear_error(small):
-    extra = "\n".join(f"var extra_{i} = 0" for i in range(GAME_VARS))
-    rules = ld.load_text(SMALL.replace("var rounds_seen = 0", "var rounds_seen = 0\n" + extra), "rl-small.lg")
-    with pytest.raises(
-        LandlordError, match=f"declares {GAME_VARS + 1} game variables; the observation has room for {GAME_VARS}"
-    ):
-        ld.env(rules, players=2)
+def test_the_global_state_shows_the_pending_request_and_who_is_asked(small):
+    env = ld.env(small, players=3)
+    env.reset(seed=2)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    state, seat = env.state(), env._seat[env.agent_selection]
+    assert env.state_space.contains(state) and state.shape == (env.encoder.size + 3,)
+    assert list(state[-3:]) == [float(s == seat) for s in range(3)]
+    mine = env.observe(env.agent_selection)["observation"]
+    at = env.encoder.request_at
+    assert np.array_equal(state[at : env.encoder.size], mine[at:])  # the request, whoever is asked
+    assert np.array_equal(
+        state[: env.encoder.seat_width], env.observe("player_1")["observation"][: env.encoder.seat_width]
+    )
+
+
+def test_action_to_string_names_the_option_a_slot_plays(small):
+    env = ld.env(small, players=2)
+    env.reset(seed=0)
+    request = env.request
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    assert [env.action_to_string(int(a)) for a in legal] == [
+        f"{request.prompt}: {request.options[env._answers[int(a)]].label}" for a in legal
+    ]
+    illegal = next(a for a in range(env.layout.size) if a not in legal)
+    assert env.action_to_string(illegal).endswith("(not legal now)")
+    gym = LandlordGymEnv("landlords-game-1906", players=2)
+    gym.reset(seed=0)
+    assert all(gym.action_to_string(int(a)) for a in np.flatnonzero(gym.action_masks()))
+
+
+def test_action_to_string_says_what_a_slot_not_legal_now_is_for(small):
+    """At the 'Mark a lot?' offer (slots: 5 spaces, 3 seats, done), every slot is named by its option and item."""
+    env = ld.env(small, players=3)
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            request = env.request
+            if getattr(request, "prompt", "") == "Mark a lot?":
+                mask = obs["action_mask"]
+                said = {a: env.action_to_string(a) for a in range(env.layout.size) if not mask[a]}
+                assert said.get(0) == "Mark a lot?: option 'mark' for go (not legal now)"  # Go is no lot
+                for seat in range(3):
+                    if not mask[5 + seat]:
+                        assert said[5 + seat] == f"Mark a lot?: option 'name' for seat {seat + 1} (not legal now)"
+                return
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    pytest.fail("no 'Mark a lot?' offer in 10 games")
 
 
 # ----------------------------------------------------------- exact replay, seeds
@@ -420,7 +533,7 @@ def test_rank_rewards_come_at_the_end_only(small):
             if terminated or truncated:
                 scores, seat = env.game.scores(), env._seat[agent]
                 places[agent] = (sum(s < scores[seat] for s in scores) - sum(s > scores[seat] for s in scores)) / 2
-                left_early += env.driver.request is not None
+                left_early += env.request is not None
             env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[-1]))
         for agent, got in rewards.items():
             assert got[-1] == places[agent] and not any(got[:-1])
@@ -434,7 +547,7 @@ def test_a_player_who_leaves_is_terminated_before_the_game_ends(small):
         rng = np.random.default_rng(seed)
         for agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
-            if terminated and env.driver.request is not None:
+            if terminated and env.request is not None:
                 assert env._seat[agent] not in env.game.seats  # out, while the others play on
                 env.step(None)
                 assert agent not in env.agents
@@ -456,22 +569,51 @@ def test_the_turn_limit_truncates_rather_than_terminates():
     assert env.agents == []
 
 
-def test_an_illegal_action_is_an_error_or_the_first_legal_one():
+def test_an_illegal_action_is_an_error_by_default():
     env = ld.env("landlords-game-1906", players=2)
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(LandlordError, match=f"action {illegal} is not legal for player_"):
+    before = env.game.log_lines()
+    with pytest.raises(InvalidAction, match=f"action {illegal} is not legal for player_"):
         env.step(illegal)
-    with pytest.raises(LandlordError, match="must act"):
+    with pytest.raises(InvalidAction, match="must act"):
         env.step(None)
+    assert env.game.log_lines() == before
+    gym = LandlordGymEnv("landlords-game-1906", players=2)
+    gym.reset(seed=0)
+    with pytest.raises(InvalidAction, match="is not legal"):
+        gym.step(int(np.flatnonzero(~gym.action_masks())[0]))
+
+
+def test_an_illegal_action_penalised_plays_nothing_and_says_so_in_info():
+    env = ld.env("landlords-game-1906", players=2, illegal_action="penalty", illegal_penalty=-2.5)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = env.game.log_lines()
+    env.step(illegal)
+    _, reward, terminated, _, info = env.last()
+    assert env.agent_selection == agent and reward == -2.5 and not terminated
+    assert info["illegal_action"] == illegal and "played" not in info
+    assert env.game.log_lines() == before
+    env.step(int(np.flatnonzero(mask)[0]))
+    assert "illegal_action" not in env.infos[agent]  # reported for the step it happened on only
+
+
+def test_an_illegal_action_replaced_by_the_first_legal_one_is_reported():
     lenient = ld.env("landlords-game-1906", players=2, illegal_action="first_legal")
     strict = ld.env("landlords-game-1906", players=2)
     lenient.reset(seed=0)
     strict.reset(seed=0)
+    agent = lenient.agent_selection
+    mask = lenient.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
     lenient.step(illegal)
     strict.step(int(np.flatnonzero(mask)[0]))
     assert lenient.game.log_lines() == strict.game.log_lines()
+    assert lenient.infos[agent] == {"illegal_action": illegal, "played": int(np.flatnonzero(mask)[0])}
 
 
 def test_bad_settings_are_clear_errors(small):
@@ -485,15 +627,16 @@ def test_bad_settings_are_clear_errors(small):
         ld.env(small, players=2, bid_levels=0)
 
 
-def test_closing_mid_game_unwinds_it_and_a_new_reset_starts_afresh(small):
+def test_closing_mid_game_needs_a_reset_which_starts_afresh(small):
     env = ld.env(small, players=2)
     env.reset(seed=3)
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-    driver = env.driver
+    state = env.game_state
     env.close()
-    assert driver.request is None and driver._play.dead
+    with pytest.raises(ResetNeeded, match="was closed"):
+        env.step(0)
     env.reset(seed=3)
-    assert env.game.turn >= 1 and env.driver is not driver
+    assert env.game_state is not state and env.history == []
 
 
 def test_render_shows_each_seat(small):
@@ -555,30 +698,139 @@ def test_a_step_after_the_game_ended_says_to_reset(small):
         gym.step(0)
 
 
-def test_a_step_from_another_thread_is_a_clear_error(small):
-    env = ld.env(small, players=2)
+def test_no_greenlet_anywhere():
+    """Issue 29: the environment steps a State; greenlet is neither imported nor installed by any extra."""
+    sources = [p.read_text() for p in (ROOT / "landlord_dsl").rglob("*.py")]
+    assert not any(re.search(r"^\s*(import|from)\s+greenlet", text, re.M) for text in sources)
+    assert "greenlet" not in (ROOT / "pyproject.toml").read_text()
+
+
+# ------------------------------------------------------ copies, pickles, parallel
+def _play_on(env, steps: int, seed: int) -> list:
+    """Play `steps` random legal steps (None for agents whose game is over); return what each step saw."""
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(steps):
+        if not env.agents:
+            break
+        obs, reward, terminated, truncated, _ = env.last()
+        seen.append((env.agent_selection, reward, obs["observation"].tobytes(), obs["action_mask"].tobytes()))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize("bots", [{}, {1: "random"}, {0: "bot"}])
+def test_a_deep_copy_and_a_pickle_play_on_as_the_original(small, bots):
+    env = ld.env(small, players=3, bots=bots)
+    env.reset(seed=11)
+    _play_on(env, 25, 0)
+    copied, pickled = copy.deepcopy(env), pickle.loads(pickle.dumps(env))
+    assert copied.game_state is not env.game_state and pickled.history == env.history
+    futures = [(_play_on(e, 400, 1), e.game.log_lines()) for e in (env, copied, pickled)]
+    assert futures[0] == futures[1] == futures[2]
+    again = pickle.loads(pickle.dumps(ld.env("landlords-game-1906", players=2)))  # not reset yet: no game
+    again.reset(seed=0)
+    assert again.agents == ["player_1", "player_2"] and again.request is not None
+
+
+def test_the_single_seat_wrapper_copies_and_pickles(small):
+    env = LandlordGymEnv(small, players=3, seat=1, opponents="random")
+    env.reset(seed=3)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    copies = [env, copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for each in copies:
+        while not any(each.step(int(np.flatnonzero(each.action_masks())[-1]))[2:4]):
+            pass
+    assert len({each.aec.game.log_lines().__repr__() for each in copies}) == 1
+
+
+def test_a_pickle_of_changed_rules_is_refused(small, tmp_path):
+    path = tmp_path / "rl-small.lg"
+    path.write_text(SMALL)
+    env = ld.env(str(path), players=2)
     env.reset(seed=0)
-    action = _legal(env)
-    caught: list[BaseException] = []
+    data = pickle.dumps(env)
+    path.write_text(SMALL.replace("pay 20 from player", "pay 25 from player"))
+    with pytest.raises(LandlordError, match="have changed since it was pickled"):
+        pickle.loads(data)
 
-    def step() -> None:
-        try:
-            env.step(action)
-        except BaseException as err:
-            caught.append(err)
 
-    worker = threading.Thread(target=step)
-    worker.start()
-    worker.join()
-    assert len(caught) == 1 and isinstance(caught[0], EnvironmentUsageError)
-    assert "runs in the thread that called reset()" in str(caught[0])
-    env.step(action)  # the game is intact in its own thread
+def test_a_deep_copy_is_independent_of_the_original(small):
+    env = ld.env(small, players=2)
+    env.reset(seed=5)
+    copied = copy.deepcopy(env)
+    _play_on(copied, 30, 2)
+    assert env.history == [] and env.game.turn == 1 and copied.history
+
+
+@pytest.mark.parametrize("name", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
+def test_the_parallel_api_test_passes(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.parallel_api_test(LandlordParallelEnv(name, players=4), num_cycles=300)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_parallel_api_test_passes_for_a_generated_rule_set(small, players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.parallel_api_test(LandlordParallelEnv(small, players=players), num_cycles=2000)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_state_and_parallel_seed_tests_pass(small, players):
+    """These two tests sample actions without the masks: the environments penalise illegal ones."""
+    aec = ld.env(small, players=players, illegal_action="penalty")
+    parallel = LandlordParallelEnv(small, players=players, illegal_action="penalty")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.state_test(aec, parallel, 300)
+        pettingzoo_test.parallel_seed_test(
+            lambda: LandlordParallelEnv(small, players=players, illegal_action="penalty"), num_cycles=300
+        )
+
+
+def test_a_parallel_game_is_the_aec_game_with_one_actor_a_step(small):
+    parallel, aec = LandlordParallelEnv(small, players=3), ld.env(small, players=3)
+    observations, infos = parallel.reset(seed=8)
+    aec.reset(seed=8)
+    rng = np.random.default_rng(0)
+    while parallel.agents:
+        acting = parallel.active_agent
+        assert all(info["active_agent"] == acting for info in infos.values())
+        assert all(not observations[a]["action_mask"].any() for a in parallel.agents if a != acting)
+        action = int(rng.choice(np.flatnonzero(observations[acting]["action_mask"])))
+        others = {a: 0 for a in parallel.agents if a != acting}  # ignored
+        observations, rewards, _, _, infos = parallel.step({acting: action, **others})
+        aec.step(action)
+        assert rewards == {a: aec.rewards[a] for a in rewards}
+        while aec.agents and (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
+            aec.step(None)
+    assert parallel.game.log_lines() == aec.game.log_lines() and aec.agents == []
+    with pytest.raises(ResetNeeded, match="every agent has left"):
+        parallel.step({})
+    parallel.reset(seed=0)
+    with pytest.raises(InvalidAction, match=f"{parallel.active_agent} is the agent to act"):
+        parallel.step({})
+    assert parallel.state().shape == parallel.state_space.shape
+
+
+def test_a_parallel_environment_copies_and_pickles(small):
+    parallel = LandlordParallelEnv(small, players=2)
+    observations, _ = parallel.reset(seed=4)
+    copies = [parallel, copy.deepcopy(parallel), pickle.loads(pickle.dumps(parallel))]
+    for each in copies:
+        observations = {a: each.aec.observe(a) for a in each.agents}
+        while each.agents:
+            acting = each.active_agent
+            observations, *_ = each.step({acting: int(np.flatnonzero(observations[acting]["action_mask"])[-1])})
+    assert copies[0].game.log_lines() == copies[1].game.log_lines() == copies[2].game.log_lines()
 
 
 # ------------------------------------------------------------ Gymnasium wrapper
 @pytest.mark.parametrize("name", MAIN)
 def test_the_single_seat_wrapper_passes_gymnasiums_checker(name):
-    env = LandlordGymEnv(name, players=3, seat=1)
+    env = LandlordGymEnv(name, players=3, seat=1, illegal_action="penalty")  # the checker tries unmasked actions
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # only the advice that an env without a spec cannot test render modes
         check_env(env)
@@ -634,6 +886,36 @@ def test_random_policy_smoke_run(name):
         f"\n{name}: {GAMES} games, {steps / GAMES:.0f} steps a game, {seconds / GAMES:.3f} s a game, "
         f"{steps / seconds:.0f} steps/s, ends {ends}"
     )
+
+
+# the games docs/rl.md's "Random seats" table reports, per edition (1933's are long: slow)
+FIGURE_GAMES = {"landlords-game-1904": 20, "landlords-game-1906": 20, "monopoly-1933-atlantic-city": 4}
+
+
+def _figure_row(name: str) -> str:
+    """Play the edition's games with four random seats; return the table row docs/rl.md must show."""
+    env = ld.env(name, players=4)
+    games, steps, ends = FIGURE_GAMES[name], 0, {"end condition": 0, "turn limit": 0}
+    for seed in range(games):
+        steps += _random_game(env, seed)
+        ends[env.game.end_reason.split(" (")[0]] += 1
+    by_rules, by_limit = ends["end condition"], ends["turn limit"]
+    assert by_rules + by_limit == games, ends
+    if not by_limit:
+        ended = "its end condition, every game"
+    elif not by_rules:
+        ended = "the turn limit, every game"
+    else:
+        ended = f"its end condition {by_rules} times, the turn limit {by_limit} times"
+    return f"| `{name}` | {games} (seeds 0\u2013{games - 1}) | {steps / games:,.0f} | {ended} |"
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=[pytest.mark.slow] if n.startswith("monopoly") else []) for n in FIGURE_GAMES]
+)
+def test_the_random_seat_figures_of_the_docs(name):
+    """docs/rl.md's steps a game and ends for four random seats are measured (issue 30, 5)."""
+    assert _figure_row(name) in (ROOT / "docs" / "rl.md").read_text().splitlines()
 
 
 def test_a_question_to_a_player_who_has_left_is_a_clear_error():
