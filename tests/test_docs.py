@@ -91,3 +91,26 @@ def test_the_language_overview_names_every_declaration_and_statement_of_the_refe
             words = re.findall(r"[a-z]+(?: [a-z]+)?", heading.replace(" and ", ", ").replace(" handlers", ""))
             missing = [w for w in words if w not in row and w not in ("if", "else if", "else", "borrow", "repay loans")]
             assert not missing, (part, heading, missing)
+
+
+def test_the_changelog_has_the_release_entry_of_the_version_with_every_extra():
+    """Issue 36 §2: the release entry says how to install the version the package says, with its extras."""
+    import tomllib
+
+    from landlord_dsl.core.version import __version__
+
+    page = (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    entry = page[page.index(f"\n## {__version__} (") :]
+    assert f"landlord_dsl-{__version__}-py3-none-any.whl" in entry and f"landlord-dsl {__version__}" in entry
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for extra in set(project["optional-dependencies"]) - {"docs", "test", "dev"}:
+        assert f"`{extra}`" in entry.split("\n### ")[0], extra
+    low, high = re.findall(r"3\.(\d+)", project["requires-python"])
+    assert f"Python 3.{low} to 3.{int(high) - 1}" in entry
+
+
+def test_the_architecture_page_says_where_the_shipped_files_are_found():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = page[page.index("## Where the shipped files are found") :].split("\n## ")[0]
+    for name in ("core/installation.py", "core/resources.py", "force-include", ".ci/installed"):
+        assert name in section, name
