@@ -496,3 +496,19 @@ def env(
             f"landlord_dsl.env needs the optional 'rl' extra ({err.name} is missing): pip install 'landlord-dsl[rl]'"
         ) from None
     return LandlordAECEnv(rules, players, options, **settings)
+
+
+def _show_in_notebooks() -> None:
+    """Inside IPython (Jupyter), register how rule sets, games, summaries and analyses are shown
+    (presentation/notebook.py); elsewhere, do nothing and import nothing more."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if shell is not None and hasattr(shell, "display_formatter"):
+        from .presentation.notebook import register
+
+        register(shell)
+
+
+_show_in_notebooks()
