@@ -20,6 +20,8 @@ import io
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..language.formatter import quote
+
 if TYPE_CHECKING:
     from ..checking.loader import RuleSet
     from ..engine.game import Game
@@ -40,6 +42,13 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
     return f'<table style="{_STYLE}"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _literal(value: Any) -> str:
+    """Return a value as a .lg file writes it (true, 60, "vote")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, int) else quote(str(value))
+
+
 def _heading(text: str) -> str:
     return f'<div style="font-weight:600;margin:4px 0">{escape(text)}</div>'
 
@@ -51,7 +60,7 @@ def ruleset_html(rules: RuleSet) -> str:
     model = rules.model
     header = model.header
     low, high = header.players if header.players else ("?", "?")
-    options = ", ".join(f"{name} = {o.default!r}" for name, o in model.options.items()) or "none"
+    options = ", ".join(f"{name} = {_literal(o.default)}" for name, o in model.options.items()) or "none"
     summary = _table(
         ["", ""],
         [
@@ -144,10 +153,12 @@ def _heatmap_svg(labels: list[str], values: list[float]) -> str:
         plt = pyplot()
     except Exception:  # matplotlib missing: the table says it all
         return ""
-    fig, ax = plt.subplots(figsize=(6.4, 6.4), layout="constrained")
-    board_heatmap(ax, labels, values, "share of turns ending here", "{:.2%}")
     out = io.StringIO()
-    fig.savefig(out, format="svg")
+    # the same picture gives the same text (no date, fixed ids), so a rendered notebook can be compared
+    with plt.rc_context({"svg.hashsalt": "landlord-dsl", "svg.fonttype": "none"}):
+        fig, ax = plt.subplots(figsize=(6.4, 6.4), layout="constrained")
+        board_heatmap(ax, labels, values, "share of turns ending here", "{:.2%}")
+        fig.savefig(out, format="svg", metadata={"Date": None})
     plt.close(fig)
     svg = out.getvalue()
     return f'<div style="max-width:560px">{svg[svg.index("<svg") :]}</div>'
