@@ -38,3 +38,29 @@ def write(figure: Path, check: str, **data: Any) -> None:
 def read(figure: Path) -> dict[str, Any]:
     """Return the data kept for `figure`."""
     return json.loads(data_path(figure).read_text(encoding="utf-8"))
+
+
+def picture(wide: str, narrow: str, text_px: float, alt: str, full: str) -> str:
+    """Return the HTML of a figure for a page: `wide` on a desktop, `narrow` on a phone (both addresses from
+    the page's folder), its smallest text in pixels for the browser check, and a link to `full`, the picture
+    at full size."""
+    return (
+        f'<figure class="chart"><a href="{full}" title="Open the figure at full size">'
+        f'<picture><source media="(max-width: 760px)" srcset="{narrow}">'
+        f'<img src="{wide}" data-text-px="{text_px:.1f}" alt="{alt}"></picture></a></figure>'
+    )
+
+
+BEGIN = "<!-- BEGIN GENERATED {} ({}) -->\n"
+END = "<!-- END GENERATED {} -->\n"
+
+
+def replace_region(text: str, region: str, script: str, body: str) -> str:
+    """Return a page's text with its generated region `region` (written by `script`) holding `body`; raise
+    ValueError if the page has no such region."""
+    begin, end = BEGIN.format(region, script), END.format(region)
+    if begin not in text:
+        raise ValueError(f"the page has no region {begin.strip()}")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return head + begin + "\n" + body + "\n" + end + tail

@@ -251,7 +251,7 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     return diagnose(text, file, strict)
 
 
-def format_source(text: str, file: str = "<string>") -> str:
+def format_source(text: str, file: str = "<string>", width: int = 100) -> str:
     """Return .lg source text in its canonical layout (comments are kept), as `landlord-dsl fmt` writes it.
 
     Example:
@@ -264,12 +264,14 @@ def format_source(text: str, file: str = "<string>") -> str:
 
     :param text: the .lg source.
     :param file: the name used in error locations.
+    :param width: the widest a line may be, in columns, where the code allows (a long string stays whole).
     :returns: the formatted text, ending in a newline.
     :raises RuleSyntaxError: the text does not parse.
+    :raises UsageError: `width` is below 20.
     """
     from .checking.loader import format_with_base
 
-    return format_with_base(text, file)
+    return format_with_base(text, file, width)
 
 
 def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
@@ -495,3 +497,19 @@ def env(
             f"landlord_dsl.env needs the optional 'rl' extra ({err.name} is missing): pip install 'landlord-dsl[rl]'"
         ) from None
     return LandlordAECEnv(rules, players, options, **settings)
+
+
+def _show_in_notebooks() -> None:
+    """Inside IPython (Jupyter), register how rule sets, games, summaries and analyses are shown
+    (presentation/notebook.py); elsewhere, do nothing and import nothing more."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if shell is not None and hasattr(shell, "display_formatter"):
+        from .presentation.notebook import register
+
+        register(shell)
+
+
+_show_in_notebooks()

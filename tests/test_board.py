@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -125,6 +126,13 @@ def test_the_family_tree_in_the_docs_is_that_of_the_shipped_files():
     assert picture.read_text(encoding="utf-8") == module.svg(), (
         f"{picture} is out of date: run python examples/draw_family.py"
     )
+    assert module.NARROW.read_text(encoding="utf-8") == module.svg(per_row=1), "run python examples/draw_family.py"
+    # issue 36: titles were cut short ("…") and the picture was transparent, unreadable on the dark theme
+    for text in (module.svg(), module.svg(per_row=1)):
+        assert "…" not in text and '<rect width="' in text.split("</defs>")[0]
+        assert min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', text)) == module.SMALLEST_TEXT
+    page = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert f'data-text-px="{module.SMALLEST_TEXT}"' in page.split("assets/family.svg", 2)[2].split("</figure>")[0]
     names = [name for name, _, variants in module.family() for name in [name] + [v[0] for v in variants]]
     assert sorted(names) == sorted(ld.shipped_editions())
 
@@ -164,3 +172,16 @@ def test_a_set_whose_label_names_a_colour_is_banded_in_it():
     for group, colour in (("light_blue", "light blue"), ("green", "green")):
         members = rules.model.groups[group]
         assert {spaces[i].findall(f"{SVG}rect")[1].get("fill") for i in members} == {NAMED_COLOURS[colour][1]}
+
+
+def test_the_pages_state_the_smallest_text_of_the_board_they_show():
+    """Issue 36: every picture of the site states its smallest text (`data-text-px`) for the browser check."""
+    pages = [ROOT / "docs" / "index.md", *sorted((ROOT / "docs" / "editions").glob("*.md"))]
+    shown = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for name, stated in re.findall(r'assets/boards/([\w-]+)\.svg\)\{[^}]*data-text-px="([0-9.]+)"', text):
+            svg = (ROOT / "docs" / "assets" / "boards" / f"{name}.svg").read_text(encoding="utf-8")
+            assert float(stated) == min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', svg)), page.name
+            shown += 1
+    assert shown == 5

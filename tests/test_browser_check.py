@@ -9,6 +9,7 @@ installed, except under CI=true, where a missing browser fails.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -55,6 +56,22 @@ def test_no_table_scrolls_sideways_and_charts_are_readable_at_desktop_and_phone_
     assert any(r["pictures"] for r in results), "no chart was measured"
     assert any(r["copy"]["commands"] for r in results), "no copy button was seen (the check would prove nothing)"
     assert browser_check.problems(results) == []
+
+
+def test_the_site_fetches_no_font_from_another_host(site):
+    """Issue 36: the theme loaded Roboto from Google Fonts, so the site needed the network and told Google
+    who read it. mkdocs.yml sets `theme.font: false` and extra.css names system fonts."""
+    hosts = ("fonts.googleapis.com", "fonts.gstatic.com", "use.typekit.net", "fonts.bunny.net")
+    files = [p for p in site.rglob("*") if p.suffix in (".html", ".css", ".js")]
+    assert len(files) > 40
+    found = [f"{p.relative_to(site)}: {h}" for p in files for h in hosts if h in p.read_text(encoding="utf-8")]
+    assert not found, found
+    css = (site / "assets" / "extra.css").read_text(encoding="utf-8")
+    assert "--md-text-font:" in css and "--md-code-font:" in css
+    remote = [
+        p for p in files if p.suffix == ".css" and re.search(r"@font-face[^}]*url\(\s*['\"]?https?:", p.read_text())
+    ]
+    assert not remote, remote
 
 
 def test_the_check_sees_a_table_too_wide_for_a_phone(site, chromium, tmp_path):

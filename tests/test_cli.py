@@ -116,6 +116,20 @@ def test_fmt_stdin_to_stdout(monkeypatch):
     assert code == 0 and out == 'edition "x" {\n}\nkind k { }\nboard {\n    space a "A" : k\n}\n'
 
 
+def test_fmt_width_breaks_lines_to_fit(monkeypatch, capsys):
+    """Issue 36: `fmt --width N` lays a file out for N columns (the docs show .lg examples at 80)."""
+    source = 'edition "x" { players 2 to 3 }\nconst fine = 50 source "magie-1906, Rule 6 (the jail fine)" secondary\n'
+    monkeypatch.setattr(sys, "stdin", io.StringIO(source))
+    code, out = run("fmt", "--width", "40", "-")
+    assert code == 0
+    assert out.endswith('const fine = 50\n    source "magie-1906, Rule 6 (the jail fine)" secondary\n')
+    monkeypatch.setattr(sys, "stdin", io.StringIO(source))
+    assert run("fmt", "-")[1].endswith('const fine = 50 source "magie-1906, Rule 6 (the jail fine)" secondary\n')
+    monkeypatch.setattr(sys, "stdin", io.StringIO(source))
+    assert run("fmt", "--width", "12", "-")[0] == 2
+    assert "too narrow for .lg code: 20 at least" in capsys.readouterr().err
+
+
 def test_simulate_json():
     code, out = run("simulate", "landlords-game-1906", "--games", "20", "--seed", "3", "--json", "--no-progress")
     assert code == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,52 @@ def test_the_home_page_opens_with_a_picture_an_install_line_and_where_to_go():
         assert f"]({target}){{ .md-button" in hero, target
     assert "Single Tax" in hero.split("md-button")[-1]  # the finding, after the buttons
     assert hero.count("\n# ") == 1 and "\n# landlord-dsl" not in hero  # one h1, not the site's name again
+
+
+def test_the_home_page_names_every_shipped_edition_and_links_every_edition_page():
+    """Issue 36: the home page's table of editions left out the speed die, and "Where to go next" 1939."""
+    import landlord_dsl as ld
+
+    page = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    table = page[page.index("| Name | Edition |") :].split("\n\n")[0]
+    assert [name for name in ld.shipped_editions() if f"`{name}`" not in table] == []
+    where = page[page.index("## Where to go next") :]
+    for edition in sorted((ROOT / "docs" / "editions").glob("*.md")):
+        assert f"(editions/{edition.name})" in where, edition.name
+
+
+def test_the_language_overview_names_every_declaration_and_statement_of_the_reference():
+    """Issue 36: the overview's table left out `choice`, `dice`, `extension`, `give turn`, `shuffle`/`deal`."""
+    overview = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    for part in ("declarations", "statements"):
+        row = next(line for line in overview.splitlines() if line.startswith(f"| [{part.title()}]"))
+        reference = (ROOT / "docs" / "language" / f"{part}.md").read_text(encoding="utf-8")
+        for heading in re.findall(r"^## (.+)$", reference, re.M):
+            if heading in ("Idioms",) or heading.startswith("Variants"):
+                continue
+            words = re.findall(r"[a-z]+(?: [a-z]+)?", heading.replace(" and ", ", ").replace(" handlers", ""))
+            missing = [w for w in words if w not in row and w not in ("if", "else if", "else", "borrow", "repay loans")]
+            assert not missing, (part, heading, missing)
+
+
+def test_the_changelog_has_the_release_entry_of_the_version_with_every_extra():
+    """Issue 36 §2: the release entry says how to install the version the package says, with its extras."""
+    import tomllib
+
+    from landlord_dsl.core.version import __version__
+
+    page = (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    entry = page[page.index(f"\n## {__version__} (") :]
+    assert f"landlord_dsl-{__version__}-py3-none-any.whl" in entry and f"landlord-dsl {__version__}" in entry
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for extra in set(project["optional-dependencies"]) - {"docs", "test", "dev"}:
+        assert f"`{extra}`" in entry.split("\n### ")[0], extra
+    low, high = re.findall(r"3\.(\d+)", project["requires-python"])
+    assert f"Python 3.{low} to 3.{int(high) - 1}" in entry
+
+
+def test_the_architecture_page_says_where_the_shipped_files_are_found():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = page[page.index("## Where the shipped files are found") :].split("\n## ")[0]
+    for name in ("core/installation.py", "core/resources.py", "force-include", ".ci/installed"):
+        assert name in section, name

@@ -62,5 +62,15 @@ def test_the_page_opens_with_the_board_picture(name):
     body = text.split("\n# ", 1)[1].split("\n", 1)[1].lstrip("\n")
     first = body.split("\n", 1)[0]
     picture = f"../assets/boards/{name}.svg"
-    assert first.startswith("[![The board of ") and f"]({picture})](" in first
+    assert first.startswith("[![The board of ") and re.search(rf"\]\({re.escape(picture)}\)(\{{[^}}]*\}})?\]\(", first)
     assert (ROOT / "docs" / picture.removeprefix("../")).exists()
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_page_lists_its_sections_under_its_picture(name):
+    """Issue 36: the edition pages, 5-10k pixels tall, hid the table of contents (the board tables need the
+    width) and had no in-page navigation; the contents now stand under the board picture."""
+    text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
+    contents = text.index('<nav class="ll-contents" markdown>')
+    assert text.index("../assets/boards/") < contents < text.index("\n## ")
+    assert "[TOC]" in text[contents : text.index("</nav>", contents)]

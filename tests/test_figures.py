@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -108,6 +109,35 @@ def test_exact_analysis_figures_are_up_to_date(name, tmp_path):
     redrawn = tmp_path / figure.name
     analysis_figure(result, redrawn)
     _same_picture(figure, redrawn, run)
+
+
+@pytest.mark.parametrize("script", [stats_figures, analysis_figures], ids=["statistics", "analysis"])
+def test_the_pages_show_each_panel_readable_and_up_to_date(script, tmp_path):
+    """Issue 36: the composites were shown at 0.45 of their size (labels of 3 px). The pages show each board
+    and the outcome panels apart, wide and narrow, stating the smallest text of each (`data-text-px`, which
+    tests/browser_check.py scales to the width shown); every shipped edition that has a figure is shown; the
+    pictures and the page's text are what the script draws now from the kept data."""
+    run = f"run python {script.SCRIPT}" + (" --redraw" if script is stats_figures else "")
+    for kept in script.OUT.glob("*.json"):
+        (tmp_path / kept.name).write_bytes(kept.read_bytes())
+    region = script.page_region(tmp_path)
+    page = script.PAGE.read_text(encoding="utf-8")
+    assert figure_data.replace_region(page, "figures", script.SCRIPT, region) == page, f"{script.PAGE}: {run}"
+    drawn = sorted(tmp_path.glob("*.png"))
+    assert drawn and all(f"../assets/{script.OUT.name}/{p.name}" in region for p in drawn)
+    for picture in drawn:
+        _same_picture(script.OUT / picture.name, picture, run)
+    for figure in script.OUT.glob("*.json"):
+        assert f"### {ld.compile_rules(ld.load_edition(figure.stem)).title}\n" in region, figure.stem
+    assert all(float(px) >= 8 for px in re.findall(r'data-text-px="([0-9.]+)"', region))
+
+
+def test_a_label_is_broken_between_words_only_and_kept_whole():
+    from landlord_dsl.presentation.plots import wrap_words
+
+    assert wrap_words("Poor House and Central Park", 10) == ["Poor House", "and", "Central", "Park"]
+    assert wrap_words("Pennsylvania Railroad", 6) == ["Pennsylvania", "Railroad"]
+    assert wrap_words("Atlantic City Water-Works", 14) == ["Atlantic City", "Water-Works"]
 
 
 def test_a_changed_game_or_drawing_is_noticed(tmp_path):

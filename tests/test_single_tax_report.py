@@ -29,3 +29,17 @@ def test_the_single_tax_report_is_a_fresh_run_of_its_script(tmp_path):
     assert fresh == shipped, "regenerate with python examples/single_tax_report.py"
     for name in ("single-tax-gini.png", "single-tax-gini-narrow.png"):
         assert (tmp_path / "assets" / name).stat().st_size > 10_000
+
+
+def test_the_report_opens_with_its_findings_and_keeps_its_comparisons_as_tables_on_a_phone():
+    """Issue 36: no summary at the top, and on a phone the comparison tables became cards that could not be
+    compared side by side (extra.js leaves a table inside .ll-compare alone; browser_check measures it)."""
+    page = (ROOT / "docs" / "single-tax-report.md").read_text(encoding="utf-8")
+    assert page.index('!!! abstract "In short"') < page.index("## Outcomes")
+    summary = page[page.index("In short") : page.index("Regenerate it with")]
+    assert "100% of the games under the ordinary rules" in summary and "from 0.424 to 0.345" in summary
+    for table in ("| regime | turns per game |", "| regime | r0 |"):
+        before = page[: page.index(table)]
+        assert before.rindex('<div class="ll-compare') > before.rindex("</div>") if "</div>" in before else True
+    script = (ROOT / "docs" / "assets" / "extra.js").read_text(encoding="utf-8")
+    assert 'table.closest(".ll-compare")' in script

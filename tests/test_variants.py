@@ -957,7 +957,7 @@ def run_walkthrough(text: str, workdir: Path) -> list[tuple[dict, str]]:
         elif what == "expect":
             assert (workdir / args[0]).read_text(encoding="utf-8") == body, f"{where}: the file differs"
         elif what == "run":
-            commands = [line for line in body.splitlines() if line.strip()]
+            commands = [line for line in body.replace("\\\n", " ").splitlines() if line.strip()]
             assert len(commands) == 1, f"{where}: one command per block"
             argv = shlex.split(commands[0])
             assert argv[0] == "landlord-dsl", f"{where}: not a landlord-dsl command"

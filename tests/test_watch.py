@@ -343,3 +343,64 @@ def test_every_shipped_edition_and_variant_gives_a_replay_page(edition):
     assert len(data["frames"]) == len(_told(game)) > 0
     assert data["frames"][-1]["cash"] == [game.cash(s) for s in range(game.n)]
     assert f'id="space-{len(data["spaces"]) - 1}"' in page
+
+
+@pytest.mark.slow
+def test_the_address_names_the_event_shown_counted_as_the_page_counts(chromium, tmp_path):
+    """Issue 36: `#frame=120` showed event 121 (the page counts from 1, the address counted from 0)."""
+    rules, game, recording = _recorded("landlords-game-1906", 7)
+    page = tmp_path / "replay.html"
+    page.write_text(replay_html(game, rules, recording), encoding="utf-8")
+    dom = _dump_dom(chromium, f"{page.as_uri()}#frame=120", tmp_path / "profile")
+    assert _shown(dom).frame == 119 and f"event 120 of {len(recording.frames)}<" in dom
+    assert _shown(_dump_dom(chromium, f"{page.as_uri()}#frame=1", tmp_path / "profile")).frame == 0
+
+
+_FRAMED = """<!DOCTYPE html><html><body><pre id="out"></pre><script>
+const CASES = %s;
+async function run() {
+  const out = [];
+  for (const [width, address] of CASES) {
+    const f = document.createElement("iframe");
+    f.style.width = width + "px"; f.style.height = "760px"; f.style.border = "0";
+    document.body.appendChild(f);
+    await new Promise(done => { f.onload = done; f.src = address; });
+    await new Promise(ok => setTimeout(ok, 2500));
+    const d = f.contentDocument;
+    out.push({width, hash: f.contentWindow.location.hash, frame: +d.body.dataset.frame,
+              players: d.querySelector("#players").getBoundingClientRect().bottom});
+    f.remove();
+  }
+  document.getElementById("out").textContent = JSON.stringify(out);
+}
+run();
+</script></body></html>
+"""
+
+
+@pytest.mark.slow
+def test_a_replay_in_a_docs_frame_shows_the_players_and_writes_the_event_to_its_address(chromium, tmp_path):
+    """Issue 36: in the docs' 760-pixel frame the players' table lay below the board, out of sight, and a
+    playing page did not say in its address which event it showed."""
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import browser_check
+
+    rules, game, recording = _recorded("landlords-game-1906", 7)
+    (tmp_path / "replay.html").write_text(replay_html(game, rules, recording), encoding="utf-8")
+    cases = [[688, "replay.html#play"], [930, "replay.html#frame=40"], [358, "replay.html"], [1200, "replay.html"]]
+    (tmp_path / "framed.html").write_text(_FRAMED % json.dumps(cases), encoding="utf-8")
+    server = browser_check._Server(tmp_path)
+    try:
+        dom = _dump_dom(chromium, server.url + "framed.html", tmp_path / "profile", budget_ms=20000)
+    finally:
+        server.close()
+    found = json.loads(re.search(r'<pre id="out">(.*?)</pre>', dom, re.S).group(1))
+    assert [r["width"] for r in found] == [c[0] for c in cases]
+    for r in found:
+        assert r["players"] <= 760, r  # the whole players' table is in the frame
+    playing, opened = found[0], found[1]
+    assert playing["frame"] >= 3 and playing["hash"] == f"#frame={playing['frame'] + 1}"
+    assert opened["frame"] == 39 and opened["hash"] == "#frame=40"
+    assert found[2]["hash"] == ""  # a page opened without an address keeps it until it moves

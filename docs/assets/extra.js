@@ -5,7 +5,7 @@ function labelTableCells() {
     var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
       return th.textContent.trim();
     });
-    if (!heads.length) return;
+    if (!heads.length || table.closest(".ll-compare")) return;  // a comparison stays a table (extra.css)
     table.setAttribute("data-ll-stack", "");
     table.querySelectorAll("tbody tr").forEach(function (row) {
       Array.prototype.forEach.call(row.children, function (cell, i) {

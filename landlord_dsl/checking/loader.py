@@ -29,7 +29,7 @@ from ..core.installation import shown_name
 from ..core.resources import editions_dir, resolve
 from ..core.types import ANY, describe
 from ..language import ast
-from ..language.formatter import format_text
+from ..language.formatter import WIDTH, format_text
 from ..language.limits import MAX_INPUT, too_deep
 from ..language.parser import SyntaxErrors, old_syntax_warnings, parse, source_of
 from ..language.sourcefile import read_source
@@ -245,14 +245,14 @@ def with_tags_of_base(module: ast.Module, where: Path | None) -> ast.Module:
     return attrs.evolve(module, declarations=tuple(out))
 
 
-def format_with_base(text: str, file: str = "<string>") -> str:
-    """Return `text` in canonical layout (`formatter.format_text`), what `fmt` writes.
+def format_with_base(text: str, file: str = "<string>", width: int = WIDTH) -> str:
+    """Return `text` in canonical layout (`formatter.format_text`), lines fitted to `width`, what `fmt` writes.
 
     A variant's card restated without a tag its base's card has gets the tag
     written (a migration); the base is looked for beside `file`.
     """
     where = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
-    return format_text(text, file, migrate=lambda module: with_tags_of_base(module, where))
+    return format_text(text, file, migrate=lambda module: with_tags_of_base(module, where), width=width)
 
 
 def _untagged_warning(card: ast.CardDecl, missing: list[str], src: SourceText) -> Diagnostic:

@@ -98,6 +98,12 @@ def _fmt_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--diff", action="store_true", help="print what would change as a unified diff instead of rewriting files"
     )
+    p.add_argument(
+        "--width",
+        type=_at_least(1),
+        metavar="N",
+        help="break lines wider than N columns where the code allows (default 100, the shipped files' layout)",
+    )
 
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:

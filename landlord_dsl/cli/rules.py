@@ -60,7 +60,7 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     changed = 0
     for target in args.files:
         text, name = _read(target)
-        formatted = format_with_base(text, name)
+        formatted = format_with_base(text, name) if args.width is None else format_with_base(text, name, args.width)
         changed += formatted != text
         if args.diff:  # rewrites nothing, as --check
             out.write(visible(_unified_diff(text, formatted, name), keep="\n\t"))

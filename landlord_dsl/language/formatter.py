@@ -2,7 +2,8 @@
 
 The formatter prints the AST back as text: four-space indentation, one
 statement per line, braces at line ends, minimal parentheses (but an `and`
-inside an `or` keeps its own), lines longer than WIDTH broken at their
+inside an `or` keeps its own), lines longer than the width (WIDTH unless
+asked otherwise, as `fmt --width` does) broken at their
 loosest places with continuations one level deeper (`fit`). Comments are
 kept: each is emitted before the first declaration, space, card, handler,
 option or statement that starts after it, or at the end of its block; a
@@ -20,13 +21,14 @@ from typing import Any
 import attrs
 
 from ..core.dispatch import covers, dispatch_table, handles
-from ..core.errors import LandlordError, SourceText
+from ..core.errors import LandlordError, SourceText, UsageError
 from . import ast
 from .limits import PRINTER_RECURSION_FACTOR, recursion_headroom, too_deep
 from .parser import parse
 from .syntax_errors import blank_strings, code_of
 
 WIDTH = 100
+MIN_WIDTH = 20  # narrower, a line could not hold an indented head and its opening brace
 INDENT = "    "
 
 # Binding strength of each expression form, larger binding tighter: `if` 0, `or` 1, `and` 2, `not` 3,
@@ -236,9 +238,9 @@ def fit(line: str, width: int = WIDTH) -> list[str]:
     return out
 
 
-def _fitted(lines: list[str]) -> list[str]:
-    """Return printed lines with every line too wide broken (`fit`), trailing blanks dropped."""
-    return [part for line in lines for part in fit(line.rstrip())]
+def _fitted(lines: list[str], width: int = WIDTH) -> list[str]:
+    """Return printed lines with every line wider than `width` broken (`fit`), trailing blanks dropped."""
+    return [part for line in lines for part in fit(line.rstrip(), width)]
 
 
 def _literal(value: object) -> str:
@@ -295,8 +297,9 @@ _SIMPLE: dict[type, Callable[[Any], str]] = {
 
 
 class _Printer:
-    def __init__(self, source: str, comments: list[_Comment]):
+    def __init__(self, source: str, comments: list[_Comment], width: int = WIDTH):
         self.out: list[str] = []
+        self.width = width
         self.lines = source.split("\n")  # lines as the parser counts them
         self.comments = sorted(comments, key=lambda c: c.line)
         self.last_line = 0  # last source line already accounted for
@@ -347,7 +350,7 @@ class _Printer:
         if prov.note is not None:
             parts.append(f"note {quote(prov.note)}")
         one = INDENT * depth + " ".join(([head] if head else []) + parts)
-        if len(one) <= WIDTH:
+        if len(one) <= self.width:
             return [one]
         lines = [INDENT * depth + head] if head else []
         inner = depth + 1 if head else depth
@@ -449,7 +452,7 @@ class _Printer:
         empty = not o.body and not any(o.span.line < c.line < o.span.end_line for c in self.comments)
         opener = " { }" if empty else " {"
         one = " ".join([head] + clauses) + opener
-        if len(INDENT * depth + one) <= WIDTH or not clauses:
+        if len(INDENT * depth + one) <= self.width or not clauses:
             self.line(depth, one)
         else:
             self.line(depth, head)
@@ -512,7 +515,7 @@ class _Printer:
     def _listed(self, head: str, items: list[str], prov: ast.Provenance | None) -> None:
         """Print `head { a, b }` on one line if it fits, else one item a line; then the citation."""
         one = f"{head} {{ {', '.join(items)} }}" if items else f"{head} {{ }}"
-        if len(one) <= WIDTH:
+        if len(one) <= self.width:
             self.with_provenance(0, one, prov)
             return
         self.line(0, head + " {")
@@ -617,12 +620,12 @@ class _Printer:
         params = ", ".join(f"{p.name}: {p.type}" for p in d.params)
         head = f"function {d.name}({params}) ="
         body = expr(d.body)
-        if isinstance(d.body, ast.Conditional) and len(head) + 1 + len(body) > WIDTH:
+        if isinstance(d.body, ast.Conditional) and len(head) + 1 + len(body) > self.width:
             self.line(0, head)
             self._conditional_lines(d.body, 1)
             if d.provenance is not None:
                 self.with_provenance(1, "", d.provenance)
-        elif len(f"{head} {body}") > WIDTH:
+        elif len(f"{head} {body}") > self.width:
             self.line(0, head)
             self.line(1, body)
             if d.provenance is not None:
@@ -691,7 +694,7 @@ class _Printer:
     def _reference_decl(self, d: ast.ReferenceDecl) -> None:
         head = f"reference {quote(d.key)} {quote(d.identity)}"
         at = f"at {quote(d.where)}" if d.where is not None else None
-        if at is not None and len(head) + 1 + len(at) > WIDTH:
+        if at is not None and len(head) + 1 + len(at) > self.width:
             self.line(0, head)
             self.line(1, at)
         else:
@@ -735,8 +738,14 @@ def _comments(text: str) -> list[_Comment]:
     return found
 
 
-def format_text(text: str, file: str = "<string>", migrate: Callable[[ast.Module], ast.Module] | None = None) -> str:
-    """Return `text` in canonical layout; raise LandlordError if it does not parse.
+def format_text(
+    text: str,
+    file: str = "<string>",
+    migrate: Callable[[ast.Module], ast.Module] | None = None,
+    width: int = WIDTH,
+) -> str:
+    """Return `text` in canonical layout, lines broken to fit `width` columns where the code allows (a long
+    string or name stays whole); raise LandlordError if it does not parse.
 
     Besides the layout, the only change is what `migrate` makes of the parsed
     module (the loader's `format_with_base` writes, on a card a variant
@@ -746,13 +755,15 @@ def format_text(text: str, file: str = "<string>", migrate: Callable[[ast.Module
     module = parse(text, file)
     if migrate is not None:
         module = migrate(module)
-    printer = _Printer(text, _comments(text))
+    if width < MIN_WIDTH:
+        raise UsageError(f"a width of {width} columns is too narrow for .lg code: {MIN_WIDTH} at least")
+    printer = _Printer(text, _comments(text), width)
     try:
         with recursion_headroom(PRINTER_RECURSION_FACTOR):
             printer.module(module)
     except RecursionError:
         raise too_deep(SourceText(file, text)) from None
-    out = "\n".join(_fitted(printer.out)).strip("\n") + "\n"
+    out = "\n".join(_fitted(printer.out, width)).strip("\n") + "\n"
     if not _same_tree(parse(out, file), module):  # pragma: no cover - a formatter bug must never change meaning
         raise LandlordError(f"{file}: the formatter would change the meaning of this file; please report it")
     return out

@@ -233,7 +233,8 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
                 f'<text x="{cx:g}" y="{fy:g}" font-size="{size - 0.5:g}" text-anchor="middle" '
                 f'fill="#444">{_plain(line)}</text>'
             )
-        out.append(f'<text x="{x + 3:g}" y="{y + h - 3:g}" font-size="6" fill="#888">{i}</text>')
+        # the space number, as small as the other texts may be (7: readable where the board is shown whole)
+        out.append(f'<text x="{x + 3:g}" y="{y + h - 3:g}" font-size="7" fill="#777">{i}</text>')
         out.append("</g>")
     out.extend(_legend(program, model, kinds, kind_fill, set_names, set_colour, width, height))
     out.append("</svg>")

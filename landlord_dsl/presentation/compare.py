@@ -25,6 +25,7 @@ from ..core.installation import shown_name
 from ..core.terminal import painter
 from ..language import ast
 from ..language.formatter import expr, format_declaration, quote
+from .notebook import Changes
 from .show import payments_by_purpose
 
 CATEGORIES = (
@@ -358,7 +359,7 @@ def _header_changes(a: ast.Header, b: ast.Header) -> list[Change]:
     return out
 
 
-def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
+def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> Changes:
     """Return the semantic changes that turn rule set `a` into rule set `b`.
 
     A declaration whose citation alone differs is reported only when
@@ -391,7 +392,7 @@ def diff(a: RuleSet, b: RuleSet, sources: bool = False) -> list[Change]:
     score_a = {"score": ma.score} if ma.score else {}
     score_b = {"score": mb.score} if mb.score else {}
     changes += _compare_named("score", score_a, score_b, sources)
-    return changes
+    return Changes(changes)  # a list that a notebook shows as a table
 
 
 def _reroute_changes(a: Model, b: Model, sources: bool) -> list[Change]:

@@ -57,8 +57,27 @@ def save(fig, path: Path) -> None:
         plt.close(fig)
 
 
-def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str, fmt: str = "{:.1%}") -> None:
-    """Draw the board as it is printed (board.py's geometry), each space shaded by its value."""
+def wrap_words(text: str, width: int) -> list[str]:
+    """Return `text` in lines of at most `width` characters, broken only between words (a longer word keeps a
+    line of its own) and never cut short."""
+    return textwrap.wrap(text, max(width, 1), break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def smallest_text_px(fig) -> float:
+    """Return the height, in pixels of the PNG `save` writes, of the smallest visible text of a figure (the
+    pages state it in `data-text-px`, and the browser check scales it to the width the picture is shown at)."""
+    from matplotlib.text import Text
+
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return min(sizes) * DPI / 72
+
+
+def board_heatmap(
+    ax, labels: Sequence[str], values: Sequence[float], what: str, fmt: str = "{:.1%}", fontsize: float = 5.5
+) -> None:
+    """Draw the board as it is printed (board.py's geometry), each space shaded by its value and labelled with
+    its whole name, broken between words only; the colour scale and its legend lie in the board's empty
+    middle."""
     from matplotlib import colormaps
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
@@ -69,18 +88,23 @@ def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str,
     top = colour_top(values)
     norm = Normalize(vmin=0, vmax=top or 1)
     cmap = colormaps["viridis"]
+    axes_width, axes_height = _axes_points(ax)
+    scale = min(axes_width / width, axes_height / height)  # points per board unit, the aspect kept
     for (x, y, w, h, _), label, value in zip(cells, labels, values):
         colour = cmap(norm(value))
         ax.add_patch(Rectangle((x, height - y - h), w, h, facecolor=colour, edgecolor="white", linewidth=1))
         dark = sum(colour[:3]) / 3 < 0.5
-        text = "\n".join(textwrap.wrap(label, 10, break_long_words=False)[:3]) + "\n" + fmt.format(value)
+        # a character of the font is about 0.6 of its size wide
+        chars = int(w * scale / (0.6 * fontsize))
+        text = "\n".join(wrap_words(label, chars)) + "\n" + fmt.format(value)
         ax.text(
             x + w / 2,
             height - y - h / 2,
             text,
             ha="center",
             va="center",
-            fontsize=5.5,
+            fontsize=fontsize,
+            linespacing=1.05,
             color="white" if dark else "black",
         )
     ax.set_xlim(0, width)
@@ -88,13 +112,28 @@ def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str,
     ax.set_aspect("equal")
     ax.axis("off")
     clipped = top < max(values, default=0)
+    inside = ax.inset_axes((0.22, 0.5, 0.56, 0.035))
     bar = ax.figure.colorbar(
-        cmap_mappable(cmap, norm), ax=ax, fraction=0.04, pad=0.01, extend="max" if clipped else "neither"
+        cmap_mappable(cmap, norm), cax=inside, orientation="horizontal", extend="max" if clipped else "neither"
     )
-    bar.set_label(
-        what + (f" (scale ends at {fmt.format(top)}; above it: the arrow's colour)" if clipped else ""), fontsize=8
-    )
-    ax.set_title(what, fontsize=9)
+    bar.ax.tick_params(labelsize=7)
+    bar.ax.xaxis.set_major_formatter(_tick_format(fmt))
+    legend = what + (f" (the scale ends at {fmt.format(top)}; above it: the arrow's colour)" if clipped else "")
+    ax.text(0.5, 0.56, "\n".join(wrap_words(legend, 48)), transform=ax.transAxes, ha="center", va="bottom", fontsize=8)
+
+
+def _axes_points(ax) -> tuple[float, float]:
+    """Return the width and height an Axes will have, in points, judged from its figure before the layout is
+    done."""
+    box = ax.get_position()
+    return ax.figure.get_figwidth() * 72 * box.width, ax.figure.get_figheight() * 72 * box.height
+
+
+def _tick_format(fmt: str):
+    """Return a matplotlib tick formatter that writes values as `fmt` does."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda value, _: fmt.format(value))
 
 
 def colour_top(values: Sequence[float]) -> float:
@@ -251,6 +290,77 @@ def analysis_figure(result: Any, path: Path) -> None:
     board_heatmap(right, labels, [r.turn for r in rows], "share of turns ending here (exact)", "{:.2%}")
     fig.suptitle(f"{result.title}: exact long-run movement of one token, derived from the rules", fontsize=10)
     save(fig, path)
+
+
+def heatmap_figure(
+    labels: Sequence[str], values: Sequence[float], what: str, fmt: str, path: Path, narrow: bool = False
+) -> float:
+    """Write one board heat map as a picture of its own, for a page; return its smallest text in pixels.
+
+    The board is a square 6.4 inches wide (the width of a page's text column
+    at 110 pixels an inch); `narrow` (the picture phones get) draws the same
+    values as bars, one row a space in board order, coloured as on the board.
+    """
+    plt = pyplot()
+    check_path(path)
+    if not narrow:
+        fig, ax = plt.subplots(figsize=(6.4, 6.4), layout="constrained")
+        board_heatmap(ax, labels, values, what, fmt, fontsize=5.5)
+    else:
+        from matplotlib import colormaps
+        from matplotlib.colors import Normalize
+
+        top = colour_top(values)
+        norm = Normalize(vmin=0, vmax=top or 1)
+        cmap = colormaps["viridis"]
+        fig, ax = plt.subplots(figsize=(3.6, 0.9 + 0.17 * len(labels)), layout="constrained")
+        rows = range(len(labels))
+        ax.barh(rows, values, color=[cmap(norm(v)) for v in values], height=0.8)
+        ax.set_yticks(list(rows), list(labels), fontsize=7)
+        ax.invert_yaxis()
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.xaxis.set_major_formatter(_tick_format(fmt))
+        ax.margins(x=0.18)
+        for y, value in zip(rows, values):
+            ax.annotate(
+                fmt.format(value), (value, y), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7
+            )
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.set_title("\n".join(wrap_words(what + ", spaces in board order from the start", 34)), fontsize=8)
+    smallest = smallest_text_px(fig)
+    save(fig, path)
+    return smallest
+
+
+def outcome_figure(stats: dict[str, Any], path: Path, narrow: bool = False) -> float:
+    """Write the inequality by round, the game-length curve and the win rate by seat of a simulation's
+    statistics side by side (one above the other when `narrow`, the picture phones get), for a page; return
+    its smallest text in pixels."""
+    plt = pyplot()
+    check_path(path)
+    rows, cols, size = (3, 1, (3.8, 9.6)) if narrow else (1, 3, (9.0, 3.4))
+    fig, axes = plt.subplots(rows, cols, figsize=size, layout="constrained")
+    gini_curves(
+        axes[0],
+        [("wealth", stats["gini_by_round"]["wealth"]), ("cash", stats["gini_by_round"]["cash"])],
+        "Gini (mean, 95 % band)",
+    )
+    axes[0].set_title("inequality by round,\nwhile half the games run", fontsize=9)
+    survival_curve(axes[1], stats["game_length"])
+    length = stats["game_length"]
+    axes[1].set_title(
+        f"game length: {length['finished']} finished,\n{length['censored']} censored (turn limit)", fontsize=9
+    )
+    win_rates(axes[2], stats["wins_by_seat"])
+    axes[2].set_title("win rate by seat (ties shared)", fontsize=9)
+    for ax in axes:
+        ax.tick_params(labelsize=8)
+        ax.xaxis.label.set_size(8)
+        ax.yaxis.label.set_size(8)
+    smallest = smallest_text_px(fig)
+    save(fig, path)
+    return smallest
 
 
 def sweep_figure(records: Sequence[dict[str, Any]], path: Path, title: str) -> None:

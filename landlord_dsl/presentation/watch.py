@@ -177,7 +177,10 @@ header { padding: 10px 16px; background: #20303f; color: #fff; }
 header h1 { margin: 0; font-size: 18px; font-weight: 600; }
 main { display: grid; gap: 12px 16px; padding: 16px; align-items: start;
        grid-template-columns: minmax(0, 820px) minmax(280px, 1fr); grid-template-areas: "board controls" "board side"; }
-@media (max-width: 900px) { main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "board" "side"; } }
+/* narrower (a docs page's frame, a tablet): the players beside the board, under the controls; a phone: the
+   players above the board, so that a frame of the page's height shows them */
+@media (max-width: 900px) { main { grid-template-columns: minmax(0, 1fr) minmax(190px, 36%); grid-template-areas: "controls controls" "board side"; } }
+@media (max-width: 560px) { main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "side" "board"; } }
 #board { grid-area: board; background: var(--paper); border: 1px solid var(--line); }
 #board svg { width: 100%; height: auto; display: block; }
 #controlbox { grid-area: controls; margin-bottom: 0; }
@@ -266,7 +269,7 @@ tr.acting td { background: #fff6d6; }
   }
   var slider = document.getElementById("slider");
   slider.max = Math.max(frames.length - 1, 0);
-  var current = 0, timer = null;
+  var current = 0, timer = null, ready = false;
 
   function holdingsText(h, seat) {
     var parts = [];
@@ -301,6 +304,8 @@ tr.acting td { background: #fff6d6; }
     document.getElementById("position").textContent = "turn " + f.turn + " \u00b7 event " + (current + 1) + " of " + frames.length;
     slider.value = current;
     document.body.setAttribute("data-frame", current);
+    // the address says the event shown (as the page counts them, from 1), so that it can be shared or reloaded
+    if (ready && history.replaceState) history.replaceState(null, "", "#frame=" + (current + 1));
   }
   function step(d) { show(current + (d || 1)); if (current >= frames.length - 1) pause(); }
   function play() { if (timer) return; document.getElementById("play").textContent = "Pause";
@@ -321,14 +326,17 @@ tr.acting td { background: #fff6d6; }
   });
   window.landlordReplay = {show: show, step: step, play: play, pause: pause,
                            frame: function () { return current; }, frames: frames.length};
-  // #frame=K opens at event K; #steps=K steps K times from the start; #play starts playing.
+  // #frame=K opens at event K (counted from 1, as the page shows them); #steps=K steps K times from the start;
+  // #play starts playing. Once open, the address follows the event shown (#frame=K).
   var hash = {};
   location.hash.replace(/^#/, "").split("&").forEach(function (kv) { var p = kv.split("="); if (p[0]) hash[p[0]] = p[1] || ""; });
   show(0);
-  if (hash.frame) show(+hash.frame);
+  if (hash.frame) show((+hash.frame || 1) - 1);
   // steps past the last event change nothing: never more than there are frames (#steps=100000000 froze the tab)
   var steps = Math.min(+hash.steps || 0, frames.length - 1);
   for (var k = 0; k < steps; k++) step(1);
+  ready = true;
+  if (hash.frame || steps) show(current);
   if ("play" in hash) play();
 })();
 </script>
