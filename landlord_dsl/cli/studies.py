@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..core.errors import UsageError
 from .common import _parse_options, default_players
 from .outputs import input_files, refuse_clashes
 
@@ -142,3 +143,46 @@ def _plot(data: dict[str, Any], path: Path) -> None:
     axes[0].invert_yaxis()
     fig.suptitle(f"{data['edition']}: effect of each reading (value - default, 95 % paired CI)", fontsize=10)
     save(fig, path)
+
+
+def attribute_arguments(p: argparse.ArgumentParser) -> None:
+    """Add `diff --attribute` and what it takes to the arguments of `landlord-dsl diff`."""
+    p.add_argument(
+        "--attribute",
+        action="store_true",
+        help="split the outcome difference into each change's contribution (Shapley values on the same seeds)",
+    )
+    p.add_argument(
+        "--metric",
+        action="append",
+        metavar="M1,M2,...",
+        help="with --attribute: what to measure (as `sensitivity --metric`)",
+    )
+    p.add_argument(
+        "--games", type=_whole(2), default=200, help="with --attribute: games per variant, the same seeds (default 200)"
+    )
+    p.add_argument("--jobs", type=_whole(1), metavar="N", help="with --attribute: processes (default: every core)")
+
+
+def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
+    """Run `diff A B --attribute`; return 1 (the rule sets differ, as for `diff`)."""
+    from ..checking.loader import load
+    from ..compiling.compiler import compile_ruleset
+    from ..studies.attribution import attribute, render_markdown, render_text, to_json
+    from ..studies.paired import parse_metrics
+
+    if args.outcomes:
+        raise UsageError("--attribute plays its own games (--games N): leave out --outcomes")
+    a, b = load(args.a), load(args.b)
+    pa, pb = compile_ruleset(a), compile_ruleset(b)
+    low, high = max(pa.players[0], pb.players[0]), min(pa.players[1], pb.players[1])
+    players = args.players or min(max(4, low), high)
+    metrics = parse_metrics(args.metric, players)
+    data = attribute(a, b, metrics, args.games, players, args.seed, args.jobs, progress=_progress("variants"))
+    if args.format == "json":
+        out.write(json.dumps(to_json(data), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(render_markdown(data))
+    else:
+        out.write(render_text(data))
+    return 1
