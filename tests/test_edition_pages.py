@@ -21,7 +21,7 @@ _spec.loader.exec_module(edition_pages)
 @pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
 def test_the_generated_regions_of_the_page_are_up_to_date(name):
     text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
-    for region in ("board", "extensions", "disagreements"):
+    for region in ("board", "extensions", "readings", "disagreements"):
         assert edition_pages.BEGIN.format(region) in text, f"the page has no generated {region}"
     assert edition_pages.render(name, text) == text, "run python examples/edition_pages.py"
 
@@ -64,3 +64,16 @@ def test_the_page_opens_with_the_board_picture(name):
     picture = f"../assets/boards/{name}.svg"
     assert first.startswith("[![The board of ") and f"]({picture})](" in first
     assert (ROOT / "docs" / picture.removeprefix("../")).exists()
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_kept_readings_study_is_the_one_the_rules_play_now(name):
+    """Issue 33 §1: the page's "what depends on our reconstruction" table comes from data kept beside it; the
+    data's digest of the same study on its first games must be what the rules give now (else run
+    python examples/edition_pages.py --readings)."""
+    import json
+
+    kept = json.loads((edition_pages.READINGS / f"{name}.json").read_text(encoding="utf-8"))
+    assert kept["check"] == edition_pages.reading_check(name), "run python examples/edition_pages.py --readings"
+    assert kept["study"]["games"] == edition_pages.READING_GAMES
+    assert [m["metric"] for m in kept["study"]["metrics"]] == list(edition_pages.READING_METRICS)

@@ -113,7 +113,7 @@ def cmd_sensitivity(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "json":
         out.write(json.dumps(to_json(data), indent=2) + "\n")
     elif args.format == "markdown":
-        out.write(render_markdown(data))
+        out.write(render_markdown(to_json(data)))
     else:
         out.write(render_text(data))
     if args.plot:

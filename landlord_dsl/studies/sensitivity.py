@@ -339,25 +339,40 @@ def _baseline(name: str, e: Interval) -> str:
     return f"{e.mean:7.3f}" if name.startswith("gini_round_") else f"{e.mean:7.1f}"
 
 
-def render_markdown(data: dict[str, Any], top: int | None = None) -> str:
-    """Return a sensitivity study as a Markdown table: one row per reading and value, one column per metric."""
+def render_markdown(data: dict[str, Any], heading: bool = True) -> str:
+    """Return a sensitivity study (as `to_json` gives it) as Markdown: a table with one row per reading and value,
+    one column per metric, the interactions that exclude zero, and what was left out."""
     metrics = [m["metric"] for m in data["metrics"]]
-    lines = [
-        f"Effect of each reading on {data['edition']}, value minus default ({data['games']} games per reading, "
-        f"{data['players']} players; {data['interval']}; **bold**: the interval excludes zero).",
-        "",
+
+    def cell(name: str, e: dict[str, Any]) -> str:
+        text = _shown(name, Interval(e["mean"], e["ci95_low"], e["ci95_high"])).removesuffix(" *")
+        return f"**{text}**" if e["excludes_zero"] else text
+
+    lines = []
+    if heading:
+        lines += [
+            f"Effect of each reading on {data['edition']}, value minus default ({data['games']} games per reading, "
+            f"{data['players']} players, seeds {data['seed']}..{data['seed'] + data['games'] - 1}; {data['interval']}; "
+            "**bold**: the interval excludes zero; shares in percentage points).",
+            "",
+        ]
+    lines += [
         "| Rank | Option | Value | " + " | ".join(f"`{m}`" for m in metrics) + " |",
         "|---:|---|---|" + "---:|" * len(metrics),
     ]
-    for i, e in enumerate(data["readings"][:top], 1):
-        for row in e["values"]:
-            cells = []
-            for name in metrics:
-                text = _shown(name, row["effects"][name]).removesuffix(" *")
-                cells.append(f"**{text}**" if row["effects"][name].excludes_zero else text)
-            lines.append(
-                f"| {i} | `{e['reading'].option}` | `{option_text(row['value'])}` | " + " | ".join(cells) + " |"
-            )
+    for r in data["readings"]:
+        for row in r["values"]:
+            if row["identical"]:  # the reading never came into play: say so rather than print zeros
+                cells = " | ".join(["every game the same as with the default"] + [""] * (len(metrics) - 1))
+            else:
+                cells = " | ".join(cell(name, row["effects"][name]) for name in metrics)
+            lines.append(f"| {r['rank']} | `{r['option']}` | `{option_text(row['value'])}` | {cells} |")
+    shown = [(p, name, e) for p in data["interactions"] for name, e in p["effects"].items() if e["excludes_zero"]]
+    if shown:
+        lines += ["", "Interactions that exclude zero (both - first only - second only + neither, game by game):", ""]
+        for p, name, e in shown:
+            (a, b), (va, vb) = p["options"], p["values"]
+            lines.append(f"* `{a} = {option_text(va)}` with `{b} = {option_text(vb)}`: `{name}` {cell(name, e)}")
     if data["skipped"]:
-        lines += ["", "Left out: " + "; ".join(f"`{n}` ({why})" for n, why in data["skipped"]) + "."]
+        lines += ["", "Left out: " + "; ".join(f"`{s['option']}` ({s['why']})" for s in data["skipped"]) + "."]
     return "\n".join(lines) + "\n"
