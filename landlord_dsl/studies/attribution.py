@@ -411,7 +411,7 @@ def _fmt(name: str, e: Interval) -> str:
     from .stats import fixed
 
     share = name.startswith("win_seat_") or name == "prosperity"
-    digits = 3 if name.startswith("gini_round_") else 1
+    digits = 4 if name.startswith("gini_round_") else 1
     k = 100 if share else 1
     mark = " *" if e.excludes_zero else ""
     return (

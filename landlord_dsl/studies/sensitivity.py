@@ -285,7 +285,7 @@ def to_json(data: dict[str, Any]) -> dict[str, Any]:
 def _shown(name: str, e: Interval) -> str:
     """Return an effect as text, in the metric's own unit (percentage points for shares)."""
     share = name.startswith("win_seat_") or name == "prosperity"
-    digits = 1 if share else (3 if name.startswith("gini_round_") else 1)
+    digits = 4 if name.startswith("gini_round_") else 1
     scale = 100 if share else 1
     unit = " pts" if share else ""
     mark = " *" if e.excludes_zero else ""
