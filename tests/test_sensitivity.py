@@ -135,3 +135,26 @@ def test_the_command_prints_json_and_markdown():
         out,
     )
     assert "| 1 | `double_four` | `skin_game` |" in out.getvalue()
+
+
+def test_plot_draws_one_panel_per_metric(tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "readings.png"
+    status = main(
+        [
+            "sensitivity",
+            "landlords-game-1906",
+            "--over",
+            "chance_deck",
+            "--games",
+            "6",
+            "--jobs",
+            "1",
+            "--metric",
+            "turns,win_seat_1",
+            "--plot",
+            str(picture),
+        ],
+        io.StringIO(),
+    )
+    assert status == 0 and picture.stat().st_size > 1000
