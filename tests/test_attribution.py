@@ -63,6 +63,7 @@ def test_every_change_applied_plays_exactly_as_b(pair, study):
     everything = build(a, b, units(changes(a, b)), "everything")
     rows = play_cells([rule_source(everything), rule_source(b)], 30, 2, METRICS, jobs=1)
     assert rows[0] == rows[1]
+    assert study["faithful"]
     assert study["metrics"][0]["b"].mean == pytest.approx(sum(r[0] for r in rows[1]) / 30)
 
 
@@ -141,3 +142,32 @@ def test_diff_attribute_prints_json_and_exits_1_as_diff_does():
         ["space tax changed"],
     ]
     assert data["metrics"][0]["total"]["excludes_zero"]
+
+
+def test_the_variants_of_the_1906_monopolist_demonstration_play_as_its_two_sides():
+    """1906 -> its monopolist demonstration: with none of the changes the built variant plays every game as 1906,
+    with all of them as the demonstration (changes that add and remove declarations)."""
+    a, b = ld.load_edition("landlords-game-1906"), ld.load_edition("landlords-game-1906-monopolist-demonstration")
+    data = attribute(a, b, ("turns", "win_seat_1"), 6, 4, jobs=1)
+    assert data["faithful"] and data["variants_played"] == 4
+
+
+def test_when_b_only_reorders_rules_on_one_event_the_attribution_says_its_variants_are_not_b(tmp_path):
+    """Two rules on passing Start (wages, then a tax of half the cash) in the other order, and a higher salary:
+    the order is no declaration's change, so the variant with every change is not B, and the report says so."""
+    halving = """
+rule halving "Passing Start costs half your cash" {
+    on pass start {
+        pay player.cash / 2 from player to bank
+    }
+}
+"""
+    base = (DATA / "base.lg").read_text(encoding="utf-8")
+    wages = base[base.index('rule wages "') : base.index('rule levies "')]
+    a = ld.load_text(base.replace(wages, wages + halving.lstrip()), str(tmp_path / "a.lg"))
+    swapped = base.replace(wages, halving.lstrip() + "\n" + wages).replace("const salary = 50", "const salary = 80")
+    b = ld.load_text(swapped.replace("attribution-base", "attribution-swapped"), str(tmp_path / "b.lg"))
+    assert [u.label for u in units(changes(a, b))] == ["const salary changed"]
+    data = attribute(a, b, ("score_seat_1",), 10, 2, jobs=1)
+    assert not data["faithful"]
+    assert "do not play every game as A and B do" in attribution.render_text(data)

@@ -292,9 +292,13 @@ def attribute(
     rule_sets = [
         build(a, b, [u for i, u in enumerate(grouped) if mask >> i & 1], f"{a.name}-with-{mask}") for mask in masks
     ]
-    played = play_cells([rule_source(r) for r in rule_sets], games, players, metrics, seed, jobs, progress)
+    sources = [rule_source(r) for r in rule_sets] + [rule_source(a), rule_source(b)]
+    played = play_cells(sources, games, players, metrics, seed, jobs, progress)
     value = {mask: rows for mask, rows in zip(masks, played)}
     full = (1 << n) - 1
+    # the variants with no change and with every change should play as A and B do, game for game; they may not
+    # when B also puts declarations in another order (the order of rules on one event), which no change carries
+    faithful = value[0] == played[-2] and value[full] == played[-1]
     out = []
     for m, name in enumerate(metrics):
         per_game = [[Fraction(0)] * games for _ in range(n)]
@@ -371,6 +375,7 @@ def attribute(
         if orders is None
         else f"Shapley values over {len(orders)} sampled orders of the changes (seeded by --seed)",
         "variants_played": len(masks),
+        "faithful": faithful,
         "interval": PAIRED,
         "units": grouped,
         "metrics": out,
@@ -384,7 +389,10 @@ def to_json(data: dict[str, Any]) -> dict[str, Any]:
         return {**e.to_json(), "excludes_zero": e.excludes_zero}
 
     return {
-        **{k: data[k] for k in ("a", "b", "games", "players", "seed", "method", "variants_played", "interval")},
+        **{
+            k: data[k]
+            for k in ("a", "b", "games", "players", "seed", "method", "variants_played", "faithful", "interval")
+        },
         "changes": [{"unit": i + 1, "changes": [c.label for c in u.changes]} for i, u in enumerate(data["units"])],
         "metrics": [
             {
@@ -420,6 +428,12 @@ def _fmt(name: str, e: Interval) -> str:
     )
 
 
+_UNFAITHFUL = (
+    "warning: the variants with none and with all of the changes do not play every game as A and B do "
+    "(B also orders its declarations otherwise); the total below is between those two variants"
+)
+
+
 def render_text(data: dict[str, Any]) -> str:
     """Return an attribution as text: the units of change, then per metric the total and each unit's share."""
     lines = [
@@ -431,6 +445,8 @@ def render_text(data: dict[str, Any]) -> str:
     ]
     for i, u in enumerate(data["units"], 1):
         lines.append(f"  [{i}] {u.label}")
+    if not data["faithful"]:
+        lines.append(_UNFAITHFUL)
     for m in data["metrics"]:
         name = m["metric"]
         lines += ["", f"{name}: {m['meaning']}", f"  total (b - a)    {_fmt(name, m['total'])}"]
@@ -453,6 +469,8 @@ def render_markdown(data: dict[str, Any]) -> str:
         f"{data['method']}; {data['interval']}; **bold**: the interval excludes zero).",
         "",
     ]
+    if not data["faithful"]:
+        lines += [f"**{_UNFAITHFUL[0].upper()}{_UNFAITHFUL[1:]}.**", ""]
     for m in data["metrics"]:
         name = m["metric"]
         lines += [f"`{name}` ({m['meaning']}):", "", "| Change | Contribution |", "|---|---:|"]
