@@ -60,6 +60,8 @@ class Change:
     def label(self) -> str:
         """Return the change as people read it, e.g. `rule wages_rule changed`."""
         what, name = self.key
+        if what == "other":  # the declarations of a kind that has no names, taken as one
+            return f"{name} declarations {self.change}"
         return f"{what} {name} {self.change}".replace("  ", " ")
 
 
