@@ -2,7 +2,8 @@
 
 Run from the repository root after changing an edition's board or a scenario test's xfail:
 
-    python examples/edition_pages.py
+    python examples/edition_pages.py               # the pages, from the rule files and the kept data
+    python examples/edition_pages.py --readings    # also play the sensitivity studies again (minutes)
 
 Two regions of each page are written between marker comments:
 
@@ -12,7 +13,13 @@ Two regions of each page are written between marker comments:
 * `disagreements`: every scenario test marked xfail(strict=True), which
   records where the encoding and the rule text still disagree, with its reason;
 * `extensions`: the edition's extension points (declarations marked
-  `extension`), with what replacing each does.
+  `extension`), with what replacing each does;
+* `readings`: what depends on our reconstruction: `landlord-dsl sensitivity`
+  of the edition (every option tagged `reconstruction` against the defaults,
+  on the same seeds), drawn from docs/assets/readings/NAME.json. The study is
+  slow, so it is played again only with `--readings`; the data keeps a digest
+  of the same study on its first few games, which the test plays again to
+  tell data that no longer matches the rules.
 
 tests/test_edition_pages.py fails while a page is out of date.
 """
@@ -20,7 +27,9 @@ tests/test_edition_pages.py fails while a page is out of date.
 from __future__ import annotations
 
 import ast as pyast
+import hashlib
 import html
+import json
 import re
 import sys
 from pathlib import Path
@@ -66,6 +75,11 @@ EDITIONS = {
         ),
     },
 }
+
+READINGS = ROOT / "docs" / "assets" / "readings"
+READING_GAMES = 200  # games per reading in the studies the pages show
+READING_METRICS = ("turns", "gini_round_10", "prosperity", "win_seat_1")
+CHECK_GAMES = 3  # games of the same study the test plays again
 
 BEGIN = "<!-- BEGIN GENERATED {} (examples/edition_pages.py) -->\n"
 END = "<!-- END GENERATED {} -->\n"
@@ -217,9 +231,60 @@ def extensions(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reading_study(name: str, games: int, jobs: int | None = None) -> dict:
+    """Return `landlord-dsl sensitivity NAME --metric READING_METRICS --games GAMES --format json` as data."""
+    from landlord_dsl.compiling.compiler import compile_ruleset
+    from landlord_dsl.studies.sensitivity import sensitivity, to_json
+
+    rules = ld.load_edition(name)
+    low, high = compile_ruleset(rules).players
+    return to_json(sensitivity(rules, READING_METRICS, games, min(max(4, low), high), jobs=jobs))
+
+
+def reading_check(name: str) -> str:
+    """Return the digest of the edition's sensitivity study on its first CHECK_GAMES games."""
+    study = reading_study(name, CHECK_GAMES, jobs=1)
+    return hashlib.sha256(json.dumps(study, sort_keys=True).encode()).hexdigest()
+
+
+def write_readings(name: str) -> None:
+    """Play the edition's sensitivity study and keep it, with its check, in READINGS/NAME.json."""
+    READINGS.mkdir(parents=True, exist_ok=True)
+    data = {"check": reading_check(name), "study": reading_study(name, READING_GAMES)}
+    (READINGS / f"{name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def readings(name: str) -> str:
+    """Return the region of the readings: the kept sensitivity study as a table, with the command that plays it."""
+    from landlord_dsl.studies.sensitivity import render_markdown
+
+    study = json.loads((READINGS / f"{name}.json").read_text(encoding="utf-8"))["study"]
+    command = f"landlord-dsl sensitivity {name} --metric {','.join(READING_METRICS)} --games {study['games']}"
+    if not study["readings"]:
+        return f"No option of the edition is tagged `reconstruction` with values to try (`{command}`).\n"
+    mattering = [r["option"] for r in study["readings"] if r["matters"]]
+    lead = (
+        f"Of the {len(study['readings'])} readings played, "
+        + (
+            f"{len(mattering)} change an outcome (an interval excludes zero): " + ", ".join(f"`{o}`" for o in mattering)
+            if mattering
+            else "none changes an outcome beyond its interval"
+        )
+        + f". Each value against the defaults, {study['games']} games each on the same seeds, "
+        f"{study['players']} players; shares in percentage points; **bold**: the 95 % interval of the paired "
+        f"difference excludes zero (`{command}`; see [Readings and causes](../studies.md))."
+    )
+    return lead + "\n\n" + render_markdown(study, heading=False)
+
+
 def render(name: str, text: str) -> str:
     """Return a page's text with its generated regions rewritten."""
-    regions = (("board", board_table(name)), ("extensions", extensions(name)), ("disagreements", disagreements(name)))
+    regions = (
+        ("board", board_table(name)),
+        ("extensions", extensions(name)),
+        ("readings", readings(name)),
+        ("disagreements", disagreements(name)),
+    )
     for region, body in regions:
         begin, end = BEGIN.format(region), END.format(region)
         if begin not in text:
@@ -232,6 +297,9 @@ def render(name: str, text: str) -> str:
 
 def main() -> int:
     for name in EDITIONS:
+        if "--readings" in sys.argv[1:]:
+            print(f"playing the readings of {name}", file=sys.stderr)
+            write_readings(name)
         page = PAGES / f"{name}.md"
         old = page.read_text(encoding="utf-8")
         new = render(name, old)

@@ -21,7 +21,7 @@ _spec.loader.exec_module(edition_pages)
 @pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
 def test_the_generated_regions_of_the_page_are_up_to_date(name):
     text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
-    for region in ("board", "extensions", "disagreements"):
+    for region in ("board", "extensions", "readings", "disagreements"):
         assert edition_pages.BEGIN.format(region) in text, f"the page has no generated {region}"
     assert edition_pages.render(name, text) == text, "run python examples/edition_pages.py"
 
@@ -74,3 +74,16 @@ def test_the_page_lists_its_sections_under_its_picture(name):
     contents = text.index('<nav class="ll-contents" markdown>')
     assert text.index("../assets/boards/") < contents < text.index("\n## ")
     assert "[TOC]" in text[contents : text.index("</nav>", contents)]
+
+
+@pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
+def test_the_kept_readings_study_is_the_one_the_rules_play_now(name):
+    """Issue 33 §1: the page's "what depends on our reconstruction" table comes from data kept beside it; the
+    data's digest of the same study on its first games must be what the rules give now (else run
+    python examples/edition_pages.py --readings)."""
+    import json
+
+    kept = json.loads((edition_pages.READINGS / f"{name}.json").read_text(encoding="utf-8"))
+    assert kept["check"] == edition_pages.reading_check(name), "run python examples/edition_pages.py --readings"
+    assert kept["study"]["games"] == edition_pages.READING_GAMES
+    assert [m["metric"] for m in kept["study"]["metrics"]] == list(edition_pages.READING_METRICS)

@@ -27,6 +27,7 @@ from ..core.errors import LandlordError
 from ..core.version import __version__
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
+from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
 
 # --------------------------------------------------------------------- main
 
@@ -194,6 +195,7 @@ def _diff_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
+    attribute_arguments(p)
 
 
 def _replay_arguments(p: argparse.ArgumentParser) -> None:
@@ -281,6 +283,12 @@ _COMMANDS = (
         "semantic differences between two editions or variants (exit 0 same, 1 different)",
         cmd_diff,
         _diff_arguments,
+    ),
+    _Command(
+        "sensitivity",
+        "which readings an edition reconstructs change its outcomes, each value against the defaults on the same seeds",
+        cmd_sensitivity,
+        sensitivity_arguments,
     ),
     _Command(
         "replay", "replay a `play --log` file and verify it (exit 0 same game, 1 not)", cmd_replay, _replay_arguments

@@ -96,7 +96,10 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     from ..core.terminal import colour_wanted, progress
     from ..presentation.compare import diff, render_markdown, render_text, to_json
     from ..studies.outcomes import outcomes, render_outcomes
+    from .studies import cmd_attribute
 
+    if args.attribute:
+        return cmd_attribute(args, out)
     a, b = load(args.a), load(args.b)
     changes = diff(a, b, sources=args.sources)
     result = None
