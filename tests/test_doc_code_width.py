@@ -38,6 +38,9 @@ _BY_HAND = (
 )
 _AT_100 = "the walk-through quotes the shipped edition, laid out at 100 columns, and checks the quote against it"
 EXCEPTIONS = {
+    ("docs/studies.md", "    monopoly-1933-free-parking-jackpot+monopoly-1933-double-go-salary+"): (
+        "one argument, three shipped variants combined with `+`, which the shell cannot break"
+    ),
     ("docs/tour.md", 'deck green_cards "Title deeds, charters and the Broker\'s License (green)"'): _STRING,
     ("docs/tour.md", '        source "magie-1906, Rule 2 worked example (6th space); moddable-boards'): _STRING,
     ("docs/tour.md", 'rule franchises_rule "Franchises and railroads: charges, municipal cinch'): _STRING,
