@@ -7,7 +7,6 @@ asks the chooser through Game.choose.
 
 from __future__ import annotations
 
-import ast as pyast
 import contextlib
 from typing import Any, NamedTuple
 
@@ -19,7 +18,7 @@ from ..core.types import ACCOUNT, PLAYER, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
-from .codegen import Code, Compiled, cannot_fail, expression_nodes
+from .codegen import Code, Compiled
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 
 
@@ -38,6 +37,8 @@ class _Option(NamedTuple):
     least_cost: int | None  # the least cost of an entry it can give, where known before the game
     unless: tuple[str, Compiled, int] | None  # a value `if C then X else Y`, Y fixed: (code of C, X, Y)
     holds_when: tuple[str, str | None] | None  # where the guard's first test holds for every entry: (when, the rest)
+    guard_fails: bool  # whether working out its guard's tests (`invariant` and `guard`) can fail
+    guard_loops: bool  # whether they can start a loop (Compiled.loops)
 
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
@@ -343,7 +344,7 @@ class StatementCompiler(ExpressionCompiler):
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             titles_of = self.holder(var, o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], True, titles_of):
-                invariant, guard, holds_when = self._guard(o, var)
+                invariant, guard, holds_when, tests = self._guard(o, var)
                 with self.narrowed(self._membership(o.guard)):
                     cost = self.expr(o.cost) if o.cost is not None else zero
                     value = self.expr(o.value) if o.value is not None else zero
@@ -369,6 +370,8 @@ class StatementCompiler(ExpressionCompiler):
                     min(costs) if costs else None,
                     unless,
                     holds_when if o.binding is not None else None,
+                    any(test.can_fail for test in tests),
+                    any(test.loops for test in tests),
                 )
             )
         return options
@@ -384,19 +387,22 @@ class StatementCompiler(ExpressionCompiler):
             return None
         return condition.code, self.expr(value.then), otherwise.value
 
-    def _guard(self, o: ast.ChoiceOption, var: str) -> tuple[str | None, str | None, tuple[str, str | None] | None]:
+    def _guard(
+        self, o: ast.ChoiceOption, var: str
+    ) -> tuple[str | None, str | None, tuple[str, str | None] | None, list[Compiled]]:
         """Return code for an option's guard as (its leading tests that do not depend on the entry and are
         worked out from the round's locals alone, tested once before the option's loop; the rest; and,
         where the rest begins with a test that a round's locals can make true for every entry, (code of
         that condition, the rest without the test)), None where there is nothing to test ("False" for a
-        guard the options fix to false)."""
+        guard the options fix to false); and, last, the tests written into that code."""
         if o.guard is None:
-            return None, None, None
+            return None, None, None, []
         slot = self.m.refs[id(o)][1] if o.binding is not None else None
         leading: list[str] = []
         rest: list[str] = []
         holds_when = None
         facts: list[tuple[str, frozenset[int] | None]] = []
+        written: list[Compiled] = []
         for test in _conjuncts(o.guard):  # as `and` compiles them: each narrowed by the tests before it
             with self.narrowed(facts):
                 compiled = self.expr(test)
@@ -405,16 +411,17 @@ class StatementCompiler(ExpressionCompiler):
             facts = facts + self._membership(test)
             if compiled.fixed:
                 if not compiled.value:
-                    return None, "False", None
+                    return None, "False", None, []
                 continue
+            written.append(compiled)
             if not rest and (slot is None or not self._reads_local(test, slot)) and self._round_local(compiled):
                 leading.append(compiled.code)
                 holds_when = None
             else:
                 rest.append(compiled.code)
         if holds_when is not None:
-            return _all_of(leading), _all_of(rest), (holds_when, _all_of(rest[1:]))
-        return _all_of(leading), _all_of(rest), None
+            return _all_of(leading), _all_of(rest), (holds_when, _all_of(rest[1:])), written
+        return _all_of(leading), _all_of(rest), None, written
 
     def _holds_for_every_entry(self, test: ast.Expr, var: str) -> str | None:
         """Return code for a condition on the round's locals alone under which `test`, a comparison of them
@@ -436,14 +443,14 @@ class StatementCompiler(ExpressionCompiler):
     def _round_local(self, compiled: Compiled) -> bool:
         """Return True if compiled code reads nothing but the round's locals and constants, and cannot fail:
         a test that may move before the loop it is made in (ExpressionCompiler.round_read)."""
-        if self.round_reads is None or not compiled.never_fails:
-            return False
-        for node in expression_nodes(compiled.code):
-            if isinstance(node, (pyast.Subscript, pyast.Attribute, pyast.Call)):
-                return False
-            if isinstance(node, pyast.Name) and node.id not in self.round_reads:
-                return False
-        return True
+        reads_game, names = compiled.reads
+        return (
+            self.round_reads is not None
+            and compiled.never_fails
+            and compiled.plain
+            and not reads_game
+            and names <= self.round_reads.keys()
+        )
 
     def _reads_local(self, node: Any, slot: object) -> bool:
         """Return True if an expression reads the local in `slot`."""
@@ -655,12 +662,7 @@ class StatementCompiler(ExpressionCompiler):
 
         def safe(option: _Option) -> bool:
             """Return True if the option's guard and hints cannot fail."""
-            tests = (option.invariant, option.guard)  # code joined from several expressions' code
-            return (
-                all(code is None or cannot_fail(code) for code in tests)
-                and option.cost.never_fails
-                and option.value.never_fails
-            )
+            return not option.guard_fails and option.cost.never_fails and option.value.never_fails
 
         def found(out: Code, option: _Option) -> None:
             out.line(f"{count} = 1")
@@ -743,8 +745,7 @@ class StatementCompiler(ExpressionCompiler):
                 hoisted = loop and option.invariant is not None  # a test of the moment alone: made once
                 if binding is not None:
                     inner = (o.guard, o.cost, o.value)
-                    codes = [c for c in (option.invariant, option.guard) if c is not None]
-                    light = self.light_code(codes + [option.cost.code, option.value.code])
+                    light = not (option.guard_loops or option.cost.loops or option.value.loops)
                     coll = self.counted_loop(out, binding[1], self.iterable(binding[1]), inner, o.span, light)
                     if hoisted:
                         out.line(f"if {option.invariant}:")
