@@ -29,6 +29,7 @@ import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.checking.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiling.compiler import compile_ruleset
+from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
 from landlord_dsl.core.resources import editions_dir
 from scenario_helpers import engine_function
 
@@ -1104,7 +1105,7 @@ def _can_fail_read_back(nodes: list[pyast.AST]) -> bool:
             if isinstance(func, pyast.Attribute):
                 if func.attr != "count":
                     return True
-            elif not (isinstance(func, pyast.Name) and (func.id == "len" or func.id.startswith("_og"))):
+            elif not (isinstance(func, pyast.Name) and (func.id == "len" or is_owner_getter(func.id))):
                 return True
     return False
 
@@ -1133,8 +1134,8 @@ def _facts_read_back(compiler, code: str, names: frozenset[str]) -> dict[str, ob
             or (isinstance(node, pyast.Name) and node.id == "_work")
             or (
                 isinstance(node, pyast.Name)
-                and node.id.startswith("_f_")
-                and not compiler.light(compiler.m.functions[node.id[3:]].body)
+                and node.id.startswith(Prefix.FUNCTION)
+                and not compiler.light(compiler.m.functions[node.id[len(Prefix.FUNCTION) :]].body)
             )
             for node in nodes
         ),

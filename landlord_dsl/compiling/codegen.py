@@ -10,7 +10,6 @@ and whole functions and the Program in compiler.
 from __future__ import annotations
 
 import contextlib
-import re
 import typing
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -26,12 +25,11 @@ from ..language import ast
 from ..language.limits import MAX_INT, SMALL_LOOP
 from ..language.parser import source_of
 from ..program.runtime import RUNTIME, Fixed, out_of_limits, show_value
+from .generated_names import Prefix, is_local_name, local_name, without_readable_names
 
 _NOTHING = object()  # the value of an expression no option fixes
 _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
-_READABLE_LOCAL = re.compile(r"\b[A-Za-z_]\w*_(v\d+)\b")  # a local named by CodeGenerator.local when readable
-_LOCAL_NAME = re.compile(r"(?:[A-Za-z_]\w*_)?v\d+")  # the whole of a name CodeGenerator.local gives
 
 
 # What code reads: (whether it reads the game's state, `g.` (`g, ` alone only passes it on); the generated
@@ -193,7 +191,7 @@ class CodeGenerator:
         self.columns: dict[str, list] = {}
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(RUNTIME)
-        self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
+        self.ns.update({f"{Prefix.BUILTIN}{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         if counters is not None:
             self.ns["_cov"] = [0] * (max(counters.values(), default=-1) + 1)
         self.names_by_id: dict[int, str] = {}
@@ -230,7 +228,7 @@ class CodeGenerator:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
-    def ref(self, value: Any, prefix: str = "_k") -> str:
+    def ref(self, value: Any, prefix: Prefix = Prefix.CONSTANT) -> str:
         """Return a name in the generated namespace bound to `value` (one per object)."""
         key = id(value)
         if key not in self.names_by_id:
@@ -241,11 +239,11 @@ class CodeGenerator:
 
     def local(self, slot: object, name: str) -> str:
         """Return the Python name of the .lg local `name` held in frame slot `slot`."""
-        return f"{name}_v{slot}" if self.readable else f"v{slot}"
+        return local_name(slot, name, self.readable)
 
     def is_local(self, code: str) -> bool:
         """Return True if `code` is just the Python name of a .lg local (as `local` names it)."""
-        return _LOCAL_NAME.fullmatch(code) is not None
+        return is_local_name(code)
 
     def plain_length(self, code: str) -> int:
         """Return the length of `code` with its locals named by slot alone, as without `readable`.
@@ -254,7 +252,7 @@ class CodeGenerator:
         names change no decision (a text literal that looks like such a name
         is shortened too; at worst a call is then inlined that would not be).
         """
-        return len(_READABLE_LOCAL.sub(r"\1", code)) if self.readable else len(code)
+        return len(without_readable_names(code)) if self.readable else len(code)
 
     def literal(self, value: Any) -> str:
         """Return code for a value: a Python literal where `is_literal` says it can be one, else a name bound to it."""
@@ -271,7 +269,7 @@ class CodeGenerator:
         return isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value)
 
     def span(self, span: ast.Span) -> str:
-        return self.ref(span, "_sp")
+        return self.ref(span, Prefix.SPAN)
 
     def count(self, out: Code, key: Any) -> bool:
         """With coverage counters, generate the line that counts one run of the node (or arm) `key` is for,

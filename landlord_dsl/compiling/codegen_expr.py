@@ -21,6 +21,7 @@ from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.runtime import show_value
 from .codegen import _NOTHING, CodeGenerator, Compiled, made
+from .generated_names import Prefix
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -80,7 +81,7 @@ class ExpressionCompiler(CodeGenerator):
             return compiled
         name = self.space_tables.get(values)
         if name is None:
-            name = self.space_tables[values] = self.ref(values, "_tab")
+            name = self.space_tables[values] = self.ref(values, Prefix.BY_SPACE)
         return made(
             f"{name}[{var}]", names=frozenset([var]), plain=False, cheap=True, bounded=True, by_space=(name, var)
         )
@@ -159,7 +160,7 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return made(self.ref(self._table(payload, e.span), "_t"), plain=False, value=self._table(payload))
+            return made(self.ref(self._table(payload, e.span), Prefix.TABLE), plain=False, value=self._table(payload))
         if kind == "dice_set":  # the pips of its last throw
             return made(f"g.set_pips[{self.dice_set_number(payload)}]", game=True, plain=False)
         if kind == "game_var":
@@ -223,7 +224,7 @@ class ExpressionCompiler(CodeGenerator):
                 column = self._column(name, e.span)
                 if subject.fixed and column[value] is not None:
                     return self._const(column[value])
-                col = self.ref(column, "_col")
+                col = self.ref(column, Prefix.COLUMN)
                 domain = self.domains.get(sub) if self.optimize else None
                 if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
                     return made(f"{col}[{sub}]", subject, plain=False)
@@ -236,7 +237,7 @@ class ExpressionCompiler(CodeGenerator):
             if name == "index":
                 return subject
             if name == "title":
-                return made(f"{self.ref(self.title_card, '_titles')}[{sub}]", subject, plain=False)
+                return made(f"{self.ref(self.title_card, Prefix.TITLE_CARDS)}[{sub}]", subject, plain=False)
             return made(
                 {
                     "owner": f"g.owner[{sub}]",
@@ -344,7 +345,7 @@ class ExpressionCompiler(CodeGenerator):
                     game=builtin.inline_reads_game,
                     plain=builtin.inline_plain,
                 )
-            return made(f"_b_{name}(g{''.join(', ' + a for a in args)})", *parts, fails=True, plain=False)
+            return made(f"{Prefix.BUILTIN}{name}(g{''.join(', ' + a for a in args)})", *parts, fails=True, plain=False)
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them,
@@ -365,7 +366,7 @@ class ExpressionCompiler(CodeGenerator):
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
         return made(
-            f"_f_{name}(g{''.join(', ' + a for a in args)})",
+            f"{Prefix.FUNCTION}{name}(g{''.join(', ' + a for a in args)})",
             *parts,
             fails=True,
             loops=not self.light(decl.body),
@@ -413,7 +414,7 @@ class ExpressionCompiler(CodeGenerator):
             if not (isinstance(value, tuple) and value):
                 return None
             if value not in self.owner_getters:
-                self.owner_getters[value] = (self.ref(owner_getter(value), "_og"), str(len(value)))
+                self.owner_getters[value] = (self.ref(owner_getter(value), Prefix.OWNER_GETTER), str(len(value)))
             getter, size = self.owner_getters[value]
             return f"{getter}(g.owner)", size, ()
         if not (
@@ -434,7 +435,8 @@ class ExpressionCompiler(CodeGenerator):
         if group.name not in self.owner_getters:
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
             sizes = [len(t) if isinstance(t, tuple) else 0 for t in column]
-            self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
+            getters_name = self.ref(getters, Prefix.OWNER_GETTERS)
+            self.owner_getters[group.name] = (getters_name, self.ref(sizes, Prefix.GROUP_SIZES))
         getters_name, sizes_name = self.owner_getters[group.name]
         return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]", (subject,)
 
@@ -449,7 +451,7 @@ class ExpressionCompiler(CodeGenerator):
         left = self.expr(e.left)
         a, av = left.code, left.value
         if op == "has":
-            return made(f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})", left, plain=False)
+            return made(f"({a} in {self.ref(self.tagged[e.right.name], Prefix.TAGGED)})", left, plain=False)
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 right = self.expr(e.right)
@@ -478,7 +480,7 @@ class ExpressionCompiler(CodeGenerator):
 
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
-                b = self.ref(frozenset(self.groups[e.right.name]), "_set")
+                b = self.ref(frozenset(self.groups[e.right.name]), Prefix.SPACE_SET)
                 return made(f"({a} {op} {b})", left, plain=False)
             return made(f"({a} {op} {b})", left, right)
         if op in ("/", "%"):
@@ -640,7 +642,7 @@ class ExpressionCompiler(CodeGenerator):
                     (others(k)[min(i, len(others(k)) - 1)] if others(k) else k) if isinstance(t, tuple) and t else None
                     for k, t in enumerate(column)
                 )
-                self.member_tables[key] = self.ref(table, "_member")
+                self.member_tables[key] = self.ref(table, Prefix.MEMBERS)
             members.append(made(f"{self.member_tables[key]}[{subject.code}]", subject, plain=False, cheap=True))
         return self._item_by_item(e, slot, members)
 

@@ -20,6 +20,7 @@ from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
 from .codegen import Code, Compiled
 from .codegen_expr import _CONTEXT, ExpressionCompiler
+from .generated_names import Prefix
 
 
 class _Option(NamedTuple):
@@ -263,7 +264,8 @@ class StatementCompiler(ExpressionCompiler):
             names.append("done")
             labels.append("Done")
         site_names = tuple(names)
-        site = self.ref(ChoiceSite(site_names, tuple(labels), s.prompt, s.span, done if s.repeat else None), "_site")
+        choice_site = ChoiceSite(site_names, tuple(labels), s.prompt, s.span, done if s.repeat else None)
+        site = self.ref(choice_site, Prefix.CHOICE_SITE)
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
         fold = self.optimize and (seat == "g.actor" or self.is_local(seat))
         stable: dict[str, str] = {}  # what the rounds read of the moment that their bodies do not change
@@ -719,7 +721,7 @@ class StatementCompiler(ExpressionCompiler):
             shown = self.text(self.m.templates.get(id(s), [s.prompt])).code  # reads the moment as the guards do
             # in a rule's handler (not an action or card's own code), the rule running is that one
             rule = "g.rule" if out.rule is None else str(out.rule)
-            names_ref = self.ref(names, "_names")
+            names_ref = self.ref(names, Prefix.OPTION_NAMES)
             out.line(f"g.log.append(('decide', g.turn, {chooser}, {shown}, {names_ref}[{best[2]}], {rule}))")
         out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
@@ -869,7 +871,7 @@ class StatementCompiler(ExpressionCompiler):
             finally:
                 self.inlining.discard(s.action)
             return
-        out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
+        out.line(f"{Prefix.ACTION}{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
 
 
 _STATEMENTS = named_dispatch_table(StatementCompiler, ast.Stmt, "_s_")

@@ -36,6 +36,7 @@ from ..language.limits import too_deep
 from ..program.compiled import DiceSet, Program, is_reconstruction
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
+from .generated_names import GAME, Prefix
 from .pyast_pass import read_game_lists_once
 
 
@@ -46,7 +47,7 @@ class Compiler(StatementCompiler):
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
         """Generate `def name(g, params): body` into the program source; return its name."""
         out = Code()
-        out.line(f"def {name}({', '.join(['g'] + params)}):")
+        out.line(f"def {name}({', '.join([GAME] + params)}):")
         with out.indented():
             body(out)
         if self.source:
@@ -145,13 +146,13 @@ class Compiler(StatementCompiler):
             # the checker gives a function's parameters the first slots of its own frame
             self.note_origins(f.body)
             self.function(
-                f"_f_{f.name}",
+                f"{Prefix.FUNCTION}{f.name}",
                 [self.local(i, p.name) for i, p in enumerate(f.params)],
                 lambda out, f=f: self.return_expression(out, f.body),  # type: ignore[misc]
             )
         for a in m.actions.values():
             self.function(
-                f"_a_{a.name}",
+                f"{Prefix.ACTION}{a.name}",
                 [self.local(self.m.refs[id(p)][1], p.name) for p in a.params],
                 lambda out, a=a: self.counted_block(out, a, a.body),  # type: ignore[misc]
             )
