@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..core.measures import gini
-from ..core.types import BOOL, CARD, DECK, GROUP, INT, PLAYER, SPACE, list_of, optional
+from ..core.types import ANY, BOOL, CARD, DECK, GROUP, INT, PLAYER, SPACE, list_of, optional, parse_type
 
 if TYPE_CHECKING:
     from ..program.game_contract import RulesGame as Game
@@ -186,7 +186,7 @@ BUILTINS: dict[str, Builtin] = {
     "max": Builtin((INT, INT), INT, "the larger of two numbers", _max, "max({0}, {1})", fixed=True),
     "abs": Builtin((INT,), INT, "the absolute value", _abs, "abs({0})", fixed=True),
     "len": Builtin(
-        ("list[any]",),
+        (list_of(ANY),),
         INT,
         "the number of items in a list or group",
         _len,
@@ -292,12 +292,13 @@ BUILTINS: dict[str, Builtin] = {
 
 def _shown_type(type_: str) -> str:
     """Return a type as the language reference writes it."""
-    if type_ == "list[any]":
+    if type_ == list_of(ANY):
         return "list or group"
-    if type_.endswith("?"):
-        return f"{_shown_type(type_[:-1])} or none"
-    if type_.startswith("list["):
-        return f"list of {_shown_type(type_[5:-1])}s"
+    parts = parse_type(type_)
+    if parts.optional:
+        return f"{_shown_type(parts.required)} or none"
+    if parts.kind == "list" and parts.argument is not None:
+        return f"list of {_shown_type(parts.argument)}s"
     return type_
 
 

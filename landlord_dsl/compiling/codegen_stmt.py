@@ -14,7 +14,7 @@ import attrs
 
 from ..checking.narrowing import walk_statements
 from ..core.dispatch import named_dispatch_table
-from ..core.types import ACCOUNT, PLAYER, strip_optional
+from ..core.types import ACCOUNT, ANY, PLAYER, is_optional, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
@@ -146,7 +146,7 @@ class StatementCompiler(ExpressionCompiler):
 
     def present(self, e: ast.Expr, what: str) -> str:
         code = self.code(e)
-        if self.type_of(e).endswith("?") or self.type_of(e) == "any":
+        if is_optional(self.type_of(e)) or self.type_of(e) == ANY:
             return f"_present(g, {code}, {self.span(e.span)}, {what!r})"
         return code
 
