@@ -538,192 +538,11 @@ class StatementCompiler(ExpressionCompiler):
         The pick is the first legal entry with the greatest value - cost among those
         costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
-        count, limit = f"_count{n}", f"_limit{n}"
-        best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
-        # (the shortcuts below leave out or reorder the working out of guards and hints only where those
-        # cannot fail: when, or whether, they are worked out then changes nothing but time)
-        cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
-        done = len(s.options)
-        options = self._options(s)
-        # an offer whose done (gain 0, free) is always there: the best starts as done, at a gain just below
-        # (gains are whole numbers), so an entry gaining 0 or more beats it and there is always a pick
-        closes = s.repeat and s.done_when is None
-        tried = [option.k for option in options]
-        never = {option.k for option in options if closes and option.most_gain is not None and option.most_gain < 0}
-        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
-            tried.pop()
-        if any(not (options[k].cost.fixed and options[k].cost.value <= 0) for k in tried):  # not all free
-            # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
-            out.line(f"_r{n} = _agent{n}.reserve")
-            cash = self.round_read("cash") if seat == "g.actor" else f"g.bal[g.nacc + {seat}]"
-            out.line(f"{limit} = {cash} - (g.default_reserve if _r{n} is None else _r{n})")
-        out.line(f"{count} = 0")
-        # an option offered every time at no cost: the pick is never the cheapest of unaffordable entries
-        always_free = any(o.always and o.cost.fixed and o.cost.value <= 0 and o.guard is None for o in options)
-        if closes:
-            out.line(f"{', '.join(best)} = -1, {DONE}, {done}, None")
-        else:
-            out.line(f"{best[0]} = None" if always_free else f"{best[0]} = {cheap[0]} = None")
-
-        # the greatest fixed gain of a free option offered every time, among those tried so far: a later
-        # free option with a fixed gain no greater can never be the pick, it only counts
-        floor: list[int] = []
-
-        def judge(out: Code, option: _Option, at: str, var: str) -> None:
-            """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
-            cost, value, k = option.cost, option.value, option.k
-            free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
-            cost_code = cost.code if cost.fixed else f"_c{n}"
-            if not cost.fixed:
-                out.line(f"_c{n} = {cost.code}")
-            if free:
-                affordable = None
-            elif cost.fixed or (option.least_cost is not None and option.least_cost > 0):
-                affordable = f"{cost_code} <= {limit}"  # never free: affordable only within the limit
-            else:
-                affordable = f"({cost_code} <= {limit} or {cost_code} <= 0)"
-
-            def gain(out: Code, value: Compiled) -> None:
-                if cost.fixed and value.fixed:
-                    out.line(f"_g{n} = {value.value - cost.value!r}")
-                elif cost.fixed and cost.value == 0:
-                    out.line(f"_g{n} = {value.code}")
-                else:
-                    out.line(f"_g{n} = {value.code} - {cost_code}")
-
-            # a hint that can fail is worked out whatever the cost, as when the agent is asked
-            early = affordable is not None and not value.never_fails
-            if early:
-                gain(out, value)
-            if affordable is not None:
-                out.line(f"if {affordable}:")
-            with out.indented() if affordable is not None else contextlib.nullcontext():
-                unless = option.unless
-                # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
-                where = not early and closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
-                if where and unless is not None:
-                    out.line(f"if {unless[0]}:")
-                    value = unless[1]
-                with out.indented() if where else contextlib.nullcontext():
-                    if not early:
-                        gain(out, value)
-                    beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
-                    out.line(f"if {beats}:")
-                    out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
-            if not free and not (closes or always_free):  # else there is always an affordable entry
-                out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
-                out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
-
-        def only_counts(option: _Option) -> bool:
-            """Return True if an entry of this option can never be the pick (see `floor` and `never`)."""
-            cost, value = option.cost, option.value
-            free = cost.fixed and cost.value <= 0
-            return option.k in never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
-
-        def ties(option: _Option) -> bool:
-            """Return True if the entries of this option are many with one gain and cost: only the first can be
-            the pick, so it is compared once, after the loop, and the others are only counted."""
-            return option.var != "None" and option.cost.fixed and option.value.fixed and not only_counts(option)
-
-        def before(out: Code, option: _Option) -> None:
-            if ties(option):
-                out.line(f"_first{n}_{option.k} = None")
-
-        def consider(out: Code, option: _Option) -> None:
-            k, var = option.k, option.var
-            if only_counts(option):
-                out.line(f"{count} += 1")
-                return
-            if ties(option):
-                out.line(f"if _first{n}_{k} is None:")
-                out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
-                out.line(f"{count} += 1")
-                return
-            judge(out, option, count, var)
-            out.line(f"{count} += 1")
-            cost, value = option.cost, option.value
-            if option.always and cost.fixed and cost.value <= 0 and value.fixed:
-                floor[:] = [max(floor + [value.value - cost.value])]
-
-        def after(out: Code, option: _Option) -> None:
-            if ties(option):
-                out.line(f"if _first{n}_{option.k} is not None:")
-                with out.indented():
-                    judge(out, option, f"_first{n}_{option.k}", f"_bound{n}_{option.k}")
-
-        def settled(k: int) -> str | None:
-            """Return code testing that no entry of the options from `k` on can beat the best so far, once the
-            answer is recorded anyway (None if that is not known before the game)."""
-            gains = [options[j].most_gain for j in tried[tried.index(k) :]]
-            if k == tried[0] or options[k].var == "None" or None in gains or not safe(options[k]):
-                return None
-            most = max(gain for gain in gains if gain is not None)
-            if closes:
-                return f"{count} and {best[0]} >= {most}"
-            return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
-
-        def safe(option: _Option) -> bool:
-            """Return True if the option's guard and hints cannot fail."""
-            return not option.guard_fails and option.cost.never_fails and option.value.never_fails
-
-        def found(out: Code, option: _Option) -> None:
-            out.line(f"{count} = 1")
-            if option.var != "None":
-                out.line("break")  # out of the option's loop
-
-        def look_for(out: Code, which) -> None:
-            """Generate the search for a legal entry of these options (is the offer made?), in the order of
-            their guards from the shortest: any order finds the same answer."""
-            if all(safe(options[k]) for k in which):
-                which = sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or ""))
-            for k in which:
-                out.line(f"if not {count}:")
-                with out.indented():
-                    self._legal(out, options, found, which=[k])
-
-        # an offer whose options tried all cost more than something: below the least of those costs, no
-        # entry is affordable, so the answer is done and only whether the offer is made is looked for
-        costs = [options[k].least_cost for k in tried]
-        unaffordable = closes and bool(costs) and all(c is not None and c > 0 for c in costs)
-        unaffordable = unaffordable and all(safe(option) for option in options)
-        if unaffordable:
-            out.line(f"if {limit} < {min(c for c in costs if c is not None)}:")
-            with out.indented():
-                look_for(out, range(len(s.options)))
-            out.line("else:")
-        with out.indented() if unaffordable else contextlib.nullcontext():
-            self._legal(out, options, consider, before, after, tried, settled)
-            if s.repeat:  # is the offer made? only looked for if nothing tried was legal
-                look_for(out, range(len(tried), len(s.options)))
-        if s.repeat:
-            out.line(f"if not {count}:")
-            out.line("    break")
-            if not closes:
-                if s.done_when is not None:
-                    out.line(f"if {self.code(s.done_when)}:")
-                with out.indented() if s.done_when is not None else contextlib.nullcontext():
-                    if not (floor and floor[0] >= 0):
-                        out.line(f"if {best[0]} is None or 0 > {best[0]}:")
-                        out.line(f"    {', '.join(best)} = 0, {DONE}, {done}, None")
-                    out.line(f"{count} += 1")
-        elif not floor:
-            out.line(f"if not {count}:")  # no legal option: the engine says so
-            out.line(f"    g.choose({seat}, {prompt}, [], {site})")
-        if not (floor or closes or always_free):
-            out.line(f"if {best[0]} is None:")
-            out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
-        # one legal option is taken without asking; else recorded as Game.choose does (done makes two)
-        if not closes:
-            out.line(f"if {count} > 1:")
-        with out.indented() if not closes else contextlib.nullcontext():
-            out.line(f"g.decisions.append({best[1]})")
-            chooser = self.round_read("player") if seat == "g.actor" else seat
-            shown = self.text(self.m.templates.get(id(s), [s.prompt])).code  # reads the moment as the guards do
-            # in a rule's handler (not an action or card's own code), the rule running is that one
-            rule = "g.rule" if out.rule is None else str(out.rule)
-            names_ref = self.ref(names, Prefix.OPTION_NAMES)
-            out.line(f"g.log.append(('decide', g.turn, {chooser}, {shown}, {names_ref}[{best[2]}], {rule}))")
-        out.line(f"_pick{n} = ({best[2]}, {best[3]})")
+        choice = _FoldedChoice(self, s, n, seat)
+        choice.start(out)
+        choice.search(out)
+        choice.close(out, prompt, site)
+        choice.record(out, names)
 
     def _legal(self, out: Code, options: list[_Option], emit, before=None, after=None, which=None, settled=None):
         """Generate the loops over a choice's options, calling `emit(out, option)` in each guard.
@@ -872,6 +691,239 @@ class StatementCompiler(ExpressionCompiler):
                 self.inlining.discard(s.action)
             return
         out.line(f"{Prefix.ACTION}{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
+
+
+class _FoldedChoice:
+    """HeuristicAgent's choice of one `choose` or `offer`, written out step by step (StatementCompiler's
+    `_folded_choice` says what it does): `start` sets up the best entry so far, `search` goes through the
+    options, `close` settles an offer's done and a menu with no legal entry, `record` logs the answer.
+
+    Generated names end in the choice's number `n`: `_count` (the legal entries so far), `_limit` (what
+    the seat can spend), the best entry's `_gain`, `_at` (its index), `_option`, `_value` (its bound
+    value), and the same for the cheapest (`_cost`, `_cat`, `_coption`, `_cvalue`).
+    (The shortcuts leave out or reorder the working out of guards and hints only where those cannot fail:
+    when, or whether, they are worked out then changes nothing but time.)
+    """
+
+    def __init__(self, compiler: StatementCompiler, s: ast.Choose, n: str, seat: str):
+        self.compiler, self.s, self.n, self.seat = compiler, s, n, seat
+        self.count, self.limit = f"_count{n}", f"_limit{n}"
+        self.best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
+        self.cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
+        self.done = len(s.options)
+        self.options = options = compiler._options(s)
+        # an offer whose done (gain 0, free) is always there: the best starts as done, at a gain just below
+        # (gains are whole numbers), so an entry gaining 0 or more beats it and there is always a pick
+        self.closes = closes = s.repeat and s.done_when is None
+        self.tried = tried = [option.k for option in options]
+        self.never = never = {
+            option.k for option in options if closes and option.most_gain is not None and option.most_gain < 0
+        }
+        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
+            tried.pop()
+        # an option offered every time at no cost: the pick is never the cheapest of unaffordable entries
+        self.always_free = any(o.always and o.cost.fixed and o.cost.value <= 0 and o.guard is None for o in options)
+        # the greatest fixed gain of a free option offered every time, among those tried so far: a later
+        # free option with a fixed gain no greater can never be the pick, it only counts
+        self.floor: list[int] = []
+
+    def start(self, out: Code) -> None:
+        """Generate the seat's spending limit (where some option costs something) and the best entry so far
+        before any is found: done for an offer whose done is always there, else none."""
+        n, options, best = self.n, self.options, self.best
+        if any(not (options[k].cost.fixed and options[k].cost.value <= 0) for k in self.tried):  # not all free
+            # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
+            out.line(f"_r{n} = _agent{n}.reserve")
+            seat = self.seat
+            cash = self.compiler.round_read("cash") if seat == "g.actor" else f"g.bal[g.nacc + {seat}]"
+            out.line(f"{self.limit} = {cash} - (g.default_reserve if _r{n} is None else _r{n})")
+        out.line(f"{self.count} = 0")
+        if self.closes:
+            out.line(f"{', '.join(best)} = -1, {DONE}, {self.done}, None")
+        else:
+            out.line(f"{best[0]} = None" if self.always_free else f"{best[0]} = {self.cheap[0]} = None")
+
+    def judge(self, out: Code, option: _Option, at: str, var: str) -> None:
+        """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
+        n, limit, best, cheap, closes = self.n, self.limit, self.best, self.cheap, self.closes
+        cost, value, k = option.cost, option.value, option.k
+        free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
+        cost_code = cost.code if cost.fixed else f"_c{n}"
+        if not cost.fixed:
+            out.line(f"_c{n} = {cost.code}")
+        if free:
+            affordable = None
+        elif cost.fixed or (option.least_cost is not None and option.least_cost > 0):
+            affordable = f"{cost_code} <= {limit}"  # never free: affordable only within the limit
+        else:
+            affordable = f"({cost_code} <= {limit} or {cost_code} <= 0)"
+        # a hint that can fail is worked out whatever the cost, as when the agent is asked
+        early = affordable is not None and not value.never_fails
+        if early:
+            self.gain(out, option, cost_code, value)
+        if affordable is not None:
+            out.line(f"if {affordable}:")
+        with out.indented() if affordable is not None else contextlib.nullcontext():
+            unless = option.unless
+            # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
+            where = not early and closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
+            if where and unless is not None:
+                out.line(f"if {unless[0]}:")
+                value = unless[1]
+            with out.indented() if where else contextlib.nullcontext():
+                if not early:
+                    self.gain(out, option, cost_code, value)
+                beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
+                out.line(f"if {beats}:")
+                out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
+        if not free and not (closes or self.always_free):  # else there is always an affordable entry
+            out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
+            out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
+
+    def gain(self, out: Code, option: _Option, cost_code: str, value: Compiled) -> None:
+        """Generate `_g{n}`, the entry's gain: `value` (the option's hint, or the part of it that counts) less
+        its cost."""
+        n, cost = self.n, option.cost
+        if cost.fixed and value.fixed:
+            out.line(f"_g{n} = {value.value - cost.value!r}")
+        elif cost.fixed and cost.value == 0:
+            out.line(f"_g{n} = {value.code}")
+        else:
+            out.line(f"_g{n} = {value.code} - {cost_code}")
+
+    def only_counts(self, option: _Option) -> bool:
+        """Return True if an entry of this option can never be the pick (see `floor` and `never`)."""
+        cost, value, floor = option.cost, option.value, self.floor
+        free = cost.fixed and cost.value <= 0
+        return option.k in self.never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
+
+    def ties(self, option: _Option) -> bool:
+        """Return True if the entries of this option are many with one gain and cost: only the first can be
+        the pick, so it is compared once, after the loop, and the others are only counted."""
+        return option.var != "None" and option.cost.fixed and option.value.fixed and not self.only_counts(option)
+
+    def before(self, out: Code, option: _Option) -> None:
+        """Generate what comes before the option's loop: no first entry of its ties yet."""
+        if self.ties(option):
+            out.line(f"_first{self.n}_{option.k} = None")
+
+    def consider(self, out: Code, option: _Option) -> None:
+        """Generate what a legal entry of the option does: count it, and compare it with the best so far."""
+        n, count = self.n, self.count
+        k, var = option.k, option.var
+        if self.only_counts(option):
+            out.line(f"{count} += 1")
+            return
+        if self.ties(option):
+            out.line(f"if _first{n}_{k} is None:")
+            out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
+            out.line(f"{count} += 1")
+            return
+        self.judge(out, option, count, var)
+        out.line(f"{count} += 1")
+        cost, value = option.cost, option.value
+        if option.always and cost.fixed and cost.value <= 0 and value.fixed:
+            self.floor[:] = [max(self.floor + [value.value - cost.value])]
+
+    def after(self, out: Code, option: _Option) -> None:
+        """Generate what comes after the option's loop: its ties' first entry compared."""
+        n = self.n
+        if self.ties(option):
+            out.line(f"if _first{n}_{option.k} is not None:")
+            with out.indented():
+                self.judge(out, option, f"_first{n}_{option.k}", f"_bound{n}_{option.k}")
+
+    def settled(self, k: int) -> str | None:
+        """Return code testing that no entry of the options from `k` on can beat the best so far, once the
+        answer is recorded anyway (None if that is not known before the game)."""
+        options, tried, best, count = self.options, self.tried, self.best, self.count
+        gains = [options[j].most_gain for j in tried[tried.index(k) :]]
+        if k == tried[0] or options[k].var == "None" or None in gains or not self.safe(options[k]):
+            return None
+        most = max(gain for gain in gains if gain is not None)
+        if self.closes:
+            return f"{count} and {best[0]} >= {most}"
+        return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
+
+    @staticmethod
+    def safe(option: _Option) -> bool:
+        """Return True if the option's guard and hints cannot fail."""
+        return not option.guard_fails and option.cost.never_fails and option.value.never_fails
+
+    def found(self, out: Code, option: _Option) -> None:
+        """Generate what a legal entry does when only whether there is one is looked for."""
+        out.line(f"{self.count} = 1")
+        if option.var != "None":
+            out.line("break")  # out of the option's loop
+
+    def look_for(self, out: Code, which) -> None:
+        """Generate the search for a legal entry of these options (is the offer made?), in the order of
+        their guards from the shortest: any order finds the same answer."""
+        options = self.options
+        if all(self.safe(options[k]) for k in which):
+            which = sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or ""))
+        for k in which:
+            out.line(f"if not {self.count}:")
+            with out.indented():
+                self.compiler._legal(out, options, self.found, which=[k])
+
+    def search(self, out: Code) -> None:
+        """Generate the loops over the options that find the best entry, or, in an offer whose options all
+        cost more than the seat can spend, only whether the offer is made."""
+        options, tried, s = self.options, self.tried, self.s
+        # an offer whose options tried all cost more than something: below the least of those costs, no
+        # entry is affordable, so the answer is done and only whether the offer is made is looked for
+        costs = [options[k].least_cost for k in tried]
+        unaffordable = self.closes and bool(costs) and all(c is not None and c > 0 for c in costs)
+        unaffordable = unaffordable and all(self.safe(option) for option in options)
+        if unaffordable:
+            out.line(f"if {self.limit} < {min(c for c in costs if c is not None)}:")
+            with out.indented():
+                self.look_for(out, range(len(s.options)))
+            out.line("else:")
+        with out.indented() if unaffordable else contextlib.nullcontext():
+            self.compiler._legal(out, options, self.consider, self.before, self.after, tried, self.settled)
+            if s.repeat:  # is the offer made? only looked for if nothing tried was legal
+                self.look_for(out, range(len(tried), len(s.options)))
+
+    def close(self, out: Code, prompt: str, site: str) -> None:
+        """Generate the end of the search: an offer with no legal entry ends; its done is weighed where it is
+        not always there; a menu with no legal entry goes to the engine, and one with none affordable takes
+        the cheapest."""
+        s, count, best, floor = self.s, self.count, self.best, self.floor
+        if s.repeat:
+            out.line(f"if not {count}:")
+            out.line("    break")
+            if not self.closes:
+                if s.done_when is not None:
+                    out.line(f"if {self.compiler.code(s.done_when)}:")
+                with out.indented() if s.done_when is not None else contextlib.nullcontext():
+                    if not (floor and floor[0] >= 0):
+                        out.line(f"if {best[0]} is None or 0 > {best[0]}:")
+                        out.line(f"    {', '.join(best)} = 0, {DONE}, {self.done}, None")
+                    out.line(f"{count} += 1")
+        elif not floor:
+            out.line(f"if not {count}:")  # no legal option: the engine says so
+            out.line(f"    g.choose({self.seat}, {prompt}, [], {site})")
+        if not (floor or self.closes or self.always_free):
+            out.line(f"if {best[0]} is None:")
+            out.line(f"    {', '.join(best[1:])} = {', '.join(self.cheap[1:])}")
+
+    def record(self, out: Code, names: tuple[str, ...]) -> None:
+        """Generate the answer recorded and logged as Game.choose does (one legal option is taken without
+        asking; done makes two), and `_pick{n}`."""
+        compiler, s, best, n = self.compiler, self.s, self.best, self.n
+        if not self.closes:
+            out.line(f"if {self.count} > 1:")
+        with out.indented() if not self.closes else contextlib.nullcontext():
+            out.line(f"g.decisions.append({best[1]})")
+            chooser = compiler.round_read("player") if self.seat == "g.actor" else self.seat
+            shown = compiler.text(compiler.m.templates.get(id(s), [s.prompt])).code  # reads the moment as the guards do
+            # in a rule's handler (not an action or card's own code), the rule running is that one
+            rule = "g.rule" if out.rule is None else str(out.rule)
+            names_ref = compiler.ref(names, Prefix.OPTION_NAMES)
+            out.line(f"g.log.append(('decide', g.turn, {chooser}, {shown}, {names_ref}[{best[2]}], {rule}))")
+        out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
 
 _STATEMENTS = named_dispatch_table(StatementCompiler, ast.Stmt, "_s_")
