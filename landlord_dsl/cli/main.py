@@ -31,7 +31,7 @@ from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_lis
 # --------------------------------------------------------------------- main
 
 
-def _at_least(low: int):
+def _at_least(low: int) -> Callable[[str], int]:
     """Return an argparse type: a whole number no smaller than `low`."""
 
     def number(text: str) -> int:

@@ -13,6 +13,7 @@ import textwrap
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError, OutputError, UsageError
@@ -20,6 +21,11 @@ from ..studies.sweep import option_text
 from .board import board_cells
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Colormap, Normalize
+    from matplotlib.figure import Figure
+
     from ..program.compiled import Program
 
 OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#000000", "#d55e00", "#56b4e9", "#f0e442")
@@ -27,7 +33,7 @@ FORMATS = (".png", ".svg", ".pdf")
 DPI = 110  # pixels per inch of a saved PNG
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """Return matplotlib.pyplot on a file-only backend, or raise LandlordError naming the extra to install."""
     try:
         import matplotlib
@@ -45,7 +51,7 @@ def check_path(path: Path) -> None:
         raise UsageError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
 
 
-def save(fig, path: Path) -> None:
+def save(fig: Figure, path: Path) -> None:
     """Write a figure to `path` (its suffix picks PNG, SVG or PDF) and close it."""
     plt = pyplot()
     try:
@@ -57,7 +63,7 @@ def save(fig, path: Path) -> None:
         plt.close(fig)
 
 
-def board_heatmap(ax, labels: Sequence[str], values: Sequence[float], what: str, fmt: str = "{:.1%}") -> None:
+def board_heatmap(ax: Axes, labels: Sequence[str], values: Sequence[float], what: str, fmt: str = "{:.1%}") -> None:
     """Draw the board as it is printed (board.py's geometry), each space shaded by its value."""
     from matplotlib import colormaps
     from matplotlib.colors import Normalize
@@ -110,7 +116,7 @@ def colour_top(values: Sequence[float]) -> float:
     return max(values)
 
 
-def cmap_mappable(cmap, norm):
+def cmap_mappable(cmap: Colormap, norm: Normalize) -> ScalarMappable:
     """Return a ScalarMappable for a colour bar."""
     from matplotlib.cm import ScalarMappable
 
@@ -118,7 +124,10 @@ def cmap_mappable(cmap, norm):
 
 
 def gini_curves(
-    ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], ylabel: str, mark: tuple[float, str] | None = None
+    ax: Axes,
+    curves: Sequence[tuple[str, Sequence[Sequence[float]]]],
+    ylabel: str,
+    mark: tuple[float, str] | None = None,
 ) -> None:
     """Draw Gini curves by round, each with its 95 % band and its name at its right end.
 
@@ -166,7 +175,7 @@ def gini_curves(
     ax.margins(x=0.02)
 
 
-def survival_curve(ax, length: dict[str, Any]) -> None:
+def survival_curve(ax: Axes, length: dict[str, Any]) -> None:
     """Draw the Kaplan-Meier curve of game length with its 95 % band; say how many games were censored."""
     points = length["survival"]
     turns = [0] + [p[0] for p in points]
@@ -190,7 +199,7 @@ def survival_curve(ax, length: dict[str, Any]) -> None:
     ax.spines[["top", "right"]].set_visible(False)
 
 
-def win_rates(ax, wins: Sequence[dict[str, Any]]) -> None:
+def win_rates(ax: Axes, wins: Sequence[dict[str, Any]]) -> None:
     """Draw each seat's win rate with its 95 % Wilson interval, and the even share as a line."""
     seats = [w["seat"] for w in wins]
     rates = [w["rate"] for w in wins]
