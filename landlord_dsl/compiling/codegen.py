@@ -467,7 +467,7 @@ class CodeGenerator:
         )
 
     @contextlib.contextmanager
-    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
+    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str) -> Iterator[None]:
         """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
         if key in self.in_progress:
             raise self.fixed.fail(

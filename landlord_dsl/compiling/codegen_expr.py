@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -121,15 +122,15 @@ class ExpressionCompiler(CodeGenerator):
         cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
         return made(self.literal(value), plain=self.is_literal(value), value=value, cheap=cheap)
 
-    def _e_IntLit(self, e):
+    def _e_IntLit(self, e: ast.IntLit | ast.TextLit | ast.BoolLit) -> Compiled:
         return self._const(e.value)
 
     _e_TextLit = _e_BoolLit = _e_IntLit
 
-    def _e_NoneLit(self, e):
+    def _e_NoneLit(self, e: ast.NoneLit) -> Compiled:
         return self._const(None)
 
-    def _e_ListLit(self, e):
+    def _e_ListLit(self, e: ast.ListLit) -> Compiled:
         parts = [self.expr(i) for i in e.items]
         if all(part.fixed for part in parts):
             return self._const(tuple(part.value for part in parts))
@@ -137,7 +138,7 @@ class ExpressionCompiler(CodeGenerator):
         kept = [self.kept_compiled(i, part) for i, part in zip(e.items, parts)]
         return made(f"[{', '.join(part.code for part in kept)}]", *kept, fails=True)  # (it makes a list)
 
-    def _e_Name(self, e):
+    def _e_Name(self, e: ast.Name) -> Compiled:
         kind, payload = self.resolved(e)
         if kind == "local":
             if payload in self.bound:
@@ -187,7 +188,7 @@ class ExpressionCompiler(CodeGenerator):
             self.round_reads[name] = code
         return name
 
-    def _e_Field(self, e):
+    def _e_Field(self, e: ast.Field) -> Compiled:
         t = strip_optional(self.type_of(e.subject))
         subject = self.expr(e.subject)
         sub, value = subject.code, subject.value
@@ -306,7 +307,7 @@ class ExpressionCompiler(CodeGenerator):
         """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
         return list(self.m.dice_sets).index(name)
 
-    def _e_Index(self, e):
+    def _e_Index(self, e: ast.Index) -> Compiled:
         sub, key = self.expr(e.subject), self.expr(e.key)
         if sub.fixed and key.fixed:
             try:
@@ -315,7 +316,7 @@ class ExpressionCompiler(CodeGenerator):
                 pass
         return made(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})", sub, key, fails=True, plain=False)
 
-    def _e_Call(self, e):
+    def _e_Call(self, e: ast.Call) -> Compiled:
         kind, name = self.resolved(e)
         parts = [self.expr(a) for a in e.args]
         args = [part.code for part in parts]
@@ -440,17 +441,18 @@ class ExpressionCompiler(CodeGenerator):
         getters_name, sizes_name = self.owner_getters[group.name]
         return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]", (subject,)
 
-    def _e_Unary(self, e):
+    def _e_Unary(self, e: ast.Unary) -> Compiled:
         x = self.expr(e.operand)
         if e.op == "-":
             return self._const(-x.value) if x.fixed else made(f"(-{x.code})", x)
         return self._const(not x.value) if x.fixed else made(f"(not {x.code})", x)
 
-    def _e_Binary(self, e):
+    def _e_Binary(self, e: ast.Binary) -> Compiled:
         op = e.op
         left = self.expr(e.left)
         a, av = left.code, left.value
         if op == "has":
+            assert isinstance(e.right, ast.Name)  # a tag (the checker's)
             return made(f"({a} in {self.ref(self.tagged[e.right.name], Prefix.TAGGED)})", left, plain=False)
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
@@ -518,14 +520,14 @@ class ExpressionCompiler(CodeGenerator):
         (`narrowed`): a read that cannot fail."""
         return compiled.space_read is not None and compiled.space_read in self.domains
 
-    def _e_Conditional(self, e):
+    def _e_Conditional(self, e: ast.Conditional) -> Compiled:
         condition = self.expr(e.condition)
         then, otherwise = self.expr(e.then), self.expr(e.otherwise)
         if condition.fixed:
             return then if condition.value else otherwise
         return made(f"({then.code} if {condition.code} else {otherwise.code})", condition, then, otherwise)
 
-    def _e_Aggregate(self, e):
+    def _e_Aggregate(self, e: ast.Aggregate) -> Compiled:
         _, slot = self.resolved(e)
         var = self.local(slot, e.var)
         items = self.expr(e.collection).value
@@ -624,7 +626,16 @@ class ExpressionCompiler(CodeGenerator):
                 return written
         return None
 
-    def _members_written(self, e: ast.Aggregate, slot: int, subject: Compiled, field: str, column, spaces, own: bool):
+    def _members_written(
+        self,
+        e: ast.Aggregate,
+        slot: int,
+        subject: Compiled,
+        field: str,
+        column: list[Any],
+        spaces: Iterable[int],
+        own: bool,
+    ) -> Compiled | None:
         """Return `_over_members`'s aggregate with the subject first (`own`) or in the group's own order,
         or None where a group is too large to write out."""
 
@@ -712,7 +723,12 @@ class ExpressionCompiler(CodeGenerator):
         return []
 
     @contextlib.contextmanager
-    def narrowed(self, facts: list[tuple[str, frozenset[int] | None]], fresh: bool = False, titles_of=None):
+    def narrowed(
+        self,
+        facts: list[tuple[str, frozenset[int] | None]],
+        fresh: bool = False,
+        titles_of: tuple[str, str] | None = None,
+    ) -> Iterator[None]:
         """Within the block, generated code may rely on each local `var` holding one of its spaces.
 
         Used only where nothing can assign the variable (expressions and the

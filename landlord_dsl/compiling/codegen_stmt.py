@@ -8,6 +8,7 @@ asks the chooser through Game.choose.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import attrs
@@ -42,6 +43,8 @@ class _Option(NamedTuple):
     guard_loops: bool  # whether they can start a loop (Compiled.loops)
 
 
+_Emit = Callable[[Code, _Option], None]  # writes an option's code (StatementCompiler._legal)
+
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
 
 
@@ -69,7 +72,7 @@ class StatementCompiler(ExpressionCompiler):
     """Translates statements into lines of a generated function."""
 
     # --------------------------------------------------------- statements
-    def block(self, out: Code, stmts) -> None:
+    def block(self, out: Code, stmts: Sequence[ast.Stmt]) -> None:
         before = len(out.lines)
         counting = 0  # coverage counters' lines: without them the block is the same, `pass` included
         for s in stmts:
@@ -80,7 +83,7 @@ class StatementCompiler(ExpressionCompiler):
         if len(out.lines) == before + counting:
             out.line("pass")
 
-    def counted_block(self, out: Code, counted: Any, stmts) -> None:
+    def counted_block(self, out: Code, counted: Any, stmts: Sequence[ast.Stmt]) -> None:
         """Generate `stmts`, after the line counting a run of `counted` (coverage), if it is not None."""
         if counted is not None:
             self.count(out, id(counted))
@@ -150,7 +153,7 @@ class StatementCompiler(ExpressionCompiler):
             return f"_present(g, {code}, {self.span(e.span)}, {what!r})"
         return code
 
-    def _s_Pay(self, out, s):
+    def _s_Pay(self, out: Code, s: ast.Pay) -> None:
         payer = self.ledger(s.payer)
         payee_finite: bool | None
         reroute = self.m.reroutes.get(s.purpose) if s.purpose is not None else None
@@ -178,7 +181,7 @@ class StatementCompiler(ExpressionCompiler):
             return not self.m.accounts[-compiled.value - 1].unlimited
         return None
 
-    def _s_Set(self, out, s):
+    def _s_Set(self, out: Code, s: ast.Set) -> None:
         kind, payload = self.resolved(s)
         value = self.kept(s.value)
         op = s.op
@@ -205,10 +208,10 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"    _kept_int(g, _sum, {self.span(s.span)})")
             out.line(f"{target} = _sum")
 
-    def _s_Let(self, out, s):
+    def _s_Let(self, out: Code, s: ast.Let) -> None:
         out.line(f"{self.local(self.m.refs[id(s)][1], s.name)} = {self.kept(s.value)}")
 
-    def _s_If(self, out, s):
+    def _s_If(self, out: Code, s: ast.If) -> None:
         condition = self.expr(s.condition)
         if condition.fixed:
             arm = "then" if condition.value else "else"
@@ -227,7 +230,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.count(out, (id(s), "else"))
                 self.block(out, s.otherwise)
 
-    def _s_For(self, out, s):
+    def _s_For(self, out: Code, s: ast.For) -> None:
         var = self.local(self.m.refs[id(s)][1], s.var)
         compiled = self.expr(s.collection)
         # a copy, which the body cannot change; a fixed collection is a tuple already
@@ -246,7 +249,7 @@ class StatementCompiler(ExpressionCompiler):
             for st in statements
         )
 
-    def _s_Choose(self, out, s):
+    def _s_Choose(self, out: Code, s: ast.Choose) -> None:
         n = self._unique("")
         pick, chosen = f"_pick{n}", f"_k{n}"
         seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
@@ -308,7 +311,7 @@ class StatementCompiler(ExpressionCompiler):
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
-    def _gathering(self, out: Code, n: str, generate, stable: dict[str, str]) -> None:
+    def _gathering(self, out: Code, n: str, generate: Callable[[Code], None], stable: dict[str, str]) -> None:
         """Generate, with `generate(code)`, one round of gathering a choice's legal options and picking one.
 
         Guards and hints change nothing, so what they read of the moment (the
@@ -476,7 +479,16 @@ class StatementCompiler(ExpressionCompiler):
             return None
         return [values[space] for space in spaces]
 
-    def _asked_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str, dynamic) -> None:
+    def _asked_choice(
+        self,
+        out: Code,
+        s: ast.Choose,
+        n: str,
+        seat: str,
+        prompt: str,
+        site: str,
+        dynamic: list[tuple[int, str, ast.ChoiceOption]],
+    ) -> None:
         """Generate code that collects the legal entries and asks the seat's agent; `_pick{n}` is the entry taken."""
         legal, pick = f"_legal{n}", f"_pick{n}"
         done = len(s.options)
@@ -544,7 +556,16 @@ class StatementCompiler(ExpressionCompiler):
         choice.close(out, prompt, site)
         choice.record(out, names)
 
-    def _legal(self, out: Code, options: list[_Option], emit, before=None, after=None, which=None, settled=None):
+    def _legal(
+        self,
+        out: Code,
+        options: list[_Option],
+        emit: _Emit,
+        before: _Emit | None = None,
+        after: _Emit | None = None,
+        which: Iterable[int] | None = None,
+        settled: Callable[[int], str | None] | None = None,
+    ) -> None:
         """Generate the loops over a choice's options, calling `emit(out, option)` in each guard.
 
         `before` and `after(out, option)`, if given, are called just before
@@ -590,17 +611,17 @@ class StatementCompiler(ExpressionCompiler):
                 if after is not None:
                     after(out, option)
 
-    def _s_Roll(self, out, s):
+    def _s_Roll(self, out: Code, s: ast.Roll) -> None:
         thrower = "None" if s.thrower is None else self.present(s.thrower, "the thrower")
         if s.dice != "dice":
             out.line(f"g.roll_set({self.dice_set_number(s.dice)}, {thrower})")
         else:
             out.line("g.roll()" if s.thrower is None else f"g.roll({thrower})")
 
-    def _s_GiveTurn(self, out, s):
+    def _s_GiveTurn(self, out: Code, s: ast.GiveTurn) -> None:
         out.line(f"g.give_turn({self.present(s.player, 'the player to play next')}, {self.span(s.span)})")
 
-    def _s_MoveSteps(self, out, s):
+    def _s_MoveSteps(self, out: Code, s: ast.MoveSteps) -> None:
         if s.stop_at is not None:
             stops = self.groups[s.stop_at] if s.stop_at in self.groups else (self.m.space_index[s.stop_at],)
             out.line(
@@ -614,33 +635,33 @@ class StatementCompiler(ExpressionCompiler):
         via = self.literal(self.groups[s.via]) if s.via is not None else "None"
         out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, {via}, {self.span(s.span)})")
 
-    def _s_MoveTo(self, out, s):
+    def _s_MoveTo(self, out: Code, s: ast.MoveTo) -> None:
         out.line(f"g.move_to({self.present(s.destination, 'the destination')})")
 
-    def _s_Send(self, out, s):
+    def _s_Send(self, out: Code, s: ast.Send) -> None:
         out.line(
             f"g.send({self.present(s.who, 'the player to send')}, {self.present(s.destination, 'the destination')})"
         )
 
-    def _s_Draw(self, out, s):
+    def _s_Draw(self, out: Code, s: ast.Draw) -> None:
         out.line(f"g.draw({s.deck!r})")
 
-    def _s_Give(self, out, s):
+    def _s_Give(self, out: Code, s: ast.Give) -> None:
         out.line(
             f"g.set_holder({self.present(s.card, 'the card to give')}, "
             f"{self.present(s.recipient, 'the player to receive it')})"
         )
 
-    def _s_Return(self, out, s):
+    def _s_Return(self, out: Code, s: ast.Return) -> None:
         out.line(f"g.return_card({self.present(s.card, 'the card to return')}, {s.deck!r})")
 
-    def _s_Shuffle(self, out, s):
+    def _s_Shuffle(self, out: Code, s: ast.Shuffle) -> None:
         out.line(f"g.shuffle({s.deck!r})")
 
-    def _s_Deal(self, out, s):
+    def _s_Deal(self, out: Code, s: ast.Deal) -> None:
         out.line(f"g.deal({self.code(s.count)}, {s.deck!r})")
 
-    def _s_Auction(self, out, s):
+    def _s_Auction(self, out: Code, s: ast.Auction) -> None:
         step = "1"
         if s.step is not None:
             compiled = self.expr(s.step)
@@ -656,31 +677,31 @@ class StatementCompiler(ExpressionCompiler):
             f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})"
         )
 
-    def _s_Borrow(self, out, s):
+    def _s_Borrow(self, out: Code, s: ast.Borrow) -> None:
         out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
 
-    def _s_RepayLoans(self, out, s):
+    def _s_RepayLoans(self, out: Code, s: ast.RepayLoans) -> None:
         out.line("g.repay_loans()" if s.interest else "g.repay_loans(interest=False)")
 
-    def _s_EndTurn(self, out, s):
+    def _s_EndTurn(self, out: Code, s: ast.EndTurn) -> None:
         out.line("raise _EndTurn()")
 
-    def _s_EndGame(self, out, s):
+    def _s_EndGame(self, out: Code, s: ast.EndGame) -> None:
         out.line("_end_game(g)")
 
-    def _s_Say(self, out, s):
+    def _s_Say(self, out: Code, s: ast.Say) -> None:
         out.line(f"g.say({self.text(self.m.templates.get(id(s), [s.text])).code})")
 
-    def _s_CheckEnd(self, out, s):
+    def _s_CheckEnd(self, out: Code, s: ast.CheckEnd) -> None:
         out.line("_check_end(g)")
 
-    def _s_Switch(self, out, s):
+    def _s_Switch(self, out: Code, s: ast.Switch) -> None:
         out.line(f"_switch(g, {self.rule_index[s.rule]}, {s.enable})")
 
-    def _s_Eliminate(self, out, s):
+    def _s_Eliminate(self, out: Code, s: ast.Eliminate) -> None:
         out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
 
-    def _s_Do(self, out, s):
+    def _s_Do(self, out: Code, s: ast.Do) -> None:
         action = self.m.actions[s.action]
         if self.optimize and not action.params and s.action not in self.inlining and self._inlinable(action.body):
             # a short action without parameters or locals of its own: its statements written in place
@@ -856,7 +877,7 @@ class _FoldedChoice:
         if option.var != "None":
             out.line("break")  # out of the option's loop
 
-    def look_for(self, out: Code, which) -> None:
+    def look_for(self, out: Code, which: Iterable[int]) -> None:
         """Generate the search for a legal entry of these options (is the offer made?), in the order of
         their guards from the shortest: any order finds the same answer."""
         options = self.options

@@ -25,8 +25,8 @@ import collections
 import contextlib
 import hashlib
 import linecache
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -40,6 +40,9 @@ from .codegen import Code
 from .codegen_stmt import StatementCompiler
 from .generated_names import GAME, Prefix
 from .pyast_pass import read_game_lists_once
+
+if TYPE_CHECKING:
+    from ..program.game_contract import RulesGame
 
 
 class Compiler(StatementCompiler):
@@ -58,7 +61,7 @@ class Compiler(StatementCompiler):
         self.source.append("\n".join(out.lines))
         return name
 
-    def statements_function(self, prefix: str, stmts, counted: Any = None) -> str:
+    def statements_function(self, prefix: str, stmts: Sequence[ast.Stmt], counted: Any = None) -> str:
         """Generate a function running `stmts` (each run of `counted`, a card or trigger, counted for coverage)."""
         return self.function(self._unique(prefix), [], lambda out: self.counted_block(out, counted, stmts))
 
@@ -245,7 +248,7 @@ class Compiler(StatementCompiler):
         """Return the Program of the generated source, once run into the namespace."""
         m, rs, ns, spaces = self.m, self.rs, self.ns, self.m.spaces
 
-        def no_effect(g):
+        def no_effect(g: RulesGame) -> None:
             return None
 
         card_effects = [ns[name] if name else no_effect for name in cards.effect_names]

@@ -8,7 +8,7 @@ expression calls it again on the same list, keeping the source's line numbers.
 from __future__ import annotations
 
 import ast as pyast
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .generated_names import GAME, Prefix, is_owner_getter
 
@@ -62,11 +62,11 @@ class _GameListReads(pyast.NodeTransformer):
             return f"{node.value.attr}{node.slice.value}"
         return None
 
-    def visit(self, node):
+    def visit(self, node: pyast.AST) -> Any:
         if isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and GAME in {a.arg for a in node.args.args}:
             return node  # another game's g, as far as this pass can tell
         key = self._key(node)
-        if key is not None:
+        if key is not None and isinstance(node, pyast.expr):  # (a key is only of an attribute or subscript)
             if self.counting:
                 self.counts[key] = self.counts.get(key, 0) + 1
                 self.reads[key] = node
