@@ -17,6 +17,7 @@ from ..agents import Agent, make_agent
 from ..checking.loader import RuleSet, load
 from ..compiling.compiler import compile_ruleset
 from ..core.errors import LandlordError, UsageError
+from ..engine.game import Game
 from .driver import Driver
 from .encoding import LIMIT, ActionLayout, ObservationEncoder
 
@@ -106,7 +107,7 @@ class LandlordAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     @property
-    def game(self):
+    def game(self) -> Game | None:
         """The running Game (its state, log and decisions), or None before the first reset."""
         return self.driver.game if self.driver is not None else None
 
@@ -132,7 +133,7 @@ class LandlordAECEnv(AECEnv):
                 "from that thread (or give each thread its own environment)"
             )
 
-    def last(self, observe: bool = True):
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Return the selected agent's observation, cumulative reward, termination, truncation and info."""
         self._require_game()  # a clear ResetNeeded rather than a missing attribute
         return super().last(observe)
@@ -164,7 +165,7 @@ class LandlordAECEnv(AECEnv):
         bot = self.bots.get(seat)
         return make_agent(bot, game_seed, seat) if isinstance(bot, str) else bot
 
-    def step(self, action) -> None:
+    def step(self, action: int | None) -> None:
         self._require_game()
         if not self.agents:
             raise ResetNeeded("the game is over and every agent has left it: call reset() to start a new game")
@@ -279,7 +280,7 @@ class LandlordAECEnv(AECEnv):
             self.driver.close()
         self._closed = True
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # nothing can be reported while being collected
@@ -336,14 +337,14 @@ class LandlordGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._over = False
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
         self._over = False
         obs, _, _, _, info = self.aec.last()
         return obs, dict(info)
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if getattr(self, "_over", False):
             raise ResetNeeded("the game is over (terminated or truncated): call reset() to start a new game")
         self.aec.step(action)
@@ -355,7 +356,7 @@ class LandlordGymEnv(gymnasium.Env):
         """Return the legal actions now, as booleans."""
         return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
-    def render(self):
+    def render(self) -> Any:
         return self.aec.render()
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ same answers, same game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import greenlet
 
@@ -35,10 +35,10 @@ class _Paused(Agent):
     def __init__(self, driver: Driver):
         self.driver = driver
 
-    def choose(self, game, request):
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         return self.driver._ask(request)
 
-    def bid(self, game, request):
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         return self.driver._ask(request)
 
 
@@ -69,13 +69,14 @@ class Driver:
         except Exception as err:  # handed to the caller, raised there
             return "error", err
 
-    def _ask(self, request):
-        """Return the caller's answer to `request` (runs inside the game)."""
+    def _ask(self, request: DecisionRequest | BidRequest) -> Any:
+        """Return the caller's answer to `request`, an entry's index or a bid (None: no bid), as `answer`
+        gave it (runs inside the game)."""
         parent = self._play.parent
         assert parent is not None  # set by _resume before the game runs
         return parent.switch(("ask", request))
 
-    def _resume(self, value) -> None:
+    def _resume(self, value: int | None) -> None:
         self._play.parent = greenlet.getcurrent()  # come back to whoever resumed the game
         kind, payload = self._play.switch(value)
         self.request = payload if kind == "ask" else None

@@ -7,7 +7,7 @@ board size gives the same layout.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -207,7 +207,7 @@ class ObservationEncoder:
         self.request_at = self.game_at + 3 + GAME_VARS + ACCOUNTS
         self.size = self.request_at + self.REQUEST + board
 
-    def _numbers(self, values, kind: str, seat: int) -> list[float]:
+    def _numbers(self, values: Sequence[Any], kind: str, seat: int) -> list[float]:
         """Return variable values as numbers: player -> seat after the observer + 1, space/card -> index + 1,
         list -> length, int/bool -> itself, none and anything else -> 0."""
         if kind in ("int", "bool"):
