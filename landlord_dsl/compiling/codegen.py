@@ -93,14 +93,20 @@ def made(
     facts and those of its own code combined: its own code can fail (`fails`), reads the game (`game`),
     names these locals or round reads (`names`), can start a loop (`loops`) binding `binds`, and is
     constants and operators alone (`plain`). `known`: the other fields (value, cheap, ...)."""
-    for part in parts:
-        fails = fails or part.can_fail
-        game = game or part.reads[0]
-        loops = loops or part.loops
-        plain = plain and part.plain
-    if parts:
-        names = names.union(*(part.reads[1] for part in parts))
-        binds = binds.union(*(part.binds for part in parts))
+    for part in parts:  # (written out: the compiler makes one per node)
+        part_game, part_names = part.reads
+        if part.can_fail:
+            fails = True
+        if part_game:
+            game = True
+        if part_names:
+            names = names | part_names
+        if part.loops:
+            loops = True
+        if part.binds:
+            binds = binds | part.binds
+        if not part.plain:
+            plain = False
     return Compiled(code, can_fail=fails, reads=(game, names), loops=loops, binds=binds, plain=plain, **known)
 
 
@@ -392,15 +398,21 @@ class CodeGenerator:
             return True
         if isinstance(node, ast.Aggregate):
             return False
-        if isinstance(node, ast.Call) and self.m.refs[id(node)][0] == "function":
-            name = node.function
-            if name not in self.light_functions:
-                self.light_functions[name] = self.light(self.m.functions[name].body)
-            if not self.light_functions[name]:
-                return False
+        if (
+            isinstance(node, ast.Call)
+            and self.m.refs[id(node)][0] == "function"
+            and not self.light_function(node.function)
+        ):
+            return False
         if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
             return False
         return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def light_function(self, name: str) -> bool:
+        """Return True if the body of the rules' function `name` is light (`light`; worked out once)."""
+        if name not in self.light_functions:
+            self.light_functions[name] = self.light(self.m.functions[name].body)
+        return self.light_functions[name]
 
     def static_bound(self, e: ast.Expr) -> int | None:
         """Return the most items a collection can hold in any game of this program, or None if not known."""

@@ -120,7 +120,8 @@ class ExpressionCompiler(CodeGenerator):
     def _const(self, value: Any) -> Compiled:
         """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
         cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
-        return made(self.literal(value), plain=self.is_literal(value), value=value, cheap=cheap)
+        literal = self.is_literal(value)
+        return made(repr(value) if literal else self.ref(value), plain=literal, value=value, cheap=cheap)
 
     def _e_IntLit(self, e: ast.IntLit | ast.TextLit | ast.BoolLit) -> Compiled:
         return self._const(e.value)
@@ -370,7 +371,7 @@ class ExpressionCompiler(CodeGenerator):
             f"{Prefix.FUNCTION}{name}(g{''.join(', ' + a for a in args)})",
             *parts,
             fails=True,
-            loops=not self.light(decl.body),
+            loops=not self.light_function(name),
             plain=False,
         )
 

@@ -122,6 +122,7 @@ def optional(type_: str) -> str:
     return type_ if type_ in (ANY, NONE) else str(parse_type(type_)._replace(optional=True))
 
 
+@functools.lru_cache(maxsize=1024)
 def strip_optional(type_: str) -> str:
     """Return a type without its "or none"."""
     return parse_type(type_).required
