@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from .core.errors import Diagnostic, LandlordError, UsageError, visible
@@ -178,7 +178,7 @@ class HumanAgent(Agent):
         """Return the stream questions are written to (the terminal unless one was given)."""
         return self._stdout or sys.stdout
 
-    def _ask(self, prompt: str, valid) -> str:
+    def _ask(self, prompt: str, valid: Callable[[str], bool]) -> str:
         """Return the first valid answer typed; raise UsageError when input ends, or when input that is not
         a terminal (a pipe, a file) gives MAX_INVALID_ANSWERS invalid answers in a row."""
         invalid = 0

@@ -15,6 +15,7 @@ error. The field checks that remain must still catch what they are there for.
 
 from __future__ import annotations
 
+import ast as pyast
 import os
 import re
 from pathlib import Path
@@ -28,6 +29,7 @@ import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.checking.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiling.compiler import compile_ruleset
+from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
 from landlord_dsl.core.resources import editions_dir
 from scenario_helpers import engine_function
 
@@ -1085,50 +1087,91 @@ rule probe "Probe" {
         assert game.gv[0] == 2, optimize
 
 
-@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
-def test_what_an_expression_compiles_to_knows_whether_it_can_fail(edition: str, monkeypatch: pytest.MonkeyPatch):
-    # the fact is worked out where each node is compiled (Compiled.can_fail); where it is, it must be
-    # what reading the generated code back says, or a fold would drop a part that can fail
-    from landlord_dsl.compiling.codegen import cannot_fail
+# What reading generated expression code back says of it: the facts Compiled carries must agree with it
+_LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
+_CANNOT_FAIL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare)
+_CANNOT_FAIL += (pyast.Constant, pyast.Name, pyast.Subscript, pyast.Attribute, pyast.Load, pyast.Store)
+_CANNOT_FAIL += (pyast.boolop, pyast.unaryop, pyast.cmpop, pyast.BinOp, pyast.Add, pyast.Sub, pyast.Mult)
+_CANNOT_FAIL += (pyast.IfExp, pyast.Set, pyast.Tuple, pyast.Starred, pyast.NamedExpr, pyast.Call)
+
+
+def _can_fail_read_back(nodes: list[pyast.AST]) -> bool:
+    """Return True unless the code divides nothing and calls only `len`, an owner getter or a `count`."""
+    for node in nodes:
+        if not isinstance(node, _CANNOT_FAIL):
+            return True
+        if isinstance(node, pyast.Call):
+            func = node.func.value if isinstance(node.func, pyast.Subscript) else node.func
+            if isinstance(func, pyast.Attribute):
+                if func.attr != "count":
+                    return True
+            elif not (isinstance(func, pyast.Name) and (func.id == "len" or is_owner_getter(func.id))):
+                return True
+    return False
+
+
+def _facts_read_back(compiler, code: str, names: frozenset[str]) -> dict[str, object]:
+    """Return the facts of Compiled (`names`: the names it says it reads) as the code, parsed, shows them."""
+    nodes = list(pyast.walk(pyast.parse(code, mode="eval")))
+    ids = {node.id for node in nodes if isinstance(node, pyast.Name)}
+    binds: set[str] = set()
+    for node in nodes:
+        if isinstance(node, pyast.comprehension):
+            binds.update(n.id for n in pyast.walk(node.target) if isinstance(n, pyast.Name))
+        elif isinstance(node, pyast.Lambda):
+            binds.update(a.arg for a in node.args.args)
+    round_names = set(compiler.round_names.values()) if compiler.round_reads is not None else set()
+    named = {n for n in ids if compiler.is_local(n) or n in compiler.domains or n in round_names}
+    return {
+        "can_fail": _can_fail_read_back(nodes),
+        "game": any(
+            isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "g"
+            for node in nodes
+        ),
+        "names": named <= names <= ids,
+        "loops": any(
+            isinstance(node, _LOOPS)
+            or (isinstance(node, pyast.Name) and node.id == "_work")
+            or (
+                isinstance(node, pyast.Name)
+                and node.id.startswith(Prefix.FUNCTION)
+                and not compiler.light(compiler.m.functions[node.id[len(Prefix.FUNCTION) :]].body)
+            )
+            for node in nodes
+        ),
+        "binds": frozenset(binds),
+        "plain": not any(isinstance(node, (pyast.Subscript, pyast.Attribute, pyast.Call)) for node in nodes)
+        and ids <= names,
+    }
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city", "landlords-game-1939"])
+def test_what_an_expression_compiles_to_knows_what_its_code_does(edition: str, monkeypatch: pytest.MonkeyPatch):
+    # every fact Compiled carries (whether it can fail, reads the game, which locals it names, starts a loop,
+    # binds names in loops, is operators alone) is worked out where its node is compiled; it must be what
+    # reading the generated code back shows, or a fold would drop a part that can fail, a lookup by space be
+    # made of code that reads the game, a test move out of its loop, or a loop go uncounted
     from landlord_dsl.compiling.codegen_expr import ExpressionCompiler
 
     expr = ExpressionCompiler.expr
-    seen: list[tuple[str, bool]] = []
+    wrong: list[tuple[str, str]] = []
+    seen: dict[str, set[object]] = {}
 
     def recorded(self, e):
         compiled = expr(self, e)
-        if compiled.can_fail is not None:
-            seen.append((compiled.code, compiled.can_fail))
-        return compiled
-
-    monkeypatch.setattr(ExpressionCompiler, "expr", recorded)
-    rules = ld.load_edition(edition)
-    for optimize in (True, False):
-        compile_ruleset(rules, optimize=optimize)
-    assert {fails for _, fails in seen} == {True, False}
-    assert [(code, fails) for code, fails in seen if fails == cannot_fail(code)] == []
-
-
-@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
-def test_what_an_expression_compiles_to_knows_what_it_reads(edition: str, monkeypatch: pytest.MonkeyPatch):
-    # whether it reads the game and which locals it names are worked out where each node is compiled
-    # (Compiled.reads): they must be what the code shows, or a lookup by space would be made of code
-    # that reads the game, or of a local it does not name
-    from landlord_dsl.compiling.codegen_expr import ExpressionCompiler
-
-    expr = ExpressionCompiler.expr
-    wrong: list[tuple[str, tuple]] = []
-    known = [0]
-
-    def recorded(self, e):
-        compiled = expr(self, e)
-        if compiled.reads is not None:
-            known[0] += 1
-            game, names = compiled.reads
-            shown = set(re.findall(r"\b[A-Za-z_]\w*", compiled.code))
-            locals_shown = {n for n in shown if self.is_local(n) or n in self.domains}
-            if game != bool(re.search(r"\bg\.", compiled.code)) or not locals_shown <= names <= shown:
-                wrong.append((compiled.code, compiled.reads))
+        game, names = compiled.reads
+        carried = {
+            "can_fail": compiled.can_fail,
+            "game": game,
+            "names": True,
+            "loops": compiled.loops,
+            "binds": compiled.binds,
+            "plain": compiled.plain,
+        }
+        shown = _facts_read_back(self, compiled.code, names)
+        wrong.extend((compiled.code, fact) for fact, value in carried.items() if shown[fact] != value)
+        for fact, value in carried.items():
+            seen.setdefault(fact, set()).add(value if fact != "binds" else bool(value))
         return compiled
 
     monkeypatch.setattr(ExpressionCompiler, "expr", recorded)
@@ -1136,5 +1179,51 @@ def test_what_an_expression_compiles_to_knows_what_it_reads(edition: str, monkey
     for optimize in (True, False):
         for readable in (True, False):
             compile_ruleset(rules, optimize=optimize, readable=readable)
-    assert known[0] > 1000
     assert wrong == []
+    assert all(values == {True, False} for fact, values in seen.items() if fact != "names")  # both kinds seen
+
+
+def test_built_ins_written_in_place_declare_what_their_code_does():
+    """`inline_never_fails`, `inline_reads_game` and `inline_plain` say what a built-in's code written in place
+    does beyond its arguments (the compiler carries them, never reads the code): they must be what it shows."""
+    nothing_named = SimpleNamespace(is_local=lambda name: False, domains={}, round_reads=None)
+    for name, builtin in BUILTINS.items():
+        args = [f"a{i}" for i in range(len(builtin.params))]
+        if builtin.inline is not None:
+            facts = _facts_read_back(nothing_named, builtin.inline.format(*args), frozenset(args))
+            assert (facts["can_fail"], facts["game"], facts["plain"]) == (
+                not builtin.inline_never_fails,
+                builtin.inline_reads_game,
+                builtin.inline_plain,
+            ), name
+        for over_group in (builtin.inline_over_group, builtin.len_over_group):
+            if over_group is not None:  # the owners of a group's spaces: `_og1(g.owner)`
+                code = over_group.format(*args[:-1], owners="_og1(g.owner)", n="3")
+                facts = _facts_read_back(nothing_named, code, frozenset(args))
+                never_fails = builtin.inline_never_fails or over_group is builtin.len_over_group
+                assert (facts["can_fail"], facts["game"]) == (not never_fails, True), name
+
+
+def test_text_that_looks_like_code_reading_the_game_does_not_stop_a_lookup_by_space(tmp_path):
+    """A hint that depends on the space an option binds alone is a table made before the game, even where it
+    holds a text with `g.` in it: what it reads is carried from its parts, not read from the generated code
+    (where `\\bg\\.` matched inside the literal 'g.x' and took it for a read of the game)."""
+    path = tmp_path / "literal.lg"
+    path.write_text(
+        SMALL.replace("price: int color: group", "price: int color: group tag: text").replace(
+            "price = 10, color = reds", 'price = 10, color = reds, tag = "g.red"'
+        )
+        + 'rule r "r" {\n'
+        "    on turn {\n"
+        '        offer "Pick" {\n'
+        '            option o "O" for s in player.titles when s in lot value len([s.tag, "g.x"]) - 1 { }\n'
+        "        }\n"
+        "    }\n"
+        "}\n"
+    )
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    handler = fast.python_source[fast.python_source.index("def _dispatch") :]
+    assert "_tab" in handler and "'g.x'" not in handler, handler
+    for seed in range(4):
+        assert _log(fast, seed, False) == _log(plain, seed, False)

@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import landlord_dsl as ld
+from landlord_dsl.checking.options import resolve_options
+from landlord_dsl.compiling.compiler import Compiler
+from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
 from landlord_dsl.compiling.pyast_pass import read_game_lists_once
+from landlord_dsl.program.runtime import RUNTIME
 
 
 def _rewritten(body: str) -> str:
@@ -90,3 +96,31 @@ def test_the_pass_gives_the_same_value_with_no_more_getter_calls(body, owner, po
         results[which] = scope["f"](_Game(owner, pos, 1), k)
     assert results["after"] == results["before"], _rewritten(body)
     assert calls["after"] <= calls["before"]
+
+
+def test_a_list_of_group_sizes_is_no_owner_getter():
+    """`_ogn3[s]` is a group's size: only the names generated_names gives owner getters are shared."""
+    assert is_owner_getter("_og3") and is_owner_getter("_ogc12")
+    assert not is_owner_getter("_ogn3") and not is_owner_getter("_og") and not is_owner_getter("_f_og1")
+    source = _rewritten("_ogn1[k](g.owner) == _ogn1[k](g.owner)")
+    assert ":=" not in source
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
+def test_generated_names_keep_the_contract_with_the_pass(edition):
+    """The generator names every value it binds with a Prefix and a number, recognised by the pass where
+    that matters (an owner getter), and writes no name of the pass's own (`_h_...`, `_got...`)."""
+    rules = ld.load_edition(edition)
+    compiler = Compiler(rules, resolve_options(rules, None))
+    program = compiler.compile()
+    assert program is not None
+    made = list(compiler.names_by_id.values())  # what CodeGenerator.ref bound
+    assert made and not set(made) & set(RUNTIME)
+    for name in made:
+        prefix = max((p for p in Prefix if name.startswith(p) and name[len(p) :].isdigit()), key=len, default=None)
+        assert prefix is not None, name
+        getter = prefix in (Prefix.OWNER_GETTER, Prefix.OWNER_GETTERS)
+        assert is_owner_getter(name) == getter, name
+    assert any(is_owner_getter(name) for name in made)
+    written = {node.id for node in ast.walk(ast.parse(program.python_source)) if isinstance(node, ast.Name)}
+    assert not [name for name in written if name.startswith((Prefix.PASS_ALIAS, Prefix.PASS_SHARED))]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..core.measures import gini
-from ..core.types import BOOL, CARD, DECK, GROUP, INT, PLAYER, SPACE, list_of, optional
+from ..core.types import ANY, BOOL, CARD, DECK, GROUP, INT, PLAYER, SPACE, list_of, optional, parse_type
 
 if TYPE_CHECKING:
     from ..program.game_contract import RulesGame as Game
@@ -167,8 +167,16 @@ class Builtin:
     # for a built-in whose last argument is a group: Python written in place of a call when the compiler can
     # fix the group's spaces, `{owners}` being the tuple of their owners (one C call), `{n}` its size (never 0)
     inline_over_group: str | None = None
-    # the same for `len` of this built-in's result (a list of distinct items, whose order `len` ignores)
+    # the same for `len` of this built-in's result (a list of distinct items, whose order `len` ignores): code
+    # that cannot fail
     len_over_group: str | None = None
+    # What the compiler may assume of `inline` (or `inline_over_group`) code beyond its arguments' code
+    # (compiling/codegen.py, Compiled; tests/test_compiler.py checks each against the code):
+    # it cannot fail where its arguments cannot (it divides nothing and calls only `len`, an owner getter or
+    # the `count` of what a getter gives)
+    inline_never_fails: bool = False
+    inline_reads_game: bool = False  # it reads the game's state itself (`g.`); code over a group always does
+    inline_plain: bool = False  # it is the arguments and operators alone: no call, subscript or attribute
     fixed: bool = False  # its value depends only on its arguments: usable in values fixed before the game
     grows: bool = False  # may give a number beyond the range of its arguments (so a kept result is checked)
 
@@ -177,7 +185,15 @@ BUILTINS: dict[str, Builtin] = {
     "min": Builtin((INT, INT), INT, "the smaller of two numbers", _min, "min({0}, {1})", fixed=True),
     "max": Builtin((INT, INT), INT, "the larger of two numbers", _max, "max({0}, {1})", fixed=True),
     "abs": Builtin((INT,), INT, "the absolute value", _abs, "abs({0})", fixed=True),
-    "len": Builtin(("list[any]",), INT, "the number of items in a list or group", _len, "len({0})", fixed=True),
+    "len": Builtin(
+        (list_of(ANY),),
+        INT,
+        "the number of items in a list or group",
+        _len,
+        "len({0})",
+        fixed=True,
+        inline_never_fails=True,
+    ),
     "percent": Builtin(
         (INT, INT),
         INT,
@@ -186,12 +202,23 @@ BUILTINS: dict[str, Builtin] = {
         "({0} * {1} // 100)",
         fixed=True,
         grows=True,
+        inline_plain=True,
     ),
     "ahead": Builtin(
-        (INT,), SPACE, "the space n steps ahead of the acting player", _ahead, "((g.pos[g.actor] + {0}) % g.board_size)"
+        (INT,),
+        SPACE,
+        "the space n steps ahead of the acting player",
+        _ahead,
+        "((g.pos[g.actor] + {0}) % g.board_size)",
+        inline_reads_game=True,
     ),
     "behind": Builtin(
-        (INT,), SPACE, "the space n steps behind the acting player", _behind, "((g.pos[g.actor] - {0}) % g.board_size)"
+        (INT,),
+        SPACE,
+        "the space n steps behind the acting player",
+        _behind,
+        "((g.pos[g.actor] - {0}) % g.board_size)",
+        inline_reads_game=True,
     ),
     "via": Builtin(
         (GROUP, INT),
@@ -206,6 +233,7 @@ BUILTINS: dict[str, Builtin] = {
         "how many spaces of the group the player owns",
         _count_owned,
         inline_over_group="{owners}.count({0})",
+        inline_never_fails=True,
     ),
     "owns_all": Builtin(
         (PLAYER, GROUP),
@@ -213,6 +241,7 @@ BUILTINS: dict[str, Builtin] = {
         "whether the player owns every space of the group",
         _owns_all,
         inline_over_group="({owners}.count({0}) == {n})",
+        inline_never_fails=True,
     ),
     "owners": Builtin(
         (GROUP,),
@@ -231,6 +260,7 @@ BUILTINS: dict[str, Builtin] = {
         "how many steps forward from the first space to the second",
         _distance,
         "((-({0}) + {1}) % g.board_size)",
+        inline_reads_game=True,
     ),
     "gini_pct": Builtin(
         (list_of(INT),),
@@ -262,12 +292,13 @@ BUILTINS: dict[str, Builtin] = {
 
 def _shown_type(type_: str) -> str:
     """Return a type as the language reference writes it."""
-    if type_ == "list[any]":
+    if type_ == list_of(ANY):
         return "list or group"
-    if type_.endswith("?"):
-        return f"{_shown_type(type_[:-1])} or none"
-    if type_.startswith("list["):
-        return f"list of {_shown_type(type_[5:-1])}s"
+    parts = parse_type(type_)
+    if parts.optional:
+        return f"{_shown_type(parts.required)} or none"
+    if parts.kind == "list" and parts.argument is not None:
+        return f"list of {_shown_type(parts.argument)}s"
     return type_
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.errors import Diagnostic, SourceText, did_you_mean
-from ..core.types import DICE, INT, NONE, compatible, describe, dice_set_name, strip_optional
+from ..core.types import DICE, INT, NONE, compatible, describe, dice_set_name, is_optional, strip_optional
 from ..language import ast
 from ..language.formatter import expr
 from .model import Annotations
@@ -58,7 +58,7 @@ class PassBase:
         not allowed (test it first: the test narrows it), and a throw where a
         number is wanted (its `.total`).
         """
-        if got.endswith("?") and got != NONE and compatible(want, strip_optional(got)):
+        if is_optional(got) and got != NONE and compatible(want, strip_optional(got)):
             shown = expr(e)
             return (
                 f"it may be none: rule none out first, e.g. `if {shown} != none {{ ... }}`; "

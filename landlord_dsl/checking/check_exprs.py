@@ -34,6 +34,7 @@ from ..core.types import (
     dice_set_name,
     dice_set_of,
     element_of,
+    is_optional,
     list_of,
     optional,
     strip_optional,
@@ -129,7 +130,7 @@ class ExpressionPass(PassBase):
     def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str:
         """Return the type of an expression (recorded for the compiler), not none where a test proved it so."""
         t = _EXPRESSIONS[type(e)](self, e, scope, constant)
-        if t.endswith("?") and narrowing_path(e) in scope.narrowed:
+        if is_optional(t) and narrowing_path(e) in scope.narrowed:
             t = strip_optional(t)
         self.annotations.set_type(e, t)
         return t
@@ -293,7 +294,7 @@ class ExpressionPass(PassBase):
                     did_you_mean(e.name, fields) or "fields: " + ", ".join(sorted(fields)),
                 )
             return ANY
-        if subject_t.endswith("?"):
+        if is_optional(subject_t):
             self.error(
                 f"'{e.name}' of something that may be none", e.span, "check it first, e.g. `if x != none { ... }`"
             )

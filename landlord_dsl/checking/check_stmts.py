@@ -32,6 +32,7 @@ from ..core.types import (
     describe,
     dice_set_name,
     element_of,
+    is_optional,
     strip_optional,
     table_name,
 )
@@ -468,7 +469,7 @@ class StatementPass(PassBase):
         if s.op != "=" and not compatible(INT, target_t):
             self.error(f"`{s.op}` needs a number variable", s.span, None)
         value_t = self.conform(target_t, s.value, value_t)
-        if not compatible(target_t, value_t) and not (target_t.endswith("?") or (value_t == NONE and target_t != INT)):
+        if not compatible(target_t, value_t) and not (is_optional(target_t) or (value_t == NONE and target_t != INT)):
             self.error(f"cannot set a variable holding {describe(target_t)} to {describe(value_t)}", s.value.span, None)
 
     def template(self, text: str, span: ast.Span, scope: Scope, constant: bool = False) -> list:

@@ -13,6 +13,7 @@ from .common import _parse_options, default_players
 from .outputs import HTML_SUFFIXES, NOT_A_LOG, OutputFile, check_suffix, input_files, refuse_clashes
 
 if TYPE_CHECKING:
+    from ..checking.loader import RuleSet
     from ..engine.game import Game
     from ..program.compiled import Program
 
@@ -249,7 +250,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     name = log.name
     watched: list = []
 
-    def prepare(game: Game, rules) -> None:
+    def prepare(game: Game, rules: RuleSet) -> None:
         if html is not None:
             watched.append((game, rules, record(game, rules)))
 

@@ -32,7 +32,7 @@ from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
 # --------------------------------------------------------------------- main
 
 
-def _at_least(low: int):
+def _at_least(low: int) -> Callable[[str], int]:
     """Return an argparse type: a whole number no smaller than `low`."""
 
     def number(text: str) -> int:

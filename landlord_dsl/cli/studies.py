@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -13,7 +14,7 @@ from .common import _parse_options, default_players
 from .outputs import input_files, refuse_clashes
 
 
-def _whole(low: int):
+def _whole(low: int) -> Callable[[str], int]:
     """Return an argparse type: a whole number no smaller than `low`."""
 
     def number(text: str) -> int:
@@ -68,7 +69,7 @@ def sensitivity_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE", help="draw each reading's effects with their intervals (needs matplotlib)")
 
 
-def _progress(what: str):
+def _progress(what: str) -> Callable[[int, int], None] | None:
     if not sys.stderr.isatty():
         return None
 

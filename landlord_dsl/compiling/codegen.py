@@ -9,10 +9,7 @@ and whole functions and the Program in compiler.
 
 from __future__ import annotations
 
-import ast as pyast
 import contextlib
-import functools
-import re
 import typing
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -28,53 +25,26 @@ from ..language import ast
 from ..language.limits import MAX_INT, SMALL_LOOP
 from ..language.parser import source_of
 from ..program.runtime import RUNTIME, Fixed, out_of_limits, show_value
+from .generated_names import Prefix, is_local_name, local_name, without_readable_names
 
 _NOTHING = object()  # the value of an expression no option fixes
-_LOOPS = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
 _STATEMENTS = typing.get_args(ast.Stmt)
 _SIMPLE = (int, str, bool, type(None))
-_READABLE_LOCAL = re.compile(r"\b[A-Za-z_]\w*_(v\d+)\b")  # a local named by CodeGenerator.local when readable
-_LOCAL_NAME = re.compile(r"(?:[A-Za-z_]\w*_)?v\d+")  # the whole of a name CodeGenerator.local gives
 
 
-@functools.lru_cache(maxsize=4096)
-def expression_nodes(code: str) -> tuple[pyast.AST, ...]:
-    """Return the nodes of generated Python expression code (the same code recurs across compilations
-    of a file, and the compiler only looks at its nodes)."""
-    return tuple(pyast.walk(pyast.parse(code, mode="eval")))
-
-
-# Python syntax of generated expressions that cannot fail on what generated code reads: numbers, truth
-# values, the game's lists by indices the compiler has proved, tables by space (calls: see `cannot_fail`)
-_CANNOT_FAIL: tuple[type[pyast.AST], ...] = (pyast.Expression, pyast.BoolOp, pyast.UnaryOp, pyast.Compare)
-_CANNOT_FAIL += (pyast.Constant, pyast.Name, pyast.Subscript, pyast.Attribute, pyast.Load, pyast.Store)
-_CANNOT_FAIL += (pyast.boolop, pyast.unaryop, pyast.cmpop, pyast.BinOp, pyast.Add, pyast.Sub, pyast.Mult)
-_CANNOT_FAIL += (pyast.IfExp, pyast.Set, pyast.Tuple, pyast.Starred, pyast.NamedExpr, pyast.Call)
-
-
-def cannot_fail(code: str) -> bool:
-    """Return True if generated expression code cannot fail, so that when, or whether, it is worked out
-    changes nothing but time: it divides nothing and calls only a group's getter (an itemgetter of a
-    list by space), `len`, or the `count` of what a getter gives."""
-    for node in expression_nodes(code):
-        if not isinstance(node, _CANNOT_FAIL):
-            return False
-        if isinstance(node, pyast.Call):
-            func = node.func
-            if isinstance(func, pyast.Subscript):
-                func = func.value
-            if isinstance(func, pyast.Attribute):
-                if func.attr != "count":
-                    return False
-            elif not (isinstance(func, pyast.Name) and (func.id == "len" or func.id.startswith("_og"))):
-                return False
-    return True
+# What code reads: (whether it reads the game's state, `g.` (`g, ` alone only passes it on); the generated
+# locals and round reads it names)
+Reads = tuple[bool, frozenset[str]]
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 class Compiled(NamedTuple):
     """A translated expression: its Python code and what code generation knows of it.
 
-    (A NamedTuple rather than an attrs class: the compiler makes one per node, and this is cheaper.)
+    Every fact is worked out where the node is compiled, from the facts of the
+    parts its code is written from (`made`): nothing reads the generated code
+    back. (A NamedTuple rather than an attrs class: the compiler makes one per
+    node, and this is cheaper.)
     """
 
     code: str
@@ -84,12 +54,18 @@ class Compiled(NamedTuple):
     bounded: bool = False  # its value lies within the limits already (a lookup in a table checked when made)
     space_read: str | None = None  # a space variable's value for a space (`g.sv[i][s]`): the space's code (`s`)
     by_space: tuple[str, str] | None = None  # a lookup in a table by space (`_tab3[v0]`): the table and the local
-    # whether working it out can fail, as `cannot_fail` would find from the code; None where it was made
-    # without working that out (a built-in's inline template, a loop, a text), and `never_fails` reads the code
-    can_fail: bool | None = None
-    # what it reads: (whether it reads the game's state, `g.`; the locals and round reads it names), None
-    # where it was made without working that out (`ExpressionCompiler._by_space` then reads the code)
-    reads: tuple[bool, frozenset[str]] | None = None
+    # whether working it out can fail: False only for code that divides nothing, makes no list or text and
+    # calls nothing but a group's getter (an itemgetter of a list by space), `len`, or the `count` of what a
+    # getter gives, on numbers, truth values, the game's lists by indices the compiler has proved, tables by space
+    can_fail: bool = True
+    reads: Reads = (True, frozenset())  # what it reads (see `Reads`)
+    # whether it can start a loop: a comprehension, generator or lambda, a loop counted against the work
+    # budget (`_work`), or a call of a function of the rules whose body has an aggregate
+    loops: bool = True
+    binds: frozenset[str] = frozenset()  # the names its own loops (comprehensions, lambdas) bind
+    # its code is constants, the names in `reads`, and operators alone: no call, subscript, attribute,
+    # and no other name (a value the compiler bound, say)
+    plain: bool = False
 
     @property
     def fixed(self) -> bool:
@@ -98,29 +74,40 @@ class Compiled(NamedTuple):
 
     @property
     def never_fails(self) -> bool:
-        """Return True if working out the expression cannot fail (see `cannot_fail`)."""
-        return not self.can_fail if self.can_fail is not None else cannot_fail(self.code)
+        """Return True if working out the expression cannot fail (see `can_fail`)."""
+        return not self.can_fail
 
 
-_NO_NAMES: frozenset[str] = frozenset()
-
-
-def reads_of(
-    *parts: Compiled, game: bool = False, names: frozenset[str] = _NO_NAMES
-) -> tuple[bool, frozenset[str]] | None:
-    """Return `Compiled.reads` for code that writes `parts` with names of no local (and reads the game
-    itself if `game`): what the parts read together, None if one of them is not known."""
-    known = [part.reads for part in parts if part.reads is not None]
-    if len(known) < len(parts):
-        return None
-    return game or any(reads_game for reads_game, _ in known), names.union(*(named for _, named in known))
-
-
-def can_fail_of(*parts: Compiled) -> bool | None:
-    """Return `Compiled.can_fail` for code that writes `parts` in syntax that cannot fail itself (a subscript,
-    an attribute, `+`, a comparison, ...): True if one of them can, None if one is not known, else False."""
-    facts = [part.can_fail for part in parts]
-    return True if True in facts else None if None in facts else False
+def made(
+    code: str,
+    *parts: Compiled,
+    fails: bool = False,
+    game: bool = False,
+    names: frozenset[str] = _NO_NAMES,
+    loops: bool = False,
+    binds: frozenset[str] = _NO_NAMES,
+    plain: bool = True,
+    **known: Any,
+) -> Compiled:
+    """Return the Compiled of `code`, written from the code of `parts` and code of its own, with the parts'
+    facts and those of its own code combined: its own code can fail (`fails`), reads the game (`game`),
+    names these locals or round reads (`names`), can start a loop (`loops`) binding `binds`, and is
+    constants and operators alone (`plain`). `known`: the other fields (value, cheap, ...)."""
+    for part in parts:  # (written out: the compiler makes one per node)
+        part_game, part_names = part.reads
+        if part.can_fail:
+            fails = True
+        if part_game:
+            game = True
+        if part_names:
+            names = names | part_names
+        if part.loops:
+            loops = True
+        if part.binds:
+            binds = binds | part.binds
+        if not part.plain:
+            plain = False
+    return Compiled(code, can_fail=fails, reads=(game, names), loops=loops, binds=binds, plain=plain, **known)
 
 
 class Code:
@@ -210,7 +197,7 @@ class CodeGenerator:
         self.columns: dict[str, list] = {}
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
         self.ns: dict[str, Any] = dict(RUNTIME)
-        self.ns.update({f"_b_{name}": builtin.implementation for name, builtin in BUILTINS.items()})
+        self.ns.update({f"{Prefix.BUILTIN}{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         if counters is not None:
             self.ns["_cov"] = [0] * (max(counters.values(), default=-1) + 1)
         self.names_by_id: dict[int, str] = {}
@@ -247,7 +234,7 @@ class CodeGenerator:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
-    def ref(self, value: Any, prefix: str = "_k") -> str:
+    def ref(self, value: Any, prefix: Prefix = Prefix.CONSTANT) -> str:
         """Return a name in the generated namespace bound to `value` (one per object)."""
         key = id(value)
         if key not in self.names_by_id:
@@ -258,11 +245,11 @@ class CodeGenerator:
 
     def local(self, slot: object, name: str) -> str:
         """Return the Python name of the .lg local `name` held in frame slot `slot`."""
-        return f"{name}_v{slot}" if self.readable else f"v{slot}"
+        return local_name(slot, name, self.readable)
 
     def is_local(self, code: str) -> bool:
         """Return True if `code` is just the Python name of a .lg local (as `local` names it)."""
-        return _LOCAL_NAME.fullmatch(code) is not None
+        return is_local_name(code)
 
     def plain_length(self, code: str) -> int:
         """Return the length of `code` with its locals named by slot alone, as without `readable`.
@@ -271,19 +258,24 @@ class CodeGenerator:
         names change no decision (a text literal that looks like such a name
         is shortened too; at worst a call is then inlined that would not be).
         """
-        return len(_READABLE_LOCAL.sub(r"\1", code)) if self.readable else len(code)
+        return len(without_readable_names(code)) if self.readable else len(code)
 
     def literal(self, value: Any) -> str:
+        """Return code for a value: a Python literal where `is_literal` says it can be one, else a name bound to it."""
+        return repr(value) if self.is_literal(value) else self.ref(value)
+
+    @staticmethod
+    def is_literal(value: Any) -> bool:
+        """Return True if `literal` writes the value as a Python literal (a number within the range, a text, a
+        truth value, none, or a tuple of those), False if as a name bound to it."""
         if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
-            return self.ref(value)  # a folded step beyond the range (repr may refuse it); kept values are checked
+            return False  # a folded step beyond the range (repr may refuse it); kept values are checked
         if isinstance(value, _SIMPLE):
-            return repr(value)
-        if isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value):
-            return repr(value)
-        return self.ref(value)
+            return True
+        return isinstance(value, tuple) and all(isinstance(v, _SIMPLE) for v in value)
 
     def span(self, span: ast.Span) -> str:
-        return self.ref(span, "_sp")
+        return self.ref(span, Prefix.SPAN)
 
     def count(self, out: Code, key: Any) -> bool:
         """With coverage counters, generate the line that counts one run of the node (or arm) `key` is for,
@@ -406,31 +398,21 @@ class CodeGenerator:
             return True
         if isinstance(node, ast.Aggregate):
             return False
-        if isinstance(node, ast.Call) and self.m.refs[id(node)][0] == "function":
-            name = node.function
-            if name not in self.light_functions:
-                self.light_functions[name] = self.light(self.m.functions[name].body)
-            if not self.light_functions[name]:
-                return False
+        if (
+            isinstance(node, ast.Call)
+            and self.m.refs[id(node)][0] == "function"
+            and not self.light_function(node.function)
+        ):
+            return False
         if isinstance(node, _STATEMENTS) and not isinstance(node, (ast.Let, ast.Set, ast.If)):
             return False
         return all(self.light(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
-    def light_code(self, codes: list[str]) -> bool:
-        """Return True if generated expression code can start no loop: it has no comprehension, generator
-        or lambda, no loop counted against the budget (`_work`), and calls no function of the rules whose
-        body has an aggregate. (An aggregate the compiler wrote out without a loop is light here.)"""
-        for code in codes:
-            for node in expression_nodes(code):
-                if isinstance(node, _LOOPS) or (isinstance(node, pyast.Name) and node.id == "_work"):
-                    return False
-                if (
-                    isinstance(node, pyast.Name)
-                    and node.id.startswith("_f_")
-                    and not self.light(self.m.functions[node.id[3:]].body)
-                ):
-                    return False
-        return True
+    def light_function(self, name: str) -> bool:
+        """Return True if the body of the rules' function `name` is light (`light`; worked out once)."""
+        if name not in self.light_functions:
+            self.light_functions[name] = self.light(self.m.functions[name].body)
+        return self.light_functions[name]
 
     def static_bound(self, e: ast.Expr) -> int | None:
         """Return the most items a collection can hold in any game of this program, or None if not known."""
@@ -459,7 +441,12 @@ class CodeGenerator:
         return None
 
     def kept(self, e: ast.Expr, compiled: Compiled | None = None) -> str:
-        """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits.
+        """Return code for a value a rule keeps (stores, returns, pays, shows): checked to lie within the limits
+        (the code of `kept_compiled`)."""
+        return self.kept_compiled(e, compiled).code
+
+    def kept_compiled(self, e: ast.Expr, compiled: Compiled | None = None) -> Compiled:
+        """Return a value a rule keeps (stores, returns, pays, shows), checked to lie within the limits.
 
         A fixed value is checked now; otherwise only one that may have grown
         beyond the values it was made from is checked as the game runs.
@@ -469,22 +456,30 @@ class CodeGenerator:
         code = compiled.code
         if compiled.fixed:
             self.check_kept(compiled.value, e.span)
-            return code
+            return compiled
         if compiled.bounded:
-            return code
+            return compiled
         t = strip_optional(self.type_of(e))
         if t not in (INT, TEXT) or not self.may_grow(e):
-            return code
+            return compiled
         if t == INT and self.type_of(e) == INT and self.optimize:  # never none: compare in place, call only to fail
             kept = self._unique("_n")
-            return (
+            return made(
                 f"({kept} if -{MAX_INT} <= ({kept} := {code}) <= {MAX_INT} "
-                f"else _kept_int(g, {kept}, {self.span(e.span)}))"
+                f"else _kept_int(g, {kept}, {self.span(e.span)}))",
+                compiled,
+                fails=True,
+                plain=False,
             )
-        return f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})"
+        return made(
+            f"{'_kept_int' if t == INT else '_kept_text'}(g, {code}, {self.span(e.span)})",
+            compiled,
+            fails=True,
+            plain=False,
+        )
 
     @contextlib.contextmanager
-    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str):
+    def folding(self, key: tuple[str, str], span: ast.Span | None, what: str) -> Iterator[None]:
         """Within the block, the fixed value `key` is being worked out: a use of it is a cycle, reported at `span`."""
         if key in self.in_progress:
             raise self.fixed.fail(

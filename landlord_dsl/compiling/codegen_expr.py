@@ -7,11 +7,10 @@ and reads that cannot fail are written without checks.
 
 from __future__ import annotations
 
-import ast as pyast
 import contextlib
 import functools
 import operator
-import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -22,7 +21,8 @@ from ..core.types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, di
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.runtime import show_value
-from .codegen import _NOTHING, CodeGenerator, Compiled, can_fail_of, expression_nodes, reads_of
+from .codegen import _NOTHING, CodeGenerator, Compiled, made
+from .generated_names import Prefix
 
 _UNROLLED = ("sum", "count", "all", "any")
 _UNROLL_LIMIT = 8
@@ -47,23 +47,10 @@ def _compiled_once(code: str) -> Any:
     return compile(code, "<by space>", "eval")
 
 
-def _loop_names(code: str) -> set[str]:
-    """Return the names generated Python code binds in loops of its own (comprehensions, lambdas)."""
-    names: set[str] = set()
-    for node in expression_nodes(code):
-        if isinstance(node, pyast.comprehension):
-            names.update(n.id for n in pyast.walk(node.target) if isinstance(n, pyast.Name))
-        elif isinstance(node, pyast.Lambda):
-            names.update(a.arg for a in node.args.args)
-    return names
-
-
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
-_ACTOR = Compiled("g.actor", cheap=True, can_fail=False, reads=(True, frozenset()))
+_ACTOR = made("g.actor", game=True, plain=False, cheap=True)
 
 _REFLEXIVE = {"==": True, "<=": True, ">=": True, "!=": False, "<": False, ">": False}  # x OP x, for a number
-_READS_GAME = re.compile(r"\bg\.")  # generated code that reads the game (`g, ` alone only passes it on)
-_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")
 
 
 class ExpressionCompiler(CodeGenerator):
@@ -83,10 +70,7 @@ class ExpressionCompiler(CodeGenerator):
         `for s in player.titles` becomes `_tab3[v0]`. Else (it reads the game, or fails or gives something
         other than a number or a truth value for one of those spaces) return it as it is."""
         code = compiled.code
-        if compiled.reads is not None:
-            reads_game, names = compiled.reads
-        else:  # not carried: read from the code
-            reads_game, names = _READS_GAME.search(code) is not None, frozenset(_IDENTIFIER.findall(code))
+        reads_game, names = compiled.reads
         if reads_game:
             return compiled
         found = [name for name in names if name in self.domains]
@@ -98,14 +82,9 @@ class ExpressionCompiler(CodeGenerator):
             return compiled
         name = self.space_tables.get(values)
         if name is None:
-            name = self.space_tables[values] = self.ref(values, "_tab")
-        return Compiled(
-            f"{name}[{var}]",
-            cheap=True,
-            bounded=True,
-            by_space=(name, var),
-            can_fail=False,
-            reads=(False, frozenset([var])),
+            name = self.space_tables[values] = self.ref(values, Prefix.BY_SPACE)
+        return made(
+            f"{name}[{var}]", names=frozenset([var]), plain=False, cheap=True, bounded=True, by_space=(name, var)
         )
 
     def values_by_space(self, code: str, var: str, domain: frozenset[int]) -> tuple | None:
@@ -141,31 +120,32 @@ class ExpressionCompiler(CodeGenerator):
     def _const(self, value: Any) -> Compiled:
         """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
         cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
-        return Compiled(self.literal(value), value, cheap=cheap, can_fail=False, reads=(False, frozenset()))
+        literal = self.is_literal(value)
+        return made(repr(value) if literal else self.ref(value), plain=literal, value=value, cheap=cheap)
 
-    def _e_IntLit(self, e):
+    def _e_IntLit(self, e: ast.IntLit | ast.TextLit | ast.BoolLit) -> Compiled:
         return self._const(e.value)
 
     _e_TextLit = _e_BoolLit = _e_IntLit
 
-    def _e_NoneLit(self, e):
+    def _e_NoneLit(self, e: ast.NoneLit) -> Compiled:
         return self._const(None)
 
-    def _e_ListLit(self, e):
+    def _e_ListLit(self, e: ast.ListLit) -> Compiled:
         parts = [self.expr(i) for i in e.items]
         if all(part.fixed for part in parts):
             return self._const(tuple(part.value for part in parts))
         # a list's items are kept: a loop or a local may hold them
-        items = ", ".join(self.kept(i, part) for i, part in zip(e.items, parts))
-        return Compiled(f"[{items}]", can_fail=True)  # (a list display is not among cannot_fail's syntax)
+        kept = [self.kept_compiled(i, part) for i, part in zip(e.items, parts)]
+        return made(f"[{', '.join(part.code for part in kept)}]", *kept, fails=True)  # (it makes a list)
 
-    def _e_Name(self, e):
+    def _e_Name(self, e: ast.Name) -> Compiled:
         kind, payload = self.resolved(e)
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
             name = self.local(payload, e.name)
-            return Compiled(name, cheap=True, local=True, can_fail=False, reads=(False, frozenset([name])))
+            return made(name, names=frozenset([name]), cheap=True, local=True)
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -182,24 +162,19 @@ class ExpressionCompiler(CodeGenerator):
         if kind == "deck":
             return self._const(payload)
         if kind == "table":
-            return Compiled(
-                self.ref(self._table(payload, e.span), "_t"),
-                self._table(payload),
-                can_fail=False,
-                reads=(False, frozenset()),
-            )
+            return made(self.ref(self._table(payload, e.span), Prefix.TABLE), plain=False, value=self._table(payload))
         if kind == "dice_set":  # the pips of its last throw
-            return Compiled(f"g.set_pips[{self.dice_set_number(payload)}]", can_fail=False, reads=(True, frozenset()))
+            return made(f"g.set_pips[{self.dice_set_number(payload)}]", game=True, plain=False)
         if kind == "game_var":
-            return Compiled(f"g.gv[{self.game_var_index[payload]}]", can_fail=False, reads=(True, frozenset()))
+            return made(f"g.gv[{self.game_var_index[payload]}]", game=True, plain=False)
         if kind == "context":
             if payload in _ROUND_READS and self.round_reads is not None:
                 name = self.round_read(payload)
-                return Compiled(name, cheap=True, can_fail=False, reads=(False, frozenset([name])))
+                return made(name, names=frozenset([name]), cheap=True)
             if payload == "player":
                 return _ACTOR
             fails = payload == "spaces"  # range() is a call
-            return Compiled(_CONTEXT[payload], cheap=payload == "here", can_fail=fails, reads=(True, frozenset()))
+            return made(_CONTEXT[payload], fails=fails, game=True, plain=False, cheap=payload == "here")
         raise AssertionError(kind)  # pragma: no cover
 
     def round_read(self, what: str) -> str:
@@ -214,80 +189,69 @@ class ExpressionCompiler(CodeGenerator):
             self.round_reads[name] = code
         return name
 
-    def _e_Field(self, e):
+    def _e_Field(self, e: ast.Field) -> Compiled:
         t = strip_optional(self.type_of(e.subject))
         subject = self.expr(e.subject)
         sub, value = subject.code, subject.value
         name = e.name
         if t == PLAYER:
             if name in self.player_var_index:
-                return Compiled(
-                    f"g.pv[{self.player_var_index[name]}][{sub}]",
-                    can_fail=can_fail_of(subject),
-                    reads=reads_of(subject, game=True),
-                )
+                return made(f"g.pv[{self.player_var_index[name]}][{sub}]", subject, game=True, plain=False)
             if name == "space":
                 actor = subject == _ACTOR or (self.round_reads is not None and sub == self.round_names["player"])
-                return Compiled(
-                    f"g.pos[{sub}]", cheap=actor, can_fail=can_fail_of(subject), reads=reads_of(subject, game=True)
-                )
+                return made(f"g.pos[{sub}]", subject, game=True, plain=False, cheap=actor)
             if name == "cash" and self.round_reads is not None and sub == self.round_names["player"]:
                 cash = self.round_read("cash")
-                return Compiled(cash, cheap=True, can_fail=False, reads=(False, frozenset([cash])))
-            return Compiled(
+                return made(cash, names=frozenset([cash]), cheap=True)
+            if name == "seat":
+                return made(f"({sub} + 1)", subject)
+            return made(
                 {
                     "cash": f"g.bal[g.nacc + {sub}]",
-                    "seat": f"({sub} + 1)",
                     "name": f"g.names[{sub}]",
                     "cards": f"list(g.hands[{sub}])",
                     "titles": f"list(g.titles[{sub}])",
                 }[name],
-                can_fail=True if name in ("cards", "titles") else can_fail_of(subject),  # list() is a call
-                reads=reads_of(subject, game=name != "seat"),
+                subject,
+                fails=name in ("cards", "titles"),  # list() is a call
+                game=True,
+                plain=False,
             )
         if t == SPACE:
             if name in self.space_var_index:
-                return Compiled(
-                    f"g.sv[{self.space_var_index[name]}][{sub}]",
-                    space_read=sub,
-                    can_fail=can_fail_of(subject),
-                    reads=reads_of(subject, game=True),
+                return made(
+                    f"g.sv[{self.space_var_index[name]}][{sub}]", subject, game=True, plain=False, space_read=sub
                 )
             if name in self.m.space_fields:
                 column = self._column(name, e.span)
                 if subject.fixed and column[value] is not None:
                     return self._const(column[value])
-                col = self.ref(column, "_col")
+                col = self.ref(column, Prefix.COLUMN)
                 domain = self.domains.get(sub) if self.optimize else None
                 if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
-                    return Compiled(f"{col}[{sub}]", can_fail=can_fail_of(subject), reads=reads_of(subject))
+                    return made(f"{col}[{sub}]", subject, plain=False)
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
                 if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
-                    return Compiled(
-                        f"({col}[{sub}] if {col}[{sub}] is not None else {checked})",
-                        can_fail=True,
-                        reads=reads_of(subject),
+                    return made(
+                        f"({col}[{sub}] if {col}[{sub}] is not None else {checked})", subject, fails=True, plain=False
                     )
-                return Compiled(checked, can_fail=True, reads=reads_of(subject))
+                return made(checked, subject, fails=True, plain=False)
             if name == "index":
                 return subject
             if name == "title":
-                return Compiled(
-                    f"{self.ref(self.title_card, '_titles')}[{sub}]",
-                    can_fail=can_fail_of(subject),
-                    reads=reads_of(subject),
-                )
-            return Compiled(
+                return made(f"{self.ref(self.title_card, Prefix.TITLE_CARDS)}[{sub}]", subject, plain=False)
+            return made(
                 {
                     "owner": f"g.owner[{sub}]",
                     "name": f"g.prog.space_labels[{sub}]",
                     "kind": f"g.prog.space_kinds[{sub}]",
                 }[name],
-                can_fail=can_fail_of(subject),
-                reads=reads_of(subject, game=True),
+                subject,
+                game=True,
+                plain=False,
             )
         if t == CARD:
-            return Compiled(
+            return made(
                 {
                     "name": f"g.prog.card_names[{sub}]",
                     "text": f"g.prog.card_texts[{sub}]",
@@ -296,13 +260,14 @@ class ExpressionCompiler(CodeGenerator):
                     "deck": f"g.prog.card_deck[{sub}]",  # a deck's value is its name
                     "share_of": f"g.prog.card_share[{sub}]",
                 }[name],
-                can_fail=can_fail_of(subject),
-                reads=reads_of(subject, game=True),
+                subject,
+                game=True,
+                plain=False,
             )
         if t == DICE:
             if name == "count":
                 return self._const(self.m.header.dice or 2)
-            return Compiled(
+            return made(
                 {
                     "total": "g.dice_total",
                     "double": "g.dice_double",
@@ -310,8 +275,9 @@ class ExpressionCompiler(CodeGenerator):
                     "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
                     "face": "(str(g.dice[0]) if g.dice[0] else '')",
                 }[name],
-                can_fail=name == "face",  # str() is a call
-                reads=(True, frozenset()),
+                fails=name == "face",  # str() is a call
+                game=True,
+                plain=False,
             )
         thrown = dice_set_name(t)
         if thrown is not None:
@@ -320,7 +286,7 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(decl.count)
             if name == "second" and decl.count == 1:
                 return self._const(0)
-            return Compiled(
+            return made(
                 {
                     "total": f"sum(g.set_pips[{k}])",
                     "double": f"g.set_double[{k}]",
@@ -328,37 +294,30 @@ class ExpressionCompiler(CodeGenerator):
                     "second": f"g.set_pips[{k}][1]",
                     "face": f"g.set_shown[{k}][0]",
                 }[name],
-                can_fail=name == "total",  # sum() is a call
-                reads=(True, frozenset()),
+                fails=name == "total",  # sum() is a call
+                game=True,
+                plain=False,
             )
         if t == ACCOUNT:
             if name == "balance":
-                return Compiled(
-                    f"g.bal[-({sub}) - 1]", can_fail=can_fail_of(subject), reads=reads_of(subject, game=True)
-                )
-            return Compiled(
-                f"g.prog.account_labels[-({sub}) - 1]",
-                can_fail=can_fail_of(subject),
-                reads=reads_of(subject, game=True),
-            )
+                return made(f"g.bal[-({sub}) - 1]", subject, game=True, plain=False)
+            return made(f"g.prog.account_labels[-({sub}) - 1]", subject, game=True, plain=False)
         raise AssertionError((t, name))  # pragma: no cover
 
     def dice_set_number(self, name: str) -> int:
         """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
         return list(self.m.dice_sets).index(name)
 
-    def _e_Index(self, e):
+    def _e_Index(self, e: ast.Index) -> Compiled:
         sub, key = self.expr(e.subject), self.expr(e.key)
         if sub.fixed and key.fixed:
             try:
                 return self._const(sub.value[key.value])
             except (KeyError, IndexError, TypeError):
                 pass
-        return Compiled(
-            f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})", can_fail=True, reads=reads_of(sub, key)
-        )
+        return made(f"_lookup(g, {sub.code}, {key.code}, {self.span(e.span)})", sub, key, fails=True, plain=False)
 
-    def _e_Call(self, e):
+    def _e_Call(self, e: ast.Call) -> Compiled:
         kind, name = self.resolved(e)
         parts = [self.expr(a) for a in e.args]
         args = [part.code for part in parts]
@@ -367,14 +326,28 @@ class ExpressionCompiler(CodeGenerator):
             if name == "len" and self.optimize:  # the size of a list a built-in makes over a fixed group
                 counted = self._len_over_group(e.args[0])
                 if counted is not None:
-                    return Compiled(counted)
+                    return counted
             if builtin.inline_over_group is not None and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
-                    return Compiled(builtin.inline_over_group.format(*args[:-1], owners=fixed[0], n=fixed[1]))
+                    owners, size, group = fixed
+                    return made(
+                        builtin.inline_over_group.format(*args[:-1], owners=owners, n=size),
+                        *parts[:-1],
+                        *group,
+                        fails=not builtin.inline_never_fails,
+                        game=True,  # the owners
+                        plain=False,
+                    )
             if builtin.inline is not None and self.optimize:
-                return Compiled(builtin.inline.format(*args))
-            return Compiled(f"_b_{name}(g{''.join(', ' + a for a in args)})", can_fail=True, reads=reads_of(*parts))
+                return made(
+                    builtin.inline.format(*args),
+                    *parts,
+                    fails=not builtin.inline_never_fails,
+                    game=builtin.inline_reads_game,
+                    plain=builtin.inline_plain,
+                )
+            return made(f"{Prefix.BUILTIN}{name}(g{''.join(', ' + a for a in args)})", *parts, fails=True, plain=False)
         decl = self.m.functions[name]
         # a function whose value the options fix (say, a multiplier that is 1 unless
         # a faster game is chosen) is that value: arguments change nothing, so skip them,
@@ -390,15 +363,17 @@ class ExpressionCompiler(CodeGenerator):
                 body = self.expr(decl.body)
             finally:
                 self.bound = outer
-            # an aggregate written as a loop could hide the caller's name an argument is written with
-            hides = (
-                bool(parts)
-                and _has_aggregate(decl.body)
-                and bool(_loop_names(body.code) & {name for arg in args for name in _IDENTIFIER.findall(arg)})
-            )
+            # an aggregate written as a loop could hide the caller's local an argument is written with
+            hides = bool(parts) and _has_aggregate(decl.body) and any(body.binds & part.reads[1] for part in parts)
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
-        return Compiled(f"_f_{name}(g{''.join(', ' + a for a in args)})", can_fail=True, reads=reads_of(*parts))
+        return made(
+            f"{Prefix.FUNCTION}{name}(g{''.join(', ' + a for a in args)})",
+            *parts,
+            fails=True,
+            loops=not self.light_function(name),
+            plain=False,
+        )
 
     def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
         """Return the value of a function's body if the options alone fix it, else _NOTHING.
@@ -412,8 +387,8 @@ class ExpressionCompiler(CodeGenerator):
         finally:
             self.bound = outer
 
-    def _len_over_group(self, e: ast.Expr) -> str | None:
-        """Return code for `len(e)` if `e` calls a built-in with `len_over_group` over a fixed group, else None."""
+    def _len_over_group(self, e: ast.Expr) -> Compiled | None:
+        """Return `len(e)` if `e` calls a built-in with `len_over_group` over a fixed group, else None."""
         if not isinstance(e, ast.Call) or self.resolved(e)[0] != "builtin":
             return None
         builtin = BUILTINS[self.resolved(e)[1]]
@@ -423,24 +398,27 @@ class ExpressionCompiler(CodeGenerator):
         fixed = self._fixed_group_owners(e.args[-1], parts[-1])
         if fixed is None:
             return None
-        return builtin.len_over_group.format(*(part.code for part in parts[:-1]), owners=fixed[0], n=fixed[1])
+        owners, size, group = fixed
+        code = builtin.len_over_group.format(*(part.code for part in parts[:-1]), owners=owners, n=size)
+        return made(code, *parts[:-1], *group, game=True, plain=False)  # (len_over_group's code cannot fail)
 
-    def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str] | None:
-        """Return code for (the owners of a group's spaces, the group's size), or None.
+    def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str, tuple[Compiled, ...]] | None:
+        """Return code for (the owners of a group's spaces, the group's size) and the parts that code is written
+        from (the space whose field the group is), or None.
 
         Only where the group is fixed before the game: a constant group (its
         value, already worked out in `compiled`), or a group-valued field of a space
         variable every space of whose domain has the field, with members. Its
-        owner getter is then made once, here.
+        owner getter is then made once, here. (Calling a getter, `_og...`, cannot fail.)
         """
         value = compiled.value
         if compiled.fixed:
             if not (isinstance(value, tuple) and value):
                 return None
             if value not in self.owner_getters:
-                self.owner_getters[value] = (self.ref(owner_getter(value), "_og"), str(len(value)))
+                self.owner_getters[value] = (self.ref(owner_getter(value), Prefix.OWNER_GETTER), str(len(value)))
             getter, size = self.owner_getters[value]
-            return f"{getter}(g.owner)", size
+            return f"{getter}(g.owner)", size, ()
         if not (
             isinstance(group, ast.Field)
             and group.name in self.m.space_fields
@@ -459,34 +437,24 @@ class ExpressionCompiler(CodeGenerator):
         if group.name not in self.owner_getters:
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
             sizes = [len(t) if isinstance(t, tuple) else 0 for t in column]
-            self.owner_getters[group.name] = (self.ref(getters, "_ogc"), self.ref(sizes, "_ogn"))
+            getters_name = self.ref(getters, Prefix.OWNER_GETTERS)
+            self.owner_getters[group.name] = (getters_name, self.ref(sizes, Prefix.GROUP_SIZES))
         getters_name, sizes_name = self.owner_getters[group.name]
-        return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]"
+        return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]", (subject,)
 
-    def _e_Unary(self, e):
+    def _e_Unary(self, e: ast.Unary) -> Compiled:
         x = self.expr(e.operand)
         if e.op == "-":
-            return (
-                self._const(-x.value)
-                if x.fixed
-                else Compiled(f"(-{x.code})", can_fail=can_fail_of(x), reads=reads_of(x))
-            )
-        return (
-            self._const(not x.value)
-            if x.fixed
-            else Compiled(f"(not {x.code})", can_fail=can_fail_of(x), reads=reads_of(x))
-        )
+            return self._const(-x.value) if x.fixed else made(f"(-{x.code})", x)
+        return self._const(not x.value) if x.fixed else made(f"(not {x.code})", x)
 
-    def _e_Binary(self, e):
+    def _e_Binary(self, e: ast.Binary) -> Compiled:
         op = e.op
         left = self.expr(e.left)
         a, av = left.code, left.value
         if op == "has":
-            return Compiled(
-                f"({a} in {self.ref(self.tagged[e.right.name], '_tagged')})",
-                can_fail=can_fail_of(left),
-                reads=reads_of(left),
-            )
+            assert isinstance(e.right, ast.Name)  # a tag (the checker's)
+            return made(f"({a} in {self.ref(self.tagged[e.right.name], Prefix.TAGGED)})", left, plain=False)
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 right = self.expr(e.right)
@@ -502,49 +470,35 @@ class ExpressionCompiler(CodeGenerator):
             if right.fixed:
                 if bv:
                     return left
-                return (
-                    self._const(False)
-                    if left.never_fails
-                    else Compiled(f"({a} and False)", can_fail=True, reads=reads_of(left))
-                )
-            return Compiled(f"({a} and {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
+                return self._const(False) if left.never_fails else made(f"({a} and False)", left)
+            return made(f"({a} and {b})", left, right)
         if op == "or":
             if left.fixed:
                 return self._const(True) if av else right
             if right.fixed:
                 if not bv:
                     return left
-                return (
-                    self._const(True)
-                    if left.never_fails
-                    else Compiled(f"({a} or True)", can_fail=True, reads=reads_of(left))
-                )
-            return Compiled(f"({a} or {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
+                return self._const(True) if left.never_fails else made(f"({a} or True)", left)
+            return made(f"({a} or {b})", left, right)
 
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
-                b = self.ref(frozenset(self.groups[e.right.name]), "_set")
-                return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left), reads=reads_of(left))
-            return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
+                b = self.ref(frozenset(self.groups[e.right.name]), Prefix.SPACE_SET)
+                return made(f"({a} {op} {b})", left, plain=False)
+            return made(f"({a} {op} {b})", left, right)
         if op in ("/", "%"):
             if left.fixed and right.fixed and bv != 0:
                 return self._const(av // bv if op == "/" else av % bv)
             if right.fixed and bv != 0:
-                return Compiled(
-                    f"({a} {'//' if op == '/' else '%'} {b})", can_fail=True, reads=reads_of(left, right)
-                )  # (not among cannot_fail's)
-            return Compiled(
-                f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", can_fail=True, reads=reads_of(left, right)
-            )
+                return made(f"({a} {'//' if op == '/' else '%'} {b})", left, right, fails=True)  # (it divides)
+            return made(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", left, right, fails=True, plain=False)
         if op in ("==", "!=") and self.owned_by and {a, b} & {f"g.owner[{var}]" for var in self.owned_by}:
             for var, player in self.owned_by.items():  # one of the player's titles: he owns it
                 if {a, b} == {f"g.owner[{var}]", player}:
                     return self._const(op == "==")
         if op in ("==", "!=") and (av is None or bv is None) and not (left.fixed and right.fixed):
             is_ = "is" if op == "==" else "is not"
-            return Compiled(
-                f"({a} {is_} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right)
-            )  # comparing with none
+            return made(f"({a} {is_} {b})", left, right)  # comparing with none
         if a == b and op in _REFLEXIVE and self.type_of(e.left) == INT and self._space_read(left):
             return self._const(_REFLEXIVE[op])  # the same number on both sides
         if left.fixed and right.fixed:
@@ -560,40 +514,41 @@ class ExpressionCompiler(CodeGenerator):
                 ">=": operator.ge,
             }[op]
             return self._const(py(av, bv))
-        return Compiled(f"({a} {op} {b})", can_fail=can_fail_of(left, right), reads=reads_of(left, right))
+        return made(f"({a} {op} {b})", left, right)
 
     def _space_read(self, compiled: Compiled) -> bool:
         """Return True if compiled code reads a space variable of a space local whose spaces are known
         (`narrowed`): a read that cannot fail."""
         return compiled.space_read is not None and compiled.space_read in self.domains
 
-    def _e_Conditional(self, e):
+    def _e_Conditional(self, e: ast.Conditional) -> Compiled:
         condition = self.expr(e.condition)
         then, otherwise = self.expr(e.then), self.expr(e.otherwise)
         if condition.fixed:
             return then if condition.value else otherwise
-        code = f"({then.code} if {condition.code} else {otherwise.code})"
-        return Compiled(
-            code, can_fail=can_fail_of(condition, then, otherwise), reads=reads_of(condition, then, otherwise)
-        )
+        return made(f"({then.code} if {condition.code} else {otherwise.code})", condition, then, otherwise)
 
-    def _e_Aggregate(self, e):
+    def _e_Aggregate(self, e: ast.Aggregate) -> Compiled:
         _, slot = self.resolved(e)
         var = self.local(slot, e.var)
         items = self.expr(e.collection).value
         if self.optimize and e.op in _UNROLLED and isinstance(items, tuple) and len(items) <= _UNROLL_LIMIT:
             return self._unrolled(e, slot, items)
-        coll = self.counted(e.collection, self.iterable(e.collection), e.body, e.span)
-        if self.optimize and coll == self.iterable(e.collection):  # a loop not counted against the budget
+        iterable = self.iterable_compiled(e.collection)
+        coll = self.counted(e.collection, iterable.code, e.body, e.span)
+        if self.optimize and coll == iterable.code:  # a loop not counted against the budget
             owned = self._all_owned(e, slot)
             if owned is not None:
-                return Compiled(owned)
+                return owned
             members = self._over_members(e, slot)
             if members is not None:
                 return members
+        else:  # counted: `_work(g, ITEMS, SPAN)`
+            iterable = made(coll, iterable, fails=True, loops=True, plain=False)
         with self.narrowed([(var, self.domain_of(e.collection))], True, self.holder(var, e.collection)):
-            body = self.kept(e.body) if e.op == "map" else self.code(e.body)
-        return Compiled(
+            kept = self.kept_compiled(e.body) if e.op == "map" else self.expr(e.body)
+        body = kept.code
+        return made(
             {
                 # (a list rather than a generator: every item is worked out anyway, and a list is made faster)
                 "sum": f"sum([{body} for {var} in {coll}])",
@@ -603,10 +558,16 @@ class ExpressionCompiler(CodeGenerator):
                 "filter": f"[{var} for {var} in {coll} if {body}]",
                 "map": f"[{body} for {var} in {coll}]",
             }[e.op],
-            can_fail=True,  # a comprehension is not among cannot_fail's syntax
+            iterable,
+            kept,
+            fails=True,  # (it makes a list, or calls sum, len, all or any)
+            names=frozenset([var]),
+            loops=True,
+            binds=frozenset([var]),
+            plain=e.op in ("filter", "map"),
         )
 
-    def _all_owned(self, e: ast.Aggregate, slot: int) -> str | None:
+    def _all_owned(self, e: ast.Aggregate, slot: int) -> Compiled | None:
         """Return code for `all(x in G: x.owner != none)` (or `any(x in G: x.owner == none)`) over a group
         the compiler can fix, as one test of the group's owners; else None."""
         body = e.body
@@ -627,7 +588,8 @@ class ExpressionCompiler(CodeGenerator):
         fixed = self._fixed_group_owners(e.collection, self.expr(e.collection))
         if fixed is None:
             return None
-        return f"(None {'not in' if e.op == 'all' else 'in'} {fixed[0]})"
+        owners, _, group = fixed
+        return made(f"(None {'not in' if e.op == 'all' else 'in'} {owners})", *group, game=True, plain=False)
 
     def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> Compiled:
         """Return an aggregate over a short fixed collection written out item by item.
@@ -665,7 +627,16 @@ class ExpressionCompiler(CodeGenerator):
                 return written
         return None
 
-    def _members_written(self, e: ast.Aggregate, slot: int, subject: Compiled, field: str, column, spaces, own: bool):
+    def _members_written(
+        self,
+        e: ast.Aggregate,
+        slot: int,
+        subject: Compiled,
+        field: str,
+        column: list[Any],
+        spaces: Iterable[int],
+        own: bool,
+    ) -> Compiled | None:
         """Return `_over_members`'s aggregate with the subject first (`own`) or in the group's own order,
         or None where a group is too large to write out."""
 
@@ -683,15 +654,8 @@ class ExpressionCompiler(CodeGenerator):
                     (others(k)[min(i, len(others(k)) - 1)] if others(k) else k) if isinstance(t, tuple) and t else None
                     for k, t in enumerate(column)
                 )
-                self.member_tables[key] = self.ref(table, "_member")
-            members.append(
-                Compiled(
-                    f"{self.member_tables[key]}[{subject.code}]",
-                    cheap=True,
-                    can_fail=can_fail_of(subject),
-                    reads=reads_of(subject),
-                )
-            )
+                self.member_tables[key] = self.ref(table, Prefix.MEMBERS)
+            members.append(made(f"{self.member_tables[key]}[{subject.code}]", subject, plain=False, cheap=True))
         return self._item_by_item(e, slot, members)
 
     def _item_by_item(self, e: ast.Aggregate, slot: int, items: list[Compiled]) -> Compiled:
@@ -720,17 +684,16 @@ class ExpressionCompiler(CodeGenerator):
                     break
             if not codes:
                 return self._const(not decided)
-            fails = can_fail_of(*written)
-            if self.type_of(e.body) != BOOL:  # `and`/`or` give an operand, `all`/`any` a bool
+            called = self.type_of(e.body) != BOOL  # `and`/`or` give an operand, `all`/`any` a bool
+            if called:
                 codes = [f"bool({c})" for c in codes]
-                fails = True  # bool() is a call
-            return Compiled(
-                "(" + f" {'or' if decided else 'and'} ".join(codes) + ")", can_fail=fails, reads=reads_of(*written)
+            return made(
+                "(" + f" {'or' if decided else 'and'} ".join(codes) + ")", *written, fails=called, plain=not called
             )
         if all(part.fixed for part in parts):
             return self._const(sum(p.value if e.op == "sum" else 1 if p.value else 0 for p in parts))
         terms = [p.code if e.op == "sum" else f"(1 if {p.code} else 0)" for p in parts]
-        return Compiled("(0 + " + " + ".join(terms) + ")", can_fail=can_fail_of(*parts), reads=reads_of(*parts))
+        return made("(0 + " + " + ".join(terms) + ")", *parts)
 
     def domain_of(self, e: ast.Expr) -> frozenset[int] | None:
         """Return the spaces a collection of spaces can hold (None if that is not known here)."""
@@ -761,7 +724,12 @@ class ExpressionCompiler(CodeGenerator):
         return []
 
     @contextlib.contextmanager
-    def narrowed(self, facts: list[tuple[str, frozenset[int] | None]], fresh: bool = False, titles_of=None):
+    def narrowed(
+        self,
+        facts: list[tuple[str, frozenset[int] | None]],
+        fresh: bool = False,
+        titles_of: tuple[str, str] | None = None,
+    ) -> Iterator[None]:
         """Within the block, generated code may rely on each local `var` holding one of its spaces.
 
         Used only where nothing can assign the variable (expressions and the
@@ -797,7 +765,11 @@ class ExpressionCompiler(CodeGenerator):
         return None
 
     def iterable(self, e: ast.Expr) -> str:
-        """Return code for a collection that is only read while it is looped over.
+        """Return code for a collection that is only read while it is looped over (`iterable_compiled`'s)."""
+        return self.iterable_compiled(e).code
+
+    def iterable_compiled(self, e: ast.Expr) -> Compiled:
+        """Return a collection that is only read while it is looped over.
 
         Expressions change nothing, so an aggregate or the options of a
         `choose` can loop over the engine's own lists of a player's titles
@@ -806,8 +778,9 @@ class ExpressionCompiler(CodeGenerator):
         """
         holdings = self._holdings(e)
         if holdings is not None and isinstance(e, ast.Field):  # _holdings gives None for anything else
-            return f"g.{holdings}[{self.code(e.subject)}]"
-        return self.code(e)
+            player = self.expr(e.subject)
+            return made(f"g.{holdings}[{player.code}]", player, game=True, plain=False)
+        return self.expr(e)
 
     def text(self, parts: list) -> Compiled:
         """Return Python code building a prompt or label from a checked template.
@@ -817,33 +790,46 @@ class ExpressionCompiler(CodeGenerator):
         code allows one (it is built two to three times faster than by `+`).
         """
         pieces: list[tuple[bool, str]] = []  # (a hole?, its code or the text)
+        holes: list[Compiled] = []
         literal = ""  # text known now: constant holes are shown once, here
         for p in parts:
             if not isinstance(p, str):
                 compiled = self.expr(p)
-                code, value = self.kept(p, compiled), compiled.value
+                kept, value = self.kept_compiled(p, compiled), compiled.value
                 kind = strip_optional(self.type_of(p))
                 if not compiled.fixed or kind in (PLAYER, SPACE, CARD, ACCOUNT) or not self.optimize:
                     if literal:
                         pieces.append((False, literal))
                         literal = ""
                     shown = _SHOWN.get(self.type_of(p)) if self.optimize else None  # never none: read directly
-                    pieces.append((True, shown.format(code) if shown else f"_show(g, {code}, {kind!r})"))
+                    if shown is None:
+                        hole = made(f"_show(g, {kept.code}, {kind!r})", kept, fails=True, plain=False)
+                    else:
+                        template, called, game = shown
+                        hole = made(template.format(kept.code), kept, fails=called, game=game, plain=template == "{}")
+                    pieces.append((True, hole.code))
+                    holes.append(hole)
                     continue
                 p = show_value(None, value, kind)
             literal += p
         if not pieces:
-            return Compiled(repr(literal), literal, can_fail=False, reads=(False, frozenset()))
+            return self._const(literal)
         if literal:
             pieces.append((False, literal))
         if self.optimize and all(_in_fstring(text, hole) for hole, text in pieces):
             fstring = 'f"' + "".join(_fstring_part(text, hole) for hole, text in pieces) + '"'
-            return Compiled(fstring, can_fail=True)  # an f-string is not among cannot_fail's syntax
-        return Compiled(" + ".join(text if hole else repr(text) for hole, text in pieces))
+            return made(fstring, *holes, fails=True, plain=False)  # (facts of an f-string are not worked out)
+        return made(" + ".join(text if hole else repr(text) for hole, text in pieces), *holes)
 
 
 # A value that is never none, as text (runtime.show_value): an int is never a bool here
-_SHOWN = {INT: "str({})", TEXT: "{}", PLAYER: "g.names[{}]", SPACE: "g.prog.space_labels[{}]"}
+# (its code; whether that calls something, and reads the game)
+_SHOWN = {
+    INT: ("str({})", True, False),
+    TEXT: ("{}", False, False),
+    PLAYER: ("g.names[{}]", False, True),
+    SPACE: ("g.prog.space_labels[{}]", False, True),
+}
 
 
 def _in_fstring(text: str, hole: bool) -> bool:

@@ -7,20 +7,21 @@ asks the chooser through Game.choose.
 
 from __future__ import annotations
 
-import ast as pyast
 import contextlib
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
 from ..checking.narrowing import walk_statements
 from ..core.dispatch import named_dispatch_table
-from ..core.types import ACCOUNT, PLAYER, strip_optional
+from ..core.types import ACCOUNT, ANY, PLAYER, is_optional, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
-from .codegen import Code, Compiled, cannot_fail, expression_nodes
+from .codegen import Code, Compiled
 from .codegen_expr import _CONTEXT, ExpressionCompiler
+from .generated_names import Prefix
 
 
 class _Option(NamedTuple):
@@ -38,7 +39,11 @@ class _Option(NamedTuple):
     least_cost: int | None  # the least cost of an entry it can give, where known before the game
     unless: tuple[str, Compiled, int] | None  # a value `if C then X else Y`, Y fixed: (code of C, X, Y)
     holds_when: tuple[str, str | None] | None  # where the guard's first test holds for every entry: (when, the rest)
+    guard_fails: bool  # whether working out its guard's tests (`invariant` and `guard`) can fail
+    guard_loops: bool  # whether they can start a loop (Compiled.loops)
 
+
+_Emit = Callable[[Code, _Option], None]  # writes an option's code (StatementCompiler._legal)
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # `a OP b` is `b OP' a`
 
@@ -67,7 +72,7 @@ class StatementCompiler(ExpressionCompiler):
     """Translates statements into lines of a generated function."""
 
     # --------------------------------------------------------- statements
-    def block(self, out: Code, stmts) -> None:
+    def block(self, out: Code, stmts: Sequence[ast.Stmt]) -> None:
         before = len(out.lines)
         counting = 0  # coverage counters' lines: without them the block is the same, `pass` included
         for s in stmts:
@@ -78,7 +83,7 @@ class StatementCompiler(ExpressionCompiler):
         if len(out.lines) == before + counting:
             out.line("pass")
 
-    def counted_block(self, out: Code, counted: Any, stmts) -> None:
+    def counted_block(self, out: Code, counted: Any, stmts: Sequence[ast.Stmt]) -> None:
         """Generate `stmts`, after the line counting a run of `counted` (coverage), if it is not None."""
         if counted is not None:
             self.count(out, id(counted))
@@ -144,11 +149,11 @@ class StatementCompiler(ExpressionCompiler):
 
     def present(self, e: ast.Expr, what: str) -> str:
         code = self.code(e)
-        if self.type_of(e).endswith("?") or self.type_of(e) == "any":
+        if is_optional(self.type_of(e)) or self.type_of(e) == ANY:
             return f"_present(g, {code}, {self.span(e.span)}, {what!r})"
         return code
 
-    def _s_Pay(self, out, s):
+    def _s_Pay(self, out: Code, s: ast.Pay) -> None:
         payer = self.ledger(s.payer)
         payee_finite: bool | None
         reroute = self.m.reroutes.get(s.purpose) if s.purpose is not None else None
@@ -176,7 +181,7 @@ class StatementCompiler(ExpressionCompiler):
             return not self.m.accounts[-compiled.value - 1].unlimited
         return None
 
-    def _s_Set(self, out, s):
+    def _s_Set(self, out: Code, s: ast.Set) -> None:
         kind, payload = self.resolved(s)
         value = self.kept(s.value)
         op = s.op
@@ -203,10 +208,10 @@ class StatementCompiler(ExpressionCompiler):
             out.line(f"    _kept_int(g, _sum, {self.span(s.span)})")
             out.line(f"{target} = _sum")
 
-    def _s_Let(self, out, s):
+    def _s_Let(self, out: Code, s: ast.Let) -> None:
         out.line(f"{self.local(self.m.refs[id(s)][1], s.name)} = {self.kept(s.value)}")
 
-    def _s_If(self, out, s):
+    def _s_If(self, out: Code, s: ast.If) -> None:
         condition = self.expr(s.condition)
         if condition.fixed:
             arm = "then" if condition.value else "else"
@@ -225,7 +230,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.count(out, (id(s), "else"))
                 self.block(out, s.otherwise)
 
-    def _s_For(self, out, s):
+    def _s_For(self, out: Code, s: ast.For) -> None:
         var = self.local(self.m.refs[id(s)][1], s.var)
         compiled = self.expr(s.collection)
         # a copy, which the body cannot change; a fixed collection is a tuple already
@@ -244,7 +249,7 @@ class StatementCompiler(ExpressionCompiler):
             for st in statements
         )
 
-    def _s_Choose(self, out, s):
+    def _s_Choose(self, out: Code, s: ast.Choose) -> None:
         n = self._unique("")
         pick, chosen = f"_pick{n}", f"_k{n}"
         seat = self.code(s.chooser) if s.chooser is not None else "g.actor"
@@ -262,7 +267,8 @@ class StatementCompiler(ExpressionCompiler):
             names.append("done")
             labels.append("Done")
         site_names = tuple(names)
-        site = self.ref(ChoiceSite(site_names, tuple(labels), s.prompt, s.span, done if s.repeat else None), "_site")
+        choice_site = ChoiceSite(site_names, tuple(labels), s.prompt, s.span, done if s.repeat else None)
+        site = self.ref(choice_site, Prefix.CHOICE_SITE)
         # a seat named by a local (or the acting player) is read once more, for its agent, at no risk
         fold = self.optimize and (seat == "g.actor" or self.is_local(seat))
         stable: dict[str, str] = {}  # what the rounds read of the moment that their bodies do not change
@@ -305,7 +311,7 @@ class StatementCompiler(ExpressionCompiler):
             out.line("else:")  # the loop ran out of rounds: say so in the log
             out.line(f"    g.offer_closed({site})")
 
-    def _gathering(self, out: Code, n: str, generate, stable: dict[str, str]) -> None:
+    def _gathering(self, out: Code, n: str, generate: Callable[[Code], None], stable: dict[str, str]) -> None:
         """Generate, with `generate(code)`, one round of gathering a choice's legal options and picking one.
 
         Guards and hints change nothing, so what they read of the moment (the
@@ -343,7 +349,7 @@ class StatementCompiler(ExpressionCompiler):
             domain = self.domain_of(o.binding[1]) if o.binding is not None else None
             titles_of = self.holder(var, o.binding[1]) if o.binding is not None else None
             with self.narrowed([(var, domain)], True, titles_of):
-                invariant, guard, holds_when = self._guard(o, var)
+                invariant, guard, holds_when, tests = self._guard(o, var)
                 with self.narrowed(self._membership(o.guard)):
                     cost = self.expr(o.cost) if o.cost is not None else zero
                     value = self.expr(o.value) if o.value is not None else zero
@@ -369,6 +375,8 @@ class StatementCompiler(ExpressionCompiler):
                     min(costs) if costs else None,
                     unless,
                     holds_when if o.binding is not None else None,
+                    any(test.can_fail for test in tests),
+                    any(test.loops for test in tests),
                 )
             )
         return options
@@ -384,19 +392,22 @@ class StatementCompiler(ExpressionCompiler):
             return None
         return condition.code, self.expr(value.then), otherwise.value
 
-    def _guard(self, o: ast.ChoiceOption, var: str) -> tuple[str | None, str | None, tuple[str, str | None] | None]:
+    def _guard(
+        self, o: ast.ChoiceOption, var: str
+    ) -> tuple[str | None, str | None, tuple[str, str | None] | None, list[Compiled]]:
         """Return code for an option's guard as (its leading tests that do not depend on the entry and are
         worked out from the round's locals alone, tested once before the option's loop; the rest; and,
         where the rest begins with a test that a round's locals can make true for every entry, (code of
         that condition, the rest without the test)), None where there is nothing to test ("False" for a
-        guard the options fix to false)."""
+        guard the options fix to false); and, last, the tests written into that code."""
         if o.guard is None:
-            return None, None, None
+            return None, None, None, []
         slot = self.m.refs[id(o)][1] if o.binding is not None else None
         leading: list[str] = []
         rest: list[str] = []
         holds_when = None
         facts: list[tuple[str, frozenset[int] | None]] = []
+        written: list[Compiled] = []
         for test in _conjuncts(o.guard):  # as `and` compiles them: each narrowed by the tests before it
             with self.narrowed(facts):
                 compiled = self.expr(test)
@@ -405,16 +416,17 @@ class StatementCompiler(ExpressionCompiler):
             facts = facts + self._membership(test)
             if compiled.fixed:
                 if not compiled.value:
-                    return None, "False", None
+                    return None, "False", None, []
                 continue
+            written.append(compiled)
             if not rest and (slot is None or not self._reads_local(test, slot)) and self._round_local(compiled):
                 leading.append(compiled.code)
                 holds_when = None
             else:
                 rest.append(compiled.code)
         if holds_when is not None:
-            return _all_of(leading), _all_of(rest), (holds_when, _all_of(rest[1:]))
-        return _all_of(leading), _all_of(rest), None
+            return _all_of(leading), _all_of(rest), (holds_when, _all_of(rest[1:])), written
+        return _all_of(leading), _all_of(rest), None, written
 
     def _holds_for_every_entry(self, test: ast.Expr, var: str) -> str | None:
         """Return code for a condition on the round's locals alone under which `test`, a comparison of them
@@ -436,14 +448,14 @@ class StatementCompiler(ExpressionCompiler):
     def _round_local(self, compiled: Compiled) -> bool:
         """Return True if compiled code reads nothing but the round's locals and constants, and cannot fail:
         a test that may move before the loop it is made in (ExpressionCompiler.round_read)."""
-        if self.round_reads is None or not compiled.never_fails:
-            return False
-        for node in expression_nodes(compiled.code):
-            if isinstance(node, (pyast.Subscript, pyast.Attribute, pyast.Call)):
-                return False
-            if isinstance(node, pyast.Name) and node.id not in self.round_reads:
-                return False
-        return True
+        reads_game, names = compiled.reads
+        return (
+            self.round_reads is not None
+            and compiled.never_fails
+            and compiled.plain
+            and not reads_game
+            and names <= self.round_reads.keys()
+        )
 
     def _reads_local(self, node: Any, slot: object) -> bool:
         """Return True if an expression reads the local in `slot`."""
@@ -467,7 +479,16 @@ class StatementCompiler(ExpressionCompiler):
             return None
         return [values[space] for space in spaces]
 
-    def _asked_choice(self, out: Code, s: ast.Choose, n: str, seat: str, prompt: str, site: str, dynamic) -> None:
+    def _asked_choice(
+        self,
+        out: Code,
+        s: ast.Choose,
+        n: str,
+        seat: str,
+        prompt: str,
+        site: str,
+        dynamic: list[tuple[int, str, ast.ChoiceOption]],
+    ) -> None:
         """Generate code that collects the legal entries and asks the seat's agent; `_pick{n}` is the entry taken."""
         legal, pick = f"_legal{n}", f"_pick{n}"
         done = len(s.options)
@@ -529,199 +550,22 @@ class StatementCompiler(ExpressionCompiler):
         The pick is the first legal entry with the greatest value - cost among those
         costing at most the seat's cash less its reserve (or nothing), else the first cheapest.
         """
-        count, limit = f"_count{n}", f"_limit{n}"
-        best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
-        # (the shortcuts below leave out or reorder the working out of guards and hints only where those
-        # cannot fail: when, or whether, they are worked out then changes nothing but time)
-        cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
-        done = len(s.options)
-        options = self._options(s)
-        # an offer whose done (gain 0, free) is always there: the best starts as done, at a gain just below
-        # (gains are whole numbers), so an entry gaining 0 or more beats it and there is always a pick
-        closes = s.repeat and s.done_when is None
-        tried = [option.k for option in options]
-        never = {option.k for option in options if closes and option.most_gain is not None and option.most_gain < 0}
-        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
-            tried.pop()
-        if any(not (options[k].cost.fixed and options[k].cost.value <= 0) for k in tried):  # not all free
-            # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
-            out.line(f"_r{n} = _agent{n}.reserve")
-            cash = self.round_read("cash") if seat == "g.actor" else f"g.bal[g.nacc + {seat}]"
-            out.line(f"{limit} = {cash} - (g.default_reserve if _r{n} is None else _r{n})")
-        out.line(f"{count} = 0")
-        # an option offered every time at no cost: the pick is never the cheapest of unaffordable entries
-        always_free = any(o.always and o.cost.fixed and o.cost.value <= 0 and o.guard is None for o in options)
-        if closes:
-            out.line(f"{', '.join(best)} = -1, {DONE}, {done}, None")
-        else:
-            out.line(f"{best[0]} = None" if always_free else f"{best[0]} = {cheap[0]} = None")
+        choice = _FoldedChoice(self, s, n, seat)
+        choice.start(out)
+        choice.search(out)
+        choice.close(out, prompt, site)
+        choice.record(out, names)
 
-        # the greatest fixed gain of a free option offered every time, among those tried so far: a later
-        # free option with a fixed gain no greater can never be the pick, it only counts
-        floor: list[int] = []
-
-        def judge(out: Code, option: _Option, at: str, var: str) -> None:
-            """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
-            cost, value, k = option.cost, option.value, option.k
-            free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
-            cost_code = cost.code if cost.fixed else f"_c{n}"
-            if not cost.fixed:
-                out.line(f"_c{n} = {cost.code}")
-            if free:
-                affordable = None
-            elif cost.fixed or (option.least_cost is not None and option.least_cost > 0):
-                affordable = f"{cost_code} <= {limit}"  # never free: affordable only within the limit
-            else:
-                affordable = f"({cost_code} <= {limit} or {cost_code} <= 0)"
-
-            def gain(out: Code, value: Compiled) -> None:
-                if cost.fixed and value.fixed:
-                    out.line(f"_g{n} = {value.value - cost.value!r}")
-                elif cost.fixed and cost.value == 0:
-                    out.line(f"_g{n} = {value.code}")
-                else:
-                    out.line(f"_g{n} = {value.code} - {cost_code}")
-
-            # a hint that can fail is worked out whatever the cost, as when the agent is asked
-            early = affordable is not None and not value.never_fails
-            if early:
-                gain(out, value)
-            if affordable is not None:
-                out.line(f"if {affordable}:")
-            with out.indented() if affordable is not None else contextlib.nullcontext():
-                unless = option.unless
-                # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
-                where = not early and closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
-                if where and unless is not None:
-                    out.line(f"if {unless[0]}:")
-                    value = unless[1]
-                with out.indented() if where else contextlib.nullcontext():
-                    if not early:
-                        gain(out, value)
-                    beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
-                    out.line(f"if {beats}:")
-                    out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
-            if not free and not (closes or always_free):  # else there is always an affordable entry
-                out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
-                out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
-
-        def only_counts(option: _Option) -> bool:
-            """Return True if an entry of this option can never be the pick (see `floor` and `never`)."""
-            cost, value = option.cost, option.value
-            free = cost.fixed and cost.value <= 0
-            return option.k in never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
-
-        def ties(option: _Option) -> bool:
-            """Return True if the entries of this option are many with one gain and cost: only the first can be
-            the pick, so it is compared once, after the loop, and the others are only counted."""
-            return option.var != "None" and option.cost.fixed and option.value.fixed and not only_counts(option)
-
-        def before(out: Code, option: _Option) -> None:
-            if ties(option):
-                out.line(f"_first{n}_{option.k} = None")
-
-        def consider(out: Code, option: _Option) -> None:
-            k, var = option.k, option.var
-            if only_counts(option):
-                out.line(f"{count} += 1")
-                return
-            if ties(option):
-                out.line(f"if _first{n}_{k} is None:")
-                out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
-                out.line(f"{count} += 1")
-                return
-            judge(out, option, count, var)
-            out.line(f"{count} += 1")
-            cost, value = option.cost, option.value
-            if option.always and cost.fixed and cost.value <= 0 and value.fixed:
-                floor[:] = [max(floor + [value.value - cost.value])]
-
-        def after(out: Code, option: _Option) -> None:
-            if ties(option):
-                out.line(f"if _first{n}_{option.k} is not None:")
-                with out.indented():
-                    judge(out, option, f"_first{n}_{option.k}", f"_bound{n}_{option.k}")
-
-        def settled(k: int) -> str | None:
-            """Return code testing that no entry of the options from `k` on can beat the best so far, once the
-            answer is recorded anyway (None if that is not known before the game)."""
-            gains = [options[j].most_gain for j in tried[tried.index(k) :]]
-            if k == tried[0] or options[k].var == "None" or None in gains or not safe(options[k]):
-                return None
-            most = max(gain for gain in gains if gain is not None)
-            if closes:
-                return f"{count} and {best[0]} >= {most}"
-            return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
-
-        def safe(option: _Option) -> bool:
-            """Return True if the option's guard and hints cannot fail."""
-            tests = (option.invariant, option.guard)  # code joined from several expressions' code
-            return (
-                all(code is None or cannot_fail(code) for code in tests)
-                and option.cost.never_fails
-                and option.value.never_fails
-            )
-
-        def found(out: Code, option: _Option) -> None:
-            out.line(f"{count} = 1")
-            if option.var != "None":
-                out.line("break")  # out of the option's loop
-
-        def look_for(out: Code, which) -> None:
-            """Generate the search for a legal entry of these options (is the offer made?), in the order of
-            their guards from the shortest: any order finds the same answer."""
-            if all(safe(options[k]) for k in which):
-                which = sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or ""))
-            for k in which:
-                out.line(f"if not {count}:")
-                with out.indented():
-                    self._legal(out, options, found, which=[k])
-
-        # an offer whose options tried all cost more than something: below the least of those costs, no
-        # entry is affordable, so the answer is done and only whether the offer is made is looked for
-        costs = [options[k].least_cost for k in tried]
-        unaffordable = closes and bool(costs) and all(c is not None and c > 0 for c in costs)
-        unaffordable = unaffordable and all(safe(option) for option in options)
-        if unaffordable:
-            out.line(f"if {limit} < {min(c for c in costs if c is not None)}:")
-            with out.indented():
-                look_for(out, range(len(s.options)))
-            out.line("else:")
-        with out.indented() if unaffordable else contextlib.nullcontext():
-            self._legal(out, options, consider, before, after, tried, settled)
-            if s.repeat:  # is the offer made? only looked for if nothing tried was legal
-                look_for(out, range(len(tried), len(s.options)))
-        if s.repeat:
-            out.line(f"if not {count}:")
-            out.line("    break")
-            if not closes:
-                if s.done_when is not None:
-                    out.line(f"if {self.code(s.done_when)}:")
-                with out.indented() if s.done_when is not None else contextlib.nullcontext():
-                    if not (floor and floor[0] >= 0):
-                        out.line(f"if {best[0]} is None or 0 > {best[0]}:")
-                        out.line(f"    {', '.join(best)} = 0, {DONE}, {done}, None")
-                    out.line(f"{count} += 1")
-        elif not floor:
-            out.line(f"if not {count}:")  # no legal option: the engine says so
-            out.line(f"    g.choose({seat}, {prompt}, [], {site})")
-        if not (floor or closes or always_free):
-            out.line(f"if {best[0]} is None:")
-            out.line(f"    {', '.join(best[1:])} = {', '.join(cheap[1:])}")
-        # one legal option is taken without asking; else recorded as Game.choose does (done makes two)
-        if not closes:
-            out.line(f"if {count} > 1:")
-        with out.indented() if not closes else contextlib.nullcontext():
-            out.line(f"g.decisions.append({best[1]})")
-            chooser = self.round_read("player") if seat == "g.actor" else seat
-            shown = self.text(self.m.templates.get(id(s), [s.prompt])).code  # reads the moment as the guards do
-            # in a rule's handler (not an action or card's own code), the rule running is that one
-            rule = "g.rule" if out.rule is None else str(out.rule)
-            names_ref = self.ref(names, "_names")
-            out.line(f"g.log.append(('decide', g.turn, {chooser}, {shown}, {names_ref}[{best[2]}], {rule}))")
-        out.line(f"_pick{n} = ({best[2]}, {best[3]})")
-
-    def _legal(self, out: Code, options: list[_Option], emit, before=None, after=None, which=None, settled=None):
+    def _legal(
+        self,
+        out: Code,
+        options: list[_Option],
+        emit: _Emit,
+        before: _Emit | None = None,
+        after: _Emit | None = None,
+        which: Iterable[int] | None = None,
+        settled: Callable[[int], str | None] | None = None,
+    ) -> None:
         """Generate the loops over a choice's options, calling `emit(out, option)` in each guard.
 
         `before` and `after(out, option)`, if given, are called just before
@@ -743,8 +587,7 @@ class StatementCompiler(ExpressionCompiler):
                 hoisted = loop and option.invariant is not None  # a test of the moment alone: made once
                 if binding is not None:
                     inner = (o.guard, o.cost, o.value)
-                    codes = [c for c in (option.invariant, option.guard) if c is not None]
-                    light = self.light_code(codes + [option.cost.code, option.value.code])
+                    light = not (option.guard_loops or option.cost.loops or option.value.loops)
                     coll = self.counted_loop(out, binding[1], self.iterable(binding[1]), inner, o.span, light)
                     if hoisted:
                         out.line(f"if {option.invariant}:")
@@ -768,17 +611,17 @@ class StatementCompiler(ExpressionCompiler):
                 if after is not None:
                     after(out, option)
 
-    def _s_Roll(self, out, s):
+    def _s_Roll(self, out: Code, s: ast.Roll) -> None:
         thrower = "None" if s.thrower is None else self.present(s.thrower, "the thrower")
         if s.dice != "dice":
             out.line(f"g.roll_set({self.dice_set_number(s.dice)}, {thrower})")
         else:
             out.line("g.roll()" if s.thrower is None else f"g.roll({thrower})")
 
-    def _s_GiveTurn(self, out, s):
+    def _s_GiveTurn(self, out: Code, s: ast.GiveTurn) -> None:
         out.line(f"g.give_turn({self.present(s.player, 'the player to play next')}, {self.span(s.span)})")
 
-    def _s_MoveSteps(self, out, s):
+    def _s_MoveSteps(self, out: Code, s: ast.MoveSteps) -> None:
         if s.stop_at is not None:
             stops = self.groups[s.stop_at] if s.stop_at in self.groups else (self.m.space_index[s.stop_at],)
             out.line(
@@ -792,33 +635,33 @@ class StatementCompiler(ExpressionCompiler):
         via = self.literal(self.groups[s.via]) if s.via is not None else "None"
         out.line(f"g.move_steps({self.code(s.steps)}, {s.direction == 'forward'}, {via}, {self.span(s.span)})")
 
-    def _s_MoveTo(self, out, s):
+    def _s_MoveTo(self, out: Code, s: ast.MoveTo) -> None:
         out.line(f"g.move_to({self.present(s.destination, 'the destination')})")
 
-    def _s_Send(self, out, s):
+    def _s_Send(self, out: Code, s: ast.Send) -> None:
         out.line(
             f"g.send({self.present(s.who, 'the player to send')}, {self.present(s.destination, 'the destination')})"
         )
 
-    def _s_Draw(self, out, s):
+    def _s_Draw(self, out: Code, s: ast.Draw) -> None:
         out.line(f"g.draw({s.deck!r})")
 
-    def _s_Give(self, out, s):
+    def _s_Give(self, out: Code, s: ast.Give) -> None:
         out.line(
             f"g.set_holder({self.present(s.card, 'the card to give')}, "
             f"{self.present(s.recipient, 'the player to receive it')})"
         )
 
-    def _s_Return(self, out, s):
+    def _s_Return(self, out: Code, s: ast.Return) -> None:
         out.line(f"g.return_card({self.present(s.card, 'the card to return')}, {s.deck!r})")
 
-    def _s_Shuffle(self, out, s):
+    def _s_Shuffle(self, out: Code, s: ast.Shuffle) -> None:
         out.line(f"g.shuffle({s.deck!r})")
 
-    def _s_Deal(self, out, s):
+    def _s_Deal(self, out: Code, s: ast.Deal) -> None:
         out.line(f"g.deal({self.code(s.count)}, {s.deck!r})")
 
-    def _s_Auction(self, out, s):
+    def _s_Auction(self, out: Code, s: ast.Auction) -> None:
         step = "1"
         if s.step is not None:
             compiled = self.expr(s.step)
@@ -834,31 +677,31 @@ class StatementCompiler(ExpressionCompiler):
             f"{self.code(s.proceeds)}, {self.span(s.span)}, {value})"
         )
 
-    def _s_Borrow(self, out, s):
+    def _s_Borrow(self, out: Code, s: ast.Borrow) -> None:
         out.line(f"g.borrow({self.code(s.amount)}, {self.code(s.interest)})")
 
-    def _s_RepayLoans(self, out, s):
+    def _s_RepayLoans(self, out: Code, s: ast.RepayLoans) -> None:
         out.line("g.repay_loans()" if s.interest else "g.repay_loans(interest=False)")
 
-    def _s_EndTurn(self, out, s):
+    def _s_EndTurn(self, out: Code, s: ast.EndTurn) -> None:
         out.line("raise _EndTurn()")
 
-    def _s_EndGame(self, out, s):
+    def _s_EndGame(self, out: Code, s: ast.EndGame) -> None:
         out.line("_end_game(g)")
 
-    def _s_Say(self, out, s):
+    def _s_Say(self, out: Code, s: ast.Say) -> None:
         out.line(f"g.say({self.text(self.m.templates.get(id(s), [s.text])).code})")
 
-    def _s_CheckEnd(self, out, s):
+    def _s_CheckEnd(self, out: Code, s: ast.CheckEnd) -> None:
         out.line("_check_end(g)")
 
-    def _s_Switch(self, out, s):
+    def _s_Switch(self, out: Code, s: ast.Switch) -> None:
         out.line(f"_switch(g, {self.rule_index[s.rule]}, {s.enable})")
 
-    def _s_Eliminate(self, out, s):
+    def _s_Eliminate(self, out: Code, s: ast.Eliminate) -> None:
         out.line(f"g.eliminate({self.present(s.who, 'the player to eliminate')})")
 
-    def _s_Do(self, out, s):
+    def _s_Do(self, out: Code, s: ast.Do) -> None:
         action = self.m.actions[s.action]
         if self.optimize and not action.params and s.action not in self.inlining and self._inlinable(action.body):
             # a short action without parameters or locals of its own: its statements written in place
@@ -868,7 +711,240 @@ class StatementCompiler(ExpressionCompiler):
             finally:
                 self.inlining.discard(s.action)
             return
-        out.line(f"_a_{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
+        out.line(f"{Prefix.ACTION}{s.action}(g{''.join(', ' + self.kept(a) for a in s.args)})")
+
+
+class _FoldedChoice:
+    """HeuristicAgent's choice of one `choose` or `offer`, written out step by step (StatementCompiler's
+    `_folded_choice` says what it does): `start` sets up the best entry so far, `search` goes through the
+    options, `close` settles an offer's done and a menu with no legal entry, `record` logs the answer.
+
+    Generated names end in the choice's number `n`: `_count` (the legal entries so far), `_limit` (what
+    the seat can spend), the best entry's `_gain`, `_at` (its index), `_option`, `_value` (its bound
+    value), and the same for the cheapest (`_cost`, `_cat`, `_coption`, `_cvalue`).
+    (The shortcuts leave out or reorder the working out of guards and hints only where those cannot fail:
+    when, or whether, they are worked out then changes nothing but time.)
+    """
+
+    def __init__(self, compiler: StatementCompiler, s: ast.Choose, n: str, seat: str):
+        self.compiler, self.s, self.n, self.seat = compiler, s, n, seat
+        self.count, self.limit = f"_count{n}", f"_limit{n}"
+        self.best = (f"_gain{n}", f"_at{n}", f"_option{n}", f"_value{n}")  # gain, index, option number, bound value
+        self.cheap = (f"_cost{n}", f"_cat{n}", f"_coption{n}", f"_cvalue{n}")  # the same for the cheapest
+        self.done = len(s.options)
+        self.options = options = compiler._options(s)
+        # an offer whose done (gain 0, free) is always there: the best starts as done, at a gain just below
+        # (gains are whole numbers), so an entry gaining 0 or more beats it and there is always a pick
+        self.closes = closes = s.repeat and s.done_when is None
+        self.tried = tried = [option.k for option in options]
+        self.never = never = {
+            option.k for option in options if closes and option.most_gain is not None and option.most_gain < 0
+        }
+        while tried and tried[-1] in never:  # the last ones need not even be counted: done is recorded as DONE
+            tried.pop()
+        # an option offered every time at no cost: the pick is never the cheapest of unaffordable entries
+        self.always_free = any(o.always and o.cost.fixed and o.cost.value <= 0 and o.guard is None for o in options)
+        # the greatest fixed gain of a free option offered every time, among those tried so far: a later
+        # free option with a fixed gain no greater can never be the pick, it only counts
+        self.floor: list[int] = []
+
+    def start(self, out: Code) -> None:
+        """Generate the seat's spending limit (where some option costs something) and the best entry so far
+        before any is found: done for an offer whose done is always there, else none."""
+        n, options, best = self.n, self.options, self.best
+        if any(not (options[k].cost.fixed and options[k].cost.value <= 0) for k in self.tried):  # not all free
+            # the agent's own reserve, else the rules' money scale (HeuristicAgent.reserve_for)
+            out.line(f"_r{n} = _agent{n}.reserve")
+            seat = self.seat
+            cash = self.compiler.round_read("cash") if seat == "g.actor" else f"g.bal[g.nacc + {seat}]"
+            out.line(f"{self.limit} = {cash} - (g.default_reserve if _r{n} is None else _r{n})")
+        out.line(f"{self.count} = 0")
+        if self.closes:
+            out.line(f"{', '.join(best)} = -1, {DONE}, {self.done}, None")
+        else:
+            out.line(f"{best[0]} = None" if self.always_free else f"{best[0]} = {self.cheap[0]} = None")
+
+    def judge(self, out: Code, option: _Option, at: str, var: str) -> None:
+        """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
+        n, limit, best, cheap, closes = self.n, self.limit, self.best, self.cheap, self.closes
+        cost, value, k = option.cost, option.value, option.k
+        free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
+        cost_code = cost.code if cost.fixed else f"_c{n}"
+        if not cost.fixed:
+            out.line(f"_c{n} = {cost.code}")
+        if free:
+            affordable = None
+        elif cost.fixed or (option.least_cost is not None and option.least_cost > 0):
+            affordable = f"{cost_code} <= {limit}"  # never free: affordable only within the limit
+        else:
+            affordable = f"({cost_code} <= {limit} or {cost_code} <= 0)"
+        # a hint that can fail is worked out whatever the cost, as when the agent is asked
+        early = affordable is not None and not value.never_fails
+        if early:
+            self.gain(out, option, cost_code, value)
+        if affordable is not None:
+            out.line(f"if {affordable}:")
+        with out.indented() if affordable is not None else contextlib.nullcontext():
+            unless = option.unless
+            # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
+            where = not early and closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
+            if where and unless is not None:
+                out.line(f"if {unless[0]}:")
+                value = unless[1]
+            with out.indented() if where else contextlib.nullcontext():
+                if not early:
+                    self.gain(out, option, cost_code, value)
+                beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
+                out.line(f"if {beats}:")
+                out.line(f"    {', '.join(best)} = _g{n}, {at}, {k}, {var}")
+        if not free and not (closes or self.always_free):  # else there is always an affordable entry
+            out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
+            out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
+
+    def gain(self, out: Code, option: _Option, cost_code: str, value: Compiled) -> None:
+        """Generate `_g{n}`, the entry's gain: `value` (the option's hint, or the part of it that counts) less
+        its cost."""
+        n, cost = self.n, option.cost
+        if cost.fixed and value.fixed:
+            out.line(f"_g{n} = {value.value - cost.value!r}")
+        elif cost.fixed and cost.value == 0:
+            out.line(f"_g{n} = {value.code}")
+        else:
+            out.line(f"_g{n} = {value.code} - {cost_code}")
+
+    def only_counts(self, option: _Option) -> bool:
+        """Return True if an entry of this option can never be the pick (see `floor` and `never`)."""
+        cost, value, floor = option.cost, option.value, self.floor
+        free = cost.fixed and cost.value <= 0
+        return option.k in self.never or (free and value.fixed and bool(floor) and value.value - cost.value <= floor[0])
+
+    def ties(self, option: _Option) -> bool:
+        """Return True if the entries of this option are many with one gain and cost: only the first can be
+        the pick, so it is compared once, after the loop, and the others are only counted."""
+        return option.var != "None" and option.cost.fixed and option.value.fixed and not self.only_counts(option)
+
+    def before(self, out: Code, option: _Option) -> None:
+        """Generate what comes before the option's loop: no first entry of its ties yet."""
+        if self.ties(option):
+            out.line(f"_first{self.n}_{option.k} = None")
+
+    def consider(self, out: Code, option: _Option) -> None:
+        """Generate what a legal entry of the option does: count it, and compare it with the best so far."""
+        n, count = self.n, self.count
+        k, var = option.k, option.var
+        if self.only_counts(option):
+            out.line(f"{count} += 1")
+            return
+        if self.ties(option):
+            out.line(f"if _first{n}_{k} is None:")
+            out.line(f"    _first{n}_{k}, _bound{n}_{k} = {count}, {var}")
+            out.line(f"{count} += 1")
+            return
+        self.judge(out, option, count, var)
+        out.line(f"{count} += 1")
+        cost, value = option.cost, option.value
+        if option.always and cost.fixed and cost.value <= 0 and value.fixed:
+            self.floor[:] = [max(self.floor + [value.value - cost.value])]
+
+    def after(self, out: Code, option: _Option) -> None:
+        """Generate what comes after the option's loop: its ties' first entry compared."""
+        n = self.n
+        if self.ties(option):
+            out.line(f"if _first{n}_{option.k} is not None:")
+            with out.indented():
+                self.judge(out, option, f"_first{n}_{option.k}", f"_bound{n}_{option.k}")
+
+    def settled(self, k: int) -> str | None:
+        """Return code testing that no entry of the options from `k` on can beat the best so far, once the
+        answer is recorded anyway (None if that is not known before the game)."""
+        options, tried, best, count = self.options, self.tried, self.best, self.count
+        gains = [options[j].most_gain for j in tried[tried.index(k) :]]
+        if k == tried[0] or options[k].var == "None" or None in gains or not self.safe(options[k]):
+            return None
+        most = max(gain for gain in gains if gain is not None)
+        if self.closes:
+            return f"{count} and {best[0]} >= {most}"
+        return f"{count} > 1 and {best[0]} is not None and {best[0]} >= {most}"
+
+    @staticmethod
+    def safe(option: _Option) -> bool:
+        """Return True if the option's guard and hints cannot fail."""
+        return not option.guard_fails and option.cost.never_fails and option.value.never_fails
+
+    def found(self, out: Code, option: _Option) -> None:
+        """Generate what a legal entry does when only whether there is one is looked for."""
+        out.line(f"{self.count} = 1")
+        if option.var != "None":
+            out.line("break")  # out of the option's loop
+
+    def look_for(self, out: Code, which: Iterable[int]) -> None:
+        """Generate the search for a legal entry of these options (is the offer made?), in the order of
+        their guards from the shortest: any order finds the same answer."""
+        options = self.options
+        if all(self.safe(options[k]) for k in which):
+            which = sorted(which, key=lambda k: len(options[k].guard or "") + len(options[k].invariant or ""))
+        for k in which:
+            out.line(f"if not {self.count}:")
+            with out.indented():
+                self.compiler._legal(out, options, self.found, which=[k])
+
+    def search(self, out: Code) -> None:
+        """Generate the loops over the options that find the best entry, or, in an offer whose options all
+        cost more than the seat can spend, only whether the offer is made."""
+        options, tried, s = self.options, self.tried, self.s
+        # an offer whose options tried all cost more than something: below the least of those costs, no
+        # entry is affordable, so the answer is done and only whether the offer is made is looked for
+        costs = [options[k].least_cost for k in tried]
+        unaffordable = self.closes and bool(costs) and all(c is not None and c > 0 for c in costs)
+        unaffordable = unaffordable and all(self.safe(option) for option in options)
+        if unaffordable:
+            out.line(f"if {self.limit} < {min(c for c in costs if c is not None)}:")
+            with out.indented():
+                self.look_for(out, range(len(s.options)))
+            out.line("else:")
+        with out.indented() if unaffordable else contextlib.nullcontext():
+            self.compiler._legal(out, options, self.consider, self.before, self.after, tried, self.settled)
+            if s.repeat:  # is the offer made? only looked for if nothing tried was legal
+                self.look_for(out, range(len(tried), len(s.options)))
+
+    def close(self, out: Code, prompt: str, site: str) -> None:
+        """Generate the end of the search: an offer with no legal entry ends; its done is weighed where it is
+        not always there; a menu with no legal entry goes to the engine, and one with none affordable takes
+        the cheapest."""
+        s, count, best, floor = self.s, self.count, self.best, self.floor
+        if s.repeat:
+            out.line(f"if not {count}:")
+            out.line("    break")
+            if not self.closes:
+                if s.done_when is not None:
+                    out.line(f"if {self.compiler.code(s.done_when)}:")
+                with out.indented() if s.done_when is not None else contextlib.nullcontext():
+                    if not (floor and floor[0] >= 0):
+                        out.line(f"if {best[0]} is None or 0 > {best[0]}:")
+                        out.line(f"    {', '.join(best)} = 0, {DONE}, {self.done}, None")
+                    out.line(f"{count} += 1")
+        elif not floor:
+            out.line(f"if not {count}:")  # no legal option: the engine says so
+            out.line(f"    g.choose({self.seat}, {prompt}, [], {site})")
+        if not (floor or self.closes or self.always_free):
+            out.line(f"if {best[0]} is None:")
+            out.line(f"    {', '.join(best[1:])} = {', '.join(self.cheap[1:])}")
+
+    def record(self, out: Code, names: tuple[str, ...]) -> None:
+        """Generate the answer recorded and logged as Game.choose does (one legal option is taken without
+        asking; done makes two), and `_pick{n}`."""
+        compiler, s, best, n = self.compiler, self.s, self.best, self.n
+        if not self.closes:
+            out.line(f"if {self.count} > 1:")
+        with out.indented() if not self.closes else contextlib.nullcontext():
+            out.line(f"g.decisions.append({best[1]})")
+            chooser = compiler.round_read("player") if self.seat == "g.actor" else self.seat
+            shown = compiler.text(compiler.m.templates.get(id(s), [s.prompt])).code  # reads the moment as the guards do
+            # in a rule's handler (not an action or card's own code), the rule running is that one
+            rule = "g.rule" if out.rule is None else str(out.rule)
+            names_ref = compiler.ref(names, Prefix.OPTION_NAMES)
+            out.line(f"g.log.append(('decide', g.turn, {chooser}, {shown}, {names_ref}[{best[2]}], {rule}))")
+        out.line(f"_pick{n} = ({best[2]}, {best[3]})")
 
 
 _STATEMENTS = named_dispatch_table(StatementCompiler, ast.Stmt, "_s_")

@@ -26,8 +26,10 @@ import contextlib
 import functools
 import hashlib
 import linecache
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import attrs
 
 from ..checking.loader import RuleSet, load_modules, load_text, warnings_of
 from ..checking.options import resolve_options
@@ -38,8 +40,12 @@ from ..language.parser import parse
 from ..program.compiled import DiceSet, Program, is_reconstruction
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
+from .generated_names import GAME, Prefix
 from .pyast_pass import read_game_lists_once
 from .stepped_pass import build_stepped
+
+if TYPE_CHECKING:
+    from ..program.game_contract import RulesGame
 
 
 class Compiler(StatementCompiler):
@@ -49,7 +55,7 @@ class Compiler(StatementCompiler):
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
         """Generate `def name(g, params): body` into the program source; return its name."""
         out = Code()
-        out.line(f"def {name}({', '.join(['g'] + params)}):")
+        out.line(f"def {name}({', '.join([GAME] + params)}):")
         with out.indented():
             body(out)
         if self.source:
@@ -58,7 +64,7 @@ class Compiler(StatementCompiler):
         self.source.append("\n".join(out.lines))
         return name
 
-    def statements_function(self, prefix: str, stmts, counted: Any = None) -> str:
+    def statements_function(self, prefix: str, stmts: Sequence[ast.Stmt], counted: Any = None) -> str:
         """Generate a function running `stmts` (each run of `counted`, a card or trigger, counted for coverage)."""
         return self.function(self._unique(prefix), [], lambda out: self.counted_block(out, counted, stmts))
 
@@ -118,12 +124,33 @@ class Compiler(StatementCompiler):
         return made[key]
 
     def compile(self, build: bool = True) -> Program | None:
-        """Return the Program; with `build=False` only generate its source (folding every fixed value), return None."""
-        m, rs = self.m, self.rs
-        spaces = m.spaces
-        card_names, card_texts, card_space, card_deck, effects = [], [], [], [], []  # type: ignore[var-annotated]
-        card_reconstructed: list[bool] = []
-        card_share: list[int | None] = []
+        """Return the Program; with `build=False` only generate its source (folding every fixed value), return None.
+
+        The steps, in the order their functions are written into the source:
+        the title deeds, the rules' functions and actions, the decks' cards,
+        the dispatchers of events, then the triggers, ends, score and decks'
+        conditions; the source is then run, and the Program made of it all.
+        """
+        cards = self._title_deeds()
+        self._functions_and_actions()
+        self._deck_cards(cards)
+        entries = self._entry_points()
+        source = "\n\n".join(self.source) + "\n"
+        if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
+            compile(source, f"<compiled {self.rs.name}>", "exec")
+            return None
+        code = read_game_lists_once(source) if self.optimize else source
+        filename = _registered(self.rs.name, source)
+        exec(compile(code, filename, "exec"), self.ns)  # generated from the checked AST only
+        for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
+            cards.texts[index] = self.fixed_text(card, card.text)
+        return self._program(source, filename, cards, entries)
+
+    def _title_deeds(self) -> _Cards:
+        """Return the cards with the title deeds alone, first, one for each titled space in board order (and
+        set `title_card` and `titled`)."""
+        m, spaces = self.m, self.m.spaces
+        cards = _Cards()
         self.title_card = [None] * len(spaces)
         self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
@@ -136,65 +163,67 @@ class Compiler(StatementCompiler):
 
         for i, s in enumerate(spaces):
             if m.kinds[s.kind].titled:
-                self.title_card[i] = len(card_names)
-                card_names.append(s.name)
-                card_texts.append(s.label)
-                card_space.append(i)
-                card_deck.append(title_deck_of(i))
-                card_reconstructed.append(is_reconstruction(m.decks[card_deck[-1]]) if card_deck[-1] else False)
-                card_share.append(None)
-                effects.append(None)
-        for f in m.functions.values():
+                self.title_card[i] = len(cards.names)
+                deck = title_deck_of(i)
+                cards.add(s.name, s.label, i, deck, is_reconstruction(m.decks[deck]) if deck else False, None, None)
+        return cards
+
+    def _functions_and_actions(self) -> None:
+        """Generate a Python function for each function and action of the rules (`_f_NAME`, `_a_NAME`)."""
+        for f in self.m.functions.values():
             # the checker gives a function's parameters the first slots of its own frame
             self.note_origins(f.body)
             self.function(
-                f"_f_{f.name}",
+                f"{Prefix.FUNCTION}{f.name}",
                 [self.local(i, p.name) for i, p in enumerate(f.params)],
                 lambda out, f=f: self.return_expression(out, f.body),  # type: ignore[misc]
             )
-        for a in m.actions.values():
+        for a in self.m.actions.values():
             self.function(
-                f"_a_{a.name}",
+                f"{Prefix.ACTION}{a.name}",
                 [self.local(self.m.refs[id(p)][1], p.name) for p in a.params],
                 lambda out, a=a: self.counted_block(out, a, a.body),  # type: ignore[misc]
             )
-        deck_cards: dict[str, list[int]] = {}
-        texts_to_fill: list[tuple[int, ast.CardDecl]] = []
-        effect_names: list[str | None] = [None] * len(card_names)
-        for d in m.decks.values():
+
+    def _deck_cards(self, cards: _Cards) -> None:
+        """Add the decks' cards (each copy one card) after the title deeds, generating a function for each
+        card's effect, and list each deck's cards (a deck of titles holds its title deeds)."""
+        for d in self.m.decks.values():
             if d.of_titles:
-                deck_cards[d.name] = [c for c in self.title_card if c is not None and card_deck[c] == d.name]
+                cards.deck_cards[d.name] = [c for c in self.title_card if c is not None and cards.deck[c] == d.name]
                 continue
-            deck_cards[d.name] = []
+            cards.deck_cards[d.name] = []
             for c in d.cards:
                 name = self.statements_function("_card", c.body, c)
+                share = self.m.space_index[c.share_of] if c.share_of is not None else None
                 for _ in range(c.copies):
-                    deck_cards[d.name].append(len(card_names))
-                    card_names.append(c.name)
-                    card_texts.append(c.text)  # its holes are worked out once the functions exist (below)
-                    texts_to_fill.append((len(card_texts) - 1, c))
-                    card_space.append(None)  # type: ignore[arg-type]
-                    card_deck.append(d.name)
-                    card_reconstructed.append(is_reconstruction(d) or is_reconstruction(c))
-                    card_share.append(m.space_index[c.share_of] if c.share_of is not None else None)
-                    effect_names.append(name)
-        handlers = [(ri, h) for ri, rule in enumerate(m.rules) for h in rule.handlers]
+                    cards.deck_cards[d.name].append(len(cards.names))
+                    cards.texts_to_fill.append((len(cards.names), c))
+                    # its text's holes are worked out once the functions exist (compile)
+                    cards.add(c.name, c.text, None, d.name, is_reconstruction(d) or is_reconstruction(c), share, name)
+
+    def _entry_points(self) -> _EntryPoints:
+        """Generate the functions the engine calls: the dispatchers of each event's handlers (one per
+        distinct list), the triggers whose condition the options do not make false, the ends, the score,
+        and the decks' conditions; return their names."""
+        m, spaces = self.m, self.m.spaces
         events: dict[str, list] = {"setup": [], "turn": [], "shortfall": []}
         land: list[list] = [[] for _ in spaces]
         passing: list[list] = [[] for _ in spaces]
-        for ri, h in handlers:
+        for ri, h in ((ri, h) for ri, rule in enumerate(m.rules) for h in rule.handlers):
             if h.event in events:
                 events[h.event].append((ri, h))
                 continue
             target = land if h.event == "land" else passing
+            members: Iterable[int]
             if h.selector is None:
                 members = range(len(spaces))
             elif h.selector in m.space_index:
-                members = [m.space_index[h.selector]]  # type: ignore[assignment]
+                members = [m.space_index[h.selector]]
             else:
-                members = m.groups[h.selector]  # type: ignore[assignment]
-            for s in members:  # type: ignore[assignment]
-                target[s].append((ri, h))  # type: ignore[call-overload]
+                members = m.groups[h.selector]
+            for space in members:
+                target[space].append((ri, h))
         dispatchers: dict[tuple, str] = {}
         event_names = {event: self.dispatcher(entries, dispatchers) for event, entries in events.items()}
         land_names = [self.dispatcher(entries, dispatchers) for entries in land]
@@ -216,21 +245,17 @@ class Compiler(StatementCompiler):
         enabled_names = {
             d.name: self.expression_function("_enabled", d.enabled) for d in m.decks.values() if d.enabled is not None
         }
-        source = "\n\n".join(self.source) + "\n"
-        if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
-            compile(source, f"<compiled {rs.name}>", "exec")
-            return None
-        code = read_game_lists_once(source) if self.optimize else source
-        filename = _registered(rs.name, source)
-        exec(compile(code, filename, "exec"), self.ns)  # generated from the checked AST only
-        ns = self.ns
-        for index, card in texts_to_fill:  # a hole may call a function the plain translation does not fold
-            card_texts[index] = self.fixed_text(card, card.text)
+        return _EntryPoints(event_names, land_names, pass_names, trigger_names, end_names, score_name, enabled_names)
 
-        def no_effect(g):
+    def _program(self, source: str, filename: str, cards: _Cards, entries: _EntryPoints) -> Program:
+        """Return the Program of the generated source, once run into the namespace under `filename` (which its
+        stepped twin runs under too)."""
+        m, rs, ns, spaces = self.m, self.rs, self.ns, self.m.spaces
+
+        def no_effect(g: RulesGame) -> None:
             return None
 
-        card_effects = [ns[name] if name else no_effect for name in effect_names]
+        card_effects = [ns[name] if name else no_effect for name in cards.effect_names]
         function = lambda name: ns[name] if name else None  # noqa: E731
         header = m.header
         return Program(
@@ -252,36 +277,36 @@ class Compiler(StatementCompiler):
             game_var_init=[self.constant(v.initial) for v in m.game_vars.values()],
             player_var_init=[self.constant(v.initial) for v in m.player_vars.values()],
             space_var_init=[[self.constant(v.initial)] * len(spaces) for v in m.space_vars.values()],
-            card_names=card_names,
-            card_texts=card_texts,
-            card_space=card_space,  # type: ignore[arg-type]
-            card_deck=card_deck,
+            card_names=cards.names,
+            card_texts=cards.texts,
+            card_space=cards.space,
+            card_deck=cards.deck,
             title_card=self.title_card,
             card_effects=card_effects,
-            deck_cards=deck_cards,
+            deck_cards=cards.deck_cards,
             deck_kept={d.name: d.kept for d in m.decks.values()},
             deck_enabled={
-                d.name: (ns[enabled_names[d.name]] if d.name in enabled_names else (lambda g: True))
+                d.name: (ns[entries.enabled[d.name]] if d.name in entries.enabled else (lambda g: True))
                 for d in m.decks.values()
             },
             rule_names=[r.name for r in m.rules],
             rule_off=[r.off for r in m.rules],
             rule_replaces=[tuple(self.rule_index[x] for x in r.replaces) for r in m.rules],
-            triggers=[(ri, ns[cond], ns[body], repeat) for ri, cond, body, repeat in trigger_names],
+            triggers=[(ri, ns[cond], ns[body], repeat) for ri, cond, body, repeat in entries.triggers],
             rule_spans=[r.span for r in m.rules],
-            on_setup=function(event_names["setup"]),
-            on_turn=function(event_names["turn"]),
-            on_shortfall=function(event_names["shortfall"]),
-            on_land=[function(name) for name in land_names],
-            on_pass=[function(name) for name in pass_names],
+            on_setup=function(entries.events["setup"]),
+            on_turn=function(entries.events["turn"]),
+            on_shortfall=function(entries.events["shortfall"]),
+            on_land=[function(name) for name in entries.land],
+            on_pass=[function(name) for name in entries.passing],
             end_conditions=[
-                (ns[name], e.provenance.source if e.provenance else f"line {e.span.line}") for name, e in end_names
+                (ns[name], e.provenance.source if e.provenance else f"line {e.span.line}") for name, e in entries.ends
             ],
-            score=ns[score_name] if score_name else None,
+            score=ns[entries.score] if entries.score else None,
             python_source=source,
             line_table=tuple(self.line_table),
-            card_reconstructed=card_reconstructed,
-            card_share=card_share,
+            card_reconstructed=cards.reconstructed,
+            card_share=cards.share,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
             origins=self.origins,
             var_types=tuple(
@@ -304,6 +329,53 @@ class Compiler(StatementCompiler):
                 build_stepped, source=source, namespace=ns, filename=filename, optimize=self.optimize
             ),
         )
+
+
+@attrs.define
+class _Cards:
+    """The cards of a program as Compiler.compile gathers them, by card number: the title deeds first, then
+    each deck's cards, a card of n copies n times."""
+
+    names: list[str] = attrs.Factory(list)
+    texts: list[str] = attrs.Factory(list)
+    space: list[int | None] = attrs.Factory(list)  # a title deed's space
+    deck: list[str] = attrs.Factory(list)  # its deck's name ("" for a title deed in no deck)
+    reconstructed: list[bool] = attrs.Factory(list)
+    share: list[int | None] = attrs.Factory(list)  # the space a share card is a share of
+    effect_names: list[str | None] = attrs.Factory(list)  # the generated function of its effect
+    deck_cards: dict[str, list[int]] = attrs.Factory(dict)  # by deck: its cards' numbers
+    texts_to_fill: list[tuple[int, ast.CardDecl]] = attrs.Factory(list)  # cards whose text has holes to fill
+
+    def add(
+        self,
+        name: str,
+        text: str,
+        space: int | None,
+        deck: str,
+        reconstructed: bool,
+        share: int | None,
+        effect: str | None,
+    ) -> None:
+        """Add one card, numbered len(names)."""
+        self.names.append(name)
+        self.texts.append(text)
+        self.space.append(space)
+        self.deck.append(deck)
+        self.reconstructed.append(reconstructed)
+        self.share.append(share)
+        self.effect_names.append(effect)
+
+
+class _EntryPoints(NamedTuple):
+    """The names of the generated functions the engine calls (None where nothing is to be run)."""
+
+    events: dict[str, str | None]  # setup, turn, shortfall
+    land: list[str | None]  # by space
+    passing: list[str | None]  # by space
+    triggers: list[tuple[int, str, str, bool]]  # (rule, condition, body, repeat)
+    ends: list[tuple[str, ast.EndDecl]]
+    score: str | None
+    enabled: dict[str, str]  # by deck
 
 
 def fixed_value_problems(ruleset: RuleSet, options: dict[str, Any] | None = None) -> list[Diagnostic]:

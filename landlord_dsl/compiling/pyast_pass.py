@@ -8,7 +8,9 @@ expression calls it again on the same list, keeping the source's line numbers.
 from __future__ import annotations
 
 import ast as pyast
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from .generated_names import GAME, Prefix, is_owner_getter
 
 # The game's lists that nothing rebinds while a turn is played (only Game.restore
 # does, between turns; everything else changes them in place), and the per-variable
@@ -34,7 +36,7 @@ class _GameListReads(pyast.NodeTransformer):
         self.counting = True
         for node in function.body:
             self.visit(node)
-        self.alias = {key: f"_h_{key}" for key, count in self.counts.items() if count >= 2}
+        self.alias = {key: f"{Prefix.PASS_ALIAS}{key}" for key, count in self.counts.items() if count >= 2}
         self.counting = False
 
     @staticmethod
@@ -42,7 +44,7 @@ class _GameListReads(pyast.NodeTransformer):
         if (
             isinstance(node, pyast.Attribute)
             and isinstance(node.value, pyast.Name)
-            and node.value.id == "g"
+            and node.value.id == GAME
             and isinstance(node.ctx, pyast.Load)
             and (node.attr in _STABLE_LISTS or node.attr in _STABLE_DURING_A_CALL)
         ):
@@ -52,7 +54,7 @@ class _GameListReads(pyast.NodeTransformer):
             and isinstance(node.ctx, pyast.Load)
             and isinstance(node.value, pyast.Attribute)
             and isinstance(node.value.value, pyast.Name)
-            and node.value.value.id == "g"
+            and node.value.value.id == GAME
             and node.value.attr in _STABLE_ROWS
             and isinstance(node.slice, pyast.Constant)
             and isinstance(node.slice.value, int)
@@ -60,11 +62,11 @@ class _GameListReads(pyast.NodeTransformer):
             return f"{node.value.attr}{node.slice.value}"
         return None
 
-    def visit(self, node):
-        if isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and "g" in {a.arg for a in node.args.args}:
+    def visit(self, node: pyast.AST) -> Any:
+        if isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and GAME in {a.arg for a in node.args.args}:
             return node  # another game's g, as far as this pass can tell
         key = self._key(node)
-        if key is not None:
+        if key is not None and isinstance(node, pyast.expr):  # (a key is only of an attribute or subscript)
             if self.counting:
                 self.counts[key] = self.counts.get(key, 0) + 1
                 self.reads[key] = node
@@ -87,7 +89,7 @@ def read_game_lists_once(source: str) -> pyast.Module:
     are the source's, so tracebacks and profiles point into it."""
     tree = pyast.parse(source)
     for function in tree.body:
-        if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == "g":
+        if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == GAME:
             _GameListReads(function).rewrite(function)
             _SharedGetterCalls(function).rewrite()
     return pyast.fix_missing_locations(tree)
@@ -101,7 +103,7 @@ def _getter_call(node: pyast.AST) -> str | None:
     getter, (arg,) = node.func, node.args
     if isinstance(getter, pyast.Subscript) and isinstance(getter.slice, (pyast.Name, pyast.Constant)):
         getter = getter.value
-    if not (isinstance(getter, pyast.Name) and getter.id.startswith("_og")):
+    if not (isinstance(getter, pyast.Name) and is_owner_getter(getter.id)):
         return None
     if not (isinstance(arg, pyast.Name) or (isinstance(arg, pyast.Attribute) and isinstance(arg.value, pyast.Name))):
         return None
@@ -149,7 +151,7 @@ class _SharedGetterCalls:
             parent, field_name, index, call, source = place
             if id(place) in read:  # made first: store the result
                 self.counter += 1
-                names[id(place)] = f"_got{self.counter}"
+                names[id(place)] = f"{Prefix.PASS_SHARED}{self.counter}"
                 new: pyast.expr = pyast.NamedExpr(pyast.Name(names[id(place)], pyast.Store()), call)
             elif source is not None:
                 new = pyast.Name(names[id(source)], pyast.Load())

@@ -2,13 +2,18 @@
 
 Types are small strings: int, bool, text, none, player, space, card, account,
 group, deck, dice, payee (a player or an account), list[T], choice[NAME] (one
-of the texts a choice or an option lists), and a trailing
-'?' for "or none" (player? is an owner that may be absent). `any` is used
+of the texts a choice or an option lists), table[NAME], dice[NAME] (a declared
+set of dice), and a trailing '?' for "or none" (player? is an owner that may be
+absent). They are made by the functions here (list_of, optional, ...) and taken
+apart only by `parse_type`. `any` is used
 only to stop one error from causing a cascade of others. The built-in
 functions are declared, with their signatures, in landlord_dsl.checking.builtins.
 """
 
 from __future__ import annotations
+
+import functools
+from typing import NamedTuple
 
 INT, BOOL, TEXT, NONE, ANY = "int", "bool", "text", "none", "any"
 PLAYER, SPACE, CARD, ACCOUNT, GROUP, DECK, DICE, PAYEE = (
@@ -23,57 +28,104 @@ PLAYER, SPACE, CARD, ACCOUNT, GROUP, DECK, DICE, PAYEE = (
 )
 
 
+class TypeParts(NamedTuple):
+    """A type string taken apart (`parse_type`): `list[space]?` is (list, space, True)."""
+
+    kind: str  # the type's name before any brackets or `?`: int, player, list, table, choice, dice, ...
+    argument: str | None  # what its brackets hold: the item type of a list, the name of a table, choice or dice
+    optional: bool  # "or none": a trailing `?`
+
+    @property
+    def required(self) -> str:
+        """Return the type without its `?` (the type itself if it has none)."""
+        return self.kind if self.argument is None else f"{self.kind}[{self.argument}]"
+
+    def __str__(self) -> str:
+        return self.required + ("?" if self.optional else "")
+
+
+@functools.lru_cache(maxsize=1024)
+def parse_type(type_: str) -> TypeParts:
+    """Return a type string taken apart; raise ValueError if it is not one (its brackets do not close at its end)."""
+    optional = type_.endswith("?")
+    required = type_.removesuffix("?") if optional else type_
+    kind, bracket, rest = required.partition("[")
+    if not bracket:
+        return TypeParts(kind, None, optional)
+    argument, closing, after = rest.rpartition("]")
+    if not closing or after or not kind or not argument:
+        raise ValueError(f"not a type: {type_!r}")
+    return TypeParts(kind, argument, optional)
+
+
+def _of(kind: str, argument: str) -> str:
+    return str(TypeParts(kind, argument, False))
+
+
+def _argument(type_: str, kind: str) -> str | None:
+    """Return what the brackets of a `kind[...]` type, or of one that may be none, hold; else None."""
+    parts = parse_type(type_)
+    return parts.argument if parts.kind == kind else None
+
+
 def list_of(item: str) -> str:
-    return f"list[{item}]"
+    """Return the type of a list of `item`s."""
+    return _of("list", item)
 
 
 def table_of(name: str) -> str:
     """Return the type of a table value: it remembers which table, for its key and value types."""
-    return f"table[{name}]"
+    return _of("table", name)
 
 
 def table_name(type_: str) -> str | None:
     """Return the table a table type refers to, or None."""
-    return type_[6:-1] if type_.startswith("table[") else None
+    return _argument(type_, "table")
 
 
 def choice_of(name: str) -> str:
     """Return the type of the values of a choice (or of an option that lists its values)."""
-    return f"choice[{name}]"
+    return _of("choice", name)
 
 
 def choice_name(type_: str) -> str | None:
     """Return the choice a choice type refers to, or None."""
-    return type_[7:-1] if type_.startswith("choice[") else None
+    return _argument(type_, "choice")
 
 
 def dice_set_of(name: str) -> str:
     """Return the type of a declared set of dice (`dice NAME ...`): it remembers which set, for its faces."""
-    return f"dice[{name}]"
+    return _of("dice", name)
 
 
 def dice_set_name(type_: str) -> str | None:
     """Return the declared set of dice a type refers to, or None (the edition's own `dice` is DICE)."""
-    return type_[5:-1] if type_.startswith("dice[") else None
+    return _argument(type_, "dice")
 
 
 def element_of(type_: str) -> str | None:
     """Return the element type of an iterable type, or None."""
     if type_ == GROUP:
         return SPACE
-    if type_.startswith("list[") and type_.endswith("]"):
-        return type_[5:-1]
     if type_ == ANY:
         return ANY
-    return None
+    return None if is_optional(type_) else _argument(type_, "list")  # a list that may be none is not iterable
+
+
+def is_optional(type_: str) -> bool:
+    """Return True if a type says "or none" (a trailing `?`)."""
+    return parse_type(type_).optional
 
 
 def optional(type_: str) -> str:
-    return type_ if type_.endswith("?") or type_ in (ANY, NONE) else type_ + "?"
+    """Return the type "or none" of a type (itself if it already may be none)."""
+    return type_ if type_ in (ANY, NONE) else str(parse_type(type_)._replace(optional=True))
 
 
+@functools.lru_cache(maxsize=1024)
 def strip_optional(type_: str) -> str:
-    return type_[:-1] if type_.endswith("?") else type_
+    """Return a type without its "or none"."""
+    return parse_type(type_).required
 
 
 def compatible(expected: str, actual: str) -> bool:
@@ -84,9 +136,9 @@ def compatible(expected: str, actual: str) -> bool:
         return strip_optional(actual) in (PLAYER, ACCOUNT, PAYEE)
     if expected == TEXT and choice_name(actual) is not None:
         return True  # a choice's value is a text; a text is no choice's value (see checker's `conform`)
-    if expected.endswith("?"):
-        return actual == NONE or compatible(expected[:-1], strip_optional(actual))
-    if expected == "list[any]":
+    if is_optional(expected):
+        return actual == NONE or compatible(strip_optional(expected), strip_optional(actual))
+    if expected == list_of(ANY):
         return element_of(actual) is not None
     if element_of(expected) is not None and element_of(actual) is not None:
         return compatible(element_of(expected), element_of(actual))  # type: ignore[arg-type]
@@ -98,7 +150,7 @@ def comparable(a: str, b: str) -> bool:
     if ANY in (a, b):
         return True
     if NONE in (a, b):
-        return a.endswith("?") or b.endswith("?") or NONE == a == b or PAYEE in (a, b)
+        return is_optional(a) or is_optional(b) or NONE == a == b or PAYEE in (a, b)
     a, b = strip_optional(a), strip_optional(b)
     if PAYEE in (a, b):
         return {a, b} <= {PLAYER, ACCOUNT, PAYEE}
@@ -123,27 +175,28 @@ _PLURAL = {
 
 
 def _plural(type_: str) -> str:
-    if type_.startswith("list["):
-        return f"lists of {_plural(type_[5:-1])}"
-    if type_.endswith("?"):
-        return f"{_plural(type_[:-1])} or nones"
-    if type_.startswith("choice["):
-        return f"'{choice_name(type_)}' values"
+    parts = parse_type(type_)
+    if parts.optional:
+        return f"{_plural(parts.required)} or nones"
+    if parts.kind == "list" and parts.argument is not None:
+        return f"lists of {_plural(parts.argument)}"
+    if parts.kind == "choice":
+        return f"'{parts.argument}' values"
     return _PLURAL.get(type_) or describe(type_).removeprefix("the ") + "s"
 
 
 def describe(type_: str) -> str:
     """Return a type as said in an error message."""
-    if type_.endswith("?"):
-        return f"{describe(type_[:-1])} or none"
-    if type_.startswith("list["):
-        return f"a list of {_plural(type_[5:-1])}"
-    if type_.startswith("table["):
-        return f"the table '{table_name(type_)}'"
-    if type_.startswith("choice["):
-        return f"a '{choice_name(type_)}' value"
-    if type_.startswith("dice["):
-        return f"the dice '{dice_set_name(type_)}'"
+    parts = parse_type(type_)
+    if parts.optional:
+        return f"{describe(parts.required)} or none"
+    if parts.argument is not None:
+        return {
+            "list": f"a list of {_plural(parts.argument)}",
+            "table": f"the table '{parts.argument}'",
+            "choice": f"a '{parts.argument}' value",
+            "dice": f"the dice '{parts.argument}'",
+        }.get(parts.kind, type_)
     return {
         INT: "a number",
         BOOL: "true/false",

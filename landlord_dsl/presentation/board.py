@@ -13,10 +13,12 @@ a rule file cannot put markup into the picture.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
 from ..checking.loader import RuleSet
+from ..checking.model import Model
 from ..compiling.compiler import compile_ruleset
 from ..program.compiled import Program
 from ..studies.stats import set_of
@@ -241,7 +243,16 @@ def board_svg(rules: RuleSet, options: dict[str, Any] | None = None, program: Pr
     return "\n".join(out) + "\n"
 
 
-def _legend(program, model, kinds, kind_fill, set_names, set_colour, width, height) -> list[str]:
+def _legend(
+    program: Program,
+    model: Model,
+    kinds: Sequence[str],
+    kind_fill: dict[str, str],
+    set_names: Sequence[str],
+    set_colour: dict[str, str],
+    width: float,
+    height: float,
+) -> list[str]:
     """Return the SVG lines of the middle of the board: the title and a key of kinds and sets."""
     x0, y0 = DEPTH + 16, DEPTH + 24
     inner_w = width - 2 * DEPTH - 32
@@ -250,7 +261,7 @@ def _legend(program, model, kinds, kind_fill, set_names, set_colour, width, heig
         f'<text x="{width / 2:g}" y="{y0:g}" font-size="15" font-weight="bold" text-anchor="middle" '
         f'fill="#222">{_plain(program.title)}</text>',
     ]
-    rows = [(kind_fill[k], (model.kinds[k].label if k in model.kinds and model.kinds[k].label else k)) for k in kinds]
+    rows = [(kind_fill[k], (model.kinds[k].label if k in model.kinds else None) or k) for k in kinds]
     rows += [(set_colour[s], model.group_labels.get(s) or s) for s in set_names]
     column_width = inner_w / 2
     per_column = (len(rows) + 1) // 2

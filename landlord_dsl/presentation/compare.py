@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -136,7 +136,7 @@ def _pair(
     )
 
 
-def _by_name(items: Iterable[Any], key=lambda d: d.name) -> dict[str, Any]:
+def _by_name(items: Iterable[Any], key: Callable[[Any], str] = lambda d: d.name) -> dict[str, Any]:
     return {key(i): i for i in items}
 
 
@@ -474,7 +474,7 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
     return "\n".join(lines) + "\n"
 
 
-def _text_lines(old: str | None, new: str | None, paint) -> list[str]:
+def _text_lines(old: str | None, new: str | None, paint: Callable[[str, str], str]) -> list[str]:
     """Return -/+ lines for two normalised texts: whole texts when short, else a unified diff."""
     old_lines = old.splitlines() if old is not None else []
     new_lines = new.splitlines() if new is not None else []

@@ -13,13 +13,20 @@ import textwrap
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.errors import LandlordError, OutputError, UsageError
 from ..studies.sweep import option_text
 from .board import board_cells
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Colormap, Normalize
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
+
     from ..program.compiled import Program
 
 OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#000000", "#d55e00", "#56b4e9", "#f0e442")
@@ -27,7 +34,7 @@ FORMATS = (".png", ".svg", ".pdf")
 DPI = 110  # pixels per inch of a saved PNG
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """Return matplotlib.pyplot on a file-only backend, or raise LandlordError naming the extra to install."""
     try:
         import matplotlib
@@ -45,7 +52,7 @@ def check_path(path: Path) -> None:
         raise UsageError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
 
 
-def save(fig, path: Path) -> None:
+def save(fig: Figure, path: Path) -> None:
     """Write a figure to `path` (its suffix picks PNG, SVG or PDF) and close it."""
     plt = pyplot()
     try:
@@ -63,17 +70,17 @@ def wrap_words(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, max(width, 1), break_long_words=False, break_on_hyphens=False) or [""]
 
 
-def smallest_text_px(fig) -> float:
+def smallest_text_px(fig: Figure) -> float:
     """Return the height, in pixels of the PNG `save` writes, of the smallest visible text of a figure (the
     pages state it in `data-text-px`, and the browser check scales it to the width the picture is shown at)."""
     from matplotlib.text import Text
 
-    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    sizes = [float(t.get_fontsize()) for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
     return min(sizes) * DPI / 72
 
 
 def board_heatmap(
-    ax, labels: Sequence[str], values: Sequence[float], what: str, fmt: str = "{:.1%}", fontsize: float = 5.5
+    ax: Axes, labels: Sequence[str], values: Sequence[float], what: str, fmt: str = "{:.1%}", fontsize: float = 5.5
 ) -> None:
     """Draw the board as it is printed (board.py's geometry), each space shaded by its value and labelled with
     its whole name, broken between words only; the colour scale and its legend lie in the board's empty
@@ -122,14 +129,14 @@ def board_heatmap(
     ax.text(0.5, 0.56, "\n".join(wrap_words(legend, 48)), transform=ax.transAxes, ha="center", va="bottom", fontsize=8)
 
 
-def _axes_points(ax) -> tuple[float, float]:
+def _axes_points(ax: Axes) -> tuple[float, float]:
     """Return the width and height an Axes will have, in points, judged from its figure before the layout is
     done."""
-    box = ax.get_position()
-    return ax.figure.get_figwidth() * 72 * box.width, ax.figure.get_figheight() * 72 * box.height
+    box, figure = ax.get_position(), cast("Figure", ax.figure)  # (the heat maps draw on a whole figure)
+    return figure.get_figwidth() * 72 * box.width, figure.get_figheight() * 72 * box.height
 
 
-def _tick_format(fmt: str):
+def _tick_format(fmt: str) -> FuncFormatter:
     """Return a matplotlib tick formatter that writes values as `fmt` does."""
     from matplotlib.ticker import FuncFormatter
 
@@ -149,7 +156,7 @@ def colour_top(values: Sequence[float]) -> float:
     return max(values)
 
 
-def cmap_mappable(cmap, norm):
+def cmap_mappable(cmap: Colormap, norm: Normalize) -> ScalarMappable:
     """Return a ScalarMappable for a colour bar."""
     from matplotlib.cm import ScalarMappable
 
@@ -157,7 +164,10 @@ def cmap_mappable(cmap, norm):
 
 
 def gini_curves(
-    ax, curves: Sequence[tuple[str, Sequence[Sequence[float]]]], ylabel: str, mark: tuple[float, str] | None = None
+    ax: Axes,
+    curves: Sequence[tuple[str, Sequence[Sequence[float]]]],
+    ylabel: str,
+    mark: tuple[float, str] | None = None,
 ) -> None:
     """Draw Gini curves by round, each with its 95 % band and its name at its right end.
 
@@ -205,7 +215,7 @@ def gini_curves(
     ax.margins(x=0.02)
 
 
-def survival_curve(ax, length: dict[str, Any]) -> None:
+def survival_curve(ax: Axes, length: dict[str, Any]) -> None:
     """Draw the Kaplan-Meier curve of game length with its 95 % band; say how many games were censored."""
     points = length["survival"]
     turns = [0] + [p[0] for p in points]
@@ -229,7 +239,7 @@ def survival_curve(ax, length: dict[str, Any]) -> None:
     ax.spines[["top", "right"]].set_visible(False)
 
 
-def win_rates(ax, wins: Sequence[dict[str, Any]]) -> None:
+def win_rates(ax: Axes, wins: Sequence[dict[str, Any]]) -> None:
     """Draw each seat's win rate with its 95 % Wilson interval, and the even share as a line."""
     seats = [w["seat"] for w in wins]
     rates = [w["rate"] for w in wins]

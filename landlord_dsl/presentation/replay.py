@@ -305,7 +305,7 @@ class _Checker(Agent):
         self.asked += 1
         return self.log.decisions[self.asked - 1]
 
-    def choose(self, game, request: DecisionRequest) -> int:
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         answer = self._answer(game, f"'{request.prompt}'")
         legal, done = request.legal, request.site.done
         if type(answer) is int and answer == DONE and done is not None and legal and legal[-1][0] == done:
@@ -318,7 +318,7 @@ class _Checker(Agent):
             )
         return answer
 
-    def bid(self, game, request: BidRequest) -> int | None:
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         answer = self._answer(game, f"a bid for {request.space}")
         if answer is not None and (type(answer) is not int or not request.minimum <= answer <= request.maximum):
             raise Divergence(

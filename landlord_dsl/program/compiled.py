@@ -186,6 +186,6 @@ class SteppedProgram:
 RECONSTRUCTED_CARD = "reconstructed card, not the edition's own text"
 
 
-def is_reconstruction(decl) -> bool:
+def is_reconstruction(decl: ast.DeckDecl | ast.CardDecl) -> bool:
     """Return True if a deck or card declaration is tagged `reconstruction`."""
     return decl.provenance is not None and decl.provenance.confidence == "reconstruction"

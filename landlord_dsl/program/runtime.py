@@ -11,26 +11,48 @@ game are worked out.
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..core.errors import LandlordError, SourceText
+from ..core.span import Span
 from ..core.types import ACCOUNT, CARD, PLAYER, SPACE
 from ..language.limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit, shown
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
 from .requests import FOLDED_AGENTS
+
+if TYPE_CHECKING:
+    from .game_contract import RulesGame
+
+_T = TypeVar("_T")
+_Items = TypeVar("_Items", bound=Sized)
+
+
+class Runner(Protocol):
+    """What the helpers that may run while values fixed before a game are worked out need of the game
+    they run in: a game (game_contract.RulesGame), or `Fixed` then."""
+
+    work: int
+
+    @property
+    def prog(self) -> Any: ...
+
+    def fail(self, message: str, span: Span | None = None, hint: str | None = None) -> Exception: ...
+
 
 # ------------------------------------------------------ run-time helpers
 # Called from generated code for the rare, checked cases; each raises a
 # located RuleRuntimeError instead of letting a Python error escape.
 
 
-def _present(g, value, span, what):
+def _present(g: Runner, value: _T | None, span: Span, what: str) -> _T:
     if value is None:
         raise g.fail(f"{what} is none here", span, "guard it, e.g. `if x != none { ... }`")
     return value
 
 
-def _field(g, column, space, name, span):
+def _field(g: Runner, column: list[Any], space: int, name: str, span: Span) -> Any:
     value = column[space]
     if value is None:
         raise g.fail(
@@ -41,7 +63,7 @@ def _field(g, column, space, name, span):
     return value
 
 
-def _lookup(g, container, key, span):
+def _lookup(g: Runner, container: Any, key: Any, span: Span) -> Any:
     try:
         return container[key]
     except (KeyError, IndexError, TypeError):
@@ -52,28 +74,28 @@ def _lookup(g, container, key, span):
         raise g.fail(f"index {shown(key)} is outside the list", span) from None
 
 
-def _divide(g, a, b, span, modulo):
+def _divide(g: Runner, a: int, b: int, span: Span, modulo: bool) -> int:
     if b == 0:
         raise g.fail("division by zero", span)
     return a % b if modulo else a // b
 
 
-def _ledger(g, payee, span):
+def _ledger(g: RulesGame, payee: int | None, span: Span) -> int:
     if payee is None:
         raise g.fail("this payment has nobody to pay or be paid (an owner that is none?)", span)
     return g.nacc + payee if payee >= 0 else -payee - 1
 
 
-def _switch(g, rule, enable):
+def _switch(g: RulesGame, rule: int, enable: bool) -> None:
     g.switch_rule(rule, enable)
 
 
-def _end_game(g):
+def _end_game(g: RulesGame) -> None:
     g.end_reason = f"ended by rule '{g.rule_name()}'"
     raise EndGame()
 
 
-def _check_end(g):
+def _check_end(g: RulesGame) -> None:
     """End the game now, as after a turn, if one of the `end when` conditions holds (`check end`)."""
     name = g.end_condition_met()
     if name is not None:
@@ -81,28 +103,29 @@ def _check_end(g):
         raise EndGame()
 
 
-def show_value(g, value, kind):
+def show_value(g: RulesGame | None, value: Any, kind: str) -> str:
     """Return a value as a person reads it: names for players, spaces, cards and accounts."""
     if value is None:
         return "nobody" if kind == PLAYER else "none"
+    if kind not in (PLAYER, SPACE, CARD, ACCOUNT):
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+    assert g is not None, kind  # (their names are the game's)
     if kind == PLAYER:
         return g.names[value]
     if kind == SPACE:
         return g.prog.space_labels[value]
     if kind == CARD:
         return g.prog.card_texts[value]
-    if kind == ACCOUNT:
-        return g.prog.account_labels[-value - 1]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    return g.prog.account_labels[-value - 1]
 
 
-def _too_deep(g):
+def _too_deep(g: Runner) -> None:
     raise g.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
 
 
-def out_of_limits(value, what: str) -> tuple[str, str] | None:
+def out_of_limits(value: object, what: str) -> tuple[str, str] | None:
     """Return (message, hint) if a number or text a rule keeps lies outside the limits, else None."""
     if value.__class__ is int:
         return None if -MAX_INT <= value <= MAX_INT else _number_out_of_range(what)
@@ -127,7 +150,7 @@ def _text_too_long(value: str, what: str) -> tuple[str, str]:
     )
 
 
-def _kept_int(g, value, span):
+def _kept_int(g: Runner, value: int | None, span: Span) -> int | None:
     """Return a number a rule keeps (stores, returns, shows), failing if it is outside the integer range."""
     if value is None or -MAX_INT <= value <= MAX_INT:
         return value
@@ -135,7 +158,7 @@ def _kept_int(g, value, span):
     raise g.fail(message, span, hint)
 
 
-def _kept_text(g, value, span):
+def _kept_text(g: Runner, value: str | None, span: Span) -> str | None:
     """Return a text a rule keeps, failing if it is longer than MAX_TEXT."""
     if value is None or len(value) <= MAX_TEXT:
         return value
@@ -143,7 +166,7 @@ def _kept_text(g, value, span):
     raise g.fail(message, span, hint)
 
 
-def _work(g, items, span):
+def _work(g: Runner, items: _Items, span: Span) -> _Items:
     """Return a collection a loop or aggregate is about to go through, counting its items against the budget."""
     g.work += len(items)
     if g.work > MAX_WORK:
@@ -167,7 +190,7 @@ class Fixed:
         self.prog = SimpleNamespace(space_names=space_names)
         self.work = 0
 
-    def fail(self, message: str, span=None, hint: str | None = None) -> LandlordError:
+    def fail(self, message: str, span: Span | None = None, hint: str | None = None) -> LandlordError:
         """Return a LandlordError located at `span`."""
         source = self.sources.get(span.file) if span is not None else None
         return LandlordError([(source or SourceText("", "")).diagnostic(message, span, hint)])

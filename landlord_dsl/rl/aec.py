@@ -22,6 +22,7 @@ from ..agents import Agent, make_agent
 from ..checking.loader import RuleSet, load, load_text
 from ..compiling.compiler import compile_ruleset
 from ..core.errors import LandlordError, UsageError
+from ..engine.game import Game
 from ..engine.state import State, new_state
 from ..program.requests import BidRequest, DecisionRequest
 from .encoding import ActionLayout, ObservationEncoder
@@ -144,7 +145,7 @@ class LandlordAECEnv(AECEnv):
         return self._state
 
     @property
-    def game(self):
+    def game(self) -> Game | None:
         """The running Game as it stood at the pending request (or at the end), or None before the first reset."""
         return self._state.game if self._state is not None else None
 
@@ -161,7 +162,7 @@ class LandlordAECEnv(AECEnv):
             raise ResetNeeded("the environment was closed: call reset() to start a new game")
         return self._state
 
-    def last(self, observe: bool = True):
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Return the selected agent's observation, cumulative reward, termination, truncation and info."""
         self._require_game()  # a clear ResetNeeded rather than a missing attribute
         return super().last(observe)
@@ -213,7 +214,7 @@ class LandlordAECEnv(AECEnv):
                 assert isinstance(request, BidRequest)  # a seeded state answers chance itself
                 self._apply(bot.bid(state.game, request))
 
-    def step(self, action) -> None:
+    def step(self, action: int | None) -> None:
         self._require_game()
         if not self.agents:
             raise ResetNeeded("the game is over and every agent has left it: call reset() to start a new game")
@@ -423,7 +424,9 @@ class LandlordParallelEnv(ParallelEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(self, rules: RuleSet | str, players: int = 4, options: Mapping[str, Any] | None = None, **settings):
+    def __init__(
+        self, rules: RuleSet | str, players: int = 4, options: Mapping[str, Any] | None = None, **settings: Any
+    ) -> None:
         self.aec = LandlordAECEnv(rules, players, options, **settings)
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []
@@ -437,7 +440,7 @@ class LandlordParallelEnv(ParallelEnv):
         return self.aec.action_space(agent)
 
     @property
-    def game(self):
+    def game(self) -> Game | None:
         """The running Game, as LandlordAECEnv.game."""
         return self.aec.game
 
@@ -543,14 +546,14 @@ class LandlordGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._over = False
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
         self._over = False
         obs, _, _, _, info = self.aec.last()
         return obs, dict(info)
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if getattr(self, "_over", False):
             raise ResetNeeded("the game is over (terminated or truncated): call reset() to start a new game")
         self.aec.step(action)
@@ -566,7 +569,7 @@ class LandlordGymEnv(gymnasium.Env):
         """Return what `action` means now (LandlordAECEnv.action_to_string)."""
         return self.aec.action_to_string(action, self.agent)
 
-    def render(self):
+    def render(self) -> Any:
         return self.aec.render()
 
     def close(self) -> None:

@@ -6,7 +6,7 @@ Both layouts are documented in docs/rl.md. They depend on the rule file
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -283,7 +283,7 @@ class ObservationEncoder:
         """Return the Box of `size` numbers an observation (or the global state) lies in."""
         return spaces.Box(-LIMIT, LIMIT, (size,), np.float32)
 
-    def _numbers(self, values, kind: str, seat: int, n: int) -> list[float]:
+    def _numbers(self, values: Sequence[Any], kind: str, seat: int, n: int) -> list[float]:
         """Return variable values as numbers: player -> (seat after the observer + 1) / most seats,
         space/card -> (index + 1) / how many, list -> length, int -> itself (both squeezed afterwards by
         `encode`), bool -> 0/1, none -> 0."""

@@ -17,6 +17,7 @@ from ..agents import HeuristicAgent
 from ..checking.loader import RuleSet
 from ..compiling.compiler import compile_ruleset
 from ..engine.game import Game
+from ..program.compiled import Program
 from .stats import THROW_DEFINITION, fixed, game_stats, gini, percent, wilson
 
 
@@ -37,7 +38,7 @@ def _interval(values: Sequence[float]) -> dict[str, float]:
 PAIRED = "95 % CI, paired on common random numbers (game i throws from seed + i on both sides)"
 
 
-def _play(program, players: int, seed: int) -> tuple[Game, Any]:
+def _play(program: Program, players: int, seed: int) -> tuple[Game, Any]:
     game = Game(program, [HeuristicAgent() for _ in range(players)], seed=seed)
     result = game.play()
     return game, result
