@@ -21,7 +21,7 @@ import attrs
 import cattrs
 
 from ..core.errors import Diagnostic, LandlordError, SaveError, UsageError
-from ..core.types import choice_name
+from ..core.types import parse_type
 from ..language.limits import MAX_INT, MAX_TURN_LIMIT, describe_int_limit
 
 if TYPE_CHECKING:
@@ -104,32 +104,34 @@ def structure_state(data: Any) -> GameState:
 
 def _fits(type_: str, value: Any, game: Game) -> bool:
     """Return True if `value` is a run-time value of the declared variable type `type_`."""
-    if type_.endswith("?"):
-        return value is None or _fits(type_[:-1], value, game)
-    if type_ == "bool":
+    parts = parse_type(type_)
+    if parts.optional:
+        return value is None or _fits(parts.required, value, game)
+    kind = parts.kind
+    if kind == "bool":
         return type(value) is bool
-    if type_ == "text":
+    if kind == "text":
         return type(value) is str
-    if (choice := choice_name(type_)) is not None:
-        return type(value) is str and value in game.prog.choices.get(choice, ())
-    if type(value) is not int and type_ != "group":
+    if kind == "choice":
+        return type(value) is str and value in game.prog.choices.get(parts.argument or "", ())
+    if type(value) is not int and kind != "group":
         return False
-    if type_ == "int":
+    if kind == "int":
         return -MAX_INT <= value <= MAX_INT
-    if type_ == "space":
+    if kind == "space":
         return 0 <= value < game.board_size
-    if type_ == "player":
+    if kind == "player":
         return 0 <= value < game.n
-    if type_ == "card":
+    if kind == "card":
         return 0 <= value < len(game.prog.card_names)
-    if type_ == "group":
+    if kind == "group":
         return isinstance(value, (list, tuple)) and all(_fits("space", v, game) for v in value)
     return False
 
 
 def _shown(type_: str) -> str:
     """Return a variable type as a refusal names it: a number type with its range."""
-    return f"{type_} (from {describe_int_limit()})" if type_.rstrip("?") == "int" else type_
+    return f"{type_} (from {describe_int_limit()})" if parse_type(type_).kind == "int" else type_
 
 
 def _ints(values: Any, low: int, high: int = MAX_INT + 1) -> bool:
