@@ -13,9 +13,7 @@ Left out, and why:
   blocks), which the pages show verbatim and tests/test_doc_commands.py and
   tests/test_variants.py compare with what the commands print: a narrower
   block would be another program's output;
-* the few lines listed in EXCEPTIONS, each with its reason;
-* docs/state.md and docs/rl.md, rewritten on another branch as this test
-  was written (PENDING): they are checked once that work is merged.
+* the few lines listed in EXCEPTIONS, each with its reason.
 """
 
 from __future__ import annotations
@@ -29,7 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 WIDTH = 80
 _FENCE = re.compile(r"^([ \t]*)(```+)([^\n]*)\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 OUTPUT_LANGS = {"text", "lg-diff"}
-PENDING = {"docs/state.md", "docs/rl.md"}
 
 _STRING = "a string of a shipped file longer than the room the line leaves (fmt never splits a string)"
 _BY_HAND = (
@@ -80,7 +77,7 @@ def test_the_code_lines_are_found_in_every_kind_of_block():
     assert not any(line.startswith("game.jsonl: ok") for *_, line in code_lines()), "console output counted as code"
 
 
-@pytest.mark.parametrize("page", sorted({page for page, *_ in code_lines()} - PENDING))
+@pytest.mark.parametrize("page", sorted({page for page, *_ in code_lines()}))
 def test_no_code_line_is_wider_than_the_column(page):
     wide = [
         f"{page}:{number}: {len(line)} columns ({lang}): {line}"
