@@ -1227,3 +1227,18 @@ def test_text_that_looks_like_code_reading_the_game_does_not_stop_a_lookup_by_sp
     assert "_tab" in handler and "'g.x'" not in handler, handler
     for seed in range(4):
         assert _log(fast, seed, False) == _log(plain, seed, False)
+
+
+def _with_rule(body: str) -> ld.Program:
+    text = 'edition "probe" {\n    extends "landlords-game-1906"\n}\n\nrule probe "Probe" {\n    on turn {\n'
+    return ld.compile_rules(ld.load_text(text + f"        {body}\n    }}\n}}\n", "probe.lg"))
+
+
+def test_whether_the_rules_read_single_dice_is_carried_not_read_from_the_generated_text():
+    """Issue 28 §3: the exact analysis merges throws by total and double when the rules never read the dice
+    one by one; that fact is the compiler's, not a regex over the generated source (which took `g.dice` in
+    a text for a read)."""
+    assert not ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city")).reads_dice_faces
+    assert not _with_rule('say "g.dice and g.dice[0]"').reads_dice_faces
+    assert not _with_rule('if dice.total > 7 and dice.double { say "high" }').reads_dice_faces
+    assert _with_rule('if dice.first == 1 { say "one" }').reads_dice_faces

@@ -212,6 +212,7 @@ class CodeGenerator:
         self.member_tables: dict[tuple[str, bool, int], str] = {}  # by (group field, its own excluded, i): i-th members
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
+        self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
         # while the legal options of a choice are gathered (StatementCompiler._gathering): what of the
         # moment its guards and hints read, as the locals that hold it, with the code that binds each

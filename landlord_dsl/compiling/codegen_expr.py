@@ -139,6 +139,24 @@ class ExpressionCompiler(CodeGenerator):
         kept = [self.kept_compiled(i, part) for i, part in zip(e.items, parts)]
         return made(f"[{', '.join(part.code for part in kept)}]", *kept, fails=True)  # (it makes a list)
 
+    def _dice_field(self, name: str) -> Compiled:
+        """Return the code of a field of the edition's dice (noting whether it reads them one by one)."""
+        if name == "count":
+            return self._const(self.m.header.dice or 2)
+        self.reads_dice_faces |= name not in ("total", "double")
+        return made(
+            {
+                "total": "g.dice_total",
+                "double": "g.dice_double",
+                "first": "g.dice[0]",
+                "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
+                "face": "(str(g.dice[0]) if g.dice[0] else '')",
+            }[name],
+            fails=name == "face",  # str() is a call
+            game=True,
+            plain=False,
+        )
+
     def _e_Name(self, e: ast.Name) -> Compiled:
         kind, payload = self.resolved(e)
         if kind == "local":
@@ -174,6 +192,7 @@ class ExpressionCompiler(CodeGenerator):
             if payload == "player":
                 return _ACTOR
             fails = payload == "spaces"  # range() is a call
+            self.reads_dice_faces |= payload == "dice"  # the dice as a value: its faces may be read anywhere
             return made(_CONTEXT[payload], fails=fails, game=True, plain=False, cheap=payload == "here")
         raise AssertionError(kind)  # pragma: no cover
 
@@ -191,6 +210,8 @@ class ExpressionCompiler(CodeGenerator):
 
     def _e_Field(self, e: ast.Field) -> Compiled:
         t = strip_optional(self.type_of(e.subject))
+        if t == DICE:  # the edition's dice, read from the game whatever names them
+            return self._dice_field(e.name)
         subject = self.expr(e.subject)
         sub, value = subject.code, subject.value
         name = e.name
@@ -261,21 +282,6 @@ class ExpressionCompiler(CodeGenerator):
                     "share_of": f"g.prog.card_share[{sub}]",
                 }[name],
                 subject,
-                game=True,
-                plain=False,
-            )
-        if t == DICE:
-            if name == "count":
-                return self._const(self.m.header.dice or 2)
-            return made(
-                {
-                    "total": "g.dice_total",
-                    "double": "g.dice_double",
-                    "first": "g.dice[0]",
-                    "second": "(g.dice[1] if len(g.dice) > 1 else 0)",
-                    "face": "(str(g.dice[0]) if g.dice[0] else '')",
-                }[name],
-                fails=name == "face",  # str() is a call
                 game=True,
                 plain=False,
             )

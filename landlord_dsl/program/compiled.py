@@ -114,6 +114,9 @@ class Program:
     space_var_names: list[str] = attrs.Factory(list)
     # the sets of dice declared with `dice NAME ...`, in declaration order (Game.roll_set numbers them so)
     dice_sets: tuple[DiceSet, ...] = ()
+    # whether the rules read the edition's dice one by one (`dice.first`, `dice` as a value), not only their
+    # total and whether they are a double: the exact analysis merges throws the rules cannot tell apart
+    reads_dice_faces: bool = True
 
     # how to compile these rules again (the compiler's: a picklable call that returns an equal Program),
     # by which a Program pickles (`__reduce__`): its generated functions cannot be pickled themselves

@@ -11,7 +11,6 @@ a request's summary reaches the one before it when it is closed.
 from __future__ import annotations
 
 import itertools
-import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -190,7 +189,7 @@ def _dice_classes_for(program: Program):
     whether they are a double), throws with the same total and double-ness
     are one class: the rules cannot tell them apart.
     """
-    faces_read = re.search(r"g\.dice(?!_)", program.python_source) is not None
+    faces_read = program.reads_dice_faces
     cache: dict[int, list] = {}
 
     def classes(count: int):
