@@ -70,6 +70,15 @@ def _bot_reserve(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _seats_option(p: argparse.ArgumentParser, example: str = "mcts:400,bot,bot,random") -> None:
+    p.add_argument(
+        "--seats",
+        metavar="KIND,...",
+        help="one player a seat: bot, random, human, rollout[:N], mcts[:N or :Ss] "
+        f"(e.g. {example}; default: heuristic bots)",
+    )
+
+
 def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
     p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
@@ -102,7 +111,7 @@ def _fmt_arguments(p: argparse.ArgumentParser) -> None:
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
-    p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
+    _seats_option(p, "human,bot,bot")
     p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
     p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
@@ -121,6 +130,7 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _seats_option(p)
     _parallel_options(p)
 
 
@@ -157,6 +167,7 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress lines")
     _bot_reserve(p)
+    _seats_option(p)
     _parallel_options(p)
     p.add_argument(
         "--color",
@@ -187,6 +198,7 @@ def _diff_arguments(p: argparse.ArgumentParser) -> None:
         "--players", type=_at_least(1), help="players in the outcome simulations (default 4, or the nearest allowed)"
     )
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
+    _seats_option(p)
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
 
 
