@@ -273,6 +273,39 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if all(r["summary"]["money_conserved_in_all_games"] for r in records) else 1
 
 
+def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
+    from ..checking.loader import load
+    from ..core.terminal import colour_wanted, progress
+    from ..studies.tournament import render, run_tournament
+
+    refuse_clashes(input_files(args.edition), [("--out", args.out)])
+    rules = load(args.edition)
+    agents = [a for a in args.agents.split(",") if a.strip()]
+    if any(a.strip().startswith("mcts:") and a.strip().endswith("s") for a in agents):
+        sys.stderr.write(
+            "warning: a budget in seconds depends on the machine: the games cannot be played again alike\n"
+        )
+    with progress(sys.stderr, "games", not args.no_progress) as shown:
+        data = run_tournament(
+            rules,
+            agents,
+            args.games,
+            args.players,
+            args.seed,
+            _parse_options(args.option),
+            args.jobs,
+            Path(args.out) if args.out else None,
+            shown,
+            args.turn_limit,
+        )
+    if args.json:
+        out.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    else:
+        title = rules.model.header.title or rules.name
+        out.write(visible(render(data, title, colour_wanted(out, args.color)), keep="\n"))
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from ..checking.loader import load
     from ..presentation.replay import edition_of_log, read_log_file, replay

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, TextIO
 
 from ..core.errors import LandlordError
 from ..core.version import __version__
-from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep
+from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
 
 # --------------------------------------------------------------------- main
@@ -177,6 +177,42 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _tournament_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="KIND,...",
+        help="the agents, each once: bot, random, rollout[:N], mcts[:N] (e.g. mcts:100,rollout:4,bot,random)",
+    )
+    p.add_argument(
+        "--games",
+        type=_at_least(1),
+        default=10,
+        help="deals (seeds); each is played once per rotation of the seats (default 10)",
+    )
+    p.add_argument("--players", type=_at_least(1), help="seats at each table (default: the number of agents)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.add_argument("--turn-limit", type=_at_least(1), help="stop each game after this many turns")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="append each finished game to FILE (JSON lines); games already in FILE are not played again",
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the tables (auto: on a terminal without NO_COLOR)",
+    )
+
+
 def _diff_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="edition/variant name or .lg file")
     p.add_argument("b", metavar="B", help="edition/variant name or .lg file")
@@ -281,6 +317,12 @@ _COMMANDS = (
     ),
     _Command(
         "sweep", "simulate a grid of option values and player counts on the same seeds", cmd_sweep, _sweep_arguments
+    ),
+    _Command(
+        "tournament",
+        "play agents against each other in seat rotations on the same seeds, with win rates, matchups and ratings",
+        cmd_tournament,
+        _tournament_arguments,
     ),
     _Command(
         "diff",

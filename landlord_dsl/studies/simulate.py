@@ -46,6 +46,7 @@ def play_one(
     seats: Sequence[str] | None = None,
     layout: Layout | None = None,
     reserve: int | None = None,
+    turn_limit: int | None = None,
 ) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
@@ -57,16 +58,17 @@ def play_one(
     starting money, the money a seat received from unlimited accounts
     (the bank) during setup. With a stats.Layout the record also carries the
     game's stats.GameStats (and the game is the same). `reserve` is the bots'
-    (None: agents.default_reserve).
+    (None: agents.default_reserve). `turn_limit` replaces the rules' own.
     """
     kinds = list(seats) if seats else ["bot"] * players
     if any_search(kinds):
-        played = play_stepped(program, make_seats(kinds, seed, reserve), seed)
+        played = play_stepped(program, make_seats(kinds, seed, reserve), seed, turn_limit)
         game, result = played.game, played.game.result()
         history = list(played.wealth_by_round)  # read at each round's first request (stepped.py)
         cash = list(played.cash_by_round)
     else:
-        game = Game(program, [make_agent(k, seed, i, reserve) for i, k in enumerate(kinds)], seed=seed)
+        agents = [make_agent(k, seed, i, reserve) for i, k in enumerate(kinds)]
+        game = Game(program, agents, seed=seed, turn_limit=turn_limit)
         game.track_wealth()
         if layout is None:
             result = game.play()
