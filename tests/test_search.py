@@ -244,11 +244,12 @@ def test_simulate_refuses_seats_that_do_not_fit():
 
 def test_sweep_and_diff_outcomes_take_seats(tmp_path):
     out = tmp_path / "s.jsonl"
-    code, text = run("sweep", ED1906, "--games", "1", "--seats", "random,bot", "--out", str(out), "--json", "--jobs", "1")
+    seats = ["--seats", "random,bot"]
+    code, text = run("sweep", ED1906, "--games", "1", *seats, "--out", str(out), "--json", "--jobs", "1")
     assert code == 0 and json.loads(text)[0]["seats"] == ["random", "bot"]
     assert json.loads(out.read_text().splitlines()[0])["seats"] == ["random", "bot"]
     code, text = run(
-        "diff", ED1906, "landlords-game-1906-prolonged-game", "--outcomes", "1", "--seats", "random,bot", "--format", "json"
+        "diff", ED1906, "landlords-game-1906-prolonged-game", "--outcomes", "1", *seats, "--format", "json"
     )
     assert json.loads(text)["outcomes"]["seats"] == ["random", "bot"]
     assert run("diff", ED1906, ED1906, "--seats", "bot,bot")[0] == 2  # --seats without --outcomes
@@ -267,9 +268,7 @@ def test_schedule_rotates_every_lineup_round_the_table():
 
 
 def tiny(tmp_path=None, jobs=1, **more):
-    return run_tournament(
-        ld.load_edition(ED1906), ["rollout:1", "bot", "random"], 2, jobs=jobs, turn_limit=20, **more
-    )
+    return run_tournament(ld.load_edition(ED1906), ["rollout:1", "bot", "random"], 2, jobs=jobs, turn_limit=20, **more)
 
 
 def test_a_tournament_is_the_same_for_any_jobs_and_after_a_resume(tmp_path):
