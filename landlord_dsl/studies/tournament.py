@@ -297,17 +297,14 @@ def rate(agents: Sequence[str], games: Sequence[dict[str, Any]]) -> dict[str, di
 
 
 def render(data: dict[str, Any], title: str, colour: bool = False) -> str:
-    """Return the report as text: the agents' table (by rating, else by win rate) and the matchup matrix."""
+    """Return the report as text: the agents' table and the matchup matrix, the agents in their given order."""
     share = percent(data["share"], 0)
     lines = [
         f"{title}: {len(data['agents'])} agents, {data['players']} players, {data['deals']} deals x "
         f"{data['players']} rotations = {data['games']} games (seeds {data['seeds'][0]} to {data['seeds'][1]})",
         "",
     ]
-    rows = sorted(
-        data["results"],
-        key=lambda r: -(r["rating"]["ordinal"] if "rating" in r else r["win_rate"]["rate"]),
-    )
+    rows = data["results"]  # in the order of --agents, with or without ratings
     header = ["agent", "games", "wins", f"win rate [95 % CI] (share {share}%)", "mean score"]
     rated = any("rating" in r for r in rows)
     if rated:
