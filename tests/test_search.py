@@ -267,12 +267,18 @@ def test_schedule_rotates_every_lineup_round_the_table():
     assert [g[2] for g in schedule(["a", "b", "c"], 2, 3) if g[1] == 0] == [["a", "b"], ["a", "c"], ["b", "c"]]
 
 
-def tiny(tmp_path=None, jobs=1, **more):
+def tiny(jobs=1, **more):
+    """Return the report of a tournament of 6 short games of 1906 (rollout:1, bot, random)."""
     return run_tournament(ld.load_edition(ED1906), ["rollout:1", "bot", "random"], 2, jobs=jobs, turn_limit=20, **more)
 
 
+@functools.cache
+def tiny_report():
+    return tiny()
+
+
 def test_a_tournament_is_the_same_for_any_jobs_and_after_a_resume(tmp_path):
-    one = tiny()
+    one = tiny_report()
     assert one["games"] == 6 and sum(r["games"] for r in one["results"]) == 18
     assert tiny(jobs=2) == one
     out = tmp_path / "t.jsonl"
@@ -291,7 +297,7 @@ def test_a_results_file_of_another_tournament_is_refused(tmp_path):
 
 
 def test_tournament_matchups_count_every_pair_at_a_table():
-    data = tiny()
+    data = tiny_report()
     cells = {(m["row"], m["column"]): m["ahead"] for m in data["matchups"]}
     for (a, b), cell in cells.items():
         assert cell["n"] == 6
