@@ -314,3 +314,19 @@ def test_tournament_ratings_by_openskill():
 def test_tournament_command_refuses_an_agent_twice_and_an_unknown_one():
     assert run("tournament", ED1906, "--agents", "bot,bot", "--games", "1")[0] == 2
     assert run("tournament", ED1906, "--agents", "bot,mtcs", "--games", "1")[0] == 2
+
+
+def test_a_simulated_game_takes_players_themselves_and_keeps_the_dice():
+    """1906: play_one with a function of the State and an Agent for seats plays, stepped, the bots' game of
+    the seed (common random numbers), with the same record but for the wealth read between rounds."""
+    from landlord_dsl.studies.simulate import play_one
+
+    stepped = play_one(program(ED1906), 2, 3, [bot_answer, HeuristicAgent()])
+    driven = play_one(program(ED1906), 2, 3)
+    assert (stepped.turns, stepped.scores, stepped.winners, stepped.titles, stepped.choices) == (
+        driven.turns,
+        driven.scores,
+        driven.winners,
+        driven.titles,
+        driven.choices,
+    )

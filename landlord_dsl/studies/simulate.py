@@ -10,7 +10,6 @@ from typing import Any
 
 import attrs
 
-from ..agents import make_agent
 from ..agents.seats import any_search, make_seats
 from ..agents.stepped import play_stepped
 from ..core.errors import Diagnostic, RuleRuntimeError, visible
@@ -43,15 +42,16 @@ def play_one(
     program: Program,
     players: int,
     seed: int,
-    seats: Sequence[str] | None = None,
+    seats: Sequence[Any] | None = None,
     layout: Layout | None = None,
     reserve: int | None = None,
     turn_limit: int | None = None,
 ) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
 
-    `seats` are seat specs (agents.seats: `bot`, `random`, `mcts:400`...); a table with a searcher is
-    played through the stepped State (agents.stepped.play_stepped), on the same dice as the driven game.
+    `seats` are seat specs (agents.seats: `bot`, `random`, `mcts:400`...), or players themselves (an
+    Agent, a StateAgent, a function of the State); a table with a searcher is played through the
+    stepped State (agents.stepped.play_stepped), on the same dice as the driven game.
 
     Wealth is the edition's score formula. Prosperity (Magie's test) holds
     when the poorest player's final wealth is at least twice the smallest
@@ -67,7 +67,7 @@ def play_one(
         history = list(played.wealth_by_round)  # read at each round's first request (stepped.py)
         cash = list(played.cash_by_round)
     else:
-        agents = [make_agent(k, seed, i, reserve) for i, k in enumerate(kinds)]
+        agents: list = make_seats(kinds, seed, reserve)  # every one an Agent (any_search said so)
         game = Game(program, agents, seed=seed, turn_limit=turn_limit)
         game.track_wealth()
         if layout is None:
