@@ -90,6 +90,7 @@ def measure(
                 "mean_turns": round(turns / games, 1),
             }
         )
+        print(f"  {spec}: {float(wins):g}/{games} wins [{low}, {high}]", file=sys.stderr, flush=True)  # as it goes
     return out
 
 
