@@ -192,7 +192,7 @@ class RolloutAgent(StateAgent):
 class _Node:
     """A node of the search tree: the state reached, its visits and every seat's summed value."""
 
-    __slots__ = ("children", "outcomes", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "first", "outcomes", "state", "totals", "untried", "visits")
 
     def __init__(self, state: State, players: int) -> None:
         self.state = state
@@ -200,15 +200,18 @@ class _Node:
         self.totals = [0.0] * players
         self.children: dict[Any, _Node] = {}
         self.untried: list[Action] | None = None  # a decision's answers not tried yet
+        self.first: Action = None  # the heuristic bot's answer (candidates() puts it first)
         self.outcomes: tuple[list, list[float]] | None = None  # a listed chance request's outcomes, weights
 
 
 class MCTSAgent(StateAgent):
     """Monte Carlo tree search (UCT) over the stepped game, one value per seat backed up (max^n).
 
-    Every iteration walks down from the pending request: a seat's node takes the child best for that
-    seat by UCB1 (its mean value plus `exploration * sqrt(ln N / n)`), trying each candidate answer
-    (`candidates`) once first, the heuristic bot's first; a chance node draws an outcome with its exact
+    Every iteration walks down from the pending request: a seat's node tries each candidate answer
+    (`candidates`) once, the heuristic bot's first, then takes the child best for that seat by PUCT (its
+    mean value plus `exploration * prior * sqrt(N) / (1 + n)`, the heuristic bot's answer having the prior
+    `bot_prior` and the others sharing the rest, so that a small budget strays from the bot only on
+    evidence); a chance node draws an outcome with its exact
     probability (`State.chance_outcomes`) and keeps a child per outcome, or, past MAX_CHANCE_CHILDREN
     outcomes (a large shuffle), draws one with `sample_chance` and plays on from there without growing
     the tree. A new node is played on by the rollout policy for `horizon` turns and scored by `values`.
@@ -220,6 +223,7 @@ class MCTSAgent(StateAgent):
     :param exploration: UCB1's constant.
     :param seed: seeds the agent's generator: the same seed and game give the same answers.
     :param policy: "bot" or "random": who answers in the rollouts.
+    :param bot_prior: the prior weight of the heuristic bot's answer, 0 to 1.
     """
 
     kind = "mcts"
@@ -232,14 +236,17 @@ class MCTSAgent(StateAgent):
         exploration: float = 0.7,
         seed: int = 0,
         policy: str = "bot",
+        bot_prior: float = 0.5,
     ) -> None:
         if iterations < 1:
             raise UsageError(f"a search needs at least one iteration, not {iterations}")
         if seconds is not None and not seconds > 0:
             raise UsageError(f"a search's time budget must be more than 0 seconds, not {seconds}")
+        if not 0 <= bot_prior <= 1:
+            raise UsageError(f"the bot's prior is a probability, 0 to 1, not {bot_prior}")
         _check_policy(policy)
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
-        self.exploration, self.policy = exploration, policy
+        self.exploration, self.policy, self.bot_prior = exploration, policy, bot_prior
         self.rng = random.Random(seed)
         self.last_visits: dict[Action, int] = {}  # the root's children's visits at the last decision
 
@@ -255,7 +262,7 @@ class MCTSAgent(StateAgent):
         n = state.game.n
         horizon = self.horizon or n
         root = _Node(state.clone(), n)
-        root.untried = list(options)
+        root.untried, root.first = list(options), options[0]
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:
@@ -303,6 +310,7 @@ class MCTSAgent(StateAgent):
             else:
                 if node.untried is None:
                     node.untried = candidates(state)
+                    node.first = node.untried[0]
                 if node.untried:
                     action = node.untried.pop(0)
                     child = node.children[action] = _Node(_after(state, action), players)
@@ -320,12 +328,16 @@ class MCTSAgent(StateAgent):
                 totals[seat] += result[seat]
 
     def _select(self, node: _Node, seat: int) -> _Node:
-        """Return the child of a seat's node with the best UCB1 score for that seat (the first on a tie)."""
-        log_n = math.log(node.visits)
-        c = self.exploration
+        """Return the child of a seat's node with the best score for that seat (the first on a tie): its
+        mean value plus `exploration * prior * sqrt(N) / (1 + n)`, the prior `bot_prior` for the heuristic
+        bot's answer and the rest shared by the others (PUCT with the bot as the prior policy)."""
+        c, w = self.exploration, self.bot_prior
+        others = max(1, len(node.children) - 1)
+        root_n = math.sqrt(node.visits)
         best, best_score = None, -math.inf
-        for child in node.children.values():
-            score = child.totals[seat] / child.visits + c * math.sqrt(log_n / child.visits)
+        for action, child in node.children.items():
+            prior = w if action == node.first else (1 - w) / others
+            score = child.totals[seat] / child.visits + c * prior * root_n / (1 + child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best  # type: ignore[return-value]
