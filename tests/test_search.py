@@ -330,3 +330,8 @@ def test_a_simulated_game_takes_players_themselves_and_keeps_the_dice():
         driven.titles,
         driven.choices,
     )
+
+
+def test_a_searcher_says_its_spec():
+    assert MCTSAgent(12).describe() == "mcts:12" and MCTSAgent(seconds=1.5).describe() == "mcts:1.5s"
+    assert RolloutAgent(3).describe() == "rollout:3" and CallableAgent(bot_answer).describe() == "bot_answer"

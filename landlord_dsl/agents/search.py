@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import UsageError
@@ -375,8 +375,3 @@ def answer_seat(agent: Any, state: State) -> Action:
     if isinstance(request, DecisionRequest):
         return agent.choose(game, request)
     return agent.bid(game, request)
-
-
-def describe_seats(seats: Sequence[Any]) -> list[str]:
-    """Return each seat's spec as `--seats` spells it, for reports."""
-    return [s.describe() if isinstance(s, StateAgent) else getattr(s, "kind", type(s).__name__) for s in seats]
