@@ -57,6 +57,8 @@ from .core.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
+    from .agents.search import MCTSAgent, RolloutAgent, StateAgent
+    from .agents.stepped import SteppedGame, play_stepped
     from .checking.loader import RuleSet, load_text
     from .core.errors import (
         Diagnostic,
@@ -92,6 +94,11 @@ _LAZY = {
     "HumanAgent": "agents",
     "RandomAgent": "agents",
     "ScriptedAgent": "agents",
+    "MCTSAgent": "agents.search",
+    "RolloutAgent": "agents.search",
+    "StateAgent": "agents.search",
+    "SteppedGame": "agents.stepped",
+    "play_stepped": "agents.stepped",
     "Program": "program.compiled",
     "Game": "engine.game",
     "GameResult": "engine.game",
@@ -132,9 +139,11 @@ __all__ = [
     "HeuristicAgent",
     "HumanAgent",
     "LandlordError",
+    "MCTSAgent",
     "OutputError",
     "Program",
     "RandomAgent",
+    "RolloutAgent",
     "RuleCheckError",
     "RuleRuntimeError",
     "RuleSet",
@@ -145,6 +154,8 @@ __all__ = [
     "ScriptedChance",
     "SeededChance",
     "State",
+    "StateAgent",
+    "SteppedGame",
     "ThrowEvent",
     "TurnEvent",
     "UsageError",
@@ -160,6 +171,7 @@ __all__ = [
     "new_game",
     "new_state",
     "parse",
+    "play_stepped",
     "shipped_editions",
     "state_from_json",
     "state_to_json",

@@ -309,3 +309,32 @@ def test_bench_editor_runs():
         check=True,
     )
     assert "landlords-game-1906" in run.stdout and "CPU ms" in run.stdout
+
+
+def test_the_strength_benchmark_reports_a_win_rate_with_its_interval_per_budget():
+    """bench_search.py at a tiny size: one deal of 1906 a budget, the searcher in each of two seats."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH_DIR / "bench_search.py"),
+            "--edition",
+            "landlords-game-1906",
+            "--players",
+            "2",
+            "--deals",
+            "1",
+            "--budgets",
+            "1,2",
+            "--turn-limit",
+            "10",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert [run["agent"] for run in report["runs"]] == ["mcts:1", "mcts:2"]
+    for run in report["runs"]:
+        assert run["games"] == 2 and 0 <= run["ci95"][0] <= run["win_rate"] <= run["ci95"][1] <= 1

@@ -19,13 +19,20 @@ if TYPE_CHECKING:
 
 
 def _seats(args: argparse.Namespace, program: Program) -> list[str]:
+    """Return the seat specs of `--seats` (checked: agents.seats; they override --players), else a bot for
+    each of --players."""
+    from ..agents.seats import parse_seats
+
     if args.seats:
-        kinds = [s.strip() for s in args.seats.split(",") if s.strip()]
-    else:
-        kinds = ["bot"] * (args.players or default_players(program))
-    if not kinds:
-        raise UsageError("--seats names no seat: give seat kinds separated by commas, e.g. human,bot")
-    return kinds
+        return [str(spec) for spec in parse_seats(args.seats)]
+    return ["bot"] * (args.players or default_players(program))
+
+
+def _table(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """Return the seat specs of a study's `--seats` (checked), or None for a table of heuristic bots."""
+    from ..agents.seats import parse_seats
+
+    return tuple(str(spec) for spec in parse_seats(args.seats)) if args.seats else None
 
 
 def _names(args: argparse.Namespace, kinds: list[str]) -> list[str]:
@@ -57,6 +64,8 @@ def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from ..agents import make_agent
+    from ..agents.seats import any_search, make_seats
+    from ..agents.stepped import play_stepped
     from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..engine.game import Game
@@ -70,12 +79,25 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         rules = load(args.edition)
         program = compile_ruleset(rules, _parse_options(args.option))
         kinds = _seats(args, program)
-        agents = [make_agent(k, args.seed, i, args.bot_reserve) for i, k in enumerate(kinds)]
-        game = Game(program, agents, seed=args.seed, names=_names(args, kinds), turn_limit=args.turn_limit)
-        recording = record(game, rules) if html is not None else None
-        out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
-        game.listen(live_narration(game, out.write, args.verbose))
-        game.play()
+        if any_search(kinds):
+            if html is not None:
+                raise UsageError("--html cannot record a game with a searching seat yet: leave out --html")
+            table = Game(
+                program, [make_agent("bot", args.seed, i) for i in range(len(kinds))], names=_names(args, kinds)
+            )
+            out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
+            players = make_seats(kinds, args.seed, args.bot_reserve)
+            # the searchers' game is stepped; it is told with the seats' names as it goes
+            tell = live_narration(table, out.write, args.verbose)
+            game = play_stepped(program, players, args.seed, args.turn_limit, tell).game
+            game.names = table.names
+        else:
+            agents = [make_agent(k, args.seed, i, args.bot_reserve) for i, k in enumerate(kinds)]
+            game = Game(program, agents, seed=args.seed, names=_names(args, kinds), turn_limit=args.turn_limit)
+            recording = record(game, rules) if html is not None else None
+            out.write(f"{visible(program.title)}, {len(kinds)} players, seed {args.seed}\n")
+            game.listen(live_narration(game, out.write, args.verbose))
+            game.play()
     except BaseException:
         for output, text in ((log, _log_text(game, args.edition, args.seed)), (html, None)):
             if output is not None:
@@ -120,7 +142,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = load(args.edition)
     options = _parse_options(args.option)
     program = compile_ruleset(rules, options)
-    players = args.players or default_players(program)
+    seats = _table(args)
+    if seats and args.players is not None and args.players != len(seats):
+        raise UsageError(f"--seats names {len(seats)} seats but --players is {args.players}: name one a seat")
+    players = len(seats) if seats else args.players or default_players(program)
     stats = args.stats or bool(args.plot)
     if args.plot:  # before the games are played, not after
         from ..presentation.plots import check_path, pyplot
@@ -140,6 +165,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             shown,
             stats=stats,
             bot_reserve=args.bot_reserve,
+            seats=_table(args),
         )
     summary = result.result()
     for warning in summary["warnings"]:
@@ -148,6 +174,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     summary["options"] = program.options
     summary["seed"] = args.seed
     summary["bot_reserve"] = result.bot_reserve
+    if seats:
+        summary["seats"] = list(seats)
     if args.plot:
         from ..presentation.plots import simulation_figure
 
@@ -188,12 +216,17 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     refuse_clashes(input_files(args.edition), [("--out", args.out), ("--plot", args.plot)])
     rules = load(args.edition)
     grid = parse_grid(args.option)
+    seats = _table(args)
     try:
         players = (
-            [int(p) for p in args.players.split(",")] if args.players else [default_players(compile_ruleset(rules))]
+            [int(p) for p in args.players.split(",")]
+            if args.players
+            else [len(seats) if seats else default_players(compile_ruleset(rules))]
         )
     except ValueError:
         raise UsageError(f"--players wants numbers separated by commas, not {args.players!r}") from None
+    if seats and players != [len(seats)]:
+        raise UsageError(f"--seats names {len(seats)} seats: --players can only be {len(seats)}")
     if any(p < 1 for p in players):
         raise UsageError("--players must be at least 1")
     if args.plot:  # before the sweep is played, not after (as `simulate --plot`)
@@ -222,6 +255,7 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
         Path(args.out) if args.out else None,
         progress if show_progress else None,
         args.bot_reserve,
+        seats,
     )
     for record in records:
         where = ", ".join(f"{k}={option_text(v)}" for k, v in record["options"].items()) or "defaults"
@@ -238,6 +272,39 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
     if args.plot:
         sweep_figure(records, Path(args.plot), rules.model.header.title or rules.name)
     return 0 if all(r["summary"]["money_conserved_in_all_games"] for r in records) else 1
+
+
+def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
+    from ..checking.loader import load
+    from ..core.terminal import colour_wanted, progress
+    from ..studies.tournament import render, run_tournament
+
+    refuse_clashes(input_files(args.edition), [("--out", args.out)])
+    rules = load(args.edition)
+    agents = [a for a in args.agents.split(",") if a.strip()]
+    if any(a.strip().startswith("mcts:") and a.strip().endswith("s") for a in agents):
+        sys.stderr.write(
+            "warning: a budget in seconds depends on the machine: the games cannot be played again alike\n"
+        )
+    with progress(sys.stderr, "games", not args.no_progress) as shown:
+        data = run_tournament(
+            rules,
+            agents,
+            args.games,
+            args.players,
+            args.seed,
+            _parse_options(args.option),
+            args.jobs,
+            Path(args.out) if args.out else None,
+            shown,
+            args.turn_limit,
+        )
+    if args.json:
+        out.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    else:
+        title = rules.model.header.title or rules.name
+        out.write(visible(render(data, title, colour_wanted(out, args.color)), keep="\n"))
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:

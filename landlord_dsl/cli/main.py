@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, TextIO
 
 from ..core.errors import LandlordError
 from ..core.version import __version__
-from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep
+from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
 from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
 
@@ -71,6 +71,15 @@ def _bot_reserve(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _seats_option(p: argparse.ArgumentParser, example: str = "mcts:400,bot,bot,random") -> None:
+    p.add_argument(
+        "--seats",
+        metavar="KIND,...",
+        help="one player a seat: bot, random, human, rollout[:N], mcts[:N or :Ss] "
+        f"(e.g. {example}; default: heuristic bots)",
+    )
+
+
 def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
     p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
@@ -109,7 +118,7 @@ def _fmt_arguments(p: argparse.ArgumentParser) -> None:
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
-    p.add_argument("--seats", help="comma-separated seat kinds: bot, random, human (e.g. human,bot,bot)")
+    _seats_option(p, "human,bot,bot")
     p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
     p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
@@ -128,6 +137,7 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--plot", metavar="FILE", help="draw the statistics (a .png, .svg or .pdf; needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _seats_option(p)
     _parallel_options(p)
 
 
@@ -164,12 +174,49 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE", help="draw the cells' mean Gini and game length (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="no progress lines")
     _bot_reserve(p)
+    _seats_option(p)
     _parallel_options(p)
     p.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour the table (auto: on a terminal without NO_COLOR)",
+    )
+
+
+def _tournament_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="KIND,...",
+        help="the agents, each once: bot, random, rollout[:N], mcts[:N] (e.g. mcts:100,rollout:4,bot,random)",
+    )
+    p.add_argument(
+        "--games",
+        type=_at_least(1),
+        default=10,
+        help="deals (seeds); each is played once per rotation of the seats (default 10)",
+    )
+    p.add_argument("--players", type=_at_least(1), help="seats at each table (default: the number of agents)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.add_argument("--turn-limit", type=_at_least(1), help="stop each game after this many turns")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="append each finished game to FILE (JSON lines); games already in FILE are not played again",
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the tables (auto: on a terminal without NO_COLOR)",
     )
 
 
@@ -194,6 +241,7 @@ def _diff_arguments(p: argparse.ArgumentParser) -> None:
         "--players", type=_at_least(1), help="players in the outcome simulations (default 4, or the nearest allowed)"
     )
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
+    _seats_option(p)
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
     attribute_arguments(p)
 
@@ -277,6 +325,12 @@ _COMMANDS = (
     ),
     _Command(
         "sweep", "simulate a grid of option values and player counts on the same seeds", cmd_sweep, _sweep_arguments
+    ),
+    _Command(
+        "tournament",
+        "play agents against each other in seat rotations on the same seeds, with win rates, matchups and ratings",
+        cmd_tournament,
+        _tournament_arguments,
     ),
     _Command(
         "diff",

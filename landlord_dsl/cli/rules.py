@@ -92,6 +92,7 @@ def _unified_diff(text: str, formatted: str, name: str) -> str:
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    from ..agents.seats import parse_seats
     from ..checking.loader import load
     from ..core.terminal import colour_wanted, progress
     from ..presentation.compare import diff, render_markdown, render_text, to_json
@@ -100,12 +101,15 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.attribute:
         return cmd_attribute(args, out)
+    seats = [str(spec) for spec in parse_seats(args.seats)] if args.seats else None
+    if seats and not args.outcomes:
+        raise UsageError("--seats names the players of --outcomes: give --outcomes N too")
     a, b = load(args.a), load(args.b)
     changes = diff(a, b, sources=args.sources)
     result = None
     if args.outcomes:
         with progress(sys.stderr, "paired games") as shown:
-            result = outcomes(a, b, args.outcomes, args.players, args.seed, progress=shown)
+            result = outcomes(a, b, args.outcomes, args.players, args.seed, progress=shown, seats=seats)
     if args.format == "json":
         out.write(json.dumps(to_json(changes, a.name, b.name, result), indent=2) + "\n")
     elif args.format == "markdown":

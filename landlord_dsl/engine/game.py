@@ -804,7 +804,7 @@ class _ListenedLog(list):
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # landlord_dsl/
-_CALLERS_IN_PACKAGE = tuple(os.path.join(_PACKAGE, part) for part in ("agents.py", "rl" + os.sep))
+_CALLERS_IN_PACKAGE = tuple(os.path.join(_PACKAGE, part) for part in ("agents" + os.sep, "rl" + os.sep))
 _STANDARD_LIBRARY = os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep
 
 

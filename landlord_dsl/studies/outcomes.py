@@ -14,8 +14,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..agents import HeuristicAgent
+from ..agents.seats import any_search, make_seat, make_seats
+from ..agents.stepped import play_stepped
 from ..checking.loader import RuleSet
 from ..compiling.compiler import compile_ruleset
+from ..core.errors import UsageError
 from ..engine.game import Game
 from ..program.compiled import Program
 from .stats import THROW_DEFINITION, fixed, game_stats, gini, percent, wilson
@@ -38,8 +41,16 @@ def _interval(values: Sequence[float]) -> dict[str, float]:
 PAIRED = "95 % CI, paired on common random numbers (game i throws from seed + i on both sides)"
 
 
-def _play(program: Program, players: int, seed: int) -> tuple[Game, Any]:
-    game = Game(program, [HeuristicAgent() for _ in range(players)], seed=seed)
+def _play(program: Program, players: int, seed: int, seats: Sequence[str] | None = None) -> tuple[Game, Any]:
+    """Return a game of `program` played from `seed` and its result: heuristic bots, or the players `seats`
+    names (agents.seats), a table with a searcher stepped through the State on the same dice."""
+    if seats and any_search(seats):
+        game = play_stepped(program, make_seats(seats, seed), seed).game
+        return game, game.result()
+    agents = (
+        [make_seat(k, seed, i) for i, k in enumerate(seats)] if seats else [HeuristicAgent() for _ in range(players)]
+    )
+    game = Game(program, agents, seed=seed)  # type: ignore[arg-type]
     result = game.play()
     return game, result
 
@@ -75,8 +86,12 @@ def outcomes(
     options_a: dict | None = None,
     options_b: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    seats: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Simulate `games` paired games (same seeds on both sides); return differences with paired 95 % CIs.
+
+    The players are heuristic bots, or those `seats` names, one spec a seat (agents.seats), the same
+    on both sides; their number is then the number of players.
 
     Players default to four, or the nearest number both rule sets allow (as
     for `simulate`). Landings are counted per throw (observe.py: where the
@@ -86,14 +101,18 @@ def outcomes(
     """
     pa, pb = compile_ruleset(a, options_a), compile_ruleset(b, options_b)
     low, high = max(pa.players[0], pb.players[0]), min(pa.players[1], pb.players[1])
-    n = players or min(max(4, low), high)
+    n = len(seats) if seats else players or min(max(4, low), high)
+    if seats and players is not None and players != len(seats):
+        raise UsageError(f"{len(seats)} seats are named for {players} players: name one a seat")
+    if seats and "human" in seats:
+        raise UsageError("a simulation has no one to ask: a seat cannot be human")
     sides: dict[str, dict[str, Any]] = {}
     for done, (side, program) in enumerate((("a", pa), ("b", pb))):
         lengths, ginis, censored, wins = [], [], 0, [[0.0] * games for _ in range(n)]
         throws: list[int] = []
         landings: dict[str, list[int]] = {name: [] for name in program.space_names}
         for i in range(games):
-            game, result = _play(program, n, seed + i)
+            game, result = _play(program, n, seed + i, seats)
             lengths.append(result.turns)
             ginis.append(gini(result.scores))
             for w in result.winners:
@@ -146,6 +165,7 @@ def outcomes(
     return {
         "games": games,
         "players": n,
+        **({"seats": list(seats)} if seats else {}),
         "seed": seed,
         "interval": PAIRED,
         "game_length": paired("lengths"),
@@ -178,8 +198,9 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
 
     censored = data["censored_by_turn_limit"]
     lines = [
-        f"\noutcomes ({data['games']} paired games, {data['players']} players, seeds {data['seed']}.."
-        f"{data['seed'] + data['games'] - 1}); every [low, high] is a {data['interval']}"
+        f"\noutcomes ({data['games']} paired games, {data['players']} players"
+        + (f" ({','.join(data['seats'])})" if "seats" in data else "")
+        + f", seeds {data['seed']}..{data['seed'] + data['games'] - 1}); every [low, high] is a {data['interval']}"
     ]
     for key, label in (("game_length", "turns per game"), ("final_wealth_gini", "final wealth Gini")):
         d = data[key]

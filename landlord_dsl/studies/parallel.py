@@ -24,6 +24,7 @@ from itertools import islice
 from typing import Any
 
 from ..agents import default_reserve
+from ..agents.seats import parse_seats
 from ..checking.loader import RuleSet
 from ..compiling.compiler import compile_ruleset
 from ..core.errors import Diagnostic, LandlordError, RuleRuntimeError, UsageError
@@ -64,9 +65,11 @@ def run_games(
     stop: int,
     stats: bool = False,
     reserve: int | None = None,
+    seats: tuple[str, ...] | None = None,
 ) -> Summary:
     """Play games start..stop-1 of a run (game i from seed `seed + i`) with bots keeping back `reserve`
-    (None: the rules' default); return their Summary (with its stats.Stats when `stats` is true).
+    (None: the rules' default), or the players `seats` names (specs, agents.seats); return their Summary
+    (with its stats.Stats when `stats` is true).
 
     This is the worker's whole job; it needs only landlord-dsl installed.
     """
@@ -75,14 +78,16 @@ def run_games(
     summary = Summary(players, stats=Stats(board) if board is not None else None)
     for i in range(start, stop):
         try:
-            summary.add(play_one(program, players, seed + i, layout=board, reserve=reserve))
+            summary.add(play_one(program, players, seed + i, seats, layout=board, reserve=reserve))
         except RuleRuntimeError as err:
-            raise in_game(err, i + 1, seed + i, replay_command(source, players, seed + i, reserve)) from None
+            raise in_game(err, i + 1, seed + i, replay_command(source, players, seed + i, reserve, seats)) from None
     return summary
 
 
-def replay_command(source: RuleSource, players: int, seed: int, reserve: int | None) -> str:
-    """Return the `landlord-dsl play` command that plays the bots' game from `seed` of a run again."""
+def replay_command(
+    source: RuleSource, players: int, seed: int, reserve: int | None, seats: tuple[str, ...] | None = None
+) -> str:
+    """Return the `landlord-dsl play` command that plays the game from `seed` of a run again."""
     shipped = {str(path): name for name, path in shipped_files().items()}
     # each combined file by its shipped name, or by the path it was loaded from (the edition's name need not be)
     edition = "+".join(shipped.get(chain[-1][0], chain[-1][0]) for chain in source.chains)
@@ -91,6 +96,8 @@ def replay_command(source: RuleSource, players: int, seed: int, reserve: int | N
         words += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
     if reserve is not None and reserve != default_reserve(_program_of(source), players):
         words += ["--bot-reserve", str(reserve)]
+    if seats:
+        words += ["--seats", ",".join(seats)]
     return shlex.join(words)
 
 
@@ -120,8 +127,10 @@ def simulate_many(
     progress: Callable[[int, int], None] | None = None,
     stats: bool = False,
     bot_reserve: int | None = None,
+    seats: tuple[str, ...] | None = None,
 ) -> Summary:
-    """Play `games` seeded games of heuristic bots and return their Summary.
+    """Play `games` seeded games of heuristic bots (or of the players `seats` names, one spec a seat:
+    agents.seats) and return their Summary.
 
     `jobs` processes (default: every core) play chunks of games; `backend="dask"`
     sends the chunks to a Dask cluster instead (`scheduler` is its address; a
@@ -146,16 +155,22 @@ def simulate_many(
         raise UsageError("--jobs must be at least 1")
     if bot_reserve is not None and bot_reserve < 0:
         raise UsageError(f"a bot reserve cannot be negative ({bot_reserve})")
+    if seats is not None:
+        seats = tuple(str(spec) for spec in parse_seats(",".join(seats)))  # checked here, before any worker starts
+        if len(seats) != players:
+            raise UsageError(f"{len(seats)} seats are named for {players} players: name one a seat")
+        if "human" in seats:
+            raise UsageError("a simulation has no one to ask: a seat cannot be human")
     parts = chunks(games, jobs)
     reserve = default_reserve(_program_of(source), players) if bot_reserve is None else bot_reserve
     total = Summary(players, stats=Stats(_layout_of(source)) if stats else None, bot_reserve=reserve)
     done = 0
     if backend == "local" and jobs == 1:
-        finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats, reserve) for a, b in parts)
+        finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats, reserve, seats) for a, b in parts)
     elif backend == "local":
-        finished = _local(source, players, seed, parts, jobs, stats, reserve)
+        finished = _local(source, players, seed, parts, jobs, stats, reserve, seats)
     else:
-        finished = _dask(source, players, seed, parts, jobs, scheduler, stats, reserve)
+        finished = _dask(source, players, seed, parts, jobs, scheduler, stats, reserve, seats)
     for summary in finished:
         total.merge(summary)
         done += summary.games
@@ -187,7 +202,14 @@ def _watch_parent(stop: Any) -> None:
 
 
 def _local(
-    source: RuleSource, players: int, seed: int, parts: list[tuple[int, int]], jobs: int, stats: bool, reserve: int
+    source: RuleSource,
+    players: int,
+    seed: int,
+    parts: list[tuple[int, int]],
+    jobs: int,
+    stats: bool,
+    reserve: int,
+    seats: tuple[str, ...] | None = None,
 ) -> Iterator[Summary]:
     todo = iter(parts)
     stop = multiprocessing.get_context().Event()
@@ -196,7 +218,7 @@ def _local(
         # a few chunks in flight per worker, the next sent as one comes back: a run of any
         # length holds only those, never a future (and its summary) per chunk
         pending = {
-            pool.submit(run_games, source, players, seed, a, b, stats, reserve)
+            pool.submit(run_games, source, players, seed, a, b, stats, reserve, seats)
             for a, b in islice(todo, IN_FLIGHT * jobs)
         }
         while pending:
@@ -205,7 +227,7 @@ def _local(
                 yield future.result()
                 following = next(todo, None)
                 if following is not None:
-                    pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve))
+                    pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve, seats))
     except BaseException:  # Ctrl-C, an error, or the caller stopped early: the workers stop now, not after their chunks
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -252,6 +274,7 @@ def _dask(
     scheduler: str | None,
     stats: bool,
     reserve: int,
+    seats: tuple[str, ...] | None = None,
 ) -> Iterator[Summary]:
     try:
         from distributed import Client
@@ -273,7 +296,7 @@ def _dask(
             todo = iter(parts)
             running = dask_completed(
                 [
-                    client.submit(run_games, shipped, players, seed, a, b, stats, reserve, pure=False)
+                    client.submit(run_games, shipped, players, seed, a, b, stats, reserve, seats, pure=False)
                     for a, b in islice(todo, IN_FLIGHT * jobs)
                 ]
             )
@@ -282,7 +305,7 @@ def _dask(
                 following = next(todo, None)
                 if following is not None:
                     running.add(
-                        client.submit(run_games, shipped, players, seed, *following, stats, reserve, pure=False)
+                        client.submit(run_games, shipped, players, seed, *following, stats, reserve, seats, pure=False)
                     )
                 future.release()
     except OSError as err:

@@ -10,7 +10,8 @@ from typing import Any
 
 import attrs
 
-from ..agents import make_agent
+from ..agents.seats import any_search, make_seats
+from ..agents.stepped import play_stepped
 from ..core.errors import Diagnostic, RuleRuntimeError, visible
 from ..engine.game import Game, starting_money
 from ..program.compiled import Program
@@ -41,34 +42,46 @@ def play_one(
     program: Program,
     players: int,
     seed: int,
-    seats: Sequence[str] | None = None,
+    seats: Sequence[Any] | None = None,
     layout: Layout | None = None,
     reserve: int | None = None,
+    turn_limit: int | None = None,
 ) -> GameRecord:
     """Play one seeded game with agents of the given kinds (bots by default), tracking wealth by round.
+
+    `seats` are seat specs (agents.seats: `bot`, `random`, `mcts:400`...), or players themselves (an
+    Agent, a StateAgent, a function of the State); a table with a searcher is played through the
+    stepped State (agents.stepped.play_stepped), on the same dice as the driven game.
 
     Wealth is the edition's score formula. Prosperity (Magie's test) holds
     when the poorest player's final wealth is at least twice the smallest
     starting money, the money a seat received from unlimited accounts
     (the bank) during setup. With a stats.Layout the record also carries the
     game's stats.GameStats (and the game is the same). `reserve` is the bots'
-    (None: agents.default_reserve).
+    (None: agents.default_reserve). `turn_limit` replaces the rules' own.
     """
     kinds = list(seats) if seats else ["bot"] * players
-    game = Game(program, [make_agent(k, seed, i, reserve) for i, k in enumerate(kinds)], seed=seed)
-    game.track_wealth()
-    if layout is None:
-        result = game.play()
+    if any_search(kinds):
+        played = play_stepped(program, make_seats(kinds, seed, reserve), seed, turn_limit)
+        game, result = played.game, played.game.result()
+        history = list(played.wealth_by_round)  # read at each round's first request (stepped.py)
+        cash = list(played.cash_by_round)
     else:
-        game.setup()
-        cash = [tuple(game.cash(i) for i in range(game.n))]
+        agents: list = make_seats(kinds, seed, reserve)  # every one an Agent (any_search said so)
+        game = Game(program, agents, seed=seed, turn_limit=turn_limit)
+        game.track_wealth()
+        if layout is None:
+            result = game.play()
+        else:
+            game.setup()
+            cash = [tuple(game.cash(i) for i in range(game.n))]
 
-        def at_round_end(g: Game) -> None:
-            if len(g.wealth_history) > len(cash):  # type: ignore[arg-type]
-                cash.append(tuple(g.cash(i) for i in range(g.n)))
+            def at_round_end(g: Game) -> None:
+                if len(g.wealth_history) > len(cash):  # type: ignore[arg-type]
+                    cash.append(tuple(g.cash(i) for i in range(g.n)))
 
-        result = game.play(on_turn=at_round_end)
-    history = game.wealth_history or [result.scores]
+            result = game.play(on_turn=at_round_end)
+        history = game.wealth_history or [result.scores]
     start = min(starting_money(game))
     return GameRecord(
         seed,

@@ -163,17 +163,25 @@ def run_sweep(
     output: Path | None = None,
     progress: Callable[[int, int, dict[str, Any], bool], None] | None = None,
     bot_reserve: int | None = None,
+    seats: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Simulate every cell of the grid; return one record per cell: options, players, games, seed, summary.
 
     With `output`, cells already recorded there (same rules, options, players,
     games and seed) are read back instead of played, and each newly played cell
     is appended as it finishes. `progress(i, n, cell, reused)` is called per cell.
-    The bots keep back `bot_reserve` (None: each cell's agents.default_reserve).
+    The bots keep back `bot_reserve` (None: each cell's agents.default_reserve). `seats` names the
+    players, one spec a seat (agents.seats: `mcts:50,bot,bot,bot`), for every cell; its number of seats
+    is then every cell's number of players.
     """
+    table = list(seats) if seats else None
     done: dict[str, dict[str, Any]] = {}
     for record in read_records(output) if output is not None else []:
-        if record["rules_hash"] == rules.rules_hash and record.get("bot_reserve") == bot_reserve:
+        if (
+            record["rules_hash"] == rules.rules_hash
+            and record.get("bot_reserve") == bot_reserve
+            and record.get("seats") == table
+        ):
             done[_key(record, record["games"], record["seed"])] = record
     grid_cells = cells(rules, grid, players)
     records = []
@@ -185,7 +193,16 @@ def run_sweep(
                 progress(i + 1, len(grid_cells), cell, True)
             continue
         summary = simulate_many(
-            rules, games, cell["players"], seed, cell["options"], jobs, backend, scheduler, bot_reserve=bot_reserve
+            rules,
+            games,
+            cell["players"],
+            seed,
+            cell["options"],
+            jobs,
+            backend,
+            scheduler,
+            bot_reserve=bot_reserve,
+            seats=tuple(table) if table else None,
         )
         record = {
             "edition": rules.name,
@@ -195,6 +212,7 @@ def run_sweep(
             "games": games,
             "seed": seed,
             **({"bot_reserve": bot_reserve} if bot_reserve is not None else {}),
+            **({"seats": table} if table else {}),
             "summary": summary.result(),
         }
         if output is not None:

@@ -1,4 +1,7 @@
-"""Agents answer decision and bid requests for one seat.
+"""Agents stage: agents answer decision and bid requests for one seat.
+
+The searchers, which answer from the stepped State, are in search.py; the stepped driver that plays
+them in stepped.py; the seat specs (`mcts:400,bot,bot`) in seats.py.
 
 Every agent works with any edition: it sees only typed requests (options with
 cost and value hints, bid ranges) and the player's cash, never a rule name.
@@ -11,15 +14,15 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .core.errors import Diagnostic, LandlordError, UsageError, visible
-from .engine.events import LogRoll, LogTurn, decode
-from .engine.game import RESERVE_CAP as RESERVE_CAP
-from .engine.game import Agent as Agent
-from .engine.game import default_reserve as default_reserve
-from .program.requests import FOLDED_AGENTS, BidRequest, DecisionRequest
+from ..core.errors import Diagnostic, LandlordError, UsageError, visible
+from ..engine.events import LogRoll, LogTurn, decode
+from ..engine.game import RESERVE_CAP as RESERVE_CAP
+from ..engine.game import Agent as Agent
+from ..engine.game import default_reserve as default_reserve
+from ..program.requests import FOLDED_AGENTS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
-    from .engine.game import Game
+    from ..engine.game import Game
 
 
 class RandomAgent(Agent):
@@ -262,7 +265,10 @@ def make_agent(kind: str, seed: int, seat: int, reserve: int | None = None) -> A
         return RandomAgent(seed * 1009 + seat)
     if kind == "human":
         return HumanAgent()
-    raise UsageError(f"unknown seat kind '{kind}': use bot, random or human")
+    from .seats import parse_seat
+
+    spec = parse_seat(kind)  # an unknown kind is refused here, with the nearest known one
+    raise UsageError(f"the seat kind '{spec}' searches the stepped game: it plays through play_stepped, not Game.play")
 
 
 def decision_context(game: Game, seat: int) -> str:

@@ -1,0 +1,129 @@
+"""Strength benchmark (issue 30): one searching seat against heuristic bots, its win rate at two budgets.
+
+    python benchmarks/bench_search.py                              # 1933, 4 seats, mcts at 8 and 32
+    python benchmarks/bench_search.py --deals 10 --budgets 16,64 --jobs 2 --json
+    python benchmarks/bench_search.py --edition landlords-game-1906 --agent rollout --budgets 2,8
+
+Deal i throws from seed `seed + i` and is played once per seat: the searcher (`mcts:B`, or `rollout:B`)
+in that seat, heuristic bots in the others, on the same dice (common random numbers, the design of
+`landlord-dsl tournament`). Over D deals and P seats that is D x P games per budget. Reported per budget:
+the searcher's wins (a tie shares the win), its win rate with the 95 % Wilson interval, against its
+share 1/P, and whether the interval lies above the share (`significant`); the CPU seconds it took.
+The searcher answers from the stepped State with no seed (agents.stepped.play_stepped), so it draws
+its own dice in its look-ahead; docs/search.md says what it can see.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+from time import process_time
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # benchmark the working tree next to this file, installed or not
+
+import landlord_dsl as ld  # noqa: E402
+from landlord_dsl.studies.rulesource import rule_source  # noqa: E402
+from landlord_dsl.studies.stats import wilson  # noqa: E402
+from landlord_dsl.studies.tournament import play_games  # noqa: E402
+
+
+def deal_games(spec: str, players: int, deal: int) -> list[tuple[int, int, list[str]]]:
+    """Return the games of one deal: the searcher `spec` in each seat in turn, bots in the others."""
+    return [(deal, seat, [spec if s == seat else "bot" for s in range(players)]) for seat in range(players)]
+
+
+def timed(source, players: int, seed: int, games, turn_limit) -> tuple[list[dict], float]:
+    """Play `games` (tournament.play_games); return their records and the CPU seconds they took."""
+    start = process_time()
+    records = play_games(source, players, seed, games, turn_limit)
+    return records, process_time() - start
+
+
+def measure(
+    edition: str,
+    agent: str,
+    budgets: list[int],
+    deals: int,
+    players: int,
+    seed: int,
+    jobs: int,
+    turn_limit: int | None,
+) -> dict:
+    """Return the benchmark's figures: for each budget, the searcher's win rate over deals x seats games."""
+    source = rule_source(ld.load_edition(edition))
+    out = {"edition": edition, "players": players, "deals": deals, "seed": seed, "share": 1 / players, "runs": []}
+    for budget in budgets:
+        spec = f"{agent}:{budget}"
+        batches = [deal_games(spec, players, d) for d in range(deals)]
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                done = list(pool.map(timed, *zip(*[(source, players, seed, b, turn_limit) for b in batches])))
+        else:
+            done = [timed(source, players, seed, b, turn_limit) for b in batches]
+        wins, games, cpu, turns = Fraction(0), 0, 0.0, 0
+        for records, seconds in done:
+            cpu += seconds
+            for r in records:
+                games += 1
+                turns += r["turns"]
+                seat = r["rotation"]  # the searcher's seat
+                if seat in r["winners"]:
+                    wins += Fraction(1, len(r["winners"]))
+        rate, low, high = wilson(wins, games)
+        out["runs"].append(
+            {
+                "agent": spec,
+                "games": games,
+                "wins": float(wins),
+                "win_rate": rate,
+                "ci95": [low, high],
+                "significant": low > 1 / players,
+                "cpu_seconds": round(cpu, 1),
+                "cpu_seconds_per_game": round(cpu / games, 2),
+                "mean_turns": round(turns / games, 1),
+            }
+        )
+        print(f"  {spec}: {float(wins):g}/{games} wins [{low}, {high}]", file=sys.stderr, flush=True)  # as it goes
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--edition", default="monopoly-1933-atlantic-city")
+    p.add_argument("--agent", choices=("mcts", "rollout"), default="mcts")
+    p.add_argument("--budgets", default="8,32", help="two or more budgets, comma-separated (default 8,32)")
+    p.add_argument("--deals", type=int, default=5, help="deals (seeds); each is played once per seat (default 5)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--turn-limit", type=int, help="stop each game after this many turns (default: the rules')")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    budgets = [int(b) for b in args.budgets.split(",")]
+    data = measure(args.edition, args.agent, budgets, args.deals, args.players, args.seed, args.jobs, args.turn_limit)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(
+        f"{data['edition']}: one searcher against {args.players - 1} heuristic bots, {args.deals} deals x "
+        f"{args.players} seats (share {100 / args.players:.0f} %)"
+    )
+    for run in data["runs"]:
+        low, high = run["ci95"]
+        print(
+            f"  {run['agent']:12} {run['wins']:g}/{run['games']} wins = {100 * run['win_rate']:.1f} % "
+            f"[{100 * low:.1f}, {100 * high:.1f}]{'  above its share' if run['significant'] else ''}   "
+            f"{run['cpu_seconds_per_game']} CPU s a game, {run['mean_turns']} turns"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,377 @@
+"""Agents stage: players that search the stepped game (engine/state.py; docs/search.md).
+
+A `StateAgent` answers from a `State`, not from a Game mid-turn: it clones the state, tries answers on the
+clones, plays them on and weighs what comes of them. Two are here, both for any rule file (they see
+only the state's public interface: requests with labelled options and hints, legal actions, chance
+outcomes and scores):
+
+- `RolloutAgent`, the cheap middle rung: every candidate answer is played on a few times by heuristic
+  bots to a horizon, and the answer whose rollouts leave its seat best off is taken (a one-ply
+  expectimax whose expectations are estimated by sampling).
+- `MCTSAgent`: UCT over the stepped interface, one value per seat backed up through every node
+  (max^n), chance nodes answered by their exact probabilities when the state can list them and by
+  sampling when it cannot, rollouts by the heuristic bot or by random play.
+
+What a searcher can see: everything in the state it is handed. Played by `play_stepped` (stepped.py),
+that state has no seed, so the searcher answers every throw and shuffle of its look-ahead from its own
+generator and cannot know the real dice. The order a deck was shuffled into is part of the state,
+though: until the state can hide it (`observation`/`resample`, issue 29), a searcher that reads the
+pending deck order through its clones plays on the true order. docs/search.md says so.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import UsageError
+from ..engine.state import State
+from ..program.requests import BidRequest, DecisionRequest, DiceRequest
+from . import HeuristicAgent
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+
+Action = int | None
+
+# A chance request with more outcomes than this is sampled afresh at every visit instead of growing one
+# child per outcome (two six-sided dice have 36 outcomes; a shuffle of 9 cards or more cannot be listed).
+MAX_CHANCE_CHILDREN = 64
+
+ROLLOUT_POLICIES = ("bot", "random")
+
+_HEURISTIC = HeuristicAgent()
+
+
+class StateAgent:
+    """A player that answers from the stepped State (a searcher). Subclasses define `act`.
+
+    Driven play (`Game.play`) hands an agent a Game mid-turn, from which no State can be made: a
+    StateAgent plays through `play_stepped`, which hands it the State at each of its requests.
+    """
+
+    #: the seat kind's name, as `--seats` spells it
+    kind = "state"
+
+    def act(self, state: State) -> Action:
+        """Return one of `state.legal_actions()`: the answer to the pending decision or bid of its seat."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """Return the agent with its budget, as a seat spec (`mcts:400`)."""
+        return self.kind
+
+
+class CallableAgent(StateAgent):
+    """A Python callable `f(state) -> action` as a seat (`play_stepped`, `Tournament`)."""
+
+    kind = "callable"
+
+    def __init__(self, function: Callable[[State], Action], name: str | None = None) -> None:
+        self.function = function
+        self.name = name or str(getattr(function, "__name__", "callable"))
+
+    def act(self, state: State) -> Action:
+        """Return what the callable answers."""
+        return self.function(state)
+
+    def describe(self) -> str:
+        """Return the callable's name."""
+        return self.name
+
+
+def bot_answer(state: State) -> Action:
+    """Return what the heuristic bot answers to the state's pending decision or bid."""
+    request = state.request()
+    if isinstance(request, DecisionRequest):
+        return _HEURISTIC.choose(state.game, request)
+    if isinstance(request, BidRequest):
+        return _HEURISTIC.bid(state.game, request)
+    raise UsageError("no decision or bid is pending")
+
+
+def candidates(state: State) -> list[Action]:
+    """Return the answers a searcher weighs at the pending request, the heuristic bot's first.
+
+    A decision's candidates are all its options. A bid's are fewer than its legal amounts (one per unit
+    of money would drown the search): pass, the minimum, and the rules' value hint when it lies between
+    the minimum and the maximum."""
+    request = state.request()
+    first = bot_answer(state)
+    if isinstance(request, BidRequest):
+        pool: list[Action] = [None, request.minimum]
+        if request.minimum < request.value <= request.maximum:
+            pool.append(request.value)
+    else:
+        pool = list(state.legal_actions())
+    return [first, *(a for a in pool if a != first)]
+
+
+def values(state: State) -> list[float]:
+    """Return every seat's value of a state, each 0 to 1: at the end, 1 shared among the winners (the best
+    score) and 0 for the others; before it, each seat's share of the seats' positive scores."""
+    scores = state.scores()
+    if state.is_terminal():
+        best = max(scores)
+        winners = sum(1 for s in scores if s == best)
+        return [1 / winners if s == best else 0.0 for s in scores]
+    positive = [max(0, s) for s in scores]
+    total = sum(positive)
+    if total == 0:
+        return [1 / len(scores)] * len(scores)
+    return [s / total for s in positive]
+
+
+def rollout(state: State, turns: int, rng: random.Random, policy: str = "bot") -> State:
+    """Play `state` on in place for `turns` more turns (or to the end); return it. Chance is drawn with
+    `rng`; decisions and bids are the heuristic bot's (`policy="bot"`) or uniformly random legal answers
+    (`"random"`)."""
+    until = state.game.turn + turns
+    while not state.is_terminal() and state.game.turn < until:
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        elif policy == "bot":
+            state.apply(bot_answer(state))
+        else:
+            state.apply(rng.choice(candidates(state)))
+    return state
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in ROLLOUT_POLICIES:
+        raise UsageError(f"unknown rollout policy '{policy}': use {' or '.join(ROLLOUT_POLICIES)}")
+
+
+class RolloutAgent(StateAgent):
+    """Flat Monte Carlo: every candidate answer is played on `rollouts` times to `horizon` turns by the
+    rollout policy, the same `rollouts` dice sequences for every candidate (common random numbers); the
+    answer with the best mean value (`values`) for its seat is taken, the heuristic bot's on a tie.
+
+    :param rollouts: rollouts per candidate answer (the budget).
+    :param horizon: turns each rollout plays on (default: one round of the table).
+    :param seed: seeds the agent's generator: the same seed and game give the same answers.
+    :param policy: "bot" or "random": who answers in the rollouts.
+    """
+
+    kind = "rollout"
+
+    def __init__(self, rollouts: int = 8, horizon: int | None = None, seed: int = 0, policy: str = "bot") -> None:
+        if rollouts < 1:
+            raise UsageError(f"a rollout agent needs at least one rollout per answer, not {rollouts}")
+        _check_policy(policy)
+        self.rollouts, self.horizon, self.policy = rollouts, horizon, policy
+        self.rng = random.Random(seed)
+
+    def describe(self) -> str:
+        """Return `rollout:N`."""
+        return f"{self.kind}:{self.rollouts}"
+
+    def act(self, state: State) -> Action:
+        """Return the candidate answer whose rollouts leave the acting seat the best mean value."""
+        options = candidates(state)
+        if len(options) == 1:
+            return options[0]
+        seat = state.current_player()
+        horizon = self.horizon or state.game.n
+        seeds = [self.rng.getrandbits(64) for _ in range(self.rollouts)]
+        best, best_value = options[0], -1.0
+        for action in options:
+            total = 0.0
+            for s in seeds:
+                child = state.clone()
+                child.apply(action)
+                total += values(rollout(child, horizon, random.Random(s), self.policy))[seat]
+            if total > best_value:
+                best, best_value = action, total
+        return best
+
+
+class _Node:
+    """A node of the search tree: the state reached, its visits and every seat's summed value."""
+
+    __slots__ = ("children", "first", "outcomes", "state", "totals", "untried", "visits")
+
+    def __init__(self, state: State, players: int) -> None:
+        self.state = state
+        self.visits = 0
+        self.totals = [0.0] * players
+        self.children: dict[Any, _Node] = {}
+        self.untried: list[Action] | None = None  # a decision's answers not tried yet
+        self.first: Action = None  # the heuristic bot's answer (candidates() puts it first)
+        self.outcomes: tuple[list, list[float]] | None = None  # a listed chance request's outcomes, weights
+
+
+class MCTSAgent(StateAgent):
+    """Monte Carlo tree search (UCT) over the stepped game, one value per seat backed up (max^n).
+
+    Every iteration walks down from the pending request: a seat's node tries each candidate answer
+    (`candidates`) once, the heuristic bot's first, then takes the child best for that seat by PUCT (its
+    mean value plus `exploration * prior * sqrt(N) / (1 + n)`, the heuristic bot's answer having the prior
+    `bot_prior` and the others sharing the rest, so that a small budget strays from the bot only on
+    evidence); a chance node draws an outcome with its exact
+    probability (`State.chance_outcomes`) and keeps a child per outcome, or, past MAX_CHANCE_CHILDREN
+    outcomes (a large shuffle), draws one with `sample_chance` and plays on from there without growing
+    the tree. A new node is played on by the rollout policy for `horizon` turns and scored by `values`.
+    The answer taken is the most visited child of the root.
+
+    :param iterations: iterations per decision (the budget), unless `seconds` is given.
+    :param seconds: a time budget per decision instead (at least one iteration; not reproducible).
+    :param horizon: turns a rollout plays on (default: one round of the table).
+    :param exploration: UCB1's constant.
+    :param seed: seeds the agent's generator: the same seed and game give the same answers.
+    :param policy: "bot" or "random": who answers in the rollouts.
+    :param bot_prior: the prior weight of the heuristic bot's answer, 0 to 1.
+    """
+
+    kind = "mcts"
+
+    def __init__(
+        self,
+        iterations: int = 200,
+        seconds: float | None = None,
+        horizon: int | None = None,
+        exploration: float = 0.7,
+        seed: int = 0,
+        policy: str = "bot",
+        bot_prior: float = 0.5,
+    ) -> None:
+        if iterations < 1:
+            raise UsageError(f"a search needs at least one iteration, not {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise UsageError(f"a search's time budget must be more than 0 seconds, not {seconds}")
+        if not 0 <= bot_prior <= 1:
+            raise UsageError(f"the bot's prior is a probability, 0 to 1, not {bot_prior}")
+        _check_policy(policy)
+        self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
+        self.exploration, self.policy, self.bot_prior = exploration, policy, bot_prior
+        self.rng = random.Random(seed)
+        self.last_visits: dict[Action, int] = {}  # the root's children's visits at the last decision
+
+    def describe(self) -> str:
+        """Return `mcts:N` or `mcts:Ss`."""
+        return f"{self.kind}:{self.seconds:g}s" if self.seconds is not None else f"{self.kind}:{self.iterations}"
+
+    def act(self, state: State) -> Action:
+        """Return the root's most visited answer after the budget's iterations (or seconds)."""
+        options = candidates(state)
+        if len(options) == 1:
+            return options[0]
+        n = state.game.n
+        horizon = self.horizon or n
+        root = _Node(state.clone(), n)
+        root.untried, root.first = list(options), options[0]
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        done = 0
+        while True:
+            self._iterate(root, n, horizon)
+            done += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+        self.last_visits = {action: child.visits for action, child in root.children.items()}
+        # most visited; a tie goes to the better mean for the seat, then to the earlier candidate
+        seat = state.current_player()
+        ranked = sorted(
+            root.children.items(),
+            key=lambda kv: (kv[1].visits, kv[1].totals[seat] / kv[1].visits, -options.index(kv[0])),
+        )
+        return ranked[-1][0]
+
+    def _iterate(self, root: _Node, players: int, horizon: int) -> None:
+        """Run one iteration: select, expand one node, play it on, and back the values up the path."""
+        rng = self.rng
+        node, path = root, [root]
+        leaf: State | None = None
+        while leaf is None:
+            state = node.state
+            if state.is_terminal():
+                leaf = state
+            elif state.is_chance():
+                if node.outcomes is None:
+                    node.outcomes = _listed(state)
+                listed, weights = node.outcomes
+                if not listed:  # too many outcomes to keep a child each: play on from a fresh draw
+                    leaf = state.clone()
+                    leaf.apply_chance(leaf.sample_chance(rng))
+                    break
+                outcome = rng.choices(listed, weights)[0]
+                key = tuple(outcome)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(_after(state, outcome, chance=True), players)
+                    leaf = child.state
+                path.append(child)
+                node = child
+            else:
+                if node.untried is None:
+                    node.untried = candidates(state)
+                    node.first = node.untried[0]
+                if node.untried:
+                    action = node.untried.pop(0)
+                    child = node.children[action] = _Node(_after(state, action), players)
+                    path.append(child)
+                    leaf = child.state
+                else:
+                    node = self._select(node, state.current_player())
+                    path.append(node)
+        end = leaf if leaf.is_terminal() else rollout(leaf.clone(), horizon, rng, self.policy)
+        result = values(end)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(players):
+                totals[seat] += result[seat]
+
+    def _select(self, node: _Node, seat: int) -> _Node:
+        """Return the child of a seat's node with the best score for that seat (the first on a tie): its
+        mean value plus `exploration * prior * sqrt(N) / (1 + n)`, the prior `bot_prior` for the heuristic
+        bot's answer and the rest shared by the others (PUCT with the bot as the prior policy)."""
+        c, w = self.exploration, self.bot_prior
+        others = max(1, len(node.children) - 1)
+        root_n = math.sqrt(node.visits)
+        best, best_score = None, -math.inf
+        for action, child in node.children.items():
+            prior = w if action == node.first else (1 - w) / others
+            score = child.totals[seat] / child.visits + c * prior * root_n / (1 + child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best  # type: ignore[return-value]
+
+
+def _listed(state: State) -> tuple[list, list[float]]:
+    """Return a chance request's outcomes and their probabilities, or two empty lists when it has more
+    than MAX_CHANCE_CHILDREN outcomes (or too many to list)."""
+    request = state.request()
+    # a shuffle's orders are size!
+    count = request.sides**request.count if isinstance(request, DiceRequest) else math.factorial(request.size)  # type: ignore[union-attr]
+    if count > MAX_CHANCE_CHILDREN:
+        return [], []
+    pairs = state.chance_outcomes()
+    return [o for o, _ in pairs], [float(p) for _, p in pairs]
+
+
+def _after(state: State, answer: Any, chance: bool = False) -> State:
+    """Return a clone of `state` with `answer` applied (a chance outcome when `chance`)."""
+    child = state.clone()
+    if chance:
+        child.apply_chance(answer)
+    else:
+        child.apply(answer)
+    return child
+
+
+def answer_seat(agent: Any, state: State) -> Action:
+    """Return a seat's answer to the state's pending decision or bid: a StateAgent acts on the state; an
+    Agent is handed the game and the request, as in driven play."""
+    if isinstance(agent, StateAgent):
+        return agent.act(state)
+    request = state.request()
+    game: Game = state.game
+    if isinstance(request, DecisionRequest):
+        return agent.choose(game, request)
+    return agent.bid(game, request)
