@@ -560,6 +560,6 @@ def test_heat_maps_keep_words_whole_and_show_the_spaces_beside_jail():
     assert texts[0].startswith("Speculation\n")
     colours = {tuple(p.get_facecolor()) for p in ax.patches[2:]}
     assert len(colours) == 10  # the lots beside Jail are told apart
-    bar = fig.axes[-1]
-    assert "scale ends at" in bar.get_ylabel()
+    legend = " ".join(t.get_text() for t in ax.texts[len(labels) :]).replace("\n", " ")
+    assert "the scale ends at" in legend and "arrow" in legend  # the legend, in the board's middle
     plt.close(fig)
