@@ -49,6 +49,10 @@ def test_a_game_shows_its_turn_and_players_with_their_cash_and_square():
         row = html.split(f">{game.names[seat]}</td>")[1].split("</tr>")[0]
         assert f">{game.cash(seat)}</td>" in row
         assert f">{game.prog.space_labels[game.pos[seat]]}</td>" in row
+    # issue 36 §3: and its board, a numbered token on each playing seat's space
+    assert "<svg" in html and html.count('<g class="token">') == len(game.seats)
+    for seat in game.seats:
+        assert f"<title>{game.names[seat]}</title>" in html
 
 
 def test_a_simulation_summary_shows_its_table():

@@ -319,6 +319,7 @@ class Compiler(StatementCompiler):
             space_var_names=list(m.space_vars),
             dice_sets=tuple(DiceSet(d.name, d.label or d.name, d.count, d.faces) for d in m.dice_sets.values()),
             reads_dice_faces=self.reads_dice_faces,
+            rules=rs,
             remake=functools.partial(
                 remade,
                 tuple((module.source_name, module.source_text) for module in rs.modules),

@@ -2,7 +2,7 @@
 
 Each `*_html` function returns a self-contained HTML fragment (every text
 escaped). A rule set shows its summary and its board (the drawing of
-`landlord-dsl board`); a game its turn and its players; a simulation
+`landlord-dsl board`); a game its turn, its players and its board with their tokens; a simulation
 `Summary` its table; a diff (`Changes`, what `diff` returns) its changes;
 an `Analysis` its table and, with matplotlib, its board heat map.
 
@@ -53,6 +53,9 @@ def _heading(text: str) -> str:
     return f'<div style="font-weight:600;margin:4px 0">{escape(text)}</div>'
 
 
+_BOARD_BOX = '<div style="max-width:560px;margin-top:6px">{}</div>'
+
+
 def ruleset_html(rules: RuleSet) -> str:
     """Return a rule set as its title, a summary table (name, players, board, rules, options) and its board."""
     from .board import board_svg
@@ -73,10 +76,7 @@ def ruleset_html(rules: RuleSet) -> str:
     )
     board = board_svg(rules)
     board = board[board.index("<svg") :]
-    return (
-        f"<div>{_heading(header.title or rules.name)}{summary}"
-        f'<div style="max-width:560px;margin-top:6px">{board}</div></div>'
-    )
+    return f"<div>{_heading(header.title or rules.name)}{summary}{_BOARD_BOX.format(board)}</div>"
 
 
 def game_html(game: Game) -> str:
@@ -93,7 +93,32 @@ def game_html(game: Game) -> str:
         for s in range(game.n)
     ]
     head = f"{prog.title}: turn {game.turn}" + (f", {game.names[game.current]} to play" if game.seats else "")
-    return f"<div>{_heading(head)}{_table(['player', 'cash', 'on', 'titles', ''], rows)}</div>"
+    table = _table(["player", "cash", "on", "titles", ""], rows)
+    board = (
+        "" if prog.rules is None else f'<div style="max-width:560px;margin-top:6px">{_board_with_tokens(game)}</div>'
+    )
+    return f"<div>{_heading(head)}{table}{board}</div>"
+
+
+def _board_with_tokens(game: Game) -> str:
+    """Return the game's board (board_svg) with a numbered token for each player still playing on his space."""
+    from .board import board_cells, board_svg
+
+    svg = board_svg(game.prog.rules, program=game.prog)
+    cells = board_cells(len(game.prog.space_names))
+    tokens, on_space = [], dict.fromkeys(range(len(cells)), 0)
+    for seat in game.seats:
+        x, y, w, _, _ = cells[game.pos[seat]]
+        k = on_space[game.pos[seat]]
+        on_space[game.pos[seat]] += 1
+        cx, cy = x + w - 9 - 13 * (k % 3), y + 12 + 13 * (k // 3)
+        tokens.append(
+            f'<g class="token"><title>{escape(game.names[seat])}</title>'
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="6" fill="#1f4e79" stroke="#fff"/>'
+            f'<text x="{cx:g}" y="{cy + 3:g}" font-size="8" text-anchor="middle" fill="#fff">{seat + 1}</text></g>'
+        )
+    svg = svg[svg.index("<svg") :]
+    return svg.replace("</svg>", "".join(tokens) + "</svg>")
 
 
 def summary_html(summary: Summary) -> str:

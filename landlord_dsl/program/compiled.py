@@ -118,6 +118,9 @@ class Program:
     # total and whether they are a double: the exact analysis merges throws the rules cannot tell apart
     reads_dice_faces: bool = True
 
+    # the checked rules it was compiled from (a checking.loader.RuleSet: typed loosely, for the program stage
+    # sits below checking), for what reads declarations beside the compiled tables (a game's board drawn)
+    rules: Any = attrs.field(default=None, repr=False, eq=False)
     # how to compile these rules again (the compiler's: a picklable call that returns an equal Program),
     # by which a Program pickles (`__reduce__`): its generated functions cannot be pickled themselves
     remake: Callable[[], Program] | None = attrs.field(default=None, repr=False, eq=False)
