@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import UsageError
@@ -36,3 +37,18 @@ def default_players(program: Program) -> int:
     """Return four players, or the nearest number the edition allows."""
     low, high = program.players
     return min(max(4, low), high)
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """Return an argparse type: a whole number no smaller than `low`."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return number

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, TextIO
 
 from ..core.errors import LandlordError
 from ..core.version import __version__
+from .common import at_least
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
 from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
@@ -32,23 +33,8 @@ from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
 # --------------------------------------------------------------------- main
 
 
-def _at_least(low: int) -> Callable[[str], int]:
-    """Return an argparse type: a whole number no smaller than `low`."""
-
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
-        return value
-
-    return number
-
-
 def _parallel_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="processes to play games in (default: every core)")
     p.add_argument(
         "--backend",
         choices=("local", "dask"),
@@ -65,7 +51,7 @@ def _parallel_options(p: argparse.ArgumentParser) -> None:
 def _bot_reserve(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bot-reserve",
-        type=_at_least(0),
+        type=at_least(0),
         metavar="N",
         help="cash the heuristic bots keep back (default: a quarter of the starting money, at most 100)",
     )
@@ -84,7 +70,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
     p.add_argument("--seed", type=int, default=0, help="seed for the dice (default 0, as everywhere)")
     p.add_argument(
-        "--players", type=_at_least(1), help="number of players (default 4, or the nearest the edition allows)"
+        "--players", type=at_least(1), help="number of players (default 4, or the nearest the edition allows)"
     )
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
@@ -110,7 +96,7 @@ def _fmt_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--width",
-        type=_at_least(1),
+        type=at_least(1),
         metavar="N",
         help="break lines wider than N columns where the code allows (default 100, the shipped files' layout)",
     )
@@ -120,7 +106,7 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
     _seats_option(p, "human,bot,bot")
     p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
-    p.add_argument("--turn-limit", type=_at_least(1), help="stop after this many turns")
+    p.add_argument("--turn-limit", type=at_least(1), help="stop after this many turns")
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--html", metavar="FILE", help="write a replay of the game to watch in a browser (one HTML file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also narrate bids and card movements")
@@ -128,7 +114,7 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
 
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
-    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
         "--stats",
@@ -143,7 +129,7 @@ def _simulate_arguments(p: argparse.ArgumentParser) -> None:
 
 def _coverage_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
-    p.add_argument("--games", type=_at_least(1), default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=at_least(1), default=100, help="number of games (default 100)")
     p.add_argument(
         "--format",
         choices=("text", "markdown", "json", "toml"),
@@ -163,7 +149,7 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
         help="an option and the values to try (repeatable: the grid is every combination)",
     )
     p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
-    p.add_argument("--games", type=_at_least(1), default=100, help="games per cell (default 100)")
+    p.add_argument("--games", type=at_least(1), default=100, help="games per cell (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
     p.add_argument(
         "--out",
@@ -194,23 +180,23 @@ def _tournament_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--games",
-        type=_at_least(1),
+        type=at_least(1),
         default=10,
         help="deals (seeds); each is played once per rotation of the seats (default 10)",
     )
-    p.add_argument("--players", type=_at_least(1), help="seats at each table (default: the number of agents)")
+    p.add_argument("--players", type=at_least(1), help="seats at each table (default: the number of agents)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
     )
-    p.add_argument("--turn-limit", type=_at_least(1), help="stop each game after this many turns")
+    p.add_argument("--turn-limit", type=at_least(1), help="stop each game after this many turns")
     p.add_argument(
         "--out",
         metavar="FILE",
         help="append each finished game to FILE (JSON lines); games already in FILE are not played again",
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--jobs", type=_at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="processes to play games in (default: every core)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--color",
@@ -227,7 +213,7 @@ def _diff_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument(
         "--outcomes",
-        type=_at_least(0),
+        type=at_least(0),
         metavar="N",
         default=0,
         help="also simulate N paired games per side (same dice seeds) and compare outcomes",
@@ -238,7 +224,7 @@ def _diff_arguments(p: argparse.ArgumentParser) -> None:
         help="with --outcomes: every space's landing change, not only those whose interval excludes zero",
     )
     p.add_argument(
-        "--players", type=_at_least(1), help="players in the outcome simulations (default 4, or the nearest allowed)"
+        "--players", type=at_least(1), help="players in the outcome simulations (default 4, or the nearest allowed)"
     )
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     _seats_option(p)

@@ -10,23 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.errors import UsageError
-from .common import _parse_options, default_players
+from .common import _parse_options, at_least, default_players
 from .outputs import input_files, refuse_clashes
-
-
-def _whole(low: int) -> Callable[[str], int]:
-    """Return an argparse type: a whole number no smaller than `low`."""
-
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
-        return value
-
-    return number
 
 
 def _study_arguments(p: argparse.ArgumentParser, games: str) -> None:
@@ -38,10 +23,10 @@ def _study_arguments(p: argparse.ArgumentParser, games: str) -> None:
         help="what to measure: turns, rounds, prosperity, mean_score, gini_round_R, win_seat_K, score_seat_K "
         "(default: turns, gini_round_10, prosperity and every seat's win share)",
     )
-    p.add_argument("--games", type=_whole(2), default=200, help=games)
-    p.add_argument("--players", type=_whole(1), help="players (default 4, or the nearest allowed)")
+    p.add_argument("--games", type=at_least(2), default=200, help=games)
+    p.add_argument("--players", type=at_least(1), help="players (default 4, or the nearest allowed)")
     p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
-    p.add_argument("--jobs", type=_whole(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="processes to play games in (default: every core)")
 
 
 def sensitivity_arguments(p: argparse.ArgumentParser) -> None:
@@ -160,9 +145,12 @@ def attribute_arguments(p: argparse.ArgumentParser) -> None:
         help="with --attribute: what to measure (as `sensitivity --metric`)",
     )
     p.add_argument(
-        "--games", type=_whole(2), default=200, help="with --attribute: games per variant, the same seeds (default 200)"
+        "--games",
+        type=at_least(2),
+        default=200,
+        help="with --attribute: games per variant, the same seeds (default 200)",
     )
-    p.add_argument("--jobs", type=_whole(1), metavar="N", help="with --attribute: processes (default: every core)")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="with --attribute: processes (default: every core)")
 
 
 def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
