@@ -395,11 +395,17 @@ def _alive(pid: int) -> bool:
         return False
 
 
+_PROMPTLY = 15  # seconds: see the test's docstring
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from Linux's /proc")
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "Ctrl-C"])
-def test_simulate_workers_die_with_their_parent_within_two_seconds(how):
-    """Item 6: SIGTERM or SIGKILL to `simulate --jobs 2` left both workers running; Ctrl-C took 21-42 s."""
+def test_simulate_workers_die_with_their_parent_promptly(how):
+    """Item 6: SIGTERM or SIGKILL to `simulate --jobs 2` left both workers running; Ctrl-C took 21-42 s.
+
+    On an idle machine all of it takes well under 2 s; the bound is 15 s because CI runs this beside two
+    busy test workers on two cores (it once took over 10 s there), and 15 s still fails the old 21-42 s."""
     argv = [sys.executable, "-m", "landlord_dsl", "simulate", "landlords-game-1906", "--games", "20000", "--jobs", "2"]
     parent = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
@@ -416,14 +422,14 @@ def test_simulate_workers_die_with_their_parent_within_two_seconds(how):
         began = time.monotonic()
         if how == "Ctrl-C":
             os.killpg(parent.pid, signal.SIGINT)  # what the terminal sends the whole foreground group
-            assert parent.wait(timeout=10) == 130
+            assert parent.wait(timeout=_PROMPTLY) == 130
         else:
             parent.send_signal(getattr(signal, how))
-            parent.wait(timeout=10)
-        while any(map(_alive, workers)) and time.monotonic() - began < 10:
+            parent.wait(timeout=_PROMPTLY)
+        while any(map(_alive, workers)) and time.monotonic() - began < _PROMPTLY:
             time.sleep(0.05)
         assert not any(map(_alive, workers))
-        assert time.monotonic() - began < 2
+        assert time.monotonic() - began < _PROMPTLY
     finally:
         for pid in [parent.pid, *workers]:
             if _alive(pid):
