@@ -14,7 +14,7 @@ import attrs
 
 from ..core.errors import Diagnostic, UsageError
 from ..engine.game import Agent
-from . import HeuristicAgent, HumanAgent, RandomAgent
+from . import make_agent
 from .search import MCTSAgent, RolloutAgent, StateAgent
 
 # every kind a seat may be, with what its budget means (None: it takes none)
@@ -107,13 +107,9 @@ def make_seat(spec: SeatSpec | str, seed: int, seat: int, reserve: int | None = 
     bot's (None: the rules')."""
     if isinstance(spec, str):
         spec = parse_seat(spec)
-    own_seed = seed * 1009 + seat
-    if spec.kind == "bot":
-        return HeuristicAgent(reserve)
-    if spec.kind == "random":
-        return RandomAgent(own_seed)
-    if spec.kind == "human":
-        return HumanAgent()
+    if not spec.searches:  # bot, random, human: the agents driven play makes
+        return make_agent(spec.kind, seed, seat, reserve)
+    own_seed = seed * 1009 + seat  # (make_agent's seed for a random seat)
     if spec.kind == "rollout":
         return RolloutAgent(spec.iterations or 8, seed=own_seed)
     if spec.kind == "mcts":
