@@ -6,6 +6,10 @@ import io
 import json
 import pickle
 import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import attrs
 import pytest
@@ -16,9 +20,11 @@ import landlord_dsl as ld
 from landlord_dsl.cli.main import main
 from landlord_dsl.core.errors import LandlordError
 from landlord_dsl.studies import sweep as sweep_module
-from landlord_dsl.studies.parallel import chunks, simulate_many
+from landlord_dsl.studies.parallel import chunks, in_processes, simulate_many
 from landlord_dsl.studies.rulesource import rebuild, rule_source
 from landlord_dsl.studies.simulate import GameRecord, Summary, simulate, summarise
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _records(n: int, players: int, rng: random.Random) -> list[GameRecord]:
@@ -216,3 +222,44 @@ def test_an_error_keeps_its_diagnostics_when_it_crosses_a_process_boundary():
     err = LandlordError("something went wrong")
     again = pickle.loads(pickle.dumps(err))
     assert type(again) is LandlordError and again.render() == err.render() == "error: something went wrong"
+
+
+def test_in_processes_yields_every_task_once_with_its_index():
+    tasks = [(pow, (i, 2)) for i in range(30)]
+    got = dict(in_processes(iter(tasks), 2))
+    assert got == {i: i * i for i in range(30)}
+
+
+_CTRL_C_SCRIPT = """
+import os, signal, sys, time
+from landlord_dsl.studies.parallel import in_processes
+where = sys.argv[1]
+results = in_processes(((time.sleep, (0.3,)) for _ in range(200)), 2)
+pids = None
+try:
+    for i, _ in results:
+        pids = open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
+        if where == "consumer":  # Ctrl-C while the caller holds a result, not inside the pool's wait
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)
+        else:  # Ctrl-C while the pool waits for results
+            signal.setitimer(signal.ITIMER_REAL, 0.1)
+            signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
+except KeyboardInterrupt:
+    alive = [p for p in pids if os.path.exists(f"/proc/{p}/stat")]
+    print("interrupted", len(pids), alive, file=sys.stderr)
+    sys.exit(130)
+sys.exit(0)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signals")
+@pytest.mark.parametrize("where", ["consumer", "waiting"])
+def test_ctrl_c_stops_the_workers_before_the_interrupt_reaches_the_caller(where):
+    """A Ctrl-C anywhere (in the pool's wait or in the caller's hands) becomes one KeyboardInterrupt after the
+    workers are gone: the 200 sleeping tasks are not waited for."""
+    run = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_SCRIPT, where], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert run.returncode == 130, run.stderr
+    assert "interrupted 2 []" in run.stderr

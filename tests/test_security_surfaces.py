@@ -405,7 +405,9 @@ def test_simulate_workers_die_with_their_parent_promptly(how):
     """Item 6: SIGTERM or SIGKILL to `simulate --jobs 2` left both workers running; Ctrl-C took 21-42 s.
 
     On an idle machine all of it takes well under 2 s; the bound is 15 s because CI runs this beside two
-    busy test workers on two cores (it once took over 10 s there), and 15 s still fails the old 21-42 s."""
+    busy test workers on two cores, and 15 s still fails the old 21-42 s. (CI's earlier timeouts here were
+    not load but a deadlock: a worker the executor terminated while its watcher held the shared stop
+    Event's lock left the parent's stop.set() waiting for ever; the stop flag is now a lock-free byte.)"""
     argv = [sys.executable, "-m", "landlord_dsl", "simulate", "landlords-game-1906", "--games", "20000", "--jobs", "2"]
     parent = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True

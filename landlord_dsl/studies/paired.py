@@ -11,11 +11,9 @@ for any number of processes.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import re
 import statistics
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +21,7 @@ import attrs
 
 from ..agents import default_reserve
 from ..core.errors import RuleRuntimeError, UsageError
-from .parallel import _program_of, _watch_parent, chunks, default_jobs, replay_command
+from .parallel import chunks, default_jobs, in_processes, program_of, replay_command
 from .rulesource import RuleSource
 from .simulate import GameRecord, in_game, play_one
 from .stats import Z95
@@ -102,7 +100,7 @@ def play_values(
 ) -> list[tuple[float, ...]]:
     """Play games start..stop-1 of a cell (game i from seed `seed + i`, bots keeping their default reserve);
     return each game's metric values, in game order. A worker's whole job."""
-    program = _program_of(source)
+    program = program_of(source)
     reserve = default_reserve(program, players)
     out = []
     for i in range(start, stop):
@@ -131,7 +129,7 @@ def play_cells(
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     for source in cells:
-        low, high = _program_of(source).players
+        low, high = program_of(source).players
         if not low <= players <= high:
             raise UsageError(f"{source.name} is for {low} to {high} players, not {players}")
     parts = [(c, a, b) for c in range(len(cells)) for a, b in chunks(games, jobs)]
@@ -145,20 +143,13 @@ def play_cells(
             if progress is not None:
                 progress(done, games * len(cells))
     else:
-        stop = multiprocessing.get_context().Event()
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), initializer=_watch_parent, initargs=(stop,))
-        try:
-            futures = {pool.submit(play_values, cells[c], players, seed, a, b, metrics): (c, a) for c, a, b in parts}
-            for future in as_completed(futures):
-                pieces[futures[future]] = values = future.result()
-                done += len(values)
-                if progress is not None:
-                    progress(done, games * len(cells))
-        except BaseException:  # Ctrl-C or an error: the workers stop now, not after their chunks
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
+        tasks = ((play_values, (cells[c], players, seed, a, b, metrics)) for c, a, b in parts)
+        for i, values in in_processes(tasks, min(jobs, len(parts))):
+            c, a, _ = parts[i]
+            pieces[(c, a)] = values
+            done += len(values)
+            if progress is not None:
+                progress(done, games * len(cells))
     for (c, _), values in sorted(pieces.items()):
         results[c].extend(values)
     return results

@@ -13,13 +13,15 @@ rules once per process and sends back a Summary.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shlex
 import signal
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
 from typing import Any
 
@@ -40,7 +42,8 @@ IN_FLIGHT = 4  # chunks sent ahead per worker
 _PROGRAMS: dict[tuple[str, tuple], Program] = {}  # per worker process: compiled once per rule source
 
 
-def _program_of(source: RuleSource) -> Program:
+def program_of(source: RuleSource) -> Program:
+    """Return the compiled program of `source`, compiled once per process."""
     key = (source.rules_hash, source.options)
     if key not in _PROGRAMS:
         _PROGRAMS[key] = compile_ruleset(rebuild(source), source.option_values)
@@ -53,7 +56,7 @@ _LAYOUTS: dict[tuple[str, tuple], Layout] = {}
 def _layout_of(source: RuleSource) -> Layout:
     key = (source.rules_hash, source.options)
     if key not in _LAYOUTS:
-        _LAYOUTS[key] = layout(_program_of(source), rebuild(source))
+        _LAYOUTS[key] = layout(program_of(source), rebuild(source))
     return _LAYOUTS[key]
 
 
@@ -73,7 +76,7 @@ def run_games(
 
     This is the worker's whole job; it needs only landlord-dsl installed.
     """
-    program = _program_of(source)
+    program = program_of(source)
     board = _layout_of(source) if stats else None
     summary = Summary(players, stats=Stats(board) if board is not None else None)
     for i in range(start, stop):
@@ -94,7 +97,7 @@ def replay_command(
     words = ["landlord-dsl", "play", edition, "--seed", str(seed), "--players", str(players)]
     for name, value in source.options:
         words += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
-    if reserve is not None and reserve != default_reserve(_program_of(source), players):
+    if reserve is not None and reserve != default_reserve(program_of(source), players):
         words += ["--bot-reserve", str(reserve)]
     if seats:
         words += ["--seats", ",".join(seats)]
@@ -147,7 +150,7 @@ def simulate_many(
     source = rules if isinstance(rules, RuleSource) else rule_source(rules, options)
     if isinstance(rules, RuleSet):  # this process has the checked rules already: no need to parse their text again
         _PROGRAMS.setdefault((source.rules_hash, source.options), compile_ruleset(rules, options))
-    low, high = _program_of(source).players  # checked here, before any worker starts
+    low, high = program_of(source).players  # checked here, before any worker starts
     if not low <= players <= high:
         raise UsageError(f"{source.name} is for {low} to {high} players, not {players}")
     jobs = default_jobs() if jobs is None else jobs
@@ -162,13 +165,14 @@ def simulate_many(
         if "human" in seats:
             raise UsageError("a simulation has no one to ask: a seat cannot be human")
     parts = chunks(games, jobs)
-    reserve = default_reserve(_program_of(source), players) if bot_reserve is None else bot_reserve
+    reserve = default_reserve(program_of(source), players) if bot_reserve is None else bot_reserve
     total = Summary(players, stats=Stats(_layout_of(source)) if stats else None, bot_reserve=reserve)
     done = 0
     if backend == "local" and jobs == 1:
         finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats, reserve, seats) for a, b in parts)
     elif backend == "local":
-        finished = _local(source, players, seed, parts, jobs, stats, reserve, seats)
+        tasks = ((run_games, (source, players, seed, a, b, stats, reserve, seats)) for a, b in parts)
+        finished = (summary for _, summary in in_processes(tasks, min(jobs, len(parts))))
     else:
         finished = _dask(source, players, seed, parts, jobs, scheduler, stats, reserve, seats)
     for summary in finished:
@@ -183,55 +187,109 @@ WATCH_INTERVAL = 0.2  # seconds between a worker's looks at its parent
 
 
 def _watch_parent(stop: Any) -> None:
-    """Set up a worker process: leave Ctrl-C to the parent, and exit at once when the parent dies or sets `stop`.
+    """Set up a worker process: leave Ctrl-C to the parent, and exit at once when the parent dies or sets
+    `stop` (a shared byte) to 1.
 
     A worker is not told when its parent is killed (SIGKILL, or SIGTERM, which
     runs no clean-up), so a thread of its own looks every WATCH_INTERVAL: a
     new parent process means the old one is gone. This works wherever
     processes have parents (no prctl, whose parent-death signal follows the
-    thread that started the worker, not the process)."""
+    thread that started the worker, not the process). `stop` is a lock-free
+    byte, not a multiprocessing.Event: a worker the executor terminates while
+    its watcher holds an Event's lock would leave the parent's next set()
+    waiting for ever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with Ctrl-C held back (in_processes): a pending one is now dropped
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent = os.getppid()
 
     def watch() -> None:
-        while not stop.wait(WATCH_INTERVAL) and os.getppid() == parent:
-            pass
+        while not stop.value and os.getppid() == parent:
+            time.sleep(WATCH_INTERVAL)
         os._exit(1)
 
     threading.Thread(target=watch, name="landlord-dsl-parent-watch", daemon=True).start()
 
 
-def _local(
-    source: RuleSource,
-    players: int,
-    seed: int,
-    parts: list[tuple[int, int]],
-    jobs: int,
-    stats: bool,
-    reserve: int,
-    seats: tuple[str, ...] | None = None,
-) -> Iterator[Summary]:
-    todo = iter(parts)
-    stop = multiprocessing.get_context().Event()
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), initializer=_watch_parent, initargs=(stop,))
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold back SIGINT in this thread while the body runs (where the platform can); one that came meanwhile
+    is delivered after. A worker forked meanwhile starts with it held back until _watch_parent ignores it,
+    so Ctrl-C cannot kill a worker before it is set up."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        # a few chunks in flight per worker, the next sent as one comes back: a run of any
-        # length holds only those, never a future (and its summary) per chunk
-        pending = {
-            pool.submit(run_games, source, players, seed, a, b, stats, reserve, seats)
-            for a, b in islice(todo, IN_FLIGHT * jobs)
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                following = next(todo, None)
-                if following is not None:
-                    pending.add(pool.submit(run_games, source, players, seed, *following, stats, reserve, seats))
-    except BaseException:  # Ctrl-C, an error, or the caller stopped early: the workers stop now, not after their chunks
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(stop: Any) -> Iterator[threading.Event]:
+    """While the body runs, make a first Ctrl-C set `stop` to 1 (the workers exit) and the returned event instead
+    of raising KeyboardInterrupt wherever the main thread happens to be (inside the executor's own locks
+    it could leave the pool unable to shut down); a second Ctrl-C raises as usual. Only in the main
+    thread, and only over Python's default handler: a handler the program installed is left alone."""
+    interrupted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupted
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        yield interrupted
+        return
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:
+        if interrupted.is_set():
+            raise KeyboardInterrupt
+        interrupted.set()
+        stop.value = 1
+
+    signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def in_processes(tasks: Iterable[tuple[Callable[..., Any], tuple]], jobs: int) -> Iterator[tuple[int, Any]]:
+    """Run each task (a function and its arguments) in one of `jobs` worker processes; yield (the task's
+    index, its result) as tasks finish, in the order they finish.
+
+    IN_FLIGHT tasks a worker are sent ahead and the next one as one comes back, so
+    `tasks` may be a long lazy iterable. On Ctrl-C, an error, or the caller's
+    stopping early, the workers stop at once (not after their tasks) and the
+    pool is shut down before the exception (KeyboardInterrupt for Ctrl-C)
+    goes on. A worker dies with this process however it ends (_watch_parent)."""
+    todo = enumerate(tasks)
+    stop = multiprocessing.get_context().RawValue("b", 0)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(stop,))
+    pending: dict[Future[Any], int] = {}
+
+    def send(count: int) -> None:
+        for i, (function, args) in islice(todo, count):
+            with _ctrl_c_held():  # submitting may fork a worker
+                pending[pool.submit(function, *args)] = i
+
+    with _ctrl_c_stops(stop) as interrupted:
+        try:
+            send(IN_FLIGHT * jobs)
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                for future in done:
+                    i = pending.pop(future)
+                    yield i, future.result()
+                    send(1)
+        except BaseException as err:
+            stop.value = 1
+            pool.shutdown(wait=True, cancel_futures=True)
+            if interrupted.is_set() and isinstance(err, Exception):  # a worker stopped by Ctrl-C: say Ctrl-C
+                raise KeyboardInterrupt from None
+            raise
     pool.shutdown(wait=True)
 
 

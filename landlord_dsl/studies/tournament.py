@@ -20,7 +20,6 @@ import itertools
 import json
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from ..checking.loader import RuleSet
 from ..core.errors import UsageError
 from ..core.terminal import table_text
 from ..language.limits import MAX_LOG_INPUT
-from .parallel import _program_of, _watch_parent, default_jobs
+from .parallel import default_jobs, in_processes, program_of
 from .rulesource import RuleSource, rule_source
 from .simulate import play_one
 from .stats import percent, wilson
@@ -66,7 +65,7 @@ def play_games(
 ) -> list[dict[str, Any]]:
     """Play the given games of a tournament (deal i from seed `seed + i`); return a record of each: its
     deal, rotation, seed, seats, scores, winners, turns and why it ended. A worker's whole job."""
-    program = _program_of(source)
+    program = program_of(source)
     out = []
     for deal, rotation, seats in games:
         record = play_one(program, players, seed + deal, seats, turn_limit=turn_limit)
@@ -156,7 +155,7 @@ def run_tournament(
     if deals < 1:
         raise UsageError("a tournament needs at least one deal")
     source = rule_source(rules, options)
-    low, high = _program_of(source).players
+    low, high = program_of(source).players
     n = players if players is not None else min(max(len(specs), low), high)
     if not low <= n <= high:
         raise UsageError(f"{source.name} is for {low} to {high} players, not {n}")
@@ -196,21 +195,9 @@ def _play_all(
         for batch in batches:
             yield play_games(source, players, seed, batch, turn_limit)
         return
-    import multiprocessing
-
-    stop = multiprocessing.get_context().Event()
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(batches)), initializer=_watch_parent, initargs=(stop,))
-    try:
-        pending = {pool.submit(play_games, source, players, seed, b, turn_limit) for b in batches}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
-    except BaseException:
-        stop.set()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+    tasks = ((play_games, (source, players, seed, b, turn_limit)) for b in batches)
+    for _, records in in_processes(tasks, min(jobs, len(batches))):
+        yield records
 
 
 def _interval(successes: Fraction, n: int) -> dict[str, float]:
