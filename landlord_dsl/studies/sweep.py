@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,7 @@ from ..checking.loader import RuleSet
 from ..checking.options import resolve_options
 from ..core.errors import UsageError
 from ..core.terminal import table_text
-from ..language.limits import MAX_LOG_INPUT
+from . import results_file
 from .parallel import simulate_many
 
 
@@ -102,53 +100,9 @@ def _record_problem(record: Any) -> str | None:
 def read_records(output: Path) -> list[dict[str, Any]]:
     """Return the records in a sweep's --out file (none if it does not exist yet); a damaged one raises UsageError.
 
-    The file must be a regular file. A last line cut short (what a full disk or
-    a killed sweep leaves) is not a record: it is cut off the file, so the
-    sweep appends after the last whole record and plays that cell again."""
-    try:
-        mode = output.stat().st_mode
-    except FileNotFoundError:
-        return []
-    except OSError as err:
-        raise UsageError(f"cannot read --out {output}: {err.strerror or err}") from None
-    if not stat.S_ISREG(mode):
-        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-        raise UsageError(f"--out {output} is {what}: give the sweep's own .jsonl file")
-    try:
-        with output.open("rb") as f:
-            data = f.read(MAX_LOG_INPUT + 1)
-    except OSError as err:
-        raise UsageError(f"cannot read --out {output}: {err.strerror or err}") from None
-    if len(data) > MAX_LOG_INPUT:
-        raise UsageError(f"--out {output} is larger than {MAX_LOG_INPUT >> 20} MiB: not a sweep's file")
-    lines = data.split(b"\n")
-    torn = lines.pop()  # after the last line end: empty in a whole file
-    if torn:
-        _cut(output, len(data) - len(torn))
-    records = []
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            problem: str | None = "it is not UTF-8 text"
-        except (ValueError, RecursionError):
-            problem = "it is not JSON (or nested too deeply)"
-        else:
-            problem = _record_problem(record)
-        if problem is not None:
-            raise UsageError(f"{output}:{number}: not a sweep record: {problem}; use another --out file")
-        records.append(record)
-    return records
-
-
-def _cut(output: Path, size: int) -> None:
-    """Cut the file `output` down to its first `size` bytes (dropping a torn last line); return nothing."""
-    try:
-        os.truncate(output, size)
-    except OSError as err:
-        raise UsageError(f"--out {output} ends in a line cut short that cannot be removed: {err.strerror}") from None
+    A last line cut short is cut off the file, so the sweep appends after the
+    last whole record and plays that cell again (results_file.read_records)."""
+    return results_file.read_records(output, "sweep", _record_problem)
 
 
 def run_sweep(
@@ -216,8 +170,7 @@ def run_sweep(
             "summary": summary.result(),
         }
         if output is not None:
-            with output.open("a", encoding="utf-8") as f:
-                f.write(json.dumps(record, sort_keys=True) + "\n")
+            results_file.append_record(output, record)
         records.append(record)
         if progress is not None:
             progress(i + 1, len(grid_cells), cell, False)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -28,7 +27,7 @@ from ..agents.seats import parse_seats
 from ..checking.loader import RuleSet
 from ..core.errors import UsageError
 from ..core.terminal import table_text
-from ..language.limits import MAX_LOG_INPUT
+from . import results_file
 from .parallel import default_jobs, in_processes, program_of
 from .rulesource import RuleSource, rule_source
 from .simulate import play_one
@@ -88,42 +87,22 @@ def _key(source: RuleSource, agents: Sequence[str], players: int, seed: int, tur
     return json.dumps([source.rules_hash, list(source.options), list(agents), players, seed, turn_limit])
 
 
+_GAME_FIELDS = (("tournament", str), ("deal", int), ("rotation", int), ("seats", list), ("scores", list))
+
+
 def read_results(path: Path, key: str) -> list[dict[str, Any]]:
     """Return the game records of a results file that belong to the tournament `key` (none if the file
     does not exist). A last line cut short is cut off (it is played again); a line that is not a
-    record, or a record of another tournament, is a UsageError."""
-    if not path.exists():
-        return []
-    if not path.is_file():
-        raise UsageError(f"--out {path} is not a regular file: give the tournament's own .jsonl file")
-    data = path.read_bytes()[: MAX_LOG_INPUT + 1]
-    if len(data) > MAX_LOG_INPUT:
-        raise UsageError(f"--out {path} is larger than {MAX_LOG_INPUT >> 20} MiB: not a tournament's file")
-    lines = data.split(b"\n")
-    torn = lines.pop()
-    if torn:
-        os.truncate(path, len(data) - len(torn))
-    records = []
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw.decode("utf-8"))
-            fields_ok = isinstance(record, dict) and all(
-                isinstance(record.get(f), t)
-                for f, t in (("tournament", str), ("deal", int), ("rotation", int), ("seats", list), ("scores", list))
-            )
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            fields_ok = False
-        if not fields_ok:
-            raise UsageError(f"{path}:{number}: not a tournament's game record; use another --out file")
+    record, or a record of another tournament, is a UsageError (results_file.read_records)."""
+
+    def problem(record: Any) -> str | None:
+        if not (isinstance(record, dict) and all(isinstance(record.get(f), t) for f, t in _GAME_FIELDS)):
+            return "a field is missing or of the wrong type"
         if record["tournament"] != key:
-            raise UsageError(
-                f"{path}:{number}: a game of another tournament (other rules, agents, players, seed or turn "
-                "limit); use another --out file"
-            )
-        records.append(record)
-    return records
+            return "it is a game of another tournament (other rules, agents, players, seed or turn limit)"
+        return None
+
+    return results_file.read_records(path, "tournament", problem)
 
 
 def run_tournament(
@@ -171,8 +150,7 @@ def run_tournament(
             record = {"tournament": key, **record}
             records[(record["deal"], record["rotation"])] = record
             if output is not None:
-                with output.open("a", encoding="utf-8") as f:
-                    f.write(json.dumps(record, sort_keys=True) + "\n")
+                results_file.append_record(output, record)
         done += len(finished)
         if progress is not None:
             progress(done, len(games))
