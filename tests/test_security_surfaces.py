@@ -408,7 +408,10 @@ def test_simulate_workers_die_with_their_parent_promptly(how):
     busy test workers on two cores, and 15 s still fails the old 21-42 s. (CI's earlier timeouts here were
     not load but a deadlock: a worker the executor terminated while its watcher held the shared stop
     Event's lock left the parent's stop.set() waiting for ever; the stop flag is now a lock-free byte.)"""
-    argv = [sys.executable, "-m", "landlord_dsl", "simulate", "landlords-game-1906", "--games", "20000", "--jobs", "2"]
+    # as from a terminal, where Ctrl-C is not ignored (a shell's background job inherits it ignored)
+    default_ctrl_c = "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    run_cli = default_ctrl_c + "runpy.run_module('landlord_dsl', run_name='__main__')"
+    argv = [sys.executable, "-c", run_cli, "simulate", "landlords-game-1906", "--games", "20000", "--jobs", "2"]
     parent = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
