@@ -195,11 +195,20 @@ def _names(node: pyast.AST, ctx: type) -> set[str]:
     return {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
 
 
-def _reads(nodes: list[Any]) -> set[str]:
-    """Return every name the statements or expressions `nodes` load."""
-    out: set[str] = set()
-    for node in nodes:
-        out |= _names(node, pyast.Load)
+def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
+    """Return, by id, the names each statement (and `except` clause) inside `root` loads, nested ones
+    included: one walk of the tree."""
+    out: dict[int, frozenset[str]] = {}
+
+    def visit(node: pyast.AST) -> set[str]:
+        names = {node.id} if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Load) else set()
+        for child in pyast.iter_child_nodes(node):
+            names |= visit(child)
+        if isinstance(node, (pyast.stmt, pyast.excepthandler)):
+            out[id(node)] = frozenset(names)
+        return names
+
+    visit(root)
     return out
 
 
@@ -242,6 +251,15 @@ class _Keyed:
         self.sites = 0
         self.loops = 0
         self.locals: set[str] = set()
+        self.loads: dict[int, frozenset[str]] = {}
+
+    def _reads(self, nodes: list[Any]) -> set[str]:
+        """Return every name the statements `nodes` load (`except` clauses too)."""
+        out: set[str] = set()
+        for node in nodes:
+            known = self.loads.get(id(node))
+            out |= known if known is not None else _names(node, pyast.Load)
+        return out
 
     def instrument(self, function: pyast.FunctionDef) -> None:
         """Rewrite the generator function `function` in place to lay out its continuation keys."""
@@ -249,6 +267,7 @@ class _Keyed:
         stored = set()
         for node in function.body:
             stored |= self._stored(node)
+        self.loads = _loads_by_statement(function)
         alias = str(Prefix.PASS_ALIAS)
         # the game and its lists, read once into locals, are the same objects in every continuation
         self.locals = {
@@ -289,7 +308,7 @@ class _Keyed:
         """Return `statements` instrumented, where `after` are the names read once the block is done."""
         later: list[set[str]] = [set() for _ in range(len(statements) + 1)]
         for i in range(len(statements) - 1, -1, -1):
-            later[i] = later[i + 1] | _reads([statements[i]])
+            later[i] = later[i + 1] | self._reads([statements[i]])
         out: list[pyast.stmt] = []
         for i, statement in enumerate(statements):
             out += self._statement(statement, later[i + 1] | after, opaque)
@@ -298,7 +317,7 @@ class _Keyed:
     def _statement(self, node: pyast.stmt, after: set[str], opaque: bool) -> list[pyast.stmt]:
         """Return the statement `node` instrumented (with what it needs before it), `after` being the names
         read once it is done."""
-        here = _reads([node]) | after
+        here = self._reads([node]) | after
         if isinstance(node, pyast.If):
             self._sites(node, [node.test], here, opaque)
             node.body = self._block(node.body, after, opaque)
@@ -312,8 +331,8 @@ class _Keyed:
         if isinstance(node, pyast.For):
             return self._for(node, after, opaque)
         if isinstance(node, pyast.Try):
-            final = _reads(node.finalbody)
-            node.body = self._block(node.body, _reads([*node.handlers, *node.orelse]) | final | after, opaque)
+            final = self._reads(node.finalbody)
+            node.body = self._block(node.body, self._reads([*node.handlers, *node.orelse]) | final | after, opaque)
             for handler in node.handlers:
                 handler.body = self._block(handler.body, final | after, True)
             node.orelse = self._block(node.orelse, final | after, opaque)
@@ -331,7 +350,7 @@ class _Keyed:
         can read (`for x in E` becomes `seq = E; at = -1; for x in seq: at += 1; ...`)."""
         asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in pyast.walk(s))
         if not asks:
-            self._sites(node, [node.iter], _reads([node]) | after, opaque)
+            self._sites(node, [node.iter], self._reads([node]) | after, opaque)
             node.orelse = self._block(node.orelse, after, opaque)
             return [node]
         self.loops += 1
@@ -344,7 +363,7 @@ class _Keyed:
         for statement in before:
             pyast.copy_location(statement, node)
         node.iter = pyast.Name(seq, pyast.Load())
-        looping = _reads([node]) | after | {seq, at}
+        looping = self._reads([node]) | after | {seq, at}
         out = self._statement(before[0], looping, opaque) + [before[1]]
         count = pyast.AugAssign(pyast.Name(at, pyast.Store()), pyast.Add(), pyast.Constant(1))
         node.body = [pyast.copy_location(count, node), *self._block(node.body, looping, opaque)]
