@@ -131,17 +131,65 @@ def test_a_local_read_after_the_call_is_in_the_key_and_a_dead_one_is_not():
     assert values == [1]  # kept, and not dropped
 
 
-def test_a_local_written_later_is_unset_in_the_key_until_it_is():
+def test_a_local_assigned_before_it_is_read_again_is_not_in_the_key():
     first, second = _keys(
         """
         def _f(g):
+            later = 1
             g.roll()
             later = 5
             g.roll()
             return later
         """
     )
-    assert first[0][1:] == (UNSET,) and second[0][1:] == (5,)
+    assert first[0][1:] == () and second[0][1:] == (5,)
+
+
+def test_a_local_an_except_block_reads_stays_live_though_assigned_after_the_call():
+    # an exception may come before the assignment: the handler then reads the value from before
+    (stack,) = _keys(
+        """
+        def _f(g):
+            seen = 1
+            try:
+                g.roll()
+                seen = 2
+            except ValueError:
+                return seen
+            return 0
+        """
+    )
+    assert stack[0][1:] == (1,)
+
+
+def test_a_local_read_after_a_loop_a_break_leaves_stays_live():
+    # the break skips the assignment, so the value from before the call is read after the loop
+    (stack,) = _keys(
+        """
+        def _f(g):
+            x = 7
+            for _ in (1,):
+                g.roll()
+                if g.turn == 0:
+                    break
+                x = 8
+            return x
+        """
+    )
+    assert 7 in stack[0][1:]
+
+
+def test_a_local_unset_at_the_call_is_unset_in_the_key():
+    (stack,) = _keys(
+        """
+        def _f(g):
+            if g.turn:
+                later = 1
+            g.roll()
+            return later
+        """
+    )
+    assert stack[0][1:] == (UNSET,)
 
 
 def test_in_a_loop_the_place_in_the_loop_is_in_the_key_even_over_equal_items():

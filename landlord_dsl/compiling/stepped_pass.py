@@ -231,36 +231,105 @@ def _clean_places(statement: pyast.stmt) -> set[int]:
     return out
 
 
+_Flow = tuple[frozenset[str], frozenset[str], bool]
+
+
 class _Keyed:
     """Make the generator functions of a stepped module lay out their continuation keys (the module's
     docstring).
 
-    The locals a function may still read after a call are found from the syntax tree, on the safe side:
-    those read later in the statement's block, and in each enclosing block after the statement that
-    holds it; in an enclosing loop, everything the loop reads (it may go round again), and the loop's
-    place, which its iterator hides: a `for` loop is given a sequence and a count of its own
-    (`_key_seqN`, `_key_atN`). A call whose frame holds what no local shows, where the key cannot be
-    laid out, puts OPAQUE in its entry, so that its requests match no other: one inside an expression
-    after other operands are worked out, or inside an `except` or `finally` block (the exception being
-    handled) or a `with` block (its context manager).
+    The locals a function may still read after a call are found from the syntax tree by a live-variable
+    analysis on the safe side (`_flow`): a local counts unless every way on from the call assigns it
+    before any read of it. What a loop reads counts in its body (it may go round again), and so does its
+    place, which its iterator hides: a `for` loop that may ask is given a sequence and a count of its own
+    (`_key_seqN`, `_key_atN`). In a `try` body, whatever its `except` and `finally` blocks read counts
+    all along (an exception may come at any point). A call whose frame holds what no local shows puts
+    OPAQUE in its entry, so that its requests match no other: one inside an expression after other
+    operands are worked out, inside an `except` or `finally` block (the exception being handled) or a
+    `with` block (its context manager).
     """
 
     DEPTH = f"{Prefix.PASS_KEYED}depth"
+    NOTHING: frozenset[str] = frozenset()
 
     def __init__(self) -> None:
         self.sites = 0
         self.loops = 0
         self.locals: set[str] = set()
         self.loads: dict[int, frozenset[str]] = {}
+        self.flows: dict[int, _Flow] = {}
 
-    def _reads(self, nodes: list[Any]) -> set[str]:
-        """Return every name the statements `nodes` load (`except` clauses too)."""
+    def _reads(self, nodes: list[Any]) -> frozenset[str]:
+        """Return every name the statements or expressions `nodes` load (`except` clauses too)."""
         out: set[str] = set()
         for node in nodes:
             known = self.loads.get(id(node))
             out |= known if known is not None else _names(node, pyast.Load)
-        return out
+        return frozenset(out)
 
+    # ------------------------------------------------------------ liveness
+    def _flow(self, node: pyast.stmt) -> _Flow:
+        """Return (exposed, assigned, jumps) of a statement: the names it may read before assigning them,
+        the names every way through it assigns (to its end, or to a `break` or `continue` in it), and
+        whether it may `break` or `continue` a loop around it."""
+        known = self.flows.get(id(node))
+        if known is None:
+            known = self.flows[id(node)] = self._flow_of(node)
+        return known
+
+    def _flow_block(self, statements: list[pyast.stmt]) -> _Flow:
+        """Return (exposed, assigned, jumps) of a block of statements (`_flow`)."""
+        exposed: frozenset[str] = self.NOTHING
+        assigned: frozenset[str] = self.NOTHING
+        jumps = False
+        for statement in reversed(statements):  # (the block's flow is that of its first statement and the rest)
+            e, a, j = self._flow(statement)
+            exposed = e | (exposed - a)
+            assigned = a if j else a | assigned
+            jumps = jumps or j
+        return exposed, assigned, jumps
+
+    def _flow_of(self, node: pyast.stmt) -> _Flow:
+        nothing = self.NOTHING
+        if isinstance(node, pyast.If):
+            body, orelse = self._flow_block(node.body), self._flow_block(node.orelse)
+            return self._reads([node.test]) | body[0] | orelse[0], body[1] & orelse[1], body[2] or orelse[2]
+        if isinstance(node, pyast.While):
+            body, orelse = self._flow_block(node.body), self._flow_block(node.orelse)
+            return self._reads([node.test]) | body[0] | orelse[0], nothing, orelse[2]
+        if isinstance(node, pyast.For):
+            body, orelse = self._flow_block(node.body), self._flow_block(node.orelse)
+            targets = _names(node.target, pyast.Store)
+            return self._reads([node.iter]) | (body[0] - targets) | orelse[0], nothing, orelse[2]
+        if isinstance(node, pyast.Try):
+            parts = [self._flow_block(b) for b in (node.body, node.orelse, node.finalbody)]
+            parts += [self._flow_block(h.body) for h in node.handlers]
+            exposed = frozenset().union(*(part[0] for part in parts)) | self._reads([h.type for h in node.handlers])
+            return exposed, nothing, any(part[2] for part in parts)
+        if isinstance(node, (pyast.Break, pyast.Continue)):
+            return nothing, nothing, True
+        if isinstance(node, (pyast.Assign, pyast.AugAssign, pyast.AnnAssign)):
+            aims: list[pyast.expr] = node.targets if isinstance(node, pyast.Assign) else [node.target]
+            assigned: set[str] = set()
+            for target in aims:
+                todo: list[pyast.expr] = [target]
+                while todo:  # (names, and names in tuples and lists of targets; not subscripts or attributes)
+                    t = todo.pop()
+                    if isinstance(t, pyast.Name):
+                        assigned.add(t.id)
+                    elif isinstance(t, (pyast.Tuple, pyast.List)):
+                        todo += t.elts
+                    elif isinstance(t, pyast.Starred):
+                        todo.append(t.value)
+            if isinstance(node, pyast.AnnAssign) and node.value is None:
+                assigned.clear()
+            return self._reads([node]), frozenset(assigned), False
+        jumps = not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)) and any(
+            isinstance(n, (pyast.Break, pyast.Continue)) for n in pyast.walk(node)
+        )
+        return self._reads([node]), nothing, jumps  # (a `with`, a `match`, a return, an expression, ...)
+
+    # -------------------------------------------------------- instrumenting
     def instrument(self, function: pyast.FunctionDef) -> None:
         """Rewrite the generator function `function` in place to lay out its continuation keys."""
         args = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
@@ -268,12 +337,13 @@ class _Keyed:
         for node in function.body:
             stored |= self._stored(node)
         self.loads = _loads_by_statement(function)
+        self.flows = {}
         alias = str(Prefix.PASS_ALIAS)
         # the game and its lists, read once into locals, are the same objects in every continuation
         self.locals = {
             name for name in (args | stored) - {"g"} if not name.startswith(alias) or name == f"{alias}actor"
         }
-        body = self._block(function.body, set())
+        body = self._block(function.body, self.NOTHING, self.NOTHING)
         start: list[pyast.stmt] = [
             pyast.Assign(
                 [pyast.Name(self.DEPTH, pyast.Store())],
@@ -304,54 +374,70 @@ class _Keyed:
             todo.extend(pyast.iter_child_nodes(n))
         return out
 
-    def _block(self, statements: list[pyast.stmt], after: set[str], opaque: bool = False) -> list[pyast.stmt]:
-        """Return `statements` instrumented, where `after` are the names read once the block is done."""
-        later: list[set[str]] = [set() for _ in range(len(statements) + 1)]
-        for i in range(len(statements) - 1, -1, -1):
-            later[i] = later[i + 1] | self._reads([statements[i]])
+    def _block(
+        self, statements: list[pyast.stmt], after: frozenset[str], always: frozenset[str], opaque: bool = False
+    ) -> list[pyast.stmt]:
+        """Return `statements` instrumented, where `after` are the names live once the block is done and
+        `always` those live all through it (what an enclosing `except` or `finally` block reads)."""
+        # what is live after each statement: the flow of the statements after it, then `after`
+        live_after: list[frozenset[str]] = []
+        exposed: frozenset[str] = self.NOTHING
+        assigned: frozenset[str] = self.NOTHING
+        for statement in reversed(statements):
+            live_after.append(exposed | (after - assigned) | always)
+            e, a, j = self._flow(statement)
+            exposed = e | (exposed - a)
+            assigned = a if j else a | assigned
+        live_after.reverse()
         out: list[pyast.stmt] = []
-        for i, statement in enumerate(statements):
-            out += self._statement(statement, later[i + 1] | after, opaque)
+        for statement, live in zip(statements, live_after):
+            out += self._statement(statement, live, always, opaque)
         return out
 
-    def _statement(self, node: pyast.stmt, after: set[str], opaque: bool) -> list[pyast.stmt]:
+    def _statement(
+        self, node: pyast.stmt, after: frozenset[str], always: frozenset[str], opaque: bool
+    ) -> list[pyast.stmt]:
         """Return the statement `node` instrumented (with what it needs before it), `after` being the names
-        read once it is done."""
-        here = self._reads([node]) | after
+        live once it is done and `always` those live all through it."""
         if isinstance(node, pyast.If):
-            self._sites(node, [node.test], here, opaque)
-            node.body = self._block(node.body, after, opaque)
-            node.orelse = self._block(node.orelse, after, opaque)
+            self._sites(node, [node.test], self._flow(node)[0] | after | always, opaque)
+            node.body = self._block(node.body, after, always, opaque)
+            node.orelse = self._block(node.orelse, after, always, opaque)
             return [node]
         if isinstance(node, pyast.While):
-            self._sites(node, [node.test], here, opaque)
-            node.body = self._block(node.body, here, opaque)
-            node.orelse = self._block(node.orelse, after, opaque)
+            looping = self._flow(node)[0] | after
+            self._sites(node, [node.test], looping | always, opaque)
+            node.body = self._block(node.body, looping, always, opaque)
+            node.orelse = self._block(node.orelse, after, always, opaque)
             return [node]
         if isinstance(node, pyast.For):
-            return self._for(node, after, opaque)
+            return self._for(node, after, always, opaque)
         if isinstance(node, pyast.Try):
-            final = self._reads(node.finalbody)
-            node.body = self._block(node.body, self._reads([*node.handlers, *node.orelse]) | final | after, opaque)
+            final = self._flow_block(node.finalbody)[0]
+            handled = frozenset().union(*(self._flow_block(h.body)[0] for h in node.handlers))
+            through = always | final
+            orelse = self._flow_block(node.orelse)[0]
+            node.body = self._block(node.body, orelse | final | after, through | handled, opaque)
             for handler in node.handlers:
-                handler.body = self._block(handler.body, final | after, True)
-            node.orelse = self._block(node.orelse, final | after, opaque)
-            node.finalbody = self._block(node.finalbody, after, True)
+                handler.body = self._block(handler.body, final | after, through, True)
+            node.orelse = self._block(node.orelse, final | after, through, opaque)
+            node.finalbody = self._block(node.finalbody, after, always, True)
             return [node]
         if isinstance(node, (pyast.With, pyast.AsyncWith, pyast.Match, pyast.AsyncFor, pyast.TryStar)):
             self._opaque_everywhere(node)
             return [node]
         if not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)):
-            self._sites(node, [node], here, opaque)
+            self._sites(node, [node], self._reads([node]) | after | always, opaque)
         return [node]
 
-    def _for(self, node: pyast.For, after: set[str], opaque: bool) -> list[pyast.stmt]:
+    def _for(self, node: pyast.For, after: frozenset[str], always: frozenset[str], opaque: bool) -> list[pyast.stmt]:
         """Return a `for` loop instrumented: a loop that may ask is given a sequence and a count the key
         can read (`for x in E` becomes `seq = E; at = -1; for x in seq: at += 1; ...`)."""
+        looping = self._flow(node)[0] | after
         asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in pyast.walk(s))
         if not asks:
-            self._sites(node, [node.iter], self._reads([node]) | after, opaque)
-            node.orelse = self._block(node.orelse, after, opaque)
+            self._sites(node, [node.iter], looping | always, opaque)
+            node.orelse = self._block(node.orelse, after, always, opaque)
             return [node]
         self.loops += 1
         seq, at = f"{Prefix.PASS_KEYED}seq{self.loops}", f"{Prefix.PASS_KEYED}at{self.loops}"
@@ -363,19 +449,19 @@ class _Keyed:
         for statement in before:
             pyast.copy_location(statement, node)
         node.iter = pyast.Name(seq, pyast.Load())
-        looping = self._reads([node]) | after | {seq, at}
-        out = self._statement(before[0], looping, opaque) + [before[1]]
+        looping |= {seq, at}
+        out = self._statement(before[0], looping, always, opaque) + [before[1]]
         count = pyast.AugAssign(pyast.Name(at, pyast.Store()), pyast.Add(), pyast.Constant(1))
-        node.body = [pyast.copy_location(count, node), *self._block(node.body, looping, opaque)]
-        node.orelse = self._block(node.orelse, after, opaque)
+        node.body = [pyast.copy_location(count, node), *self._block(node.body, looping, always, opaque)]
+        node.orelse = self._block(node.orelse, after, always, opaque)
         return [*out, node]
 
     def _opaque_everywhere(self, node: pyast.AST) -> None:
         for inner in pyast.walk(node):
             if isinstance(inner, pyast.YieldFrom):
-                self._key(inner, set(), True)
+                self._key(inner, self.NOTHING, True)
 
-    def _sites(self, statement: pyast.stmt, parts: list[Any], live: set[str], opaque: bool) -> None:
+    def _sites(self, statement: pyast.stmt, parts: list[Any], live: frozenset[str], opaque: bool) -> None:
         """Key the calls that may ask in `parts` (the statement's own expressions), `live` being the names
         the function may read after them."""
         clean = _clean_places(statement)
@@ -384,7 +470,7 @@ class _Keyed:
                 if isinstance(node, pyast.YieldFrom):
                     self._key(node, live, opaque or id(node) not in clean)
 
-    def _key(self, node: pyast.YieldFrom, live: set[str], opaque: bool) -> None:
+    def _key(self, node: pyast.YieldFrom, live: frozenset[str], opaque: bool) -> None:
         """Make `yield from CALL` `yield from g._keyed(CALL, depth, (site, live values...))`."""
         self.sites += 1
         values: list[pyast.expr] = (
