@@ -82,7 +82,7 @@ def _paths_relative(data):
     [c if c[0] in FAST else pytest.param(*c, marks=pytest.mark.slow) for c in CASES],
     ids=[c[0] for c in CASES],
 )
-def test_the_tables_are_those_of_the_frame_reading_method(name, rules, options, monkeypatch):
+def test_the_tables_are_the_recorded_ones(name, rules, options, monkeypatch):
     monkeypatch.chdir(ROOT)
     try:
         actual = analyze(rules, **options).to_json()
