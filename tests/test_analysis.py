@@ -164,6 +164,35 @@ def test_memoised_continuations_give_exactly_the_full_enumeration(ring):
         assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
 
 
+def test_a_value_kept_across_a_throw_keeps_continuations_apart(tmp_path):
+    # The second throw's future reads the first throw's total, held in a local: two second throws from the
+    # same square and state differ by it, and the memo, which tells continuations apart by the locals the
+    # keyed compilation lays out, must not share them (a wrong share changes the figures).
+    path = _ring(
+        tmp_path,
+        """        set again = true
+        for i in [1, 2] {
+            if again and not player.in_jail {
+                roll dice
+                set again = dice.double
+                move forward dice.total
+            }
+        }""",
+        """        if not player.in_jail {
+            roll dice
+            let first = dice.total
+            move forward 1
+            roll dice
+            move forward first
+        }""",
+    )
+    shared = analyze(path, check_economy=False, rents=False)
+    full = analyze(path, check_economy=False, rents=False, memo=False)
+    for a, b in zip(shared.rows, full.rows, strict=True):
+        assert (a.index, a.status) == (b.index, b.status)
+        assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
+
+
 def test_the_movement_state_is_what_turns_read_before_writing(ring):
     # in_jail decides the turn; laps is only counted up (an update, never read
     # for movement), and `again` is set before it is read.
@@ -367,10 +396,12 @@ def test_analyze_draws_the_board_shaded_by_the_exact_shares(tmp_path):
     assert main(["analyze", str(RING), "--plot", str(tmp_path / "ring.txt")], out=io.StringIO()) == 2
 
 
-def test_the_exact_analysis_refuses_an_interpreter_it_cannot_trust(monkeypatch):
-    """Issue 28 §5: the analysis tells continuations apart by CPython's frames and bytecode; on another
-    interpreter it could merge states that differ, so it refuses, with a way on, rather than print wrong
-    "exact" tables."""
+def test_the_exact_analysis_runs_whatever_the_interpreter(monkeypatch, ring):
+    """Issue 29: continuations are told apart by the keys the keyed stepped compilation lays out, not by
+    CPython's frames and bytecode, so another interpreter gets the same exact tables (issue 28 §5 had it
+    refuse one)."""
     monkeypatch.setattr(sys.implementation, "name", "pypy")
-    with pytest.raises(ld.LandlordError, match=r"needs CPython.*this is pypy"):
-        analyze(str(RING), check_economy=False, rents=False)
+    again = analyze(str(RING), check_economy=True)
+    assert [(r.index, r.status, r.throw, r.turn, r.visits) for r in again.rows] == [
+        (r.index, r.status, r.throw, r.turn, r.visits) for r in ring.rows
+    ]

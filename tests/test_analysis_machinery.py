@@ -1,4 +1,4 @@
-"""The exact analysis's own machinery: solving the chain, and reading a frame's bytecode for the memo.
+"""The exact analysis's own machinery: solving the chain, and the continuation keys the memo compares.
 
 The figures these parts produce are checked end to end in test_analysis.py;
 here each part is checked on cases built to break it.
@@ -6,18 +6,16 @@ here each part is checked on cases built to break it.
 
 from __future__ import annotations
 
-import dis
-import sys
+import textwrap
 
 import pytest
 
 np = pytest.importorskip("numpy")
 
+from landlord_dsl.compiling.stepped_pass import stepped_tree  # noqa: E402
+from landlord_dsl.program.compiled import OPAQUE, UNSET  # noqa: E402
 from landlord_dsl.studies.analysis import chain, explore  # noqa: E402
 from landlord_dsl.studies.analysis.chain import closed_classes, stationary  # noqa: E402
-
-live_locals = explore.live_locals.__wrapped__  # uncached, so that monkeypatched dis is read
-
 
 # ------------------------------------------------------------ solving the chain
 
@@ -82,87 +80,182 @@ def test_reduction_and_linear_solve_agree_on_a_large_random_chain(monkeypatch):
     assert np.allclose(reduced, solved, rtol=1e-9, atol=1e-15)
 
 
-# ------------------------------------------------- reading a frame for the memo
+# ------------------------------------------- the continuation keys of the keyed compilation
 
 
-class _Caller:
-    """Stands in for the game: its roll() notes where the calling frame stands."""
+class _Game:
+    """Stands in for the game of the keyed stepped code: a throw is a request, and `at` keeps the
+    continuation stack as it stood at each request."""
 
-    def roll(self):
-        frame = sys._getframe(1)
-        self.at = (frame.f_code, frame.f_lasti)
+    chance_inside = False
+    turn = 0
+
+    def __init__(self):
+        self.kstack, self.at = [], []
+
+    def _keyed(self, call, depth, entry):
+        self.kstack[depth:] = (entry,)
+        return call
+
+    def roll_s(self):
+        self.at.append(list(self.kstack))
+        yield "throw"
+
+    def transfer_s(self, *args):
+        yield from self.roll_s()
 
 
-def _straight(g):
-    kept = 1
-    dropped = 2  # noqa: F841 - dead after the call: the memo must not tell runs apart by it
-    g.roll()
-    return kept
-
-
-def _looping(g):
-    dropped = [1]  # noqa: F841
-    for _unread in range(3):
-        g.roll()
-
-
-def _where(function):
-    g = _Caller()
-    function(g)
+def _keys(source: str, name: str = "_f") -> list[list[tuple]]:
+    """Return the continuation stack at each request of the keyed stepped compilation of `source`'s `name`
+    (each of its throws answered)."""
+    tree, _ = stepped_tree(textwrap.dedent(source), optimize=False, keyed=True)
+    namespace = {"_KEY_UNSET": UNSET, "_KEY_OPAQUE": OPAQUE, "_SLOW": object()}
+    exec(compile(tree, "<keyed>", "exec"), namespace)
+    g = _Game()
+    for _ in namespace[name](g):
+        pass
     return g.at
 
 
-def test_a_local_read_after_the_call_is_live_and_a_dead_one_is_not():
-    live = live_locals(*_where(_straight))
-    assert "kept" in live and "dropped" not in live
+def test_a_local_read_after_the_call_is_in_the_key_and_a_dead_one_is_not():
+    (stack,) = _keys(
+        """
+        def _f(g):
+            kept = 1
+            dropped = 2
+            g.roll()
+            return kept + 1
+        """
+    )
+    ((_site, *values),) = stack
+    assert values == [1]  # kept, and not dropped
 
 
-def test_in_a_loop_its_variable_stays_even_unread_and_dead_locals_go():
-    # the loop's iterator is on the stack, out of sight: its variable stands for where the loop is
-    live = live_locals(*_where(_looping))
-    assert live is not None
-    assert "_unread" in live and "g" in live and "dropped" not in live
+def test_a_local_assigned_before_it_is_read_again_is_not_in_the_key():
+    first, second = _keys(
+        """
+        def _f(g):
+            later = 1
+            g.roll()
+            later = 5
+            g.roll()
+            return later
+        """
+    )
+    assert first[0][1:] == () and second[0][1:] == (5,)
 
 
-def test_an_instruction_the_reading_does_not_know_counts_as_a_read(monkeypatch):
-    code, lasti = _where(_straight)
-    real = dis.get_instructions
-
-    def renamed(c):
-        # a future interpreter's new way of loading 'dropped' after the call
-        out = list(real(c))
-        at = next(i for i, ins in enumerate(out) if ins.opname.startswith("RETURN"))
-        load = next(ins for ins in out if ins.opname.startswith("STORE_FAST") and ins.argval == "dropped")
-        out.insert(at, load._replace(opname="LOAD_FAST_SOMEHOW", offset=out[at].offset - 1))
-        return out
-
-    monkeypatch.setattr(explore.dis, "get_instructions", renamed)
-    assert "dropped" in live_locals(code, lasti)
-
-
-def test_a_jump_the_reading_cannot_follow_keeps_every_local(monkeypatch):
-    code, lasti = _where(_straight)
-    real = dis.get_instructions
-
-    def with_jump(c):
-        out = list(real(c))
-        at = next(i for i, ins in enumerate(out) if ins.opname.startswith("RETURN"))
-        out.insert(at, out[at]._replace(opname="JUMP_SOMEWHERE_NEW", argval=10**6, offset=out[at].offset - 1))
-        return out
-
-    monkeypatch.setattr(explore.dis, "get_instructions", with_jump)
-    assert live_locals(code, lasti) is None
+def test_a_local_an_except_block_reads_stays_live_though_assigned_after_the_call():
+    # an exception may come before the assignment: the handler then reads the value from before
+    (stack,) = _keys(
+        """
+        def _f(g):
+            seen = 1
+            try:
+                g.roll()
+                seen = 2
+            except ValueError:
+                return seen
+            return 0
+        """
+    )
+    assert stack[0][1:] == (1,)
 
 
-def test_a_loop_whose_variable_is_not_a_plain_store_keeps_every_local(monkeypatch):
-    code, lasti = _where(_looping)
-    real = dis.get_instructions
+def test_a_local_read_after_a_loop_a_break_leaves_stays_live():
+    # the break skips the assignment, so the value from before the call is read after the loop
+    (stack,) = _keys(
+        """
+        def _f(g):
+            x = 7
+            for _ in (1,):
+                g.roll()
+                if g.turn == 0:
+                    break
+                x = 8
+            return x
+        """
+    )
+    assert 7 in stack[0][1:]
 
-    def odd_loop(c):
-        out = list(real(c))
-        i = next(i for i, ins in enumerate(out) if ins.opname == "FOR_ITER")
-        out[i + 1] = out[i + 1]._replace(opname="STORE_SOMEWHERE_NEW")
-        return out
 
-    monkeypatch.setattr(explore.dis, "get_instructions", odd_loop)
-    assert live_locals(code, lasti) is None
+def test_a_local_unset_at_the_call_is_unset_in_the_key():
+    (stack,) = _keys(
+        """
+        def _f(g):
+            if g.turn:
+                later = 1
+            g.roll()
+            return later
+        """
+    )
+    assert stack[0][1:] == (UNSET,)
+
+
+def test_in_a_loop_the_place_in_the_loop_is_in_the_key_even_over_equal_items():
+    # the loop's iterator is out of sight: its sequence and a count stand for where it is
+    first, second = _keys(
+        """
+        def _f(g):
+            for unread in (7, 7):
+                g.roll()
+        """
+    )
+    assert first[0] != second[0]
+
+
+def test_each_generated_frame_and_engine_call_has_its_entry_in_order():
+    (stack,) = _keys(
+        """
+        def _inner(g, v0):
+            g.roll()
+            return v0
+
+        def _f(g):
+            x = 3
+            y = _inner(g, 4)
+            return x + y
+        """
+    )
+    outer, inner = stack
+    assert outer[1:] == (3, UNSET) and inner[1:] == (4,) and inner[0] != outer[0]  # (y is read after, unset)
+
+
+def test_a_call_after_other_operands_are_worked_out_matches_no_other():
+    # `g.turn` waits on the stack while the throw is asked: no local shows it
+    (stack,) = _keys(
+        """
+        def _h(g):
+            g.roll()
+            return 1
+
+        def _f(g):
+            total = g.turn + _h(g)
+            return total
+        """
+    )
+    assert OPAQUE in stack[0]
+
+
+def test_a_call_in_a_finally_or_except_block_matches_no_other():
+    stacks = _keys(
+        """
+        def _f(g):
+            try:
+                g.roll()
+            finally:
+                g.roll()
+        """
+    )
+    assert OPAQUE not in stacks[0][0] and OPAQUE in stacks[1][0]
+
+
+def test_frozen_keys_show_game_objects_by_name_and_refuse_what_they_cannot_compare():
+    own = {id(own_list := [1, 2]): ("pos", own_list)}
+    assert explore._freeze(own_list, own) == "pos"
+    assert explore._freeze([1, 2], own) == ("seq", 1, 2)
+    assert explore._freeze(True, own) != explore._freeze(1, own)
+    assert explore._freeze(UNSET, own) != explore._freeze(None, own)
+    for unknown in (OPAQUE, object(), lambda: 0):
+        with pytest.raises(explore._Unkeyable):
+            explore._freeze(("seq", unknown), own)

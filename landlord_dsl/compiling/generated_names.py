@@ -45,6 +45,7 @@ class Prefix(enum.StrEnum):
     # names the AST pass makes: the generator makes no name that starts so
     PASS_ALIAS = "_h_"  # a local holding a game list read once (followed by the list's name)
     PASS_SHARED = "_got"  # a local holding the result of an owner getter's call, shared
+    PASS_KEYED = "_key_"  # the keyed stepped pass's locals (a frame's depth, a loop's sequence and count)
 
 
 # A .lg local is a Python local named by its frame slot, `v3`, or with `readable` after the .lg name

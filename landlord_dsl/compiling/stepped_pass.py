@@ -16,6 +16,15 @@ line numbers, so `Program.line_table` still locates an error) so that
 
 What cannot ask (expressions, `_describe` labels, pure functions, end conditions, the score) stays as
 it was. The driven compilation is untouched: driven play runs the same code as before.
+
+The **keyed** stepped compilation (`Program.stepped(keyed=True)`, the exact analysis's) also lays out
+each paused call's continuation, so that two requests whose futures are the same can be told from two
+whose futures differ without reading the interpreter's frames (`_Keyed`): every generator function
+notes its depth in the game's continuation stack (`g.kstack`) when it starts, and each of its calls
+that may ask first puts there `(site, v1, v2, ...)`: the call's number in the module and the values of
+the locals the function may still read after it, which this pass works out from the syntax tree
+(`_Keyed._block`); the engine's generator twins put their own entries (engine/stepping.py). The stack
+at a request, with the game's state, is the request's continuation key.
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..program.compiled import SLOW, SteppedProgram
+from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
+from .generated_names import Prefix
 from .pyast_pass import read_game_lists_once
 
 if TYPE_CHECKING:
@@ -180,9 +190,303 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
             raise SteppingError(f"'{node.id}' (line {node.lineno}) is used other than by a call")
 
 
-def stepped_tree(source: str, optimize: bool = True) -> tuple[pyast.Module, set[str]]:
+def _names(node: pyast.AST, ctx: type) -> set[str]:
+    """Return the names `node` loads (ctx Load) or binds (Store), nested scopes included."""
+    return {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
+
+
+def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
+    """Return, by id, the names each statement (and `except` clause) inside `root` loads, nested ones
+    included: one walk of the tree."""
+    out: dict[int, frozenset[str]] = {}
+
+    def visit(node: pyast.AST) -> set[str]:
+        names = {node.id} if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Load) else set()
+        for child in pyast.iter_child_nodes(node):
+            names |= visit(child)
+        if isinstance(node, (pyast.stmt, pyast.excepthandler)):
+            out[id(node)] = frozenset(names)
+        return names
+
+    visit(root)
+    return out
+
+
+def _clean_places(statement: pyast.stmt) -> set[int]:
+    """Return the ids of the expressions in `statement` evaluated with nothing else of the statement
+    pending (no operand already worked out and waiting): a `yield from` there hides no value."""
+    roots: list[Any] = []
+    if isinstance(statement, (pyast.Expr, pyast.Assign, pyast.Return)):
+        roots.append(statement.value)
+    elif isinstance(statement, (pyast.If, pyast.While)):
+        roots.append(statement.test)
+    out: set[int] = set()
+    while roots:
+        node = roots.pop()
+        if node is None:
+            continue
+        out.add(id(node))
+        if isinstance(node, pyast.IfExp):  # (its test is worked out and used up before either branch)
+            roots += [node.body, node.orelse]
+    return out
+
+
+_Flow = tuple[frozenset[str], frozenset[str], bool]
+
+
+class _Keyed:
+    """Make the generator functions of a stepped module lay out their continuation keys (the module's
+    docstring).
+
+    The locals a function may still read after a call are found from the syntax tree by a live-variable
+    analysis on the safe side (`_flow`): a local counts unless every way on from the call assigns it
+    before any read of it. What a loop reads counts in its body (it may go round again), and so does its
+    place, which its iterator hides: a `for` loop that may ask is given a sequence and a count of its own
+    (`_key_seqN`, `_key_atN`). In a `try` body, whatever its `except` and `finally` blocks read counts
+    all along (an exception may come at any point). A call whose frame holds what no local shows puts
+    OPAQUE in its entry, so that its requests match no other: one inside an expression after other
+    operands are worked out, inside an `except` or `finally` block (the exception being handled) or a
+    `with` block (its context manager).
+    """
+
+    DEPTH = f"{Prefix.PASS_KEYED}depth"
+    NOTHING: frozenset[str] = frozenset()
+
+    def __init__(self) -> None:
+        self.sites = 0
+        self.loops = 0
+        self.locals: set[str] = set()
+        self.loads: dict[int, frozenset[str]] = {}
+        self.flows: dict[int, _Flow] = {}
+
+    def _reads(self, nodes: list[Any]) -> frozenset[str]:
+        """Return every name the statements or expressions `nodes` load (`except` clauses too)."""
+        out: set[str] = set()
+        for node in nodes:
+            known = self.loads.get(id(node))
+            out |= known if known is not None else _names(node, pyast.Load)
+        return frozenset(out)
+
+    # ------------------------------------------------------------ liveness
+    def _flow(self, node: pyast.stmt) -> _Flow:
+        """Return (exposed, assigned, jumps) of a statement: the names it may read before assigning them,
+        the names every way through it assigns (to its end, or to a `break` or `continue` in it), and
+        whether it may `break` or `continue` a loop around it."""
+        known = self.flows.get(id(node))
+        if known is None:
+            known = self.flows[id(node)] = self._flow_of(node)
+        return known
+
+    def _flow_block(self, statements: list[pyast.stmt]) -> _Flow:
+        """Return (exposed, assigned, jumps) of a block of statements (`_flow`)."""
+        exposed: frozenset[str] = self.NOTHING
+        assigned: frozenset[str] = self.NOTHING
+        jumps = False
+        for statement in reversed(statements):  # (the block's flow is that of its first statement and the rest)
+            e, a, j = self._flow(statement)
+            exposed = e | (exposed - a)
+            assigned = a if j else a | assigned
+            jumps = jumps or j
+        return exposed, assigned, jumps
+
+    def _flow_of(self, node: pyast.stmt) -> _Flow:
+        nothing = self.NOTHING
+        if isinstance(node, pyast.If):
+            body, orelse = self._flow_block(node.body), self._flow_block(node.orelse)
+            return self._reads([node.test]) | body[0] | orelse[0], body[1] & orelse[1], body[2] or orelse[2]
+        if isinstance(node, pyast.While):
+            body, orelse = self._flow_block(node.body), self._flow_block(node.orelse)
+            return self._reads([node.test]) | body[0] | orelse[0], nothing, orelse[2]
+        if isinstance(node, pyast.For):
+            body, orelse = self._flow_block(node.body), self._flow_block(node.orelse)
+            targets = _names(node.target, pyast.Store)
+            return self._reads([node.iter]) | (body[0] - targets) | orelse[0], nothing, orelse[2]
+        if isinstance(node, pyast.Try):
+            parts = [self._flow_block(b) for b in (node.body, node.orelse, node.finalbody)]
+            parts += [self._flow_block(h.body) for h in node.handlers]
+            exposed = frozenset().union(*(part[0] for part in parts)) | self._reads([h.type for h in node.handlers])
+            return exposed, nothing, any(part[2] for part in parts)
+        if isinstance(node, (pyast.Break, pyast.Continue)):
+            return nothing, nothing, True
+        if isinstance(node, (pyast.Assign, pyast.AugAssign, pyast.AnnAssign)):
+            aims: list[pyast.expr] = node.targets if isinstance(node, pyast.Assign) else [node.target]
+            assigned: set[str] = set()
+            for target in aims:
+                todo: list[pyast.expr] = [target]
+                while todo:  # (names, and names in tuples and lists of targets; not subscripts or attributes)
+                    t = todo.pop()
+                    if isinstance(t, pyast.Name):
+                        assigned.add(t.id)
+                    elif isinstance(t, (pyast.Tuple, pyast.List)):
+                        todo += t.elts
+                    elif isinstance(t, pyast.Starred):
+                        todo.append(t.value)
+            if isinstance(node, pyast.AnnAssign) and node.value is None:
+                assigned.clear()
+            return self._reads([node]), frozenset(assigned), False
+        jumps = not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)) and any(
+            isinstance(n, (pyast.Break, pyast.Continue)) for n in pyast.walk(node)
+        )
+        return self._reads([node]), nothing, jumps  # (a `with`, a `match`, a return, an expression, ...)
+
+    # -------------------------------------------------------- instrumenting
+    def instrument(self, function: pyast.FunctionDef) -> None:
+        """Rewrite the generator function `function` in place to lay out its continuation keys."""
+        args = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
+        stored = set()
+        for node in function.body:
+            stored |= self._stored(node)
+        self.loads = _loads_by_statement(function)
+        self.flows = {}
+        alias = str(Prefix.PASS_ALIAS)
+        # the game and its lists, read once into locals, are the same objects in every continuation
+        self.locals = {
+            name for name in (args | stored) - {"g"} if not name.startswith(alias) or name == f"{alias}actor"
+        }
+        body = self._block(function.body, self.NOTHING, self.NOTHING)
+        start: list[pyast.stmt] = [
+            pyast.Assign(
+                [pyast.Name(self.DEPTH, pyast.Store())],
+                pyast.Call(pyast.Name("len", pyast.Load()), [_g("kstack")], []),
+            )
+        ]
+        unset = sorted(stored - args)
+        if unset:  # every local has a value at every call, so the key can read it
+            targets: list[pyast.expr] = [pyast.Name(name, pyast.Store()) for name in unset]
+            start.append(pyast.Assign(targets, pyast.Name("_KEY_UNSET", pyast.Load())))
+        for node in start:
+            pyast.copy_location(node, function.body[0])
+        function.body = start + body
+
+    @staticmethod
+    def _stored(node: pyast.AST) -> set[str]:
+        """Return the names bound in `node` outside nested scopes (functions, lambdas, comprehensions)."""
+        out: set[str] = set()
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (pyast.FunctionDef, pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp)):
+                continue
+            if isinstance(n, pyast.GeneratorExp):
+                continue
+            if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store):
+                out.add(n.id)
+            todo.extend(pyast.iter_child_nodes(n))
+        return out
+
+    def _block(
+        self, statements: list[pyast.stmt], after: frozenset[str], always: frozenset[str], opaque: bool = False
+    ) -> list[pyast.stmt]:
+        """Return `statements` instrumented, where `after` are the names live once the block is done and
+        `always` those live all through it (what an enclosing `except` or `finally` block reads)."""
+        # what is live after each statement: the flow of the statements after it, then `after`
+        live_after: list[frozenset[str]] = []
+        exposed: frozenset[str] = self.NOTHING
+        assigned: frozenset[str] = self.NOTHING
+        for statement in reversed(statements):
+            live_after.append(exposed | (after - assigned) | always)
+            e, a, j = self._flow(statement)
+            exposed = e | (exposed - a)
+            assigned = a if j else a | assigned
+        live_after.reverse()
+        out: list[pyast.stmt] = []
+        for statement, live in zip(statements, live_after):
+            out += self._statement(statement, live, always, opaque)
+        return out
+
+    def _statement(
+        self, node: pyast.stmt, after: frozenset[str], always: frozenset[str], opaque: bool
+    ) -> list[pyast.stmt]:
+        """Return the statement `node` instrumented (with what it needs before it), `after` being the names
+        live once it is done and `always` those live all through it."""
+        if isinstance(node, pyast.If):
+            self._sites(node, [node.test], self._flow(node)[0] | after | always, opaque)
+            node.body = self._block(node.body, after, always, opaque)
+            node.orelse = self._block(node.orelse, after, always, opaque)
+            return [node]
+        if isinstance(node, pyast.While):
+            looping = self._flow(node)[0] | after
+            self._sites(node, [node.test], looping | always, opaque)
+            node.body = self._block(node.body, looping, always, opaque)
+            node.orelse = self._block(node.orelse, after, always, opaque)
+            return [node]
+        if isinstance(node, pyast.For):
+            return self._for(node, after, always, opaque)
+        if isinstance(node, pyast.Try):
+            final = self._flow_block(node.finalbody)[0]
+            handled = frozenset().union(*(self._flow_block(h.body)[0] for h in node.handlers))
+            through = always | final
+            orelse = self._flow_block(node.orelse)[0]
+            node.body = self._block(node.body, orelse | final | after, through | handled, opaque)
+            for handler in node.handlers:
+                handler.body = self._block(handler.body, final | after, through, True)
+            node.orelse = self._block(node.orelse, final | after, through, opaque)
+            node.finalbody = self._block(node.finalbody, after, always, True)
+            return [node]
+        if isinstance(node, (pyast.With, pyast.AsyncWith, pyast.Match, pyast.AsyncFor, pyast.TryStar)):
+            self._opaque_everywhere(node)
+            return [node]
+        if not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)):
+            self._sites(node, [node], self._reads([node]) | after | always, opaque)
+        return [node]
+
+    def _for(self, node: pyast.For, after: frozenset[str], always: frozenset[str], opaque: bool) -> list[pyast.stmt]:
+        """Return a `for` loop instrumented: a loop that may ask is given a sequence and a count the key
+        can read (`for x in E` becomes `seq = E; at = -1; for x in seq: at += 1; ...`)."""
+        looping = self._flow(node)[0] | after
+        asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in pyast.walk(s))
+        if not asks:
+            self._sites(node, [node.iter], looping | always, opaque)
+            node.orelse = self._block(node.orelse, after, always, opaque)
+            return [node]
+        self.loops += 1
+        seq, at = f"{Prefix.PASS_KEYED}seq{self.loops}", f"{Prefix.PASS_KEYED}at{self.loops}"
+        self.locals |= {seq, at}
+        before: list[pyast.stmt] = [
+            pyast.Assign([pyast.Name(seq, pyast.Store())], node.iter),
+            pyast.Assign([pyast.Name(at, pyast.Store())], pyast.Constant(-1)),
+        ]
+        for statement in before:
+            pyast.copy_location(statement, node)
+        node.iter = pyast.Name(seq, pyast.Load())
+        looping |= {seq, at}
+        out = self._statement(before[0], looping, always, opaque) + [before[1]]
+        count = pyast.AugAssign(pyast.Name(at, pyast.Store()), pyast.Add(), pyast.Constant(1))
+        node.body = [pyast.copy_location(count, node), *self._block(node.body, looping, always, opaque)]
+        node.orelse = self._block(node.orelse, after, always, opaque)
+        return [*out, node]
+
+    def _opaque_everywhere(self, node: pyast.AST) -> None:
+        for inner in pyast.walk(node):
+            if isinstance(inner, pyast.YieldFrom):
+                self._key(inner, self.NOTHING, True)
+
+    def _sites(self, statement: pyast.stmt, parts: list[Any], live: frozenset[str], opaque: bool) -> None:
+        """Key the calls that may ask in `parts` (the statement's own expressions), `live` being the names
+        the function may read after them."""
+        clean = _clean_places(statement)
+        for part in parts:
+            for node in pyast.walk(part):
+                if isinstance(node, pyast.YieldFrom):
+                    self._key(node, live, opaque or id(node) not in clean)
+
+    def _key(self, node: pyast.YieldFrom, live: frozenset[str], opaque: bool) -> None:
+        """Make `yield from CALL` `yield from g._keyed(CALL, depth, (site, live values...))`."""
+        self.sites += 1
+        values: list[pyast.expr] = (
+            [pyast.Name("_KEY_OPAQUE", pyast.Load())]
+            if opaque
+            else [pyast.Name(name, pyast.Load()) for name in sorted(live & self.locals)]
+        )
+        entry = pyast.Tuple([pyast.Constant(self.sites), *values], pyast.Load())
+        call = pyast.Call(_g("_keyed"), [node.value, pyast.Name(self.DEPTH, pyast.Load()), entry], [])
+        node.value = pyast.copy_location(call, node.value)
+
+
+def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tuple[pyast.Module, set[str]]:
     """Return the syntax tree of the stepped compilation of generated `source` (optimized as the driven
-    one is when `optimize`) and the names of its functions that are generators."""
+    one is when `optimize`; laying out continuation keys when `keyed`, `_Keyed`) and the names of its
+    functions that are generators."""
     tree = read_game_lists_once(source) if optimize else pyast.parse(source)
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
     generators: set[str] = set()
@@ -195,16 +499,23 @@ def stepped_tree(source: str, optimize: bool = True) -> tuple[pyast.Module, set[
     rewrite = _ToGenerators(generators)
     for name in generators:
         rewrite.visit(functions[name])
+    if keyed:
+        keys = _Keyed()
+        for name in sorted(generators):
+            keys.instrument(functions[name])
     return pyast.fix_missing_locations(tree), generators
 
 
-def build_stepped(program: Program, source: str, namespace: dict[str, Any], filename: str, optimize: bool) -> Any:
-    """Return the SteppedProgram of `program`: its entry points from the stepped compilation of `source`,
-    run in a copy of the driven compilation's `namespace` under its `filename` (so tracebacks and
-    `Program.line_table` locate the stepped code's lines as the driven code's)."""
-    tree, generators = stepped_tree(source, optimize)
+def build_stepped(
+    program: Program, source: str, namespace: dict[str, Any], filename: str, optimize: bool, keyed: bool = False
+) -> Any:
+    """Return the SteppedProgram of `program`: its entry points from the stepped compilation of `source`
+    (keyed if `keyed`), run in a copy of the driven compilation's `namespace` under its `filename` (so
+    tracebacks and `Program.line_table` locate the stepped code's lines as the driven code's)."""
+    tree, generators = stepped_tree(source, optimize, keyed)
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
+    ns["_KEY_UNSET"], ns["_KEY_OPAQUE"] = UNSET, OPAQUE
     exec(compile(tree, filename, "exec"), ns)  # generated from the checked AST only
 
     def twin(function: Callable | None) -> Callable | None:

@@ -7,6 +7,12 @@ source, yields the request and goes on with the answer it is sent: a DecisionReq
 for a seat whose agent is None, a DiceRequest or a ShuffleRequest unless `chance_inside` (then the
 game's own chance source answers, as in driven play). Everything else is the driven `Game`'s own code,
 so a stepped game and a driven one given the same answers log the same events.
+
+A game of the keyed stepped compilation (`keyed`, the exact analysis's; compiling/stepped_pass.py) also
+lays out each paused call's continuation in `kstack`: a twin notes its depth there when it starts
+(`len(kstack)`) and, before each call that may ask, puts at that depth the tag of the call and the locals
+it goes on with after it (OPAQUE where it cannot say: the key then matches no other); a call in tail
+position, after which the twin does nothing, clears its depth instead.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 
 from ..core.span import Span
 from ..language.limits import MAX_INT, shown
-from ..program.compiled import SLOW, Program, SteppedProgram
+from ..program.compiled import OPAQUE, SLOW, Program, SteppedProgram
 from ..program.control import MAX_NESTING, MAX_TRIGGER_REPEATS, EndGame, EndTurn
 from ..program.requests import DONE, BidRequest, ChanceSource, ChoiceSite, DecisionRequest, ShuffleRequest
 from .decisions import _FIRST_REFUSAL, _LOAN
@@ -36,6 +42,9 @@ class SteppedGame(Game):
     :param turn_limit: the turns after which the game stops (default: the rules').
     """
 
+    # True in a game of the keyed stepped compilation, which lays out continuation keys in `kstack`
+    keyed = False
+
     def __init__(
         self,
         program: Program,
@@ -43,10 +52,20 @@ class SteppedGame(Game):
         chance: ChanceSource | None,
         chance_inside: bool,
         turn_limit: int | None = None,
+        keyed: bool = False,
     ) -> None:
         super().__init__(program, agents, chance=chance, turn_limit=turn_limit)  # type: ignore[arg-type]
         self.chance_inside = chance_inside
-        self.take_program(program.stepped())
+        if keyed:
+            self.keyed = True
+            self.kstack: list[tuple] = []
+        self.take_program(program.stepped(keyed))
+
+    def _keyed(self, call: Steps, depth: int, entry: tuple) -> Steps:
+        """Put `entry` at `depth` in the continuation stack (dropping what is above) and return `call`,
+        the generator the keyed code then runs (`yield from g._keyed(CALL, depth, entry)`)."""
+        self.kstack[depth:] = (entry,)
+        return call
 
     def take_program(self, stepped: SteppedProgram) -> None:
         """Run the stepped compilation `stepped` of this game's Program (its entry points by the engine's lists)."""
@@ -103,6 +122,8 @@ class SteppedGame(Game):
             return self.transfer(amount, src, dst, span)  # (nothing to pay, or a failure)
         if self.finite[src] and self.bal[src] < amount and src >= self.nacc:
             self.shortfalls += 1
+            if self.keyed:
+                self.kstack[len(self.kstack) :] = (("transfer", amount, src, dst, span),)
             try:
                 yield from self._shortfall_s(src - self.nacc, amount, dst)
             finally:
@@ -118,6 +139,8 @@ class SteppedGame(Game):
         saved = (self.actor, self.due, self.creditor)
         self.actor, self.due = seat, amount
         self.creditor = creditor_index - self.nacc if creditor_index >= self.nacc else -creditor_index - 1
+        if self.keyed:
+            self.kstack[len(self.kstack) :] = (("shortfall", seat, saved),)
         try:
             stepped = self.sprog.on_shortfall
             if stepped is not None:
@@ -134,6 +157,8 @@ class SteppedGame(Game):
         if self.chance_inside:
             self.roll(seat)
             return
+        if self.keyed:
+            self.kstack[len(self.kstack) :] = (("roll", seat),)
         dice = self.dice = tuple((yield self.dice_request))
         self.dice_total = sum(dice)
         self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
@@ -145,6 +170,8 @@ class SteppedGame(Game):
             self.roll_set(k, seat)
             return
         request = self.set_requests[k]
+        if self.keyed:
+            self.kstack[len(self.kstack) :] = (("roll_set", k, seat),)
         faces = tuple((yield request))
         self.show_set(k, faces)
         self.log.append(("throw", self.turn, self.actor if seat is None else seat, request.dice, faces, self.rule))
@@ -155,6 +182,8 @@ class SteppedGame(Game):
             self.shuffle(deck)
             return
         cards = self.decks[deck]
+        if self.keyed:
+            self.kstack[len(self.kstack) :] = (("shuffle", deck),)
         order = yield ShuffleRequest(deck, len(cards))
         cards[:] = [cards[i] for i in order]
         self.log.append(("shuffle", self.turn, deck, self.rule))
@@ -174,6 +203,8 @@ class SteppedGame(Game):
         if count < 2 or agent is not None:
             return self.choose(seat, prompt, legal, site, describe)
         rule = self.rule
+        if self.keyed:
+            self.kstack[len(self.kstack) :] = (("choose", OPAQUE),)
         answer = yield DecisionRequest(seat, prompt, legal, site, describe, rule, self.prog.rule_names)
         entry = legal[answer]
         self.decisions.append(DONE if entry[0] == site.done else answer)
@@ -184,6 +215,8 @@ class SteppedGame(Game):
         """`ask_bid`, a seat without an agent asked by yielding the BidRequest; returns the bid (None: a pass)."""
         if self.agents[request.seat] is not None:
             return self.ask_bid(request)
+        if self.keyed:
+            self.kstack[len(self.kstack) :] = (("bid", OPAQUE),)
         answer = yield request
         self.decisions.append(answer)
         self.log.append(("bid", self.turn, request.seat, request.space, answer, self.rule))
@@ -205,6 +238,7 @@ class SteppedGame(Game):
             raise self.fail(f"{self.space_name(space)} has no title deed to auction", span)
         if self.holder[card] is not None:
             return
+        depth = len(self.kstack) if self.keyed else -1
         value = start + start // 4 if value is None else value
         label = self.space_name(space)
         high, high_bidder = None, None
@@ -231,6 +265,8 @@ class SteppedGame(Game):
                     log.append(("bid", turn, seat, label, answer, rule))
                 else:
                     request = BidRequest(seat, self.rule_name(), label, high, minimum, maximum, start, value)
+                    if depth >= 0:
+                        self.kstack[depth:] = (("auction", OPAQUE),)
                     answer = yield from self.ask_bid_s(request)
                 if answer is not None:
                     high, high_bidder = answer, seat
@@ -241,6 +277,8 @@ class SteppedGame(Game):
         price = high if high is not None else start
         buyer = high_bidder
         if first is not None and self.cash(first) >= price:
+            if depth >= 0:
+                self.kstack[depth:] = (("auction", OPAQUE),)
             entry = yield from self.choose_s(
                 first,
                 f"Buy {label} for {price}?",
@@ -251,6 +289,8 @@ class SteppedGame(Game):
             if entry[0] == 0:
                 buyer = first
         if buyer is not None:
+            if depth >= 0:
+                self.kstack[depth:] = (("auction-pay", card, buyer),)
             yield from self.transfer_s(price, self.nacc + buyer, self.account_index(proceeds), span)
             self.set_holder(card, buyer)
 
@@ -260,9 +300,12 @@ class SteppedGame(Game):
         if amount <= 0:
             return
         interest = amount * interest_pct // 100
+        depth = len(self.kstack) if self.keyed else -1
         for lender in self._in_seat_order(borrower):
             if lender == borrower or self.cash(lender) < amount:
                 continue
+            if depth >= 0:
+                self.kstack[depth:] = (("borrow", OPAQUE),)
             entry = yield from self.choose_s(
                 lender,
                 f"Lend {amount} to {self.names[borrower]} at {interest_pct}%?",
@@ -271,6 +314,8 @@ class SteppedGame(Game):
                 lambda k, x: f"Lend {amount}",
             )
             if entry[0] == 0:
+                if depth >= 0:
+                    self.kstack[depth:] = (("lent", lender, borrower, amount, interest),)
                 yield from self.transfer_s(amount, self.nacc + lender, self.nacc + borrower)
                 self.loans.append([lender, borrower, amount, interest])
                 return
@@ -278,9 +323,12 @@ class SteppedGame(Game):
     def repay_loans_s(self, interest: bool = True) -> Steps:
         """`repay_loans` as a generator."""
         seat = self.actor
+        depth = len(self.kstack) if self.keyed else -1
         for loan in [x for x in self.loans if x[1] == seat]:
             owed = loan[2] + (loan[3] if interest else 0)
             if self.cash(seat) >= owed:
+                if depth >= 0:
+                    self.kstack[depth:] = (("repay", OPAQUE),)
                 yield from self.transfer_s(owed, self.nacc + seat, self.nacc + loan[0])
                 self.loans.remove(loan)
 
@@ -354,10 +402,13 @@ class SteppedGame(Game):
         pos[seat] = dest
         self.log.append(("move", self.turn, seat, start, dest, self.rule))
         passes = self.step_passes
+        depth = len(self.kstack) if self.keyed else -1
         if len(passes) == 1:
             space, stepped, handler = passes[0]
             if ((space - start) % size or size) <= steps:
                 if stepped is not None:
+                    if depth >= 0:
+                        self.kstack[depth:] = (("advance", seat, ()),)
                     yield from stepped(self)
                 else:
                     handler(self)
@@ -367,14 +418,18 @@ class SteppedGame(Game):
                 for s, stepped, handler in passes
                 if (distance := (s - start) % size or size) <= steps
             )
-            for _, _, stepped, handler in passed:
+            for i, (_, _, stepped, handler) in enumerate(passed):
                 if stepped is not None:
+                    if depth >= 0:  # (the spaces still to pass: the rest of the loop)
+                        self.kstack[depth:] = (("advance", seat, tuple(p[1] for p in passed[i + 1 :])),)
                     yield from stepped(self)
                 else:
                     handler(self)
         space = pos[seat]  # where he is now: a pass may have moved him (`land_s`, written out)
         stepped = self.sprog.on_land[space]
         if stepped is not None:
+            if depth >= 0:
+                del self.kstack[depth:]  # (nothing is left to do after it)
             yield from stepped(self)
         else:
             dispatch = self.prog.on_land[space]
@@ -400,6 +455,8 @@ class SteppedGame(Game):
         try:
             self.card = card
             if stepped is not None:
+                if self.keyed:
+                    self.kstack[len(self.kstack) :] = (("draw", card, deck, saved_card),)
                 yield from stepped(self)
             else:
                 self.prog.card_effects[card](self)
@@ -412,6 +469,7 @@ class SteppedGame(Game):
     def run_triggers_s(self) -> Steps:
         """`run_triggers` as a generator."""
         bodies = self.sprog.trigger_bodies
+        depth = len(self.kstack) if self.keyed else -1
         for index, (rule, condition, body, repeat) in enumerate(self.prog.triggers):
             if not self.active[rule] or (self.fired[index] and not repeat):
                 continue
@@ -422,6 +480,8 @@ class SteppedGame(Game):
                 self.rule = rule
                 try:
                     if stepped is not None:
+                        if depth >= 0:
+                            self.kstack[depth:] = (("trigger", index, firings, saved),)
                         yield from stepped(self)
                     else:
                         body(self)
@@ -443,12 +503,17 @@ class SteppedGame(Game):
         self.started = True
         self.actor = self.current = 0
         self.work = 0
+        depth = len(self.kstack) if self.keyed else -1
         try:
             stepped = self.sprog.on_setup
             if stepped is not None:
+                if depth >= 0:
+                    self.kstack[depth:] = (("setup", OPAQUE),)
                 yield from stepped(self)
             elif self.prog.on_setup is not None:
                 self.prog.on_setup(self)
+            if depth >= 0:
+                self.kstack[depth:] = (("setup", OPAQUE),)
             yield from self.run_triggers_s()
         except EndTurn:
             pass
@@ -465,10 +530,13 @@ class SteppedGame(Game):
         self.work = 0
         self.current = self.actor = seat
         self.log.append(("turn", turn, seat))
+        depth = len(self.kstack) if self.keyed else -1
         try:
             try:
                 stepped = self.sprog.on_turn
                 if stepped is not None:
+                    if depth >= 0:
+                        self.kstack[depth:] = (("turn", seat, turn),)
                     yield from stepped(self)
                 elif self.prog.on_turn is not None:
                     self.prog.on_turn(self)
@@ -476,6 +544,8 @@ class SteppedGame(Game):
                 pass
             self.actor = seat
             if self.triggers_live:
+                if depth >= 0:
+                    self.kstack[depth:] = (("turn-triggers", seat, turn),)
                 yield from self.run_triggers_s()
         except EndTurn:
             pass

@@ -125,20 +125,27 @@ class Program:
     # by which a Program pickles (`__reduce__`): its generated functions cannot be pickled themselves
     remake: Callable[[], Program] | None = attrs.field(default=None, repr=False, eq=False)
     # how to build the stepped compilation (the compiler's; `stepped`), and what it built
-    stepper: Callable[[Program], SteppedProgram] | None = attrs.field(default=None, repr=False, eq=False)
+    # (called with keyed=True for the keyed compilation)
+    stepper: Callable[..., SteppedProgram] | None = attrs.field(default=None, repr=False, eq=False)
     stepped_built: SteppedProgram | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    keyed_built: SteppedProgram | None = attrs.field(default=None, init=False, repr=False, eq=False)
 
-    def stepped(self) -> SteppedProgram:
+    def stepped(self, keyed: bool = False) -> SteppedProgram:
         """Return the stepped compilation of these rules (issue 29; `ld.new_state` runs it), built the
-        first time it is asked for and kept.
+        first time it is asked for and kept. With `keyed`, the compilation that also lays out, at each
+        call that may ask, its continuation key (compiling/stepped_pass.py: the exact analysis's).
 
         :raises UsageError: the Program was not made by the compiler (no `stepper`).
         """
-        built = self.stepped_built
+        built = self.keyed_built if keyed else self.stepped_built
         if built is None:
             if self.stepper is None:
                 raise UsageError(f"{self.title}: this Program has no stepped compilation (not made by compile_rules)")
-            built = self.stepped_built = self.stepper(self)
+            built = self.stepper(self, keyed=keyed)
+            if keyed:
+                self.keyed_built = built
+            else:
+                self.stepped_built = built
         return built
 
     def __reduce__(self) -> tuple[Any, tuple]:
@@ -166,6 +173,22 @@ class _Slow:
 
     def __repr__(self) -> str:
         return "SLOW"
+
+
+class _Marker:
+    """The type of UNSET and OPAQUE: a named marker no rule value can equal."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+# In the keyed stepped compilation (compiling/stepped_pass.py): the value of a local not yet assigned, and
+# what stands, in a continuation key, for what the key cannot show (the key then matches no other).
+UNSET = _Marker("UNSET")
+OPAQUE = _Marker("OPAQUE")
 
 
 # What a payment's quick path (`Game.pay_out_q` and friends) returns when the payer is short of money:

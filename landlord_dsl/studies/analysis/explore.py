@@ -1,20 +1,21 @@
 """Exact analysis, movement-state extraction: running the token's turn from a movement state.
 
 Stage: the second one of `analyze` (landlord_dsl.studies.analysis). `Explorer` plays
-the compiled program's own turn for seat 1 in the reference economy, finds
-(with `_Trace`) which variables the turn reads before writing them (they
-become the movement state), and gives, per state, the states its turn ends
-in with their probabilities. A chance request's continuation is identified by
-the running frames (code, place, live locals: `live_locals`) and the
-movement-relevant state, so that equal continuations are explored once.
+the compiled program's own turn for seat 1 in the reference economy, through the
+stepped game (engine/stepping.py), which pauses at each chance request and is
+answered from outside; it finds (with `_Trace`) which variables the turn reads
+before writing them (they become the movement state), and gives, per state, the
+states its turn ends in with their probabilities. A chance request's
+continuation is identified by its continuation key, which the keyed stepped
+compilation lays out explicitly (compiling/stepped_pass.py: each paused call's
+site and the locals it goes on with), and the movement-relevant state, so that
+equal continuations are explored once. Nothing reads the interpreter's frames or
+bytecode: it is exact on any Python.
 """
 
 from __future__ import annotations
 
 import bisect
-import dis
-import functools
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,9 @@ import attrs
 from ...agents import RESERVE_CAP, Agent, HeuristicAgent
 from ...core.errors import LandlordError, SourceText
 from ...engine.game import Game
-from ...program.requests import SeededChance
+from ...engine.stepping import SteppedGame, Steps
+from ...program.compiled import OPAQUE, UNSET
+from ...program.requests import DiceRequest, SeededChance, ShuffleRequest
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
@@ -165,8 +168,19 @@ def _dice_property(field: str) -> property:
     return property(get, put)
 
 
-class _AnalysisGame(Game):
-    """A Game whose draws ask the chance source which card of the deck turns up, and that reports reads of the dice."""
+@attrs.frozen
+class _Pick:
+    """The request of the analysed game's draw: which of the `size` cards of the deck turns up (uniform)."""
+
+    size: int
+
+
+class _AnalysisGame(SteppedGame):
+    """A stepped game whose draws ask which card of the deck turns up, and that reports reads of the dice.
+
+    It runs the keyed stepped compilation (chance asked from outside, continuation keys laid out in
+    `kstack`); driven play (`land`, `play_turn`: the rent table) asks its chance source instead.
+    """
 
     _dice_hook = None
     dice = _dice_property("_v_dice")
@@ -181,6 +195,18 @@ class _AnalysisGame(Game):
             if k:
                 cards.insert(0, cards.pop(k))
         super().draw(deck)
+
+    def draw_s(self, deck: str) -> Steps:
+        """`draw` as a generator, the card that turns up asked by yielding a _Pick first."""
+        cards = self.decks[deck]
+        if len(cards) > 1 and self.prog.deck_enabled[deck](self):
+            depth = len(self.kstack)
+            self.kstack.append(("pick", deck))
+            k = yield _Pick(len(cards))
+            if k:
+                cards.insert(0, cards.pop(k))
+            del self.kstack[depth:]  # (the draw is all that is left)
+        yield from super().draw_s(deck)
 
 
 def _put(target: list, values: list) -> None:
@@ -293,11 +319,6 @@ class Explorer:
                     )
                 ]
             )
-        if sys.implementation.name != "cpython":  # (until the stepped game state replaces frame reading)
-            raise LandlordError(
-                f"the exact analysis needs CPython: it tells continuations apart by CPython's frames and "
-                f"bytecode, and this is {sys.implementation.name}; simulate games instead (`landlord-dsl simulate`)"
-            )
         _refuse_too_large(rules, program)
         self.rules = rules
         self.use_memo = memo
@@ -307,7 +328,9 @@ class Explorer:
         agents: list[Agent] = [HeuristicAgent() for _ in range(players)]
         # The long run of a game that goes on: its end conditions are not checked (their reads of the
         # token's variables are not movement).
-        game = _AnalysisGame(attrs.evolve(program, end_conditions=[]), agents, chance=SeededChance(seed))
+        game = _AnalysisGame(
+            attrs.evolve(program, end_conditions=[]), agents, chance=SeededChance(seed), chance_inside=False, keyed=True
+        )
         game.setup()
         if game.over or TOKEN not in game.seats:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
@@ -330,7 +353,7 @@ class Explorer:
         self.paths.signature = self.signature
         game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
-        self._own_ids = _own_containers(game)
+        self._own = _own_objects(game)
         self._origin_read = "g.origin" in program.python_source
 
     # -- movement states
@@ -359,14 +382,31 @@ class Explorer:
         g.log.clear()
 
     def run_turn(self, key: tuple) -> bool:
-        """Play the token's turn from `key`; return False if it was cut at a memoised request."""
-        g = self.game
+        """Play the token's turn from `key`, answering its chance requests from the paths; return False if
+        it was cut at a memoised request."""
+        g, paths = self.game, self.paths
         self.put_state(key)
         self.trace.start()
-        self.paths.start()
+        paths.start()
+        g.kstack.clear()
+        turn = g.play_turn_s()
+        answer = None
         try:
-            g.play_turn()
+            while True:
+                request = turn.send(answer)
+                kind = type(request)
+                if kind is DiceRequest:
+                    answer = paths.roll(request)
+                elif kind is _Pick:
+                    answer = paths.pick(request.size)
+                elif kind is ShuffleRequest:
+                    answer = paths.shuffle(request)
+                else:  # (every seat has an agent: decisions and bids are answered inside)
+                    raise LandlordError(f"the analysed turn asked from outside: {request!r}")
+        except StopIteration:
+            pass
         except _Cut:
+            turn.close()
             self.trace.finish()
             return False
         if TOKEN not in g.seats:
@@ -384,37 +424,27 @@ class Explorer:
             ]
         )
 
-    def signature(self, roll: bool) -> tuple:
-        """Return what the rest of a turn depends on at a chance request, money and ownership left out.
+    def signature(self, roll: bool) -> tuple | None:
+        """Return what the rest of a turn depends on at a chance request, money and ownership left out;
+        None if that cannot be told (the request is then explored on its own).
 
-        The running handlers (code, place and locals of every frame between
-        the turn and this request) and the state that moves the token: the
-        positions, every player and game variable, the cards in the decks
-        and held by the token, the dice (not at a throw, which replaces them
-        unseen), where the last move began (if the rules ever read it) and
-        the engine's bookkeeping.
+        The continuation key (the stepped game's `kstack`: the site of every
+        paused call between the turn and this request, with the locals it
+        goes on with) and the state that moves the token: the positions,
+        every player and game variable, the cards in the decks and held by
+        the token, the dice (not at a throw, which replaces them unseen),
+        where the last move began (if the rules ever read it) and the
+        engine's bookkeeping.
         Balances, owners (title deeds, wherever they are) and space
         variables are left out: that is the
         assumption (checked by the economy check) that within a turn they
         do not change where the token goes.
         """
         g = self.game
-        frames = []
-        frame = sys._getframe(3)  # skip signature, _answer and the chance method
-        own = self._own_ids
-        while frame is not None:
-            code = frame.f_code
-            live = live_locals(code, frame.f_lasti)
-            frames.append(
-                (
-                    id(code),
-                    frame.f_lasti,
-                    tuple([(k, _freeze(v, own)) for k, v in frame.f_locals.items() if live is None or k in live]),
-                )
-            )
-            if code is _PLAY_TURN:
-                break
-            frame = frame.f_back  # type: ignore[assignment]
+        try:
+            key = _freeze(g.kstack, self._own)
+        except _Unkeyable:
+            return None
         state = (
             tuple(g.pos),
             tuple(tuple(v) for v in g.pv),
@@ -437,7 +467,7 @@ class Explorer:
             g.shortfalls,
         )
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
-        return tuple(frames), state, dice
+        return key, state, dice
 
     def expand(self, key: tuple):
         """Return (end key -> probability, (position, status) -> expected throws from there,
@@ -474,115 +504,68 @@ class Explorer:
         return paths.root
 
 
-_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP"}
-_ENDS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
-# instructions that only write a local; any other instruction naming a local counts as reading it
-_STORES = {"STORE_FAST", "STORE_DEREF", "STORE_FAST_STORE_FAST"}
-_LOCAL_OPS = set(dis.haslocal) | set(dis.hasfree)
-_JUMP_OPS = set(getattr(dis, "hasjump", ())) | set(dis.hasjrel) | set(dis.hasjabs)
+class _Unkeyable(Exception):
+    """A continuation key holds a value that stands for nothing the key can compare (OPAQUE, an object)."""
 
 
-@functools.cache
-def live_locals(code, lasti: int) -> frozenset[str] | None:
-    """Return the local names a frame may still use after the call at `lasti` returns (None: keep them all).
+def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
+    """Return the game's own objects by id, each with its name and itself: the game, the program, the
+    agents, and the game's lists and dicts (and those inside them). A local that holds one stands for
+    its name; holding the objects keeps their ids from being reused."""
+    own: dict[int, tuple[str, Any]] = {}
 
-    Every instruction reachable from the next one (following every jump,
-    and into every exception handler) is scanned for the locals it reads.
-    The variables of a loop that may go round again are kept too: the
-    loop's iterator is on the stack, unseen, and its variables stand for
-    where it is. The reading of the bytecode errs on the safe side (an
-    instruction it does not know reads its local and falls through), and a
-    jump it cannot follow, or a loop whose variables it cannot find, keeps
-    every local: a new interpreter can make the memo share less, never
-    share wrongly.
-    """
-    instructions = list(dis.get_instructions(code))
-    at = {ins.offset: i for i, ins in enumerate(instructions)}
-    # `lasti` may point into the call's inline cache: the call is the last instruction at or before it
-    current = max((i for i, ins in enumerate(instructions) if ins.offset <= lasti), default=None)
-    if current is None:
-        return None
-    # an interpreter without exception tables reaches its handlers by jumps, which are followed anyway
-    handlers = getattr(dis.Bytecode(code), "exception_entries", ())
-    todo = [current + 1] + [at[e.target] for e in handlers if e.target in at]
-    seen: set[int] = set()
-    names: set[str] = set()
-    while todo:
-        i = todo.pop()
-        if i in seen or i >= len(instructions):
-            continue
-        seen.add(i)
-        ins = instructions[i]
-        if ins.opname == "FOR_ITER":
-            targets = _loop_variables(instructions, i + 1)
-            if targets is None:
-                return None
-            names |= targets
-        if ins.opcode in _LOCAL_OPS and ins.opname not in _STORES:
-            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
-        jumps = ins.opcode in _JUMP_OPS or "JUMP" in ins.opname
-        if jumps and ins.argval not in at:
-            return None
-        if ins.opname in _JUMPS:
-            todo.append(at[ins.argval])
-        elif ins.opname not in _ENDS:
-            todo.append(i + 1)
-            if jumps:
-                todo.append(at[ins.argval])
-    return frozenset(names)
+    def add(name: str, value: Any) -> None:
+        own[id(value)] = (name, value)
 
-
-def _loop_variables(instructions, i: int) -> set[str] | None:
-    """Return the locals a FOR_ITER stores its item in (the instructions from `i`).
-
-    None if they are not plain stores."""
-    names: set[str] = set()
-    while i < len(instructions) and instructions[i].opname in (
-        "UNPACK_SEQUENCE",
-        "STORE_FAST",
-        "STORE_FAST_STORE_FAST",
-        "STORE_DEREF",
-    ):
-        ins = instructions[i]
-        if ins.opname != "UNPACK_SEQUENCE":
-            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
-        i += 1
-    return names or None
-
-
-def _own_containers(g: Game) -> dict[int, str]:
-    """Return the game's own lists and dicts by id, named: locals that alias them stand for the name only."""
-    own: dict[int, str] = {id(g): "game", id(g.prog): "program", id(g.chance): "chance"}
+    add("game", g)
+    add("program", g.prog)
+    add("chance", g.chance)
+    for seat, agent in enumerate(g.agents):
+        add(f"agent{seat}", agent)
     program = [(f"prog.{f.name}", getattr(g.prog, f.name)) for f in attrs.fields(type(g.prog))]
     for name, value in list(vars(g).items()) + program:
-        if isinstance(value, (list, dict)):
-            own[id(value)] = name
+        if isinstance(value, (list, dict)) and name != "kstack":
+            add(name, value)
             inner = value.values() if isinstance(value, dict) else value
             for i, item in enumerate(inner):
                 if isinstance(item, (list, dict)):
-                    own[id(item)] = f"{name}[{i}]"
+                    add(f"{name}[{i}]", item)
     return own
 
 
-def _freeze(value, own: dict) -> Any:
-    """Return a hashable stand-in for a local variable's value: the game's own lists by name, others by content."""
-    if value is None or isinstance(value, (int, str, float)):
+_UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
+
+
+def _freeze(value: Any, own: dict) -> Any:
+    """Return a hashable stand-in for a value of a continuation key: plain values as they are, the
+    game's own objects by name, sequences, sets and maps by content. Raise _Unkeyable for OPAQUE and
+    for any other object, which nothing shows to be the same in two runs."""
+    kind = type(value)
+    if kind is int or kind is str or value is None:
         return value
-    name = own.get(id(value))
-    if name is not None:
-        return name
-    if isinstance(value, (list, tuple)):
-        return ("seq",) + tuple(_freeze(v, own) for v in value)
+    if kind is bool:
+        return ("bool", value)
+    if value is UNSET:
+        return _UNSET
+    if kind is tuple or kind is list:
+        mine = own.get(id(value)) if kind is list else None
+        if mine is not None:
+            return mine[0]
+        return ("seq", *[_freeze(v, own) for v in value])
+    mine = own.get(id(value))
+    if mine is not None:
+        return mine[0]
+    if value is OPAQUE:
+        raise _Unkeyable()
+    if kind is float:
+        return ("float", value)
     if isinstance(value, (set, frozenset)):
-        return ("set",) + tuple(sorted(_freeze(v, own) for v in value))
-    if hasattr(value, "__self__") and hasattr(value, "__func__"):
-        return ("method", id(value.__func__), _freeze(value.__self__, own))
+        return ("set", frozenset([_freeze(v, own) for v in value]))
     if isinstance(value, dict):
-        return ("map",) + tuple(sorted((k, _freeze(v, own)) for k, v in value.items()))
-    return ("id", id(value))
-
-
-_PLAY_TURN = Game.play_turn.__code__
+        return ("map", frozenset([(_freeze(k, own), _freeze(v, own)) for k, v in value.items()]))
+    if kind is range:
+        return ("range", value.start, value.stop, value.step)
+    raise _Unkeyable()
 
 
 class NewLive(Exception):

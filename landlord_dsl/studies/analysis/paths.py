@@ -30,9 +30,9 @@ class _Paths:
 
     `advance` moves to the next path in depth-first order; the probability
     of the run is the product of the outcomes' probabilities. With a `memo`,
-    a request met for the first time whose continuation (the stack of
-    running handlers with their locals, and the movement-relevant state) was
-    already explored to the end is not answered: the run stops (_Cut) and
+    a request met for the first time whose continuation (its continuation
+    key: the paused calls with the locals they go on with, and the
+    movement-relevant state) was already explored to the end is not answered: the run stops (_Cut) and
     the known future is used instead.
     """
 
@@ -75,17 +75,21 @@ class _Paths:
         d = self.depth
         if d == len(self.path):
             if self.memo is not None:
-                frames, state, dice = self.signature(roll)  # type: ignore[misc]
-                # whether the turn has thrown yet decides whether the next throw ends one (see `roll`)
-                reduced = (frames, state, self.last_roll >= 0)
-                full = (*reduced, dice)
-                known = self.memo.get(reduced)
-                if known is _DICE_READ:
-                    known = self.memo_full.get(full)
-                if known is not None:
-                    self.hit = known
-                    raise _Cut()
-                self.nodes.append([reduced, full, self.prob, ({}, {}, {}), False])
+                signature = self.signature(roll)  # type: ignore[misc]
+                if signature is None:  # (a continuation that cannot be told apart: never shared)
+                    self.nodes.append([None, None, self.prob, ({}, {}, {}), False])
+                else:
+                    frames, state, dice = signature
+                    # whether the turn has thrown yet decides whether the next throw ends one (see `roll`)
+                    reduced = (frames, state, self.last_roll >= 0)
+                    full = (*reduced, dice)
+                    known = self.memo.get(reduced)
+                    if known is _DICE_READ:
+                        known = self.memo_full.get(full)
+                    if known is not None:
+                        self.hit = known
+                        raise _Cut()
+                    self.nodes.append([reduced, full, self.prob, ({}, {}, {}), False])
             self.path.append(0)
             self.widths.append(len(outcomes))
         self.asked_at.append(len(self.game.log))  # type: ignore[union-attr]
@@ -139,7 +143,9 @@ class _Paths:
             reduced, full, prefix, summary, dice_read = self.nodes.pop()
             parent = self.nodes[-1] if self.nodes else None
             _add(parent[3] if parent else self.root, summary, prefix / parent[2] if parent else prefix)
-            if dice_read:
+            if reduced is None:
+                pass
+            elif dice_read:
                 self.memo_full[full] = (summary, True)
                 self.memo.setdefault(reduced, _DICE_READ)
             else:
