@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.errors import UsageError
-from .common import _parse_options, at_least, default_players
+from .common import _parse_options, at_least, default_players, load_rules, set_argument
 from .outputs import input_files, refuse_clashes
 
 
@@ -49,6 +49,7 @@ def sensitivity_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an option in every cell (repeatable)"
     )
+    set_argument(p)
     _study_arguments(p, "games per reading, the same seeds for each (default 200)")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--plot", metavar="FILE", help="draw each reading's effects with their intervals (needs matplotlib)")
@@ -68,7 +69,6 @@ def _progress(what: str) -> Callable[[int, int], None] | None:
 
 
 def cmd_sensitivity(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..studies.paired import parse_metrics
     from ..studies.sensitivity import render_markdown, render_text, sensitivity, to_json
@@ -80,7 +80,7 @@ def cmd_sensitivity(args: argparse.Namespace, out: TextIO) -> int:
         refuse_clashes(input_files(args.edition), [("--plot", args.plot)])
         check_path(Path(args.plot))
         pyplot()
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     players = args.players or default_players(compile_ruleset(rules))
     metrics = parse_metrics(args.metric, players)
     values = parse_grid(args.values) if args.values else None
@@ -155,14 +155,13 @@ def attribute_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
     """Run `diff A B --attribute`; return 1 (the rule sets differ, as for `diff`)."""
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..studies.attribution import attribute, render_markdown, render_text, to_json
     from ..studies.paired import parse_metrics
 
     if args.outcomes:
         raise UsageError("--attribute plays its own games (--games N): leave out --outcomes")
-    a, b = load(args.a), load(args.b)
+    a, b = load_rules(args.a, args.set), load_rules(args.b, args.set)
     pa, pb = compile_ruleset(a), compile_ruleset(b)
     low, high = max(pa.players[0], pb.players[0]), min(pa.players[1], pb.players[1])
     players = args.players or min(max(4, low), high)
