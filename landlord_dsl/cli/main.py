@@ -28,7 +28,7 @@ from ..core.version import __version__
 from .common import at_least, set_argument
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
-from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
+from .studies import attribute_arguments, cmd_optimise, cmd_sensitivity, optimise_arguments, sensitivity_arguments
 
 # --------------------------------------------------------------------- main
 
@@ -334,6 +334,12 @@ _COMMANDS = (
         "which readings an edition reconstructs change its outcomes, each value against the defaults on the same seeds",
         cmd_sensitivity,
         sensitivity_arguments,
+    ),
+    _Command(
+        "optimise",
+        "search option values and constants for the rules that best meet an objective, and write them as a variant",
+        cmd_optimise,
+        optimise_arguments,
     ),
     _Command(
         "replay", "replay a `play --log` file and verify it (exit 0 same game, 1 not)", cmd_replay, _replay_arguments

@@ -174,3 +174,168 @@ def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_text(data))
     return 1
+
+
+def optimise_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the arguments of `landlord-dsl optimise`."""
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="NAME=LO..HI[,STEP]",
+        help="an option or constant to vary: a whole-number range, NAME=V1,V2,... values, or NAME alone for "
+        "every value of a true/false or choice option (repeatable)",
+    )
+    p.add_argument(
+        "--objective",
+        action="append",
+        default=[],
+        metavar="'minimise METRIC'",
+        help="minimise or maximise a metric's mean (as `sensitivity --metric`); several: NSGA-II, a Pareto front",
+    )
+    p.add_argument(
+        "--constraint",
+        action="append",
+        default=[],
+        metavar="'METRIC <= BOUND'",
+        help="a bound on a metric's mean that the chosen rules must keep (repeatable)",
+    )
+    p.add_argument("--trials", type=at_least(1), default=40, help="trials the study has when done (default 40)")
+    p.add_argument("--study-seed", type=int, default=0, help="the optimiser's seed (default 0)")
+    p.add_argument(
+        "--storage",
+        metavar="FILE",
+        help="keep the study in this SQLite file: run again to continue it (it refuses another question)",
+    )
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an option in every trial (repeatable)"
+    )
+    set_argument(p)
+    p.add_argument("--games", type=at_least(2), default=100, help="games per trial, the same seeds (default 100)")
+    p.add_argument("--players", type=at_least(1), help="players (default 4, or the nearest allowed)")
+    p.add_argument("--seed", type=int, default=0, help="first seed of every trial's games (default 0)")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument(
+        "--write",
+        metavar="FILE.lg",
+        help="write the best rules as a variant that extends EDITION and cites the study",
+    )
+    p.add_argument("--pick", type=at_least(1), metavar="K", help="with several objectives: --write the front's K-th")
+
+
+def _extends(edition: str, rules: Any, target: Path) -> str:
+    """Return what the written variant `extends`: the shipped name, or the edition's file beside the variant."""
+    from ..core.resources import shipped_files
+
+    if "+" in rules.name and not Path(edition).exists():
+        raise UsageError(
+            "--write: a variant extends one edition, not several combined with '+': write a variant that "
+            "combines them first, and optimise that"
+        )
+    if rules.path is None or str(rules.path) in {str(p) for p in shipped_files().values()}:
+        return rules.name
+    folder = target.resolve().parent
+    try:
+        return rules.path.resolve().relative_to(folder).as_posix()
+    except ValueError:
+        raise UsageError(
+            f"--write {target}: a variant can extend only a .lg file in its own folder (or below), "
+            f"and {edition} is not: write the variant beside it"
+        ) from None
+
+
+def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
+    from ..checking.loader import load
+    from ..checking.options import resolve_options
+    from ..compiling.compiler import compile_ruleset
+    from ..core.errors import LandlordError
+    from ..studies.optimise import (
+        Question,
+        optuna_module,
+        parse_constraints,
+        parse_objectives,
+        parse_vary,
+        render_markdown,
+        render_text,
+        run_study,
+        to_json,
+        variant_text,
+    )
+
+    optuna_module()
+    target = Path(args.write) if args.write else None
+    if target is not None:
+        if target.suffix != ".lg":
+            raise UsageError(f"--write {args.write}: the variant is a rule file, so its name must end in .lg")
+        refuse_clashes(input_files(args.edition), [("--write", args.write)])
+    if args.storage:
+        refuse_clashes(input_files(args.edition), [("--storage", args.storage)])
+    rules = load_rules(args.edition, args.set)
+    options = _parse_options(args.option)
+    resolve_options(rules, options)  # checked before any game
+    players = args.players or default_players(compile_ruleset(rules))
+    dims = parse_vary(rules, args.vary, [*options, *dict(rules.constants)])
+    q = Question(
+        rules,
+        dims,
+        parse_objectives(args.objective, players),
+        parse_constraints(args.constraint, players),
+        args.games,
+        players,
+        args.seed,
+        args.study_seed,
+        tuple(sorted(options.items())),
+    )
+    extends = _extends(args.edition, rules, target) if target is not None else ""
+    data = run_study(q, args.trials, args.storage, args.jobs, progress=_trials_progress())
+    if args.format == "json":
+        out.write(json.dumps(to_json(data), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(render_markdown(to_json(data)))
+    else:
+        out.write(render_text(data))
+    if target is not None:
+        text = variant_text(q, data, target.stem, extends, _command(args), args.pick)
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise LandlordError(f"cannot write {args.write}: {err.strerror}") from None
+        load(target)  # the variant written must check, or this is a bug to report, not a file to leave
+        out.write(f"wrote {args.write}\n")
+    return 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    """Return the command line of a study as `landlord-dsl optimise` would be given it."""
+    import shlex
+
+    words = ["landlord-dsl", "optimise", args.edition]
+    for flag, values in (
+        ("--vary", args.vary),
+        ("--objective", args.objective),
+        ("--constraint", args.constraint),
+        ("--option", args.option),
+        ("--set", args.set),
+    ):
+        for value in values:
+            words += [flag, value]
+    words += ["--trials", str(args.trials), "--games", str(args.games), "--seed", str(args.seed)]
+    words += ["--study-seed", str(args.study_seed)]
+    if args.players:
+        words += ["--players", str(args.players)]
+    return shlex.join(words)
+
+
+def _trials_progress() -> Callable[[int, int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"\r  trials: {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return progress
