@@ -206,7 +206,7 @@ def test_the_written_variant_extends_the_rules_sets_the_best_and_checks(planted,
 
 def test_a_shipped_edition_is_extended_by_name_with_the_constants_set(tmp_path):
     target = tmp_path / "tuned-1906.lg"
-    code, _ = run(
+    code, out = run(
         "optimise",
         "landlords-game-1906",
         "--vary",
@@ -221,11 +221,15 @@ def test_a_shipped_edition_is_extended_by_name_with_the_constants_set(tmp_path):
         "3",
         "--jobs",
         "1",
+        "--confirm",
+        "4",
         "--write",
         str(target),
     )
     assert code == 0
-    assert 'extends "landlords-game-1906"' in target.read_text()
+    assert "confirmed on 4 fresh games (seeds 3..6, not searched on)" in out
+    text = target.read_text()
+    assert 'extends "landlords-game-1906"' in text and "confirmed on 4 fresh games (seeds 3..6)" in text
     tuned = load(target)
     assert tuned.model.consts["wages"].value.value == 150
     assert tuned.model.consts["jail_fine"].value.value in (25, 50, 75)

@@ -223,6 +223,12 @@ def optimise_arguments(p: argparse.ArgumentParser) -> None:
         help="write the best rules as a variant that extends EDITION and cites the study",
     )
     p.add_argument("--pick", type=at_least(1), metavar="K", help="with several objectives: --write the front's K-th")
+    p.add_argument(
+        "--confirm",
+        type=at_least(2),
+        metavar="N",
+        help="play the chosen rules and the rules as given on N fresh seeds, after the study's, and compare them",
+    )
 
 
 def _extends(edition: str, rules: Any, target: Path) -> str:
@@ -253,6 +259,7 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
     from ..core.errors import LandlordError
     from ..studies.optimise import (
         Question,
+        confirm,
         optuna_module,
         parse_constraints,
         parse_objectives,
@@ -290,6 +297,8 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
     )
     extends = _extends(args.edition, rules, target) if target is not None else ""
     data = run_study(q, args.trials, args.storage, args.jobs, progress=_trials_progress())
+    if args.confirm and data["best"] is not None:
+        confirm(q, data, args.confirm, args.jobs, args.pick)
     if args.format == "json":
         out.write(json.dumps(to_json(data), indent=2) + "\n")
     elif args.format == "markdown":
@@ -323,6 +332,8 @@ def _command(args: argparse.Namespace) -> str:
             words += [flag, value]
     words += ["--trials", str(args.trials), "--games", str(args.games), "--seed", str(args.seed)]
     words += ["--study-seed", str(args.study_seed)]
+    if args.confirm:
+        words += ["--confirm", str(args.confirm)]
     if args.players:
         words += ["--players", str(args.players)]
     return shlex.join(words)

@@ -464,6 +464,29 @@ def _report(q: Question, finished: list[Any], baseline: list[tuple[float, ...]],
     return data
 
 
+def confirm(q: Question, data: dict[str, Any], games: int, jobs: int | None = None, pick: int | None = None) -> None:
+    """Play the chosen setting (chosen()) and the rules as given on `games` fresh seeds, the ones after the
+    study's, and add to `data` each metric's value on both and their paired difference: the best of many
+    trials is chosen for looking good on the study's seeds, so its own intervals flatter it; these do not."""
+    e = chosen(data, pick)
+    start = q.seed + q.games
+    given, best = play_cells([_cell(q, {}), _cell(q, e["params"])], games, q.players, q.metrics, start, jobs)
+    data["confirmation"] = {
+        "games": games,
+        "seed": start,
+        "trial": e["trial"],
+        "params": e["params"],
+        "metrics": {
+            name: {
+                "given": interval([r[m] for r in given]),
+                "chosen": interval([r[m] for r in best]),
+                "difference": interval([b[m] - g[m] for g, b in zip(given, best)]),
+            }
+            for m, name in enumerate(q.metrics)
+        },
+    }
+
+
 def _shown(name: str, e: Interval, sign: bool = False) -> str:
     """Return a mean with its interval in the metric's own unit (percent for shares)."""
     share = name.startswith("win_seat_") or name == "prosperity"
@@ -523,6 +546,19 @@ def to_json(data: dict[str, Any]) -> dict[str, Any]:
         "runners_up": [entry(e) for e in data["runners_up"]],
         "front": [entry(e) for e in data["front"]],
         "trials_played": [entry(e) for e in data["entries"]],
+        "confirmation": _confirmation_json(data.get("confirmation")),
+    }
+
+
+def _confirmation_json(c: dict[str, Any] | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    return {
+        **{k: c[k] for k in ("games", "seed", "trial", "params")},
+        "metrics": {
+            name: {k: v.to_json() for k, v in parts.items()} | {"excludes_zero": parts["difference"].excludes_zero}
+            for name, parts in c["metrics"].items()
+        },
     }
 
 
@@ -576,7 +612,25 @@ def render_text(data: dict[str, Any]) -> str:
                         else ("" if e["vs_best"].excludes_zero else "  (not told apart from the best)")
                     )
                 )
+    lines += _confirmation_text(data.get("confirmation"))
     return "\n".join(lines) + "\n"
+
+
+def _confirmation_text(c: dict[str, Any] | None) -> list[str]:
+    if c is None:
+        return []
+    lines = [
+        "",
+        f"confirmed on {c['games']} fresh games (seeds {c['seed']}..{c['seed'] + c['games'] - 1}, not searched on): "
+        f"{_setting(c['params'])} minus as given, game by game",
+    ]
+    for name, parts in c["metrics"].items():
+        mark = " *" if parts["difference"].excludes_zero else ""
+        lines.append(
+            f"  {name:16} {_shown(name, parts['chosen'])} vs {_shown(name, parts['given'])}: "
+            f"{_shown(name, parts['difference'], sign=True)}{mark}"
+        )
+    return lines
 
 
 def render_markdown(data: dict[str, Any]) -> str:
@@ -649,6 +703,12 @@ def variant_text(q: Question, data: dict[str, Any], name: str, extends: str, com
         f"{data['games']} games on seeds {data['seed']}..{data['seed'] + data['games'] - 1}, {data['players']} "
         f"players: {metrics} (as given: {given}); 95 % intervals across games"
     )
+    c = data.get("confirmation")
+    if c is not None and c["trial"] == e["trial"]:
+        summary += (
+            f"; confirmed on {c['games']} fresh games (seeds {c['seed']}..{c['seed'] + c['games'] - 1}), minus as "
+            "given: " + "; ".join(f"{n} {_shown(n, v['difference'], sign=True)}" for n, v in c["metrics"].items())
+        )
     cite = ast.Provenance(f"{REFERENCE}, trial {e['trial']}", "original")
     options = {**dict(q.options), **{d.name: e["params"][d.name] for d in q.dimensions if d.kind == "option"}}
     consts = {**dict(q.rules.constants), **{d.name: e["params"][d.name] for d in q.dimensions if d.kind == "const"}}
