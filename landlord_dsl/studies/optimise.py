@@ -731,4 +731,4 @@ def variant_text(q: Question, data: dict[str, Any], name: str, extends: str, com
         extends=extends,
         provenance=ast.Provenance(REFERENCE, "original", summary),
     )
-    return f"# Written by: {command}\n" + format_module(ast.Module(header, tuple(decls)))
+    return format_module(ast.Module(header, tuple(decls)))
