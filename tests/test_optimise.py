@@ -258,3 +258,12 @@ def test_a_constraint_no_trial_meets_is_said(planted):
         from landlord_dsl.studies.optimise import chosen
 
         chosen(data)
+
+
+def test_a_storage_that_is_not_a_database_is_a_usage_error(planted, tmp_path, capsys):
+    db = tmp_path / "notes.db"
+    db.write_text("not a database")
+    argv = ["optimise", str(planted), "--vary", "dial=0..10", "--objective", "maximise mean_score"]
+    code, _ = run(*argv, "--trials", "2", "--games", "2", "--jobs", "1", "--storage", str(db))
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot use it as optuna's SQLite storage: file is not a database" in err

@@ -312,7 +312,8 @@ def run_study(
     except ValueError as err:  # the storage holds a study with other directions
         raise UsageError(f"--storage {storage}: it holds a study of another question ({err})") from None
     except Exception as err:  # sqlalchemy's errors: not a database, or one another program wrote
-        raise UsageError(f"--storage {storage}: cannot use it as optuna's SQLite storage: {err}") from None
+        why = str(getattr(err, "orig", None) or err).splitlines()[0]  # sqlite's own words, not sqlalchemy's page
+        raise UsageError(f"--storage {storage}: cannot use it as optuna's SQLite storage: {why}") from None
     fingerprint = q.fingerprint()
     held = study.user_attrs.get("question")
     if held is None and study.trials:
