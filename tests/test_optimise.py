@@ -116,18 +116,26 @@ def test_the_same_study_is_the_same_for_any_jobs():
     assert len(data["trials_played"]) == data["distinct"] and data["best"]["params"]["wages"] in (50, 100, 150, 200)
 
 
-def test_a_study_resumed_from_its_storage_is_the_study_run_at_once(planted, tmp_path):
-    base = ["optimise", str(planted), "--vary", "dial=0..200,2", "--objective", "maximise mean_score"]
+@pytest.mark.parametrize(
+    ("objectives", "first", "total"),
+    [
+        (["--objective", "maximise mean_score"], 5, 12),  # TPE
+        # NSGA-II, resumed within its first generation of 16 and run on into the next
+        (["--objective", "maximise mean_score", "--objective", "minimise score_seat_1"], 8, 20),
+    ],
+)
+def test_a_study_resumed_from_its_storage_is_the_study_run_at_once(planted, tmp_path, objectives, first, total):
+    base = ["optimise", str(planted), "--vary", "dial=0..200,2", "--vary", "knob=0..60", *objectives]
     base += ["--games", "2", "--jobs", "1", "--format", "json"]
     db = tmp_path / "study.db"
-    code, first = run(*base, "--trials", "5", "--storage", str(db))
-    assert code == 0 and json.loads(first)["trials"] == 5
-    code, resumed = run(*base, "--trials", "12", "--storage", str(db))
-    code_at_once, at_once = run(*base, "--trials", "12")
+    code, out = run(*base, "--trials", str(first), "--storage", str(db))
+    assert code == 0 and json.loads(out)["trials"] == first
+    code, resumed = run(*base, "--trials", str(total), "--storage", str(db))
+    code_at_once, at_once = run(*base, "--trials", str(total))
     assert code == code_at_once == 0
     assert json.loads(resumed) == json.loads(at_once)
     # run again with as many trials: nothing is played, the same report
-    assert run(*base, "--trials", "12", "--storage", str(db)) == (0, resumed)
+    assert run(*base, "--trials", str(total), "--storage", str(db)) == (0, resumed)
 
 
 def test_a_storage_refuses_another_question(planted, tmp_path, capsys):
