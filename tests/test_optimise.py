@@ -275,3 +275,14 @@ def test_a_storage_that_is_not_a_database_is_a_usage_error(planted, tmp_path, ca
     code, _ = run(*argv, "--trials", "2", "--games", "2", "--jobs", "1", "--storage", str(db))
     err = capsys.readouterr().err
     assert code == 2 and "cannot use it as optuna's SQLite storage: file is not a database" in err
+
+
+@pytest.mark.parametrize("objectives", [["maximise mean_score"], ["maximise mean_score", "minimise score_seat_1"]])
+def test_plot_draws_the_trials(planted, tmp_path, objectives):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "study.png"
+    argv = ["optimise", str(planted), "--vary", "dial=60..80,4", "--vary", "knob=28..34"]
+    for objective in objectives:
+        argv += ["--objective", objective]
+    code, _ = run(*argv, "--trials", "6", "--games", "2", "--jobs", "1", "--plot", str(picture))
+    assert code == 0 and picture.stat().st_size > 1000

@@ -224,6 +224,11 @@ def optimise_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--pick", type=at_least(1), metavar="K", help="with several objectives: --write the front's K-th")
     p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw each trial's objective against each varied value, or the Pareto front (needs matplotlib)",
+    )
+    p.add_argument(
         "--confirm",
         type=at_least(2),
         metavar="N",
@@ -279,6 +284,12 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
         refuse_clashes(input_files(args.edition), [("--write", args.write)])
     if args.storage:
         refuse_clashes(input_files(args.edition), [("--storage", args.storage)])
+    if args.plot:
+        from ..presentation.plots import check_path, pyplot
+
+        refuse_clashes(input_files(args.edition), [("--plot", args.plot)])
+        check_path(Path(args.plot))
+        pyplot()
     rules = load_rules(args.edition, args.set)
     options = _parse_options(args.option)
     resolve_options(rules, options)  # checked before any game
@@ -305,6 +316,8 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
         out.write(render_markdown(to_json(data)))
     else:
         out.write(render_text(data))
+    if args.plot:
+        _plot_study(to_json(data), Path(args.plot))
     if target is not None:
         text = variant_text(q, data, target.stem, extends, _command(args), args.pick)
         try:
@@ -314,6 +327,66 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
         load(target)  # the variant written must check, or this is a bug to report, not a file to leave
         out.write(f"wrote {args.write}\n")
     return 0
+
+
+def _plot_study(data: dict[str, Any], path: Path) -> None:
+    """Draw a study: with one objective, its mean with its interval against each varied value, one panel per
+    dimension (the best in red, the rules as given as a dashed line, a trial that breaks a constraint hollow);
+    with several, the first two objectives' means, the Pareto front in red. Write it to `path`."""
+    from ..presentation.plots import pyplot, save
+
+    plt = pyplot()
+    objectives = [o.split()[1] for o in data["objectives"]]
+    trials = data["trials_played"]
+    best = data["best"]["trial"] if data["best"] else None
+    front = {e["trial"] for e in data["front"]}
+
+    def bars(ax: Any, x: Any, y: dict[str, Any], colour: str, hollow: bool, horizontal: bool = False) -> None:
+        err = [[y["mean"] - y["ci95_low"]], [y["ci95_high"] - y["mean"]]]
+        ax.errorbar(
+            x if not horizontal else y["mean"],
+            y["mean"] if not horizontal else x,
+            **({"yerr": err} if not horizontal else {"xerr": err}),
+            fmt="o",
+            color=colour,
+            markerfacecolor="none" if hollow else colour,
+            markersize=4,
+            linewidth=0.8,
+        )
+
+    if len(objectives) == 1:
+        (metric,) = objectives
+        dims = [v.split("=")[0] for v in data["vary"]]
+        fig, axes = plt.subplots(1, len(dims), figsize=(max(6, 4 * len(dims)), 4), sharey=True, squeeze=False)
+        for ax, dim in zip(axes[0], dims):
+            values = sorted({t["params"][dim] for t in trials}, key=lambda v: (isinstance(v, str), v))
+            numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+            for t in trials:
+                x = t["params"][dim] if numeric else values.index(t["params"][dim])
+                colour = "tab:red" if t["trial"] == best else ("tab:grey" if not t["feasible"] else "tab:blue")
+                bars(ax, x, t["metrics"][metric]["value"], colour, not t["feasible"])
+            if not numeric:
+                ax.set_xticks(range(len(values)), [str(v) for v in values], fontsize=8)
+            ax.axhline(data["baseline"][metric]["mean"], color="black", linestyle="--", linewidth=0.8)
+            ax.set_xlabel(dim)
+        axes[0][0].set_ylabel(f"{metric} (mean, 95 % CI)")
+    else:
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        first, second = objectives[:2]
+        for t in trials:
+            colour = "tab:red" if t["trial"] in front else ("tab:grey" if not t["feasible"] else "tab:blue")
+            x, y = t["metrics"][first]["value"], t["metrics"][second]["value"]
+            bars(ax, x["mean"], y, colour, not t["feasible"])
+            bars(ax, y["mean"], x, colour, not t["feasible"], horizontal=True)
+        ax.plot(data["baseline"][first]["mean"], data["baseline"][second]["mean"], "kx", markersize=8)
+        ax.set_xlabel(first)
+        ax.set_ylabel(second)
+    fig.suptitle(
+        f"{data['edition']}\n{'; '.join(data['objectives'])} ({data['trials']} trials, {data['games']} games each)",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    save(fig, path)
 
 
 def _command(args: argparse.Namespace) -> str:
