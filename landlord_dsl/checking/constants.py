@@ -62,7 +62,18 @@ def with_constants(rules: RuleSet, chosen: dict[str, Any] | None) -> RuleSet:
     An unknown name, a constant whose type cannot be written as one value
     (only whole numbers, true/false and texts can), or a value of the wrong
     type raises a UsageError naming every one. Setting constants again sets
-    them on the rule set they were first set on."""
+    them on the rule set they were first set on.
+
+    Example:
+
+        >>> rules = ld.with_constants(ld.load_edition("landlords-game-1906"), {"wages": 150})
+        >>> rules.name, rules.constants, rules.model.consts["wages"].value.value
+        ('landlords-game-1906', (('wages', 150),), 150)
+
+    :param rules: a checked rule set (`load_edition`, `load_text`).
+    :param chosen: constant names and their values, as text (`"150"`) or Python values.
+    :returns: the rule set with those constants restated; `--set NAME=VALUE` on the command line.
+    :raises UsageError: an unknown constant, or a value of the wrong type."""
     if not chosen:
         return rules
     if rules.constants:  # set on the rules without the earlier --set file, the earlier values kept unless overridden
