@@ -286,3 +286,32 @@ def test_plot_draws_the_trials(planted, tmp_path, objectives):
         argv += ["--objective", objective]
     code, _ = run(*argv, "--trials", "6", "--games", "2", "--jobs", "1", "--plot", str(picture))
     assert code == 0 and picture.stat().st_size > 1000
+
+
+def test_a_study_stopped_in_a_trial_resumes_as_if_never_stopped(planted, tmp_path, monkeypatch):
+    """Ctrl-C in the middle of trial 4: the storage keeps trials 0-3 (and the stopped one, failed, which is not
+    counted); run again, the study ends as one run of as many trials would, trial numbers and all."""
+    from landlord_dsl.studies import optimise
+    from landlord_dsl.studies.optimise import to_json
+
+    rules = load(planted)
+    q = _question(rules, ["dial=0..200,2", "knob=0..60"], ["maximise mean_score"])
+    db = str(tmp_path / "study.db")
+    real, calls = optimise.play_cells, []
+
+    def stopped(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 6:  # the baseline, then trials 0-3, then the fifth play: trial 4
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(optimise, "play_cells", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(q, 12, storage=db, jobs=1)
+    optuna = optuna_module()
+    states = [t.state.name for t in optuna.load_study(study_name=optimise.STUDY_NAME, storage=f"sqlite:///{db}").trials]
+    assert states[-1] == "FAIL" and states.count("COMPLETE") >= 4
+    monkeypatch.setattr(optimise, "play_cells", real)
+    resumed = to_json(run_study(q, 12, storage=db, jobs=1))
+    assert resumed == to_json(run_study(q, 12, jobs=1))
+    assert [t["trial"] for t in resumed["trials_played"]][:3] == [0, 1, 2]

@@ -330,10 +330,10 @@ def run_study(
             ]
         )
     metrics = q.metrics
-    if held is None:
-        study.set_user_attr("question", fingerprint)
+    if held is None:  # the question is kept with its baseline, so that a study stopped here starts afresh
         (baseline,) = play_cells([_cell(q, {})], q.games, q.players, metrics, q.seed, jobs)
         study.set_user_attr("baseline", [list(row) for row in baseline])
+        study.set_user_attr("question", fingerprint)
     baseline = [tuple(row) for row in study.user_attrs["baseline"]]
 
     def done() -> list[Any]:
@@ -375,13 +375,13 @@ def _params(q: Question, t: Any) -> dict[str, Any]:
     return {d.name: d.values[t.params[d.name]] if d.values is not None else t.params[d.name] for d in q.dimensions}
 
 
-def _entry(q: Question, t: Any, baseline: list[tuple[float, ...]]) -> dict[str, Any]:
-    """Return a trial as data: its values, each metric's mean with its interval, and its paired difference from
-    the baseline (value minus baseline, game by game)."""
+def _entry(q: Question, t: Any, number: int, baseline: list[tuple[float, ...]]) -> dict[str, Any]:
+    """Return trial `number` (counting complete trials only, from 0) as data: its values, each metric's mean with
+    its interval, and its paired difference from the baseline (value minus baseline, game by game)."""
     rows = [tuple(r) for r in t.user_attrs["per_game"]]
     metrics = q.metrics
     return {
-        "trial": t.number,
+        "trial": number,
         "params": _params(q, t),
         "feasible": all(e <= 0 for e in t.user_attrs["excess"]),
         "rows": rows,
@@ -408,11 +408,11 @@ def _report(q: Question, finished: list[Any], baseline: list[tuple[float, ...]],
     """Return the study's data: the question, the baseline, every distinct trial, the best or the Pareto front."""
     entries: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for t in sorted(finished, key=lambda t: t.number):
+    for number, t in enumerate(sorted(finished, key=lambda t: t.number)):
         key = json.dumps(t.params, sort_keys=True)
         if key not in seen:  # a setting proposed again is the same games: shown once, at its first trial
             seen.add(key)
-            entries.append(_entry(q, t, baseline))
+            entries.append(_entry(q, t, number, baseline))
     feasible = [e for e in entries if e["feasible"]]
     metrics = q.metrics
     data: dict[str, Any] = {
