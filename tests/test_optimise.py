@@ -315,3 +315,18 @@ def test_a_study_stopped_in_a_trial_resumes_as_if_never_stopped(planted, tmp_pat
     resumed = to_json(run_study(q, 12, storage=db, jobs=1))
     assert resumed == to_json(run_study(q, 12, jobs=1))
     assert [t["trial"] for t in resumed["trials_played"]][:3] == [0, 1, 2]
+
+
+def test_write_refuses_a_variant_that_could_not_extend_its_edition(planted, tmp_path, capsys):
+    """A variant extends a .lg file only in its own folder (or below): written elsewhere it could not load; a
+    combination of variants (`a+b`) is not one edition to extend."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    base = ["--objective", "maximise mean_score", "--trials", "2", "--games", "2", "--jobs", "1"]
+    code, _ = run("optimise", str(planted), "--vary", "dial=0..10", *base, "--write", str(elsewhere / "x.lg"))
+    assert code == 2 and "can extend only a .lg file in its own folder" in capsys.readouterr().err
+    assert not (elsewhere / "x.lg").exists()
+    combined = "monopoly-1933-atlantic-city+monopoly-1933-no-auctions"
+    base[1] = "minimise turns"
+    code, _ = run("optimise", combined, "--vary", "salary=100..200,100", *base, "--write", str(tmp_path / "y.lg"))
+    assert code == 2 and "not several combined with '+'" in capsys.readouterr().err

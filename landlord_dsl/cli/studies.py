@@ -324,7 +324,7 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
             target.write_text(text, encoding="utf-8")
         except OSError as err:
             raise LandlordError(f"cannot write {args.write}: {err.strerror}") from None
-        load(target)  # the variant written must check, or this is a bug to report, not a file to leave
+        load(target)  # the variant written must check: a problem here is a bug, shown at the file's lines
         out.write(f"wrote {args.write}\n")
     return 0
 
