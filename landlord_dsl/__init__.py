@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
     from .agents.search import MCTSAgent, RolloutAgent, StateAgent
     from .agents.stepped import SteppedGame, play_stepped
+    from .checking.constants import with_constants
     from .checking.loader import RuleSet, load_text
     from .core.errors import (
         Diagnostic,
@@ -120,6 +121,7 @@ _LAZY = {
     "OutputError": "core.errors",
     "RuleSet": "checking.loader",
     "load_text": "checking.loader",
+    "with_constants": "checking.constants",
     "ScriptedChance": "program.requests",
     "SeededChance": "program.requests",
     # importable from the package before it loaded lazily
@@ -175,6 +177,7 @@ __all__ = [
     "shipped_editions",
     "state_from_json",
     "state_to_json",
+    "with_constants",
 ]
 
 

@@ -290,10 +290,10 @@ def test_cli_prints_the_table_markdown_and_json(tmp_path):
     out = io.StringIO()
     assert main(["analyze", str(RING)], out=out) == 0
     text = out.getvalue()
-    assert "Jail [in_jail=true]" in text and "throw %" in text and "rent/landing" in text
+    assert "Jail [in_jail=true]" in text and "dice throw %" in text and "rent/landing" in text
     out = io.StringIO()
     assert main(["analyze", str(RING), "--format", "markdown", "--no-rents"], out=out) == 0
-    assert "| # | space | throw % | turn % | visits/turn |" in out.getvalue()
+    assert "| # | space | dice throw % | turn % | visits/turn |" in out.getvalue()
     assert "rent/landing" not in out.getvalue()
     out = io.StringIO()
     assert main(["analyze", str(RING), "--format", "json"], out=out) == 0
@@ -306,6 +306,7 @@ def test_cli_prints_the_table_markdown_and_json(tmp_path):
         "draws",
         "states",
         "movement_state",
+        "dice_throws_per_turn",
         "throws_per_turn",
         "economy_checked",
         "exact",
@@ -314,7 +315,10 @@ def test_cli_prints_the_table_markdown_and_json(tmp_path):
         "rents",
     }
     assert data["economy_checked"] and data["exact"]
-    assert set(data["spaces"][0]) == {"index", "name", "label", "status", "throw", "turn", "visits"}
+    assert set(data["spaces"][0]) == {"index", "name", "label", "status", "dice_throw", "throw", "turn", "visits"}
+    # the old keys (throw, throws_per_turn) are kept with the same values as the ones that say what they count
+    assert data["throws_per_turn"] == data["dice_throws_per_turn"]
+    assert all(row["throw"] == row["dice_throw"] for row in data["spaces"])
     assert set(data["rents"][0]) == {
         "index",
         "name",
@@ -333,7 +337,7 @@ def test_the_text_report_says_what_it_assumes_and_what_each_column_means(ring):
     text = ring.render_text()
     assert "Exact for the movement of one token under these rules" in text
     assert "evidence, not proof, for real games" in text  # the economy check ran and found nothing
-    for column in ("throw %", "turn %", "visits/turn", "[status]"):
+    for column in ("dice throw %", "turn %", "visits/turn", "[status]"):
         assert any(line.startswith(column) for line in text.splitlines()), column
     assert " ms" not in text and "draws: uniform" not in text
     assert all(len(line) <= 100 for line in text.splitlines() if not line.startswith(("warning", " ")))

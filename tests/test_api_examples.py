@@ -20,6 +20,7 @@ from landlord_dsl.studies import rule_coverage
 ENTRY_POINTS = [
     ld.load_edition,
     loader.load_text,
+    ld.with_constants,
     ld.check,
     ld.parse,
     ld.format_source,

@@ -344,7 +344,8 @@ def test_simulate_stats_text():
     assert code == 0
     for phrase in (
         "landing probability",
-        "per throw",
+        "per movement throw",
+        "movement throws,",
         "rent per game",
         "95 % Wilson interval",
         "stopped by the turn limit (censored)",

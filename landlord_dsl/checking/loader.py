@@ -12,6 +12,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -58,6 +59,7 @@ class RuleSet:
     rules_hash: str
     warnings: tuple[Diagnostic, ...] = ()  # what `check` points out without refusing the rules (extensions.py)
     unkeyed: tuple[Diagnostic, ...] = ()  # citations without a source key: warnings of `check --strict` only
+    constants: tuple[tuple[str, Any], ...] = ()  # set from outside (constants.with_constants), by the last module
 
 
 # the declarations known by their kind ("option" for an OptionDecl, ...) and their name

@@ -10,19 +10,39 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import UsageError
 
 if TYPE_CHECKING:
+    from ..checking.loader import RuleSet
     from ..program.compiled import Program
 
 
-def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+def _parse_options(pairs: Sequence[str], flag: str = "--option") -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:
-            raise UsageError(f"--option wants NAME=VALUE, not {pair!r}")
+            raise UsageError(f"{flag} wants NAME=VALUE, not {pair!r}")
         name, value = pair.split("=", 1)
         if name.strip() in options:
-            raise UsageError(f"--option {name.strip()} is given twice")
+            raise UsageError(f"{flag} {name.strip()} is given twice")
         options[name.strip()] = value.strip()
     return options
+
+
+def set_argument(p: argparse.ArgumentParser) -> None:
+    """Add `--set CONST=VALUE` (repeatable): a constant of the rules set for this run."""
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="CONST=VALUE",
+        help="set a constant of the rules (repeatable), as a variant restating it would",
+    )
+
+
+def load_rules(target: str, sets: Sequence[str] = ()) -> RuleSet:
+    """Return the checked rules a command names, with the constants `--set` gives (checking.constants)."""
+    from ..checking.constants import with_constants
+    from ..checking.loader import load
+
+    return with_constants(load(target), _parse_options(sets, "--set"))
 
 
 def _read(target: str) -> tuple[str, str]:

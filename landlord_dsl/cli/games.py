@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import LandlordError, UsageError, visible
-from .common import _parse_options, default_players
+from .common import _parse_options, default_players, load_rules
 from .outputs import HTML_SUFFIXES, NOT_A_LOG, OutputFile, check_suffix, input_files, refuse_clashes
 
 if TYPE_CHECKING:
@@ -55,18 +55,17 @@ def _outputs(inputs: list[str], log: str | None, html: str | None) -> tuple[Outp
     return (OutputFile(log, "log") if log else None, OutputFile(html, "replay") if html else None)
 
 
-def _log_text(game: Game | None, edition: str, seed: int) -> str | None:
+def _log_text(game: Game | None, edition: str, seed: int, constants: dict[str, Any]) -> str | None:
     """Return the text of a game's log file (bound to the game, see replay.py), or None when no game began."""
     from ..presentation.replay import log_text
 
-    return None if game is None else log_text(game, edition, seed)
+    return None if game is None else log_text(game, edition, seed, constants)
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from ..agents import make_agent
     from ..agents.seats import any_search, make_seats
     from ..agents.stepped import play_stepped
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..engine.game import Game
     from ..presentation.narrate import live_narration
@@ -75,8 +74,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     log, html = _outputs(input_files(args.edition), args.log, args.html)
     game: Game | None = None
     recording = None
+    constants: dict[str, Any] = {}
     try:
-        rules = load(args.edition)
+        rules = load_rules(args.edition, args.set)
+        constants = dict(rules.constants)
         program = compile_ruleset(rules, _parse_options(args.option))
         kinds = _seats(args, program)
         if any_search(kinds):
@@ -99,7 +100,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             game.listen(live_narration(game, out.write, args.verbose))
             game.play()
     except BaseException:
-        for output, text in ((log, _log_text(game, args.edition, args.seed)), (html, None)):
+        for output, text in ((log, _log_text(game, args.edition, args.seed, constants)), (html, None)):
             if output is not None:
                 try:  # the log of a game that failed is kept, but cannot hide why it failed
                     output.write(text)
@@ -116,7 +117,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write("warning: money was not conserved in this game\n")
     status = 0
     for output, text in (  # type: ignore[assignment]
-        (log, _log_text(game, args.edition, args.seed)),
+        (log, _log_text(game, args.edition, args.seed, constants)),
         (html, recording and replay_html(game, rules, recording)),
     ):
         if output is not None:
@@ -132,14 +133,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..core.terminal import progress
     from ..studies.parallel import simulate_many
     from ..studies.simulate import render_summary
 
     refuse_clashes(input_files(args.edition), [("--plot", args.plot)])
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     options = _parse_options(args.option)
     program = compile_ruleset(rules, options)
     seats = _table(args)
@@ -194,11 +194,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..core.terminal import progress
     from ..studies.rule_coverage import FORMATS, coverage
 
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     with progress(sys.stderr, "games", not args.no_progress) as shown:
         report = coverage(
             rules, args.games, args.players, _parse_options(args.option), args.seed, args.bot_reserve, shown
@@ -208,13 +207,12 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..core.terminal import colour_wanted
     from ..studies.sweep import option_text, parse_grid, render_table, run_sweep
 
     refuse_clashes(input_files(args.edition), [("--out", args.out), ("--plot", args.plot)])
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     grid = parse_grid(args.option)
     seats = _table(args)
     try:
@@ -275,12 +273,11 @@ def cmd_sweep(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..core.terminal import colour_wanted, progress
     from ..studies.tournament import render, run_tournament
 
     refuse_clashes(input_files(args.edition), [("--out", args.out)])
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     agents = [a for a in args.agents.split(",") if a.strip()]
     if any(a.strip().startswith("mcts:") and a.strip().endswith("s") for a in agents):
         sys.stderr.write(

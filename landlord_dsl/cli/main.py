@@ -25,10 +25,10 @@ from typing import Any, NamedTuple, TextIO
 
 from ..core.errors import LandlordError
 from ..core.version import __version__
-from .common import at_least
+from .common import at_least, set_argument
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
-from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
+from .studies import attribute_arguments, cmd_optimise, cmd_sensitivity, optimise_arguments, sensitivity_arguments
 
 # --------------------------------------------------------------------- main
 
@@ -75,6 +75,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
     )
+    set_argument(p)
     _bot_reserve(p)
 
 
@@ -149,6 +150,7 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
         help="an option and the values to try (repeatable: the grid is every combination)",
     )
     p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
+    set_argument(p)
     p.add_argument("--games", type=at_least(1), default=100, help="games per cell (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
     p.add_argument(
@@ -189,6 +191,7 @@ def _tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
     )
+    set_argument(p)
     p.add_argument("--turn-limit", type=at_least(1), help="stop each game after this many turns")
     p.add_argument(
         "--out",
@@ -229,6 +232,7 @@ def _diff_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="first seed of the outcome simulations")
     _seats_option(p)
     p.add_argument("--sources", action="store_true", help="also list declarations whose citation alone changed")
+    set_argument(p)
     attribute_arguments(p)
 
 
@@ -241,6 +245,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
 def _analyze_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION", help="edition/variant name or .lg file")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a rule option")
+    set_argument(p)
     p.add_argument("--players", type=int, help="players at the table (default: the edition's minimum)")
     p.add_argument(
         "--prefer",
@@ -329,6 +334,12 @@ _COMMANDS = (
         "which readings an edition reconstructs change its outcomes, each value against the defaults on the same seeds",
         cmd_sensitivity,
         sensitivity_arguments,
+    ),
+    _Command(
+        "optimise",
+        "search option values and constants for the rules that best meet an objective, and write them as a variant",
+        cmd_optimise,
+        optimise_arguments,
     ),
     _Command(
         "replay", "replay a `play --log` file and verify it (exit 0 same game, 1 not)", cmd_replay, _replay_arguments

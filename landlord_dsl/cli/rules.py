@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..core.errors import LandlordError, UsageError, visible
-from .common import _parse_options, _read
+from .common import _parse_options, _read, load_rules
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
@@ -93,7 +93,6 @@ def _unified_diff(text: str, formatted: str, name: str) -> str:
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     from ..agents.seats import parse_seats
-    from ..checking.loader import load
     from ..core.terminal import colour_wanted, progress
     from ..presentation.compare import diff, render_markdown, render_text, to_json
     from ..studies.outcomes import outcomes, render_outcomes
@@ -104,7 +103,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     seats = [str(spec) for spec in parse_seats(args.seats)] if args.seats else None
     if seats and not args.outcomes:
         raise UsageError("--seats names the players of --outcomes: give --outcomes N too")
-    a, b = load(args.a), load(args.b)
+    a, b = load_rules(args.a, args.set), load_rules(args.b, args.set)
     changes = diff(a, b, sources=args.sources)
     result = None
     if args.outcomes:
@@ -124,7 +123,6 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..core.terminal import stages
     from ..studies.analysis import analyze
 
@@ -139,7 +137,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         if not top.isdigit() or int(top) < 1:
             raise UsageError(f"--buildings wants VAR:TOP (e.g. houses:5), not {args.buildings!r}")
         buildings = (name, int(top))
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     with stages(sys.stderr, "analyze", not args.no_progress) as shown:
         result = analyze(
             rules,

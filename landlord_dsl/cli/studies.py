@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.errors import UsageError
-from .common import _parse_options, at_least, default_players
+from .common import _parse_options, at_least, default_players, load_rules, set_argument
 from .outputs import input_files, refuse_clashes
 
 
@@ -49,6 +49,7 @@ def sensitivity_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an option in every cell (repeatable)"
     )
+    set_argument(p)
     _study_arguments(p, "games per reading, the same seeds for each (default 200)")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--plot", metavar="FILE", help="draw each reading's effects with their intervals (needs matplotlib)")
@@ -68,7 +69,6 @@ def _progress(what: str) -> Callable[[int, int], None] | None:
 
 
 def cmd_sensitivity(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..studies.paired import parse_metrics
     from ..studies.sensitivity import render_markdown, render_text, sensitivity, to_json
@@ -80,7 +80,7 @@ def cmd_sensitivity(args: argparse.Namespace, out: TextIO) -> int:
         refuse_clashes(input_files(args.edition), [("--plot", args.plot)])
         check_path(Path(args.plot))
         pyplot()
-    rules = load(args.edition)
+    rules = load_rules(args.edition, args.set)
     players = args.players or default_players(compile_ruleset(rules))
     metrics = parse_metrics(args.metric, players)
     values = parse_grid(args.values) if args.values else None
@@ -155,14 +155,13 @@ def attribute_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
     """Run `diff A B --attribute`; return 1 (the rule sets differ, as for `diff`)."""
-    from ..checking.loader import load
     from ..compiling.compiler import compile_ruleset
     from ..studies.attribution import attribute, render_markdown, render_text, to_json
     from ..studies.paired import parse_metrics
 
     if args.outcomes:
         raise UsageError("--attribute plays its own games (--games N): leave out --outcomes")
-    a, b = load(args.a), load(args.b)
+    a, b = load_rules(args.a, args.set), load_rules(args.b, args.set)
     pa, pb = compile_ruleset(a), compile_ruleset(b)
     low, high = max(pa.players[0], pb.players[0]), min(pa.players[1], pb.players[1])
     players = args.players or min(max(4, low), high)
@@ -175,3 +174,252 @@ def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_text(data))
     return 1
+
+
+def optimise_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the arguments of `landlord-dsl optimise`."""
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="NAME=LO..HI[,STEP]",
+        help="an option or constant to vary: a whole-number range, NAME=V1,V2,... values, or NAME alone for "
+        "every value of a true/false or choice option (repeatable)",
+    )
+    p.add_argument(
+        "--objective",
+        action="append",
+        default=[],
+        metavar="'minimise METRIC'",
+        help="minimise or maximise a metric's mean (as `sensitivity --metric`); several: NSGA-II, a Pareto front",
+    )
+    p.add_argument(
+        "--constraint",
+        action="append",
+        default=[],
+        metavar="'METRIC <= BOUND'",
+        help="a bound on a metric's mean that the chosen rules must keep (repeatable)",
+    )
+    p.add_argument("--trials", type=at_least(1), default=40, help="trials the study has when done (default 40)")
+    p.add_argument("--study-seed", type=int, default=0, help="the optimiser's seed (default 0)")
+    p.add_argument(
+        "--storage",
+        metavar="FILE",
+        help="keep the study in this SQLite file: run again to continue it (it refuses another question)",
+    )
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an option in every trial (repeatable)"
+    )
+    set_argument(p)
+    p.add_argument("--games", type=at_least(2), default=100, help="games per trial, the same seeds (default 100)")
+    p.add_argument("--players", type=at_least(1), help="players (default 4, or the nearest allowed)")
+    p.add_argument("--seed", type=int, default=0, help="first seed of every trial's games (default 0)")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument(
+        "--write",
+        metavar="FILE.lg",
+        help="write the best rules as a variant that extends EDITION and cites the study",
+    )
+    p.add_argument("--pick", type=at_least(1), metavar="K", help="with several objectives: --write the front's K-th")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw each trial's objective against each varied value, or the Pareto front (needs matplotlib)",
+    )
+    p.add_argument(
+        "--confirm",
+        type=at_least(2),
+        metavar="N",
+        help="play the chosen rules and the rules as given on N fresh seeds, after the study's, and compare them",
+    )
+
+
+def _extends(edition: str, rules: Any, target: Path) -> str:
+    """Return what the written variant `extends`: the shipped name, or the edition's file beside the variant."""
+    from ..core.resources import shipped_files
+
+    if "+" in rules.name and not Path(edition).exists():
+        raise UsageError(
+            "--write: a variant extends one edition, not several combined with '+': write a variant that "
+            "combines them first, and optimise that"
+        )
+    if rules.path is None or str(rules.path) in {str(p) for p in shipped_files().values()}:
+        return rules.name
+    folder = target.resolve().parent
+    try:
+        return rules.path.resolve().relative_to(folder).as_posix()
+    except ValueError:
+        raise UsageError(
+            f"--write {target}: a variant can extend only a .lg file in its own folder (or below), "
+            f"and {edition} is not: write the variant beside it"
+        ) from None
+
+
+def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
+    from ..checking.loader import load
+    from ..checking.options import resolve_options
+    from ..compiling.compiler import compile_ruleset
+    from ..core.errors import LandlordError
+    from ..studies.optimise import (
+        Question,
+        confirm,
+        optuna_module,
+        parse_constraints,
+        parse_objectives,
+        parse_vary,
+        render_markdown,
+        render_text,
+        run_study,
+        to_json,
+        variant_text,
+    )
+
+    optuna_module()
+    target = Path(args.write) if args.write else None
+    if target is not None:
+        if target.suffix != ".lg":
+            raise UsageError(f"--write {args.write}: the variant is a rule file, so its name must end in .lg")
+        refuse_clashes(input_files(args.edition), [("--write", args.write)])
+    if args.storage:
+        refuse_clashes(input_files(args.edition), [("--storage", args.storage)])
+    if args.plot:
+        from ..presentation.plots import check_path, pyplot
+
+        refuse_clashes(input_files(args.edition), [("--plot", args.plot)])
+        check_path(Path(args.plot))
+        pyplot()
+    rules = load_rules(args.edition, args.set)
+    options = _parse_options(args.option)
+    resolve_options(rules, options)  # checked before any game
+    players = args.players or default_players(compile_ruleset(rules))
+    dims = parse_vary(rules, args.vary, [*options, *dict(rules.constants)])
+    q = Question(
+        rules,
+        dims,
+        parse_objectives(args.objective, players),
+        parse_constraints(args.constraint, players),
+        args.games,
+        players,
+        args.seed,
+        args.study_seed,
+        tuple(sorted(options.items())),
+    )
+    extends = _extends(args.edition, rules, target) if target is not None else ""
+    data = run_study(q, args.trials, args.storage, args.jobs, progress=_trials_progress())
+    if args.confirm and data["best"] is not None:
+        confirm(q, data, args.confirm, args.jobs, args.pick)
+    if args.format == "json":
+        out.write(json.dumps(to_json(data), indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(render_markdown(to_json(data)))
+    else:
+        out.write(render_text(data))
+    if args.plot:
+        _plot_study(to_json(data), Path(args.plot))
+    if target is not None:
+        text = variant_text(q, data, target.stem, extends, _command(args), args.pick)
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as err:
+            raise LandlordError(f"cannot write {args.write}: {err.strerror}") from None
+        load(target)  # the variant written must check: a problem here is a bug, shown at the file's lines
+        out.write(f"wrote {args.write}\n")
+    return 0
+
+
+def _plot_study(data: dict[str, Any], path: Path) -> None:
+    """Draw a study: with one objective, its mean with its interval against each varied value, one panel per
+    dimension (the best in red, the rules as given as a dashed line, a trial that breaks a constraint hollow);
+    with several, the first two objectives' means, the Pareto front in red. Write it to `path`."""
+    from ..presentation.plots import pyplot, save
+
+    plt = pyplot()
+    objectives = [o.split()[1] for o in data["objectives"]]
+    trials = data["trials_played"]
+    best = data["best"]["trial"] if data["best"] else None
+    front = {e["trial"] for e in data["front"]}
+
+    def bars(ax: Any, x: Any, y: dict[str, Any], colour: str, hollow: bool, horizontal: bool = False) -> None:
+        err = [[y["mean"] - y["ci95_low"]], [y["ci95_high"] - y["mean"]]]
+        ax.errorbar(
+            x if not horizontal else y["mean"],
+            y["mean"] if not horizontal else x,
+            **({"yerr": err} if not horizontal else {"xerr": err}),
+            fmt="o",
+            color=colour,
+            markerfacecolor="none" if hollow else colour,
+            markersize=4,
+            linewidth=0.8,
+        )
+
+    if len(objectives) == 1:
+        (metric,) = objectives
+        dims = [v.split("=")[0] for v in data["vary"]]
+        fig, axes = plt.subplots(1, len(dims), figsize=(max(6, 4 * len(dims)), 4), sharey=True, squeeze=False)
+        for ax, dim in zip(axes[0], dims):
+            values = sorted({t["params"][dim] for t in trials}, key=lambda v: (isinstance(v, str), v))
+            numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+            for t in trials:
+                x = t["params"][dim] if numeric else values.index(t["params"][dim])
+                colour = "tab:red" if t["trial"] == best else ("tab:grey" if not t["feasible"] else "tab:blue")
+                bars(ax, x, t["metrics"][metric]["value"], colour, not t["feasible"])
+            if not numeric:
+                ax.set_xticks(range(len(values)), [str(v) for v in values], fontsize=8)
+            ax.axhline(data["baseline"][metric]["mean"], color="black", linestyle="--", linewidth=0.8)
+            ax.set_xlabel(dim)
+        axes[0][0].set_ylabel(f"{metric} (mean, 95 % CI)")
+    else:
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        first, second = objectives[:2]
+        for t in trials:
+            colour = "tab:red" if t["trial"] in front else ("tab:grey" if not t["feasible"] else "tab:blue")
+            x, y = t["metrics"][first]["value"], t["metrics"][second]["value"]
+            bars(ax, x["mean"], y, colour, not t["feasible"])
+            bars(ax, y["mean"], x, colour, not t["feasible"], horizontal=True)
+        ax.plot(data["baseline"][first]["mean"], data["baseline"][second]["mean"], "kx", markersize=8)
+        ax.set_xlabel(first)
+        ax.set_ylabel(second)
+    fig.suptitle(
+        f"{data['edition']}\n{'; '.join(data['objectives'])} ({data['trials']} trials, {data['games']} games each)",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    save(fig, path)
+
+
+def _command(args: argparse.Namespace) -> str:
+    """Return the command line of a study as `landlord-dsl optimise` would be given it."""
+    import shlex
+
+    words = ["landlord-dsl", "optimise", args.edition]
+    for flag, values in (
+        ("--vary", args.vary),
+        ("--objective", args.objective),
+        ("--constraint", args.constraint),
+        ("--option", args.option),
+        ("--set", args.set),
+    ):
+        for value in values:
+            words += [flag, value]
+    words += ["--trials", str(args.trials), "--games", str(args.games), "--seed", str(args.seed)]
+    words += ["--study-seed", str(args.study_seed)]
+    if args.confirm:
+        words += ["--confirm", str(args.confirm)]
+    if args.players:
+        words += ["--players", str(args.players)]
+    return shlex.join(words)
+
+
+def _trials_progress() -> Callable[[int, int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"\r  trials: {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return progress

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..agents import Agent
+from ..checking.constants import with_constants
 from ..compiling.compiler import compile_ruleset
 from ..core.errors import Diagnostic, GameLogError, LandlordError, UsageError, visible
 from ..core.resources import editions_dir
@@ -53,10 +54,12 @@ def running_hash(previous: str, line: str) -> str:
     return hashlib.sha256((previous + "\n" + line).encode("utf-8")).hexdigest()
 
 
-def log_text(game: Game, edition: str, seed: int) -> str:
-    """Return a game's log file: its header, its events so far, and its closing line."""
+def log_text(game: Game, edition: str, seed: int, constants: dict[str, Any] | None = None) -> str:
+    """Return a game's log file: its header (with the `constants` set from outside, when there are any), its events
+    so far, and its closing line."""
     header = json.dumps(
-        {
+        ({"constants": constants} if constants else {})
+        | {
             "format": FORMAT,
             "version": VERSION,
             "edition": edition,
@@ -168,12 +171,14 @@ def _log_from_lines(lines: list[str], name: str) -> GameLog:
     header, closing = _json_line(name, lines, 0), _json_line(name, lines, len(lines) - 1)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise _bad(name, 1, "the first line is not its header")
-    unknown = sorted(set(header) - set(_HEADER_FIELDS))
+    unknown = sorted(set(header) - set(_HEADER_FIELDS) - {"constants"})
     if unknown:
         raise _bad(name, 1, f"the header has fields no log has: {', '.join(map(repr, unknown))}")
     for field, kind in _HEADER_FIELDS.items():
         if type(header.get(field)) is not kind:
             raise _bad(name, 1, f"the header's '{field}' is missing or not a {kind.__name__}")
+    if type(header.get("constants", {})) is not dict:
+        raise _bad(name, 1, "the header's 'constants' are not a dict")
     if not all(type(n) is str for n in header["names"]):
         raise _bad(name, 1, "the header's 'names' are not all strings")
     if not 1 <= header["turn_limit"] <= MAX_TURN_LIMIT:
@@ -344,8 +349,9 @@ def replay(
     `prepare(game, rules)`, if given, is called with the replayed game before it
     starts (to follow it, e.g. watch.record for an HTML replay).
 
-    The rules must have the recorded hash. Every event is compared with the
-    recorded one before each decision is answered and when the game ends;
+    The rules, with the constants the log says were set (`--set`), must have
+    the recorded hash. Every event is compared with the recorded one before
+    each decision is answered and when the game ends;
     the first difference stops the replay and is reported with the decision
     it follows. A file whose events no longer hash to its recorded hash was
     changed after it was written, which is reported too.
@@ -356,7 +362,7 @@ def replay(
         if log.hash_matches()
         else [f"{log.name}: the file was changed after it was written: it does not match its recorded hash"]
     )
-    rules = load_rules(header["edition"])
+    rules = with_constants(load_rules(header["edition"]), header.get("constants"))
     if rules.rules_hash != header["rules_hash"]:
         return ReplayReport(
             0,

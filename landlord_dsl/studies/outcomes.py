@@ -21,7 +21,7 @@ from ..compiling.compiler import compile_ruleset
 from ..core.errors import UsageError
 from ..engine.game import Game
 from ..program.compiled import Program
-from .stats import THROW_DEFINITION, fixed, game_stats, gini, percent, wilson
+from .stats import THROW_DEFINITION, fixed, game_stats, gini, percent, wilson, with_old_throw_keys
 
 
 def _share(values: Sequence[float]) -> dict[str, float]:
@@ -180,8 +180,8 @@ def outcomes(
             }
             for seat in range(n)
         ],
-        "landing_per_throw": landing,
-    }
+        "landing_per_movement_throw": landing,
+    } | with_old_throw_keys(landing)
 
 
 def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
@@ -215,11 +215,11 @@ def render_outcomes(data: dict[str, Any], show_all: bool = False) -> str:
             f"b-a {points(w['difference'])}"
         )
     lines.append(f"  {'':18} (a win shared by a tie counts a share; 95 % Wilson intervals for a and b)")
-    rows = [r for r in data["landing_per_throw"] if show_all or r["excludes_zero"]]
-    hidden = len(data["landing_per_throw"]) - len(rows)
-    lines.append(f"  {'throw':18} {THROW_DEFINITION}")
+    rows = [r for r in data["landing_per_movement_throw"] if show_all or r["excludes_zero"]]
+    hidden = len(data["landing_per_movement_throw"]) - len(rows)
+    lines.append(f"  {'movement throw':18} {THROW_DEFINITION}")
     lines.append(
-        "  landing frequency per throw, by space (label #index in a/b): "
+        "  landing frequency per movement throw, by space (label #index in a/b): "
         + (
             "every space"
             if show_all

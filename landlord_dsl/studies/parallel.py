@@ -27,6 +27,7 @@ from typing import Any
 
 from ..agents import default_reserve
 from ..agents.seats import parse_seats
+from ..checking.constants import set_text
 from ..checking.loader import RuleSet
 from ..compiling.compiler import compile_ruleset
 from ..core.errors import Diagnostic, LandlordError, RuleRuntimeError, UsageError
@@ -95,6 +96,7 @@ def replay_command(
     # each combined file by its shipped name, or by the path it was loaded from (the edition's name need not be)
     edition = "+".join(shipped.get(chain[-1][0], chain[-1][0]) for chain in source.chains)
     words = ["landlord-dsl", "play", edition, "--seed", str(seed), "--players", str(players)]
+    words += set_text(source.constants)
     for name, value in source.options:
         words += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
     if reserve is not None and reserve != default_reserve(program_of(source), players):

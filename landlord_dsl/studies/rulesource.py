@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from ..checking.constants import with_constants
 from ..checking.loader import RuleSet, combine_chains, load_modules
 from ..core.errors import LandlordError
 from ..language import ast
@@ -36,6 +37,7 @@ class RuleSource:
     chains: tuple[tuple[tuple[str, str], ...], ...]
     rules_hash: str
     options: tuple[tuple[str, Any], ...] = ()
+    constants: tuple[tuple[str, Any], ...] = ()  # set on top of the files (checking.constants)
 
     @property
     def option_values(self) -> dict[str, Any]:
@@ -57,6 +59,9 @@ def _chain(modules: dict[str, ast.Module], start: ast.Module) -> list[ast.Module
 
 def rule_source(rules: RuleSet, options: dict[str, Any] | None = None) -> RuleSource:
     """Return the RuleSource of a loaded rule set, for the given option values."""
+    if rules.constants:  # shipped as the files and the values: the worker writes the --set file again
+        bare = rule_source(attrs.evolve(rules, modules=rules.modules[:-1], constants=()), options)
+        return attrs.evolve(bare, rules_hash=rules.rules_hash, constants=rules.constants)
     by_name = {m.source_name: m for m in rules.modules}
     names = rules.name.split("+") if "+" in rules.name else [rules.name]
     if len(names) == 1:
@@ -83,6 +88,7 @@ def rebuild(source: RuleSource) -> RuleSet:
         rules = load_modules(chains[0])
     else:
         rules = combine_chains([source.name.split("+")[i] for i in range(len(chains))], chains)
+    rules = with_constants(rules, dict(source.constants))
     if rules.rules_hash != source.rules_hash:
         raise LandlordError(
             f"the rebuilt rules of {source.name} have hash {rules.rules_hash}, "

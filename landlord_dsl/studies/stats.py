@@ -312,15 +312,15 @@ class Stats:
         return {
             "method": "standard errors across games (the game is the unit); 95 % intervals: Wilson for win "
             "rates, Kaplan-Meier with Greenwood for game length, estimate ± 1.96 SE otherwise",
-            "throws": self.throw_landings.n,
-            "throw": THROW_DEFINITION,
+            "movement_throws": self.throw_landings.n,
+            "movement_throw": THROW_DEFINITION,
             "throws_by_dice": [
                 {"dice": name, "label": label, "throws": self.thrown[name]}
                 for name, label in self.layout.dice
                 if self.thrown[name]
             ],
             "turns": self.turn_landings.n,
-            "landing_per_throw": landings(self.throw_landings),
+            "landing_per_movement_throw": landings(self.throw_landings),
             "landing_per_turn": landings(self.turn_landings),
             "rent": {
                 "definition": RENT_DEFINITION,
@@ -336,7 +336,7 @@ class Stats:
             "game_length": self._length(),
             "gini_by_round": {"wealth": _curve(self.wealth_gini, g), "cash": _curve(self.cash_gini, g)},
             "eliminations": self._eliminations(summary.players),
-        }
+        } | with_old_throw_keys(landings(self.throw_landings), self.throw_landings.n)
 
     def _length(self) -> dict[str, Any]:
         curve = kaplan_meier(self.finished, self.censored)
@@ -428,14 +428,28 @@ def kaplan_meier(finished: Counter, censored: Counter) -> list[tuple[int, float,
     return out
 
 
+def with_old_throw_keys(landing: list[dict[str, Any]], throws: int | None = None) -> dict[str, Any]:
+    """Return the keys that named movement throws before they said so (`throws`, `throw`, `landing_per_throw`),
+    kept for the scripts that read them: the same values as `movement_throws`, `movement_throw` and
+    `landing_per_movement_throw`."""
+    old: dict[str, Any] = {"landing_per_throw": landing}
+    if throws is not None:
+        old |= {"throws": throws, "throw": THROW_DEFINITION}
+    return old
+
+
 def render_stats(stats: dict[str, Any], top: int = 10) -> str:
     """Return the statistics as text for the terminal (the `top` spaces by landing, rent)."""
-    lines = ["", f"statistics ({stats['throws']} throws, {stats['turns']} turns; {stats['method']})", ""]
+    lines = [
+        "",
+        f"statistics ({stats['movement_throws']} movement throws, {stats['turns']} turns; {stats['method']})",
+        "",
+    ]
     per_turn = {r["index"]: r for r in stats["landing_per_turn"]}
     thrown = ", ".join(f"{row['label']} {row['throws']}" for row in stats["throws_by_dice"]) or "none"
-    lines.append(f"  throw             {stats['throw']}; thrown: {thrown}")
-    lines.append("  landing probability (space #index: per throw ± SE, per turn ± SE), most landed first")
-    for row in sorted(stats["landing_per_throw"], key=lambda r: (-r["probability"], r["index"]))[:top]:
+    lines.append(f"  movement throw    {stats['movement_throw']}; thrown: {thrown}")
+    lines.append("  landing probability (space #index: per movement throw ± SE, per turn ± SE), most landed first")
+    for row in sorted(stats["landing_per_movement_throw"], key=lambda r: (-r["probability"], r["index"]))[:top]:
         turn = per_turn[row["index"]]
         lines.append(
             f"    {row['space'][:32]:32} #{row['index']:<3} {percent(row['probability'], 3):>6}% ± "

@@ -19,8 +19,9 @@ _WIDTH = 100  # the text report's width
 class SpaceRow:
     """Long-run figures for one space, or for one space in one status (e.g. in jail).
 
-    `throw` and `turn` are probabilities (0..1) that a throw or a turn ends
-    there; `visits` is the expected number of landings there per turn.
+    `throw` and `turn` are probabilities (0..1) that a dice throw (any throw of
+    the dice in the token's turn, movement or not) or a turn ends there;
+    `visits` is the expected number of landings there per turn.
     """
 
     index: int
@@ -93,18 +94,20 @@ class Analysis:
             "draws": self.draws,
             "states": self.states,
             "movement_state": list(self.movement_state),
-            "throws_per_turn": self.throws_per_turn,
+            "dice_throws_per_turn": self.throws_per_turn,
+            "throws_per_turn": self.throws_per_turn,  # the old name of dice_throws_per_turn, kept for scripts
             "economy_checked": self.economy_checked,
             "exact": self.exact,
             "warnings": [d.render() for d in self.warnings],
-            "spaces": [attrs.asdict(r) for r in self.rows],
+            # each row's dice_throw is its throw (kept under that name too, for scripts)
+            "spaces": [{**attrs.asdict(r), "dice_throw": r.throw} for r in self.rows],
             "rents": [attrs.asdict(r) for r in self.rents],
         }
 
     def _table(self, markdown: bool) -> tuple[list[str], list[str]]:
         """Return the lines of the spaces' table and of the rents' table (a rent column with nothing in
         it, such as cost where no rule's decision builds, left out)."""
-        head = ["#", "space", "throw %", "turn %", "visits/turn"]
+        head = ["#", "space", "dice throw %", "turn %", "visits/turn"]
         body = []
         for r in self.rows:
             name = r.label + (f" [{r.status}]" if r.status else "")
@@ -149,7 +152,7 @@ class Analysis:
             f"Exact for the movement of one token under these rules, decisions answered by {policy} in a "
             f"reference economy ({self.players} players, the game just after setup); each card drawn is any "
             "card of its deck, equally likely (the order of a deck is not followed).",
-            f"{states}; {self.throws_per_turn:.4f} throws a turn.",
+            f"{states}; {self.throws_per_turn:.4f} dice throws a turn.",
             check,
         ]
 
@@ -158,11 +161,11 @@ class Analysis:
         """Return (column, meaning) for each column of the spaces' table."""
         return [
             (
-                "throw %",
-                "share of all throws that end on the space, after any move the landing makes (a card that moves "
-                "the token, a space that sends it on). A throw is any throw of the dice in the token's turn, one "
-                "a landing asks for (to work out a rent, say) included; simulate --stats counts only a turn's "
-                "first throw and those that move the token.",
+                "dice throw %",
+                "share of all dice throws that end on the space, after any move the landing makes (a card that "
+                "moves the token, a space that sends it on). A dice throw is any throw of the dice in the token's "
+                "turn, one a landing asks for (to work out a rent, say) included; simulate --stats counts movement "
+                "throws only: a turn's first throw and those that move the token.",
             ),
             ("turn %", "share of turns that end on the space."),
             (

@@ -1,0 +1,97 @@
+"""`--set CONST=VALUE`: a constant set from outside, as a variant restating it would (checking.constants)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from landlord_dsl.checking.constants import with_constants
+from landlord_dsl.checking.loader import load, load_text
+from landlord_dsl.cli.main import main
+from landlord_dsl.core.errors import UsageError
+from landlord_dsl.studies.parallel import replay_command, simulate_many
+from landlord_dsl.studies.rulesource import rebuild, rule_source
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def test_landlords_game_1906_wages_set_plays_as_a_variant_restating_them():
+    """1906 Rule 3's wages set to 200 play game for game as the written variant that restates `const wages`."""
+    rules = with_constants(load("landlords-game-1906"), {"wages": "200"})
+    variant = load_text(
+        'edition "landlords-game-1906" {\n    extends "landlords-game-1906"\n}\nconst wages = 200\n', "v.lg"
+    )
+    assert rules.name == "landlords-game-1906" and rules.constants == (("wages", 200),)
+    assert rules.model.consts["wages"].value.value == 200
+    ours = simulate_many(rules, 6, 4, jobs=1)
+    theirs = simulate_many(variant, 6, 4, jobs=1)
+    plain = simulate_many(load("landlords-game-1906"), 6, 4, jobs=1)
+    assert ours.result() == theirs.result() != plain.result()
+
+
+def test_set_constants_ship_to_workers_and_into_the_replay_command():
+    rules = with_constants(load("landlords-game-1906"), {"wages": 150, "jail_fine": "20"})
+    source = rule_source(rules)
+    assert source.constants == (("wages", 150), ("jail_fine", 20))
+    assert rebuild(source).rules_hash == rules.rules_hash != load("landlords-game-1906").rules_hash
+    assert "--set wages=150 --set jail_fine=20" in replay_command(source, 4, 7, None)
+    assert simulate_many(rules, 4, 4, jobs=2).result() == simulate_many(rules, 4, 4, jobs=1).result()
+
+
+def test_setting_again_overrides_and_keeps_the_earlier_values():
+    once = with_constants(load("landlords-game-1906"), {"wages": 150})
+    twice = with_constants(once, {"jail_fine": 20, "wages": 175})
+    assert dict(twice.constants) == {"wages": 175, "jail_fine": 20}
+    assert len(twice.modules) == len(once.modules)
+
+
+def test_set_on_combined_variants_of_1933():
+    rules = with_constants(load("monopoly-1933-atlantic-city+monopoly-1933-no-auctions"), {"salary": "300"})
+    assert rules.name == "monopoly-1933-atlantic-city+monopoly-1933-no-auctions"
+    assert rebuild(rule_source(rules)).rules_hash == rules.rules_hash
+
+
+@pytest.mark.parametrize(
+    ("chosen", "message"),
+    [
+        ({"wagez": "1"}, "landlords-game-1906 has no constant 'wagez'"),
+        ({"wages": "lots"}, "--set wages: the constant is a whole number"),
+        ({"wages": "true"}, "--set wages: the constant is a whole number"),
+    ],
+)
+def test_bad_set_is_a_usage_error_naming_the_constant(chosen, message):
+    with pytest.raises(UsageError) as err:
+        with_constants(load("landlords-game-1906"), chosen)
+    assert message in err.value.render()
+    if "wagez" in chosen:
+        assert "did you mean 'wages'" in err.value.render()
+
+
+def test_cli_set_on_simulate_and_a_missing_equals_sign(capsys):
+    code, out = run("simulate", "landlords-game-1906", "--set", "wages=200", "--games", "4", "--jobs", "1", "--json")
+    assert code == 0 and json.loads(out)["games"] == 4
+    code, _ = run("simulate", "landlords-game-1906", "--set", "wages", "--games", "2")
+    assert code == 2 and "--set wants NAME=VALUE" in capsys.readouterr().err
+
+
+def test_play_log_with_set_constants_replays(tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, _ = run("play", "landlords-game-1906", "--set", "wages=150", "--log", str(log))
+    assert code == 0
+    assert json.loads(log.read_text().splitlines()[0])["constants"] == {"wages": 150}
+    code, out = run("replay", str(log))
+    assert code == 0 and "replayed as recorded" in out
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "sweep", "tournament", "diff", "sensitivity", "analyze"])
+def test_every_command_that_plays_takes_set(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"], out=io.StringIO())
+    assert done.value.code == 0
+    assert "--set CONST=VALUE" in capsys.readouterr().out
