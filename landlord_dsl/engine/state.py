@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import LandlordError, UsageError
 from ..program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 from .game import RULE_FAILURES, Game
+from .hidden import Observation, Redrawn, observe, redraw
 from .stepping import SteppedGame
 
 if TYPE_CHECKING:
@@ -182,7 +183,10 @@ class State:
                 self._start(game)
                 for answer in self._prefix:
                     self._sent += 1
-                    self._go(answer)
+                    if type(answer) is Redrawn:  # (drawn again by `resample` where the game then stood)
+                        answer.apply(game)
+                    else:
+                        self._go(answer)
             finally:
                 self._replaying = False
         return game
@@ -208,7 +212,11 @@ class State:
                     break
                 item = next(run)
             else:
-                item = run.send(next(answers))
+                answer = next(answers)
+                while type(answer) is Redrawn:
+                    answer.apply(game)
+                    answer = next(answers)
+                item = run.send(answer)
         run.close()
         self._base, self._prefix = game, self._prefix[self._mark :]
         self._sent -= self._mark
@@ -375,6 +383,38 @@ class State:
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score now, by the rules' score formula (Game.scores)."""
         return self._live().scores()
+
+    # --------------------------------------------------------- what a player sees
+    def observation(self, player: int) -> Observation:
+        """Return what seat `player` may see now (an `Observation`): the game's public state, his own
+        pending decision or bid, and of each deck the cards whose place he saw and, as a set, the cards
+        whose order nobody has seen.
+
+        :raises UsageError: `player` is not a seat of the game.
+        """
+        game = self._check_seat(player)
+        return observe(game, self.current_player(), self._pending, player)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """Return a clone in which what seat `player` cannot see is drawn again with `rng` (and nothing
+        else): the order of every deck's cards that nobody has seen, uniformly, and, in a seeded state,
+        the generator's state (so the dice to come). The clone's `observation(player)` is this state's.
+
+        :raises UsageError: `player` is not a seat of the game.
+        """
+        game = self._check_seat(player)
+        other = self.clone()
+        drawn = redraw(game, rng)
+        if drawn is not None:
+            other._prefix.append(drawn)
+        return other
+
+    def _check_seat(self, player: int) -> SteppedGame:
+        """Return the game played, after checking that `player` is one of its seats (else UsageError)."""
+        game = self._live()
+        if type(player) is not int or not 0 <= player < game.n:
+            raise UsageError(f"{player!r} is not a seat of this game (0 to {game.n - 1})")
+        return game
 
     # ----------------------------------------------------------------- copying
     def clone(self) -> State:

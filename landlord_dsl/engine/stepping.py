@@ -12,7 +12,7 @@ so a stepped game and a driven one given the same answers log the same events.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import Any, Self
 
 from ..core.span import Span
 from ..language.limits import MAX_INT, shown
@@ -46,7 +46,17 @@ class SteppedGame(Game):
     ) -> None:
         super().__init__(program, agents, chance=chance, turn_limit=turn_limit)  # type: ignore[arg-type]
         self.chance_inside = chance_inside
+        # How many cards at the top of each deck lie in an order no player has seen: a shuffle's cards not
+        # drawn, dealt or taken out by name since (State.observation, State.resample). Cards put under a
+        # deck go below them, where every player saw them go.
+        self.unseen: dict[str, int] = dict.fromkeys(self.decks, 0)
         self.take_program(program.stepped())
+
+    def fork(self, agents: Sequence[Agent] | None = None) -> Self:
+        """`Game.fork`, with the count of unseen cards of each deck copied too."""
+        other = super().fork(agents)
+        other.unseen = dict(self.unseen)
+        return other
 
     def take_program(self, stepped: SteppedProgram) -> None:
         """Run the stepped compilation `stepped` of this game's Program (its entry points by the engine's lists)."""
@@ -149,6 +159,11 @@ class SteppedGame(Game):
         self.show_set(k, faces)
         self.log.append(("throw", self.turn, self.actor if seat is None else seat, request.dice, faces, self.rule))
 
+    def shuffle(self, deck: str) -> None:
+        """`Game.shuffle`, after which no player has seen the order of any card of the deck."""
+        super().shuffle(deck)
+        self.unseen[deck] = len(self.decks[deck])
+
     def shuffle_s(self, deck: str) -> Steps:
         """`shuffle`, the order asked by yielding a ShuffleRequest unless `chance_inside`."""
         if self.chance_inside:
@@ -157,7 +172,32 @@ class SteppedGame(Game):
         cards = self.decks[deck]
         order = yield ShuffleRequest(deck, len(cards))
         cards[:] = [cards[i] for i in order]
+        self.unseen[deck] = len(cards)
         self.log.append(("shuffle", self.turn, deck, self.rule))
+
+    # ------------------------------------------------- cards seen, by name
+    def set_holder(self, card: int, seat: int | None) -> None:
+        """`Game.set_holder`; a card given out of the unseen part of a deck leaves it (dealt, or named)."""
+        if seat is not None and self.holder[card] is None:
+            self._taken_out(card)
+        super().set_holder(card, seat)
+
+    def return_card(self, card: int, deck: str) -> None:
+        """`Game.return_card`; a card taken from the unseen part of a deck to go under a deck leaves it."""
+        if self.holder[card] is None:
+            self._taken_out(card)
+        super().return_card(card, deck)
+
+    def _taken_out(self, card: int) -> None:
+        """Count `card` out of the unseen part of the deck it lies in, if it lies in one (it is about to be
+        taken out of that deck)."""
+        unseen = self.unseen
+        for deck, count in unseen.items():
+            if count:
+                cards = self.decks[deck]
+                if card in cards and cards.index(card) < count:
+                    unseen[deck] = count - 1
+                    return
 
     # ----------------------------------------------------------- decisions
     def choose_s(
@@ -391,6 +431,8 @@ class SteppedGame(Game):
             self.log.append(("empty", self.turn, deck, self.rule))
             return
         card = cards.pop(0)
+        if self.unseen[deck]:
+            self.unseen[deck] -= 1
         self.log.append(("draw", self.turn, self.actor, card, self.rule))
         stepped = self.sprog.card_effects[card]
         saved_card = self.card

@@ -1,0 +1,194 @@
+"""Hidden information in the stepped game (engine/hidden.py): `State.observation(player)`, what a seat may
+see, and `State.resample(player, rng)`, a clone with what it cannot see (the order of shuffled cards
+nobody has seen, a seeded state's dice to come) drawn again."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import pickle
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import landlord_dsl as ld
+from landlord_dsl.agents import HeuristicAgent, RandomAgent
+from landlord_dsl.engine.hidden import DeckView, Observation
+from landlord_dsl.engine.state import CHANCE, REBASE_TURNS
+from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance
+
+ED1933 = "monopoly-1933-atlantic-city"
+
+
+@functools.cache
+def program(name: str):
+    return ld.compile_rules(ld.load_edition(name))
+
+
+def step(state, agents, chance=None):
+    """Answer `state`'s pending request: a seat's agent, or `chance` (a SeededChance) at a chance node."""
+    request = state.request()
+    if state.is_chance():
+        state.apply_chance(chance.roll(request) if isinstance(request, DiceRequest) else chance.shuffle(request))
+    elif isinstance(request, DecisionRequest):
+        state.apply(agents[request.seat].choose(state.game, request))
+    else:
+        state.apply(agents[request.seat].bid(state.game, request))
+
+
+def played(name, players, seed, requests, inside, turn_limit=None):
+    """Return a state of `name` after `requests` requests answered by random agents (and chance from
+    SeededChance(seed) outside the state unless `inside`), with the agents and the chance source."""
+    state = ld.new_state(program(name), players=players, seed=seed if inside else None, turn_limit=turn_limit)
+    agents = [RandomAgent(seed + seat) for seat in range(players)]
+    chance = None if inside else SeededChance(seed)
+    for _ in range(requests):
+        if state.is_terminal():
+            break
+        step(state, agents, chance)
+    return state, agents, chance
+
+
+def after_setup_shuffles(players=3, seed=1):
+    """Return a 1933 state (no seed) at its first throw: every deck of `setting_up` shuffled by `seed`."""
+    state = ld.new_state(program(ED1933), players=players)
+    chance = SeededChance(seed)
+    while not isinstance(state.request(), DiceRequest):
+        state.apply_chance(chance.shuffle(state.request()))
+    return state
+
+
+# ----------------------------------------------------------------- observation
+def test_after_the_setup_shuffles_no_card_of_the_decks_has_a_seen_place():
+    # 1933 Atlantic City, rule setting_up (the card decks shuffled): every card of each shuffled deck is
+    # hidden; the title deeds, never shuffled, lie in their declared order, seen by all
+    state = after_setup_shuffles()
+    seen = state.observation(0)
+    assert isinstance(seen, Observation) and seen.to_act == CHANCE and seen.pending is None
+    shuffled = {event[2] for event in state.log if event[0] == "shuffle"}
+    assert "chance_cards" in shuffled and "title_cards" not in shuffled
+    for name, cards in state.game.decks.items():
+        view = seen.deck(name)
+        hidden = name in shuffled
+        assert view == DeckView(name, frozenset(cards if hidden else ()), () if hidden else tuple(cards))
+        assert view.size == len(cards)
+    assert seen.turn == 0 and seen.positions == tuple(state.game.pos) and seen.cash == (1500, 1500, 1500)
+
+
+def test_a_drawn_card_returned_under_its_deck_is_seen_there_and_no_longer_hidden():
+    # 1933 Atlantic City, a Chance or Community Chest card drawn (rules chance_square / community_chest)
+    # goes back under its deck: the observation has it last among the deck's known cards, out of the hidden
+    state = after_setup_shuffles(seed=2)
+    agents, chance = [HeuristicAgent() for _ in range(3)], SeededChance(2)
+    while not any(event[0] == "draw" for event in state.log):
+        step(state, agents, chance)
+    card = next(event[3] for event in state.log if event[0] == "draw")
+    deck = program(ED1933).card_deck[card]
+    view = state.observation(1).deck(deck)
+    if state.game.holder[card] is None:  # (not a card the drawer keeps)
+        assert view.known[-1] == card
+    assert card not in view.hidden and len(view.hidden) == len(program(ED1933).deck_cards[deck]) - 1
+
+
+def test_only_the_seat_asked_sees_its_request_and_a_wrong_seat_is_refused():
+    # 1906, seeded: at a decision or bid, its seat's observation has it, the others' do not
+    state = ld.new_state(program("landlords-game-1906"), players=3, seed=4)
+    request = state.request()
+    seat = request.seat
+    mine = state.observation(seat)
+    assert mine.to_act == seat and mine.pending is not None and mine.pending.request is request
+    if isinstance(request, DecisionRequest):
+        assert mine.pending.options == request.options and mine.pending.prompt == request.prompt
+    else:
+        assert isinstance(request, BidRequest) and mine.pending.bid == request
+    other = state.observation((seat + 1) % 3)
+    assert other.pending is None and other.to_act == seat
+    for bad in (3, -1, "0"):
+        with pytest.raises(ld.UsageError, match="is not a seat"):
+            state.observation(bad)
+        with pytest.raises(ld.UsageError, match="is not a seat"):
+            state.resample(bad, random.Random(0))
+
+
+# ------------------------------------------------------------------- resample
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    name=st.sampled_from(ld.shipped_editions()),
+    seed=st.integers(0, 2**32 - 1),
+    requests=st.integers(0, 120),
+    inside=st.booleans(),
+    draw=st.integers(0, 2**32 - 1),
+)
+def test_a_resample_keeps_every_seats_observation_and_the_log(name, seed, requests, inside, draw):
+    # every shipped edition and variant, seeded or not, after any number of requests: each seat's resample
+    # observes what the state observes, with the same log, and plays on
+    low, high = program(name).players
+    players = min(max(3, low), high)
+    state, agents, chance = played(name, players, seed, requests, inside, turn_limit=40)
+    for seat in range(players):
+        other = state.resample(seat, random.Random(draw + seat))
+        assert other.observation(seat) == state.observation(seat)
+        assert other.log_lines() == state.log_lines()
+        twin = pickle.loads(pickle.dumps(other.clone()))
+        assert twin.observation(seat) == state.observation(seat)
+        forked = None if chance is None else chance.fork()
+        for _ in range(5):
+            if other.is_terminal():
+                break
+            step(other, agents, forked)
+
+
+def test_a_resample_draws_the_hidden_orders_uniformly_from_its_generator_only():
+    # 1933 Atlantic City after rule setting_up's shuffles: the top Chance card of 3,200 resamples is each
+    # of the 16 about equally often; the same generator state gives the same orders; shown cards keep theirs
+    state = after_setup_shuffles()
+    deck = "chance_cards"
+    cards = state.game.decks[deck]
+    rng = random.Random(5)
+    tops = collections.Counter(state.resample(0, rng).game.decks[deck][0] for _ in range(3200))
+    assert set(tops) == set(cards) and all(140 <= count <= 260 for count in tops.values())  # 200 expected
+    first, again = state.resample(2, random.Random(9)), state.resample(2, random.Random(9))
+    assert first.game.decks == again.game.decks
+    assert first.game.decks[deck] != cards and sorted(first.game.decks[deck]) == sorted(cards)
+    assert state.game.decks[deck] == cards  # the state resampled is unchanged
+
+
+def test_a_seeded_state_resampled_throws_other_dice_and_observes_the_same():
+    # 1906, seeded (chance inside the state, so its generator holds the dice to come): a resample draws
+    # the generator again; the resampled game and the original agree up to now and part at a later throw
+    state = ld.new_state(program("landlords-game-1906"), players=2, seed=8, turn_limit=30)
+    bots = [HeuristicAgent(), HeuristicAgent()]
+    for _ in range(6):
+        step(state, bots)
+    other = state.resample(0, random.Random(1))
+    assert other.observation(0) == state.observation(0) and other.log_lines() == state.log_lines()
+    for game_state in (state, other):
+        while not game_state.is_terminal():
+            step(game_state, bots)
+    assert other.log_lines() != state.log_lines()
+
+
+def test_a_resampled_state_carries_its_draw_through_clones_rebasing_and_pickling():
+    # 1933 Atlantic City, no seed, heuristic bots: a resample taken mid-game, then cloned, cloned again
+    # past REBASE_TURNS turns and pickled, plays on as the resample itself does
+    state = after_setup_shuffles(players=3, seed=3)
+    bots, chance = [HeuristicAgent() for _ in range(3)], SeededChance(3)
+    for _ in range(40):
+        step(state, bots, chance)
+    other = state.resample(1, random.Random(4))
+    hidden = other.game.decks
+    copies = [other.clone(), pickle.loads(pickle.dumps(other))]
+    assert all(c.game.decks == hidden for c in copies)
+    other_chance = chance.fork()
+    copy_chances = [chance.fork(), chance.fork()]
+    until = other.game.turn + REBASE_TURNS + 2
+    while not other.is_terminal() and other.game.turn < until:
+        step(other, bots, other_chance)
+    late = other.clone()
+    for c, c_chance in zip(copies, copy_chances, strict=True):
+        while not c.is_terminal() and c.game.turn < until:
+            step(c, bots, c_chance)
+        assert c.log_lines() == other.log_lines()
+    assert late.log_lines() == other.log_lines() and pickle.loads(pickle.dumps(late)).log_lines() == late.log_lines()
