@@ -8,6 +8,7 @@ import collections
 import functools
 import pickle
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,7 @@ import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.engine.hidden import DeckView, Observation
 from landlord_dsl.engine.state import CHANCE, REBASE_TURNS
-from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance
+from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, SeededChance
 
 ED1933 = "monopoly-1933-atlantic-city"
 
@@ -192,3 +193,113 @@ def test_a_resampled_state_carries_its_draw_through_clones_rebasing_and_pickling
             step(c, bots, c_chance)
         assert c.log_lines() == other.log_lines()
     assert late.log_lines() == other.log_lines() and pickle.loads(pickle.dumps(late)).log_lines() == late.log_lines()
+
+
+# ---------------------------------------------------------- shuffles as draws
+def recorded_driven_game(prog, players, seed, agents, turn_limit):
+    """Play `prog` driven from `seed`; return the game and each deck's shuffles' orders, in turn."""
+    orders = collections.defaultdict(list)
+
+    class Recording(SeededChance):
+        def shuffle(self, request):
+            order = super().shuffle(request)
+            orders[request.deck].append(order)
+            return order
+
+    driven = ld.new_game(prog, players=players, chance=Recording(seed), agents=agents, turn_limit=turn_limit)
+    driven.play()
+    return driven, orders
+
+
+def answer_as_driven(state, driven, orders):
+    """Answer `state`'s chance request (shuffles as draws) as the driven game did: the card it drew or
+    dealt, the throw it threw (the events it logged next), or a whole shuffle's recorded order."""
+    request = state.request()
+    if isinstance(request, DrawRequest):
+        event = driven.log[len(state.log)]
+        # ("draw", turn, seat, card, rule), or a deal's ("card", turn, card, None, seat, rule)
+        card = event[3] if event[0] == "draw" else event[2]
+        listed = dict(state.chance_outcomes())
+        names = driven.prog.card_names
+        assert sum(listed.values()) == 1 and any(names[c] == names[card] for c in listed)
+        state.apply_chance(card)
+    elif isinstance(request, DiceRequest):
+        event = driven.log[len(state.log)]
+        state.apply_chance(event[3] if event[0] == "roll" else event[4])
+    else:
+        state.apply_chance(orders[request.deck].pop(0))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    name=st.sampled_from(ld.shipped_editions()),
+    seed=st.integers(0, 2**32 - 1),
+    kind=st.sampled_from(["heuristic", "random"]),
+)
+def test_shuffles_as_draws_answered_as_the_driven_game_drew_log_the_driven_game(name, seed, kind):
+    # every shipped edition and variant: a state with draws=True, each card drawn or dealt from shuffled
+    # cards answered with the card the driven game of the seed drew (one of the draw's listed outcomes),
+    # logs the driven game byte for byte; a deck whose order the rules read (1939's idle_land and shares,
+    # rule dealing) is shuffled whole, as the driven game shuffled it
+    prog = program(name)
+    low, high = prog.players
+    players = min(max(3, low), high)
+
+    def agents():
+        if kind == "random":
+            return [RandomAgent(seed * 7 + seat) for seat in range(players)]
+        return [HeuristicAgent() for _ in range(players)]
+
+    driven, orders = recorded_driven_game(prog, players, seed, agents(), 40)
+    state = ld.new_state(prog, players=players, draws=True, turn_limit=40)
+    bots = agents()
+    while not state.is_terminal():
+        if state.is_chance():
+            answer_as_driven(state, driven, orders)
+        else:
+            step(state, bots)
+    assert state.log_lines() == driven.log_lines()
+
+
+def test_a_draw_lists_each_card_left_with_its_exact_probability_and_copies_together():
+    # rigged-gamble (test file), rules setting_up and gamble: with draws=True the shuffle asks nothing;
+    # drawing is a DrawRequest whose outcomes are the Jackpot, 1/10, and the Bust (9 copies), 9/10
+    prog = ld.compile_rules(ld.load_edition("tests/data/rigged-gamble.lg"))
+    state = ld.new_state(prog, players=2, draws=True)
+    assert isinstance(state.request(), DecisionRequest)  # (no chance request before it)
+    assert state.observation(0).deck("fortune").hidden == frozenset(prog.deck_cards["fortune"])
+    state.apply(state.request().names.index("draw"))
+    request = state.request()
+    assert isinstance(request, DrawRequest) and state.is_chance() and state.current_player() == CHANCE
+    outcomes = {prog.card_names[card]: p for card, p in state.chance_outcomes()}
+    assert outcomes == {"jackpot": Fraction(1, 10), "bust": Fraction(9, 10)}
+    assert state.sample_chance(random.Random(0)) in request.cards
+    for bad in (99, [request.cards[0]], None):
+        with pytest.raises(ld.UsageError, match="is not one of the cards fortune may draw"):
+            state.apply_chance(bad)
+    bust = next(card for card in request.cards if prog.card_names[card] == "bust")
+    state.apply_chance(bust)
+    view = state.observation(1).deck("fortune")
+    assert view.known == (bust,) and len(view.hidden) == 9 and state.game.cash(0) == 400
+
+
+def test_draws_with_a_seed_are_refused():
+    with pytest.raises(ld.UsageError, match="draws=True needs seed=None"):
+        ld.new_state(program(ED1933), players=2, seed=1, draws=True)
+
+
+def test_a_1933_game_with_shuffles_as_draws_asks_no_shuffle():
+    # 1933 Atlantic City, rule setting_up: the four card decks shuffled ask nothing; the game's chance
+    # requests are throws and draws, every one of them listed (at most 16 outcomes)
+    state = ld.new_state(program(ED1933), players=3, draws=True, turn_limit=30)
+    bots, rng, draws = [HeuristicAgent() for _ in range(3)], random.Random(3), 0
+    while not state.is_terminal():
+        if state.is_chance():
+            assert isinstance(state.request(), (DiceRequest, DrawRequest))
+            outcomes = state.chance_outcomes()
+            assert len(outcomes) <= 36 and sum(p for _, p in outcomes) == 1
+            draws += isinstance(state.request(), DrawRequest)
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            step(state, bots)
+    assert draws > 0

@@ -362,3 +362,12 @@ def test_a_searcher_does_not_play_on_the_true_order_of_a_shuffled_deck(make, mon
     assert make().act(state.clone()) == 1
     monkeypatch.setattr(ld.State, "resample", lambda self, player, rng: self.clone())
     assert make().act(state.clone()) == 0
+
+
+def test_a_searcher_on_shuffles_as_draws_weighs_the_draw_by_its_probabilities():
+    # rigged-gamble (test file), rule gamble, the state made with draws=True: no order of the deck exists
+    # to read, the draw is a chance node (Jackpot 1/10, Bust 9/10), and the search takes the sure 50
+    prog = ld.compile_rules(ld.load_edition(RIGGED))
+    state = ld.new_state(prog, players=2, draws=True)
+    assert MCTSAgent(64, seed=1).act(state.clone()) == 1
+    assert RolloutAgent(16, seed=1).act(state.clone()) == 1

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import UsageError
 from ..engine.state import State
-from ..program.requests import BidRequest, DecisionRequest, DiceRequest
+from ..program.requests import BidRequest, DecisionRequest, DiceRequest, ShuffleRequest
 from . import HeuristicAgent
 
 if TYPE_CHECKING:
@@ -308,7 +308,7 @@ class MCTSAgent(StateAgent):
                     break
                 outcome = rng.choices(listed, weights)[0]
                 world.apply_chance(outcome)
-                key: Any = ("chance", tuple(outcome))
+                key: Any = ("chance", tuple(outcome) if isinstance(outcome, list) else outcome)
                 child = node.children.get(key)
                 if child is None:
                     path.append(node.children.setdefault(key, _Node(players)))
@@ -355,8 +355,12 @@ def _listed(state: State) -> tuple[list, list[float]]:
     """Return a chance request's outcomes and their probabilities, or two empty lists when it has more
     than MAX_CHANCE_CHILDREN outcomes (or too many to list)."""
     request = state.request()
-    # a shuffle's orders are size!
-    count = request.sides**request.count if isinstance(request, DiceRequest) else math.factorial(request.size)  # type: ignore[union-attr]
+    if isinstance(request, DiceRequest):
+        count = request.sides**request.count
+    elif isinstance(request, ShuffleRequest):
+        count = math.factorial(request.size)  # a shuffle's orders
+    else:  # a draw's cards (copies counted once, but no more than the cards)
+        count = len(request.cards)  # type: ignore[union-attr]
     if count > MAX_CHANCE_CHILDREN:
         return [], []
     pairs = state.chance_outcomes()
