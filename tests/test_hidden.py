@@ -18,7 +18,14 @@ import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.engine.hidden import DeckView, Observation
 from landlord_dsl.engine.state import CHANCE, REBASE_TURNS
-from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, SeededChance
+from landlord_dsl.program.requests import (
+    BidRequest,
+    DecisionRequest,
+    DiceRequest,
+    DrawRequest,
+    SeededChance,
+    ShuffleRequest,
+)
 
 ED1933 = "monopoly-1933-atlantic-city"
 
@@ -39,17 +46,24 @@ def step(state, agents, chance=None):
         state.apply(agents[request.seat].bid(state.game, request))
 
 
-def played(name, players, seed, requests, inside, turn_limit=None):
-    """Return a state of `name` after `requests` requests answered by random agents (and chance from
-    SeededChance(seed) outside the state unless `inside`), with the agents and the chance source."""
-    state = ld.new_state(program(name), players=players, seed=seed if inside else None, turn_limit=turn_limit)
+def played(name, players, seed, requests, mode, turn_limit=None):
+    """Return a state of `name` after `requests` requests answered by random agents, with the agents and
+    the chance source: seeded inside the state (`mode` "inside"), or SeededChance(seed) outside it
+    ("outside"), or shuffles presented as draws and every chance request sampled from Random(seed)
+    ("draws"; the chance source is then None)."""
+    inside, draws = mode == "inside", mode == "draws"
+    state = ld.new_state(program(name), players, seed=seed if inside else None, turn_limit=turn_limit, draws=draws)
     agents = [RandomAgent(seed + seat) for seat in range(players)]
-    chance = None if inside else SeededChance(seed)
+    chance = SeededChance(seed) if mode == "outside" else None
+    rng = random.Random(seed)
     for _ in range(requests):
         if state.is_terminal():
             break
-        step(state, agents, chance)
-    return state, agents, chance
+        if draws and state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            step(state, agents, chance)
+    return state, agents, chance, rng
 
 
 def after_setup_shuffles(players=3, seed=1):
@@ -119,15 +133,15 @@ def test_only_the_seat_asked_sees_its_request_and_a_wrong_seat_is_refused():
     name=st.sampled_from(ld.shipped_editions()),
     seed=st.integers(0, 2**32 - 1),
     requests=st.integers(0, 120),
-    inside=st.booleans(),
+    mode=st.sampled_from(["inside", "outside", "draws"]),
     draw=st.integers(0, 2**32 - 1),
 )
-def test_a_resample_keeps_every_seats_observation_and_the_log(name, seed, requests, inside, draw):
-    # every shipped edition and variant, seeded or not, after any number of requests: each seat's resample
-    # observes what the state observes, with the same log, and plays on
+def test_a_resample_keeps_every_seats_observation_and_the_log(name, seed, requests, mode, draw):
+    # every shipped edition and variant, seeded, unseeded, or with shuffles as draws, after any number of
+    # requests: each seat's resample observes what the state observes, with the same log, and plays on
     low, high = program(name).players
     players = min(max(3, low), high)
-    state, agents, chance = played(name, players, seed, requests, inside, turn_limit=40)
+    state, agents, chance, rng = played(name, players, seed, requests, mode, turn_limit=40)
     for seat in range(players):
         other = state.resample(seat, random.Random(draw + seat))
         assert other.observation(seat) == state.observation(seat)
@@ -138,7 +152,10 @@ def test_a_resample_keeps_every_seats_observation_and_the_log(name, seed, reques
         for _ in range(5):
             if other.is_terminal():
                 break
-            step(other, agents, forked)
+            if mode == "draws" and other.is_chance():
+                other.apply_chance(other.sample_chance(rng))
+            else:
+                step(other, agents, forked)
 
 
 def test_a_resample_draws_the_hidden_orders_uniformly_from_its_generator_only():
@@ -281,6 +298,23 @@ def test_a_draw_lists_each_card_left_with_its_exact_probability_and_copies_toget
     state.apply_chance(bust)
     view = state.observation(1).deck("fortune")
     assert view.known == (bust,) and len(view.hidden) == 9 and state.game.cash(0) == 400
+
+
+def test_the_decks_whose_order_the_rules_read_are_found_and_shuffled_whole():
+    # 1939, rule dealing: `for c in cards_in(idle_land)` and `cards_in(shares)` read those decks' order, so
+    # with draws=True their shuffles are still one ShuffleRequest; 1933 reads no deck's order
+    assert program("landlords-game-1939").stepped().decks_read == {"idle_land", "shares"}
+    assert program(ED1933).stepped().decks_read == frozenset()
+    state = ld.new_state(program("landlords-game-1939"), players=3, draws=True)
+    shuffles = []
+    while not isinstance(state.request(), (DecisionRequest, BidRequest, DiceRequest)):
+        request = state.request()
+        if isinstance(request, ShuffleRequest):
+            shuffles.append(request.deck)
+        state.apply_chance(state.sample_chance(random.Random(len(shuffles))))
+    assert shuffles == ["idle_land"]  # (deeds and so_what_cards are shuffled too: as draws)
+    logged = [event[2] for event in state.log if event[0] == "shuffle"]
+    assert logged[0] == "idle_land" and {"deeds", "so_what_cards"} <= set(logged)
 
 
 def test_draws_with_a_seed_are_refused():
