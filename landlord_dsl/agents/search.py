@@ -1,16 +1,17 @@
 """Agents stage: players that search the stepped game (engine/state.py; docs/search.md).
 
-A `StateAgent` answers from a `State`, not from a Game mid-turn: it clones the state, tries answers on the
-clones, plays them on and weighs what comes of them. Two are here, both for any rule file (they see
-only the state's public interface: requests with labelled options and hints, legal actions, chance
-outcomes and scores):
+A `StateAgent` answers from a `State`, not from a Game mid-turn: it resamples the state (a clone with
+what its seat cannot see drawn again), tries answers on the resamples, plays them on and weighs what
+comes of them. Two are here, both for any rule file (they see only the state's public interface:
+requests with labelled options and hints, legal actions, chance outcomes, scores and `resample`):
 
 - `RolloutAgent`, the cheap middle rung: every candidate answer is played on a few times by heuristic
   bots to a horizon, and the answer whose rollouts leave its seat best off is taken (a one-ply
   expectimax whose expectations are estimated by sampling).
-- `MCTSAgent`: UCT over the stepped interface, one value per seat backed up through every node
-  (max^n), chance nodes answered by their exact probabilities when the state can list them and by
-  sampling when it cannot, rollouts by the heuristic bot or by random play.
+- `MCTSAgent`: information-set UCT over the stepped interface (one determinisation an iteration), one
+  value per seat backed up through every node (max^n), chance nodes answered by their exact
+  probabilities when the state can list them and by sampling when it cannot, rollouts by the heuristic
+  bot or by random play.
 
 What a searcher can see: what its seat observes (`State.observation`). Played by `play_stepped`
 (stepped.py), the state it is handed has no seed, so it answers every throw and shuffle of its
