@@ -13,6 +13,9 @@ In CPU time (`time.process_time`), over G seeded games of heuristic bots:
   generator's state is in the shared turn-boundary base) and with chance from outside;
 * clone's first use: a clone and its first read (`is_terminal()`), which forks the base and replays
   the answers since the turn's start, the mean of R;
+* resample: `State.resample(0, rng)` of the game with chance from outside at its middle request (a
+  clone and every deck's unseen cards drawn again), alone and with its first read, and
+  `State.observation(0)` there, the means of R;
 * stepped game: a whole game through `ld.new_state` (seeded, so chance is answered inside), every
   request answered by a HeuristicAgent's `choose`/`bid`, against the same game driven (`Game.play`)
   with the bots folded into the rules, and against it driven with the same policy asked (`AskedBot`,
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import random
 import sys
 from pathlib import Path
 from time import process_time
@@ -81,7 +85,8 @@ def least_time(run, best: int) -> float:
 
 def measure(edition: str, players: int, games: int, repeat: int, best: int = 3) -> dict:
     """Return the mean CPU microseconds of a turn, a fork, a save + restore, a clone and a clone's first
-    use, and the stepped game's ratios to driven play."""
+    use, a resample (alone and with its first use) and an observation, and the stepped game's ratios to
+    driven play."""
     program = ld.compile_rules(ld.load_edition(edition))
     program.stepped()  # (built once, when the first state is made: not a game's cost)
     turn_time, turns = 0.0, 0
@@ -108,6 +113,7 @@ def measure(edition: str, players: int, games: int, repeat: int, best: int = 3) 
         copy_time += process_time() - start
     stepped_time = driven_time = asked_time = 0.0
     clone_time = outside_clone_time = first_use_time = 0.0
+    resample_time = resample_use_time = observation_time = 0.0
     bot = HeuristicAgent()
     for seed in range(games):
         driven_time += least_time(functools.partial(play_driven, program, players, seed, None), best)
@@ -139,6 +145,19 @@ def measure(edition: str, players: int, games: int, repeat: int, best: int = 3) 
         for _ in range(repeat):
             outside.clone()
         outside_clone_time += process_time() - start
+        rng = random.Random(seed)
+        start = process_time()
+        for _ in range(repeat):
+            outside.resample(0, rng)
+        resample_time += process_time() - start
+        start = process_time()
+        for _ in range(repeat):
+            outside.resample(0, rng).is_terminal()
+        resample_use_time += process_time() - start
+        start = process_time()
+        for _ in range(repeat):
+            outside.observation(0)
+        observation_time += process_time() - start
     turn = turn_time / turns * 1e6
     fork = fork_time / (games * repeat) * 1e6
     save_restore = copy_time / (games * repeat) * 1e6
@@ -154,6 +173,9 @@ def measure(edition: str, players: int, games: int, repeat: int, best: int = 3) 
         "clone_us": round(clone_time / (games * repeat) * 1e6, 2),
         "clone_outside_us": round(outside_clone_time / (games * repeat) * 1e6, 2),
         "clone_first_use_us": round(first_use_time / (games * repeat) * 1e6, 2),
+        "resample_us": round(resample_time / (games * repeat) * 1e6, 2),
+        "resample_first_use_us": round(resample_use_time / (games * repeat) * 1e6, 2),
+        "observation_us": round(observation_time / (games * repeat) * 1e6, 2),
         "asked_per_driven": round(asked_time / driven_time, 2),
         "stepped_per_driven": round(stepped_time / driven_time, 2),
         "stepped_per_asked": round(stepped_time / asked_time, 2),
@@ -180,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  State.clone        {figures['clone_us']:9.2f}   seeded")
         print(f"  State.clone        {figures['clone_outside_us']:9.2f}   chance from outside")
         print(f"  clone + first use  {figures['clone_first_use_us']:9.2f}")
+        print(f"  State.resample     {figures['resample_us']:9.2f}   chance from outside")
+        print(f"  resample + use     {figures['resample_first_use_us']:9.2f}")
+        print(f"  State.observation  {figures['observation_us']:9.2f}")
         print(f"  driven, bot asked  {figures['asked_per_driven']:9.2f} x driven (bots folded)")
         print(
             f"  stepped game       {figures['stepped_per_driven']:9.2f} x driven (bots folded), "

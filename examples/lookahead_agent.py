@@ -1,11 +1,13 @@
 """A tiny look-ahead agent on the stepped interface (docs/state.md).
 
 Seat 0 weighs each option of every decision it faces by playing the game on
-a few turns from a clone of the state (heuristic bots answering, dice drawn
+a few turns from a resample of the state (heuristic bots answering, dice drawn
 from its own generator) and takes the option whose rollouts leave it the
 best score against its best opponent. The other seats, and seat 0's bids,
 are the heuristic bot. Chance is answered outside the state (no seed), so a
-clone cannot know the real dice.
+rollout cannot know the real dice, and each rollout starts from a resample
+of the state (the decks' unseen cards in an order drawn again), so it cannot
+know the real order of the decks either.
 
     python examples/lookahead_agent.py [EDITION] [TURNS]
 """
@@ -55,7 +57,7 @@ def look_ahead(
     for action in state.legal_actions():
         margin = 0
         for _ in range(samples):
-            child = state.clone()
+            child = state.resample(seat, rng)
             child.apply(action)
             scores = play_on(child, turns, rng).scores()
             rivals = [s for other, s in enumerate(scores) if other != seat]

@@ -452,11 +452,13 @@ def new_state(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     turn_limit: int | None = None,
+    draws: bool = False,
 ) -> State:
     """Return a State, a game the caller steps request by request and clones (docs/state.md).
 
     With a `seed`, dice and shuffles are answered inside, as `new_game(..., seed=seed)` throws them;
-    with None, each is a chance request the caller answers (`apply_chance`).
+    with None, each is a chance request the caller answers (`apply_chance`); with `draws` too, a shuffle
+    asks nothing and each card then drawn from the shuffled cards is a chance request (a DrawRequest).
 
     Example:
 
@@ -469,8 +471,9 @@ def new_state(
     :param options: option values by option name (ignored for a Program).
     :param seed: the seed of the dice and shuffles, or None to be asked for each.
     :param turn_limit: the turns after which the game stops (default: the rules').
+    :param draws: present shuffles as draws (seed None only; docs/state.md, "Shuffles as draws").
     :returns: the state before the first request.
-    :raises UsageError: the rules are not for that many players.
+    :raises UsageError: the rules are not for that many players, or `draws` is asked with a seed.
     """
     from .checking.loader import load
     from .compiling.compiler import compile_ruleset
@@ -480,7 +483,7 @@ def new_state(
     if isinstance(rules, str):
         rules = load(rules)
     program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
-    return new_program_state(program, players, seed, turn_limit)
+    return new_program_state(program, players, seed, turn_limit, draws)
 
 
 def env(

@@ -163,3 +163,4 @@ def test_the_fork_benchmark_runs_and_reports_each_figure(capsys):
     assert all(figures[key] > 0 for key in ("turn_us", "fork_us", "save_restore_us"))
     stepped = ("clone_us", "clone_outside_us", "clone_first_use_us", "stepped_per_driven", "stepped_per_asked")
     assert all(figures[key] > 0 for key in stepped)
+    assert all(figures[key] > 0 for key in ("resample_us", "resample_first_use_us", "observation_us"))

@@ -335,3 +335,39 @@ def test_a_simulated_game_takes_players_themselves_and_keeps_the_dice():
 def test_a_searcher_says_its_spec():
     assert MCTSAgent(12).describe() == "mcts:12" and MCTSAgent(seconds=1.5).describe() == "mcts:1.5s"
     assert RolloutAgent(3).describe() == "rollout:3" and CallableAgent(bot_answer).describe() == "bot_answer"
+
+
+# ------------------------------------------------------------ hidden deck order
+RIGGED = "tests/data/rigged-gamble.lg"
+
+
+def rigged_gamble() -> ld.State:
+    """Return a state of tests/data/rigged-gamble.lg (no seed) at the first player's gamble, the Fortune deck
+    shuffled (rule setting_up) with the Jackpot on top."""
+    prog = ld.compile_rules(ld.load_edition(RIGGED))
+    state = ld.new_state(prog, players=2)
+    request = state.request()
+    deck = state.game.decks["fortune"]
+    state.apply_chance(sorted(range(request.size), key=lambda i: prog.card_names[deck[i]] != "jackpot"))
+    assert isinstance(state.request(), DecisionRequest) and state.request().names == ("draw", "safe")
+    return state
+
+
+@pytest.mark.parametrize("make", [lambda: MCTSAgent(64, seed=1), lambda: RolloutAgent(16, seed=1)])
+def test_a_searcher_does_not_play_on_the_true_order_of_a_shuffled_deck(make, monkeypatch):
+    # rigged-gamble (test file), rule gamble: drawing is worth less than the sure 50 unless one knows the
+    # Jackpot (1 card in 10) is on top, as it is here. A searcher that sees what its seat sees takes the
+    # 50; one that reads the true order (resample not drawing again: the old searchers) draws
+    state = rigged_gamble()
+    assert make().act(state.clone()) == 1
+    monkeypatch.setattr(ld.State, "resample", lambda self, player, rng: self.clone())
+    assert make().act(state.clone()) == 0
+
+
+def test_a_searcher_on_shuffles_as_draws_weighs_the_draw_by_its_probabilities():
+    # rigged-gamble (test file), rule gamble, the state made with draws=True: no order of the deck exists
+    # to read, the draw is a chance node (Jackpot 1/10, Bust 9/10), and the search takes the sure 50
+    prog = ld.compile_rules(ld.load_edition(RIGGED))
+    state = ld.new_state(prog, players=2, draws=True)
+    assert MCTSAgent(64, seed=1).act(state.clone()) == 1
+    assert RolloutAgent(16, seed=1).act(state.clone()) == 1

@@ -1,22 +1,24 @@
 """Agents stage: players that search the stepped game (engine/state.py; docs/search.md).
 
-A `StateAgent` answers from a `State`, not from a Game mid-turn: it clones the state, tries answers on the
-clones, plays them on and weighs what comes of them. Two are here, both for any rule file (they see
-only the state's public interface: requests with labelled options and hints, legal actions, chance
-outcomes and scores):
+A `StateAgent` answers from a `State`, not from a Game mid-turn: it resamples the state (a clone with
+what its seat cannot see drawn again), tries answers on the resamples, plays them on and weighs what
+comes of them. Two are here, both for any rule file (they see only the state's public interface:
+requests with labelled options and hints, legal actions, chance outcomes, scores and `resample`):
 
 - `RolloutAgent`, the cheap middle rung: every candidate answer is played on a few times by heuristic
   bots to a horizon, and the answer whose rollouts leave its seat best off is taken (a one-ply
   expectimax whose expectations are estimated by sampling).
-- `MCTSAgent`: UCT over the stepped interface, one value per seat backed up through every node
-  (max^n), chance nodes answered by their exact probabilities when the state can list them and by
-  sampling when it cannot, rollouts by the heuristic bot or by random play.
+- `MCTSAgent`: information-set UCT over the stepped interface (one determinisation an iteration), one
+  value per seat backed up through every node (max^n), chance nodes answered by their exact
+  probabilities when the state can list them and by sampling when it cannot, rollouts by the heuristic
+  bot or by random play.
 
-What a searcher can see: everything in the state it is handed. Played by `play_stepped` (stepped.py),
-that state has no seed, so the searcher answers every throw and shuffle of its look-ahead from its own
-generator and cannot know the real dice. The order a deck was shuffled into is part of the state,
-though: until the state can hide it (`observation`/`resample`, issue 29), a searcher that reads the
-pending deck order through its clones plays on the true order. docs/search.md says so.
+What a searcher can see: what its seat observes (`State.observation`). Played by `play_stepped`
+(stepped.py), the state it is handed has no seed, so it answers every throw and shuffle of its
+look-ahead from its own generator and cannot know the real dice. The state does hold the real order of
+each shuffled deck, which no player has seen: both searchers look ahead only from `State.resample` of
+it, a clone in which those orders are drawn again at random (a determinisation of the seat's
+information set, drawn afresh for every rollout or iteration), so no look-ahead plays on the true order.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import UsageError
 from ..engine.state import State
-from ..program.requests import BidRequest, DecisionRequest, DiceRequest
+from ..program.requests import BidRequest, DecisionRequest, DiceRequest, ShuffleRequest
 from . import HeuristicAgent
 
 if TYPE_CHECKING:
@@ -147,8 +149,10 @@ def _check_policy(policy: str) -> None:
 
 class RolloutAgent(StateAgent):
     """Flat Monte Carlo: every candidate answer is played on `rollouts` times to `horizon` turns by the
-    rollout policy, the same `rollouts` dice sequences for every candidate (common random numbers); the
-    answer with the best mean value (`values`) for its seat is taken, the heuristic bot's on a tie.
+    rollout policy, each rollout from a `State.resample` of the state for its seat (what the seat cannot
+    see drawn again), the same `rollouts` resamples and dice sequences for every candidate (common random
+    numbers); the answer with the best mean value (`values`) for its seat is taken, the heuristic bot's on
+    a tie.
 
     :param rollouts: rollouts per candidate answer (the budget).
     :param horizon: turns each rollout plays on (default: one round of the table).
@@ -181,41 +185,52 @@ class RolloutAgent(StateAgent):
         for action in options:
             total = 0.0
             for s in seeds:
-                child = state.clone()
+                rng = random.Random(s)
+                child = state.resample(seat, rng)  # the same hidden orders and dice for every answer
                 child.apply(action)
-                total += values(rollout(child, horizon, random.Random(s), self.policy))[seat]
+                total += values(rollout(child, horizon, rng, self.policy))[seat]
             if total > best_value:
                 best, best_value = action, total
         return best
 
 
 class _Node:
-    """A node of the search tree: the state reached, its visits and every seat's summed value."""
+    """A node of the search tree, reached by a sequence of answers and chance outcomes from the root: its
+    visits, every seat's summed value, its children (a decision's or bid's by the answer, a chance
+    request's by ("chance", outcome)) and, at a chance request, the request and its listed outcomes."""
 
-    __slots__ = ("children", "first", "outcomes", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "listed", "totals", "visits")
 
-    def __init__(self, state: State, players: int) -> None:
-        self.state = state
+    def __init__(self, players: int) -> None:
         self.visits = 0
         self.totals = [0.0] * players
         self.children: dict[Any, _Node] = {}
-        self.untried: list[Action] | None = None  # a decision's answers not tried yet
-        self.first: Action = None  # the heuristic bot's answer (candidates() puts it first)
-        self.outcomes: tuple[list, list[float]] | None = None  # a listed chance request's outcomes, weights
+        self.listed: tuple[Any, list, list[float]] | None = None  # (request, outcomes, weights)
+
+    def outcomes(self, state: State) -> tuple[list, list[float]]:
+        """Return the outcomes of the state's chance request and their weights (`_listed`), kept while the
+        request is the same (another determinisation may reach another request here)."""
+        request = state.request()
+        if self.listed is None or self.listed[0] != request:
+            self.listed = (request, *_listed(state))
+        return self.listed[1], self.listed[2]
 
 
 class MCTSAgent(StateAgent):
-    """Monte Carlo tree search (UCT) over the stepped game, one value per seat backed up (max^n).
+    """Information-set Monte Carlo tree search (UCT) over the stepped game, one value per seat backed up
+    (max^n).
 
-    Every iteration walks down from the pending request: a seat's node tries each candidate answer
-    (`candidates`) once, the heuristic bot's first, then takes the child best for that seat by PUCT (its
-    mean value plus `exploration * prior * sqrt(N) / (1 + n)`, the heuristic bot's answer having the prior
-    `bot_prior` and the others sharing the rest, so that a small budget strays from the bot only on
-    evidence); a chance node draws an outcome with its exact
-    probability (`State.chance_outcomes`) and keeps a child per outcome, or, past MAX_CHANCE_CHILDREN
-    outcomes (a large shuffle), draws one with `sample_chance` and plays on from there without growing
-    the tree. A new node is played on by the rollout policy for `horizon` turns and scored by `values`.
-    The answer taken is the most visited child of the root.
+    Every iteration first draws a determinisation: `State.resample` of the state for the acting seat,
+    in which the deck orders nobody has seen are drawn again (so the search never plays on the true
+    order). It then walks down the tree from the root, applying to that determinisation: a seat's node
+    tries each candidate answer (`candidates`, worked out in the determinisation) once, the heuristic
+    bot's first, then takes the child best for that seat by PUCT (its mean value plus
+    `exploration * prior * sqrt(N) / (1 + n)`, the heuristic bot's answer having the prior `bot_prior` and
+    the other candidates sharing the rest, so that a small budget strays from the bot only on evidence); a
+    chance node draws an outcome with its exact probability (`State.chance_outcomes`) and keeps a child
+    per outcome, or, past MAX_CHANCE_CHILDREN outcomes (a large shuffle), draws one with `sample_chance`
+    and plays on from there without growing the tree. A new node is played on by the rollout policy for
+    `horizon` turns and scored by `values`. The answer taken is the most visited child of the root.
 
     :param iterations: iterations per decision (the budget), unless `seconds` is given.
     :param seconds: a time budget per decision instead (at least one iteration; not reproducible).
@@ -260,13 +275,13 @@ class MCTSAgent(StateAgent):
         if len(options) == 1:
             return options[0]
         n = state.game.n
+        seat = state.current_player()
         horizon = self.horizon or n
-        root = _Node(state.clone(), n)
-        root.untried, root.first = list(options), options[0]
+        root = _Node(n)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:
-            self._iterate(root, n, horizon)
+            self._iterate(root, state.resample(seat, self.rng), n, horizon)
             done += 1
             if deadline is not None:
                 if time.perf_counter() >= deadline:
@@ -275,51 +290,43 @@ class MCTSAgent(StateAgent):
                 break
         self.last_visits = {action: child.visits for action, child in root.children.items()}
         # most visited; a tie goes to the better mean for the seat, then to the earlier candidate
-        seat = state.current_player()
         ranked = sorted(
             root.children.items(),
             key=lambda kv: (kv[1].visits, kv[1].totals[seat] / kv[1].visits, -options.index(kv[0])),
         )
         return ranked[-1][0]
 
-    def _iterate(self, root: _Node, players: int, horizon: int) -> None:
-        """Run one iteration: select, expand one node, play it on, and back the values up the path."""
+    def _iterate(self, root: _Node, world: State, players: int, horizon: int) -> None:
+        """Run one iteration on `world`, a determinisation of the root's state (changed in place): select,
+        expand one node, play it on, and back the values up the path."""
         rng = self.rng
         node, path = root, [root]
-        leaf: State | None = None
-        while leaf is None:
-            state = node.state
-            if state.is_terminal():
-                leaf = state
-            elif state.is_chance():
-                if node.outcomes is None:
-                    node.outcomes = _listed(state)
-                listed, weights = node.outcomes
+        while not world.is_terminal():
+            if world.is_chance():
+                listed, weights = node.outcomes(world)
                 if not listed:  # too many outcomes to keep a child each: play on from a fresh draw
-                    leaf = state.clone()
-                    leaf.apply_chance(leaf.sample_chance(rng))
+                    world.apply_chance(world.sample_chance(rng))
                     break
                 outcome = rng.choices(listed, weights)[0]
-                key = tuple(outcome)
+                world.apply_chance(outcome)
+                key: Any = ("chance", tuple(outcome) if isinstance(outcome, list) else outcome)
                 child = node.children.get(key)
                 if child is None:
-                    child = node.children[key] = _Node(_after(state, outcome, chance=True), players)
-                    leaf = child.state
-                path.append(child)
-                node = child
+                    path.append(node.children.setdefault(key, _Node(players)))
+                    break
             else:
-                if node.untried is None:
-                    node.untried = candidates(state)
-                    node.first = node.untried[0]
-                if node.untried:
-                    action = node.untried.pop(0)
-                    child = node.children[action] = _Node(_after(state, action), players)
-                    path.append(child)
-                    leaf = child.state
-                else:
-                    node = self._select(node, state.current_player())
-                    path.append(node)
-        end = leaf if leaf.is_terminal() else rollout(leaf.clone(), horizon, rng, self.policy)
+                options = candidates(world)
+                untried = [a for a in options if a not in node.children]
+                if untried:
+                    world.apply(untried[0])
+                    path.append(node.children.setdefault(untried[0], _Node(players)))
+                    break
+                action = self._select(node, world.current_player(), options)
+                world.apply(action)
+                child = node.children[action]
+            path.append(child)
+            node = child
+        end = world if world.is_terminal() else rollout(world, horizon, rng, self.policy)
         result = values(end)
         for visited in path:
             visited.visits += 1
@@ -327,42 +334,38 @@ class MCTSAgent(StateAgent):
             for seat in range(players):
                 totals[seat] += result[seat]
 
-    def _select(self, node: _Node, seat: int) -> _Node:
-        """Return the child of a seat's node with the best score for that seat (the first on a tie): its
-        mean value plus `exploration * prior * sqrt(N) / (1 + n)`, the prior `bot_prior` for the heuristic
-        bot's answer and the rest shared by the others (PUCT with the bot as the prior policy)."""
+    def _select(self, node: _Node, seat: int, options: list[Action]) -> Action:
+        """Return the candidate answer (of `options`, all tried at this node) with the best score for the
+        seat (the first on a tie): its child's mean value plus `exploration * prior * sqrt(N) / (1 + n)`,
+        the prior `bot_prior` for the heuristic bot's answer (`options[0]`) and the rest shared by the
+        others (PUCT with the bot as the prior policy)."""
         c, w = self.exploration, self.bot_prior
-        others = max(1, len(node.children) - 1)
+        others = max(1, len(options) - 1)
         root_n = math.sqrt(node.visits)
-        best, best_score = None, -math.inf
-        for action, child in node.children.items():
-            prior = w if action == node.first else (1 - w) / others
+        best, best_score = options[0], -math.inf
+        for action in options:
+            child = node.children[action]
+            prior = w if action == options[0] else (1 - w) / others
             score = child.totals[seat] / child.visits + c * prior * root_n / (1 + child.visits)
             if score > best_score:
-                best, best_score = child, score
-        return best  # type: ignore[return-value]
+                best, best_score = action, score
+        return best
 
 
 def _listed(state: State) -> tuple[list, list[float]]:
     """Return a chance request's outcomes and their probabilities, or two empty lists when it has more
     than MAX_CHANCE_CHILDREN outcomes (or too many to list)."""
     request = state.request()
-    # a shuffle's orders are size!
-    count = request.sides**request.count if isinstance(request, DiceRequest) else math.factorial(request.size)  # type: ignore[union-attr]
+    if isinstance(request, DiceRequest):
+        count = request.sides**request.count
+    elif isinstance(request, ShuffleRequest):
+        count = math.factorial(request.size)  # a shuffle's orders
+    else:  # a draw's cards (copies counted once, but no more than the cards)
+        count = len(request.cards)  # type: ignore[union-attr]
     if count > MAX_CHANCE_CHILDREN:
         return [], []
     pairs = state.chance_outcomes()
     return [o for o, _ in pairs], [float(p) for _, p in pairs]
-
-
-def _after(state: State, answer: Any, chance: bool = False) -> State:
-    """Return a clone of `state` with `answer` applied (a chance outcome when `chance`)."""
-    child = state.clone()
-    if chance:
-        child.apply_chance(answer)
-    else:
-        child.apply(answer)
-    return child
 
 
 def answer_seat(agent: Any, state: State) -> Action:

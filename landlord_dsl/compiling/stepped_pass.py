@@ -5,7 +5,8 @@ for a seat, or a throw or a shuffle when no seed answers chance. This pass makes
 It rewrites the Python syntax tree of the generated module (after `read_game_lists_once`, keeping its
 line numbers, so `Program.line_table` still locates an error) so that
 
-* every call of an engine method that may ask (`g.choose`, `g.auction`, `g.draw`, the moves, loans)
+* every call of an engine method that may ask (`g.choose`, `g.auction`, `g.draw`, `g.deal`, the moves,
+  loans)
   becomes `(yield from g.<method>_s(...))`, the method's generator twin (engine/stepping.py);
 * a throw or a shuffle stays the driven call when the game answers chance inside (a seed), and is
   `yield from g.<method>_s(...)` otherwise;
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from ..program.compiled import Program
 
 # Engine methods that may ask (each has a generator twin NAME_s in engine/stepping.py).
-ASKING = frozenset({"choose", "auction", "draw", "advance", "move_steps", "move_to", "borrow", "repay_loans"})
+ASKING = frozenset({"choose", "auction", "draw", "deal", "advance", "move_steps", "move_to", "borrow", "repay_loans"})
 # Chance: answered inside by a seed (the driven call), or asked (NAME_s).
 CHANCE = frozenset({"roll", "shuffle", "roll_set"})
 # Payments: a quick path NAME_q that returns SLOW when the payer is short, else `transfer_s`.
@@ -506,6 +507,20 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
     return pyast.fix_missing_locations(tree), generators
 
 
+def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:
+    """Return the decks whose order the generated code reads (a call of the `cards_in` builtin with the
+    deck's name; every deck if one names its deck otherwise)."""
+    read: set[str] = set()
+    builtin = f"{Prefix.BUILTIN}cards_in"
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == builtin:
+            deck = node.args[1] if len(node.args) == 2 else None
+            if not (isinstance(deck, pyast.Constant) and isinstance(deck.value, str)):
+                return frozenset(decks)
+            read.add(deck.value)
+    return frozenset(read)
+
+
 def build_stepped(
     program: Program, source: str, namespace: dict[str, Any], filename: str, optimize: bool, keyed: bool = False
 ) -> Any:
@@ -532,4 +547,5 @@ def build_stepped(
         on_pass=[twin(f) for f in program.on_pass],
         card_effects=[twin(f) for f in program.card_effects],
         trigger_bodies=[twin(body) for _, _, body, _ in program.triggers],
+        decks_read=decks_read(tree, list(program.deck_cards)),
     )

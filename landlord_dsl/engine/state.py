@@ -24,8 +24,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError, UsageError
-from ..program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
+from ..program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, SeededChance, ShuffleRequest
 from .game import RULE_FAILURES, Game
+from .hidden import Observation, Redrawn, observe, redraw
 from .stepping import SteppedGame
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ MAX_LISTED_SHUFFLE = 8
 # clone of a state far from its base replays at most this many turns.
 REBASE_TURNS = 16
 
-Request = DecisionRequest | BidRequest | DiceRequest | ShuffleRequest
+Request = DecisionRequest | BidRequest | DiceRequest | ShuffleRequest | DrawRequest
+_CHANCE_REQUESTS = (DiceRequest, ShuffleRequest, DrawRequest)
 
 
 class _Outside:
@@ -91,15 +93,23 @@ class State:
     :param players: seats.
     :param seed: the seed of the dice and shuffles, or None to be asked for each (`apply_chance`).
     :param turn_limit: the turns after which the game stops (default: the rules').
-    :raises UsageError: the rules are not for that many players.
+    :param draws: present shuffles as draws (without a seed only): a shuffle asks nothing, and each card
+        taken from the top of a deck's shuffled cards is a chance request (a DrawRequest) for one of
+        them; a deck whose order the rules read (`cards_in`) is still shuffled by one ShuffleRequest.
+    :raises UsageError: the rules are not for that many players, or `draws` is asked with a seed.
     """
 
     __slots__ = ("_base", "_game", "_mark", "_pending", "_prefix", "_replaying", "_run", "_sent", "_turns")
 
-    def __init__(self, program: Program, players: int, seed: int | None, turn_limit: int | None = None) -> None:
+    def __init__(
+        self, program: Program, players: int, seed: int | None, turn_limit: int | None = None, draws: bool = False
+    ) -> None:
         inside = seed is not None
+        if draws and inside:
+            raise UsageError("a seeded state answers its shuffles inside: draws=True needs seed=None")
         chance = SeededChance(seed) if seed is not None else _OUTSIDE
-        base = SteppedGame(program, [None] * players, chance, inside, turn_limit)
+        deferred = frozenset(program.deck_cards) - program.stepped().decks_read if draws else frozenset()
+        base = SteppedGame(program, [None] * players, chance, inside, turn_limit, deferred)
         self._base: SteppedGame = base
         self._prefix: list[Any] = []
         self._game: SteppedGame | None = None  # the game played, once this state has been read
@@ -182,7 +192,10 @@ class State:
                 self._start(game)
                 for answer in self._prefix:
                     self._sent += 1
-                    self._go(answer)
+                    if type(answer) is Redrawn:  # (drawn again by `resample` where the game then stood)
+                        answer.apply(game)
+                    else:
+                        self._go(answer)
             finally:
                 self._replaying = False
         return game
@@ -208,7 +221,11 @@ class State:
                     break
                 item = next(run)
             else:
-                item = run.send(next(answers))
+                answer = next(answers)
+                while type(answer) is Redrawn:
+                    answer.apply(game)
+                    answer = next(answers)
+                item = run.send(answer)
         run.close()
         self._base, self._prefix = game, self._prefix[self._mark :]
         self._sent -= self._mark
@@ -222,10 +239,11 @@ class State:
         return self._pending is None
 
     def is_chance(self) -> bool:
-        """Return True if the pending request is a chance request (dice or a shuffle), answered by `apply_chance`."""
+        """Return True if the pending request is a chance request (dice, a shuffle or a draw), answered by
+        `apply_chance`."""
         if self._game is None:
             self._live()
-        return isinstance(self._pending, (DiceRequest, ShuffleRequest))
+        return isinstance(self._pending, _CHANCE_REQUESTS)
 
     def current_player(self) -> int:
         """Return the seat (0-based) whose decision or bid is pending, CHANCE (-1) at a chance request,
@@ -241,7 +259,7 @@ class State:
 
     def request(self) -> Request | None:
         """Return the pending request: a DecisionRequest or BidRequest (what an Agent is handed), a
-        DiceRequest or ShuffleRequest at a chance node, or None when the game is over."""
+        DiceRequest, ShuffleRequest or DrawRequest at a chance node, or None when the game is over."""
         if self._game is None:
             self._live()
         return self._pending
@@ -261,8 +279,9 @@ class State:
     def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
         """Return every outcome of the pending chance request with its exact probability: each throw (a
         tuple of faces, 1 to sides) of a dice request; each order (a permutation, as a ShuffleRequest's
-        answer) of a shuffle of at most MAX_LISTED_SHUFFLE cards. A larger shuffle raises UsageError:
-        answer it with a permutation of your own (`sample_chance`)."""
+        answer) of a shuffle of at most MAX_LISTED_SHUFFLE cards; each card a DrawRequest may draw, copies
+        of one card (the same name) listed once, by the first of them, with their count over the cards
+        left. A larger shuffle raises UsageError: answer it with a permutation of your own (`sample_chance`)."""
         if self._game is None:
             self._live()
         pending = self._pending
@@ -277,11 +296,20 @@ class State:
                 )
             p = Fraction(1, math.factorial(pending.size))
             return [(list(order), p) for order in itertools.permutations(range(pending.size))]
+        if isinstance(pending, DrawRequest):
+            names = self._base.prog.card_names
+            first: dict[str, int] = {}
+            copies: dict[str, int] = {}
+            for card in pending.cards:
+                first.setdefault(names[card], card)
+                copies[names[card]] = copies.get(names[card], 0) + 1
+            left = len(pending.cards)
+            return [(card, Fraction(copies[name], left)) for name, card in first.items()]
         raise UsageError("no chance request is pending (is_chance() is False)")
 
     def sample_chance(self, rng: random.Random) -> Any:
         """Return an outcome of the pending chance request drawn with `rng` (uniform, as the dice and the
-        shuffle are): a throw, or a permutation of the deck."""
+        shuffle are): a throw, a permutation of the deck, or the card drawn."""
         if self._game is None:
             self._live()
         pending = self._pending
@@ -291,6 +319,8 @@ class State:
             order = list(range(pending.size))
             rng.shuffle(order)
             return order
+        if isinstance(pending, DrawRequest):
+            return pending.cards[rng.randrange(len(pending.cards))]
         raise UsageError("no chance request is pending (is_chance() is False)")
 
     # ---------------------------------------------------------------- answering
@@ -329,18 +359,19 @@ class State:
             raise
         self._play_on(True)
 
-    def apply_chance(self, outcome: Sequence[int]) -> None:
-        """Answer the pending chance request: a throw (one face, 1 to sides, a die) or a shuffle's order
-        (a permutation of range(size)); returns nothing. Anything else raises UsageError.
+    def apply_chance(self, outcome: Sequence[int] | int) -> None:
+        """Answer the pending chance request: a throw (one face, 1 to sides, a die), a shuffle's order
+        (a permutation of range(size)) or the card drawn (one of the DrawRequest's cards); returns nothing.
+        Anything else raises UsageError.
 
-        :param outcome: the faces thrown, or the deck's new order.
+        :param outcome: the faces thrown, the deck's new order, or the card drawn.
         :raises UsageError: the outcome does not fit the request, or no chance request is pending.
         """
         if self._game is None:
             self._live()
         pending = self._pending
         if isinstance(pending, DiceRequest):
-            throw = tuple(outcome)
+            throw = tuple(outcome)  # type: ignore[arg-type]
             if len(throw) != pending.count or not all(type(f) is int and 1 <= f <= pending.sides for f in throw):
                 raise UsageError(
                     f"{outcome!r} is not a throw of {pending.count} dice of {pending.sides} faces "
@@ -348,10 +379,14 @@ class State:
                 )
             self._answer(throw)
         elif isinstance(pending, ShuffleRequest):
-            order = list(outcome)
+            order = list(outcome)  # type: ignore[arg-type]
             if sorted(order) != list(range(pending.size)):
                 raise UsageError(f"{outcome!r} is not an order of the {pending.size} cards of {pending.deck}")
             self._answer(order)
+        elif isinstance(pending, DrawRequest):
+            if type(outcome) is not int or outcome not in pending.cards:
+                raise UsageError(f"{outcome!r} is not one of the cards {pending.deck} may draw ({list(pending.cards)})")
+            self._answer(outcome)
         else:
             raise UsageError("no chance request is pending (is_chance() is False): use apply")
 
@@ -375,6 +410,38 @@ class State:
     def scores(self) -> tuple[int, ...]:
         """Return every seat's score now, by the rules' score formula (Game.scores)."""
         return self._live().scores()
+
+    # --------------------------------------------------------- what a player sees
+    def observation(self, player: int) -> Observation:
+        """Return what seat `player` may see now (an `Observation`): the game's public state, his own
+        pending decision or bid, and of each deck the cards whose place he saw and, as a set, the cards
+        whose order nobody has seen.
+
+        :raises UsageError: `player` is not a seat of the game.
+        """
+        game = self._check_seat(player)
+        return observe(game, self.current_player(), self._pending, player)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """Return a clone in which what seat `player` cannot see is drawn again with `rng` (and nothing
+        else): the order of every deck's cards that nobody has seen, uniformly, and, in a seeded state,
+        the generator's state (so the dice to come). The clone's `observation(player)` is this state's.
+
+        :raises UsageError: `player` is not a seat of the game.
+        """
+        game = self._check_seat(player)
+        other = self.clone()
+        drawn = redraw(game, rng)
+        if drawn is not None:
+            other._prefix.append(drawn)
+        return other
+
+    def _check_seat(self, player: int) -> SteppedGame:
+        """Return the game played, after checking that `player` is one of its seats (else UsageError)."""
+        game = self._live()
+        if type(player) is not int or not 0 <= player < game.n:
+            raise UsageError(f"{player!r} is not a seat of this game (0 to {game.n - 1})")
+        return game
 
     # ----------------------------------------------------------------- copying
     def clone(self) -> State:
@@ -445,10 +512,13 @@ def _unpickled(program: Program, attributes: dict[str, Any], prefix: list[Any]) 
     return state
 
 
-def new_state(program: Program, players: int, seed: int | None = None, turn_limit: int | None = None) -> State:
+def new_state(
+    program: Program, players: int, seed: int | None = None, turn_limit: int | None = None, draws: bool = False
+) -> State:
     """Return a State at the first request of a new game of `program` between `players` seats.
 
     With a `seed`, dice and shuffles are answered inside the state, exactly as `Game(seed=seed)` throws
-    them; with None, every throw and shuffle is a chance request for the caller.
+    them; with None, every throw and shuffle is a chance request for the caller, or, with `draws`, every
+    throw and every card drawn from a deck's shuffled cards (State's `draws`).
     """
-    return State(program, players, seed, turn_limit)  # (Game refuses a number of seats the rules do not allow)
+    return State(program, players, seed, turn_limit, draws)  # (Game refuses a number of seats the rules do not allow)

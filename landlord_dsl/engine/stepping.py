@@ -5,7 +5,8 @@ which every generated function that may ask is a generator. Each engine method t
 generator twin, NAME_s, which does what NAME does but, where NAME would ask a seat's agent or the chance
 source, yields the request and goes on with the answer it is sent: a DecisionRequest or a BidRequest
 for a seat whose agent is None, a DiceRequest or a ShuffleRequest unless `chance_inside` (then the
-game's own chance source answers, as in driven play). Everything else is the driven `Game`'s own code,
+game's own chance source answers, as in driven play), and a DrawRequest where a card is taken from the
+top of a deck whose shuffle is presented as draws (`deferred`). Everything else is the driven `Game`'s own code,
 so a stepped game and a driven one given the same answers log the same events.
 
 A game of the keyed stepped compilation (`keyed`, the exact analysis's; compiling/stepped_pass.py) also
@@ -18,13 +19,21 @@ position, after which the twin does nothing, clears its depth instead.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from typing import Any
+from typing import Any, Self
 
 from ..core.span import Span
 from ..language.limits import MAX_INT, shown
 from ..program.compiled import OPAQUE, SLOW, Program, SteppedProgram
 from ..program.control import MAX_NESTING, MAX_TRIGGER_REPEATS, EndGame, EndTurn
-from ..program.requests import DONE, BidRequest, ChanceSource, ChoiceSite, DecisionRequest, ShuffleRequest
+from ..program.requests import (
+    DONE,
+    BidRequest,
+    ChanceSource,
+    ChoiceSite,
+    DecisionRequest,
+    DrawRequest,
+    ShuffleRequest,
+)
 from .decisions import _FIRST_REFUSAL, _LOAN
 from .game import Agent, Game
 
@@ -40,6 +49,8 @@ class SteppedGame(Game):
     :param chance: the chance source, used when `chance_inside`.
     :param chance_inside: True to answer throws and shuffles with `chance`; False to yield them.
     :param turn_limit: the turns after which the game stops (default: the rules').
+    :param deferred: the decks whose shuffles are presented as draws: a shuffle leaves their order undrawn,
+        and each card taken from the top of the shuffled cards is asked (a DrawRequest).
     """
 
     # True in a game of the keyed stepped compilation, which lays out continuation keys in `kstack`
@@ -53,9 +64,15 @@ class SteppedGame(Game):
         chance_inside: bool,
         turn_limit: int | None = None,
         keyed: bool = False,
+        deferred: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(program, agents, chance=chance, turn_limit=turn_limit)  # type: ignore[arg-type]
         self.chance_inside = chance_inside
+        self.deferred = deferred
+        # How many cards at the top of each deck lie in an order no player has seen: a shuffle's cards not
+        # drawn, dealt or taken out by name since (State.observation, State.resample). Cards put under a
+        # deck go below them, where every player saw them go.
+        self.unseen: dict[str, int] = dict.fromkeys(self.decks, 0)
         if keyed:
             self.keyed = True
             self.kstack: list[tuple] = []
@@ -66,6 +83,12 @@ class SteppedGame(Game):
         the generator the keyed code then runs (`yield from g._keyed(CALL, depth, entry)`)."""
         self.kstack[depth:] = (entry,)
         return call
+
+    def fork(self, agents: Sequence[Agent] | None = None) -> Self:
+        """`Game.fork`, with the count of unseen cards of each deck copied too."""
+        other = super().fork(agents)
+        other.unseen = dict(self.unseen)
+        return other
 
     def take_program(self, stepped: SteppedProgram) -> None:
         """Run the stepped compilation `stepped` of this game's Program (its entry points by the engine's lists)."""
@@ -176,6 +199,11 @@ class SteppedGame(Game):
         self.show_set(k, faces)
         self.log.append(("throw", self.turn, self.actor if seat is None else seat, request.dice, faces, self.rule))
 
+    def shuffle(self, deck: str) -> None:
+        """`Game.shuffle`, after which no player has seen the order of any card of the deck."""
+        super().shuffle(deck)
+        self.unseen[deck] = len(self.decks[deck])
+
     def shuffle_s(self, deck: str) -> Steps:
         """`shuffle`, the order asked by yielding a ShuffleRequest unless `chance_inside`."""
         if self.chance_inside:
@@ -184,9 +212,55 @@ class SteppedGame(Game):
         cards = self.decks[deck]
         if self.keyed:
             self.kstack[len(self.kstack) :] = (("shuffle", deck),)
-        order = yield ShuffleRequest(deck, len(cards))
-        cards[:] = [cards[i] for i in order]
+        if deck not in self.deferred:
+            order = yield ShuffleRequest(deck, len(cards))
+            cards[:] = [cards[i] for i in order]
+        # (a deferred deck's cards keep their places until each is drawn: their order is not drawn yet)
+        self.unseen[deck] = len(cards)
         self.log.append(("shuffle", self.turn, deck, self.rule))
+
+    def reveal_s(self, deck: str) -> Steps:
+        """Before a card is taken from the top of a deferred deck whose top cards are shuffled and undrawn,
+        ask which of them it is (a DrawRequest; none when one is left) and put it on top."""
+        count = self.unseen[deck]
+        if count < 2 or deck not in self.deferred:
+            return
+        cards = self.decks[deck]
+        card = yield DrawRequest(deck, tuple(sorted(cards[:count])))
+        where = cards.index(card)
+        cards[0], cards[where] = card, cards[0]
+
+    def deal_s(self, count: int, deck: str) -> Steps:
+        """`deal` as a generator (a card dealt from a deferred deck's shuffled cards is asked)."""
+        cards = self.decks[deck]
+        for i in range(min(count, len(cards))):
+            if self.unseen[deck] > 1 and deck in self.deferred:
+                yield from self.reveal_s(deck)
+            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+
+    # ------------------------------------------------- cards seen, by name
+    def set_holder(self, card: int, seat: int | None) -> None:
+        """`Game.set_holder`; a card given out of the unseen part of a deck leaves it (dealt, or named)."""
+        if seat is not None and self.holder[card] is None:
+            self._taken_out(card)
+        super().set_holder(card, seat)
+
+    def return_card(self, card: int, deck: str) -> None:
+        """`Game.return_card`; a card taken from the unseen part of a deck to go under a deck leaves it."""
+        if self.holder[card] is None:
+            self._taken_out(card)
+        super().return_card(card, deck)
+
+    def _taken_out(self, card: int) -> None:
+        """Count `card` out of the unseen part of the deck it lies in, if it lies in one (it is about to be
+        taken out of that deck)."""
+        unseen = self.unseen
+        for deck, count in unseen.items():
+            if count:
+                cards = self.decks[deck]
+                if card in cards and cards.index(card) < count:
+                    unseen[deck] = count - 1
+                    return
 
     # ----------------------------------------------------------- decisions
     def choose_s(
@@ -445,6 +519,10 @@ class SteppedGame(Game):
         if not cards:
             self.log.append(("empty", self.turn, deck, self.rule))
             return
+        if self.unseen[deck]:
+            if self.deferred:
+                yield from self.reveal_s(deck)
+            self.unseen[deck] -= 1
         card = cards.pop(0)
         self.log.append(("draw", self.turn, self.actor, card, self.rule))
         stepped = self.sprog.card_effects[card]

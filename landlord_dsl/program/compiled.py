@@ -209,6 +209,8 @@ class SteppedProgram:
     on_pass: list[Callable | None]
     card_effects: list[Callable | None]
     trigger_bodies: list[Callable | None]  # one per Program.triggers entry
+    # the decks whose order the rules read (`cards_in`): a state presenting shuffles as draws asks theirs whole
+    decks_read: frozenset[str] = frozenset()
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.

@@ -43,6 +43,16 @@ class ShuffleRequest:
     size: int
 
 
+@attrs.frozen
+class DrawRequest:
+    """Draw the top card of `deck`, one of the `cards` on top of it whose order nobody has seen (a shuffle
+    presented as draws, `new_state(draws=True)`): each is equally likely, and the answer is the one drawn
+    (its card index). Asked where a card is taken from the top of such a deck (a draw or a deal)."""
+
+    deck: str
+    cards: tuple[int, ...]
+
+
 class Option(NamedTuple):
     """One legal answer to a decision: its name, a label for people, and hints for bots.
 
