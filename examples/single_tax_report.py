@@ -15,6 +15,7 @@ the chart is out of date.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 import figure_data
+import single_tax_populations
 
 import landlord_dsl as ld
 from landlord_dsl.presentation import plots
@@ -237,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "(On a phone the table shows every eighth round; the chart above has them all.)",
         "",
+        figure_data.BEGIN.format(single_tax_populations.REGION, single_tax_populations.SCRIPT),
+        single_tax_populations.section(json.loads(single_tax_populations.DATA.read_text(encoding="utf-8"))),
+        figure_data.END.format(single_tax_populations.REGION),
         "## How the regimes are set up",
         "",
         "| regime | edition | options |",
@@ -268,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         "partly reconstructed (see the 1906 edition page for every reading marked",
         "`reconstruction`), not a claim about how people played in 1906. The bots buy and",
         "build when they keep a reserve and vote for the Single Tax when they are poorer than",
-        "the average player.",
+        "the average player. Which of the conclusions above still hold when the players are",
+        "searchers, or a mixed table, is measured in *Does it depend on the players?* above.",
         "",
     ]
     args.out.write_text("\n".join(lines), encoding="utf-8")

@@ -49,6 +49,7 @@ def _script(name: str):
 
 stats_figures = _script("stats_figures")
 single_tax_report = _script("single_tax_report")
+single_tax_populations = _script("single_tax_populations")
 analysis_figures = _script("analysis_figures")
 
 
@@ -87,6 +88,37 @@ def test_single_tax_chart_is_up_to_date(tmp_path):
     redrawn = tmp_path / figure.name
     single_tax_report.chart(data["curves"], single_tax_report.ADOPTION_ROUND, redrawn)
     _same_picture(figure, redrawn, run)
+
+
+def test_the_single_tax_reports_populations_section_is_its_data():
+    """Issue 30 §4: the section 'Does it depend on the players?' says what its data says."""
+    run = "run python examples/single_tax_populations.py"
+    data = json.loads(single_tax_populations.DATA.read_text(encoding="utf-8"))
+    assert data["games"] == 200, f"the section is written from 200 games a table: {run}"
+    page = (ROOT / "docs" / "single-tax-report.md").read_text(encoding="utf-8")
+    expected = figure_data.replace_region(
+        page, single_tax_populations.REGION, single_tax_populations.SCRIPT, single_tax_populations.section(data)
+    )
+    assert page == expected, run
+
+
+def test_the_populations_reading_tells_a_reversal_from_a_difference_of_power():
+    from landlord_dsl.studies.paired import Interval
+
+    read = single_tax_populations.reading
+    up, down, none = Interval(0.1, 0.05, 0.15), Interval(-0.1, -0.15, -0.05), Interval(0.0, -0.05, 0.05)
+    assert read({"a": up, "b": up}) == "rises under every population"
+    assert read({"a": up, "b": down}) == "**reverses with the players**"
+    assert read({"a": none, "b": none}) == "no detectable change under any population"
+    assert read({"a": up, "b": Interval(0.04, -0.01, 0.09)}).endswith("do not differ detectably")
+    assert "depends on the players" in read({"a": Interval(0.3, 0.25, 0.35), "b": none})
+
+
+@pytest.mark.slow
+def test_the_single_tax_populations_games_replay_the_same():
+    """The first game of every population and regime (searchers included) plays as it did for the data."""
+    data = json.loads(single_tax_populations.DATA.read_text(encoding="utf-8"))
+    assert data["check"] == single_tax_populations.check(), "run python examples/single_tax_populations.py"
 
 
 @pytest.mark.parametrize("name", analysis_figures.editions())

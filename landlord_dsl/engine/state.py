@@ -109,7 +109,7 @@ class State:
             raise UsageError("a seeded state answers its shuffles inside: draws=True needs seed=None")
         chance = SeededChance(seed) if seed is not None else _OUTSIDE
         deferred = frozenset(program.deck_cards) - program.stepped().decks_read if draws else frozenset()
-        base = SteppedGame(program, [None] * players, chance, inside, turn_limit, deferred)
+        base = SteppedGame(program, [None] * players, chance, inside, turn_limit, deferred=deferred)
         self._base: SteppedGame = base
         self._prefix: list[Any] = []
         self._game: SteppedGame | None = None  # the game played, once this state has been read
