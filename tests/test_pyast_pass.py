@@ -124,3 +124,23 @@ def test_generated_names_keep_the_contract_with_the_pass(edition):
     assert any(is_owner_getter(name) for name in made)
     written = {node.id for node in ast.walk(ast.parse(program.python_source)) if isinstance(node, ast.Name)}
     assert not [name for name in written if name.startswith((Prefix.PASS_ALIAS, Prefix.PASS_SHARED))]
+
+
+def test_the_stepped_compilation_is_the_same_text_in_every_process():
+    """Its temporaries were numbered in the order of a set of names, which differs with the string hash seed."""
+    import subprocess
+    import sys
+
+    code = (
+        "import ast, landlord_dsl as ld\n"
+        "from landlord_dsl.compiling.stepped_pass import stepped_tree\n"
+        "p = ld.compile_rules(ld.load_edition('monopoly-1933-atlantic-city'))\n"
+        "print(ast.unparse(stepped_tree(p.python_source)[0]))\n"
+    )
+    texts = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={"PYTHONHASHSEED": seed}
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(texts) == 1

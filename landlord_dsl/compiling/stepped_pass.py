@@ -498,7 +498,7 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
         generators |= more
     _check_only_called(tree, generators)
     rewrite = _ToGenerators(generators)
-    for name in generators:
+    for name in sorted(generators):  # in a fixed order: the temporaries it numbers are the same in every process
         rewrite.visit(functions[name])
     if keyed:
         keys = _Keyed()
