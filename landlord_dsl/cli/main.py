@@ -28,7 +28,7 @@ from ..core.version import __version__
 from .common import at_least
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
-from .studies import attribute_arguments, cmd_sensitivity, sensitivity_arguments
+from .studies import attribute_arguments, cmd_sensitivity, cmd_skill, sensitivity_arguments, skill_arguments
 
 # --------------------------------------------------------------------- main
 
@@ -329,6 +329,12 @@ _COMMANDS = (
         "which readings an edition reconstructs change its outcomes, each value against the defaults on the same seeds",
         cmd_sensitivity,
         sensitivity_arguments,
+    ),
+    _Command(
+        "skill",
+        "how much skill and how much luck decide a game: one agent against a field, in every seat on the same seeds",
+        cmd_skill,
+        skill_arguments,
     ),
     _Command(
         "replay", "replay a `play --log` file and verify it (exit 0 same game, 1 not)", cmd_replay, _replay_arguments
