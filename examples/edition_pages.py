@@ -4,6 +4,7 @@ Run from the repository root after changing an edition's board or a scenario tes
 
     python examples/edition_pages.py               # the pages, from the rule files and the kept data
     python examples/edition_pages.py --readings    # also play the sensitivity studies again (minutes)
+    python examples/edition_pages.py --skill       # also play the studies of skill and luck again (an hour)
 
 Two regions of each page are written between marker comments:
 
@@ -20,6 +21,9 @@ Two regions of each page are written between marker comments:
   slow, so it is played again only with `--readings`; the data keeps a digest
   of the same study on its first few games, which the test plays again to
   tell data that no longer matches the rules.
+* `skill`: the edition's skill and luck (`landlord-dsl skill`, docs/skill.md), drawn from
+  docs/assets/skill/NAME.json, kept with a digest of its first deals like the readings; docs/skill.md's
+  `family` region sets every edition side by side, with 1906 under the Single Tax (played with `--skill`).
 
 tests/test_edition_pages.py fails while a page is out of date.
 """
@@ -80,6 +84,21 @@ READINGS = ROOT / "docs" / "assets" / "readings"
 READING_GAMES = 200  # games per reading in the studies the pages show
 READING_METRICS = ("turns", "gini_round_10", "prosperity", "win_seat_1")
 CHECK_GAMES = 3  # games of the same study the test plays again
+
+SKILL = ROOT / "docs" / "assets" / "skill"
+SKILL_FIELD = "random"
+SKILL_RUNGS = (("bot", 300), ("rollout:1", 100))  # each rung of the ladder, with its deals
+SKILL_CHECK_DEALS = 2  # deals of each rung the test plays again
+# the skill studies kept: every edition at its defaults, and 1906 under the Single Tax from the start
+SKILL_STUDIES = {
+    key: study
+    for name in EDITIONS
+    for key, study in {
+        name: (name, {}),
+        **({f"{name}-single-tax": (name, {"single_tax": "from_start"})} if name == "landlords-game-1906" else {}),
+    }.items()
+}
+SKILL_PAGE = ROOT / "docs" / "skill.md"
 
 BEGIN = "<!-- BEGIN GENERATED {} (examples/edition_pages.py) -->\n"
 END = "<!-- END GENERATED {} -->\n"
@@ -277,14 +296,151 @@ def readings(name: str) -> str:
     return lead + "\n\n" + render_markdown(study, heading=False)
 
 
-def render(name: str, text: str) -> str:
-    """Return a page's text with its generated regions rewritten."""
-    regions = (
-        ("board", board_table(name)),
-        ("extensions", extensions(name)),
-        ("readings", readings(name)),
-        ("disagreements", disagreements(name)),
-    )
+def skill_study(key: str, deals: int | None = None, jobs: int | None = None, rungs: tuple = ()) -> dict:
+    """Return the skill study SKILL_STUDIES[key], each rung of SKILL_RUNGS (or those named in `rungs`) with its
+    deals (or `deals`), as {rung: the data of `landlord-dsl skill`}."""
+    from landlord_dsl.studies.skill import play_skill
+
+    edition, options = SKILL_STUDIES[key]
+    rules = ld.load_edition(edition)
+    return {
+        rung: play_skill(rules, [rung], SKILL_FIELD, deals or n, options=options, jobs=jobs)
+        for rung, n in SKILL_RUNGS
+        if not rungs or rung in rungs
+    }
+
+
+def skill_check(key: str, rung: str) -> str:
+    """Return the digest of one rung of the skill study on its first SKILL_CHECK_DEALS deals."""
+    study = skill_study(key, SKILL_CHECK_DEALS, jobs=1, rungs=(rung,))
+    return hashlib.sha256(json.dumps(study, sort_keys=True).encode()).hexdigest()
+
+
+def write_skill(key: str, jobs: int | None = None) -> None:
+    """Play the skill study and keep it, with its check, in SKILL/KEY.json."""
+    SKILL.mkdir(parents=True, exist_ok=True)
+    data = {"check": {r: skill_check(key, r) for r, _ in SKILL_RUNGS}, "study": skill_study(key, jobs=jobs)}
+    (SKILL / f"{key}.json").write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def skill_kept(key: str) -> dict | None:
+    """Return the kept data of a skill study, {rung: data}, or None when it has not been played."""
+    path = SKILL / f"{key}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["study"] if path.exists() else None
+
+
+NOT_PLAYED = "not played yet (`python examples/edition_pages.py --skill`)"
+
+
+def skill_command(key: str, rung: str, deals: int) -> str:
+    """Return the command that plays one rung of a kept skill study."""
+    edition, options = SKILL_STUDIES[key]
+    words = ["landlord-dsl skill", edition, "--ladder", rung, "--field", SKILL_FIELD, "--games", str(deals)]
+    words += [f"--option {k}={v}" for k, v in options.items()]
+    return " ".join(words)
+
+
+def skill_rows(key: str, label: str | None = None) -> list[str]:
+    """Return the Markdown rows of a kept skill study, a rung a row (led by `label` when given)."""
+    from landlord_dsl.studies.skill import render_markdown, skill_report
+
+    kept = skill_kept(key)
+    if kept is None:
+        return [(f"| {label} |" if label else "|") + f" {NOT_PLAYED} |" + " |" * 6]
+    rows = []
+    for rung, deals in SKILL_RUNGS:
+        table = render_markdown(skill_report(kept[rung])).splitlines()[2:]
+        rows += [(f"| {label} |" if label else "|") + row[1:] + f" {deals} |" for row in table]
+    return rows
+
+
+SKILL_HEADER = "| rung | win rate | edge | seed share | skill share | rest | deals |"
+
+
+def skill_region(name: str) -> str:
+    """Return the region of an edition page: its kept skill studies as a table, with the commands."""
+    keys = [key for key, (edition, _) in SKILL_STUDIES.items() if edition == name]
+    label = lambda key: ", ".join(f"`{k} = {v}`" for k, v in SKILL_STUDIES[key][1].items()) or "defaults"  # noqa: E731
+    lines = [
+        f"One agent against a field of `{SKILL_FIELD}` players, in each seat in turn on the same dice, 4 players; "
+        "the 95 % intervals resample the deals. *Seed share*: how much of what a seat wins the deal and the seat "
+        "decide whoever plays; *skill share*: how much the agent sitting there decides; *rest*: the two together "
+        "(see [Skill and luck](../skill.md), where the editions stand side by side).",
+        "",
+        "| rules " + SKILL_HEADER,
+        "|---|---|" + "---:|" * 6,
+    ]
+    for key in keys:
+        lines += skill_rows(key, label(key))
+    lines += [
+        "",
+        "Played by:",
+        "",
+        *(f"* `{skill_command(key, rung, deals)}`" for key in keys for rung, deals in SKILL_RUNGS),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def family_region() -> str:
+    """Return docs/skill.md's region: every kept skill study side by side, and the two 1906 regimes compared."""
+    from landlord_dsl.studies.skill import render_markdown, skill_report
+
+    lines = [
+        "| edition | rung | win rate | edge | seed share | skill share | rest | deals |",
+        "|---|---|" + "---:|" * 6,
+    ]
+    for key in SKILL_STUDIES:
+        lines += skill_rows(key, f"`{key}`")
+    lines += [
+        "",
+        "The 1906 monopolist rules (`single_tax = never`, the default) minus the Single Tax from the start "
+        "(`single_tax = from_start`), the same deals resampled for both (a positive skill share: more skill "
+        "under the monopolist rules):",
+        "",
+        SKILL_HEADER,
+        "|---|" + "---:|" * 6,
+    ]
+    for rung, deals in SKILL_RUNGS:
+        mono, tax = skill_kept("landlords-game-1906")[rung], skill_kept("landlords-game-1906-single-tax")[rung]
+        table = render_markdown(skill_report(mono, versus=tax), "difference", sign=True).splitlines()[2:]
+        lines += [row + f" {deals} |" for row in table]
+    return "\n".join(lines) + "\n"
+
+
+def historian_region() -> str:
+    """Return docs/skill.md's answer to the historian: per rung, whether the 1906 monopolist rules leave
+    more to luck than the Single Tax does, read from the paired difference of the skill shares."""
+    from landlord_dsl.studies.skill import skill_report
+
+    lines = []
+    for rung, deals in SKILL_RUNGS:
+        mono, tax = skill_kept("landlords-game-1906")[rung], skill_kept("landlords-game-1906-single-tax")[rung]
+        report = skill_report(mono, versus=tax)["rungs"][0]
+        a, b, d = report["skill_share"], report["versus"]["skill_share"], report["difference"]["skill_share"]
+        e = report["difference"]["edge"]
+        pct = lambda v: f"{100 * v:.1f}"  # noqa: E731
+        if d["ci95_low"] > 0:
+            verdict = "**no: the monopolist game leaves less to luck**, its skill share is the larger"
+        elif d["ci95_high"] < 0:
+            verdict = "**yes: the monopolist game leaves more to luck**, its skill share is the smaller"
+        else:
+            verdict = "**the interval cannot tell**: it holds both answers"
+        lines.append(
+            f"* With `{rung}` against `{SKILL_FIELD}` players ({deals} deals a regime): skill share "
+            f"{pct(a['mean'])} % [{pct(a['ci95_low'])}, {pct(a['ci95_high'])}] under the monopolist rules, "
+            f"{pct(b['mean'])} % [{pct(b['ci95_low'])}, {pct(b['ci95_high'])}] under the Single Tax; the "
+            f"difference, deal by deal, {pct(d['mean'])} points [{pct(d['ci95_low'])}, {pct(d['ci95_high'])}] "
+            f"(edge {pct(e['mean'])} points [{pct(e['ci95_low'])}, {pct(e['ci95_high'])}]): {verdict}."
+        )
+    return "\n".join(lines) + "\n"
+
+
+def render_family(text: str) -> str:
+    """Return docs/skill.md's text with its generated regions rewritten."""
+    return _rewrite(text, (("family", family_region()), ("historian", historian_region())))
+
+
+def _rewrite(text: str, regions: tuple[tuple[str, str], ...]) -> str:
     for region, body in regions:
         begin, end = BEGIN.format(region), END.format(region)
         if begin not in text:
@@ -295,7 +451,23 @@ def render(name: str, text: str) -> str:
     return text
 
 
+def render(name: str, text: str) -> str:
+    """Return a page's text with its generated regions rewritten."""
+    regions = (
+        ("board", board_table(name)),
+        ("extensions", extensions(name)),
+        ("readings", readings(name)),
+        ("disagreements", disagreements(name)),
+        ("skill", skill_region(name)),
+    )
+    return _rewrite(text, regions)
+
+
 def main() -> int:
+    if "--skill" in sys.argv[1:]:
+        for key in SKILL_STUDIES:
+            print(f"playing the skill study of {key}", file=sys.stderr)
+            write_skill(key)
     for name in EDITIONS:
         if "--readings" in sys.argv[1:]:
             print(f"playing the readings of {name}", file=sys.stderr)
@@ -306,6 +478,11 @@ def main() -> int:
         if new != old:
             page.write_text(new, encoding="utf-8")
             print(f"wrote {page}", file=sys.stderr)
+    old = SKILL_PAGE.read_text(encoding="utf-8")
+    new = render_family(old)
+    if new != old:
+        SKILL_PAGE.write_text(new, encoding="utf-8")
+        print(f"wrote {SKILL_PAGE}", file=sys.stderr)
     return 0
 
 

@@ -239,8 +239,9 @@ def skill_report(
 def _cell(value: dict[str, float] | None, sign: bool = False) -> str:
     if value is None:
         return "n/a"
+    unit = " pts" if sign else "%"  # a difference of two shares is in percentage points
     return (
-        f"{percent(value['mean'], 1, sign)}% [{percent(value['ci95_low'], 1, sign)}, "
+        f"{percent(value['mean'], 1, sign)}{unit} [{percent(value['ci95_low'], 1, sign)}, "
         f"{percent(value['ci95_high'], 1, sign)}]"
     )
 
