@@ -86,8 +86,9 @@ READING_METRICS = ("turns", "gini_round_10", "prosperity", "win_seat_1")
 CHECK_GAMES = 3  # games of the same study the test plays again
 
 SKILL = ROOT / "docs" / "assets" / "skill"
-SKILL_FIELD = "random"
-SKILL_RUNGS = (("bot", 300), ("rollout:1", 100))  # each rung of the ladder, with its deals
+# each rung measured, with its field and its deals: the bot and the cheapest search against random players,
+# and a random player among bots (where the bots beat random players every game, luck shows among the bots)
+SKILL_RUNGS = (("bot", "random", 300), ("rollout:1", "random", 100), ("random", "bot", 300))
 SKILL_CHECK_DEALS = 2  # deals of each rung the test plays again
 # the skill studies kept: every edition at its defaults, and 1906 under the Single Tax from the start
 SKILL_STUDIES = {
@@ -304,8 +305,8 @@ def skill_study(key: str, deals: int | None = None, jobs: int | None = None, run
     edition, options = SKILL_STUDIES[key]
     rules = ld.load_edition(edition)
     return {
-        rung: play_skill(rules, [rung], SKILL_FIELD, deals or n, options=options, jobs=jobs)
-        for rung, n in SKILL_RUNGS
+        rung: play_skill(rules, [rung], field, deals or n, options=options, jobs=jobs)
+        for rung, field, n in SKILL_RUNGS
         if not rungs or rung in rungs
     }
 
@@ -319,7 +320,7 @@ def skill_check(key: str, rung: str) -> str:
 def write_skill(key: str, jobs: int | None = None) -> None:
     """Play the skill study and keep it, with its check, in SKILL/KEY.json."""
     SKILL.mkdir(parents=True, exist_ok=True)
-    data = {"check": {r: skill_check(key, r) for r, _ in SKILL_RUNGS}, "study": skill_study(key, jobs=jobs)}
+    data = {"check": {r: skill_check(key, r) for r, _, _ in SKILL_RUNGS}, "study": skill_study(key, jobs=jobs)}
     (SKILL / f"{key}.json").write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -332,10 +333,10 @@ def skill_kept(key: str) -> dict | None:
 NOT_PLAYED = "not played yet (`python examples/edition_pages.py --skill`)"
 
 
-def skill_command(key: str, rung: str, deals: int) -> str:
+def skill_command(key: str, rung: str, field: str, deals: int) -> str:
     """Return the command that plays one rung of a kept skill study."""
     edition, options = SKILL_STUDIES[key]
-    words = ["landlord-dsl skill", edition, "--ladder", rung, "--field", SKILL_FIELD, "--games", str(deals)]
+    words = ["landlord-dsl skill", edition, "--ladder", rung, "--field", field, "--games", str(deals)]
     words += [f"--option {k}={v}" for k, v in options.items()]
     return " ".join(words)
 
@@ -344,17 +345,20 @@ def skill_rows(key: str, label: str | None = None) -> list[str]:
     """Return the Markdown rows of a kept skill study, a rung a row (led by `label` when given)."""
     from landlord_dsl.studies.skill import render_markdown, skill_report
 
-    kept = skill_kept(key)
-    if kept is None:
-        return [(f"| {label} |" if label else "|") + f" {NOT_PLAYED} |" + " |" * 6]
+    kept = skill_kept(key) or {}
+    lead = f"| {label} |" if label else "|"
     rows = []
-    for rung, deals in SKILL_RUNGS:
-        table = render_markdown(skill_report(kept[rung])).splitlines()[2:]
-        rows += [(f"| {label} |" if label else "|") + row[1:] + f" {deals} |" for row in table]
+    for rung, field, deals in SKILL_RUNGS:
+        if rung not in kept:
+            rows.append(f"{lead} `{rung}` | `{field}` | {NOT_PLAYED} |" + " |" * 5)
+            continue
+        (row,) = render_markdown(skill_report(kept[rung])).splitlines()[2:]
+        first, rest = row.split(" | ", 1)
+        rows.append(f"{lead}{first[1:]} | `{field}` | {rest} {deals} |")
     return rows
 
 
-SKILL_HEADER = "| rung | win rate | edge | seed share | skill share | rest | deals |"
+SKILL_HEADER = "| rung | field | win rate | edge | seed share | skill share | rest | deals |"
 
 
 def skill_region(name: str) -> str:
@@ -362,13 +366,13 @@ def skill_region(name: str) -> str:
     keys = [key for key, (edition, _) in SKILL_STUDIES.items() if edition == name]
     label = lambda key: ", ".join(f"`{k} = {v}`" for k, v in SKILL_STUDIES[key][1].items()) or "defaults"  # noqa: E731
     lines = [
-        f"One agent against a field of `{SKILL_FIELD}` players, in each seat in turn on the same dice, 4 players; "
+        "One agent (the rung) against a field of another, in each seat in turn on the same dice, 4 players; "
         "the 95 % intervals resample the deals. *Seed share*: how much of what a seat wins the deal and the seat "
         "decide whoever plays; *skill share*: how much the agent sitting there decides; *rest*: the two together "
         "(see [Skill and luck](../skill.md), where the editions stand side by side).",
         "",
         "| rules " + SKILL_HEADER,
-        "|---|---|" + "---:|" * 6,
+        "|---|---|---|" + "---:|" * 6,
     ]
     for key in keys:
         lines += skill_rows(key, label(key))
@@ -376,7 +380,7 @@ def skill_region(name: str) -> str:
         "",
         "Played by:",
         "",
-        *(f"* `{skill_command(key, rung, deals)}`" for key in keys for rung, deals in SKILL_RUNGS),
+        *(f"* `{skill_command(key, *rung)}`" for key in keys for rung in SKILL_RUNGS),
     ]
     return "\n".join(lines) + "\n"
 
@@ -386,8 +390,8 @@ def family_region() -> str:
     from landlord_dsl.studies.skill import render_markdown, skill_report
 
     lines = [
-        "| edition | rung | win rate | edge | seed share | skill share | rest | deals |",
-        "|---|---|" + "---:|" * 6,
+        "| edition " + SKILL_HEADER,
+        "|---|---|---|" + "---:|" * 6,
     ]
     for key in SKILL_STUDIES:
         lines += skill_rows(key, f"`{key}`")
@@ -398,13 +402,19 @@ def family_region() -> str:
         "under the monopolist rules):",
         "",
         SKILL_HEADER,
-        "|---|" + "---:|" * 6,
+        "|---|---|" + "---:|" * 6,
     ]
-    for rung, deals in SKILL_RUNGS:
-        mono, tax = skill_kept("landlords-game-1906")[rung], skill_kept("landlords-game-1906-single-tax")[rung]
-        table = render_markdown(skill_report(mono, versus=tax), "difference", sign=True).splitlines()[2:]
-        lines += [row + f" {deals} |" for row in table]
+    for _rung, field, deals, mono, tax in _regimes():
+        (row,) = render_markdown(skill_report(mono, versus=tax), "difference", sign=True).splitlines()[2:]
+        first, rest = row.split(" | ", 1)
+        lines.append(f"{first} | `{field}` | {rest} {deals} |")
     return "\n".join(lines) + "\n"
+
+
+def _regimes() -> list[tuple[str, str, int, dict, dict]]:
+    """Return (rung, field, deals, monopolist data, Single Tax data) of each rung kept for both 1906 regimes."""
+    mono, tax = skill_kept("landlords-game-1906") or {}, skill_kept("landlords-game-1906-single-tax") or {}
+    return [(r, f, n, mono[r], tax[r]) for r, f, n in SKILL_RUNGS if r in mono and r in tax]
 
 
 def historian_region() -> str:
@@ -413,8 +423,7 @@ def historian_region() -> str:
     from landlord_dsl.studies.skill import skill_report
 
     lines = []
-    for rung, deals in SKILL_RUNGS:
-        mono, tax = skill_kept("landlords-game-1906")[rung], skill_kept("landlords-game-1906-single-tax")[rung]
+    for rung, field, deals, mono, tax in _regimes():
         report = skill_report(mono, versus=tax)["rungs"][0]
         a, b, d = report["skill_share"], report["versus"]["skill_share"], report["difference"]["skill_share"]
         e = report["difference"]["edge"]
@@ -426,7 +435,7 @@ def historian_region() -> str:
         else:
             verdict = "**the interval cannot tell**: it holds both answers"
         lines.append(
-            f"* With `{rung}` against `{SKILL_FIELD}` players ({deals} deals a regime): skill share "
+            f"* With `{rung}` against `{field}` players ({deals} deals a regime): skill share "
             f"{pct(a['mean'])} % [{pct(a['ci95_low'])}, {pct(a['ci95_high'])}] under the monopolist rules, "
             f"{pct(b['mean'])} % [{pct(b['ci95_low'])}, {pct(b['ci95_high'])}] under the Single Tax; the "
             f"difference, deal by deal, {pct(d['mean'])} points [{pct(d['ci95_low'])}, {pct(d['ci95_high'])}] "
