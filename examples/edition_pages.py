@@ -86,9 +86,10 @@ READING_METRICS = ("turns", "gini_round_10", "prosperity", "win_seat_1")
 CHECK_GAMES = 3  # games of the same study the test plays again
 
 SKILL = ROOT / "docs" / "assets" / "skill"
-# each rung measured, with its field and its deals: the bot and the cheapest search against random players,
-# and a random player among bots (where the bots beat random players every game, luck shows among the bots)
-SKILL_RUNGS = (("bot", "random", 300), ("rollout:1", "random", 100), ("random", "bot", 300))
+# each rung measured, with its field and its deals: the bot and the cheapest search against random players, a
+# random player among bots (where the bots beat random players every game, luck shows among the bots), and the
+# cheapest search among bots (skill above the heuristic); kept under "RUNG vs FIELD"
+SKILL_RUNGS = (("bot", "random", 300), ("rollout:1", "random", 100), ("random", "bot", 300), ("rollout:1", "bot", 100))
 SKILL_CHECK_DEALS = 2  # deals of each rung the test plays again
 # the skill studies kept: every edition at its defaults, and 1906 under the Single Tax from the start
 SKILL_STUDIES = {
@@ -297,35 +298,41 @@ def readings(name: str) -> str:
     return lead + "\n\n" + render_markdown(study, heading=False)
 
 
+def skill_label(rung: str, field: str) -> str:
+    """Return the name a rung against its field is kept under."""
+    return f"{rung} vs {field}"
+
+
 def skill_study(key: str, deals: int | None = None, jobs: int | None = None, rungs: tuple = ()) -> dict:
-    """Return the skill study SKILL_STUDIES[key], each rung of SKILL_RUNGS (or those named in `rungs`) with its
-    deals (or `deals`), as {rung: the data of `landlord-dsl skill`}."""
+    """Return the skill study SKILL_STUDIES[key], each rung of SKILL_RUNGS (or those whose skill_label is in
+    `rungs`) with its deals (or `deals`), as {label: the data of `landlord-dsl skill`}."""
     from landlord_dsl.studies.skill import play_skill
 
     edition, options = SKILL_STUDIES[key]
     rules = ld.load_edition(edition)
     return {
-        rung: play_skill(rules, [rung], field, deals or n, options=options, jobs=jobs)
+        skill_label(rung, field): play_skill(rules, [rung], field, deals or n, options=options, jobs=jobs)
         for rung, field, n in SKILL_RUNGS
-        if not rungs or rung in rungs
+        if not rungs or skill_label(rung, field) in rungs
     }
 
 
-def skill_check(key: str, rung: str) -> str:
-    """Return the digest of one rung of the skill study on its first SKILL_CHECK_DEALS deals."""
-    study = skill_study(key, SKILL_CHECK_DEALS, jobs=1, rungs=(rung,))
+def skill_check(key: str, label: str) -> str:
+    """Return the digest of one rung of the skill study (by its skill_label) on its first SKILL_CHECK_DEALS deals."""
+    study = skill_study(key, SKILL_CHECK_DEALS, jobs=1, rungs=(label,))
     return hashlib.sha256(json.dumps(study, sort_keys=True).encode()).hexdigest()
 
 
 def write_skill(key: str, jobs: int | None = None) -> None:
     """Play the skill study and keep it, with its check, in SKILL/KEY.json."""
     SKILL.mkdir(parents=True, exist_ok=True)
-    data = {"check": {r: skill_check(key, r) for r, _, _ in SKILL_RUNGS}, "study": skill_study(key, jobs=jobs)}
+    checks = {skill_label(r, f): skill_check(key, skill_label(r, f)) for r, f, _ in SKILL_RUNGS}
+    data = {"check": checks, "study": skill_study(key, jobs=jobs)}
     (SKILL / f"{key}.json").write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def skill_kept(key: str) -> dict | None:
-    """Return the kept data of a skill study, {rung: data}, or None when it has not been played."""
+    """Return the kept data of a skill study, {label: data}, or None when it has not been played."""
     path = SKILL / f"{key}.json"
     return json.loads(path.read_text(encoding="utf-8"))["study"] if path.exists() else None
 
@@ -349,10 +356,10 @@ def skill_rows(key: str, label: str | None = None) -> list[str]:
     lead = f"| {label} |" if label else "|"
     rows = []
     for rung, field, deals in SKILL_RUNGS:
-        if rung not in kept:
+        if skill_label(rung, field) not in kept:
             rows.append(f"{lead} `{rung}` | `{field}` | {NOT_PLAYED} |" + " |" * 5)
             continue
-        (row,) = render_markdown(skill_report(kept[rung])).splitlines()[2:]
+        (row,) = render_markdown(skill_report(kept[skill_label(rung, field)])).splitlines()[2:]
         first, rest = row.split(" | ", 1)
         rows.append(f"{lead}{first[1:]} | `{field}` | {rest} {deals} |")
     return rows
@@ -414,7 +421,8 @@ def family_region() -> str:
 def _regimes() -> list[tuple[str, str, int, dict, dict]]:
     """Return (rung, field, deals, monopolist data, Single Tax data) of each rung kept for both 1906 regimes."""
     mono, tax = skill_kept("landlords-game-1906") or {}, skill_kept("landlords-game-1906-single-tax") or {}
-    return [(r, f, n, mono[r], tax[r]) for r, f, n in SKILL_RUNGS if r in mono and r in tax]
+    labels = [(r, f, n, skill_label(r, f)) for r, f, n in SKILL_RUNGS]
+    return [(r, f, n, mono[k], tax[k]) for r, f, n, k in labels if k in mono and k in tax]
 
 
 def historian_region() -> str:
@@ -426,7 +434,8 @@ def historian_region() -> str:
     for rung, field, deals, mono, tax in _regimes():
         report = skill_report(mono, versus=tax)["rungs"][0]
         a, b, d = report["skill_share"], report["versus"]["skill_share"], report["difference"]["skill_share"]
-        e = report["difference"]["edge"]
+        e, s = report["difference"]["edge"], report["difference"]["seed_share"]
+        s_mono, s_tax = report["seed_share"]["mean"], report["versus"]["seed_share"]["mean"]
         pct = lambda v: f"{100 * v:.1f}"  # noqa: E731
         if d["ci95_low"] > 0:
             verdict = "**no: the monopolist game leaves less to luck**, its skill share is the larger"
@@ -439,7 +448,9 @@ def historian_region() -> str:
             f"{pct(a['mean'])} % [{pct(a['ci95_low'])}, {pct(a['ci95_high'])}] under the monopolist rules, "
             f"{pct(b['mean'])} % [{pct(b['ci95_low'])}, {pct(b['ci95_high'])}] under the Single Tax; the "
             f"difference, deal by deal, {pct(d['mean'])} points [{pct(d['ci95_low'])}, {pct(d['ci95_high'])}] "
-            f"(edge {pct(e['mean'])} points [{pct(e['ci95_low'])}, {pct(e['ci95_high'])}]): {verdict}."
+            f"(edge {pct(e['mean'])} points [{pct(e['ci95_low'])}, {pct(e['ci95_high'])}]; seed share "
+            f"{pct(s_mono)} % against {pct(s_tax)} %, {pct(s['mean'])} points [{pct(s['ci95_low'])}, "
+            f"{pct(s['ci95_high'])}]): {verdict}."
         )
     return "\n".join(lines) + "\n"
 
