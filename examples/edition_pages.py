@@ -4,6 +4,7 @@ Run from the repository root after changing an edition's board or a scenario tes
 
     python examples/edition_pages.py               # the pages, from the rule files and the kept data
     python examples/edition_pages.py --readings    # also play the sensitivity studies again (minutes)
+    python examples/edition_pages.py --skill       # also play the studies of skill and luck again (an hour)
 
 Two regions of each page are written between marker comments:
 
@@ -20,6 +21,9 @@ Two regions of each page are written between marker comments:
   slow, so it is played again only with `--readings`; the data keeps a digest
   of the same study on its first few games, which the test plays again to
   tell data that no longer matches the rules.
+* `skill`: the edition's skill and luck (`landlord-dsl skill`, docs/skill.md), drawn from
+  docs/assets/skill/NAME.json, kept with a digest of its first deals like the readings; docs/skill.md's
+  `family` region sets every edition side by side, with 1906 under the Single Tax (played with `--skill`).
 
 tests/test_edition_pages.py fails while a page is out of date.
 """
@@ -80,6 +84,23 @@ READINGS = ROOT / "docs" / "assets" / "readings"
 READING_GAMES = 200  # games per reading in the studies the pages show
 READING_METRICS = ("turns", "gini_round_10", "prosperity", "win_seat_1")
 CHECK_GAMES = 3  # games of the same study the test plays again
+
+SKILL = ROOT / "docs" / "assets" / "skill"
+# each rung measured, with its field and its deals: the bot and the cheapest search against random players, a
+# random player among bots (where the bots beat random players every game, luck shows among the bots), and the
+# cheapest search among bots (skill above the heuristic); kept under "RUNG vs FIELD"
+SKILL_RUNGS = (("bot", "random", 300), ("rollout:1", "random", 100), ("random", "bot", 300), ("rollout:1", "bot", 100))
+SKILL_CHECK_DEALS = 2  # deals of each rung the test plays again
+# the skill studies kept: every edition at its defaults, and 1906 under the Single Tax from the start
+SKILL_STUDIES = {
+    key: study
+    for name in EDITIONS
+    for key, study in {
+        name: (name, {}),
+        **({f"{name}-single-tax": (name, {"single_tax": "from_start"})} if name == "landlords-game-1906" else {}),
+    }.items()
+}
+SKILL_PAGE = ROOT / "docs" / "skill.md"
 
 BEGIN = "<!-- BEGIN GENERATED {} (examples/edition_pages.py) -->\n"
 END = "<!-- END GENERATED {} -->\n"
@@ -277,14 +298,169 @@ def readings(name: str) -> str:
     return lead + "\n\n" + render_markdown(study, heading=False)
 
 
-def render(name: str, text: str) -> str:
-    """Return a page's text with its generated regions rewritten."""
-    regions = (
-        ("board", board_table(name)),
-        ("extensions", extensions(name)),
-        ("readings", readings(name)),
-        ("disagreements", disagreements(name)),
-    )
+def skill_label(rung: str, field: str) -> str:
+    """Return the name a rung against its field is kept under."""
+    return f"{rung} vs {field}"
+
+
+def skill_study(key: str, deals: int | None = None, jobs: int | None = None, rungs: tuple = ()) -> dict:
+    """Return the skill study SKILL_STUDIES[key], each rung of SKILL_RUNGS (or those whose skill_label is in
+    `rungs`) with its deals (or `deals`), as {label: the data of `landlord-dsl skill`}."""
+    from landlord_dsl.studies.skill import play_skill
+
+    edition, options = SKILL_STUDIES[key]
+    rules = ld.load_edition(edition)
+    return {
+        skill_label(rung, field): play_skill(rules, [rung], field, deals or n, options=options, jobs=jobs)
+        for rung, field, n in SKILL_RUNGS
+        if not rungs or skill_label(rung, field) in rungs
+    }
+
+
+def skill_check(key: str, label: str) -> str:
+    """Return the digest of one rung of the skill study (by its skill_label) on its first SKILL_CHECK_DEALS deals."""
+    study = skill_study(key, SKILL_CHECK_DEALS, jobs=1, rungs=(label,))
+    return hashlib.sha256(json.dumps(study, sort_keys=True).encode()).hexdigest()
+
+
+def write_skill(key: str, jobs: int | None = None) -> None:
+    """Play the skill study and keep it, with its check, in SKILL/KEY.json."""
+    SKILL.mkdir(parents=True, exist_ok=True)
+    checks = {skill_label(r, f): skill_check(key, skill_label(r, f)) for r, f, _ in SKILL_RUNGS}
+    data = {"check": checks, "study": skill_study(key, jobs=jobs)}
+    (SKILL / f"{key}.json").write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def skill_kept(key: str) -> dict | None:
+    """Return the kept data of a skill study, {label: data}, or None when it has not been played."""
+    path = SKILL / f"{key}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["study"] if path.exists() else None
+
+
+NOT_PLAYED = "not played yet (`python examples/edition_pages.py --skill`)"
+
+
+def skill_command(key: str, rung: str, field: str, deals: int) -> str:
+    """Return the command that plays one rung of a kept skill study."""
+    edition, options = SKILL_STUDIES[key]
+    words = ["landlord-dsl skill", edition, "--ladder", rung, "--field", field, "--games", str(deals)]
+    words += [f"--option {k}={v}" for k, v in options.items()]
+    return " ".join(words)
+
+
+def skill_rows(key: str, label: str | None = None) -> list[str]:
+    """Return the Markdown rows of a kept skill study, a rung a row (led by `label` when given)."""
+    from landlord_dsl.studies.skill import render_markdown, skill_report
+
+    kept = skill_kept(key) or {}
+    lead = f"| {label} |" if label else "|"
+    rows = []
+    for rung, field, deals in SKILL_RUNGS:
+        if skill_label(rung, field) not in kept:
+            rows.append(f"{lead} `{rung}` | `{field}` | {NOT_PLAYED} |" + " |" * 5)
+            continue
+        (row,) = render_markdown(skill_report(kept[skill_label(rung, field)])).splitlines()[2:]
+        first, rest = row.split(" | ", 1)
+        rows.append(f"{lead}{first[1:]} | `{field}` | {rest} {deals} |")
+    return rows
+
+
+SKILL_HEADER = "| rung | field | win rate | edge | seed share | skill share | rest | deals |"
+
+
+def skill_region(name: str) -> str:
+    """Return the region of an edition page: its kept skill studies as a table, with the commands."""
+    keys = [key for key, (edition, _) in SKILL_STUDIES.items() if edition == name]
+    label = lambda key: ", ".join(f"`{k} = {v}`" for k, v in SKILL_STUDIES[key][1].items()) or "defaults"  # noqa: E731
+    lines = [
+        "One agent (the rung) against a field of another, in each seat in turn on the same dice, 4 players; "
+        "the 95 % intervals resample the deals. *Seed share*: how much of what a seat wins the deal and the seat "
+        "decide whoever plays; *skill share*: how much the agent sitting there decides; *rest*: the two together "
+        "(see [Skill and luck](../skill.md), where the editions stand side by side).",
+        "",
+        "| rules " + SKILL_HEADER,
+        "|---|---|---|" + "---:|" * 6,
+    ]
+    for key in keys:
+        lines += skill_rows(key, label(key))
+    lines += [
+        "",
+        "Played by:",
+        "",
+        *(f"* `{skill_command(key, *rung)}`" for key in keys for rung in SKILL_RUNGS),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def family_region() -> str:
+    """Return docs/skill.md's region: every kept skill study side by side, and the two 1906 regimes compared."""
+    from landlord_dsl.studies.skill import render_markdown, skill_report
+
+    lines = [
+        "| edition " + SKILL_HEADER,
+        "|---|---|---|" + "---:|" * 6,
+    ]
+    for key in SKILL_STUDIES:
+        lines += skill_rows(key, f"`{key}`")
+    lines += [
+        "",
+        "The 1906 monopolist rules (`single_tax = never`, the default) minus the Single Tax from the start "
+        "(`single_tax = from_start`), the same deals resampled for both (a positive skill share: more skill "
+        "under the monopolist rules):",
+        "",
+        SKILL_HEADER,
+        "|---|---|" + "---:|" * 6,
+    ]
+    for _rung, field, deals, mono, tax in _regimes():
+        (row,) = render_markdown(skill_report(mono, versus=tax), "difference", sign=True).splitlines()[2:]
+        first, rest = row.split(" | ", 1)
+        lines.append(f"{first} | `{field}` | {rest} {deals} |")
+    return "\n".join(lines) + "\n"
+
+
+def _regimes() -> list[tuple[str, str, int, dict, dict]]:
+    """Return (rung, field, deals, monopolist data, Single Tax data) of each rung kept for both 1906 regimes."""
+    mono, tax = skill_kept("landlords-game-1906") or {}, skill_kept("landlords-game-1906-single-tax") or {}
+    labels = [(r, f, n, skill_label(r, f)) for r, f, n in SKILL_RUNGS]
+    return [(r, f, n, mono[k], tax[k]) for r, f, n, k in labels if k in mono and k in tax]
+
+
+def historian_region() -> str:
+    """Return docs/skill.md's answer to the historian: per rung, whether the 1906 monopolist rules leave
+    more to luck than the Single Tax does, read from the paired difference of the skill shares."""
+    from landlord_dsl.studies.skill import skill_report
+
+    lines = []
+    for rung, field, deals, mono, tax in _regimes():
+        report = skill_report(mono, versus=tax)["rungs"][0]
+        a, b, d = report["skill_share"], report["versus"]["skill_share"], report["difference"]["skill_share"]
+        e, s = report["difference"]["edge"], report["difference"]["seed_share"]
+        s_mono, s_tax = report["seed_share"]["mean"], report["versus"]["seed_share"]["mean"]
+        pct = lambda v: f"{100 * v:.1f}"  # noqa: E731
+        if d["ci95_low"] > 0:
+            verdict = "**no: the monopolist game leaves less to luck**, its skill share is the larger"
+        elif d["ci95_high"] < 0:
+            verdict = "**yes: the monopolist game leaves more to luck**, its skill share is the smaller"
+        else:
+            verdict = "**the interval cannot tell**: it holds both answers"
+        lines.append(
+            f"* With `{rung}` against `{field}` players ({deals} deals a regime): skill share "
+            f"{pct(a['mean'])} % [{pct(a['ci95_low'])}, {pct(a['ci95_high'])}] under the monopolist rules, "
+            f"{pct(b['mean'])} % [{pct(b['ci95_low'])}, {pct(b['ci95_high'])}] under the Single Tax; the "
+            f"difference, deal by deal, {pct(d['mean'])} points [{pct(d['ci95_low'])}, {pct(d['ci95_high'])}] "
+            f"(edge {pct(e['mean'])} points [{pct(e['ci95_low'])}, {pct(e['ci95_high'])}]; seed share "
+            f"{pct(s_mono)} % against {pct(s_tax)} %, {pct(s['mean'])} points [{pct(s['ci95_low'])}, "
+            f"{pct(s['ci95_high'])}]): {verdict}."
+        )
+    return "\n".join(lines) + "\n"
+
+
+def render_family(text: str) -> str:
+    """Return docs/skill.md's text with its generated regions rewritten."""
+    return _rewrite(text, (("family", family_region()), ("historian", historian_region())))
+
+
+def _rewrite(text: str, regions: tuple[tuple[str, str], ...]) -> str:
     for region, body in regions:
         begin, end = BEGIN.format(region), END.format(region)
         if begin not in text:
@@ -295,7 +471,23 @@ def render(name: str, text: str) -> str:
     return text
 
 
+def render(name: str, text: str) -> str:
+    """Return a page's text with its generated regions rewritten."""
+    regions = (
+        ("board", board_table(name)),
+        ("extensions", extensions(name)),
+        ("readings", readings(name)),
+        ("disagreements", disagreements(name)),
+        ("skill", skill_region(name)),
+    )
+    return _rewrite(text, regions)
+
+
 def main() -> int:
+    if "--skill" in sys.argv[1:]:
+        for key in SKILL_STUDIES:
+            print(f"playing the skill study of {key}", file=sys.stderr)
+            write_skill(key)
     for name in EDITIONS:
         if "--readings" in sys.argv[1:]:
             print(f"playing the readings of {name}", file=sys.stderr)
@@ -306,6 +498,11 @@ def main() -> int:
         if new != old:
             page.write_text(new, encoding="utf-8")
             print(f"wrote {page}", file=sys.stderr)
+    old = SKILL_PAGE.read_text(encoding="utf-8")
+    new = render_family(old)
+    if new != old:
+        SKILL_PAGE.write_text(new, encoding="utf-8")
+        print(f"wrote {SKILL_PAGE}", file=sys.stderr)
     return 0
 
 

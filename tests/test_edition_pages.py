@@ -21,7 +21,7 @@ _spec.loader.exec_module(edition_pages)
 @pytest.mark.parametrize("name", sorted(edition_pages.EDITIONS))
 def test_the_generated_regions_of_the_page_are_up_to_date(name):
     text = (ROOT / "docs" / "editions" / f"{name}.md").read_text(encoding="utf-8")
-    for region in ("board", "extensions", "readings", "disagreements"):
+    for region in ("board", "extensions", "readings", "disagreements", "skill"):
         assert edition_pages.BEGIN.format(region) in text, f"the page has no generated {region}"
     assert edition_pages.render(name, text) == text, "run python examples/edition_pages.py"
 
@@ -87,3 +87,51 @@ def test_the_kept_readings_study_is_the_one_the_rules_play_now(name):
     assert kept["check"] == edition_pages.reading_check(name), "run python examples/edition_pages.py --readings"
     assert kept["study"]["games"] == edition_pages.READING_GAMES
     assert [m["metric"] for m in kept["study"]["metrics"]] == list(edition_pages.READING_METRICS)
+
+
+def _skill_labels(searching: bool) -> list[str]:
+    from landlord_dsl.agents.seats import parse_seat
+
+    return [
+        edition_pages.skill_label(r, f)
+        for r, f, _ in edition_pages.SKILL_RUNGS
+        if (parse_seat(r).searches or parse_seat(f).searches) == searching
+    ]
+
+
+def _kept_skill(key: str) -> dict:
+    import json
+
+    if not (edition_pages.SKILL / f"{key}.json").exists():
+        pytest.skip(f"the skill study of {key} is being played (the page says not played yet)")
+    return json.loads((edition_pages.SKILL / f"{key}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("key", sorted(edition_pages.SKILL_STUDIES))
+def test_the_kept_skill_study_is_the_one_the_rules_play_now(key):
+    """Issue 30 §3: the skill and luck tables of the edition pages and docs/skill.md come from data kept in
+    docs/assets/skill/; its digest of each rung's first deals must be what the rules give now (else run
+    python examples/edition_pages.py --skill). The rungs without a searcher here; the others in the slow test."""
+    kept = _kept_skill(key)
+    for label in _skill_labels(searching=False):
+        assert kept["check"][label] == edition_pages.skill_check(key, label), "run examples/edition_pages.py --skill"
+    assert sorted((k, d["field"], d["deals"]) for k, d in kept["study"].items()) == sorted(
+        (edition_pages.skill_label(r, f), f, n) for r, f, n in edition_pages.SKILL_RUNGS
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(edition_pages.SKILL_STUDIES))
+def test_the_kept_skill_study_of_the_searching_rungs_is_the_one_the_rules_play_now(key):
+    kept = _kept_skill(key)
+    for label in _skill_labels(searching=True):
+        assert kept["check"][label] == edition_pages.skill_check(key, label), "run examples/edition_pages.py --skill"
+
+
+def test_the_skill_page_shows_the_kept_studies_and_the_answer_to_the_historian():
+    text = edition_pages.SKILL_PAGE.read_text(encoding="utf-8")
+    for region in ("family", "historian"):
+        assert edition_pages.BEGIN.format(region) in text, f"docs/skill.md has no generated {region}"
+    assert edition_pages.render_family(text) == text, "run python examples/edition_pages.py"
+    for key in edition_pages.SKILL_STUDIES:
+        assert f"| `{key}` |" in text

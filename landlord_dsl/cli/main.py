@@ -28,7 +28,15 @@ from ..core.version import __version__
 from .common import at_least, set_argument
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
-from .studies import attribute_arguments, cmd_optimise, cmd_sensitivity, optimise_arguments, sensitivity_arguments
+from .studies import (
+    attribute_arguments,
+    cmd_optimise,
+    cmd_sensitivity,
+    cmd_skill,
+    optimise_arguments,
+    sensitivity_arguments,
+    skill_arguments,
+)
 
 # --------------------------------------------------------------------- main
 
@@ -340,6 +348,12 @@ _COMMANDS = (
         "search option values and constants for the rules that best meet an objective, and write them as a variant",
         cmd_optimise,
         optimise_arguments,
+    ),
+    _Command(
+        "skill",
+        "how much skill and how much luck decide a game: one agent against a field, in every seat on the same seeds",
+        cmd_skill,
+        skill_arguments,
     ),
     _Command(
         "replay", "replay a `play --log` file and verify it (exit 0 same game, 1 not)", cmd_replay, _replay_arguments

@@ -423,3 +423,81 @@ def _trials_progress() -> Callable[[int, int], None] | None:
         sys.stderr.flush()
 
     return progress
+
+
+def skill_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the arguments of `landlord-dsl skill`."""
+    p.add_argument("edition", metavar="EDITION", help="a shipped edition name or a .lg file")
+    p.add_argument(
+        "--ladder",
+        default="bot",
+        metavar="KIND,...",
+        help="the agents measured, weakest first, each against the field: bot, rollout[:N], mcts[:N] (default bot)",
+    )
+    p.add_argument("--field", default="random", metavar="KIND", help="the agent in the other seats (default random)")
+    p.add_argument(
+        "--games", type=at_least(2), default=100, help="deals per rung, each played once per seat (default 100)"
+    )
+    p.add_argument("--players", type=at_least(2), help="players (default 4, or the nearest allowed)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
+    )
+    p.add_argument(
+        "--versus",
+        metavar="EDITION",
+        help="also play the same study under these rules (with --versus-option) and give the differences",
+    )
+    p.add_argument(
+        "--versus-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the --versus rules (repeatable; default: the --versus rules' own defaults)",
+    )
+    p.add_argument("--turn-limit", type=at_least(1), help="stop each game after this many turns")
+    p.add_argument("--jobs", type=at_least(1), metavar="N", help="processes to play games in (default: every core)")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+
+
+def cmd_skill(args: argparse.Namespace, out: TextIO) -> int:
+    from ..checking.loader import load
+    from ..core.terminal import colour_wanted
+    from ..studies.skill import play_skill, render_markdown, render_text, skill_report
+
+    if args.versus_option and not args.versus:
+        raise UsageError("--versus-option needs --versus EDITION: the rules to compare with")
+    ladder = [a for a in args.ladder.split(",") if a.strip()]
+    if any(a.strip().startswith("mcts:") and a.strip().endswith("s") for a in ladder):
+        sys.stderr.write(
+            "warning: a budget in seconds depends on the machine: the games cannot be played again alike\n"
+        )
+    rules = load(args.edition)
+    other = load(args.versus) if args.versus else None
+
+    def study(on: Any, options: list[str], what: str) -> dict[str, Any]:
+        return play_skill(
+            on,
+            ladder,
+            args.field,
+            args.games,
+            args.players,
+            args.seed,
+            _parse_options(options),
+            args.jobs,
+            _progress(what),
+            args.turn_limit,
+        )
+
+    data = study(rules, args.option, "rungs")
+    report = skill_report(data, study(other, args.versus_option, "versus") if other is not None else None)
+    if args.format == "json":
+        out.write(json.dumps(report, indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(render_markdown(report))
+        if "versus" in report:
+            out.write("\nversus\n\n" + render_markdown(report, "versus"))
+            out.write("\ndifference\n\n" + render_markdown(report, "difference", sign=True))
+    else:
+        out.write(render_text(report, rules.model.header.title or rules.name, colour_wanted(out)))
+    return 0

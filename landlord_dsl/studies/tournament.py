@@ -145,7 +145,7 @@ def run_tournament(
     done = len(games) - len(todo)
     if progress is not None and done:
         progress(done, len(games))
-    for finished in _play_all(source, n, seed, todo, turn_limit, jobs or default_jobs()):
+    for finished in play_all(source, n, seed, todo, turn_limit, jobs or default_jobs()):
         for record in finished:
             record = {"tournament": key, **record}
             records[(record["deal"], record["rotation"])] = record
@@ -158,7 +158,7 @@ def run_tournament(
     return report(rules.name, specs, n, seed, deals, ordered)
 
 
-def _play_all(
+def play_all(
     source: RuleSource,
     players: int,
     seed: int,
