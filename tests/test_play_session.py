@@ -1,0 +1,114 @@
+"""The Play page's Python side (issue 32 §1, docs/play.md), under CPython: the parser tables the page ships,
+and a game played one human decision at a time (landlord_dsl.presentation.play_session).
+
+tests/test_play_page.py plays the page itself in headless Chromium."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from lark import Lark
+
+import landlord_dsl as ld
+from landlord_dsl.core.errors import UsageError
+from landlord_dsl.language import grammar, parser_cache
+from landlord_dsl.presentation.play_session import PlaySession
+
+
+def test_prepared_tables_in_an_empty_cache_folder_load_without_building_the_grammar(monkeypatch, tmp_path):
+    name, tables = grammar.prepared_tables()
+    folder = tmp_path / "landlord-dsl"
+    folder.mkdir(mode=0o700)
+    (folder / name).write_bytes(tables)
+    (folder / name).chmod(0o600)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    class NoBuilding(Lark):
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("the grammar was built, not loaded from the prepared tables")
+
+    monkeypatch.setattr(parser_cache, "Lark", NoBuilding)
+    grammar.lark_parser.cache_clear()
+    try:
+        parser = grammar.lark_parser()
+        assert parser.parse('edition "x" {\n title "X"\n}\n', start="start") is not None
+    finally:
+        grammar.lark_parser.cache_clear()
+
+
+def test_tables_prepared_for_another_python_are_named_for_it():
+    name, _ = grammar.prepared_tables((3, 13))
+    assert name.endswith("-py313.pickle")
+    text = grammar.grammar_path().read_text(encoding="utf-8")
+    assert name == parser_cache.file_name(text, (3, 13), **grammar._OPTIONS)
+
+
+def _play_to_the_end(session: PlaySession, pick) -> tuple[dict, int, list[dict]]:
+    shown = session.advance()
+    frames = list(shown["frames"])
+    asked = 0
+    while shown["request"] is not None:
+        shown = session.answer(pick(shown["request"]))
+        frames += shown["frames"]
+        asked += 1
+    return shown, asked, frames
+
+
+@pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
+def test_a_human_seat_is_asked_each_decision_with_labels_costs_and_worths_and_the_log_replays(edition, tmp_path):
+    rules = ld.load_edition(edition)
+    session = PlaySession(rules, edition, ["human", "bot", "bot"], seed=4)
+    seen_worth = []
+
+    def last_option_or_pass(request):
+        assert request["seat"] == 0 and request["prompt"] and request["context"].startswith("cash ")
+        if request["kind"] == "bid":
+            assert request["minimum"] <= request["maximum"]
+            return None
+        assert all(set(o) == {"action", "label", "cost", "worth", "done"} and o["label"] for o in request["options"])
+        seen_worth.extend(o["worth"] for o in request["options"])
+        return request["options"][-1]["action"]
+
+    end, asked, frames = _play_to_the_end(session, last_option_or_pass)
+    assert asked > 5 and any(seen_worth)
+    assert end["scores"] is not None and end["winners"]
+    # narration: every frame a sentence, the rule that caused it and its citation; the last one the end
+    assert frames[-1]["text"].startswith("The game ends")
+    cited = [f for f in frames if f["rule"]]
+    assert cited and all(f["cite"] for f in cited)
+    log = tmp_path / "game.log"
+    log.write_text(session.log(), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "landlord_dsl", "replay", str(log)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and ": ok," in done.stdout, done.stdout + done.stderr
+
+
+def test_bots_alone_play_the_game_the_cli_plays_with_the_same_seed():
+    edition = "landlords-game-1906"
+    session = PlaySession(ld.load_edition(edition), edition, ["bot"] * 3, seed=9)
+    end = session.advance()
+    assert end["request"] is None
+    game = ld.new_game(edition, players=3, seed=9)
+    game.play()
+    assert session.state.log_lines() == game.log_lines()
+    assert end["scores"] == list(game.result().scores)
+
+
+def test_a_seat_of_another_kind_and_an_answer_out_of_turn_are_refused():
+    rules = ld.load_edition("landlords-game-1906")
+    with pytest.raises(UsageError, match="human, bot"):
+        PlaySession(rules, "landlords-game-1906", ["human", "mcts"], seed=1)
+    session = PlaySession(rules, "landlords-game-1906", ["bot", "bot"], seed=1)
+    session.advance()
+    with pytest.raises(UsageError, match="no human decision"):
+        session.answer(0)
+
+
+def test_the_board_data_draws_the_rule_files_board():
+    session = PlaySession(ld.load_edition("monopoly-1933-atlantic-city"), "x", ["human", "bot"], seed=2)
+    board = session.board()
+    assert board["svg"].startswith("<svg") and 'id="space-0"' in board["svg"]
+    assert board["names"] == ["Player 1 (you)", "Player 2"] and len(board["spaces"]) == 40
