@@ -5,8 +5,11 @@ tests/test_play_page.py plays the page itself in headless Chromium."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from lark import Lark
@@ -112,3 +115,49 @@ def test_the_board_data_draws_the_rule_files_board():
     board = session.board()
     assert board["svg"].startswith("<svg") and 'id="space-0"' in board["svg"]
     assert board["names"] == ["Player 1 (you)", "Player 2"] and len(board["spaces"]) == 40
+
+
+# ------------------------------------------------------------------ the worker's entry (cli.web)
+@pytest.fixture
+def web(monkeypatch, tmp_path):
+    from landlord_dsl.cli import web
+
+    monkeypatch.setattr(web, "FILES", tmp_path / "files")
+    monkeypatch.chdir(tmp_path)
+    return web
+
+
+def _call(web, op, **args):
+    return json.loads(web.call(op, json.dumps(args)))
+
+
+def test_the_pages_check_is_the_clis_check_of_the_file_under_its_name(web, tmp_path):
+    case = sorted((Path(__file__).parent / "golden" / "errors").glob("*.lg"))[0]
+    answer = _call(web, "check", filename=case.name, text=case.read_text(encoding="utf-8"))["result"]
+    shutil.copy(case, tmp_path / case.name)
+    done = subprocess.run(
+        [sys.executable, "-m", "landlord_dsl", "check", case.name],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert (answer["status"], answer["stdout"], answer["stderr"]) == (done.returncode, done.stdout, done.stderr)
+    assert answer["status"] == 1 and answer["stderr"].startswith(case.name + ":")
+
+
+def test_a_pasted_file_name_that_is_not_a_plain_lg_name_is_refused(web):
+    answer = _call(web, "check", filename="../x.lg", text="")
+    assert answer["ok"] is False and "ending in .lg" in answer["error"]
+
+
+def test_the_worker_entry_starts_answers_and_logs_a_game(web):
+    editions = _call(web, "editions")["result"]
+    assert {"name": "landlords-game-1906", "title": "The Landlord's Game (Economic Game Co., 1906)"} in editions
+    started = _call(web, "start", edition="landlords-game-1906", kinds=["human", "bot"], seed=3)["result"]
+    assert started["board"]["svg"].startswith("<svg") and started["shown"]["request"]["seat"] == 0
+    shown = _call(web, "answer", action=started["shown"]["request"]["options"][0]["action"])["result"]
+    assert shown["frames"] and shown["request"] is not None
+    assert _call(web, "log")["result"].startswith('{"edition": "landlords-game-1906"')
+    refused = _call(web, "start", edition="landlords-game-1906", kinds=["human"], seed=1, options=["nope=1"])
+    assert refused["ok"] is False and "nope" in refused["error"]
