@@ -189,3 +189,35 @@ class Browser:
             session=self.session,
         )
         path.write_bytes(base64.b64decode(shot["data"]))
+
+
+class Server:
+    """A folder served on a free loopback port from a thread (a context manager); `paths` lists every path
+    asked for, `origin` is its http://127.0.0.1:PORT."""
+
+    def __init__(self, root: Path) -> None:
+        import functools
+        import http.server
+        import threading
+
+        paths: list[str] = []
+        self.paths = paths
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                paths.append(self.path)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=root))
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop serving and free the port."""
+        self.httpd.shutdown()
+        self.httpd.server_close()

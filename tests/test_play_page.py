@@ -10,21 +10,18 @@ when they fail.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from cdp import Browser, find_chromium
+from cdp import Browser, Server, find_chromium
 from pyodide_support import ROOT, missing
 
 pytestmark = pytest.mark.slow
@@ -35,25 +32,6 @@ VARIANT_ERRORS = sorted((ROOT / "tests" / "golden" / "variants").glob("*.lg"))
 
 def _required() -> bool:
     return bool(os.environ.get("CI")) or os.environ.get("LANDLORD_REQUIRE_PYODIDE") == "1"
-
-
-class _Server:
-    """The built page on a free loopback port, served from a thread; `paths` lists every path asked for."""
-
-    def __init__(self, root: Path) -> None:
-        paths = self.paths = []
-
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                paths.append(self.path)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=root))
-        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +53,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def page(site, tmp_path_factory):
     """Yield (browser, server, downloads folder) with the page loaded and Python ready in it."""
-    server = _Server(site)
+    server = Server(site)
     work = tmp_path_factory.mktemp("browser")
     downloads = work / "downloads"
     downloads.mkdir()
@@ -227,3 +205,37 @@ def test_simulate_on_the_page_prints_the_summary_simulate_json_prints(page):
     assert expected.returncode == 0
     assert json.loads(shown) == json.loads(expected.stdout)
     assert shown == expected.stdout
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", path
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
+def test_the_screenshots_in_the_docs_show_what_the_page_shows_today(page, tmp_path):
+    # examples/play_page_screenshots.py took docs/assets/play/*.png; taken again, each shows the same text
+    # (decision, options, diagnostics, scores) in a picture of the same size
+    _, server, _ = page
+    spec = importlib.util.spec_from_file_location("_shots", ROOT / "examples" / "play_page_screenshots.py")
+    shots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shots)
+    shown = shots.shots(server.origin, tmp_path / "shots", tmp_path)
+    committed = shots.OUT
+    assert shown == json.loads((committed / "screens.json").read_text(encoding="utf-8"))
+    for name in shown:
+        assert _png_size(tmp_path / "shots" / name) == _png_size(committed / name), name
+
+
+def test_the_benchmark_reports_the_load_and_every_decision(site):
+    # benchmarks/bench_play_page.py, one cold load and game: no timing asserted, only that every figure is there
+    spec = importlib.util.spec_from_file_location("_bench_play", ROOT / "benchmarks" / "bench_play_page.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.measure("landlords-game-1906", 1, site)
+    assert figures["runs"] == 1 and figures["decisions"] > 5
+    assert figures["ready"][0] > 0 and figures["first_decision"][0] > 0
+    assert set(figures["stages"][0]) == {"pyodide", "wheels", "imported"}
+    assert 0 <= figures["decision_p50"] <= figures["decision_p95"] <= figures["decision_max"]
+    assert bench.table(figures).count("\n") == 8 and figures["first_decision_cpu"][0] > 0
+    assert bench.percentile([1, 2, 3, 4, 5], 50) == 3 and bench.percentile([0, 10], 95) == 9.5

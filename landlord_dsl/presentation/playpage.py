@@ -90,13 +90,16 @@ async function bytes(path) {
 
 async function start() {
   const manifest = JSON.parse(new TextDecoder().decode(await bytes("manifest.json")));
+  // the wheels and the tables download while Pyodide loads
+  const wheels = manifest.wheels.map((wheel) => bytes("wheels/" + wheel));
+  const tables = bytes(manifest.tables);
   const pyodide = await loadPyodide({indexURL: base + "pyodide/"});
   stages.pyodide = performance.now() - started;
   const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-  for (const wheel of manifest.wheels) pyodide.unpackArchive(await bytes("wheels/" + wheel), "wheel", {extractDir: site});
+  for (const wheel of wheels) pyodide.unpackArchive(await wheel, "wheel", {extractDir: site});
   stages.wheels = performance.now() - started;
   // the prepared parser tables, where the package's parser cache looks for them (parser_cache.build)
-  pyodide.globals.set("TABLES", await bytes(manifest.tables));
+  pyodide.globals.set("TABLES", await tables);
   pyodide.globals.set("TABLES_NAME", manifest.tables);
   pyodide.runPython(`
 import os
