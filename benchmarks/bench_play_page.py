@@ -11,8 +11,7 @@ them (`window.landlordPlay.timings`, milliseconds of the page's own clock, from 
 * `ready` (the worker's clock, from its start): the worker has loaded Pyodide, unpacked the wheels, put
   the parser tables in place and imported the package (its stages: `pyodide`, `wheels`, `imported`);
 * `first decision`: the first human decision is on screen (the goal: within 10 s), and the CPU time
-  Chromium's processes used until then (all its processes, from their start: the wall clock on a loaded
-  machine is several times it);
+  Chromium's processes used until then (all its processes, from their start);
 * `decision p50/p95/max`: from an answer's click to the next decision (or the end) on screen, the bots'
   turns between included (the goal: 300 ms at the 95th percentile).
 """

@@ -4,7 +4,8 @@
     python examples/play_page_screenshots.py [--site DIR] [--out DIR]
 
 Builds the page (build_play_page.py) unless --site names a built one, plays the scenes below through the
-page's own controls and writes a PNG of each, with `screens.json`: what each screenshot shows as text
+page's own controls and writes a PNG of each (the part of the page it is about; play-decision-page.png
+is the whole page, the board too), with `screens.json`: what each screenshot shows as text
 (the decision and its options, the diagnostics, the scores). tests/test_play_page.py takes them again
 and fails while the text differs from the committed screens.json or a picture's size from the committed one.
 """
@@ -75,7 +76,7 @@ def shots(origin: str, out: Path, work: Path) -> dict:
         browser.wait_for("document.getElementById('diagnostics').hasAttribute('data-status')", timeout=120)
         diagnostics = browser.evaluate("document.getElementById('diagnostics').textContent")
         shown["play-check.png"] = {"diagnostics": diagnostics}
-        browser.screenshot(out / "play-check.png")
+        browser.screenshot(out / "play-check.png", "#setup")
         browser.evaluate("document.getElementById('own').open = false")
 
         # a 1933 game at the human seat's first decision: its options with their costs and worths
@@ -87,8 +88,8 @@ def shots(origin: str, out: Path, work: Path) -> dict:
                 "[...document.querySelectorAll('#players-table tbody tr')].map(r => r.textContent)"
             ),
         }
-        browser.evaluate("window.scrollTo(0, 0)")
-        browser.screenshot(out / "play-decision.png")
+        browser.screenshot(out / "play-decision.png", "#decision", "aside")
+        browser.screenshot(out / "play-decision-page.png")
 
         # the end of a 1906 game: the scores and the log to download
         browser.evaluate("document.getElementById('again').click()")
@@ -96,7 +97,7 @@ def shots(origin: str, out: Path, work: Path) -> dict:
         while browser.evaluate("document.body.dataset.phase") == "deciding":
             _answer_first(browser)
         shown["play-end.png"] = {"scores": browser.evaluate("document.getElementById('scores').textContent")}
-        browser.screenshot(out / "play-end.png")
+        browser.screenshot(out / "play-end.png", "#decision", "aside")
     (out / "screens.json").write_text(json.dumps(shown, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return shown
 

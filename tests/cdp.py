@@ -177,17 +177,34 @@ class Browser:
                 raise TimeoutError(f"still false after {timeout} s: {expression}")
             time.sleep(every)
 
-    def screenshot(self, path: Path) -> None:
-        """Write a PNG of the page as the window shows it, its full height, into `path`."""
+    def screenshot(self, path: Path, *selectors: str) -> None:
+        """Write a PNG into `path`: of the page at its full height, or of the smallest box around the
+        elements the CSS `selectors` name."""
         import base64
 
+        # a window as tall as the page, so that nothing is beyond it (and the layout does not change between
+        # measuring the box and taking the picture)
+        width = self.evaluate("window.innerWidth")
         height = self.evaluate("Math.ceil(document.documentElement.scrollHeight)")
-        width = self.evaluate("document.documentElement.clientWidth")
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        self.command("Emulation.setDeviceMetricsOverride", metrics, session=self.session)
+        box = self.evaluate(
+            "(function (selectors) {"
+            " var boxes = selectors.length ? selectors.map(s => document.querySelector(s).getBoundingClientRect())"
+            " : [{left: 0, top: 0, right: document.documentElement.clientWidth,"
+            " bottom: document.documentElement.scrollHeight}];"
+            " var x = Math.min(...boxes.map(b => b.left)) + scrollX, y = Math.min(...boxes.map(b => b.top)) + scrollY;"
+            " return {x: Math.floor(x), y: Math.floor(y),"
+            " width: Math.ceil(Math.max(...boxes.map(b => b.right)) + scrollX - Math.floor(x)),"
+            " height: Math.ceil(Math.max(...boxes.map(b => b.bottom)) + scrollY - Math.floor(y)), scale: 1}; })"
+            f"({json.dumps(list(selectors))})"
+        )
         shot = self.command(
             "Page.captureScreenshot",
-            {"format": "png", "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}},
+            {"format": "png", "clip": box},
             session=self.session,
         )
+        self.command("Emulation.clearDeviceMetricsOverride", session=self.session)
         path.write_bytes(base64.b64decode(shot["data"]))
 
 
