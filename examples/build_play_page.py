@@ -4,7 +4,8 @@
     python examples/build_play_page.py OUT     # e.g. site/play after `mkdocs build`
 
 It builds the project's wheel from this working tree and writes it, the dependency wheels, the files of
-npm's pyodide package and the prepared parser tables into OUT with the page
+npm's pyodide package, the prepared parser tables and, when an interpreter of Pyodide's Python version is at
+hand (pyenv's or on PATH: python3.13), the modules' bytecode into OUT with the page
 (landlord_dsl.presentation.playpage). Serve OUT with any static server
 (`python -m http.server -d OUT -b 127.0.0.1`): the page asks no other host for anything.
 """
@@ -36,7 +37,26 @@ def build(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as scratch:
         wheel = pyodide_support.build_wheel(Path(scratch))
         pyodide = pyodide_support.cache() / "node_modules" / "pyodide"
-        return build_play_page(out, pyodide, [wheel, *pyodide_support.dependency_wheels()])
+        return build_play_page(out, pyodide, [wheel, *pyodide_support.dependency_wheels()], python_for(pyodide))
+
+
+def python_for(pyodide: Path) -> str | None:
+    """Return an interpreter of the Python version of Pyodide (pyenv's, else one on PATH), or None."""
+    import json
+    import shutil
+    import subprocess
+
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+    version = ".".join(lock["info"]["python"].split(".")[:2])
+    root = (
+        subprocess.run(["pyenv", "root"], capture_output=True, text=True, check=False).stdout.strip()
+        if shutil.which("pyenv")
+        else ""
+    )
+    found = sorted(Path(root).glob(f"versions/{version}.*/bin/python3")) if root else []
+    if found:
+        return str(found[-1])
+    return shutil.which(f"python{version}")
 
 
 def main() -> None:

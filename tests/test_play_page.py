@@ -131,6 +131,17 @@ def test_a_game_is_played_to_the_end_through_the_pages_controls_and_its_log_repl
     _set(browser, "edition", edition)
     _set(browser, "players", "3")
     _set(browser, "seed", "5")
+    # the edition's options, each a field of the form: a choice a list, a flag a box
+    option = (
+        "#options-form [data-option='single_tax']" if "1906" in edition else "#options-form [data-option='proxy_decks']"
+    )
+    browser.wait_for(f"document.querySelector({option!r})", timeout=60)
+    if "1906" in edition:
+        browser.evaluate(f"document.querySelector({option!r}).value = 'from_start'")
+        chosen = {"single_tax": "from_start"}
+    else:
+        browser.evaluate(f"document.querySelector({option!r}).checked = false")
+        chosen = {"proxy_decks": False}
     _click(browser, "#start")
     seen = _play_through(browser)
     # each human decision was shown with its options' costs and worths; each told event with its rule and citation
@@ -141,7 +152,9 @@ def test_a_game_is_played_to_the_end_through_the_pages_controls_and_its_log_repl
     log = _download_log(browser, downloads)
     replayed = _cli("replay", str(log))
     assert replayed.returncode == 0 and ": ok," in replayed.stdout, replayed.stdout + replayed.stderr
-    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["edition"] == edition
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["edition"] == edition
+    assert {name: header["options"][name] for name in chosen} == chosen
     # nothing came from anywhere but the page's own folder on the loopback server
     resources = browser.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
     assert resources and all(r.startswith((server.origin + "/", "blob:")) for r in resources)

@@ -161,3 +161,10 @@ def test_the_worker_entry_starts_answers_and_logs_a_game(web):
     assert _call(web, "log")["result"].startswith('{"edition": "landlords-game-1906"')
     refused = _call(web, "start", edition="landlords-game-1906", kinds=["human"], seed=1, options=["nope=1"])
     assert refused["ok"] is False and "nope" in refused["error"]
+
+
+def test_the_options_form_lists_an_editions_options_with_their_defaults_and_choices(web):
+    declared = {o["name"]: o for o in _call(web, "options", edition="landlords-game-1906")["result"]}
+    assert declared["single_tax"]["default"] == "never" and "from_start" in declared["single_tax"]["choices"]
+    assert declared["faster_game"]["default"] is False and declared["faster_game"]["choices"] is None
+    assert declared["single_tax_turn"]["label"].startswith("Turn at which")

@@ -4,7 +4,7 @@ The page runs the package under Pyodide in a worker and hands each request over 
 a JSON text; `call` answers with a JSON text, `{"ok": true, "result": ...}` or `{"ok": false, "error":
 TEXT}` (a LandlordError rendered as the CLI renders it). The operations:
 
-* `editions`: every shipped edition and variant, with its title;
+* `editions`: every shipped edition and variant, with its title; `options`: the options one declares;
 * `start`: a new game (`PlaySession`) of a shipped name or of a pasted file, seats human or bot, seed and
   `--option` values; returns the board and what the game shows up to the first human request;
 * `answer`: answers the pending human request; `log`: the game's log file, which `landlord-dsl replay`
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..checking.loader import load
+from ..checking.loader import RuleSet, load
 from ..core.errors import LandlordError, UsageError, visible
 from ..core.resources import shipped_files
 from ..language.parser import header_title
@@ -39,6 +39,7 @@ FILES = Path("/tmp/landlord-play")  # the worker's folder for pasted files (Pyod
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.lg$")
 
 _session: PlaySession | None = None
+_loaded: dict[str, RuleSet] = {}  # shipped editions loaded so far, by name: choosing one then starting it loads it once
 
 
 def call(op: str, args: str) -> str:
@@ -57,6 +58,22 @@ def editions() -> list[dict[str, str]]:
         {"name": name, "title": visible(header_title(read_source(path)) or "")}
         for name, path in shipped_files().items()
     ]
+
+
+def _rules(edition: str) -> RuleSet:
+    """Return the checked rules of a shipped edition (kept), or of a file (read afresh)."""
+    if edition.endswith(".lg"):
+        return load(edition)
+    if edition not in _loaded:
+        _loaded[edition] = load(edition)
+    return _loaded[edition]
+
+
+def options(edition: str) -> list[dict[str, Any]]:
+    """Return the options an edition declares, for the page's form: each one's name, label, default and,
+    for a choice, its values (None for a number or a flag, told apart by the default's type)."""
+    declared = _rules(edition).model.options.values()
+    return [{"name": o.name, "label": o.label or o.name, "default": o.default, "choices": o.choices} for o in declared]
 
 
 def _pasted(filename: str, text: str) -> str:
@@ -83,7 +100,7 @@ def start(
     global _session
     if text is not None:
         edition = _pasted(filename or "variant.lg", text)
-    session = PlaySession(load(edition), edition, kinds, seed, _parse_options(options or []))
+    session = PlaySession(_rules(edition), edition, kinds, seed, _parse_options(options or []))
     _session = session
     return {"board": session.board(), "shown": session.advance()}
 
@@ -141,6 +158,7 @@ def simulate(
 
 _OPERATIONS: dict[str, Callable[..., Any]] = {
     "editions": editions,
+    "options": options,
     "start": start,
     "answer": answer,
     "log": log,

@@ -24,7 +24,7 @@ from ..program.requests import DecisionRequest
 from .board import board_svg
 from .narrate import AuctionResult
 from .replay import log_text
-from .watch import Recording, _Recorder, replay_data
+from .watch import Recorder, Recording, replay_data
 
 if TYPE_CHECKING:
     from ..checking.loader import RuleSet
@@ -63,7 +63,7 @@ class PlaySession:
         alone = self.kinds.count("human") == 1
         game.names = [f"Player {i + 1}{' (you)' if alone and k == 'human' else ''}" for i, k in enumerate(kinds)]
         self.recording = Recording()
-        self.recorder = _Recorder(game, rules, self.recording)
+        self.recorder = Recorder(game, rules, self.recording)
         self.auctions = AuctionResult(game)
         self.told = 0  # events of the log already handed over
         self.sent = 0  # frames already handed over
@@ -118,7 +118,7 @@ class PlaySession:
         for event in game.log[self.told :]:
             told = self.auctions.follow(event)
             if told is not None:
-                self.recorder._frame(event, visible(told))
+                self.recorder.frame(event, visible(told))
             self.recorder(event)
         self.told = len(game.log)
         frames = self.recording.frames[self.sent :]

@@ -10,7 +10,8 @@
 * `parser-….pickle`, the grammar's parser tables prepared here for Pyodide's Python
   (grammar.prepared_tables), which the worker puts in the package's parser cache: the page never builds
   the grammar;
-* `manifest.json`, naming the wheels and the tables.
+* `bytecode.zip`, if an interpreter of Pyodide's Python version is at hand, the wheels' modules compiled;
+* `manifest.json`, naming the wheels, the tables and the bytecode.
 
 Everything is fetched from the folder itself: served by any static server, the page asks no other host
 for anything. The worker calls `landlord_dsl.cli.web.call`.
@@ -31,11 +32,14 @@ from .watch import RENDERER_JS, STYLE_CSS
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 
-def build_play_page(out: Path, pyodide: Path, wheels: Sequence[Path]) -> list[Path]:
+def build_play_page(out: Path, pyodide: Path, wheels: Sequence[Path], python: str | None = None) -> list[Path]:
     """Write the Play page into the folder `out` (created if missing); return the files written.
 
     `pyodide` is npm's pyodide package (its folder), `wheels` the project's wheel and its dependencies'.
     The parser tables are prepared for the Python of that Pyodide (its pyodide-lock.json says which).
+    `python`, an interpreter of that same Python version (`python3.13`), if given, compiles the wheels'
+    modules to bytecode (`bytecode.zip`, unpacked beside them), which the page would otherwise compile at
+    each load.
 
     :raises UsageError: a file of the pyodide package or a wheel is missing.
     """
@@ -60,12 +64,51 @@ def build_play_page(out: Path, pyodide: Path, wheels: Sequence[Path]) -> list[Pa
         old.unlink()
     name, tables = prepared_tables((major, minor))
     (out / name).write_bytes(tables)
-    manifest = {"wheels": sorted(w.name for w in wheels), "tables": name, "python": f"{major}.{minor}"}
+    manifest: dict = {"wheels": sorted(w.name for w in wheels), "tables": name, "python": f"{major}.{minor}"}
+    (out / "bytecode.zip").unlink(missing_ok=True)
+    if python is not None:
+        written.append(_bytecode(out / "bytecode.zip", wheels, python, (major, minor)))
+        manifest["bytecode"] = "bytecode.zip"
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     (out / "index.html").write_text(page_html(), encoding="utf-8")
     (out / "worker.js").write_text(WORKER_JS, encoding="utf-8")
     written += [out / name, out / "manifest.json", out / "index.html", out / "worker.js"]
     return written
+
+
+def _bytecode(archive: Path, wheels: Sequence[Path], python: str, version: tuple[int, int]) -> Path:
+    """Write into `archive` the bytecode of every module of the wheels, compiled by `python` (which must be
+    of `version`) as `__pycache__` files that import checks by nothing but their presence (unchecked-hash:
+    the sources beside them never change); return `archive`.
+
+    :raises UsageError: `python` is not of `version`, or did not compile them.
+    """
+    import subprocess
+    import tempfile
+    import zipfile
+
+    asked = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True, check=False
+    )
+    if asked.stdout.strip() != f"{version[0]}.{version[1]}":
+        raise UsageError(f"{python} is Python {asked.stdout.strip() or '?'}, not Pyodide's {version[0]}.{version[1]}")
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        for wheel in wheels:
+            with zipfile.ZipFile(wheel) as unpacked:
+                unpacked.extractall(root)
+        done = subprocess.run(
+            [python, "-m", "compileall", "-q", "-j", "1", "--invalidation-mode", "unchecked-hash", str(root)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise UsageError(f"{python} could not compile the wheels' modules:\n{done.stdout}{done.stderr}")
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+            for compiled in sorted(root.rglob("*.pyc")):
+                bundle.write(compiled, compiled.relative_to(root).as_posix())
+    return archive
 
 
 def page_html() -> str:
@@ -93,10 +136,13 @@ async function start() {
   // the wheels and the tables download while Pyodide loads
   const wheels = manifest.wheels.map((wheel) => bytes("wheels/" + wheel));
   const tables = bytes(manifest.tables);
+  const bytecode = manifest.bytecode ? bytes(manifest.bytecode) : null;
   const pyodide = await loadPyodide({indexURL: base + "pyodide/"});
   stages.pyodide = performance.now() - started;
   const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   for (const wheel of wheels) pyodide.unpackArchive(await wheel, "wheel", {extractDir: site});
+  // the modules' bytecode, compiled at the build (without it, each import compiles its module)
+  if (manifest.bytecode) pyodide.unpackArchive(await bytecode, "zip", {extractDir: site});
   stages.wheels = performance.now() - started;
   // the prepared parser tables, where the package's parser cache looks for them (parser_cache.build)
   pyodide.globals.set("TABLES", await tables);
@@ -173,8 +219,9 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
     <label>Edition or variant <select id="edition"></select></label>
     <label>Players <select id="players"></select></label>
     <label>Seed <input id="seed" type="number" value="1" min="0" style="width: 7em"></label>
-    <label>Options <input id="options-text" placeholder="name=value, name=value" size="34"></label>
   </div>
+  <fieldset><legend>Options</legend><div id="options-form"></div>
+    <label>Others <input id="options-text" placeholder="name=value, name=value" size="34"></label></fieldset>
   <fieldset><legend>Seats</legend><div id="seats"></div></fieldset>
   <button class="primary" id="start" disabled>Start the game</button>
   <details id="own">
@@ -267,6 +314,7 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
         o.textContent = e.name + (e.title ? " \u2014 " + e.title : ""); select.appendChild(o);
       });
       select.value = "landlords-game-1906";
+      drawOptions();
       $("status").textContent = "ready";
       busy(false); phase("setup");
     }, function (err) { say(err.message); });
@@ -289,7 +337,38 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
   function seatKinds() { return Array.prototype.map.call(document.querySelectorAll("#seats select"), function (x) { return x.value; }); }
   $("players").onchange = drawSeats;
   drawSeats();
-  function optionList() { return $("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean); }
+  // the chosen edition's options: a list for a choice, a box for a flag, a number for a number; those left
+  // at their default are not sent (nor are they written into the log's options)
+  function drawOptions() {
+    var box = $("options-form"), edition = $("edition").value;
+    box.textContent = "";
+    request("options", {edition: edition}).then(function (declared) {
+      if ($("edition").value !== edition) return;
+      declared.forEach(function (o) {
+        var label = document.createElement("label"), field;
+        if (o.choices) {
+          field = document.createElement("select");
+          o.choices.forEach(function (c) { var x = document.createElement("option"); x.value = c; x.textContent = c; field.appendChild(x); });
+          field.value = o.default;
+        } else if (typeof o.default === "boolean") {
+          field = document.createElement("input"); field.type = "checkbox"; field.checked = o.default;
+        } else {
+          field = document.createElement("input"); field.type = "number"; field.value = o.default; field.style.width = "6em";
+        }
+        field.className = "option-field"; field.setAttribute("data-option", o.name);
+        field.setAttribute("data-default", String(o.default));
+        label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(field); box.appendChild(label);
+      });
+    }, function (err) { say(err.message); });
+  }
+  $("edition").onchange = drawOptions;
+  function optionList() {
+    var chosen = Array.prototype.map.call(document.querySelectorAll("#options-form .option-field"), function (f) {
+      var value = f.type === "checkbox" ? String(f.checked) : f.value;
+      return value === f.getAttribute("data-default") ? null : f.getAttribute("data-option") + "=" + value;
+    }).filter(Boolean);
+    return chosen.concat($("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean));
+  }
 
   function begin(args) {
     say(""); busy(true); phase("starting");

@@ -54,8 +54,12 @@ class Recording:
 _ACTING = (LogTurn, LogRoll, LogMove, LogSend, LogDraw, LogDecide, LogNext, LogOut)
 
 
-class _Recorder:
-    """A listener to a game's log (Game.listen) that records a frame with the state as each told event is logged."""
+class Recorder:
+    """A listener to a game's log (Game.listen) that records a frame with the state as each told event is logged.
+
+    The Play page's session (play_session) calls it with the events a stepped game logged since its last
+    request, after them: their frames then show the state at that request. `game` may be set to the game
+    played if it changes."""
 
     def __init__(self, game: Game, rules: RuleSet, recording: Recording) -> None:
         self.game, self.recording = game, recording
@@ -71,10 +75,11 @@ class _Recorder:
     def __call__(self, event: tuple) -> None:
         text = None if quiet_event(event) else describe_event(self.game, event)
         if text is not None:
-            self._frame(event, text)
+            self.frame(event, text)
 
-    def _frame(self, event: tuple, text: str) -> None:
-        """Record the frame of a told event (told as `text`), with the state the event leaves behind."""
+    def frame(self, event: tuple, text: str) -> None:
+        """Record the frame of a told event (told as `text`), with the state the event leaves behind (the
+        game's state now); returns nothing."""
         game = self.game
         typed = decode(event)
         rule = getattr(typed, "rule", -1)
@@ -128,7 +133,7 @@ def record(game: Game, rules: RuleSet) -> Recording:
     Call before `game.play()` (or `setup()`); recording leaves the game itself unchanged.
     """
     recording = Recording()
-    game.listen(_Recorder(game, rules, recording))
+    game.listen(Recorder(game, rules, recording))
     return recording
 
 
