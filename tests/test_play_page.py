@@ -135,7 +135,7 @@ def test_a_game_is_played_to_the_end_through_the_pages_controls_and_its_log_repl
     option = (
         "#options-form [data-option='single_tax']" if "1906" in edition else "#options-form [data-option='proxy_decks']"
     )
-    browser.wait_for(f"document.querySelector({option!r})", timeout=60)
+    browser.wait_for(f"!!document.querySelector({option!r})", timeout=60)
     if "1906" in edition:
         browser.evaluate(f"document.querySelector({option!r}).value = 'from_start'")
         chosen = {"single_tax": "from_start"}
