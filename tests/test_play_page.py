@@ -252,3 +252,23 @@ def test_the_benchmark_reports_the_load_and_every_decision(site):
     assert 0 <= figures["decision_p50"] <= figures["decision_p95"] <= figures["decision_max"]
     assert bench.table(figures).count("\n") == 8 and figures["first_decision_cpu"][0] > 0
     assert bench.percentile([1, 2, 3, 4, 5], 50) == 3 and bench.percentile([0, 10], 95) == 9.5
+
+
+def test_an_uploaded_file_is_checked_under_its_own_name(page, tmp_path):
+    browser, _, _ = page
+    case = VARIANT_ERRORS[0]
+    browser.evaluate("document.getElementById('own').open = true")
+    _set(browser, "source", "")
+    root = browser.command("DOM.getDocument", {}, session=browser.session)["root"]["nodeId"]
+    field = browser.command("DOM.querySelector", {"nodeId": root, "selector": "#upload"}, session=browser.session)
+    browser.command("DOM.setFileInputFiles", {"files": [str(case)], "nodeId": field["nodeId"]}, session=browser.session)
+    browser.wait_for("document.getElementById('source').value.length > 0", timeout=30)
+    assert browser.evaluate("document.getElementById('source').value") == case.read_text(encoding="utf-8")
+    assert browser.evaluate("document.getElementById('filename').value") == case.name
+    browser.evaluate("document.getElementById('diagnostics').removeAttribute('data-status')")
+    _click(browser, "#check")
+    browser.wait_for("document.getElementById('diagnostics').hasAttribute('data-status')", timeout=60)
+    shutil.copy(case, tmp_path / case.name)
+    expected = _cli("check", case.name, cwd=tmp_path)
+    assert _text(browser, "diagnostics") == expected.stdout + expected.stderr
+    browser.evaluate("document.getElementById('own').open = false")
