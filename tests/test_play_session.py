@@ -100,10 +100,12 @@ def test_bots_alone_play_the_game_the_cli_plays_with_the_same_seed():
     assert end["scores"] == list(game.result().scores)
 
 
-def test_a_seat_of_another_kind_and_an_answer_out_of_turn_are_refused():
+def test_a_seat_of_another_kind_no_seed_and_an_answer_out_of_turn_are_refused():
     rules = ld.load_edition("landlords-game-1906")
     with pytest.raises(UsageError, match="human, bot"):
         PlaySession(rules, "landlords-game-1906", ["human", "mcts"], seed=1)
+    with pytest.raises(UsageError, match="whole number"):
+        PlaySession(rules, "landlords-game-1906", ["human", "bot"], seed=None)
     session = PlaySession(rules, "landlords-game-1906", ["bot", "bot"], seed=1)
     session.advance()
     with pytest.raises(UsageError, match="no human decision"):

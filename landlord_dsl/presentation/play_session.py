@@ -39,7 +39,8 @@ class PlaySession:
     name), `kinds` one of KINDS per seat, `options` the rules' option values (text, as `--option` gives
     them). The game starts at once and plays on to the first human request, or to its end.
 
-    :raises UsageError: a seat kind other than KINDS, or a number of seats the rules do not allow.
+    :raises UsageError: a seed that is not a whole number, a seat kind other than KINDS, or a number of
+        seats the rules do not allow.
     :raises LandlordError: option values the rules refuse (located diagnostics).
     """
 
@@ -52,6 +53,8 @@ class PlaySession:
         options: dict[str, Any] | None = None,
         turn_limit: int | None = None,
     ) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):  # (None would leave the dice to the caller)
+            raise UsageError(f"the seed is a whole number, not {seed!r}")
         unknown = [k for k in kinds if k not in KINDS]
         if unknown:
             raise UsageError(f"a seat is one of {', '.join(KINDS)}, not {unknown[0]!r}")
