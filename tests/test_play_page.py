@@ -190,6 +190,8 @@ def test_a_pasted_variant_is_played_and_its_log_replays_beside_it(page, tmp_path
     _set(browser, "filename", "house.lg")
     _set(browser, "source", variant)
     _set(browser, "players", "2")
+    # the form holds the options of the edition chosen above (1933's, the last game's): not the pasted file's
+    browser.evaluate("document.querySelectorAll('#options-form input').forEach(f => { f.checked = !f.checked; })")
     for seat in range(2):
         browser.evaluate(f"document.querySelector('#seats select[data-seat=\"{seat}\"]').value = 'bot'")
     _click(browser, "#play-own")
@@ -206,7 +208,9 @@ def test_a_pasted_variant_is_played_and_its_log_replays_beside_it(page, tmp_path
 
 def test_simulate_on_the_page_prints_the_summary_simulate_json_prints(page):
     browser, _, _ = page
+    browser.evaluate("document.getElementById('own').open = false")  # (else it simulates the pasted file)
     _set(browser, "edition", "landlords-game-1906")
+    browser.wait_for("!!document.querySelector(\"#options-form [data-option='single_tax']\")", timeout=60)
     _set(browser, "seed", "11")
     _set(browser, "games", "12")  # the page's default is 100; the same function with fewer games here
     assert _text(browser, "simulate") == "Simulate 12 games"

@@ -362,8 +362,9 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
     }, function (err) { say(err.message); });
   }
   $("edition").onchange = drawOptions;
-  function optionList() {
-    var chosen = Array.prototype.map.call(document.querySelectorAll("#options-form .option-field"), function (f) {
+  // a pasted file's options are those under Others only: the form's are the chosen edition's
+  function optionList(own) {
+    var chosen = own ? [] : Array.prototype.map.call(document.querySelectorAll("#options-form .option-field"), function (f) {
       var value = f.type === "checkbox" ? String(f.checked) : f.value;
       return value === f.getAttribute("data-default") ? null : f.getAttribute("data-option") + "=" + value;
     }).filter(Boolean);
@@ -378,7 +379,7 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
     begin({edition: $("edition").value, kinds: seatKinds(), seed: +$("seed").value, options: optionList()});
   };
   $("play-own").onclick = function () {
-    begin({edition: "", text: $("source").value, filename: $("filename").value, kinds: seatKinds(), seed: +$("seed").value, options: optionList()});
+    begin({edition: "", text: $("source").value, filename: $("filename").value, kinds: seatKinds(), seed: +$("seed").value, options: optionList(true)});
   };
   $("check").onclick = function () {
     say(""); busy(true);
@@ -396,8 +397,9 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
   $("simulate").onclick = function () {
     say(""); busy(true);
     var out = $("simulation"); out.hidden = false; out.textContent = "playing\u2026"; out.removeAttribute("data-status");
-    var args = {edition: $("edition").value, games: +$("games").value, seed: +$("seed").value, options: optionList()};
-    if ($("own").open && $("source").value.trim()) { args.text = $("source").value; args.filename = $("filename").value; }
+    var own = $("own").open && $("source").value.trim() !== "";
+    var args = {edition: $("edition").value, games: +$("games").value, seed: +$("seed").value, options: optionList(own)};
+    if (own) { args.text = $("source").value; args.filename = $("filename").value; }
     request("simulate", args).then(function (r) {
       busy(false); out.textContent = r.stdout + r.stderr; out.setAttribute("data-status", r.status);
     }, function (err) { busy(false); out.textContent = ""; say(err.message); });
