@@ -17,21 +17,29 @@ from lark import Lark
 from ..core.resources import grammar_path
 from . import parser_cache
 
+# strict=True proves the grammar free of conflicts and terminal collisions, an analysis that takes half a
+# second; the built parser is kept in a cache only this user can write (parser_cache), keyed by the grammar's hash.
+_OPTIONS: dict = {
+    "parser": "lalr",
+    "start": ["start", "hole"],
+    "strict": True,
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+
 
 @functools.lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     """Return the LALR parser of the grammar (starts `start` for a file, `hole` for a text's `{...}`)."""
-    # strict=True proves the grammar free of conflicts and terminal collisions,
-    # an analysis that takes half a second; the built parser is kept in a cache
-    # only this user can write (parser_cache), keyed by the grammar's hash.
-    return parser_cache.build(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        start=["start", "hole"],
-        strict=True,
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    return parser_cache.build(grammar_path().read_text(encoding="utf-8"), **_OPTIONS)
+
+
+def prepared_tables(python: tuple[int, int] | None = None) -> tuple[str, bytes]:
+    """Return the grammar's parser tables, built here, for an installation of this lark on this Python
+    (or the `python` given, (3, 13) say): the file name to give them in its parser cache folder
+    (parser_cache.cache_dir()) and their bytes. There `lark_parser` loads them instead of building the
+    parser (about 1.6 s under Pyodide): the Play page ships them (docs/play.md)."""
+    return parser_cache.prepared(grammar_path().read_text(encoding="utf-8"), python, **_OPTIONS)
 
 
 @functools.lru_cache(maxsize=1)

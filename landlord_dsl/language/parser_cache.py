@@ -85,12 +85,30 @@ def _write(dir_fd: int, name: str, data: bytes) -> None:
             pass
 
 
+def file_name(grammar: str, python: tuple[int, int] | None = None, **options: Any) -> str:
+    """Return the name the cache keeps the parser of `grammar` built with `options` under, for this
+    Python (or the `python` version given: (3, 13)) and the installed lark."""
+    major, minor = python or sys.version_info[:2]
+    key = hashlib.sha256(repr((grammar, sorted(options.items()), lark.__version__)).encode("utf-8")).hexdigest()
+    return f"parser-{key[:32]}-py{major}{minor}.pickle"
+
+
+def prepared(grammar: str, python: tuple[int, int] | None = None, **options: Any) -> tuple[str, bytes]:
+    """Return the parser tables of `grammar` built with `options` ready to load: the cache file's name
+    (`file_name`) and its bytes (`Lark.save`).
+
+    Written into the cache folder of another installation of the same lark (a page's Pyodide, a fresh
+    container), they spare it building the parser: `build` loads them like any cached parser."""
+    buffer = io.BytesIO()
+    Lark(grammar, **options).save(buffer)
+    return file_name(grammar, python, **options), buffer.getvalue()
+
+
 def build(grammar: str, **options: Any) -> Lark:
     """Return the Lark parser for `grammar`, loaded from the private cache when a good copy is there."""
     if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
         return Lark(grammar, **options)  # no ownership to check on this system: no cache
-    key = hashlib.sha256(repr((grammar, sorted(options.items()), lark.__version__)).encode("utf-8")).hexdigest()
-    name = f"parser-{key[:32]}-py{sys.version_info[0]}{sys.version_info[1]}.pickle"
+    name = file_name(grammar, **options)
     dir_fd = _open_dir(cache_dir())
     if dir_fd is None:
         return Lark(grammar, **options)

@@ -54,8 +54,12 @@ class Recording:
 _ACTING = (LogTurn, LogRoll, LogMove, LogSend, LogDraw, LogDecide, LogNext, LogOut)
 
 
-class _Recorder:
-    """A listener to a game's log (Game.listen) that records a frame with the state as each told event is logged."""
+class Recorder:
+    """A listener to a game's log (Game.listen) that records a frame with the state as each told event is logged.
+
+    The Play page's session (play_session) calls it with the events a stepped game logged since its last
+    request, after them: their frames then show the state at that request. `game` may be set to the game
+    played if it changes."""
 
     def __init__(self, game: Game, rules: RuleSet, recording: Recording) -> None:
         self.game, self.recording = game, recording
@@ -71,10 +75,11 @@ class _Recorder:
     def __call__(self, event: tuple) -> None:
         text = None if quiet_event(event) else describe_event(self.game, event)
         if text is not None:
-            self._frame(event, text)
+            self.frame(event, text)
 
-    def _frame(self, event: tuple, text: str) -> None:
-        """Record the frame of a told event (told as `text`), with the state the event leaves behind."""
+    def frame(self, event: tuple, text: str) -> None:
+        """Record the frame of a told event (told as `text`), with the state the event leaves behind (the
+        game's state now); returns nothing."""
         game = self.game
         typed = decode(event)
         rule = getattr(typed, "rule", -1)
@@ -128,7 +133,7 @@ def record(game: Game, rules: RuleSet) -> Recording:
     Call before `game.play()` (or `setup()`); recording leaves the game itself unchanged.
     """
     recording = Recording()
-    game.listen(_Recorder(game, rules, recording))
+    game.listen(Recorder(game, rules, recording))
     return recording
 
 
@@ -155,22 +160,92 @@ def replay_html(game: Game, rules: RuleSet, recording: Recording, heading: str |
     blob = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
     svg = board_svg(rules, program=game.prog)
     svg = svg[svg.index("<svg") :]
-    fills = {"TITLE": escape(heading or f"{game.prog.title}: a game replayed"), "BOARD": svg, "DATA": blob}
+    fills = {
+        "TITLE": escape(heading or f"{game.prog.title}: a game replayed"),
+        "BOARD": svg,
+        "DATA": blob,
+        "RENDERER": RENDERER_JS,
+        "STYLE": STYLE_CSS,
+    }
     # One pass over the template only: a filled-in text (a title holding "{{DATA}}", say) is never searched again.
     return _PLACEHOLDER.sub(lambda m: fills[m.group(1)], _PAGE)
 
 
-_PLACEHOLDER = re.compile(r"\{\{(TITLE|BOARD|DATA)\}\}")
+# The board and players' table of a game, drawn from replay_data's names, colours, spaces, cards and accounts
+# and one frame at a time: the replay page and the Play page (play_session, docs/play.md) both run it.
+RENDERER_JS = """// landlordBoard(data, svg, tbody, abody): tokens on the board's SVG, a row per player, a row per account;
+// returns {show(frame, holdings)}, which puts everything where the frame says.
+function landlordBoard(data, svg, tbody, abody) {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var n = data.names.length;
+  var centres = [];
+  for (var i = 0; i < data.spaces.length; i++) {
+    var r = svg.querySelector("#space-" + i + " rect");
+    var x = +r.getAttribute("x"), y = +r.getAttribute("y"), w = +r.getAttribute("width"), h = +r.getAttribute("height");
+    centres.push([x + w / 2, y + h / 2, Math.min(w, h)]);
+  }
+  var tokens = [];
+  for (var s = 0; s < n; s++) {
+    var c = document.createElementNS(NS, "circle");
+    c.setAttribute("r", 7); c.setAttribute("class", "token"); c.setAttribute("fill", data.colours[s]);
+    c.setAttribute("data-seat", s);
+    var t = document.createElementNS(NS, "title"); t.textContent = data.names[s]; c.appendChild(t);
+    svg.appendChild(c); tokens.push(c);
+  }
+  var rows = [];
+  for (var s = 0; s < n; s++) {
+    var tr = document.createElement("tr"); tr.setAttribute("data-seat", s);
+    var name = document.createElement("td"), sw = document.createElement("span");
+    sw.className = "swatch"; sw.style.background = data.colours[s];
+    name.appendChild(sw); name.appendChild(document.createTextNode(data.names[s]));
+    var hold = document.createElement("div"); hold.className = "holdings"; name.appendChild(hold);
+    var cash = document.createElement("td"); cash.className = "num cash";
+    var on = document.createElement("td"); on.className = "on";
+    tr.appendChild(name); tr.appendChild(cash); tr.appendChild(on); tbody.appendChild(tr);
+    rows.push({tr: tr, hold: hold, cash: cash, on: on});
+  }
+  var arows = [];
+  if (!data.accounts.length) abody.parentNode.parentNode.style.display = "none";
+  for (var a = 0; a < data.accounts.length; a++) {
+    var tr = document.createElement("tr"), l = document.createElement("td"), v = document.createElement("td");
+    l.textContent = data.accounts[a]; v.className = "num"; tr.appendChild(l); tr.appendChild(v); abody.appendChild(tr);
+    arows.push(v);
+  }
 
+  function holdingsText(h, seat) {
+    var parts = [];
+    for (var sp = 0; sp < h.owner.length; sp++) {
+      if (h.owner[sp] !== seat) continue;
+      var extra = [];
+      for (var k = 0; k < h.vars.length; k++) if (h.vars[k][0] === sp) extra.push(h.vars[k][1]);
+      parts.push(data.spaces[sp] + (extra.length ? " (" + extra.join(", ") + ")" : ""));
+    }
+    for (var k = 0; k < h.cards[seat].length; k++) parts.push("card: " + data.cards[h.cards[seat][k]]);
+    return parts.join("; ");
+  }
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{TITLE}}</title>
-<style>
-:root { --ink: #222; --muted: #666; --line: #ccc; --paper: #fff; --accent: #0072b2; }
+  function show(f, h) {
+    var stacked = {};
+    for (var s = 0; s < n; s++) {
+      var out = f.out.indexOf(s) >= 0, p = f.pos[s], k = stacked[p] = (stacked[p] || 0) + 1;
+      var ctr = centres[p], off = (k - 1) * 9 - 13;
+      tokens[s].setAttribute("cx", ctr[0] + off); tokens[s].setAttribute("cy", ctr[1] + 6);
+      tokens[s].setAttribute("data-space", p); tokens[s].style.display = out ? "none" : "";
+      var row = rows[s];
+      row.cash.textContent = f.cash[s]; row.cash.setAttribute("data-cash", f.cash[s]);
+      row.on.textContent = data.spaces[p]; row.on.setAttribute("data-space", p);
+      row.hold.textContent = holdingsText(h, s);
+      row.tr.className = (out ? "out" : "") + (f.seat === s ? " acting" : "");
+    }
+    for (var a = 0; a < arows.length; a++) arows[a].textContent = f.accounts[a];
+  }
+  return {show: show};
+}
+"""
+
+# The replay page's own style, which the Play page shares (docs/play.md).
+STYLE_CSS = """:root { --ink: #222; --muted: #666; --line: #ccc; --paper: #fff; --accent: #0072b2; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 Helvetica, Arial, sans-serif; color: var(--ink); background: #f3f1ea; }
 header { padding: 10px 16px; background: #20303f; color: #fff; }
@@ -202,7 +277,20 @@ tr.acting td { background: #fff6d6; }
 .holdings { color: var(--muted); font-size: 12.5px; }
 .token { stroke: #fff; stroke-width: 1.5; transition: cx .25s, cy .25s; }
 @media (prefers-reduced-motion: reduce) { .token { transition: none; } }
-</style>
+"""
+
+
+_PLACEHOLDER = re.compile(r"\{\{(TITLE|BOARD|DATA|RENDERER|STYLE)\}\}")
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{TITLE}}</title>
+<style>
+{{STYLE}}</style>
 </head>
 <body>
 <header><h1>{{TITLE}}</h1></header>
@@ -228,77 +316,22 @@ tr.acting td { background: #fff6d6; }
 </main>
 <script type="application/json" id="data">{{DATA}}</script>
 <script>
+{{RENDERER}}
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("data").textContent);
-  var svg = document.querySelector("#board svg");
-  var NS = "http://www.w3.org/2000/svg";
-  var frames = data.frames, n = data.names.length;
-  var centres = [];
-  for (var i = 0; i < data.spaces.length; i++) {
-    var r = svg.querySelector("#space-" + i + " rect");
-    var x = +r.getAttribute("x"), y = +r.getAttribute("y"), w = +r.getAttribute("width"), h = +r.getAttribute("height");
-    centres.push([x + w / 2, y + h / 2, Math.min(w, h)]);
-  }
-  var tokens = [];
-  for (var s = 0; s < n; s++) {
-    var c = document.createElementNS(NS, "circle");
-    c.setAttribute("r", 7); c.setAttribute("class", "token"); c.setAttribute("fill", data.colours[s]);
-    c.setAttribute("data-seat", s);
-    var t = document.createElementNS(NS, "title"); t.textContent = data.names[s]; c.appendChild(t);
-    svg.appendChild(c); tokens.push(c);
-  }
-  var tbody = document.querySelector("#players tbody"), rows = [];
-  for (var s = 0; s < n; s++) {
-    var tr = document.createElement("tr"); tr.setAttribute("data-seat", s);
-    var name = document.createElement("td"), sw = document.createElement("span");
-    sw.className = "swatch"; sw.style.background = data.colours[s];
-    name.appendChild(sw); name.appendChild(document.createTextNode(data.names[s]));
-    var hold = document.createElement("div"); hold.className = "holdings"; name.appendChild(hold);
-    var cash = document.createElement("td"); cash.className = "num cash";
-    var on = document.createElement("td"); on.className = "on";
-    tr.appendChild(name); tr.appendChild(cash); tr.appendChild(on); tbody.appendChild(tr);
-    rows.push({tr: tr, hold: hold, cash: cash, on: on});
-  }
-  var abody = document.querySelector("#accounts tbody"), arows = [];
-  if (!data.accounts.length) document.getElementById("accounts").parentNode.style.display = "none";
-  for (var a = 0; a < data.accounts.length; a++) {
-    var tr = document.createElement("tr"), l = document.createElement("td"), v = document.createElement("td");
-    l.textContent = data.accounts[a]; v.className = "num"; tr.appendChild(l); tr.appendChild(v); abody.appendChild(tr);
-    arows.push(v);
-  }
+  var frames = data.frames;
+  var board = landlordBoard(data, document.querySelector("#board svg"), document.querySelector("#players tbody"),
+                            document.querySelector("#accounts tbody"));
   var slider = document.getElementById("slider");
   slider.max = Math.max(frames.length - 1, 0);
   var current = 0, timer = null, ready = false;
 
-  function holdingsText(h, seat) {
-    var parts = [];
-    for (var sp = 0; sp < h.owner.length; sp++) {
-      if (h.owner[sp] !== seat) continue;
-      var extra = [];
-      for (var k = 0; k < h.vars.length; k++) if (h.vars[k][0] === sp) extra.push(h.vars[k][1]);
-      parts.push(data.spaces[sp] + (extra.length ? " (" + extra.join(", ") + ")" : ""));
-    }
-    for (var k = 0; k < h.cards[seat].length; k++) parts.push("card: " + data.cards[h.cards[seat][k]]);
-    return parts.join("; ");
-  }
-
   function show(i) {
     if (!frames.length) return;
     current = Math.max(0, Math.min(i, frames.length - 1));
-    var f = frames[current], h = data.holdings[f.h], stacked = {};
-    for (var s = 0; s < n; s++) {
-      var out = f.out.indexOf(s) >= 0, p = f.pos[s], k = stacked[p] = (stacked[p] || 0) + 1;
-      var ctr = centres[p], off = (k - 1) * 9 - 13;
-      tokens[s].setAttribute("cx", ctr[0] + off); tokens[s].setAttribute("cy", ctr[1] + 6);
-      tokens[s].setAttribute("data-space", p); tokens[s].style.display = out ? "none" : "";
-      var row = rows[s];
-      row.cash.textContent = f.cash[s]; row.cash.setAttribute("data-cash", f.cash[s]);
-      row.on.textContent = data.spaces[p]; row.on.setAttribute("data-space", p);
-      row.hold.textContent = holdingsText(h, s);
-      row.tr.className = (out ? "out" : "") + (f.seat === s ? " acting" : "");
-    }
-    for (var a = 0; a < arows.length; a++) arows[a].textContent = f.accounts[a];
+    var f = frames[current];
+    board.show(f, data.holdings[f.h]);
     document.getElementById("narration").textContent = f.text;
     document.getElementById("cite").textContent = f.rule ? "rule " + f.rule + (f.cite ? " \u2014 " + f.cite : "") : "";
     document.getElementById("position").textContent = "turn " + f.turn + " \u00b7 event " + (current + 1) + " of " + frames.length;
