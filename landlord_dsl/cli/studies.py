@@ -55,12 +55,13 @@ def sensitivity_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE", help="draw each reading's effects with their intervals (needs matplotlib)")
 
 
-def _progress(what: str) -> Callable[[int, int], None] | None:
+def _progress(what: str, unit: str = " games") -> Callable[[int, int], None] | None:
+    """Return a progress callback that counts `what` done on a terminal's stderr (None when it is not one)."""
     if not sys.stderr.isatty():
         return None
 
     def progress(done: int, total: int) -> None:
-        sys.stderr.write(f"\r  {what}: {done}/{total} games")
+        sys.stderr.write(f"\r  {what}: {done}/{total}{unit}")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -307,7 +308,7 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
         tuple(sorted(options.items())),
     )
     extends = _extends(args.edition, rules, target) if target is not None else ""
-    data = run_study(q, args.trials, args.storage, args.jobs, progress=_trials_progress())
+    data = run_study(q, args.trials, args.storage, args.jobs, progress=_progress("trials", unit=""))
     if args.confirm and data["best"] is not None:
         confirm(q, data, args.confirm, args.jobs, args.pick)
     if args.format == "json":
@@ -410,19 +411,6 @@ def _command(args: argparse.Namespace) -> str:
     if args.players:
         words += ["--players", str(args.players)]
     return shlex.join(words)
-
-
-def _trials_progress() -> Callable[[int, int], None] | None:
-    if not sys.stderr.isatty():
-        return None
-
-    def progress(done: int, total: int) -> None:
-        sys.stderr.write(f"\r  trials: {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return progress
 
 
 def skill_arguments(p: argparse.ArgumentParser) -> None:
