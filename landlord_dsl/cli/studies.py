@@ -431,6 +431,7 @@ def skill_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
     )
+    set_argument(p)
     p.add_argument(
         "--versus",
         metavar="EDITION",
@@ -449,7 +450,6 @@ def skill_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_skill(args: argparse.Namespace, out: TextIO) -> int:
-    from ..checking.loader import load
     from ..core.terminal import colour_wanted
     from ..studies.skill import play_skill, render_markdown, render_text, skill_report
 
@@ -460,8 +460,8 @@ def cmd_skill(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.write(
             "warning: a budget in seconds depends on the machine: the games cannot be played again alike\n"
         )
-    rules = load(args.edition)
-    other = load(args.versus) if args.versus else None
+    rules = load_rules(args.edition, args.set)
+    other = load_rules(args.versus, args.set) if args.versus else None
 
     def study(on: Any, options: list[str], what: str) -> dict[str, Any]:
         return play_skill(
