@@ -171,3 +171,30 @@ rule halving "Passing Start costs half your cash" {
     data = attribute(a, b, ("score_seat_1",), 10, 2, jobs=1)
     assert not data["faithful"]
     assert "do not play every game as A and B do" in attribution.render_text(data)
+
+
+def test_diff_attribute_plot_draws_one_panel_per_metric_with_every_change(tmp_path, capsys):
+    plt = pytest.importorskip("matplotlib.pyplot")
+    from landlord_dsl.presentation import plots
+
+    drawn = []
+    real = plots.attribution_figure
+
+    def spy(data, path, narrow=False):
+        drawn.append(data)
+        return real(data, path, narrow)
+
+    picture = tmp_path / "contributions.png"
+    argv = ["diff", str(DATA / "base.lg"), str(DATA / "changed.lg"), "--attribute", "--games", "6", "--jobs", "1"]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plots, "attribution_figure", spy)
+        status = main([*argv, "--metric", "score_seat_1,win_seat_1", "--plot", str(picture)], io.StringIO())
+    assert status == 1 and picture.stat().st_size > 1000
+    (data,) = drawn
+    assert [m["metric"] for m in data["metrics"]] == ["score_seat_1", "win_seat_1"]
+    assert all(len(m["contributions"]) == 3 for m in data["metrics"])
+    assert plt.get_fignums() == []  # the figure is closed once written
+    assert main(["diff", str(DATA / "base.lg"), str(DATA / "changed.lg"), "--plot", str(picture)]) == 2
+    assert "--plot draws the contributions of --attribute: give --attribute too" in capsys.readouterr().err
+    assert main([*argv, "--plot", str(tmp_path / "contributions.txt")]) == 2
+    assert "the file name must end in .png, .svg, .pdf" in capsys.readouterr().err

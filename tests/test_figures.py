@@ -51,6 +51,7 @@ stats_figures = _script("stats_figures")
 single_tax_report = _script("single_tax_report")
 single_tax_populations = _script("single_tax_populations")
 analysis_figures = _script("analysis_figures")
+study_figures = _script("study_figures")
 
 
 def _same_picture(figure: Path, redrawn: Path, run: str) -> None:
@@ -162,6 +163,41 @@ def test_the_pages_show_each_panel_readable_and_up_to_date(script, tmp_path):
     for figure in script.OUT.glob("*.json"):
         assert f"### {ld.compile_rules(ld.load_edition(figure.stem)).title}\n" in region, figure.stem
     assert all(float(px) >= 8 for px in re.findall(r'data-text-px="([0-9.]+)"', region))
+
+
+@pytest.mark.parametrize("name", list(study_figures.STUDIES))
+def test_the_worked_studies_figures_are_up_to_date(name, tmp_path):
+    """Issue 33: docs/studies.md shows a figure of each worked study. The study played on its first few games
+    gives the digest kept with the data; the pictures, wide and narrow, are what the plotting code draws from
+    the kept data now; the page's region is what the script writes; the kept study is the page's command."""
+    if name == "optimise":
+        pytest.importorskip("optuna")
+    run = f"run python {study_figures.SCRIPT} {name}"
+    study = study_figures.STUDIES[name]
+    figure = study_figures.OUT / f"{name}.png"
+    assert figure.is_file() and figure_data.data_path(figure).is_file(), f"{figure} or its data is missing: {run}"
+    data = figure_data.read(figure)
+    assert data["study"]["games"] == study.games, f"docs/studies.md shows {study.games} games: {run}"
+    assert data["check"] == study_figures.check(study), f"the games behind {figure} are no longer the same: {run}"
+    (tmp_path / figure_data.data_path(figure).name).write_bytes(figure_data.data_path(figure).read_bytes())
+    region = study_figures.region(study, tmp_path)
+    for picture in (f"{name}.png", f"{name}-narrow.png"):
+        _same_picture(study_figures.OUT / picture, tmp_path / picture, run)
+    page = study_figures.PAGE.read_text(encoding="utf-8")
+    assert figure_data.replace_region(page, f"{name}-figure", study_figures.SCRIPT, region) == page, run
+    assert all(float(px) >= 8 for px in re.findall(r'data-text-px="([0-9.]+)"', region))
+
+
+def test_the_worked_studies_figures_show_the_pages_numbers():
+    # the kept data is the study the page's console shows (its text is checked by tests/test_doc_commands.py)
+    page = study_figures.PAGE.read_text(encoding="utf-8")
+    kept = {name: figure_data.read(study_figures.OUT / f"{name}.png")["study"] for name in study_figures.STUDIES}
+    turns = next(m for m in kept["attribution"]["metrics"] if m["metric"] == "turns")["total"]
+    assert f"total (b - a)    {turns['mean']:+.1f} [{turns['ci95_low']:+.1f}, {turns['ci95_high']:+.1f}]" in page
+    first = kept["sensitivity"]["readings"][0]
+    assert f"  1. {first['option']} (default {str(first['default']).lower()}): size {first['size_sd']:.2f}" in page
+    best = kept["optimise"]["best"]
+    assert f"best: salary={best['params']['salary']} (trial {best['trial']})" in page
 
 
 def test_a_label_is_broken_between_words_only_and_kept_whole():

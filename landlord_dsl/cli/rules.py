@@ -100,6 +100,8 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.attribute:
         return cmd_attribute(args, out)
+    if args.plot:
+        raise UsageError("--plot draws the contributions of --attribute: give --attribute too")
     seats = [str(spec) for spec in parse_seats(args.seats)] if args.seats else None
     if seats and not args.outcomes:
         raise UsageError("--seats names the players of --outcomes: give --outcomes N too")

@@ -1,4 +1,4 @@
-"""CLI stage: the studies on common random numbers: `sensitivity`, and `diff --attribute`."""
+"""CLI stage: the studies on common random numbers: `sensitivity`, `diff --attribute` and `optimise`."""
 
 from __future__ import annotations
 
@@ -104,32 +104,10 @@ def cmd_sensitivity(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_text(data))
     if args.plot:
-        _plot(to_json(data), Path(args.plot))
+        from ..presentation.plots import sensitivity_figure
+
+        sensitivity_figure(to_json(data), Path(args.plot))
     return 0
-
-
-def _plot(data: dict[str, Any], path: Path) -> None:
-    """Draw each reading's effect on each metric with its interval, one panel per metric; write it to `path`."""
-    from ..presentation.plots import pyplot, save
-
-    plt = pyplot()
-    metrics = [m["metric"] for m in data["metrics"]]
-    rows = [(f"{r['option']}={v['value']}", v["effects"]) for r in data["readings"] for v in r["values"]]
-    fig, axes = plt.subplots(1, len(metrics), figsize=(3 * len(metrics), 0.4 * len(rows) + 1.5), sharey=True)
-    axes = axes if len(metrics) > 1 else [axes]
-    for ax, name in zip(axes, metrics):
-        for y, (_, effects) in enumerate(rows):
-            e = effects[name]
-            colour = "tab:red" if e["excludes_zero"] else "tab:grey"
-            ax.errorbar(
-                e["mean"], y, xerr=[[e["mean"] - e["ci95_low"]], [e["ci95_high"] - e["mean"]]], fmt="o", color=colour
-            )
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_title(name, fontsize=9)
-    axes[0].set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=8)
-    axes[0].invert_yaxis()
-    fig.suptitle(f"{data['edition']}: effect of each reading (value - default, 95 % paired CI)", fontsize=10)
-    save(fig, path)
 
 
 def attribute_arguments(p: argparse.ArgumentParser) -> None:
@@ -152,6 +130,12 @@ def attribute_arguments(p: argparse.ArgumentParser) -> None:
         help="with --attribute: games per variant, the same seeds (default 200)",
     )
     p.add_argument("--jobs", type=at_least(1), metavar="N", help="with --attribute: processes (default: every core)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="with --attribute: draw each change's contribution with its interval (a .png, .svg or .pdf; needs "
+        "matplotlib)",
+    )
 
 
 def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
@@ -162,6 +146,12 @@ def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.outcomes:
         raise UsageError("--attribute plays its own games (--games N): leave out --outcomes")
+    if args.plot:  # before the games are played, not after
+        from ..presentation.plots import check_path, pyplot
+
+        refuse_clashes(input_files(args.a, args.b), [("--plot", args.plot)])
+        check_path(Path(args.plot))
+        pyplot()
     a, b = load_rules(args.a, args.set), load_rules(args.b, args.set)
     pa, pb = compile_ruleset(a), compile_ruleset(b)
     low, high = max(pa.players[0], pb.players[0]), min(pa.players[1], pb.players[1])
@@ -174,6 +164,10 @@ def cmd_attribute(args: argparse.Namespace, out: TextIO) -> int:
         out.write(render_markdown(data))
     else:
         out.write(render_text(data))
+    if args.plot:
+        from ..presentation.plots import attribution_figure
+
+        attribution_figure(to_json(data), Path(args.plot))
     return 1
 
 
@@ -318,7 +312,9 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(render_text(data))
     if args.plot:
-        _plot_study(to_json(data), Path(args.plot))
+        from ..presentation.plots import study_figure
+
+        study_figure(to_json(data), Path(args.plot))
     if target is not None:
         text = variant_text(q, data, target.stem, extends, _command(args), args.pick)
         try:
@@ -328,66 +324,6 @@ def cmd_optimise(args: argparse.Namespace, out: TextIO) -> int:
         load(target)  # the variant written must check: a problem here is a bug, shown at the file's lines
         out.write(f"wrote {args.write}\n")
     return 0
-
-
-def _plot_study(data: dict[str, Any], path: Path) -> None:
-    """Draw a study: with one objective, its mean with its interval against each varied value, one panel per
-    dimension (the best in red, the rules as given as a dashed line, a trial that breaks a constraint hollow);
-    with several, the first two objectives' means, the Pareto front in red. Write it to `path`."""
-    from ..presentation.plots import pyplot, save
-
-    plt = pyplot()
-    objectives = [o.split()[1] for o in data["objectives"]]
-    trials = data["trials_played"]
-    best = data["best"]["trial"] if data["best"] else None
-    front = {e["trial"] for e in data["front"]}
-
-    def bars(ax: Any, x: Any, y: dict[str, Any], colour: str, hollow: bool, horizontal: bool = False) -> None:
-        err = [[y["mean"] - y["ci95_low"]], [y["ci95_high"] - y["mean"]]]
-        ax.errorbar(
-            x if not horizontal else y["mean"],
-            y["mean"] if not horizontal else x,
-            **({"yerr": err} if not horizontal else {"xerr": err}),
-            fmt="o",
-            color=colour,
-            markerfacecolor="none" if hollow else colour,
-            markersize=4,
-            linewidth=0.8,
-        )
-
-    if len(objectives) == 1:
-        (metric,) = objectives
-        dims = [v.split("=")[0] for v in data["vary"]]
-        fig, axes = plt.subplots(1, len(dims), figsize=(max(6, 4 * len(dims)), 4), sharey=True, squeeze=False)
-        for ax, dim in zip(axes[0], dims):
-            values = sorted({t["params"][dim] for t in trials}, key=lambda v: (isinstance(v, str), v))
-            numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-            for t in trials:
-                x = t["params"][dim] if numeric else values.index(t["params"][dim])
-                colour = "tab:red" if t["trial"] == best else ("tab:grey" if not t["feasible"] else "tab:blue")
-                bars(ax, x, t["metrics"][metric]["value"], colour, not t["feasible"])
-            if not numeric:
-                ax.set_xticks(range(len(values)), [str(v) for v in values], fontsize=8)
-            ax.axhline(data["baseline"][metric]["mean"], color="black", linestyle="--", linewidth=0.8)
-            ax.set_xlabel(dim)
-        axes[0][0].set_ylabel(f"{metric} (mean, 95 % CI)")
-    else:
-        fig, ax = plt.subplots(figsize=(6, 4.5))
-        first, second = objectives[:2]
-        for t in trials:
-            colour = "tab:red" if t["trial"] in front else ("tab:grey" if not t["feasible"] else "tab:blue")
-            x, y = t["metrics"][first]["value"], t["metrics"][second]["value"]
-            bars(ax, x["mean"], y, colour, not t["feasible"])
-            bars(ax, y["mean"], x, colour, not t["feasible"], horizontal=True)
-        ax.plot(data["baseline"][first]["mean"], data["baseline"][second]["mean"], "kx", markersize=8)
-        ax.set_xlabel(first)
-        ax.set_ylabel(second)
-    fig.suptitle(
-        f"{data['edition']}\n{'; '.join(data['objectives'])} ({data['trials']} trials, {data['games']} games each)",
-        fontsize=9,
-    )
-    fig.tight_layout()
-    save(fig, path)
 
 
 def _command(args: argparse.Namespace) -> str:

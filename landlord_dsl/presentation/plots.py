@@ -403,3 +403,166 @@ def sweep_figure(records: Sequence[dict[str, Any]], path: Path, title: str) -> N
     )
     fig.savefig(path)
     plt.close(fig)
+
+
+def _is_share(metric: str) -> bool:
+    """Return True for a metric that is a share of the games (drawn in percent, its changes in points)."""
+    return metric.startswith("win_seat_") or metric == "prosperity"
+
+
+def _effect_panels(
+    panels: Sequence[tuple[str, Sequence[tuple[str, dict[str, Any]]]]], title: str, path: Path, narrow: bool
+) -> float:
+    """Draw, per metric, one row per labelled effect: its mean and 95 % interval (red when the interval excludes
+    zero, grey when not) about a line at zero; the panels side by side, or one above the other when `narrow`
+    (the picture phones get). A share's effects are in percentage points. Return the smallest text in pixels."""
+    from matplotlib.ticker import MaxNLocator
+
+    plt = pyplot()
+    check_path(path)
+    rows = max((len(effects) for _, effects in panels), default=1)
+    n = max(len(panels), 1)
+    if narrow:
+        shape, size = (n, 1), (3.8, 0.9 + n * (0.75 + 0.3 * rows))
+    else:
+        shape, size = (1, n), (max(6.4, 2.9 * n), 1.4 + 0.3 * rows)
+    fig, axes = plt.subplots(*shape, figsize=size, layout="constrained", squeeze=False)
+    flat = list(axes[:, 0] if narrow else axes[0])
+    for i, (ax, (metric, effects)) in enumerate(zip(flat, panels)):
+        k = 100 if _is_share(metric) else 1
+        for y, (_, e) in enumerate(effects):
+            colour = OKABE_ITO[5] if e["excludes_zero"] else "#888888"
+            ax.errorbar(
+                k * e["mean"],
+                y,
+                xerr=[[k * (e["mean"] - e["ci95_low"])], [k * (e["ci95_high"] - e["mean"])]],
+                fmt="o",
+                color=colour,
+                markersize=4,
+                capsize=3,
+                linewidth=1.2,
+            )
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_yticks(range(len(effects)), [label for label, _ in effects], fontsize=8)
+        if not narrow and i > 0:
+            ax.tick_params(axis="y", labelleft=False)
+        ax.set_ylim(len(effects) - 0.5, -0.5)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        ax.set_title(metric + (" (points)" if k == 100 else ""), fontsize=9)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.margins(x=0.15)
+    fig.suptitle("\n".join(wrap_words(title, 48 if narrow else 150)), fontsize=9)
+    smallest = smallest_text_px(fig)
+    save(fig, path)
+    return smallest
+
+
+def sensitivity_figure(data: dict[str, Any], path: Path, narrow: bool = False) -> float:
+    """Draw a sensitivity study (sensitivity.to_json): each reading's effect on each metric, value minus default
+    with its paired 95 % interval, one panel per metric (one above the other when `narrow`); return the smallest
+    text in pixels."""
+    rows = [(f"{r['option']}={option_text(v['value'])}", v["effects"]) for r in data["readings"] for v in r["values"]]
+    panels = [(m["metric"], [(label, effects[m["metric"]]) for label, effects in rows]) for m in data["metrics"]]
+    title = (
+        f"{data['edition']}: effect of each reading, value minus default "
+        f"(95 % paired CI, {data['games']} games; red: excludes zero)"
+    )
+    return _effect_panels(panels, title, path, narrow)
+
+
+def attribution_figure(data: dict[str, Any], path: Path, narrow: bool = False) -> float:
+    """Draw an attribution (attribution.to_json): per metric the total difference B - A and each change's Shapley
+    contribution with its 95 % interval across games, one panel per metric (one above the other when `narrow`);
+    return the smallest text in pixels."""
+    panels = [
+        (
+            m["metric"],
+            [("total (b - a)", m["total"])] + [(f"[{c['unit']}]", c["effect"]) for c in m["contributions"]],
+        )
+        for m in data["metrics"]
+    ]
+    title = (
+        f"{data['b']} - {data['a']}: the contribution of each change "
+        f"(Shapley value, 95 % CI, {data['games']} games per variant; red: excludes zero)"
+    )
+    return _effect_panels(panels, title, path, narrow)
+
+
+def study_figure(data: dict[str, Any], path: Path, narrow: bool = False) -> float:
+    """Draw an optimise study (optimise.to_json): with one objective, its mean with its interval against each
+    varied value, one panel per dimension (one above the other when `narrow`; the best in red, the rules as
+    given as a dashed line, a trial that breaks a constraint hollow and grey); with several, the first two
+    objectives' means, the Pareto front in red. Return the smallest text in pixels."""
+    plt = pyplot()
+    check_path(path)
+    objectives = [o.split()[1] for o in data["objectives"]]
+    trials = data["trials_played"]
+    best = data["best"]["trial"] if data["best"] else None
+    front = {e["trial"] for e in data["front"]}
+
+    def bars(ax: Axes, x: Any, y: dict[str, Any], colour: str, hollow: bool, horizontal: bool = False) -> None:
+        err = [[y["mean"] - y["ci95_low"]], [y["ci95_high"] - y["mean"]]]
+        ax.errorbar(
+            x if not horizontal else y["mean"],
+            y["mean"] if not horizontal else x,
+            yerr=err if not horizontal else None,
+            xerr=err if horizontal else None,
+            fmt="o",
+            color=colour,
+            markerfacecolor="none" if hollow else colour,
+            markersize=4,
+            linewidth=0.8,
+        )
+
+    if len(objectives) == 1:
+        (metric,) = objectives
+        dims = [v.split("=")[0] for v in data["vary"]]
+        shape, size = ((len(dims), 1), (3.8, 3.2 * len(dims))) if narrow else ((1, len(dims)), (6.4 * len(dims), 3.6))
+        fig, axes = plt.subplots(*shape, figsize=size, sharey=True, squeeze=False, layout="constrained")
+        for ax, dim in zip(axes.flat, dims):
+            values = sorted({t["params"][dim] for t in trials}, key=lambda v: (isinstance(v, str), v))
+            numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+            for t in trials:
+                x = t["params"][dim] if numeric else values.index(t["params"][dim])
+                colour = OKABE_ITO[5] if t["trial"] == best else ("#888888" if not t["feasible"] else OKABE_ITO[0])
+                bars(ax, x, t["metrics"][metric]["value"], colour, not t["feasible"])
+            if not numeric:
+                ax.set_xticks(range(len(values)), [str(v) for v in values])
+            ax.axhline(data["baseline"][metric]["mean"], color="black", linestyle="--", linewidth=0.8)
+            ax.annotate(
+                "the rules as given",
+                (1, data["baseline"][metric]["mean"]),
+                xycoords=("axes fraction", "data"),
+                xytext=(-2, 3),
+                textcoords="offset points",
+                ha="right",
+                fontsize=7,
+            )
+            ax.set_xlabel(dim, fontsize=8)
+            ax.set_ylabel(f"{metric} (mean, 95 % CI)", fontsize=8)
+            ax.tick_params(labelsize=8)
+            ax.spines[["top", "right"]].set_visible(False)
+    else:
+        fig, ax = plt.subplots(figsize=(3.8, 3.8) if narrow else (6.4, 4.5), layout="constrained")
+        first, second = objectives[:2]
+        for t in trials:
+            colour = OKABE_ITO[5] if t["trial"] in front else ("#888888" if not t["feasible"] else OKABE_ITO[0])
+            x, y = t["metrics"][first]["value"], t["metrics"][second]["value"]
+            bars(ax, x["mean"], y, colour, not t["feasible"])
+            bars(ax, y["mean"], x, colour, not t["feasible"], horizontal=True)
+        ax.plot(data["baseline"][first]["mean"], data["baseline"][second]["mean"], "kx", markersize=8)
+        ax.set_xlabel(first, fontsize=8)
+        ax.set_ylabel(second, fontsize=8)
+        ax.tick_params(labelsize=8)
+        ax.spines[["top", "right"]].set_visible(False)
+    constraints = "; ".join(data.get("constraints", []))
+    title = (
+        f"{data['edition']}: {'; '.join(data['objectives'])}"
+        + (f" subject to {constraints}" if constraints else "")
+        + f" ({data['trials']} trials, {data['games']} games each)"
+    )
+    fig.suptitle("\n".join(wrap_words(title, 48 if narrow else 80)), fontsize=9)
+    smallest = smallest_text_px(fig)
+    save(fig, path)
+    return smallest

@@ -37,7 +37,7 @@ from ..checking.loader import RuleSet, _decl_key, _merged, load_text
 from ..core.errors import LandlordError, UsageError
 from ..language import ast
 from ..language.formatter import format_declaration, format_module
-from .paired import Interval, interval, metric_meaning, play_cells
+from .paired import Interval, difference, level, metric_meaning, play_cells
 from .rulesource import rule_source
 
 EXACT = 8  # at most this many units: every subset is played
@@ -355,15 +355,17 @@ def attribute(
             {
                 "metric": name,
                 "meaning": metric_meaning(name),
-                "a": interval([row[m] for row in value[0]]),
-                "b": interval([row[m] for row in value[full]]),
-                "total": interval(totals),
+                "a": level(name, [row[m] for row in value[0]]),
+                "b": level(name, [row[m] for row in value[full]]),
+                "total": difference(name, totals),
                 "total_per_game": totals,
                 "contributions": [
-                    {"unit": grouped[i], "effect": interval(per_game[i]), "per_game": per_game[i]} for i in range(n)
+                    {"unit": grouped[i], "effect": difference(name, per_game[i]), "per_game": per_game[i]}
+                    for i in range(n)
                 ],
                 "interactions": [
-                    {"units": (grouped[i], grouped[j]), "effect": interval(v)} for (i, j), v in sorted(pairs.items())
+                    {"units": (grouped[i], grouped[j]), "effect": difference(name, v, terms=2)}
+                    for (i, j), v in sorted(pairs.items())
                 ],
             }
         )

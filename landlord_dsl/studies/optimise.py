@@ -34,7 +34,7 @@ from ..checking.options import resolve_options
 from ..core.errors import Diagnostic, LandlordError, UsageError, did_you_mean
 from ..language import ast
 from ..language.formatter import format_module
-from .paired import Interval, interval, metric_meaning, parse_metrics, play_cells
+from .paired import Interval, difference, level, metric_meaning, parse_metrics, play_cells
 from .rulesource import rule_source
 from .stats import fixed
 from .sweep import option_text
@@ -387,8 +387,8 @@ def _entry(q: Question, t: Any, number: int, baseline: list[tuple[float, ...]]) 
         "rows": rows,
         "metrics": {
             name: {
-                "value": interval([r[m] for r in rows]),
-                "vs_baseline": interval([r[m] - b[m] for r, b in zip(rows, baseline)]),
+                "value": level(name, [r[m] for r in rows]),
+                "vs_baseline": difference(name, [r[m] - b[m] for r, b in zip(rows, baseline)]),
             }
             for m, name in enumerate(metrics)
         },
@@ -431,7 +431,7 @@ def _report(q: Question, finished: list[Any], baseline: list[tuple[float, ...]],
         "distinct": len(entries),
         "storage": storage,
         "sampler": "NSGA-II" if len(q.objectives) > 1 else "TPE",
-        "baseline": {name: interval([r[m] for r in baseline]) for m, name in enumerate(metrics)},
+        "baseline": {name: level(name, [r[m] for r in baseline]) for m, name in enumerate(metrics)},
         "entries": entries,
         "feasible": len(feasible),
         "best": None,
@@ -450,7 +450,7 @@ def _report(q: Question, finished: list[Any], baseline: list[tuple[float, ...]],
         data["runners_up"] = [
             {
                 **e,
-                "vs_best": interval([r[m] - b[m] for r, b in zip(e["rows"], best["rows"])]),
+                "vs_best": difference(o.metric, [r[m] - b[m] for r, b in zip(e["rows"], best["rows"])]),
                 "same_games": [r[m] for r in e["rows"]] == [b[m] for b in best["rows"]],
             }
             for e in ranked[1 : 1 + RUNNERS_UP]
@@ -479,9 +479,9 @@ def confirm(q: Question, data: dict[str, Any], games: int, jobs: int | None = No
         "params": e["params"],
         "metrics": {
             name: {
-                "given": interval([r[m] for r in given]),
-                "chosen": interval([r[m] for r in best]),
-                "difference": interval([b[m] - g[m] for g, b in zip(given, best)]),
+                "given": level(name, [r[m] for r in given]),
+                "chosen": level(name, [r[m] for r in best]),
+                "difference": difference(name, [b[m] - g[m] for g, b in zip(given, best)]),
             }
             for m, name in enumerate(q.metrics)
         },
@@ -572,7 +572,8 @@ def _header(data: dict[str, Any]) -> list[str]:
         f"{data['trials']} trials ({data['distinct']} distinct, {data['feasible']} feasible; {data['sampler']}, "
         f"study seed {data['study_seed']}), {data['games']} games each, {data['players']} players, "
         f"seeds {data['seed']}..{data['seed'] + data['games'] - 1} in every trial",
-        "every [low, high] is a 95 % interval across games (mean ± 1.96 SE); a difference is paired game by game",
+        "every [low, high] is a 95 % interval across games (mean ± 1.96 SE; a share's: Wilson); a difference is "
+        "paired game by game",
     ]
     return lines
 

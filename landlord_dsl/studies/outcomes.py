@@ -8,7 +8,6 @@ game i throws from seed i on both sides) and reports paired differences with
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -21,6 +20,7 @@ from ..compiling.compiler import compile_ruleset
 from ..core.errors import UsageError
 from ..engine.game import Game
 from ..program.compiled import Program
+from .paired import interval
 from .stats import THROW_DEFINITION, fixed, game_stats, gini, percent, wilson, with_old_throw_keys
 
 
@@ -30,12 +30,10 @@ def _share(values: Sequence[float]) -> dict[str, float]:
     return {"mean": rate, "ci95_low": low, "ci95_high": high}
 
 
-def _interval(values: Sequence[float]) -> dict[str, float]:
-    n = len(values)
-    mean = statistics.fmean(values) if values else 0.0
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
-    return {"mean": round(mean, 4), "ci95_low": round(mean - half, 4), "ci95_high": round(mean + half, 4)}
+def _interval(values: Sequence[float], bound: float | None = None) -> dict[str, float]:
+    """Return the mean of per-game values with its 95 % interval (paired.interval: mean ± 1.96 SE, clipped to
+    [-bound, bound] when given), rounded to four places."""
+    return interval(values, bound).to_json()
 
 
 PAIRED = "95 % CI, paired on common random numbers (game i throws from seed + i on both sides)"
@@ -176,7 +174,8 @@ def outcomes(
                 "seat": seat + 1,
                 "a": _share(sa["wins"][seat]),
                 "b": _share(sb["wins"][seat]),
-                "difference": _interval([y - x for x, y in zip(sa["wins"][seat], sb["wins"][seat])]),
+                # a change of a share of the games lies in [-1, 1]
+                "difference": _interval([y - x for x, y in zip(sa["wins"][seat], sb["wins"][seat])], bound=1),
             }
             for seat in range(n)
         ],

@@ -24,7 +24,7 @@ from ..core.errors import RuleRuntimeError, UsageError
 from .parallel import chunks, default_jobs, in_processes, program_of, replay_command
 from .rulesource import RuleSource
 from .simulate import GameRecord, in_game, play_one
-from .stats import Z95
+from .stats import Z95, wilson
 
 GINI_ROUND = 10  # the default round of `gini_round_R`
 _METRIC = re.compile(r"(turns|rounds|prosperity|mean_score|gini_round_(\d+)|win_seat_(\d+)|score_seat_(\d+))")
@@ -157,7 +157,8 @@ def play_cells(
 
 @attrs.frozen
 class Interval:
-    """A mean over games with its 95 % interval (mean ± 1.96 standard errors across games)."""
+    """A mean over games with its 95 % interval (mean ± 1.96 standard errors across games, or a share's Wilson
+    interval: level(), difference())."""
 
     mean: float
     low: float
@@ -177,13 +178,41 @@ class Interval:
         }
 
 
-def interval(values: Sequence[float | Fraction]) -> Interval:
-    """Return the Interval of per-game values (a paired difference, when the values are differences)."""
+def is_share(metric: str) -> bool:
+    """Return True for a metric whose per-game value is a share of the game, from 0 to 1 (a seat's wins, a tie
+    sharing them; prosperity, 0 or 1)."""
+    m = _METRIC.fullmatch(metric)
+    return m is not None and (m.group(3) is not None or metric == "prosperity")
+
+
+def interval(values: Sequence[float | Fraction], bound: float | None = None) -> Interval:
+    """Return the Interval of per-game values, mean ± 1.96 SE (a paired difference, when the values are
+    differences), its ends clipped to [-bound, bound] when every value lies there."""
     n = len(values)
     mean = float(sum(Fraction(v) for v in values) / n) if n else 0.0
     sd = statistics.stdev([float(v) for v in values]) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n) if n > 1 else 0.0
-    return Interval(mean, mean - half, mean + half)
+    if bound is None:
+        return Interval(mean, mean - half, mean + half)
+    return Interval(mean, max(-bound, mean - half), min(bound, mean + half))
+
+
+def level(metric: str, values: Sequence[float | Fraction]) -> Interval:
+    """Return the Interval of a metric's mean over games: for a share of the games, its Wilson score interval
+    (inside [0, 1] however few the games, as `simulate` gives win rates); for another metric, mean ± 1.96 SE."""
+    if not is_share(metric):
+        return interval(values)
+    n = len(values)
+    mean = float(sum(Fraction(v) for v in values) / n) if n else 0.0
+    _, low, high = wilson(sum((Fraction(v) for v in values), Fraction(0)), n)
+    return Interval(mean, min(low, mean), max(high, mean))
+
+
+def difference(metric: str, values: Sequence[float | Fraction], terms: int = 1) -> Interval:
+    """Return the Interval of a metric's per-game differences, mean ± 1.96 SE; for a share of the games, clipped
+    to [-terms, terms]: the range of a difference of two shares (terms=1), or of the 2 x 2 interaction of four
+    (terms=2: both - first only - second only + neither)."""
+    return interval(values, terms if is_share(metric) else None)
 
 
 def spread(values: Sequence[float]) -> float:

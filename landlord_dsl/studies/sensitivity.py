@@ -24,7 +24,7 @@ import attrs
 from ..checking.loader import RuleSet
 from ..checking.options import resolve_options
 from ..core.errors import Diagnostic, UsageError, did_you_mean
-from .paired import Interval, interval, metric_meaning, play_cells, spread
+from .paired import Interval, difference, level, metric_meaning, play_cells, spread
 from .rulesource import rule_source
 from .stats import fixed
 from .sweep import option_text
@@ -166,7 +166,7 @@ def sensitivity(
         out, size = {}, 0.0
         for m, name in enumerate(metrics):
             diffs = [y - x for x, y in zip(column(baseline, m), column(rows, m))]
-            out[name] = effect = interval(diffs)
+            out[name] = effect = difference(name, diffs)
             size = max(size, _size(effect, column(baseline, m), diffs))
         return out, size
 
@@ -201,7 +201,7 @@ def sensitivity(
         "over": over,
         "interval": PAIRED,
         "metrics": [
-            {"metric": name, "meaning": metric_meaning(name), "baseline": interval(column(baseline, m))}
+            {"metric": name, "meaning": metric_meaning(name), "baseline": level(name, column(baseline, m))}
             for m, name in enumerate(metrics)
         ],
         "readings": entries,
@@ -240,8 +240,10 @@ def _interactions(
     for ((a, va), (b, vb)), rows in zip(combos, both):
         first, second, neither = played[1 + keys.index((a, va))], played[1 + keys.index((b, vb))], played[0]
         measured = {
-            name: interval(
-                [y11[m] - y10[m] - y01[m] + y00[m] for y11, y10, y01, y00 in zip(rows, first, second, neither)]
+            name: difference(
+                name,
+                [y11[m] - y10[m] - y01[m] + y00[m] for y11, y10, y01, y00 in zip(rows, first, second, neither)],
+                terms=2,
             )
             for m, name in enumerate(metrics)
         }
