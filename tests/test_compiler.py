@@ -212,9 +212,10 @@ def test_ownership_built_ins_written_in_place_agree_with_the_calls(tmp_path):
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
     # named groups and `s.color` of a player's lots are fixed; `here.color` may be a station's: a checked call
-    in_place = re.compile(r"_ogc?\d+(\[v\d+\])?\(")  # a prepared owner getter applied
+    in_place = re.compile(r"g\.gcount(_at\[\d+\])?\[")  # the counts of a group's owners the game keeps, read
     assert len(in_place.findall(fast.python_source)) == 5 and "_b_owns_all(" in fast.python_source
-    assert not in_place.search(plain.python_source)
+    assert fast.counted_groups == ((1,), (2, 4), (5, 6, 7)) and fast.counted_fields == ((None, 0, 1, None, 1, 2, 2, 2),)
+    assert not in_place.search(plain.python_source) and plain.counted_groups == ()
     for seed in range(30):
         assert _log(fast, seed, True) == _log(plain, seed, True), seed
         fast_scores, plain_scores = (
@@ -1202,6 +1203,12 @@ def test_built_ins_written_in_place_declare_what_their_code_does():
                 facts = _facts_read_back(nothing_named, code, frozenset(args))
                 never_fails = builtin.inline_never_fails or over_group is builtin.len_over_group
                 assert (facts["can_fail"], facts["game"]) == (not never_fails, True), name
+        for over_counts in (builtin.inline_over_counts, builtin.len_over_counts):
+            if over_counts is not None:  # the counts the game keeps of a group's owners: never fails, reads no owner
+                code = over_counts.format(*args[:-1], counts="g.gcount[0]", n="3")
+                facts = _facts_read_back(nothing_named, code, frozenset(args))
+                assert (facts["can_fail"], facts["game"]) == (False, True), name
+                assert "owner" not in code, name
 
 
 def test_text_that_looks_like_code_reading_the_game_does_not_stop_a_lookup_by_space(tmp_path):

@@ -170,6 +170,11 @@ class Builtin:
     # the same for `len` of this built-in's result (a list of distinct items, whose order `len` ignores): code
     # that cannot fail
     len_over_group: str | None = None
+    # the same two, preferred where given, over the counts of the group's owners that the game keeps
+    # (`{counts}`, a list: by seat the group's spaces it owns, then the number of distinct owners, then of
+    # spaces nobody owns; engine Cards.count_groups): code that cannot fail and reads no space's owner
+    inline_over_counts: str | None = None
+    len_over_counts: str | None = None
     # What the compiler may assume of `inline` (or `inline_over_group`) code beyond its arguments' code
     # (compiling/codegen.py, Compiled; tests/test_compiler.py checks each against the code):
     # it cannot fail where its arguments cannot (it divides nothing and calls only `len`, an owner getter or
@@ -233,6 +238,7 @@ BUILTINS: dict[str, Builtin] = {
         "how many spaces of the group the player owns",
         _count_owned,
         inline_over_group="{owners}.count({0})",
+        inline_over_counts="{counts}[{0}]",
         inline_never_fails=True,
     ),
     "owns_all": Builtin(
@@ -241,6 +247,7 @@ BUILTINS: dict[str, Builtin] = {
         "whether the player owns every space of the group",
         _owns_all,
         inline_over_group="({owners}.count({0}) == {n})",
+        inline_over_counts="({counts}[{0}] == {n})",
         inline_never_fails=True,
     ),
     "owners": Builtin(
@@ -250,6 +257,7 @@ BUILTINS: dict[str, Builtin] = {
         _owners,
         inline_over_group="sorted(set({owners}) - {{None}})",
         len_over_group="(len({{*{owners}, None}}) - 1)",
+        len_over_counts="{counts}[-2]",
     ),
     "occupants": Builtin(
         (SPACE,), list_of(PLAYER), "the players other than the acting one whose checkers stand on the space", _occupants

@@ -196,6 +196,10 @@ class CodeGenerator:
         self.tables: dict[str, dict] = {}
         self.columns: dict[str, list] = {}
         self.owner_getters: dict[Any, tuple[str, str]] = {}  # by group, or by group-valued field name
+        # the groups whose owners the game keeps counted (Program.counted_groups), numbered in the order met;
+        # and by group-valued field so read: its number and, by space, the number of the space's group
+        self.counted_groups: dict[tuple[int, ...], int] = {}
+        self.counted_fields: dict[str, tuple[int, tuple[int | None, ...]]] = {}
         self.ns: dict[str, Any] = dict(RUNTIME)
         self.ns.update({f"{Prefix.BUILTIN}{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         if counters is not None:

@@ -333,6 +333,17 @@ class ExpressionCompiler(CodeGenerator):
                 counted = self._len_over_group(e.args[0])
                 if counted is not None:
                     return counted
+            if builtin.inline_over_counts is not None and self.optimize:
+                fixed = self._fixed_group_owners(e.args[-1], parts[-1], counted=True)
+                if fixed is not None:
+                    counts, size, group = fixed
+                    return made(
+                        builtin.inline_over_counts.format(*args[:-1], counts=counts, n=size),
+                        *parts[:-1],
+                        *group,
+                        game=True,  # the counts (which cannot fail: an index below the players, -1 or -2)
+                        plain=False,
+                    )
             if builtin.inline_over_group is not None and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
@@ -401,26 +412,35 @@ class ExpressionCompiler(CodeGenerator):
         if builtin.len_over_group is None:
             return None
         parts = [self.expr(a) for a in e.args]
-        fixed = self._fixed_group_owners(e.args[-1], parts[-1])
+        counted = builtin.len_over_counts is not None
+        fixed = self._fixed_group_owners(e.args[-1], parts[-1], counted=counted)
         if fixed is None:
             return None
         owners, size, group = fixed
-        code = builtin.len_over_group.format(*(part.code for part in parts[:-1]), owners=owners, n=size)
+        over = builtin.len_over_counts if counted else builtin.len_over_group
+        assert over is not None
+        code = over.format(*(part.code for part in parts[:-1]), owners=owners, counts=owners, n=size)
         return made(code, *parts[:-1], *group, game=True, plain=False)  # (len_over_group's code cannot fail)
 
-    def _fixed_group_owners(self, group: ast.Expr, compiled: Compiled) -> tuple[str, str, tuple[Compiled, ...]] | None:
+    def _fixed_group_owners(
+        self, group: ast.Expr, compiled: Compiled, counted: bool = False
+    ) -> tuple[str, str, tuple[Compiled, ...]] | None:
         """Return code for (the owners of a group's spaces, the group's size) and the parts that code is written
-        from (the space whose field the group is), or None.
+        from (the space whose field the group is), or None. With `counted`, the code is of the counts of the
+        group's owners the game keeps instead (Cards.count_groups), reading no space's owner.
 
         Only where the group is fixed before the game: a constant group (its
         value, already worked out in `compiled`), or a group-valued field of a space
         variable every space of whose domain has the field, with members. Its
-        owner getter is then made once, here. (Calling a getter, `_og...`, cannot fail.)
+        owner getter (or its place among the counted groups) is then made once,
+        here. (Calling a getter, `_og...`, cannot fail; nor can reading counts.)
         """
         value = compiled.value
         if compiled.fixed:
             if not (isinstance(value, tuple) and value):
                 return None
+            if counted:
+                return f"g.gcount[{self.counted_group(value)}]", str(len(value)), ()
             if value not in self.owner_getters:
                 self.owner_getters[value] = (self.ref(owner_getter(value), Prefix.OWNER_GETTER), str(len(value)))
             getter, size = self.owner_getters[value]
@@ -446,7 +466,17 @@ class ExpressionCompiler(CodeGenerator):
             getters_name = self.ref(getters, Prefix.OWNER_GETTERS)
             self.owner_getters[group.name] = (getters_name, self.ref(sizes, Prefix.GROUP_SIZES))
         getters_name, sizes_name = self.owner_getters[group.name]
+        if counted:
+            if group.name not in self.counted_fields:
+                numbers = tuple(self.counted_group(t) if isinstance(t, tuple) and t else None for t in column)
+                self.counted_fields[group.name] = (len(self.counted_fields), numbers)
+            return f"g.gcount_at[{self.counted_fields[group.name][0]}][{sub}]", f"{sizes_name}[{sub}]", (subject,)
         return f"{getters_name}[{sub}](g.owner)", f"{sizes_name}[{sub}]", (subject,)
+
+    def counted_group(self, spaces: tuple[int, ...]) -> int:
+        """Return the number of a group among those whose owners the game keeps counted (Program.counted_groups),
+        counting it from now on if it was not yet."""
+        return self.counted_groups.setdefault(spaces, len(self.counted_groups))
 
     def _e_Unary(self, e: ast.Unary) -> Compiled:
         x = self.expr(e.operand)
@@ -591,11 +621,11 @@ class ExpressionCompiler(CodeGenerator):
             and slot not in self.bound
         ):
             return None
-        fixed = self._fixed_group_owners(e.collection, self.expr(e.collection))
+        fixed = self._fixed_group_owners(e.collection, self.expr(e.collection), counted=True)
         if fixed is None:
             return None
-        owners, _, group = fixed
-        return made(f"(None {'not in' if e.op == 'all' else 'in'} {owners})", *group, game=True, plain=False)
+        counts, _, group = fixed  # (the last count: the group's spaces nobody owns)
+        return made(f"({counts}[-1] {'==' if e.op == 'all' else '!='} 0)", *group, game=True, plain=False)
 
     def _unrolled(self, e: ast.Aggregate, slot: int, items: tuple) -> Compiled:
         """Return an aggregate over a short fixed collection written out item by item.

@@ -319,6 +319,12 @@ class Compiler(StatementCompiler):
             space_var_names=list(m.space_vars),
             dice_sets=tuple(DiceSet(d.name, d.label or d.name, d.count, d.faces) for d in m.dice_sets.values()),
             reads_dice_faces=self.reads_dice_faces,
+            counted_groups=tuple(self.counted_groups),
+            counted_fields=tuple(numbers for _, numbers in self.counted_fields.values()),
+            counted_of=tuple(
+                tuple(k for k, group in enumerate(self.counted_groups) if space in group)
+                for space in range(len(spaces))
+            ),
             rules=rs,
             remake=functools.partial(
                 remade,

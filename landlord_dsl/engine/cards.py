@@ -7,6 +7,7 @@ dealing.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from ..program.control import MAX_NESTING
@@ -24,6 +25,9 @@ class Cards:
         holder: list[int | None]
         hands: list[list[int]]
         owner: list[int | None]
+        n: int
+        gcount: list[list[int]]
+        gcount_at: list[list[list[int] | None]]
         titles: list[list[int]]
         decks: dict[str, list[int]]
         seats: list[int]
@@ -43,20 +47,31 @@ class Cards:
         if previous is not None:
             self.hands[previous].remove(card)
         if seat is not None:
-            hand = self.hands[seat]
-            hand.append(card)
-            if len(hand) > 1 and hand[-2] > card:
-                hand.sort()
-        space = self.prog.card_space[card]
+            insort(self.hands[seat], card)
+        prog = self.prog
+        space = prog.card_space[card]
         if space is not None:
             self.owner[space] = seat
             if previous is not None:
                 self.titles[previous].remove(space)
             if seat is not None:
-                self.titles[seat].append(space)
-                self.titles[seat].sort()
+                insort(self.titles[seat], space)
+            for k in prog.counted_of[space]:  # (previous is the space's owner until now)
+                counts = self.gcount[k]
+                if previous is None:
+                    counts[-1] -= 1
+                else:
+                    counts[previous] -= 1
+                    if not counts[previous]:
+                        counts[-2] -= 1
+                if seat is None:
+                    counts[-1] += 1
+                else:
+                    if not counts[seat]:
+                        counts[-2] += 1
+                    counts[seat] += 1
         if previous is None and seat is not None:
-            home = self.decks.get(self.prog.card_deck[card])  # where it is most often: its own deck
+            home = self.decks.get(prog.card_deck[card])  # where it is most often: its own deck
             if home is not None and card in home:
                 home.remove(card)
             else:
@@ -65,6 +80,40 @@ class Cards:
                         deck.remove(card)
                         break
         self.log.append(("card", self.turn, card, previous, seat, self.rule))
+
+    def count_groups(self) -> None:
+        """Count the owners of every group the generated code reads so (Program.counted_groups), from the
+        owners as they are now: `gcount[k]` holds, for group k, the spaces each seat owns (by seat), then how
+        many distinct seats own some, then how many spaces nobody owns; `gcount_at[f][s]` is the counts of
+        space s's group under the counted field f (the same list). `set_holder` keeps them up to date;
+        whatever replaces the owners wholesale calls this again."""
+        owner, n = self.owner, self.n
+        self.gcount = gcount = []
+        for spaces in self.prog.counted_groups:
+            counts = [0] * (n + 2)
+            for space in spaces:
+                seat = owner[space]
+                counts[-1 if seat is None else seat] += 1
+            counts[-2] = sum(1 for seat in range(n) if counts[seat])
+            gcount.append(counts)
+        self.gcount_at = [[None if k is None else gcount[k] for k in column] for column in self.prog.counted_fields]
+
+    def counted_group_problems(self) -> list[str]:
+        """Return how the kept counts of the groups' owners (count_groups) differ from counting them afresh."""
+        problems = []
+        for k, spaces in enumerate(self.prog.counted_groups):
+            owners = [self.owner[space] for space in spaces]
+            fresh = [owners.count(seat) for seat in range(self.n)]
+            fresh += [len(set(owners) - {None}), owners.count(None)]
+            if self.gcount[k] != fresh:
+                problems.append(f"the owners of group {k} {spaces} are counted {self.gcount[k]}, not {fresh}")
+        for f, column in enumerate(self.prog.counted_fields):
+            for space, number in enumerate(column):
+                if (self.gcount_at[f][space] is not None) != (number is not None) or (
+                    number is not None and self.gcount_at[f][space] is not self.gcount[number]
+                ):
+                    problems.append(f"space {space} under counted field {f} reads the counts of another group")
+        return problems
 
     def return_card(self, card: int, deck: str) -> None:
         if self.holder[card] is not None:

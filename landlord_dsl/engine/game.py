@@ -122,6 +122,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.owner: list[int | None] = [None] * self.board_size
         self.titles: list[list[int]] = [[] for _ in range(n)]  # spaces each seat owns, in board order
         self.hands: list[list[int]] = [[] for _ in range(n)]  # cards each seat holds, in card order
+        self.count_groups()
         self.decks = {name: list(cards) for name, cards in program.deck_cards.items()}
         self.active = [not off for off in program.rule_off]
         for rule, replaced in enumerate(program.rule_replaces):
@@ -753,6 +754,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         if self.wealth_history is not None:
             d["wealth_history"] = self.wealth_history[:]
         d["observers"] = []
+        other.count_groups()  # (from the fork's own owners: its counts are lists of its own)
         other.chance = fork_chance(self._chance)
         if agents is None:
             forked: dict[int, Any] = {}

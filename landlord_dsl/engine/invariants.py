@@ -20,7 +20,8 @@ def invariant_problems(game: Game) -> list[str]:
     holder is its space's owner and each seat's title list matches; every
     card is either in exactly one deck or held, never both, and no card
     that started in a deck has been lost; positions are on the board; the
-    seats still playing are real seats.
+    seats still playing are real seats; the counts of the groups' owners that
+    the generated code reads are those of the owners.
     """
     problems = []
     if not game.conserved():
@@ -54,6 +55,7 @@ def invariant_problems(game: Game) -> list[str]:
         for card in cards:
             if card not in placed and game.holder[card] is None:
                 problems.append(f"card {game.prog.card_names[card]} is in no deck and held by nobody: lost")
+    problems += game.counted_group_problems()
     if any(not 0 <= p < game.board_size for p in game.pos):
         problems.append(f"a position is off the board: {game.pos}")
     if any(not 0 <= s < game.n for s in game.seats):

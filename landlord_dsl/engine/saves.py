@@ -391,6 +391,7 @@ def _apply(game: Game, state: GameState) -> None:
                 game.titles[seat].append(space)
     for owned in game.titles:
         owned.sort()
+    game.count_groups()
     game.decks = {k: list(v) for k, v in state.decks.items()}
     game.active = list(state.active_rules)
     game.fired = list(state.fired)

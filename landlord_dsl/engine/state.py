@@ -473,6 +473,7 @@ class State:
 # what is worked out from them, and the observers (a pickled State's base is the rest; _base_attributes).
 _NOT_STATE = frozenset(
     {"prog", "agents", "_chance", "_roll", "_two_dice", "passes", "observers", "sprog", "step_passes"}
+    | {"gcount", "gcount_at"}  # (counted from the owners again: Cards.count_groups)
 )
 
 
@@ -504,6 +505,7 @@ def _unpickled(program: Program, attributes: dict[str, Any], prefix: list[Any]) 
         seeded.set_state(chance_state)
         base.chance = seeded
     base.take_program(program.stepped())
+    base.count_groups()  # (the Program was compiled again: its counted groups, not the pickled ones, count)
     state = State.__new__(State)
     state._base, state._prefix = base, prefix
     state._game = state._run = state._pending = None

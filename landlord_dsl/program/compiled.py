@@ -117,6 +117,13 @@ class Program:
     # whether the rules read the edition's dice one by one (`dice.first`, `dice` as a value), not only their
     # total and whether they are a double: the exact analysis merges throws the rules cannot tell apart
     reads_dice_faces: bool = True
+    # The groups whose ownership a game keeps counted as titles change hands, for the generated code to read
+    # instead of fetching the group's owners (Cards.count_groups): each a tuple of spaces, counted by number;
+    # and for each group-valued field so read, by space the number of the space's group (None where it has none)
+    counted_groups: tuple[tuple[int, ...], ...] = ()
+    counted_fields: tuple[tuple[int | None, ...], ...] = ()
+    # by space: the numbers of the counted groups it is in (what a title changing hands changes)
+    counted_of: tuple[tuple[int, ...], ...] = ()
 
     # the checked rules it was compiled from (a checking.loader.RuleSet: typed loosely, for the program stage
     # sits below checking), for what reads declarations beside the compiled tables (a game's board drawn)

@@ -46,6 +46,9 @@ class RulesGame(Protocol):
     holder: list[int | None]
     titles: list[list[int]]
     hands: list[list[int]]
+    # the counted groups' owners (Program.counted_groups; Cards.count_groups): by group, then by field and space
+    gcount: list[list[int]]
+    gcount_at: list[list[list[int] | None]]
     gv: list[Any]
     pv: list[list[Any]]
     sv: list[list[Any]]

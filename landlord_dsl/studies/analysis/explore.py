@@ -224,6 +224,7 @@ class Economy:
         self.sv = [list(v) for v in g.sv]
         self.holder = list(g.holder)
         self.owner = list(g.owner)
+        self.gcount = [list(c) for c in g.gcount]  # (the counts of the groups' owners follow the owners)
         self.titles = [list(t) for t in g.titles]
         self.hands = [list(h) for h in g.hands]
         self.decks = {k: list(v) for k, v in g.decks.items()}
@@ -254,6 +255,7 @@ class Economy:
             *zip(g.sv, self.sv),
             *zip(g.titles, self.titles),
             *zip(g.hands, self.hands),
+            *zip(g.gcount, self.gcount),
             *((g.decks[name], cards) for name, cards in self.decks.items()),
         ]
 

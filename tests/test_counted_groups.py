@@ -1,0 +1,224 @@
+"""The counts of groups' owners that a game keeps (Program.counted_groups, Cards.count_groups; issue 31 §2).
+
+Where the compiler can fix a group (a named group, or `s.color` where every
+possible `s` has one), `count_owned`, `owns_all`, `len(owners(...))` and
+`all(x in G: x.owner != none)` read counts the game keeps up to date as titles
+change hands, instead of fetching the group's owners. These tests compare the
+kept counts with a count made afresh after every event, on every shipped file
+and on generated rule files, through forks, saves and pickles, and compare the
+games with those of the plain translation, which counts nothing.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import landlord_dsl as ld
+from landlord_dsl.agents import RandomAgent
+from landlord_dsl.compiling.compiler import compile_ruleset
+from landlord_dsl.core.resources import editions_dir
+
+FILES = sorted(editions_dir().rglob("*.lg"))
+
+
+def _checked_game(program: ld.Program, seed: int, players: int = 4, random_seats: bool = False) -> ld.Game:
+    """Return a game of `program` whose kept counts are compared with fresh ones at every event it logs."""
+    agents = [RandomAgent(seed + i) for i in range(players)] if random_seats else None
+    game = ld.new_game(program, players=players, seed=seed, agents=agents)
+    wrong: list[str] = []
+
+    def check(event: tuple) -> None:
+        if not wrong:
+            wrong.extend(f"{event}: {problem}" for problem in game.counted_group_problems())
+
+    game.listen(check)
+    game.wrong = wrong  # type: ignore[attr-defined]
+    return game
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_shipped_file_keeps_its_groups_counted_after_every_event(path):
+    """Every event of seeded games of every shipped file (bots and random seats): the kept counts are the
+    owners counted afresh."""
+    program = ld.compile_rules(ld.load_edition(path))
+    for seed, random_seats in ((0, False), (1, True), (2, False)):
+        game = _checked_game(program, seed, random_seats=random_seats)
+        game.play()
+        assert game.wrong == [], (path.stem, seed)  # type: ignore[attr-defined]
+        assert game.counted_group_problems() == []
+
+
+def test_the_1933_edition_counts_its_colour_groups_railroads_and_utilities():
+    """monopoly-1933's land monopolies, building and trading hints read the colour groups' counts by space
+    (`s.color`), its railroad and utility rents the counts of those two groups (so the tests above test
+    something)."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    assert len(program.counted_groups) == 10 and len(program.counted_fields) == 1
+    assert "g.gcount_at[0][" in program.python_source and "g.gcount[8][" in program.python_source
+    game = ld.new_game(program, players=4, seed=3)
+    game.play()
+    for k, spaces in enumerate(program.counted_groups):
+        owners = [game.owner[s] for s in spaces]
+        assert game.gcount[k] == [owners.count(seat) for seat in range(4)] + [
+            len(set(owners) - {None}),
+            owners.count(None),
+        ]
+
+
+def test_forks_saves_and_pickled_states_count_their_own_groups():
+    """A fork counts its own owners (playing it leaves the original's counts alone); a restored save and an
+    unpickled State count theirs afresh."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    game = ld.new_game(program, players=4, seed=5)
+    for _ in range(60):
+        game.play_turn()
+    before = [counts[:] for counts in game.gcount]
+    fork = game.fork()
+    assert fork.gcount == before and all(a is not b for a, b in zip(fork.gcount, game.gcount))
+    fork.play()
+    assert game.gcount == before and fork.counted_group_problems() == []
+    later = ld.new_game(program, players=4, seed=99)
+    later.restore(game.save())
+    assert later.gcount == before and later.counted_group_problems() == []
+    later.play()
+    assert later.counted_group_problems() == []
+
+    state = ld.new_state(program, 4, seed=11)
+    while not state.is_terminal() and len(state.game.log) < 3000:
+        state.apply(state.legal_actions()[-1])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.game.gcount == state.game.gcount and copy.game.counted_group_problems() == []
+
+
+def test_a_restore_that_is_refused_leaves_the_counts_as_they_were():
+    """Restoring a save that breaks an invariant leaves the game as it was, its counts with it."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    game = ld.new_game(program, players=4, seed=5)
+    for _ in range(40):
+        game.play_turn()
+    saved = game.save()
+    for _ in range(40):
+        game.play_turn()
+    counts = game.gcount
+    bad = attrs.evolve(saved, balances=[b + 1 for b in saved.balances])  # money from nowhere: refused
+    with pytest.raises(ld.LandlordError):
+        game.restore(bad)
+    assert game.gcount is counts and game.counted_group_problems() == []
+
+
+# ------------------------------------------------------------------ generated rule files
+
+
+@st.composite
+def ownership_files(draw) -> str:
+    """Return the text of a small rule file: lots in colour groups (one to four lots each) and named groups
+    that overlap them, whose rules buy, take over and give back titles and pay by every counted built-in."""
+    lots = draw(st.integers(2, 8))
+    colors = draw(st.lists(st.integers(0, 3), min_size=lots, max_size=lots))
+    extra = draw(st.lists(st.booleans(), min_size=lots, max_size=lots))
+    if not any(extra):
+        extra[0] = True
+    used = sorted(set(colors))
+    groups = [f'group c{c} "Colour {c}"' for c in used] + ['group extra "Some lots of every colour"']
+    board = ['    space go "Go" : start']
+    for i, (c, more) in enumerate(zip(colors, extra)):
+        member = f"c{c}, extra" if more else f"c{c}"
+        board.append(f'    space l{i} "Lot {i}" : lot {{ price = {10 + i}, color = c{c} }} in {member}')
+    board.append('    space depot "Depot" : station { price = 5 }')
+    pays = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "count_owned(here.owner, here.color)",
+                    "(if owns_all(here.owner, here.color) then 3 else 1)",
+                    "len(owners(here.color))",
+                    "(if all(x in here.color: x.owner != none) then 2 else 1)",
+                    "count_owned(here.owner, extra)",
+                    "(if owns_all(here.owner, extra) then 4 else 0)",
+                    "len(owners(extra))",
+                    "(if any(x in extra: x.owner == none) then 1 else 0)",
+                    "count(s in player.titles: s in lot and owns_all(player, s.color))",
+                    "count(s in player.titles: s in lot and len(owners(s.color)) == 2)",
+                ]
+            ),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    return f"""edition "counted" {{ players 2 to 4 turn limit 60 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+kind lot "Lot" titled {{ price: int color: group }}
+kind station "Station" titled {{ price: int }}
+{chr(10).join(groups)}
+board {{
+{chr(10).join(board)}
+}}
+deck deeds "Deeds" returned of titles {{ }}
+rule cash "Cash" {{
+    on setup {{
+        for p in players {{
+            pay 500 from bank to p
+        }}
+    }}
+}}
+rule moving "Move" {{
+    on turn {{
+        roll dice
+        move forward dice.total
+    }}
+}}
+rule buying "Buy, or pay by the group's owners" {{
+    on land lot {{
+        if here.owner == none {{
+            choose "Buy {{here}}?" {{
+                option buy "Buy" when player.cash >= here.price {{
+                    pay here.price from player to bank
+                    give here.title to player
+                }}
+                option refuse "No" {{ }}
+            }}
+        }} else if here.owner != player {{
+            pay min(player.cash, {" + ".join(pays)}) from player to here.owner
+        }}
+    }}
+}}
+rule dealing "Take over or give back a title" {{
+    on turn {{
+        choose "Deal?" {{
+            option take "Take over {{s}}" for s in lot when s.owner != none and s.owner != player {{
+                give s.title to player
+            }}
+            option drop "Give back {{s}}" for s in player.titles {{
+                return s.title to deeds
+            }}
+            option pass "No" {{ }}
+        }}
+    }}
+}}
+score player.cash + 100 * count(s in player.titles: s in lot and owns_all(player, s.color))
+"""
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ownership_files(), st.integers(0, 1000), st.integers(2, 4))
+def test_generated_rule_files_keep_their_groups_counted(tmp_path_factory, text, seed, players):
+    """Random boards of colour groups and overlapping named groups, titles bought, taken over and given back by
+    random seats: after every event the kept counts are the owners counted afresh, and the game is the one the
+    plain translation (which counts nothing) plays."""
+    path = tmp_path_factory.mktemp("counted") / "counted.lg"
+    path.write_text(text)
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    assert fast.counted_groups and plain.counted_groups == ()
+    game = _checked_game(fast, seed, players, random_seats=True)
+    game.play()
+    assert game.wrong == []  # type: ignore[attr-defined]
+    other = ld.new_game(plain, players=players, seed=seed, agents=[RandomAgent(seed + i) for i in range(players)])
+    other.play()
+    assert game.log == other.log
