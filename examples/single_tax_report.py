@@ -63,7 +63,7 @@ def _change(before: list[float], after: list[float]) -> str:
     return f"{'falls' if b < a else 'rises'} from {a:.3f} to {b:.3f}"
 
 
-def summary_lines(rows: list[tuple], games: int) -> list[str]:
+def summary_lines(rows: list[tuple], games: int, populations: dict) -> list[str]:
     """Return the summary at the top of the page, its figures and its verbs read from the results."""
     by_name = {row[0]: row for row in rows}
     plain, taxed = by_name["Monopolist rules"], by_name["Single Tax from the start"]
@@ -79,6 +79,7 @@ def summary_lines(rows: list[tuple], games: int) -> list[str]:
         "the Single Tax makes lot title deeds count for nothing in the 1906 score.",
         f"    * {games:,} seeded games per regime, four heuristic bots, rules partly reconstructed: a measurement "
         "of the rules as encoded, not of play in 1906.",
+        f"    * {single_tax_populations.in_short(populations)}",
         "",
     ]
 
@@ -145,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "single-tax-report.md")
     args = parser.parse_args(argv)
 
+    populations = json.loads(single_tax_populations.DATA.read_text(encoding="utf-8"))
     rows, curves = [], []
     started = time.perf_counter()
     for name, edition, options in REGIMES:
@@ -177,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         "rent goes to the public and prosperity spreads. This page measures both regimes with",
         "the library: the same seeds, the same heuristic bots, only the rules differ.",
         "",
-        *summary_lines(rows, args.games),
+        *summary_lines(rows, args.games, populations),
         f"Regenerate it with `{command}` ({args.games} games per regime, seeds 0 to "
         f"{args.games - 1}, four players; it took {elapsed:.0f} s here).",
         "",
@@ -240,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         "(On a phone the table shows every eighth round; the chart above has them all.)",
         "",
         figure_data.BEGIN.format(single_tax_populations.REGION, single_tax_populations.SCRIPT),
-        single_tax_populations.section(json.loads(single_tax_populations.DATA.read_text(encoding="utf-8"))),
+        single_tax_populations.section(populations),
         figure_data.END.format(single_tax_populations.REGION),
         "## How the regimes are set up",
         "",
@@ -259,8 +261,9 @@ def main(argv: list[str] | None = None) -> int:
         "  the final inequality of wealth falls. Its cash inequality rises instead: the",
         "  demonstration's condition that the landlord draws no wages still holds, and with his",
         "  rents now going to the treasury he becomes the poor player.",
-        "* In the ordinary four-player game the Single Tax leaves the inequality of cash where",
-        "  it was, and the picture of wealth depends on how it is counted. The",
+        "* In the ordinary four-player game, among heuristic bots, the Single Tax leaves the",
+        "  inequality of cash where it was (other players move it, one way or the other: see",
+        "  *Does it depend on the players?*), and the picture of wealth depends on how it is counted. The",
         "  1906 score values every title deed at 100, and the Single Tax makes lot deeds worth",
         "  nothing: at adoption the landowners' wealth drops at once, so the Gini of wealth",
         "  jumps at that round (see the turn-60 line) and prosperity, measured against a score",
