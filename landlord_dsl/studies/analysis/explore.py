@@ -90,6 +90,9 @@ class _Trace:
         self.written: set[tuple[str, int]] = set()
         self.pending: dict[tuple[str, int], tuple[int, int]] = {}
         self.writes = 0
+        # variables already in the movement state: their reads need no tracking (only a write's count matters
+        # to the others, `write`)
+        self.known: frozenset[tuple[str, int]] = frozenset()
 
     def start(self) -> None:
         self.written.clear()
@@ -97,10 +100,13 @@ class _Trace:
         self.run_live = set()
 
     def read(self, key) -> None:
-        if key not in self.written and key not in self.pending:
+        if key not in self.written and key not in self.pending and key not in self.known:
             self.pending[key] = (len(self.game.log), self.writes)
 
     def write(self, key) -> None:
+        if key in self.known:
+            self.writes += 1
+            return
         pending = self.pending.pop(key, None)
         self.writes += 1
         if pending is not None:
@@ -129,6 +135,17 @@ class _WatchedPlayerVar(list):
     def __setitem__(self, i, value):
         if i == TOKEN:
             self.trace.write(self.key)  # type: ignore[attr-defined]
+        list.__setitem__(self, i, value)
+
+
+class _KnownPlayerVar(list):
+    """A player variable already in the movement state: only the token's writes are counted (_Trace.write)."""
+
+    __slots__ = ("key", "trace")
+
+    def __setitem__(self, i, value):
+        if i == TOKEN:
+            self.trace.writes += 1  # type: ignore[attr-defined]
         list.__setitem__(self, i, value)
 
 
@@ -262,7 +279,10 @@ class Economy:
             self._pairs = (g, self._targets(g))
         setitem, everything = list.__setitem__, slice(None)
         for target, saved in self._pairs[1]:
-            setitem(target, everything, saved)
+            # (most lists are as they were: comparing is cheaper than copying; the rules' values are typed, so
+            # equal values are the same values: no 1 where a True was)
+            if target != saved:
+                setitem(target, everything, saved)
         g.loans[:] = [list(loan) for loan in self.loans]
         _put(g.seats, self.seats)
         g.turn, g.minted, g.origin, g.triggers_live = self.scalars
@@ -349,12 +369,26 @@ class Explorer:
         titled = {c for c in program.title_card if c is not None}
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
-        self.live: list[tuple[str, int]] = []
+        self._live: list[tuple[str, int]] = []
         self.paths.signature = self.signature
         game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own = _own_objects(game)
         self._origin_read = "g.origin" in program.python_source
+
+    @property
+    def live(self) -> list[tuple[str, int]]:
+        """The variables of the movement state (player variables of the token, game variables), in order."""
+        return self._live
+
+    @live.setter
+    def live(self, variables: list[tuple[str, int]]) -> None:
+        self._live = variables
+        known = frozenset(variables)
+        self.trace.known = known
+        self.trace.live |= known
+        for i, values in enumerate(self.game.pv):
+            values.__class__ = _KnownPlayerVar if ("player", i) in known else _WatchedPlayerVar
 
     # -- movement states
     def key_of(self) -> tuple:
@@ -485,7 +519,7 @@ class Explorer:
             if finished:
                 paths.end_throw()
             paths.throw_ends = None
-            if self.trace.run_live - set(self.live):
+            if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
             asked = paths.asked_at
             visits = [
@@ -533,6 +567,7 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
     return own
 
 
+_PLAIN = frozenset({int, str, type(None)})  # the values a continuation key holds as they are (`_freeze`)
 _UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
 
 
@@ -551,7 +586,10 @@ def _freeze(value: Any, own: dict) -> Any:
         mine = own.get(id(value)) if kind is list else None
         if mine is not None:
             return mine[0]
-        return ("seq", *[_freeze(v, own) for v in value])
+        for v in value:
+            if type(v) not in _PLAIN:
+                return ("seq", *[_freeze(v, own) for v in value])
+        return ("seq", *value)  # (plain values stand for themselves)
     mine = own.get(id(value))
     if mine is not None:
         return mine[0]
