@@ -474,7 +474,7 @@ class Explorer:
         assumption (checked by the economy check) that within a turn they
         do not change where the token goes.
         """
-        g = self.game
+        g, deck_cards = self.game, self._deck_card_set
         try:
             key = _freeze(g.kstack, self._own)
         except _Unkeyable:
@@ -483,7 +483,10 @@ class Explorer:
             tuple(g.pos),
             tuple(tuple(v) for v in g.pv),
             tuple(g.gv),
-            tuple(frozenset(cards) & self._deck_card_set for cards in g.decks.values()),
+            tuple(
+                _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)
+                for cards in g.decks.values()
+            ),
             tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
             g.origin if self._origin_read else None,
             g.card,
@@ -503,9 +506,10 @@ class Explorer:
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
 
-    def expand(self, key: tuple):
+    def expand(self, key: tuple, ends_only: bool = False):
         """Return (end key -> probability, (position, status) -> expected throws from there,
-        space -> expected landings).
+        space -> expected landings); with `ends_only` the last two are left empty (the economy check
+        compares the ends alone).
 
         Raises NewLive when the turn reads a variable not yet in the movement state.
         """
@@ -514,7 +518,7 @@ class Explorer:
         count = 0
         while True:
             throw_ends: list = []
-            paths.throw_ends = throw_ends
+            paths.throw_ends = None if ends_only else throw_ends
             finished = self.run_turn(key)
             if finished:
                 paths.end_throw()
@@ -522,11 +526,15 @@ class Explorer:
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
             asked = paths.asked_at
-            visits = [
-                (e[4], bisect.bisect_right(asked, i))
-                for i, e in enumerate(self.game.log)
-                if e[0] == "move" and e[2] == TOKEN
-            ]
+            visits = (
+                []
+                if ends_only
+                else [
+                    (e[4], bisect.bisect_right(asked, i))
+                    for i, e in enumerate(self.game.log)
+                    if e[0] == "move" and e[2] == TOKEN
+                ]
+            )
             paths.credit(throw_ends, visits, self.key_of() if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
@@ -567,6 +575,7 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
     return own
 
 
+_NONE: frozenset[int] = frozenset()
 _PLAIN = frozenset({int, str, type(None)})  # the values a continuation key holds as they are (`_freeze`)
 _UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
 
