@@ -26,7 +26,7 @@ from ...core.errors import LandlordError, SourceText
 from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
-from ...program.requests import DiceRequest, SeededChance, ShuffleRequest
+from ...program.requests import DONE, DiceRequest, SeededChance, ShuffleRequest
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
@@ -55,13 +55,17 @@ class PolicyAgent(Agent):
         self.limit = cash - reserve
 
     def choose(self, game, request):
+        return self.pick(request.legal, request.site.names)
+
+    def pick(self, legal: Sequence[tuple], names: Sequence[str]) -> int:
+        """Return the index, in `legal`, of the option the token takes (`names`: the choice's option names)."""
         if self.prefer:
-            names = request.names
+            offered = [names[entry[0]] for entry in legal]
             for name in self.prefer:
-                if name in names:
-                    return names.index(name)
+                if name in offered:
+                    return offered.index(name)
         best, best_gain, cheapest, cheapest_cost = -1, None, 0, None
-        for i, (_, _, cost, value) in enumerate(request.legal):
+        for i, (_, _, cost, value) in enumerate(legal):
             if cheapest_cost is None or cost < cheapest_cost:
                 cheapest, cheapest_cost = i, cost
             if cost <= self.limit or cost <= 0:
@@ -203,6 +207,17 @@ class _AnalysisGame(SteppedGame):
     dice = _dice_property("_v_dice")
     dice_total = _dice_property("_v_dice_total")
     dice_double = _dice_property("_v_dice_double")
+
+    def choose(self, seat, prompt, legal, site, describe=None):
+        """`Decisions.choose`, the token's policy answering without a request being made."""
+        agent = self.agents[seat]
+        if len(legal) < 2 or agent.__class__ is not PolicyAgent:
+            return super().choose(seat, prompt, legal, site, describe)
+        answer = agent.pick(legal, site.names)
+        entry = legal[answer]
+        self.decisions.append(DONE if entry[0] == site.done else answer)
+        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], self.rule))
+        return entry
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
