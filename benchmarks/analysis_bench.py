@@ -8,12 +8,14 @@ CPU seconds per edition, the number of movement states and of turns run.
     python benchmarks/analysis_bench.py --parts chain         # the landing tables only
     python benchmarks/analysis_bench.py --edition examples/monopoly-standard-deck.lg --repeat 3
     python benchmarks/analysis_bench.py --json
+    python benchmarks/analysis_bench.py --stages               # and the CPU seconds of each stage
     python benchmarks/analysis_bench.py --monte-carlo 1000000   # and agreement with a large sample
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -27,7 +29,8 @@ from landlord_dsl.studies.analysis.explore import Explorer
 
 
 def measure(edition: str, parts: str, repeat: int) -> dict:
-    """Return the best wall and CPU seconds of `repeat` analyses of `edition`, with its size."""
+    """Return the best wall and CPU seconds of `repeat` analyses of `edition`, with its size and the best CPU
+    seconds of each stage (named as analyze announces them; the first is compiling, before any)."""
     rules = load(edition)
     turns = [0]
     run_turn = Explorer.run_turn
@@ -37,17 +40,30 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
         return run_turn(self, key)
 
     Explorer.run_turn = counting
+    stages: dict[str, float] = {}  # the best CPU seconds of each stage, by the name analyze gives it
     try:
         best_wall = best_cpu = float("inf")
+        marks: list[tuple[str, float]] = []
+
+        def progress(stage: str) -> None:
+            marks.append((stage.split(" of ")[0], time.process_time()))
+
         for _ in range(repeat):
             turns[0] = 0
+            marks[:] = [("compiling the rules twice", time.process_time())]
             wall, cpu = time.perf_counter(), time.process_time()
-            result = analysis.analyze(rules, check_economy=parts == "all", rents=parts == "all", buildings=None)
+            result = analysis.analyze(
+                rules, check_economy=parts == "all", rents=parts == "all", buildings=None, progress=progress
+            )
             best_wall = min(best_wall, time.perf_counter() - wall)
             best_cpu = min(best_cpu, time.process_time() - cpu)
+            marks.append(("", time.process_time()))
+            for (stage, began), (_, ended) in itertools.pairwise(marks):
+                stages[stage] = min(stages.get(stage, float("inf")), ended - began)
     finally:
         Explorer.run_turn = run_turn
     return {
+        "stages_cpu_seconds": {stage: round(seconds, 3) for stage, seconds in stages.items()},
         "edition": rules.name,
         "parts": parts,
         "states": result.states,
@@ -83,6 +99,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs per edition; the best is kept")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--stages", action="store_true", help="also print the best CPU seconds of each stage")
     parser.add_argument(
         "--monte-carlo",
         type=int,
@@ -109,6 +126,9 @@ def main(argv=None) -> int:
                     else ""
                 )
             )
+            if args.stages:
+                for stage, seconds in r["stages_cpu_seconds"].items():
+                    print(f"    {seconds:7.3f} s CPU  {stage}")
     return 0
 
 

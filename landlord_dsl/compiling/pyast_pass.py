@@ -93,7 +93,8 @@ def read_game_lists_once(source: str) -> pyast.Module:
         if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == GAME:
             _GameListReads(function).rewrite(function)
             _SharedGetterCalls(function).rewrite()
-    return pyast.fix_missing_locations(tree)
+            pyast.fix_missing_locations(function)  # (only the functions rewritten have nodes without one)
+    return tree
 
 
 def _getter_call(node: pyast.AST) -> str | None:

@@ -90,14 +90,29 @@ def _simple(node: pyast.expr) -> bool:
     return False
 
 
-def _reaching(function: pyast.FunctionDef, generators: set[str]) -> bool:
-    """Return True if `function` calls an engine method that may ask, or a generated function that does."""
+def _calls(function: pyast.FunctionDef) -> tuple[bool, set[str]]:
+    """Return whether `function` calls an engine method that may ask, and the names of the functions it
+    calls by name."""
+    direct, named = False, set()
     for node in pyast.walk(function):
-        if isinstance(node, pyast.Call) and (
-            _game_call(node, REACHING) or (isinstance(node.func, pyast.Name) and node.func.id in generators)
-        ):
-            return True
-    return False
+        if isinstance(node, pyast.Call):
+            if isinstance(node.func, pyast.Name):
+                named.add(node.func.id)
+            elif not direct and _game_call(node, REACHING):
+                direct = True
+    return direct, named
+
+
+def _generators(functions: dict[str, pyast.FunctionDef]) -> set[str]:
+    """Return the names of the functions that reach a request: those that call an engine method that may
+    ask, or a function that does (to a fixpoint)."""
+    calls = {name: _calls(f) for name, f in functions.items()}
+    generators = {name for name, (direct, _) in calls.items() if direct}
+    while True:
+        more = {name for name, (_, named) in calls.items() if name not in generators and named & generators}
+        if not more:
+            return generators
+        generators |= more
 
 
 class _ToGenerators(pyast.NodeTransformer):
@@ -183,12 +198,15 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
     """Raise SteppingError if a generated function that becomes a generator is used other than by a call
     (a table of functions, say): its callers could not know to `yield from` it."""
     called: set[int] = set()
-    for node in pyast.walk(tree):
+    named: list[pyast.Name] = []
+    for node in pyast.walk(tree):  # (one walk of the whole module)
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name):
             called.add(id(node.func))
-    for node in pyast.walk(tree):
-        if isinstance(node, pyast.Name) and node.id in generators and id(node) not in called:
-            raise SteppingError(f"'{node.id}' (line {node.lineno}) is used other than by a call")
+        elif isinstance(node, pyast.Name) and node.id in generators:
+            named.append(node)
+    for name in named:
+        if id(name) not in called:
+            raise SteppingError(f"'{name.id}' (line {name.lineno}) is used other than by a call")
 
 
 def _names(node: pyast.AST, ctx: type) -> set[str]:
@@ -490,12 +508,7 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
     functions that are generators."""
     tree = read_game_lists_once(source) if optimize else pyast.parse(source)
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
-    generators: set[str] = set()
-    while True:  # functions that reach a request, to a fixpoint
-        more = {name for name, f in functions.items() if name not in generators and _reaching(f, generators)}
-        if not more:
-            break
-        generators |= more
+    generators = _generators(functions)
     _check_only_called(tree, generators)
     rewrite = _ToGenerators(generators)
     for name in sorted(generators):  # in a fixed order: the temporaries it numbers are the same in every process
@@ -504,7 +517,9 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
         keys = _Keyed()
         for name in sorted(generators):
             keys.instrument(functions[name])
-    return pyast.fix_missing_locations(tree), generators
+    for name in generators:  # (only the functions rewritten have nodes without a location)
+        pyast.fix_missing_locations(functions[name])
+    return tree, generators
 
 
 def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:

@@ -287,7 +287,7 @@ def economy_warnings(ex: Explorer, order, rows, turns: int, seed: int) -> list[D
     try:
         for i, key in enumerate(order):
             ex.economy = probe
-            ends_probe = ex.expand(key)[0]
+            ends_probe = ex.expand(key, ends_only=True)[0]
             if _same(rows[i], ends_probe):
                 continue
             ex.paths.memo = None

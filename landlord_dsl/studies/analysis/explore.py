@@ -26,7 +26,7 @@ from ...core.errors import LandlordError, SourceText
 from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
-from ...program.requests import DiceRequest, SeededChance, ShuffleRequest
+from ...program.requests import DONE, DiceRequest, SeededChance, ShuffleRequest
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
@@ -55,13 +55,17 @@ class PolicyAgent(Agent):
         self.limit = cash - reserve
 
     def choose(self, game, request):
+        return self.pick(request.legal, request.site.names)
+
+    def pick(self, legal: Sequence[tuple], names: Sequence[str]) -> int:
+        """Return the index, in `legal`, of the option the token takes (`names`: the choice's option names)."""
         if self.prefer:
-            names = request.names
+            offered = [names[entry[0]] for entry in legal]
             for name in self.prefer:
-                if name in names:
-                    return names.index(name)
+                if name in offered:
+                    return offered.index(name)
         best, best_gain, cheapest, cheapest_cost = -1, None, 0, None
-        for i, (_, _, cost, value) in enumerate(request.legal):
+        for i, (_, _, cost, value) in enumerate(legal):
             if cheapest_cost is None or cost < cheapest_cost:
                 cheapest, cheapest_cost = i, cost
             if cost <= self.limit or cost <= 0:
@@ -90,6 +94,9 @@ class _Trace:
         self.written: set[tuple[str, int]] = set()
         self.pending: dict[tuple[str, int], tuple[int, int]] = {}
         self.writes = 0
+        # variables already in the movement state: their reads need no tracking (only a write's count matters
+        # to the others, `write`)
+        self.known: frozenset[tuple[str, int]] = frozenset()
 
     def start(self) -> None:
         self.written.clear()
@@ -97,10 +104,13 @@ class _Trace:
         self.run_live = set()
 
     def read(self, key) -> None:
-        if key not in self.written and key not in self.pending:
+        if key not in self.written and key not in self.pending and key not in self.known:
             self.pending[key] = (len(self.game.log), self.writes)
 
     def write(self, key) -> None:
+        if key in self.known:
+            self.writes += 1
+            return
         pending = self.pending.pop(key, None)
         self.writes += 1
         if pending is not None:
@@ -129,6 +139,17 @@ class _WatchedPlayerVar(list):
     def __setitem__(self, i, value):
         if i == TOKEN:
             self.trace.write(self.key)  # type: ignore[attr-defined]
+        list.__setitem__(self, i, value)
+
+
+class _KnownPlayerVar(list):
+    """A player variable already in the movement state: only the token's writes are counted (_Trace.write)."""
+
+    __slots__ = ("key", "trace")
+
+    def __setitem__(self, i, value):
+        if i == TOKEN:
+            self.trace.writes += 1  # type: ignore[attr-defined]
         list.__setitem__(self, i, value)
 
 
@@ -186,6 +207,17 @@ class _AnalysisGame(SteppedGame):
     dice = _dice_property("_v_dice")
     dice_total = _dice_property("_v_dice_total")
     dice_double = _dice_property("_v_dice_double")
+
+    def choose(self, seat, prompt, legal, site, describe=None):
+        """`Decisions.choose`, the token's policy answering without a request being made."""
+        agent = self.agents[seat]
+        if len(legal) < 2 or agent.__class__ is not PolicyAgent:
+            return super().choose(seat, prompt, legal, site, describe)
+        answer = agent.pick(legal, site.names)
+        entry = legal[answer]
+        self.decisions.append(DONE if entry[0] == site.done else answer)
+        self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], self.rule))
+        return entry
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -264,7 +296,10 @@ class Economy:
             self._pairs = (g, self._targets(g))
         setitem, everything = list.__setitem__, slice(None)
         for target, saved in self._pairs[1]:
-            setitem(target, everything, saved)
+            # (most lists are as they were: comparing is cheaper than copying; the rules' values are typed, so
+            # equal values are the same values: no 1 where a True was)
+            if target != saved:
+                setitem(target, everything, saved)
         g.loans[:] = [list(loan) for loan in self.loans]
         _put(g.seats, self.seats)
         g.turn, g.minted, g.origin, g.triggers_live = self.scalars
@@ -351,12 +386,26 @@ class Explorer:
         titled = {c for c in program.title_card if c is not None}
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
-        self.live: list[tuple[str, int]] = []
+        self._live: list[tuple[str, int]] = []
         self.paths.signature = self.signature
         game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own = _own_objects(game)
         self._origin_read = "g.origin" in program.python_source
+
+    @property
+    def live(self) -> list[tuple[str, int]]:
+        """The variables of the movement state (player variables of the token, game variables), in order."""
+        return self._live
+
+    @live.setter
+    def live(self, variables: list[tuple[str, int]]) -> None:
+        self._live = variables
+        known = frozenset(variables)
+        self.trace.known = known
+        self.trace.live |= known
+        for i, values in enumerate(self.game.pv):
+            values.__class__ = _KnownPlayerVar if ("player", i) in known else _WatchedPlayerVar
 
     # -- movement states
     def key_of(self) -> tuple:
@@ -442,7 +491,7 @@ class Explorer:
         assumption (checked by the economy check) that within a turn they
         do not change where the token goes.
         """
-        g = self.game
+        g, deck_cards = self.game, self._deck_card_set
         try:
             key = _freeze(g.kstack, self._own)
         except _Unkeyable:
@@ -451,7 +500,10 @@ class Explorer:
             tuple(g.pos),
             tuple(tuple(v) for v in g.pv),
             tuple(g.gv),
-            tuple(frozenset(cards) & self._deck_card_set for cards in g.decks.values()),
+            tuple(
+                _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)
+                for cards in g.decks.values()
+            ),
             tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
             g.origin if self._origin_read else None,
             g.card,
@@ -471,9 +523,10 @@ class Explorer:
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
 
-    def expand(self, key: tuple):
+    def expand(self, key: tuple, ends_only: bool = False):
         """Return (end key -> probability, (position, status) -> expected throws from there,
-        space -> expected landings).
+        space -> expected landings); with `ends_only` the last two are left empty (the economy check
+        compares the ends alone).
 
         Raises NewLive when the turn reads a variable not yet in the movement state.
         """
@@ -482,19 +535,23 @@ class Explorer:
         count = 0
         while True:
             throw_ends: list = []
-            paths.throw_ends = throw_ends
+            paths.throw_ends = None if ends_only else throw_ends
             finished = self.run_turn(key)
             if finished:
                 paths.end_throw()
             paths.throw_ends = None
-            if self.trace.run_live - set(self.live):
+            if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
             asked = paths.asked_at
-            visits = [
-                (e[4], bisect.bisect_right(asked, i))
-                for i, e in enumerate(self.game.log)
-                if e[0] == "move" and e[2] == TOKEN
-            ]
+            visits = (
+                []
+                if ends_only
+                else [
+                    (e[4], bisect.bisect_right(asked, i))
+                    for i, e in enumerate(self.game.log)
+                    if e[0] == "move" and e[2] == TOKEN
+                ]
+            )
             paths.credit(throw_ends, visits, self.key_of() if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
@@ -535,6 +592,8 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
     return own
 
 
+_NONE: frozenset[int] = frozenset()
+_PLAIN = frozenset({int, str, type(None)})  # the values a continuation key holds as they are (`_freeze`)
 _UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
 
 
@@ -553,7 +612,10 @@ def _freeze(value: Any, own: dict) -> Any:
         mine = own.get(id(value)) if kind is list else None
         if mine is not None:
             return mine[0]
-        return ("seq", *[_freeze(v, own) for v in value])
+        for v in value:
+            if type(v) not in _PLAIN:
+                return ("seq", *[_freeze(v, own) for v in value])
+        return ("seq", *value)  # (plain values stand for themselves)
     mine = own.get(id(value))
     if mine is not None:
         return mine[0]
