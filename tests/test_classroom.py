@@ -201,6 +201,7 @@ def test_a_pasted_rule_file_is_checked_as_check_checks_it_and_played_from_the_ta
     assert refused.status_code == 400
     error = refused.json()["error"]
     assert ".lg:5:" in error  # located, as `landlord-dsl check` locates it
+    assert not list(tmp_path.iterdir())  # nothing kept of a file that did not check
     good = (
         'edition "house" {\n  title "House rules"\n  extends "landlords-game-1906"\n'
         '  source "house-rule: ours" original\n}\nconst wages = 150 source "house-rule" original\n'

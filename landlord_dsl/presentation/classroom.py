@@ -256,8 +256,12 @@ class Classroom:
                 raise UsageError("a pasted rule file needs the server's folder for tables (--tables DIR)")
             edition = f"{table_id.lower()}.lg"
             (self.folder / edition).write_text(text, encoding="utf-8")
-        rules = self._rules(edition)
-        table = Table(PlaySession(rules, edition, kinds, seed, options), table_id)
+        try:
+            table = Table(PlaySession(self._rules(edition), edition, kinds, seed, options), table_id)
+        except Exception:
+            if text is not None and self.folder is not None:
+                (self.folder / edition).unlink()  # (a file that did not check is no table's)
+            raise
         self.tables[table_id] = table
         self.save(table)
         return table
