@@ -228,3 +228,24 @@ def test_serve_says_when_its_port_is_in_use_or_its_extra_is_missing(monkeypatch,
     status = main(["serve"], io.StringIO())
     err = capsys.readouterr().err
     assert status == 2 and "pip install 'landlord-dsl[web]'" in err and "Traceback" not in err
+
+
+def test_serve_prints_the_teachers_page_and_the_first_table_and_warns_beyond_loopback(monkeypatch, capsys):
+    import uvicorn
+
+    from landlord_dsl.cli.serve import host_warning
+
+    served = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: served.append(sockets[0].getsockname()))
+    out = io.StringIO()
+    assert (
+        main(["serve", EDITION, "--port", "0", "--seats", "human,bot", "--option", "single_tax=from_start"], out) == 0
+    )
+    printed = out.getvalue().splitlines()
+    host, port = served[0]
+    assert host == "127.0.0.1" and printed[0].startswith(f"teacher's page: http://127.0.0.1:{port}/?key=")
+    assert printed[1] == f"students join at http://127.0.0.1:{port}/join"
+    assert printed[2].startswith("table ") and printed[2].endswith(" (new)") and capsys.readouterr().err == ""
+    assert host_warning("127.0.0.1") is None and "anyone on the network" in host_warning("0.0.0.0")
+    assert main(["serve", EDITION, "--port", "0", "--seats", "human,alien"], io.StringIO()) == 2
+    assert "a seat is one of human, bot" in capsys.readouterr().err

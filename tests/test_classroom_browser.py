@@ -90,6 +90,12 @@ def test_two_devices_play_a_table_to_the_end_in_their_browsers_and_each_log_repl
                 tab.evaluate(f"document.querySelector({'#pass' if bid else '#options button.option'!r}).click()")
                 answers[seat] += 1
                 tab.wait_for("document.body.dataset.phase !== 'deciding' || " + _SETTLED, timeout=30)
+                if seat == 0 and answers[0] == 3:
+                    # the device's page is closed and opened again: it rejoins its seat, no seat offered
+                    tab.goto(link)
+                    tab.wait_for(_SETTLED, timeout=30)
+                    assert tab.evaluate("document.getElementById('seating').hidden")
+                    assert tab.evaluate("document.getElementById('story').children.length") > 10
             time.sleep(0.05)
         assert all(answers) and any(s.startswith("costs ") for s in stakes)
         # the teacher's view: the narration with each event's rule and citation, the scores

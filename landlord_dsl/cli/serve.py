@@ -64,6 +64,16 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def host_warning(host: str) -> str | None:
+    """Return the warning `serve` prints when it listens beyond this computer (None on a loopback address)."""
+    if host in (LOOPBACK, "localhost", "::1"):
+        return None
+    return (
+        f"warning: listening on {host}: anyone on the network who has a table's token can join it "
+        "(the teacher's page still needs the link below)"
+    )
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         import uvicorn
@@ -94,11 +104,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     reach = _lan_address() if open_to_all else shown
     base = f"http://{reach}:{port}"
     key = secrets.token_urlsafe(18)
-    if open_to_all or args.host not in (LOOPBACK, "localhost", "::1"):
-        sys.stderr.write(
-            f"warning: listening on {args.host}: anyone on the network who has a table's token can join it "
-            "(the teacher's page still needs the link below)\n"
-        )
+    warning = host_warning(args.host)
+    if warning:
+        sys.stderr.write(warning + "\n")
     out.write(f"teacher's page: http://{LOOPBACK if open_to_all else shown}:{port}/?key={key}\n")
     out.write(f"students join at {base}/join\n")
     for table in classroom.tables.values():
