@@ -140,15 +140,26 @@ class Browser:
                 return answer.get("result", {})
             self.events.append(answer)
 
-    def evaluate(self, expression: str, timeout: float = 60) -> Any:
-        """Run JavaScript in the page (a promise is awaited); return its value (JSON-able).
+    def new_context(self) -> Tab:
+        """Open a page in a browser context of its own (its own cookies and storage: another device);
+        return it."""
+        context = self.command("Target.createBrowserContext")["browserContextId"]
+        target = self.command("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
+        session = self.command("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.command("Runtime.enable", session=session)
+        self.command("Page.enable", session=session)
+        return Tab(self, session)
+
+    def evaluate(self, expression: str, timeout: float = 60, session: str | None = None) -> Any:
+        """Run JavaScript in the page (or the page of `session`; a promise is awaited); return its value
+        (JSON-able).
 
         :raises ProtocolError: the script threw.
         """
         result = self.command(
             "Runtime.evaluate",
             {"expression": expression, "awaitPromise": True, "returnByValue": True},
-            session=self.session,
+            session=session or self.session,
             timeout=timeout,
         )
         if "exceptionDetails" in result:
@@ -156,11 +167,11 @@ class Browser:
             raise ProtocolError(details.get("exception", {}).get("description") or details.get("text"))
         return result["result"].get("value")
 
-    def goto(self, url: str) -> None:
-        """Open `url` in the page."""
-        self.command("Page.navigate", {"url": url}, session=self.session)
+    def goto(self, url: str, session: str | None = None) -> None:
+        """Open `url` in the page (or the page of `session`)."""
+        self.command("Page.navigate", {"url": url}, session=session or self.session)
 
-    def wait_for(self, expression: str, timeout: float = 60, every: float = 0.02) -> Any:
+    def wait_for(self, expression: str, timeout: float = 60, every: float = 0.02, session: str | None = None) -> Any:
         """Poll a JavaScript expression until it is truthy; return its value.
 
         :raises TimeoutError: it was not within `timeout` seconds.
@@ -168,7 +179,7 @@ class Browser:
         end = time.monotonic() + timeout
         while True:
             try:
-                value = self.evaluate(expression)
+                value = self.evaluate(expression, session=session)
             except ProtocolError:  # (the page is between two documents)
                 value = None
             if value:
@@ -206,6 +217,25 @@ class Browser:
         )
         self.command("Emulation.clearDeviceMetricsOverride", session=self.session)
         path.write_bytes(base64.b64decode(shot["data"]))
+
+
+class Tab:
+    """A page of a browser context of its own (`Browser.new_context`): evaluate, goto and wait_for there."""
+
+    def __init__(self, browser: Browser, session: str) -> None:
+        self.browser, self.session = browser, session
+
+    def evaluate(self, expression: str, timeout: float = 60) -> Any:
+        """Run JavaScript in this page; return its value (Browser.evaluate)."""
+        return self.browser.evaluate(expression, timeout, session=self.session)
+
+    def goto(self, url: str) -> None:
+        """Open `url` in this page."""
+        self.browser.goto(url, session=self.session)
+
+    def wait_for(self, expression: str, timeout: float = 60, every: float = 0.02) -> Any:
+        """Poll a JavaScript expression in this page until it is truthy; return its value (Browser.wait_for)."""
+        return self.browser.wait_for(expression, timeout, every, session=self.session)
 
 
 class Server:

@@ -28,6 +28,7 @@ from ..core.version import __version__
 from .common import at_least, set_argument
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
+from .serve import cmd_serve, serve_arguments
 from .studies import (
     attribute_arguments,
     cmd_optimise,
@@ -372,6 +373,12 @@ _COMMANDS = (
     ),
     _Command("sources", "print the bibliography citations may name (the text of docs/sources.md)", cmd_sources),
     _Command("board", "draw an edition's board as an SVG picture", cmd_board, _board_arguments),
+    _Command(
+        "serve",
+        "a classroom on one laptop: tables played from students' own devices in their browsers (the web extra)",
+        cmd_serve,
+        serve_arguments,
+    ),
     _Command("lsp", "run the language server for .lg files on standard input and output (the lsp extra)", cmd_lsp),
 )
 

@@ -1,0 +1,120 @@
+"""The classroom server in real browsers (issue 32 §2, docs/classroom.md): uvicorn on a free loopback port,
+headless Chromium (tests/cdp.py) with two browser contexts, two devices, joined to one table of
+landlords-game-1906 with a human seat each (the third a bot); they play it to the end through the page's
+own controls, the teacher's view shows the narration with rules and citations, and the log each device
+downloads passes `landlord-dsl replay`. Without Chromium the test skips, unless CI requires it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from cdp import Browser, Tab, find_chromium
+
+pytestmark = pytest.mark.slow
+
+uvicorn = pytest.importorskip("uvicorn")
+
+from landlord_dsl.checking.loader import load  # noqa: E402
+from landlord_dsl.cli.serve import listening_socket  # noqa: E402
+from landlord_dsl.presentation.classroom import Classroom  # noqa: E402
+from landlord_dsl.presentation.classroom_web import create_app  # noqa: E402
+
+KEY = "browser-test-key"
+_SETTLED = "['deciding', 'waiting', 'over'].includes(document.body.dataset.phase)"
+
+
+@pytest.fixture
+def server():
+    """Yield the origin of a classroom server on a free loopback port (uvicorn in a thread)."""
+    if not find_chromium():
+        if os.environ.get("CI"):
+            pytest.fail("no Chromium on PATH: CI requires it (.ci/run installs it)")
+        pytest.skip("no Chromium on PATH (apt-get install chromium)")
+    sock = listening_socket("127.0.0.1", 0)
+    origin = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    running = uvicorn.Server(uvicorn.Config(create_app(Classroom(None, load), KEY, origin), log_level="warning"))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.02)
+    try:
+        yield origin
+    finally:
+        running.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def _post(url: str, data: dict) -> dict:
+    request = urllib.request.Request(url, json.dumps(data).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def _join(tab: Tab, link: str, seat: int) -> None:
+    tab.goto(link)
+    tab.wait_for(f"!!document.querySelector('#free input[data-seat=\"{seat}\"]')", timeout=30)
+    tab.evaluate(f"document.querySelector('#free input[data-seat=\"{seat}\"]').click()")
+    tab.evaluate("document.getElementById('take').click()")
+    tab.wait_for("document.getElementById('seating').hidden && " + _SETTLED, timeout=30)
+
+
+def test_two_devices_play_a_table_to_the_end_in_their_browsers_and_each_log_replays(server, tmp_path):
+    table = _post(
+        f"{server}/tables?key={KEY}", {"edition": "landlords-game-1906", "kinds": ["human", "human", "bot"], "seed": 5}
+    )
+    link = f"{server}/t/{table['id']}?token={table['token']}"
+    with Browser(find_chromium(), tmp_path / "profile") as browser:
+        devices = [browser.new_context(), browser.new_context()]
+        for seat, tab in enumerate(devices):
+            _join(tab, link, seat)
+        # the second context is another device: the first's seat secret is not in its storage
+        stored = [tab.evaluate(f"localStorage.getItem('landlord-table-{table['id']}')") for tab in devices]
+        assert all(stored) and stored[0] != stored[1]
+        answers, stakes, end = [0, 0], set(), time.monotonic() + 600
+        while not all(tab.evaluate("document.body.dataset.phase") == "over" for tab in devices):
+            assert time.monotonic() < end, "the game did not end"
+            for seat, tab in enumerate(devices):
+                if tab.evaluate("document.body.dataset.phase") != "deciding":
+                    continue
+                stakes.update(tab.evaluate("[...document.querySelectorAll('#options .stake')].map(s => s.textContent)"))
+                bid = tab.evaluate("!document.getElementById('bidding').hidden")
+                tab.evaluate(f"document.querySelector({'#pass' if bid else '#options button.option'!r}).click()")
+                answers[seat] += 1
+                tab.wait_for("document.body.dataset.phase !== 'deciding' || " + _SETTLED, timeout=30)
+                if seat == 0 and answers[0] == 3:
+                    # the device's page is closed and opened again: it rejoins its seat, no seat offered
+                    tab.goto(link)
+                    tab.wait_for(_SETTLED, timeout=30)
+                    assert tab.evaluate("document.getElementById('seating').hidden")
+                    assert tab.evaluate("document.getElementById('story').children.length") > 10
+            time.sleep(0.05)
+        assert all(answers) and any(s.startswith("costs ") for s in stakes)
+        # the teacher's view: the narration with each event's rule and citation, the scores
+        teacher = browser.new_context()
+        teacher.goto(f"{server}/t/{table['id']}?teacher={table['teacher']}")
+        teacher.wait_for("document.body.dataset.phase === 'over'", timeout=30)
+        why = teacher.evaluate("[...document.querySelectorAll('#story .why')].map(s => s.textContent)")
+        assert why and all(line.startswith("rule ") for line in why) and any(" \u2014 " in line for line in why)
+        assert "(winner)" in teacher.evaluate("document.getElementById('scores').textContent")
+        summary = teacher.evaluate("fetch(document.getElementById('download-summary').href).then(r => r.text())")
+        assert summary.startswith(f"Table {table['id']}: landlords-game-1906") and "(winner)" in summary
+        for seat, tab in enumerate(devices):
+            text = tab.evaluate("fetch(document.getElementById('download-log').href).then(r => r.text())")
+            log = tmp_path / f"seat-{seat}.log"
+            log.write_text(text, encoding="utf-8")
+            replayed = subprocess.run(
+                [sys.executable, "-m", "landlord_dsl", "replay", str(log)], capture_output=True, text=True, check=False
+            )
+            assert replayed.returncode == 0 and ": ok," in replayed.stdout, replayed.stdout + replayed.stderr
+            header = json.loads(text.splitlines()[0])
+            assert header["edition"] == "landlords-game-1906" and header["seed"] == 5
+            assert header["names"] == ["Player 1", "Player 2", "Player 3 (bot)"]
