@@ -249,3 +249,17 @@ def test_serve_prints_the_teachers_page_and_the_first_table_and_warns_beyond_loo
     assert host_warning("127.0.0.1") is None and "anyone on the network" in host_warning("0.0.0.0")
     assert main(["serve", EDITION, "--port", "0", "--seats", "human,alien"], io.StringIO()) == 2
     assert "a seat is one of human, bot" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ['{"id": "T1", "token": 5}', "not json", '["T1"]', '{"id": "T1", "token": "x", "teacher": "y"}'],
+)
+def test_a_damaged_tables_folder_is_a_usage_error_naming_the_file(tmp_path, damage):
+    """A keys file that is not JSON, lacks a field, or names a log that is not there stops the server with
+    the file's name, not an internal error."""
+    from landlord_dsl.core.errors import UsageError
+
+    (tmp_path / "T1.keys.json").write_text(damage, encoding="utf-8")
+    with pytest.raises(UsageError, match=r"T1\.keys\.json"):
+        Classroom(tmp_path, load)

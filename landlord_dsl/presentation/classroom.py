@@ -215,6 +215,26 @@ def _action(state: Any, answer: Any) -> Any:
     return answer
 
 
+_KEY_FIELDS = ("id", "token", "teacher")
+
+
+def _read_keys(path: Path) -> dict[str, Any]:
+    """Return the keys a table's ID.keys.json holds.
+
+    :raises UsageError: naming the file, when it is not JSON or lacks a field (a damaged tables folder
+        is the teacher's to mend, not an internal error).
+    """
+    try:
+        keys = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise UsageError(f"{path}: not a table's keys ({err}); move it out of the tables folder") from None
+    if not isinstance(keys, dict) or not all(isinstance(keys.get(f), str) and keys.get(f) for f in _KEY_FIELDS):
+        raise UsageError(
+            f"{path}: not a table's keys (it needs {', '.join(_KEY_FIELDS)} as texts); move it out of the tables folder"
+        )
+    return keys
+
+
 class Classroom:
     """Every table of a server, by code; with a `folder`, each table's log and keys are written there
     after every change (ID.log, ID.keys.json, and ID.lg for a pasted rule file), and `Classroom(folder)`
@@ -226,8 +246,11 @@ class Classroom:
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
             for keys_file in sorted(folder.glob("*.keys.json")):
-                keys = json.loads(keys_file.read_text(encoding="utf-8"))
-                log_text = (folder / f"{keys['id']}.log").read_text(encoding="utf-8")
+                keys = _read_keys(keys_file)
+                try:
+                    log_text = (folder / f"{keys['id']}.log").read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as err:
+                    raise UsageError(f"{keys_file}: its table's log {keys['id']}.log cannot be read: {err}") from None
                 self.tables[keys["id"]] = rebuild(log_text, keys, self._rules)
 
     def _rules(self, edition: str) -> RuleSet:
