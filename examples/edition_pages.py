@@ -361,8 +361,14 @@ def skill_rows(key: str, label: str | None = None) -> list[str]:
             continue
         (row,) = render_markdown(skill_report(kept[skill_label(rung, field)])).splitlines()[2:]
         first, rest = row.split(" | ", 1)
-        rows.append(f"{lead}{first[1:]} | `{field}` | {rest} {deals} |")
+        rows.append(f"{lead}{first[1:]} | `{field}` | {_interval_below(rest)} {deals} |")
     return rows
+
+
+def _interval_below(cells: str) -> str:
+    """Return Markdown table cells with each figure's interval on a line below it: a row of five figures
+    with their intervals side by side is wider than the page's text column."""
+    return re.sub(r"(\S) \[", r"\1<br>[", cells)
 
 
 SKILL_HEADER = "| rung | field | win rate | edge | seed share | skill share | rest | deals |"
@@ -371,7 +377,7 @@ SKILL_HEADER = "| rung | field | win rate | edge | seed share | skill share | re
 def skill_region(name: str) -> str:
     """Return the region of an edition page: its kept skill studies as a table, with the commands."""
     keys = [key for key, (edition, _) in SKILL_STUDIES.items() if edition == name]
-    label = lambda key: ", ".join(f"`{k} = {v}`" for k, v in SKILL_STUDIES[key][1].items()) or "defaults"  # noqa: E731
+    label = lambda key: ", ".join(f"{k} = {v}" for k, v in SKILL_STUDIES[key][1].items()) or "defaults"  # noqa: E731
     lines = [
         "One agent (the rung) against a field of another, in each seat in turn on the same dice, 4 players; "
         "the 95 % intervals resample the deals. *Seed share*: how much of what a seat wins the deal and the seat "
@@ -401,7 +407,7 @@ def family_region() -> str:
         "|---|---|---|" + "---:|" * 6,
     ]
     for key in SKILL_STUDIES:
-        lines += skill_rows(key, f"`{key}`")
+        lines += skill_rows(key, key)  # plain text: a name may break at its hyphens
     lines += [
         "",
         "The 1906 monopolist rules (`single_tax = never`, the default) minus the Single Tax from the start "
@@ -414,7 +420,7 @@ def family_region() -> str:
     for _rung, field, deals, mono, tax in _regimes():
         (row,) = render_markdown(skill_report(mono, versus=tax), "difference", sign=True).splitlines()[2:]
         first, rest = row.split(" | ", 1)
-        lines.append(f"{first} | `{field}` | {rest} {deals} |")
+        lines.append(f"{first} | `{field}` | {_interval_below(rest)} {deals} |")
     return "\n".join(lines) + "\n"
 
 

@@ -209,8 +209,6 @@ def section(data: dict[str, Any]) -> str:
         "game by game, with its 95 % interval. A change is *detected* when its interval leaves out zero;",
         "two populations' effects *differ* when the interval of their difference does.",
         "",
-        '<div class="ll-compare" markdown>',
-        "",
         "| game | measure | " + " | ".join(POPULATIONS) + " | together |",
         "|---|---|" + "---:|" * len(POPULATIONS) + "---|",
     ]
@@ -219,8 +217,6 @@ def section(data: dict[str, Any]) -> str:
         lines.append(f"| {game} | {MEASURES[measure]} | " + " | ".join(cells) + f" | {reading(effects)} |")
     regenerate = f"python {SCRIPT}" + ("" if games == 200 else f" --games {games}")
     lines += [
-        "",
-        "</div>",
         "",
         f"Regenerate this section with `{regenerate}`. The searchers' budgets are small (about a second",
         "of CPU a game for four of them), so *all-MCTS* is a table of modest searchers, not of strong",
