@@ -59,12 +59,15 @@ def _post(url: str, data: dict) -> dict:
         return json.loads(answer.read())
 
 
-def _join(tab: Tab, link: str, seat: int) -> None:
+def _join(tab: Tab, link: str, table: str, seat: int) -> None:
     tab.goto(link)
     tab.wait_for(f"!!document.querySelector('#free input[data-seat=\"{seat}\"]')", timeout=30)
     tab.evaluate(f"document.querySelector('#free input[data-seat=\"{seat}\"]').click()")
     tab.evaluate("document.getElementById('take').click()")
-    tab.wait_for("document.getElementById('seating').hidden && " + _SETTLED, timeout=30)
+    # joined when the server's answer has given this device its secret: the seating box may hide sooner,
+    # when another device's move reaches this page first
+    joined = f"!!localStorage.getItem('landlord-table-{table}')"
+    tab.wait_for(f"{joined} && document.getElementById('seating').hidden && " + _SETTLED, timeout=30)
 
 
 def test_two_devices_play_a_table_to_the_end_in_their_browsers_and_each_log_replays(server, tmp_path):
@@ -75,7 +78,7 @@ def test_two_devices_play_a_table_to_the_end_in_their_browsers_and_each_log_repl
     with Browser(find_chromium(), tmp_path / "profile") as browser:
         devices = [browser.new_context(), browser.new_context()]
         for seat, tab in enumerate(devices):
-            _join(tab, link, seat)
+            _join(tab, link, table["id"], seat)
         # the second context is another device: the first's seat secret is not in its storage
         stored = [tab.evaluate(f"localStorage.getItem('landlord-table-{table['id']}')") for tab in devices]
         assert all(stored) and stored[0] != stored[1]
