@@ -233,6 +233,8 @@ def test_in_processes_yields_every_task_once_with_its_index():
 _CTRL_C_SCRIPT = """
 import os, signal, sys, time
 from landlord_dsl.studies.parallel import in_processes
+# as from a terminal: a shell's background job (a CI runner's, say) starts Python with Ctrl-C ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
 where = sys.argv[1]
 results = in_processes(((time.sleep, (0.3,)) for _ in range(200)), 2)
 pids = None
