@@ -25,6 +25,7 @@ from ..core.errors import LandlordError, UsageError
 from ..core.resources import shipped_files
 from .classroom import Classroom, Table
 from .play_session import KINDS
+from .playpage import ASK_JS
 from .watch import RENDERER_JS, STYLE_CSS
 
 MAX_RULES_TEXT = 1 << 20  # a pasted rule file's characters (language/limits.py bounds what is in it)
@@ -223,7 +224,7 @@ def _page(body: str, data: dict[str, Any]) -> str:
     blob = json.dumps(data).replace("<", "\\u003c")
     return (
         _HEAD.replace("{{STYLE}}", STYLE_CSS)
-        + body.replace("{{DATA}}", blob).replace("{{RENDERER}}", RENDERER_JS)
+        + body.replace("{{DATA}}", blob).replace("{{RENDERER}}", RENDERER_JS).replace("{{ASK}}", ASK_JS)
         + "</body>\n</html>\n"
     )
 
@@ -381,6 +382,7 @@ TABLE_HTML = r"""<body data-phase="connecting">
 </main>
 <script>
 {{RENDERER}}
+{{ASK}}
 (function () {
   "use strict";
   var DATA = {{DATA}};
@@ -474,30 +476,7 @@ TABLE_HTML = r"""<body data-phase="connecting">
     }
     $("waiting").textContent = "";
     $("asking").hidden = false;
-    $("prompt").textContent = names[r.seat] + ": " + r.prompt;
-    $("context").textContent = r.context;
-    $("asked-by").textContent = r.rule && r.rule !== "-" ? "asked by rule " + r.rule : "";
-    var box = $("options"); box.textContent = "";
-    $("bidding").hidden = r.kind !== "bid";
-    if (r.kind === "decide") {
-      r.options.forEach(function (o) {
-        var b = document.createElement("button"); b.className = "option"; b.setAttribute("data-action", o.action);
-        b.appendChild(document.createTextNode(o.label));
-        var stake = [];
-        if (o.cost > 0) stake.push("costs " + o.cost);
-        if (o.worth > 0) stake.push("worth " + o.worth);
-        if (stake.length) { var s = document.createElement("span"); s.className = "stake"; s.textContent = stake.join(" \u00b7 "); b.appendChild(s); }
-        b.onclick = function () { send(o.action); };
-        box.appendChild(b);
-      });
-    } else {
-      $("context").textContent = r.context + " \u00b7 opening price " + r.start + ", " +
-        (r.high_bid === null ? "no bids yet" : "highest bid " + r.high_bid) + ", worth " + r.worth;
-      var bid = $("bid"); bid.min = r.minimum; bid.max = r.maximum; bid.value = r.minimum;
-      $("bid-button").onclick = function () { var v = Math.round(+bid.value);
-        if (!(v >= r.minimum && v <= r.maximum)) { say("a bid is " + r.minimum + " to " + r.maximum); return; } say(""); send(v); };
-      $("pass").onclick = function () { send(null); };
-    }
+    showRequest(r, names, send, say);
     phase("deciding");
   }
   function finish(shown) {

@@ -113,7 +113,41 @@ def _bytecode(archive: Path, wheels: Sequence[Path], python: str, version: tuple
 
 def page_html() -> str:
     """Return the Play page's HTML (text): the replay page's style and renderer with the page's own."""
-    return _PAGE.replace("{{STYLE}}", STYLE_CSS).replace("{{RENDERER}}", RENDERER_JS)
+    return _PAGE.replace("{{STYLE}}", STYLE_CSS).replace("{{RENDERER}}", RENDERER_JS).replace("{{ASK}}", ASK_JS)
+
+
+ASK_JS = r"""// showRequest(r, names, answer, say): a human's pending request in the page's #asking box: its prompt, the rule
+// that asks, a button a labelled option (with what it costs and is worth) or, for a bid, the bid field and Pass;
+// each calls answer(action). The Play page and the classroom's table page both use it.
+function showRequest(r, names, answer, say) {
+  "use strict";
+  var $ = function (id) { return document.getElementById(id); };
+  $("prompt").textContent = names[r.seat] + ": " + r.prompt;
+  $("context").textContent = r.context;
+  $("asked-by").textContent = r.rule && r.rule !== "-" ? "asked by rule " + r.rule : "";
+  var box = $("options"); box.textContent = "";
+  $("bidding").hidden = r.kind !== "bid";
+  if (r.kind === "decide") {
+    r.options.forEach(function (o) {
+      var b = document.createElement("button"); b.className = "option"; b.setAttribute("data-action", o.action);
+      b.appendChild(document.createTextNode(o.label));
+      var stake = [];
+      if (o.cost > 0) stake.push("costs " + o.cost);
+      if (o.worth > 0) stake.push("worth " + o.worth);
+      if (stake.length) { var s = document.createElement("span"); s.className = "stake"; s.textContent = stake.join(" \u00b7 "); b.appendChild(s); }
+      b.onclick = function () { answer(o.action); };
+      box.appendChild(b);
+    });
+  } else {
+    $("context").textContent = r.context + " \u00b7 opening price " + r.start + ", " +
+      (r.high_bid === null ? "no bids yet" : "highest bid " + r.high_bid) + ", worth " + r.worth;
+    var bid = $("bid"); bid.min = r.minimum; bid.max = r.maximum; bid.value = r.minimum;
+    $("bid-button").onclick = function () { var v = Math.round(+bid.value);
+      if (!(v >= r.minimum && v <= r.maximum)) { say("a bid is " + r.minimum + " to " + r.maximum); return; } say(""); answer(v); };
+    $("pass").onclick = function () { answer(null); };
+  }
+}
+"""
 
 
 WORKER_JS = r"""// The Play page's worker: Pyodide and the package, run off the page's thread (docs/play.md).
@@ -271,6 +305,7 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
 </main>
 <script>
 {{RENDERER}}
+{{ASK}}
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -449,30 +484,7 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
   function ask(r) {
     var names = game.data.names;
     $("asking").hidden = false; $("end").hidden = true;
-    $("prompt").textContent = names[r.seat] + ": " + r.prompt;
-    $("context").textContent = r.context;
-    $("asked-by").textContent = r.rule && r.rule !== "-" ? "asked by rule " + r.rule : "";
-    var box = $("options"); box.textContent = "";
-    $("bidding").hidden = r.kind !== "bid";
-    if (r.kind === "decide") {
-      r.options.forEach(function (o) {
-        var b = document.createElement("button"); b.className = "option"; b.setAttribute("data-action", o.action);
-        b.appendChild(document.createTextNode(o.label));
-        var stake = [];
-        if (o.cost > 0) stake.push("costs " + o.cost);
-        if (o.worth > 0) stake.push("worth " + o.worth);
-        if (stake.length) { var s = document.createElement("span"); s.className = "stake"; s.textContent = stake.join(" \u00b7 "); b.appendChild(s); }
-        b.onclick = function () { answer(o.action); };
-        box.appendChild(b);
-      });
-    } else {
-      $("context").textContent = r.context + " \u00b7 opening price " + r.start + ", " +
-        (r.high_bid === null ? "no bids yet" : "highest bid " + r.high_bid) + ", worth " + r.worth;
-      var bid = $("bid"); bid.min = r.minimum; bid.max = r.maximum; bid.value = r.minimum;
-      $("bid-button").onclick = function () { var v = Math.round(+bid.value);
-        if (!(v >= r.minimum && v <= r.maximum)) { say("a bid is " + r.minimum + " to " + r.maximum); return; } say(""); answer(v); };
-      $("pass").onclick = function () { answer(null); };
-    }
+    showRequest(r, names, answer, say);
     if (timings.firstDecision === null) timings.firstDecision = performance.now();
     phase("deciding");
   }
