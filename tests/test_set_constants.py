@@ -73,6 +73,59 @@ def test_bad_set_is_a_usage_error_naming_the_constant(chosen, message):
         assert "did you mean 'wages'" in err.value.render()
 
 
+SMALL = """edition "small" {
+    players 2 to 4
+}
+account bank "Bank" unlimited
+kind lane "Lane" { }
+const generous = false
+const motto = "thrift"
+end when turn_number >= 4
+board {
+    space start "Start" : lane
+    space road "Road" : lane
+}
+rule paid "Paid" {
+    on turn {
+        if generous {
+            pay 1 from bank to player
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [("true", True), ("Yes", True), (" 1 ", True), (True, True), ("no", False), ("FALSE", False), ("0", False)],
+)
+def test_a_true_or_false_constant_takes_what_an_option_of_that_type_takes(given, expected):
+    rules = with_constants(load_text(SMALL, "small.lg"), {"generous": given})
+    assert rules.constants == (("generous", expected),)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "message"),
+    [
+        ({"generous": "maybe"}, "--set generous: the constant is true or false, not 'maybe'"),
+        ({"generous": 2}, "--set generous: the constant is true or false, not 2"),
+        ({"motto": 7}, "--set motto: the constant is a text, not 7"),
+        ({"mottto": "x"}, "did you mean 'motto'"),
+    ],
+)
+def test_bad_values_of_other_types(chosen, message):
+    with pytest.raises(UsageError) as err:
+        with_constants(load_text(SMALL, "small.lg"), chosen)
+    assert message in err.value.render()
+
+
+def test_a_text_constant_quoted_or_not():
+    assert with_constants(load_text(SMALL, "small.lg"), {"motto": '"thrift & toil"'}).constants == (
+        ("motto", "thrift & toil"),
+    )
+    assert with_constants(load_text(SMALL, "small.lg"), {"motto": "toil"}).constants == (("motto", "toil"),)
+
+
 def test_cli_set_on_simulate_and_a_missing_equals_sign(capsys):
     code, out = run("simulate", "landlords-game-1906", "--set", "wages=200", "--games", "4", "--jobs", "1", "--json")
     assert code == 0 and json.loads(out)["games"] == 4

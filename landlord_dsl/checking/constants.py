@@ -16,40 +16,34 @@ from typing import Any
 
 import attrs
 
-from ..core.errors import Diagnostic, UsageError, did_you_mean
+from ..core.errors import Diagnostic, UsageError
 from ..language.limits import MAX_INT
 from ..language.parser import parse
 from .loader import RuleSet, load_modules
+from .options import quoted, truth, unknown_name, whole_number
 
 SET_FILE = "<--set>"  # the name of the generated variant, as diagnostics show it
 _SETTABLE = ("int", "bool", "text")
 
 
 def _literal(name: str, kind: str, value: Any) -> tuple[str, Any] | Diagnostic:
-    """Return a value for a constant of type `kind` as .lg source and as a Python value, or what is wrong with it."""
-    text = value.strip() if isinstance(value, str) else value
+    """Return a value for a constant of type `kind` as .lg source and as a Python value, or what is wrong with it
+    (the same values an option of that type takes)."""
     if kind == "int":
-        number = None
-        if isinstance(text, int) and not isinstance(text, bool):
-            number = text
-        elif isinstance(text, str) and len(text) <= len(str(MAX_INT)) + 1:
-            try:
-                number = int(text)
-            except ValueError:
-                number = None
-        if number is None or not -MAX_INT <= number <= MAX_INT:
+        number = whole_number(value.strip() if isinstance(value, str) else value)
+        if number is None:
             return Diagnostic(
-                f"--set {name}: the constant is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {value!r}"
+                f"--set {name}: the constant is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {quoted(value)}"
             )
         return str(number), number
     if kind == "bool":
-        if isinstance(text, bool):
-            return ("true" if text else "false"), text
-        if isinstance(text, str) and text.lower() in ("true", "false"):
-            return text.lower(), text.lower() == "true"
-        return Diagnostic(f"--set {name}: the constant is true or false, not {value!r}")
-    if not isinstance(text, str):
-        return Diagnostic(f"--set {name}: the constant is a text, not {value!r}")
+        flag = truth(value)
+        if flag is None:
+            return Diagnostic(f"--set {name}: the constant is true or false, not {quoted(value)}")
+        return ("true" if flag else "false"), flag
+    if not isinstance(value, str):
+        return Diagnostic(f"--set {name}: the constant is a text, not {quoted(value)}")
+    text = value.strip()
     if text.startswith('"') and text.endswith('"') and len(text) > 1:
         text = json.loads(text)
     return json.dumps(text), text
@@ -87,12 +81,7 @@ def with_constants(rules: RuleSet, chosen: dict[str, Any] | None) -> RuleSet:
     for name, value in chosen.items():
         if name not in decls:
             problems.append(
-                Diagnostic(
-                    f"--set: {rules.name} has no constant '{name}'",
-                    hint=did_you_mean(name, decls) or "constants: " + ", ".join(decls),
-                    code="unknown-constant",
-                    subject=name,
-                )
+                unknown_name(f"--set: {rules.name} has no constant '{name}'", name, decls, "unknown-constant")
             )
             continue
         kind = rules.model.annotations.type_of(decls[name])

@@ -14,13 +14,13 @@ from ..language.limits import MAX_INT, shown
 from .loader import RuleSet
 
 
-def _quoted(value: Any) -> str:
+def quoted(value: Any) -> str:
     """Return a value as an error quotes it: at most 60 characters."""
     text = shown(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _whole_number(value: Any) -> int | None:
+def whole_number(value: Any) -> int | None:
     """Return `value` (an int, or its digits as text) as an int within the rules' number range, else None."""
     if isinstance(value, str) and len(value.strip()) <= len(str(MAX_INT)) + 1:
         try:
@@ -32,6 +32,26 @@ def _whole_number(value: Any) -> int | None:
     return None
 
 
+def truth(value: Any) -> bool | None:
+    """Return `value` (a bool, or true/false, yes/no, 1/0 as text in any case) as a bool, else None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
+        return value.strip().lower() in ("true", "yes", "1")
+    return None
+
+
+def unknown_name(what: str, name: str, known: dict[str, Any], code: str) -> Diagnostic:
+    """Return the diagnostic for a name that is not among `known`: `what` (the message), the nearest name as a
+    hint, else every known name."""
+    return Diagnostic(
+        what,
+        hint=did_you_mean(name, known) or f"{code.removeprefix('unknown-')}s: " + ", ".join(known),
+        code=code,
+        subject=name,
+    )
+
+
 def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str, Any]:
     """Return every option's value: the defaults overridden by `chosen` (validated)."""
     decls = ruleset.model.options
@@ -39,35 +59,28 @@ def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str
     problems = []
     for name, value in (chosen or {}).items():
         if name not in decls:
-            problems.append(
-                Diagnostic(
-                    f"unknown option '{name}'",
-                    hint=did_you_mean(name, decls) or "options: " + ", ".join(decls),
-                    code="unknown-option",
-                    subject=name,
-                )
-            )
+            problems.append(unknown_name(f"unknown option '{name}'", name, decls, "unknown-option"))
             continue
         d = decls[name]
         # the same checks for a command line's text, a log's or the API's values: nothing else gets through
         if isinstance(d.default, bool):
-            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
-                value = value.lower() in ("true", "yes", "1")
-            elif not isinstance(value, bool):
-                problems.append(Diagnostic(f"option '{name}' is true or false, not {_quoted(value)}"))
+            flag = truth(value)
+            if flag is None:
+                problems.append(Diagnostic(f"option '{name}' is true or false, not {quoted(value)}"))
                 continue
+            value = flag
         elif isinstance(d.default, int):
-            number = _whole_number(value)
+            number = whole_number(value)
             if number is None:
                 problems.append(
                     Diagnostic(
-                        f"option '{name}' is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {_quoted(value)}"
+                        f"option '{name}' is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {quoted(value)}"
                     )
                 )
                 continue
             value = number
         elif not isinstance(value, str):
-            problems.append(Diagnostic(f"option '{name}' is a text, not {_quoted(value)}"))
+            problems.append(Diagnostic(f"option '{name}' is a text, not {quoted(value)}"))
             continue
         elif (allowed := ruleset.model.choices.get(d.choice or name)) is not None and value not in allowed:
             problems.append(Diagnostic(f"option '{name}' must be one of {', '.join(allowed)}, not {value!r}"))
