@@ -224,7 +224,9 @@ _PAGE = r"""<!DOCTYPE html>
 main.play { grid-template-columns: minmax(0, 720px) minmax(300px, 1fr); grid-template-areas: "board decision" "board side"; }
 @media (max-width: 900px) { main.play { grid-template-columns: minmax(0, 1fr); grid-template-areas: "decision" "board" "side"; } }
 #setup { max-width: 980px; margin: 16px; }
-#setup label { display: inline-block; margin: 4px 14px 4px 0; }
+#setup label { display: inline-block; margin: 4px 14px 4px 0; max-width: 100%; }
+/* an edition's title is longer than a phone is wide: the list is cut to the line, not the page widened */
+#setup select { max-width: 100%; }
 #setup fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }
 button.primary { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #0b5a8c; background: var(--accent); color: #fff; cursor: pointer; }
 button { font: inherit; }
@@ -242,6 +244,8 @@ button:disabled { opacity: .5; cursor: default; }
 textarea#source { width: 100%; min-height: 180px; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow-x: auto; font-size: 13px; white-space: pre-wrap; }
 #status { margin-left: 12px; font-size: 13px; color: #cfd8e0; }
+/* a caret must stay under its column: a narrow screen scrolls the diagnostics rather than wrap them */
+#diagnostics { white-space: pre; }
 #message { color: #a40000; white-space: pre-wrap; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 </style>
