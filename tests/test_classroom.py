@@ -263,3 +263,29 @@ def test_a_damaged_tables_folder_is_a_usage_error_naming_the_file(tmp_path, dama
     (tmp_path / "T1.keys.json").write_text(damage, encoding="utf-8")
     with pytest.raises(UsageError, match=r"T1\.keys\.json"):
         Classroom(tmp_path, load)
+
+
+@pytest.mark.parametrize("edition", [EDITION, "monopoly-1933-atlantic-city", "landlords-game-1904"])
+def test_the_teachers_form_offers_the_options_the_rule_file_declares(edition):
+    # /options lists a shipped file's declared options (issue 32 §2: fields, not typed NAME=VALUE): each with
+    # its label, default, and a choice's values, read from the checked rules
+    _, client = _server()
+    declared = load(edition).model.options
+    answer = client.get(f"/options?key={KEY}&edition={edition}")
+    assert answer.status_code == 200
+    fields = answer.json()
+    assert [f["name"] for f in fields] == list(declared)
+    for field in fields:
+        option = declared[field["name"]]
+        assert field["label"] == (option.label or option.name) and field["default"] == option.default
+        assert field["choices"] == (list(option.choices) if option.choices else None)
+    page = client.get(f"/?key={KEY}").text
+    assert "function optionFields(" in page and 'id="options-form"' in page
+
+
+def test_the_options_of_an_unknown_edition_or_without_the_key_are_refused():
+    _, client = _server()
+    assert client.get(f"/options?edition={EDITION}").status_code == 403
+    assert client.get(f"/options?key=WRONG&edition={EDITION}").status_code == 403
+    unknown = client.get(f"/options?key={KEY}&edition=../../etc/passwd")
+    assert unknown.status_code == 404 and "no shipped edition" in unknown.json()["error"]

@@ -121,3 +121,31 @@ def test_two_devices_play_a_table_to_the_end_in_their_browsers_and_each_log_repl
             header = json.loads(text.splitlines()[0])
             assert header["edition"] == "landlords-game-1906" and header["seed"] == 5
             assert header["names"] == ["Player 1", "Player 2", "Player 3 (bot)"]
+
+
+def test_the_teachers_page_offers_the_editions_options_as_fields_and_starts_a_table_with_them(server, tmp_path):
+    # landlords-game-1906 declares single_tax (a choice, default never) and shelter_tax_on_jail_square (a flag,
+    # default true): the teacher picks them in the form, and the table's log records them, the others at their
+    # defaults
+    with Browser(find_chromium(), tmp_path / "profile") as browser:
+        browser.emulate(390, 844, 2, mobile=True)  # on a phone, the form fits the screen
+        browser.goto(f"{server}/?key={KEY}")
+        browser.wait_for("!!document.querySelector(\"#options-form [data-option='single_tax']\")", timeout=60)
+        assert browser.evaluate("document.documentElement.scrollWidth") == 390
+        fields = browser.evaluate(
+            "[...document.querySelectorAll('#options-form .option-field')].map(f => f.dataset.option)"
+        )
+        assert fields == list(load("landlords-game-1906").model.options)
+        browser.evaluate(
+            "(function (f) { f.value = 'from_start'; f.dispatchEvent(new Event('change')); })"
+            "(document.querySelector(\"#options-form [data-option='single_tax']\"))"
+        )
+        browser.evaluate("document.querySelector(\"#options-form [data-option='shelter_tax_on_jail_square']\").click()")
+        browser.evaluate("document.getElementById('start').click()")
+        started = browser.wait_for("document.body.dataset.started", timeout=60)
+    with urllib.request.urlopen(f"{server}/tables?key={KEY}", timeout=30) as answer:
+        table = next(t for t in json.loads(answer.read()) if t["id"] == started)
+    with urllib.request.urlopen(f"{server}/t/{started}/log?teacher={table['teacher']}", timeout=30) as answer:
+        header = json.loads(answer.read().decode().splitlines()[0])
+    defaults = {name: option.default for name, option in load("landlords-game-1906").model.options.items()}
+    assert header["options"] == defaults | {"single_tax": "from_start", "shelter_tax_on_jail_square": False}

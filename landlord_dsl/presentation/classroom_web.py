@@ -1,12 +1,13 @@
 """The classroom server's web application (`landlord-dsl serve`, docs/classroom.md): an ASGI app (Starlette).
 
 Routes: `/` the teacher's page (with the server's key, printed when it starts): start a table, see the
-tables; `/join` a student types a table's code and token; `/t/ID` a table's page, for a student (its token
-in the link, or a device's secret kept in the browser: how a disconnected student rejoins his seat) or the
-teacher (`?teacher=KEY`); `/t/ID/ws` the table's websocket, which sends everything so far when a device
-connects and what the game shows after every answer, and takes answers from the device whose seat is to
-answer; `/t/ID/log` and `/t/ID/summary` the game's log file and summary. The page draws the board with the
-replay page's renderer (watch.py) and lists the narration with each event's rule and citation.
+tables; `/options` a shipped edition's declared options, for the teacher's form; `/join` a student types
+a table's code and token; `/t/ID` a table's page, for a student (its token in the link, or a device's
+secret kept in the browser: how a disconnected student rejoins his seat) or the teacher (`?teacher=KEY`);
+`/t/ID/ws` the table's websocket, which sends everything so far when a device connects and what the game
+shows after every answer, and takes answers from the device whose seat is to answer; `/t/ID/log` and
+`/t/ID/summary` the game's log file and summary. The page draws the board with the replay page's
+renderer (watch.py) and lists the narration with each event's rule and citation.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import LandlordError, UsageError
 from ..core.resources import shipped_files
 from .classroom import Classroom, Table
-from .play_session import KINDS
-from .playpage import ASK_JS
+from .play_session import KINDS, option_fields
+from .playpage import ASK_JS, OPTIONS_JS
 from .watch import RENDERER_JS, STYLE_CSS
 
 MAX_RULES_TEXT = 1 << 20  # a pasted rule file's characters (language/limits.py bounds what is in it)
@@ -36,6 +37,7 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
     """Return the ASGI app serving `classroom`: `key` opens the teacher's page; `base` is the address
     students reach the server by (http://HOST:PORT), shown in join links (empty: the teacher's own)."""
     listeners: dict[str, list[tuple[WebSocket, str | None]]] = {}
+    declared: dict[str, list[dict[str, Any]]] = {}  # a shipped edition's options, for the teacher's form
 
     def teacher_key(request: Request) -> bool:
         return secrets.compare_digest(request.query_params.get("key", "").encode(), key.encode())
@@ -62,6 +64,19 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         if not teacher_key(request):
             return JSONResponse({"error": "the server's key is wrong"}, 403)
         return JSONResponse([_described(t) for t in classroom.tables.values()])
+
+    async def options(request: Request) -> Response:
+        if not teacher_key(request):
+            return JSONResponse({"error": "the server's key is wrong"}, 403)
+        edition = request.query_params.get("edition", "")
+        if edition not in shipped_files():
+            return JSONResponse({"error": f"no shipped edition or variant is named {edition!r}"}, 404)
+        if edition not in declared:
+            try:
+                declared[edition] = option_fields(classroom.load_rules(edition))
+            except LandlordError as err:
+                return JSONResponse({"error": err.render()}, 400)
+        return JSONResponse(declared[edition])
 
     async def start(request: Request) -> Response:
         if not teacher_key(request):
@@ -175,6 +190,7 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
             Route("/", home),
             Route("/tables", list_tables, methods=["GET"]),
             Route("/tables", start, methods=["POST"]),
+            Route("/options", options, methods=["GET"]),
             Route("/join", join_form),
             Route("/t/{table}", table_page),
             Route("/t/{table}/join", join, methods=["POST"]),
@@ -224,7 +240,10 @@ def _page(body: str, data: dict[str, Any]) -> str:
     blob = json.dumps(data).replace("<", "\\u003c")
     return (
         _HEAD.replace("{{STYLE}}", STYLE_CSS)
-        + body.replace("{{DATA}}", blob).replace("{{RENDERER}}", RENDERER_JS).replace("{{ASK}}", ASK_JS)
+        + body.replace("{{DATA}}", blob)
+        .replace("{{RENDERER}}", RENDERER_JS)
+        .replace("{{ASK}}", ASK_JS)
+        .replace("{{OPTIONS}}", OPTIONS_JS)
         + "</body>\n</html>\n"
     )
 
@@ -244,7 +263,9 @@ _HEAD = """<!DOCTYPE html>
 main.play { grid-template-columns: minmax(0, 720px) minmax(300px, 1fr); grid-template-areas: "board decision" "board side"; }
 @media (max-width: 900px) { main.play { grid-template-columns: minmax(0, 1fr); grid-template-areas: "decision" "board" "side"; } }
 section.card { max-width: 980px; }
-label { display: inline-block; margin: 4px 14px 4px 0; }
+label { display: inline-block; margin: 4px 14px 4px 0; max-width: 100%; }
+select { max-width: 100%; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }
 button { font: inherit; }
 button.primary { padding: 6px 14px; border-radius: 4px; border: 1px solid #0b5a8c; background: #0072b2; color: #fff; cursor: pointer; }
 #decision { grid-area: decision; }
@@ -272,9 +293,10 @@ TEACHER_HTML = r"""<body data-phase="setup">
     <label>Edition or variant <select id="edition"></select></label>
     <label>Players <select id="players"></select></label>
     <label>Seed <input id="seed" type="number" value="1" min="0" style="width: 7em"></label>
-    <label>Options <input id="options-text" placeholder="name=value, name=value" size="34"></label>
   </div>
-  <div id="seats"></div>
+  <fieldset><legend>Options</legend><div id="options-form"></div>
+    <label>Others <input id="options-text" placeholder="name=value, name=value" size="34"></label></fieldset>
+  <fieldset><legend>Seats</legend><div id="seats"></div></fieldset>
   <details id="own"><summary>Or paste a <code>.lg</code> file (checked as <code>landlord-dsl check</code> checks it)</summary>
     <textarea id="source" spellcheck="false"></textarea></details>
   <p><button class="primary" id="start">Start the table</button></p>
@@ -283,6 +305,7 @@ TEACHER_HTML = r"""<body data-phase="setup">
 <section class="card" style="margin: 16px"><h2>Tables</h2><table id="tables"><thead><tr><th>code</th><th>token</th>
   <th>rules</th><th>seats</th><th>links</th></tr></thead><tbody></tbody></table></section>
 <script>
+{{OPTIONS}}
 (function () {
   "use strict";
   var DATA = {{DATA}};
@@ -303,6 +326,17 @@ TEACHER_HTML = r"""<body data-phase="setup">
     }
   }
   $("players").onchange = drawSeats; drawSeats();
+  // the chosen edition's options, as its rule file declares them (OPTIONS_JS draws them)
+  function drawOptions() {
+    var box = $("options-form"), edition = $("edition").value;
+    box.textContent = "";
+    fetch("/options?key=" + encodeURIComponent(key) + "&edition=" + encodeURIComponent(edition))
+      .then(function (r) { return r.json(); }).then(function (declared) {
+        if (declared.error) { $("message").textContent = declared.error; return; }
+        if ($("edition").value === edition) optionFields(box, declared);
+      });
+  }
+  $("edition").onchange = drawOptions; drawOptions();
   function link(href, text) { var a = document.createElement("a"); a.href = href; a.textContent = text; a.target = "_blank"; return a; }
   function listTables() {
     fetch("/tables?key=" + encodeURIComponent(key)).then(function (r) { return r.json(); }).then(function (tables) {
@@ -321,9 +355,12 @@ TEACHER_HTML = r"""<body data-phase="setup">
   $("start").onclick = function () {
     $("message").textContent = "";
     var kinds = Array.prototype.map.call(document.querySelectorAll("#seats select"), function (x) { return x.value; });
+    // a pasted file's options are those under Others only: the form's are the chosen edition's
+    var own = $("own").open && $("source").value.trim();
     var args = {edition: $("edition").value, kinds: kinds, seed: +$("seed").value,
-      options: $("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean)};
-    if ($("own").open && $("source").value.trim()) args.text = $("source").value;
+      options: (own ? [] : chosenOptions($("options-form"))).concat(
+        $("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean))};
+    if (own) args.text = $("source").value;
     fetch("/tables?key=" + encodeURIComponent(key), {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(args)})
       .then(function (r) { return r.json(); }).then(function (t) {
         if (t.error) { $("message").textContent = t.error; return; }

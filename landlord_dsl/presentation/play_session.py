@@ -32,6 +32,16 @@ if TYPE_CHECKING:
 KINDS = ("human", "bot")
 
 
+def option_fields(rules: RuleSet) -> list[dict[str, Any]]:
+    """Return the options a checked rule file declares, for a page's form (OPTIONS_JS draws them): each
+    one's name, label (its name when it has none), default and, for a choice, its values (None for a number
+    or a flag, told apart by the default's type)."""
+    return [
+        {"name": o.name, "label": o.label or o.name, "default": o.default, "choices": o.choices}
+        for o in rules.model.options.values()
+    ]
+
+
 class PlaySession:
     """One game between human and bot seats, paused at each human seat's decision or bid.
 

@@ -113,7 +113,12 @@ def _bytecode(archive: Path, wheels: Sequence[Path], python: str, version: tuple
 
 def page_html() -> str:
     """Return the Play page's HTML (text): the replay page's style and renderer with the page's own."""
-    return _PAGE.replace("{{STYLE}}", STYLE_CSS).replace("{{RENDERER}}", RENDERER_JS).replace("{{ASK}}", ASK_JS)
+    return (
+        _PAGE.replace("{{STYLE}}", STYLE_CSS)
+        .replace("{{RENDERER}}", RENDERER_JS)
+        .replace("{{ASK}}", ASK_JS)
+        .replace("{{OPTIONS}}", OPTIONS_JS)
+    )
 
 
 ASK_JS = r"""// showRequest(r, names, answer, say): a human's pending request in the page's #asking box: its prompt, the rule
@@ -146,6 +151,40 @@ function showRequest(r, names, answer, say) {
       if (!(v >= r.minimum && v <= r.maximum)) { say("a bid is " + r.minimum + " to " + r.maximum); return; } say(""); answer(v); };
     $("pass").onclick = function () { answer(null); };
   }
+}
+"""
+
+
+OPTIONS_JS = r"""// optionFields(box, declared): in `box`, a labelled field for each option a rule file declares (the list
+// play_session.option_fields returns), set to its default: a list for a choice, a box for a flag, a number
+// field for a number. chosenOptions(box): those changed from their default, as NAME=VALUE texts (`--option`'s);
+// those left at their default are not sent (nor written into the log's options). The Play page and the
+// classroom's teacher page both use them.
+function optionFields(box, declared) {
+  "use strict";
+  box.textContent = "";
+  declared.forEach(function (o) {
+    var label = document.createElement("label"), field;
+    if (o.choices) {
+      field = document.createElement("select");
+      o.choices.forEach(function (c) { var x = document.createElement("option"); x.value = c; x.textContent = c; field.appendChild(x); });
+      field.value = o.default;
+    } else if (typeof o.default === "boolean") {
+      field = document.createElement("input"); field.type = "checkbox"; field.checked = o.default;
+    } else {
+      field = document.createElement("input"); field.type = "number"; field.value = o.default; field.style.width = "6em";
+    }
+    field.className = "option-field"; field.setAttribute("data-option", o.name);
+    field.setAttribute("data-default", String(o.default));
+    label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(field); box.appendChild(label);
+  });
+}
+function chosenOptions(box) {
+  "use strict";
+  return Array.prototype.map.call(box.querySelectorAll(".option-field"), function (f) {
+    var value = f.type === "checkbox" ? String(f.checked) : f.value;
+    return value === f.getAttribute("data-default") ? null : f.getAttribute("data-option") + "=" + value;
+  }).filter(Boolean);
 }
 """
 
@@ -310,6 +349,7 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
 <script>
 {{RENDERER}}
 {{ASK}}
+{{OPTIONS}}
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -376,37 +416,18 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
   function seatKinds() { return Array.prototype.map.call(document.querySelectorAll("#seats select"), function (x) { return x.value; }); }
   $("players").onchange = drawSeats;
   drawSeats();
-  // the chosen edition's options: a list for a choice, a box for a flag, a number for a number; those left
-  // at their default are not sent (nor are they written into the log's options)
+  // the chosen edition's options (OPTIONS_JS)
   function drawOptions() {
     var box = $("options-form"), edition = $("edition").value;
     box.textContent = "";
     request("options", {edition: edition}).then(function (declared) {
-      if ($("edition").value !== edition) return;
-      declared.forEach(function (o) {
-        var label = document.createElement("label"), field;
-        if (o.choices) {
-          field = document.createElement("select");
-          o.choices.forEach(function (c) { var x = document.createElement("option"); x.value = c; x.textContent = c; field.appendChild(x); });
-          field.value = o.default;
-        } else if (typeof o.default === "boolean") {
-          field = document.createElement("input"); field.type = "checkbox"; field.checked = o.default;
-        } else {
-          field = document.createElement("input"); field.type = "number"; field.value = o.default; field.style.width = "6em";
-        }
-        field.className = "option-field"; field.setAttribute("data-option", o.name);
-        field.setAttribute("data-default", String(o.default));
-        label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(field); box.appendChild(label);
-      });
+      if ($("edition").value === edition) optionFields(box, declared);
     }, function (err) { say(err.message); });
   }
   $("edition").onchange = drawOptions;
   // a pasted file's options are those under Others only: the form's are the chosen edition's
   function optionList(own) {
-    var chosen = own ? [] : Array.prototype.map.call(document.querySelectorAll("#options-form .option-field"), function (f) {
-      var value = f.type === "checkbox" ? String(f.checked) : f.value;
-      return value === f.getAttribute("data-default") ? null : f.getAttribute("data-option") + "=" + value;
-    }).filter(Boolean);
+    var chosen = own ? [] : chosenOptions($("options-form"));
     return chosen.concat($("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean));
   }
 
