@@ -13,7 +13,11 @@ renderer (watch.py) and lists the narration with each event's rule and citation.
 from __future__ import annotations
 
 import json
+import math
 import secrets
+import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -31,16 +35,83 @@ from .watch import RENDERER_JS, STYLE_CSS
 
 MAX_RULES_TEXT = 1 << 20  # a pasted rule file's characters (language/limits.py bounds what is in it)
 MAX_MESSAGE = 1 << 12  # a websocket message from a device: an answer
+FAILURES = 10  # wrong tokens, keys, device secrets or table codes from one address ...
+WINDOW = 60.0  # ... within this many seconds, and the address is refused until the oldest is that old
+CLOSE_TOO_MANY = 4429  # the websocket's close code for an address refused so (HTTP's 429)
 
 
-def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
+class FailedAttempts:
+    """Failed tries per client address (a wrong table token, teacher's key, device secret or table code):
+    after `limit` of them within `window` seconds the address is refused, right or wrong, until the oldest
+    of them is `window` seconds old. `clock` gives seconds (time.monotonic)."""
+
+    def __init__(self, limit: int = FAILURES, window: float = WINDOW, clock: Callable[[], float] = time.monotonic):
+        self.limit, self.window, self.clock = limit, window, clock
+        self.failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str) -> deque[float]:
+        now = self.clock()
+        found = self.failures.get(address, deque())
+        while found and found[0] <= now - self.window:
+            found.popleft()
+        if not found:
+            self.failures.pop(address, None)
+        return found
+
+    def wait(self, address: str) -> int:
+        """Return the whole seconds before `address` may try again (0: it may now)."""
+        recent = self._recent(address)
+        if len(recent) < self.limit:
+            return 0
+        return max(1, math.ceil(recent[-self.limit] + self.window - self.clock()))
+
+    def failed(self, address: str) -> None:
+        """Count a failed try of `address`."""
+        if len(self.failures) > 4096:  # (addresses whose failures are all old are forgotten)
+            for old in list(self.failures):
+                self._recent(old)
+        self.failures.setdefault(address, deque()).append(self.clock())
+        while len(self.failures[address]) > self.limit:
+            self.failures[address].popleft()
+
+
+def _too_many(wait: int) -> str:
+    return f"too many wrong tokens or keys from this address: try again in {wait} s"
+
+
+def create_app(classroom: Classroom, key: str, base: str = "", attempts: FailedAttempts | None = None) -> Starlette:
     """Return the ASGI app serving `classroom`: `key` opens the teacher's page; `base` is the address
-    students reach the server by (http://HOST:PORT), shown in join links (empty: the teacher's own)."""
+    students reach the server by (http://HOST:PORT), shown in join links (empty: the teacher's own);
+    `attempts` counts failed tries per client address and refuses one with too many (HTTP 429; the
+    websocket closes with 4429) before looking at what it sends (default: FAILURES in WINDOW seconds)."""
     listeners: dict[str, list[tuple[WebSocket, str | None]]] = {}
+    limiter = attempts or FailedAttempts()
+
+    def address(connection: Request | WebSocket) -> str:
+        return connection.client.host if connection.client else ""
+
+    def refused(request: Request, kind: str = "json") -> Response | None:
+        """Return the 429 answer for an address with too many failed tries (None: it may try)."""
+        wait = limiter.wait(address(request))
+        if not wait:
+            return None
+        headers = {"Retry-After": str(wait)}
+        if kind == "html":
+            return HTMLResponse(_message_page(_too_many(wait)), 429, headers)
+        if kind == "text":
+            return PlainTextResponse(_too_many(wait), 429, headers)
+        return JSONResponse({"error": _too_many(wait)}, 429, headers)
+
+    def failed(request: Request | WebSocket) -> None:
+        limiter.failed(address(request))
+
     declared: dict[str, list[dict[str, Any]]] = {}  # a shipped edition's options, for the teacher's form
 
     def teacher_key(request: Request) -> bool:
-        return secrets.compare_digest(request.query_params.get("key", "").encode(), key.encode())
+        right = secrets.compare_digest(request.query_params.get("key", "").encode(), key.encode())
+        if not right:
+            failed(request)
+        return right
 
     def table_of(request: Request) -> Table:
         return classroom.table(request.path_params["table"])
@@ -54,6 +125,8 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         )
 
     async def home(request: Request) -> Response:
+        if too_many := refused(request, "html"):
+            return too_many
         if not teacher_key(request):
             return HTMLResponse(
                 _message_page("Open the teacher's link that <code>landlord-dsl serve</code> printed."), 403
@@ -61,11 +134,15 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         return HTMLResponse(_page(TEACHER_HTML, {"base": base, "editions": sorted(shipped_files())}))
 
     async def list_tables(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         if not teacher_key(request):
             return JSONResponse({"error": "the server's key is wrong"}, 403)
         return JSONResponse([_described(t) for t in classroom.tables.values()])
 
     async def options(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         if not teacher_key(request):
             return JSONResponse({"error": "the server's key is wrong"}, 403)
         edition = request.query_params.get("edition", "")
@@ -79,6 +156,8 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         return JSONResponse(declared[edition])
 
     async def start(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         if not teacher_key(request):
             return JSONResponse({"error": "the server's key is wrong"}, 403)
         try:
@@ -105,29 +184,47 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         return HTMLResponse(_page(JOIN_HTML, {}))
 
     async def table_page(request: Request) -> Response:
+        if too_many := refused(request, "html"):
+            return too_many
         try:
             table = table_of(request)
         except LandlordError as err:
+            failed(request)  # (a guessed code)
             return HTMLResponse(_message_page(_escape(err.render())), 404)
         return HTMLResponse(_page(TABLE_HTML, {"id": table.id}))
 
     async def join(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         try:
             table = table_of(request)
+        except LandlordError as err:
+            failed(request)
+            return JSONResponse({"error": err.render()}, 403)
+        try:
             args = await request.json()
-            device = table.join(str(args.get("token", "")).upper(), args.get("seats") or [])
+            token = str(args.get("token", "")).upper()
+            if not table.admits(token):
+                failed(request)  # (a taken or a bot's seat is a mistake, not a guess: not counted)
+            device = table.join(token, args.get("seats") or [])
         except LandlordError as err:
             return JSONResponse({"error": err.render()}, 403)
+        except (ValueError, AttributeError):
+            return JSONResponse({"error": 'a join is {"token": TOKEN, "seats": [SEAT, ...]}'}, 400)
         classroom.save(table)
         await broadcast(table, {"type": "taken", "taken": table.view()["taken"]})
         return JSONResponse({"device": device, "seats": table.seats_of(device)})
 
     async def download(request: Request) -> Response:
+        if too_many := refused(request, "text"):
+            return too_many
         try:
             table = table_of(request)
         except LandlordError as err:
+            failed(request)
             return PlainTextResponse(err.render(), 404)
         if not allowed(table, request.query_params):
+            failed(request)
             return PlainTextResponse("the table's token is not that one", 403)
         what = request.path_params["what"]
         if what not in ("log", "summary"):
@@ -145,15 +242,20 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
 
     async def socket(websocket: WebSocket) -> None:
         params = websocket.query_params
+        if limiter.wait(address(websocket)):
+            await websocket.close(code=CLOSE_TOO_MANY)
+            return
         try:
             table = classroom.table(websocket.path_params["table"])
         except LandlordError:
+            failed(websocket)
             await websocket.close(code=4404)
             return
         device = params.get("device") or None
         teacher = table.is_teacher(params.get("teacher", ""))
         seats = table.seats_of(device) if device else []
         if not (teacher or seats or table.admits(params.get("token", "").upper())):
+            failed(websocket)
             await websocket.close(code=4403)  # a wrong token, or a device that is not the table's
             return
         await websocket.accept()
@@ -340,6 +442,7 @@ TEACHER_HTML = r"""<body data-phase="setup">
   function link(href, text) { var a = document.createElement("a"); a.href = href; a.textContent = text; a.target = "_blank"; return a; }
   function listTables() {
     fetch("/tables?key=" + encodeURIComponent(key)).then(function (r) { return r.json(); }).then(function (tables) {
+      if (tables.error) { $("message").textContent = tables.error; return; }
       var body = $("tables").querySelector("tbody"); body.textContent = "";
       tables.forEach(function (t) {
         var tr = document.createElement("tr"); tr.setAttribute("data-table", t.id);
@@ -443,6 +546,9 @@ TABLE_HTML = r"""<body data-phase="connecting">
     socket.onmessage = function (event) { received(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       if (event.code === 4403 && device) { localStorage.removeItem(stored); device = ""; if (token) { connect(); return; } }
+      if (event.code === 4429) {  // too many wrong tries from this address: the server says no for a while
+        say("too many wrong tokens from this address: trying again in a minute"); phase("refused"); setTimeout(connect, 60000); return;
+      }
       if (event.code === 4403 || event.code === 4404) { say(event.code === 4404 ? "no table has this code" : "the table's token is not that one"); phase("refused"); return; }
       $("status").textContent = "disconnected: reconnecting\u2026"; phase("disconnected");
       setTimeout(connect, 1000);  // the same seat again: the device's secret is kept in this browser
