@@ -306,10 +306,12 @@ def test_an_address_guessing_tokens_is_refused_with_429_until_its_failures_age_o
     _, client = _server(attempts=FailedAttempts(limit=4, window=60, clock=clock))
     table = _start(client, ["human", "human", "bot"])
     join = f"/t/{table['id']}/join"
-    # a taken seat is a mistake, not a guess: not counted
+    # a taken seat is a mistake, not a guess: not counted; nor is a request that is not JSON (a 400)
     _join(client, table, [0])
     for _ in range(3):
         assert client.post(join, json={"token": table["token"], "seats": [0]}).status_code == 403
+    not_json = client.post(join, content=b"seat 1 please")
+    assert not_json.status_code == 400 and "a join is" in not_json.json()["error"]
     for guess in ("AAAAAAAAAA", "BBBBBBBBBB", "CCCCCCCCCC"):
         assert client.post(join, json={"token": guess, "seats": [1]}).status_code == 403
     assert client.get(f"/t/{table['id']}/log?token=DDDDDDDDDD").status_code == 403  # the fourth failure

@@ -143,6 +143,9 @@ def test_the_teachers_page_offers_the_editions_options_as_fields_and_starts_a_ta
         browser.evaluate("document.querySelector(\"#options-form [data-option='shelter_tax_on_jail_square']\").click()")
         browser.evaluate("document.getElementById('start').click()")
         started = browser.wait_for("document.body.dataset.started", timeout=60)
+        # the table listed (its code, token and links, each line named) still fits the phone's screen
+        browser.wait_for(f"!!document.querySelector('#tables tr[data-table=\"{started}\"]')", timeout=30)
+        assert browser.evaluate("document.documentElement.scrollWidth") == 390
     with urllib.request.urlopen(f"{server}/tables?key={KEY}", timeout=30) as answer:
         table = next(t for t in json.loads(answer.read()) if t["id"] == started)
     with urllib.request.urlopen(f"{server}/t/{started}/log?teacher={table['teacher']}", timeout=30) as answer:

@@ -382,6 +382,13 @@ button.primary { padding: 6px 14px; border-radius: 4px; border: 1px solid #0b5a8
 #story .why { color: var(--muted); font-size: 12px; display: block; }
 #message { color: #a40000; white-space: pre-wrap; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 code.big { font-size: 22px; letter-spacing: 2px; }
+/* a phone lists each table as lines, each cell named, rather than as a table wider than the screen */
+@media (max-width: 600px) {
+  #tables thead { display: none; }
+  #tables, #tables tbody, #tables tr, #tables td { display: block; }
+  #tables tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+  #tables td::before { content: attr(data-label) " "; color: var(--muted); font-size: 13px; }
+}
 textarea { width: 100%; min-height: 140px; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 </style>
@@ -447,8 +454,8 @@ TEACHER_HTML = r"""<body data-phase="setup">
       tables.forEach(function (t) {
         var tr = document.createElement("tr"); tr.setAttribute("data-table", t.id);
         [t.id, t.token, t.edition, t.kinds.map(function (k, s) { return k === "bot" ? "bot" : (t.taken[s] ? "taken" : "free"); }).join(", ")]
-          .forEach(function (text, i) { var td = document.createElement("td"); if (i < 2) { var c = document.createElement("code"); c.className = "big"; c.textContent = text; td.appendChild(c); } else td.textContent = text; tr.appendChild(td); });
-        var td = document.createElement("td");
+          .forEach(function (text, i) { var td = document.createElement("td"); td.setAttribute("data-label", ["code", "token", "rules", "seats"][i]); if (i < 2) { var c = document.createElement("code"); c.className = "big"; c.textContent = text; td.appendChild(c); } else td.textContent = text; tr.appendChild(td); });
+        var td = document.createElement("td"); td.setAttribute("data-label", "links");
         td.appendChild(link("/t/" + t.id + "?teacher=" + encodeURIComponent(t.teacher), "teacher's view")); td.appendChild(document.createTextNode(" \u00b7 "));
         td.appendChild(link(base + "/t/" + t.id + "?token=" + t.token, "join link")); td.appendChild(document.createTextNode(" " + base + "/join"));
         tr.appendChild(td); body.appendChild(tr);
