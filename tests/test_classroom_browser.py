@@ -6,6 +6,7 @@ downloads passes `landlord-dsl replay`. Without Chromium the test skips, unless 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ import urllib.request
 import pytest
 
 from cdp import Browser, Tab, find_chromium
+from pyodide_support import ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -152,3 +154,23 @@ def test_the_teachers_page_offers_the_editions_options_as_fields_and_starts_a_ta
         header = json.loads(answer.read().decode().splitlines()[0])
     defaults = {name: option.default for name, option in load("landlords-game-1906").model.options.items()}
     assert header["options"] == defaults | {"single_tax": "from_start", "shelter_tax_on_jail_square": False}
+
+
+def _png_size(path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", path
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
+def test_the_screenshots_in_the_docs_show_what_the_classroom_shows_today(server, tmp_path):
+    # examples/classroom_screenshots.py took docs/assets/classroom/*.png; taken again (on this test's server),
+    # each shows the same text in a picture of the same size, the phone's pages no wider than its screen
+    spec = importlib.util.spec_from_file_location("_classroom_shots", ROOT / "examples" / "classroom_screenshots.py")
+    shots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shots)
+    shown = shots.shots(server, tmp_path / "shots", tmp_path, KEY)
+    assert shown == json.loads((shots.OUT / "screens.json").read_text(encoding="utf-8"))
+    for name in shown:
+        assert _png_size(tmp_path / "shots" / name) == _png_size(shots.OUT / name), name
+    phone = [name for name in shown if "-phone-" in name]
+    assert len(phone) == 2 and all(shown[name]["width"] == shots.PHONE[0] for name in phone)
