@@ -2,7 +2,9 @@
 headless Chromium (tests/cdp.py) with two browser contexts, two devices, joined to one table of
 landlords-game-1906 with a human seat each (the third a bot); they play it to the end through the page's
 own controls, the teacher's view shows the narration with rules and citations, and the log each device
-downloads passes `landlord-dsl replay`. Without Chromium the test skips, unless CI requires it."""
+downloads passes `landlord-dsl replay`. The teacher's page, at a phone's width, offers an edition's options
+as fields and starts a table with them; the docs' screenshots are taken again and compared. Without Chromium
+the tests skip, unless CI requires it."""
 
 from __future__ import annotations
 
