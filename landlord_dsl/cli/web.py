@@ -1,4 +1,4 @@
-"""What the Play page's Web Worker calls (docs/play.md): one entry, `call`, JSON in and JSON out.
+"""What the Play page's Web Worker calls (docs/play-in-browser.md): one entry, `call`, JSON in and JSON out.
 
 The page runs the package under Pyodide in a worker and hands each request over as an operation name and
 a JSON text; `call` answers with a JSON text, `{"ok": true, "result": ...}` or `{"ok": false, "error":

@@ -1,4 +1,4 @@
-"""A game played one person's decision at a time, for the Play page (docs/play.md).
+"""A game played one person's decision at a time, for the Play page (docs/play-in-browser.md).
 
 The page runs this module in a Web Worker under Pyodide. A `PlaySession` steps
 a game through the State API (`engine.state`): dice and shuffles from the

@@ -1,4 +1,4 @@
-"""The Play page (docs/play.md): a static folder that plays the rules in a browser, with no network.
+"""The Play page (docs/play-in-browser.md): a static folder that plays the rules in a browser, with no network.
 
 `build_play_page(out, pyodide, wheels)` writes into `out`:
 
@@ -189,7 +189,7 @@ function chosenOptions(box) {
 """
 
 
-WORKER_JS = r"""// The Play page's worker: Pyodide and the package, run off the page's thread (docs/play.md).
+WORKER_JS = r"""// The Play page's worker: Pyodide and the package, run off the page's thread (docs/play-in-browser.md).
 // Messages in: {id, op, args}; out: {id, answer} (the JSON text landlord_dsl.cli.web.call returns),
 // {id, error} (a failure of the worker itself), and {ready: ms, error?} once Python is loaded.
 importScripts("pyodide/pyodide.js");
