@@ -1,4 +1,4 @@
-"""Build the Play page (docs/play.md) into a folder: a static site that plays the rules in a browser.
+"""Build the Play page (docs/play-in-browser.md) into a folder: a static site that plays the rules in a browser.
 
     bash .ci/pyodide                           # once: npm's pyodide and the dependency wheels
     python examples/build_play_page.py OUT     # e.g. site/play after `mkdocs build`

@@ -1,13 +1,14 @@
-"""Take the Play page's screenshots for docs/play.md (docs/assets/play/*.png) in headless Chromium.
+"""Take the Play page's screenshots for docs/play-in-browser.md (docs/assets/play/*.png) in headless Chromium.
 
     bash .ci/pyodide                                  # once
     python examples/play_page_screenshots.py [--site DIR] [--out DIR]
 
 Builds the page (build_play_page.py) unless --site names a built one, plays the scenes below through the
 page's own controls and writes a PNG of each (the part of the page it is about; play-decision-page.png
-is the whole page, the board too), with `screens.json`: what each screenshot shows as text
-(the decision and its options, the diagnostics, the scores). tests/test_play_page.py takes them again
-and fails while the text differs from the committed screens.json or a picture's size from the committed one.
+is the whole page, the board too; play-phone-*.png are the page on a phone's screen), with
+`screens.json`: what each screenshot shows as text (the decision and its options, the diagnostics, the
+scores, the page's width on the phone). tests/test_play_page.py takes them again and fails while the
+text differs from the committed screens.json or a picture's size from the committed one.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from cdp import Browser, Server, find_chromium  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "play"
 WIDTH = 1100
+PHONE = (390, 844, 2)  # a phone's screen in CSS pixels, and its device pixels to one
+PAGE_WIDTH = "document.documentElement.scrollWidth"
 ERROR_FILE = ROOT / "tests" / "golden" / "errors" / "01-unknown-account.lg"
 SETTLED = "['deciding', 'over', 'setup'].includes(document.body.dataset.phase)"
 
@@ -98,6 +101,28 @@ def shots(origin: str, out: Path, work: Path) -> dict:
             _answer_first(browser)
         shown["play-end.png"] = {"scores": browser.evaluate("document.getElementById('scores').textContent")}
         browser.screenshot(out / "play-end.png", "#decision", "aside")
+
+        # on a phone (390 by 844 CSS pixels, 2 device pixels to one): the form with 1906's options, then a
+        # 1933 decision (the board follows it); `width` is the page's, the screen's unless something is wider
+        browser.emulate(*PHONE, mobile=True)
+        browser.evaluate("document.getElementById('again').click()")
+        browser.wait_for("document.body.dataset.phase === 'setup'", timeout=60)
+        _set(browser, "edition", "landlords-game-1906")
+        _set(browser, "players", "3")
+        browser.wait_for("!!document.querySelector(\"#options-form [data-option='single_tax']\")", timeout=60)
+        shown["play-phone-form.png"] = {
+            "width": browser.evaluate(PAGE_WIDTH),
+            "options": browser.evaluate(
+                "[...document.querySelectorAll('#options-form label')].map(l => l.textContent.trim())"
+            ),
+        }
+        browser.screenshot(out / "play-phone-form.png", "header", "#setup")
+        _start(browser, "monopoly-1933-atlantic-city", 2)
+        shown["play-phone-decision.png"] = {
+            "width": browser.evaluate(PAGE_WIDTH),
+            "prompt": browser.evaluate("document.getElementById('prompt').textContent"),
+        }
+        browser.screenshot(out / "play-phone-decision.png", "header", "#decision")
     (out / "screens.json").write_text(json.dumps(shown, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return shown
 

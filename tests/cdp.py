@@ -80,6 +80,7 @@ class Browser:
         self._buffer = b""
         self._next = 0
         self.events: list[dict[str, Any]] = []
+        self.device: dict[str, Any] | None = None
         if downloads is not None:
             self.command("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         target = self.command("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -188,6 +189,12 @@ class Browser:
                 raise TimeoutError(f"still false after {timeout} s: {expression}")
             time.sleep(every)
 
+    def emulate(self, width: int, height: int, scale: float = 1, mobile: bool = False) -> None:
+        """Show the page as a device shows it: `width` by `height` CSS pixels, `scale` device pixels to one,
+        a phone's viewport (the page's `<meta name="viewport">` obeyed) if `mobile`; screenshots keep it."""
+        self.device = {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}
+        self.command("Emulation.setDeviceMetricsOverride", self.device, session=self.session)
+
     def screenshot(self, path: Path, *selectors: str) -> None:
         """Write a PNG into `path`: of the page at its full height, or of the smallest box around the
         elements the CSS `selectors` name."""
@@ -195,9 +202,9 @@ class Browser:
 
         # a window as tall as the page, so that nothing is beyond it (and the layout does not change between
         # measuring the box and taking the picture)
-        width = self.evaluate("window.innerWidth")
+        device = self.device or {"width": self.evaluate("window.innerWidth"), "deviceScaleFactor": 1, "mobile": False}
         height = self.evaluate("Math.ceil(document.documentElement.scrollHeight)")
-        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        metrics = {**device, "height": height}
         self.command("Emulation.setDeviceMetricsOverride", metrics, session=self.session)
         box = self.evaluate(
             "(function (selectors) {"
@@ -215,7 +222,10 @@ class Browser:
             {"format": "png", "clip": box},
             session=self.session,
         )
-        self.command("Emulation.clearDeviceMetricsOverride", session=self.session)
+        if self.device is None:
+            self.command("Emulation.clearDeviceMetricsOverride", session=self.session)
+        else:
+            self.command("Emulation.setDeviceMetricsOverride", self.device, session=self.session)
         path.write_bytes(base64.b64decode(shot["data"]))
 
 

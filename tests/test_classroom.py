@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from landlord_dsl.checking.loader import load
 from landlord_dsl.cli.main import main
 from landlord_dsl.presentation.classroom import Classroom
-from landlord_dsl.presentation.classroom_web import create_app
+from landlord_dsl.presentation.classroom_web import FailedAttempts, create_app
 
 EDITION = "landlords-game-1906"
 KEY = "the-servers-key"
@@ -37,11 +37,11 @@ def _close_clients():
         _OPEN.pop().__exit__(None, None, None)
 
 
-def _server(folder: Path | None = None) -> tuple[Classroom, TestClient]:
+def _server(folder: Path | None = None, attempts: FailedAttempts | None = None) -> tuple[Classroom, TestClient]:
     """Return a classroom and a client of its app, entered: every websocket then shares one event loop, as
     under uvicorn (a broadcast from one socket's handler writes to the others)."""
     classroom = Classroom(folder, load)
-    client = TestClient(create_app(classroom, KEY))
+    client = TestClient(create_app(classroom, KEY, attempts=attempts))
     client.__enter__()
     _OPEN.append(client)
     return classroom, client
@@ -263,3 +263,86 @@ def test_a_damaged_tables_folder_is_a_usage_error_naming_the_file(tmp_path, dama
     (tmp_path / "T1.keys.json").write_text(damage, encoding="utf-8")
     with pytest.raises(UsageError, match=r"T1\.keys\.json"):
         Classroom(tmp_path, load)
+
+
+@pytest.mark.parametrize("edition", [EDITION, "monopoly-1933-atlantic-city", "landlords-game-1904"])
+def test_the_teachers_form_offers_the_options_the_rule_file_declares(edition):
+    # /options lists a shipped file's declared options (issue 32 §2: fields, not typed NAME=VALUE): each with
+    # its label, default, and a choice's values, read from the checked rules
+    _, client = _server()
+    declared = load(edition).model.options
+    answer = client.get(f"/options?key={KEY}&edition={edition}")
+    assert answer.status_code == 200
+    fields = answer.json()
+    assert [f["name"] for f in fields] == list(declared)
+    for field in fields:
+        option = declared[field["name"]]
+        assert field["label"] == (option.label or option.name) and field["default"] == option.default
+        assert field["choices"] == (list(option.choices) if option.choices else None)
+    page = client.get(f"/?key={KEY}").text
+    assert "function optionFields(" in page and 'id="options-form"' in page
+
+
+def test_the_options_of_an_unknown_edition_or_without_the_key_are_refused():
+    _, client = _server()
+    assert client.get(f"/options?edition={EDITION}").status_code == 403
+    assert client.get(f"/options?key=WRONG&edition={EDITION}").status_code == 403
+    unknown = client.get(f"/options?key={KEY}&edition=../../etc/passwd")
+    assert unknown.status_code == 404 and "no shipped edition" in unknown.json()["error"]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_address_guessing_tokens_is_refused_with_429_until_its_failures_age_out():
+    # issue 32 §2: joining needs the table's token; guessing it (or the teacher's key, a device's secret, a
+    # table's code) is slowed to FAILURES tries a WINDOW per client address, the right token refused too
+    clock = _Clock()
+    _, client = _server(attempts=FailedAttempts(limit=4, window=60, clock=clock))
+    table = _start(client, ["human", "human", "bot"])
+    join = f"/t/{table['id']}/join"
+    # a taken seat is a mistake, not a guess: not counted; nor is a request that is not JSON (a 400)
+    _join(client, table, [0])
+    for _ in range(3):
+        assert client.post(join, json={"token": table["token"], "seats": [0]}).status_code == 403
+    not_json = client.post(join, content=b"seat 1 please")
+    assert not_json.status_code == 400 and "a join is" in not_json.json()["error"]
+    for guess in ("AAAAAAAAAA", "BBBBBBBBBB", "CCCCCCCCCC"):
+        assert client.post(join, json={"token": guess, "seats": [1]}).status_code == 403
+    assert client.get(f"/t/{table['id']}/log?token=DDDDDDDDDD").status_code == 403  # the fourth failure
+    refused = client.post(join, json={"token": table["token"], "seats": [1]})
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "60"
+    assert refused.json()["error"] == "too many wrong tokens or keys from this address: try again in 60 s"
+    assert client.get(f"/t/{table['id']}/log?token={table['token']}").status_code == 429
+    assert client.get(f"/?key={KEY}").status_code == 429 and client.get("/t/ZZZZZZ").status_code == 429
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(f"/t/{table['id']}/ws?token=X"):
+        pass
+    assert closed.value.code == 4429
+    clock.now += 30
+    assert client.post(join, json={"token": table["token"], "seats": [1]}).headers["Retry-After"] == "30"
+    clock.now += 30  # the oldest failure is a WINDOW old: one more try
+    assert client.post(join, json={"token": table["token"], "seats": [1]}).status_code == 200
+
+
+def test_wrong_teachers_keys_and_table_codes_count_as_failures_too():
+    clock = _Clock()
+    _, client = _server(attempts=FailedAttempts(limit=3, window=60, clock=clock))
+    assert client.get("/?key=WRONG").status_code == 403
+    assert client.get("/tables?key=WRONG").status_code == 403
+    assert client.get("/t/ZZZZZZ").status_code == 404
+    assert client.get(f"/tables?key={KEY}").status_code == 429
+    clock.now += 61
+    assert client.get(f"/tables?key={KEY}").status_code == 200
+    # right keys and tokens are never counted
+    limiter = FailedAttempts(limit=2, window=60, clock=clock)
+    _, client = _server(attempts=limiter)
+    table = _start(client, ["human", "bot"])
+    for _ in range(5):
+        assert client.get(f"/t/{table['id']}/log?token={table['token']}").status_code == 200
+        assert client.get(f"/?key={KEY}").status_code == 200
+    assert limiter.wait("testclient") == 0 and not limiter.failures

@@ -2,10 +2,13 @@
 headless Chromium (tests/cdp.py) with two browser contexts, two devices, joined to one table of
 landlords-game-1906 with a human seat each (the third a bot); they play it to the end through the page's
 own controls, the teacher's view shows the narration with rules and citations, and the log each device
-downloads passes `landlord-dsl replay`. Without Chromium the test skips, unless CI requires it."""
+downloads passes `landlord-dsl replay`. The teacher's page, at a phone's width, offers an edition's options
+as fields and starts a table with them; the docs' screenshots are taken again and compared. Without Chromium
+the tests skip, unless CI requires it."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,6 +20,7 @@ import urllib.request
 import pytest
 
 from cdp import Browser, Tab, find_chromium
+from pyodide_support import ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -121,3 +125,54 @@ def test_two_devices_play_a_table_to_the_end_in_their_browsers_and_each_log_repl
             header = json.loads(text.splitlines()[0])
             assert header["edition"] == "landlords-game-1906" and header["seed"] == 5
             assert header["names"] == ["Player 1", "Player 2", "Player 3 (bot)"]
+
+
+def test_the_teachers_page_offers_the_editions_options_as_fields_and_starts_a_table_with_them(server, tmp_path):
+    # landlords-game-1906 declares single_tax (a choice, default never) and shelter_tax_on_jail_square (a flag,
+    # default true): the teacher picks them in the form, and the table's log records them, the others at their
+    # defaults
+    with Browser(find_chromium(), tmp_path / "profile") as browser:
+        browser.emulate(390, 844, 2, mobile=True)  # on a phone, the form fits the screen
+        browser.goto(f"{server}/?key={KEY}")
+        browser.wait_for("!!document.querySelector(\"#options-form [data-option='single_tax']\")", timeout=60)
+        assert browser.evaluate("document.documentElement.scrollWidth") == 390
+        fields = browser.evaluate(
+            "[...document.querySelectorAll('#options-form .option-field')].map(f => f.dataset.option)"
+        )
+        assert fields == list(load("landlords-game-1906").model.options)
+        browser.evaluate(
+            "(function (f) { f.value = 'from_start'; f.dispatchEvent(new Event('change')); })"
+            "(document.querySelector(\"#options-form [data-option='single_tax']\"))"
+        )
+        browser.evaluate("document.querySelector(\"#options-form [data-option='shelter_tax_on_jail_square']\").click()")
+        browser.evaluate("document.getElementById('start').click()")
+        started = browser.wait_for("document.body.dataset.started", timeout=60)
+        # the table listed (its code, token and links, each line named) still fits the phone's screen
+        browser.wait_for(f"!!document.querySelector('#tables tr[data-table=\"{started}\"]')", timeout=30)
+        assert browser.evaluate("document.documentElement.scrollWidth") == 390
+    with urllib.request.urlopen(f"{server}/tables?key={KEY}", timeout=30) as answer:
+        table = next(t for t in json.loads(answer.read()) if t["id"] == started)
+    with urllib.request.urlopen(f"{server}/t/{started}/log?teacher={table['teacher']}", timeout=30) as answer:
+        header = json.loads(answer.read().decode().splitlines()[0])
+    defaults = {name: option.default for name, option in load("landlords-game-1906").model.options.items()}
+    assert header["options"] == defaults | {"single_tax": "from_start", "shelter_tax_on_jail_square": False}
+
+
+def _png_size(path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", path
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
+def test_the_screenshots_in_the_docs_show_what_the_classroom_shows_today(server, tmp_path):
+    # examples/classroom_screenshots.py took docs/assets/classroom/*.png; taken again (on this test's server),
+    # each shows the same text in a picture of the same size, the phone's pages no wider than its screen
+    spec = importlib.util.spec_from_file_location("_classroom_shots", ROOT / "examples" / "classroom_screenshots.py")
+    shots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shots)
+    shown = shots.shots(server, tmp_path / "shots", tmp_path, KEY)
+    assert shown == json.loads((shots.OUT / "screens.json").read_text(encoding="utf-8"))
+    for name in shown:
+        assert _png_size(tmp_path / "shots" / name) == _png_size(shots.OUT / name), name
+    phone = [name for name in shown if "-phone-" in name]
+    assert len(phone) == 2 and all(shown[name]["width"] == shots.PHONE[0] for name in phone)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,6 +25,37 @@ def test_mkdocs_build_strict(tmp_path):
     # the `lg` code blocks are highlighted by landlord-dsl's own Pygments lexer (its plugin entry point)
     page = (tmp_path / "site" / "language" / "index.html").read_text(encoding="utf-8")
     assert '<span class="kd">rule</span>' in page and '<span class="kp">secondary</span>' in page
+    _the_links_resolve_and_the_play_page_is_built(tmp_path / "site")
+
+
+def _the_links_resolve_and_the_play_page_is_built(site: Path) -> None:
+    """Every relative link and picture of the built site is a file in it, the raw HTML's too (mkdocs's
+    validation follows only Markdown's): the Play page's button on play-in-browser.md among them, which
+    hooks/play_page.py builds play/ for. Without .ci/pyodide's Pyodide the hook leaves play/ out (not in CI,
+    which requires it), and only links into play/ may then be dead."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import pyodide_support
+
+    built = (site / "play" / "index.html").is_file()
+    required = bool(os.environ.get("CI")) or os.environ.get("LANDLORD_REQUIRE_PYODIDE") == "1"
+    assert built or (pyodide_support.missing() is not None and not required)
+    if built:
+        assert (site / "play" / "worker.js").is_file() and (site / "play" / "pyodide" / "pyodide.asm.wasm").is_file()
+    button = (site / "play-in-browser" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../play/"' in button
+    dead, followed = [], 0
+    for page in sorted(site.rglob("*.html")):
+        if page.relative_to(site).parts[0] == "play":
+            continue  # the Play page's own files (test_play_page.py loads it)
+        for address in re.findall(r'(?:href|src)="([^"#?]+)', page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z][a-z0-9+.-]*:|//", address):
+                continue  # another host, mailto:, data:
+            target = site / address.lstrip("/") if address.startswith("/") else page.parent / unquote(address)
+            followed += 1
+            there = (target / "index.html" if target.is_dir() else target).is_file()
+            if not there and (built or "play" not in Path(address).parts):
+                dead.append(f"{page.relative_to(site)}: {address}")
+    assert followed > 1000 and dead == []
 
 
 def _nav() -> list:
@@ -114,3 +149,30 @@ def test_the_architecture_page_says_where_the_shipped_files_are_found():
     section = page[page.index("## Where the shipped files are found") :].split("\n## ")[0]
     for name in ("core/installation.py", "core/resources.py", "force-include", ".ci/installed"):
         assert name in section, name
+
+
+def test_the_play_page_hook_fails_in_ci_without_pyodide_and_says_why_elsewhere(tmp_path, monkeypatch, caplog):
+    """hooks/play_page.py: without .ci/pyodide's cache a CI build fails (its site's Play link would be dead);
+    elsewhere the site is built without play/ and the log says why."""
+    import importlib.util
+    import logging
+
+    from mkdocs.exceptions import PluginError
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import pyodide_support
+
+    spec = importlib.util.spec_from_file_location("_play_hook", ROOT / "hooks" / "play_page.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    monkeypatch.setattr(pyodide_support, "missing", lambda: "no Pyodide 0.0 in /nowhere")
+    monkeypatch.delenv("LANDLORD_DOCS_PLAY", raising=False)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(PluginError, match=re.escape("no Pyodide 0.0 in /nowhere: run bash .ci/pyodide")):
+        hook.on_post_build({"site_dir": str(tmp_path)})
+    monkeypatch.delenv("CI")
+    monkeypatch.setenv("LANDLORD_REQUIRE_PYODIDE", "0")
+    with caplog.at_level(logging.INFO, logger="mkdocs.hooks.play_page"):
+        hook.on_post_build({"site_dir": str(tmp_path)})
+    assert "play/ left out" in caplog.text and "no Pyodide 0.0" in caplog.text
+    assert not (tmp_path / "play").exists()

@@ -1,4 +1,4 @@
-"""The Play page in a real browser (issue 32 §1, docs/play.md): headless Chromium, driven over the DevTools
+"""The Play page in a real browser (issue 32 §1, docs/play-in-browser.md): headless Chromium, driven over the DevTools
 protocol (tests/cdp.py), plays 1906 and 1933 to the end through the page's own buttons, with every host but
 the loopback server unreachable; the page's diagnostics of a pasted file are `landlord-dsl check`'s; its
 "simulate" prints `landlord-dsl simulate --json`'s summary; the log it downloads passes `landlord-dsl replay`.
@@ -242,6 +242,12 @@ def test_the_screenshots_in_the_docs_show_what_the_page_shows_today(page, tmp_pa
     assert shown == json.loads((committed / "screens.json").read_text(encoding="utf-8"))
     for name in shown:
         assert _png_size(tmp_path / "shots" / name) == _png_size(committed / name), name
+    # on a phone's screen nothing is wider than the screen (an edition's title in the list once made the form
+    # 722 px wide in 390), and the picture is the screen's width in device pixels
+    width, _, scale = shots.PHONE
+    phone = [name for name in shown if name.startswith("play-phone-")]
+    assert len(phone) == 2 and all(shown[name]["width"] == width for name in phone)
+    assert all(_png_size(committed / name)[0] == width * scale for name in phone)
 
 
 def test_the_benchmark_reports_the_load_and_every_decision(site):

@@ -1,4 +1,4 @@
-"""The Play page's Python side (issue 32 §1, docs/play.md), under CPython: the parser tables the page ships,
+"""The Play page's Python side (issue 32 §1, docs/play-in-browser.md), under CPython: the parser tables the page ships,
 and a game played one human decision at a time (landlord_dsl.presentation.play_session).
 
 tests/test_play_page.py plays the page itself in headless Chromium."""

@@ -1,4 +1,4 @@
-"""What the Play page's Web Worker calls (docs/play.md): one entry, `call`, JSON in and JSON out.
+"""What the Play page's Web Worker calls (docs/play-in-browser.md): one entry, `call`, JSON in and JSON out.
 
 The page runs the package under Pyodide in a worker and hands each request over as an operation name and
 a JSON text; `call` answers with a JSON text, `{"ok": true, "result": ...}` or `{"ok": false, "error":
@@ -32,7 +32,7 @@ from ..core.errors import LandlordError, UsageError, visible
 from ..core.resources import shipped_files
 from ..language.parser import header_title
 from ..language.sourcefile import read_source
-from ..presentation.play_session import PlaySession
+from ..presentation.play_session import PlaySession, option_fields
 from .common import _parse_options
 
 FILES = Path("/tmp/landlord-play")  # the worker's folder for pasted files (Pyodide's memory file system)
@@ -72,8 +72,7 @@ def _rules(edition: str) -> RuleSet:
 def options(edition: str) -> list[dict[str, Any]]:
     """Return the options an edition declares, for the page's form: each one's name, label, default and,
     for a choice, its values (None for a number or a flag, told apart by the default's type)."""
-    declared = _rules(edition).model.options.values()
-    return [{"name": o.name, "label": o.label or o.name, "default": o.default, "choices": o.choices} for o in declared]
+    return option_fields(_rules(edition))
 
 
 def _pasted(filename: str, text: str) -> str:

@@ -38,7 +38,7 @@ def prepared_tables(python: tuple[int, int] | None = None) -> tuple[str, bytes]:
     """Return the grammar's parser tables, built here, for an installation of this lark on this Python
     (or the `python` given, (3, 13) say): the file name to give them in its parser cache folder
     (parser_cache.cache_dir()) and their bytes. There `lark_parser` loads them instead of building the
-    parser (about 1.6 s under Pyodide): the Play page ships them (docs/play.md)."""
+    parser (about 1.6 s under Pyodide): the Play page ships them (docs/play-in-browser.md)."""
     return parser_cache.prepared(grammar_path().read_text(encoding="utf-8"), python, **_OPTIONS)
 
 

@@ -1,18 +1,23 @@
 """The classroom server's web application (`landlord-dsl serve`, docs/classroom.md): an ASGI app (Starlette).
 
 Routes: `/` the teacher's page (with the server's key, printed when it starts): start a table, see the
-tables; `/join` a student types a table's code and token; `/t/ID` a table's page, for a student (its token
-in the link, or a device's secret kept in the browser: how a disconnected student rejoins his seat) or the
-teacher (`?teacher=KEY`); `/t/ID/ws` the table's websocket, which sends everything so far when a device
-connects and what the game shows after every answer, and takes answers from the device whose seat is to
-answer; `/t/ID/log` and `/t/ID/summary` the game's log file and summary. The page draws the board with the
-replay page's renderer (watch.py) and lists the narration with each event's rule and citation.
+tables; `/options` a shipped edition's declared options, for the teacher's form; `/join` a student types
+a table's code and token; `/t/ID` a table's page, for a student (its token in the link, or a device's
+secret kept in the browser: how a disconnected student rejoins his seat) or the teacher (`?teacher=KEY`);
+`/t/ID/ws` the table's websocket, which sends everything so far when a device connects and what the game
+shows after every answer, and takes answers from the device whose seat is to answer; `/t/ID/log` and
+`/t/ID/summary` the game's log file and summary. The page draws the board with the replay page's
+renderer (watch.py) and lists the narration with each event's rule and citation.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import secrets
+import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -24,21 +29,89 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import LandlordError, UsageError
 from ..core.resources import shipped_files
 from .classroom import Classroom, Table
-from .play_session import KINDS
-from .playpage import ASK_JS
+from .play_session import KINDS, option_fields
+from .playpage import ASK_JS, OPTIONS_JS
 from .watch import RENDERER_JS, STYLE_CSS
 
 MAX_RULES_TEXT = 1 << 20  # a pasted rule file's characters (language/limits.py bounds what is in it)
 MAX_MESSAGE = 1 << 12  # a websocket message from a device: an answer
+FAILURES = 10  # wrong tokens, keys, device secrets or table codes from one address ...
+WINDOW = 60.0  # ... within this many seconds, and the address is refused until the oldest is that old
+CLOSE_TOO_MANY = 4429  # the websocket's close code for an address refused so (HTTP's 429)
 
 
-def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
+class FailedAttempts:
+    """Failed tries per client address (a wrong table token, teacher's key, device secret or table code):
+    after `limit` of them within `window` seconds the address is refused, right or wrong, until the oldest
+    of them is `window` seconds old. `clock` gives seconds (time.monotonic)."""
+
+    def __init__(self, limit: int = FAILURES, window: float = WINDOW, clock: Callable[[], float] = time.monotonic):
+        self.limit, self.window, self.clock = limit, window, clock
+        self.failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str) -> deque[float]:
+        now = self.clock()
+        found = self.failures.get(address, deque())
+        while found and found[0] <= now - self.window:
+            found.popleft()
+        if not found:
+            self.failures.pop(address, None)
+        return found
+
+    def wait(self, address: str) -> int:
+        """Return the whole seconds before `address` may try again (0: it may now)."""
+        recent = self._recent(address)
+        if len(recent) < self.limit:
+            return 0
+        return max(1, math.ceil(recent[-self.limit] + self.window - self.clock()))
+
+    def failed(self, address: str) -> None:
+        """Count a failed try of `address`."""
+        if len(self.failures) > 4096:  # (addresses whose failures are all old are forgotten)
+            for old in list(self.failures):
+                self._recent(old)
+        self.failures.setdefault(address, deque()).append(self.clock())
+        while len(self.failures[address]) > self.limit:
+            self.failures[address].popleft()
+
+
+def _too_many(wait: int) -> str:
+    return f"too many wrong tokens or keys from this address: try again in {wait} s"
+
+
+def create_app(classroom: Classroom, key: str, base: str = "", attempts: FailedAttempts | None = None) -> Starlette:
     """Return the ASGI app serving `classroom`: `key` opens the teacher's page; `base` is the address
-    students reach the server by (http://HOST:PORT), shown in join links (empty: the teacher's own)."""
+    students reach the server by (http://HOST:PORT), shown in join links (empty: the teacher's own);
+    `attempts` counts failed tries per client address and refuses one with too many (HTTP 429; the
+    websocket closes with 4429) before looking at what it sends (default: FAILURES in WINDOW seconds)."""
     listeners: dict[str, list[tuple[WebSocket, str | None]]] = {}
+    limiter = attempts or FailedAttempts()
+
+    def address(connection: Request | WebSocket) -> str:
+        return connection.client.host if connection.client else ""
+
+    def refused(request: Request, kind: str = "json") -> Response | None:
+        """Return the 429 answer for an address with too many failed tries (None: it may try)."""
+        wait = limiter.wait(address(request))
+        if not wait:
+            return None
+        headers = {"Retry-After": str(wait)}
+        if kind == "html":
+            return HTMLResponse(_message_page(_too_many(wait)), 429, headers)
+        if kind == "text":
+            return PlainTextResponse(_too_many(wait), 429, headers)
+        return JSONResponse({"error": _too_many(wait)}, 429, headers)
+
+    def failed(request: Request | WebSocket) -> None:
+        limiter.failed(address(request))
+
+    declared: dict[str, list[dict[str, Any]]] = {}  # a shipped edition's options, for the teacher's form
 
     def teacher_key(request: Request) -> bool:
-        return secrets.compare_digest(request.query_params.get("key", "").encode(), key.encode())
+        right = secrets.compare_digest(request.query_params.get("key", "").encode(), key.encode())
+        if not right:
+            failed(request)
+        return right
 
     def table_of(request: Request) -> Table:
         return classroom.table(request.path_params["table"])
@@ -52,6 +125,8 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         )
 
     async def home(request: Request) -> Response:
+        if too_many := refused(request, "html"):
+            return too_many
         if not teacher_key(request):
             return HTMLResponse(
                 _message_page("Open the teacher's link that <code>landlord-dsl serve</code> printed."), 403
@@ -59,11 +134,30 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         return HTMLResponse(_page(TEACHER_HTML, {"base": base, "editions": sorted(shipped_files())}))
 
     async def list_tables(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         if not teacher_key(request):
             return JSONResponse({"error": "the server's key is wrong"}, 403)
         return JSONResponse([_described(t) for t in classroom.tables.values()])
 
+    async def options(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
+        if not teacher_key(request):
+            return JSONResponse({"error": "the server's key is wrong"}, 403)
+        edition = request.query_params.get("edition", "")
+        if edition not in shipped_files():
+            return JSONResponse({"error": f"no shipped edition or variant is named {edition!r}"}, 404)
+        if edition not in declared:
+            try:
+                declared[edition] = option_fields(classroom.load_rules(edition))
+            except LandlordError as err:
+                return JSONResponse({"error": err.render()}, 400)
+        return JSONResponse(declared[edition])
+
     async def start(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         if not teacher_key(request):
             return JSONResponse({"error": "the server's key is wrong"}, 403)
         try:
@@ -90,29 +184,47 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
         return HTMLResponse(_page(JOIN_HTML, {}))
 
     async def table_page(request: Request) -> Response:
+        if too_many := refused(request, "html"):
+            return too_many
         try:
             table = table_of(request)
         except LandlordError as err:
+            failed(request)  # (a guessed code)
             return HTMLResponse(_message_page(_escape(err.render())), 404)
         return HTMLResponse(_page(TABLE_HTML, {"id": table.id}))
 
     async def join(request: Request) -> Response:
+        if too_many := refused(request):
+            return too_many
         try:
             table = table_of(request)
+        except LandlordError as err:
+            failed(request)
+            return JSONResponse({"error": err.render()}, 403)
+        try:
             args = await request.json()
-            device = table.join(str(args.get("token", "")).upper(), args.get("seats") or [])
+            token = str(args.get("token", "")).upper()
+            if not table.admits(token):
+                failed(request)  # (a taken or a bot's seat is a mistake, not a guess: not counted)
+            device = table.join(token, args.get("seats") or [])
         except LandlordError as err:
             return JSONResponse({"error": err.render()}, 403)
+        except (ValueError, AttributeError):
+            return JSONResponse({"error": 'a join is {"token": TOKEN, "seats": [SEAT, ...]}'}, 400)
         classroom.save(table)
         await broadcast(table, {"type": "taken", "taken": table.view()["taken"]})
         return JSONResponse({"device": device, "seats": table.seats_of(device)})
 
     async def download(request: Request) -> Response:
+        if too_many := refused(request, "text"):
+            return too_many
         try:
             table = table_of(request)
         except LandlordError as err:
+            failed(request)
             return PlainTextResponse(err.render(), 404)
         if not allowed(table, request.query_params):
+            failed(request)
             return PlainTextResponse("the table's token is not that one", 403)
         what = request.path_params["what"]
         if what not in ("log", "summary"):
@@ -130,15 +242,20 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
 
     async def socket(websocket: WebSocket) -> None:
         params = websocket.query_params
+        if limiter.wait(address(websocket)):
+            await websocket.close(code=CLOSE_TOO_MANY)
+            return
         try:
             table = classroom.table(websocket.path_params["table"])
         except LandlordError:
+            failed(websocket)
             await websocket.close(code=4404)
             return
         device = params.get("device") or None
         teacher = table.is_teacher(params.get("teacher", ""))
         seats = table.seats_of(device) if device else []
         if not (teacher or seats or table.admits(params.get("token", "").upper())):
+            failed(websocket)
             await websocket.close(code=4403)  # a wrong token, or a device that is not the table's
             return
         await websocket.accept()
@@ -175,6 +292,7 @@ def create_app(classroom: Classroom, key: str, base: str = "") -> Starlette:
             Route("/", home),
             Route("/tables", list_tables, methods=["GET"]),
             Route("/tables", start, methods=["POST"]),
+            Route("/options", options, methods=["GET"]),
             Route("/join", join_form),
             Route("/t/{table}", table_page),
             Route("/t/{table}/join", join, methods=["POST"]),
@@ -224,7 +342,10 @@ def _page(body: str, data: dict[str, Any]) -> str:
     blob = json.dumps(data).replace("<", "\\u003c")
     return (
         _HEAD.replace("{{STYLE}}", STYLE_CSS)
-        + body.replace("{{DATA}}", blob).replace("{{RENDERER}}", RENDERER_JS).replace("{{ASK}}", ASK_JS)
+        + body.replace("{{DATA}}", blob)
+        .replace("{{RENDERER}}", RENDERER_JS)
+        .replace("{{ASK}}", ASK_JS)
+        .replace("{{OPTIONS}}", OPTIONS_JS)
         + "</body>\n</html>\n"
     )
 
@@ -244,7 +365,9 @@ _HEAD = """<!DOCTYPE html>
 main.play { grid-template-columns: minmax(0, 720px) minmax(300px, 1fr); grid-template-areas: "board decision" "board side"; }
 @media (max-width: 900px) { main.play { grid-template-columns: minmax(0, 1fr); grid-template-areas: "decision" "board" "side"; } }
 section.card { max-width: 980px; }
-label { display: inline-block; margin: 4px 14px 4px 0; }
+label { display: inline-block; margin: 4px 14px 4px 0; max-width: 100%; }
+select { max-width: 100%; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }
 button { font: inherit; }
 button.primary { padding: 6px 14px; border-radius: 4px; border: 1px solid #0b5a8c; background: #0072b2; color: #fff; cursor: pointer; }
 #decision { grid-area: decision; }
@@ -259,6 +382,13 @@ button.primary { padding: 6px 14px; border-radius: 4px; border: 1px solid #0b5a8
 #story .why { color: var(--muted); font-size: 12px; display: block; }
 #message { color: #a40000; white-space: pre-wrap; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 code.big { font-size: 22px; letter-spacing: 2px; }
+/* a phone lists each table as lines, each cell named, rather than as a table wider than the screen */
+@media (max-width: 600px) {
+  #tables thead { display: none; }
+  #tables, #tables tbody, #tables tr, #tables td { display: block; }
+  #tables tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+  #tables td::before { content: attr(data-label) " "; color: var(--muted); font-size: 13px; }
+}
 textarea { width: 100%; min-height: 140px; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 </style>
@@ -272,9 +402,10 @@ TEACHER_HTML = r"""<body data-phase="setup">
     <label>Edition or variant <select id="edition"></select></label>
     <label>Players <select id="players"></select></label>
     <label>Seed <input id="seed" type="number" value="1" min="0" style="width: 7em"></label>
-    <label>Options <input id="options-text" placeholder="name=value, name=value" size="34"></label>
   </div>
-  <div id="seats"></div>
+  <fieldset><legend>Options</legend><div id="options-form"></div>
+    <label>Others <input id="options-text" placeholder="name=value, name=value" size="34"></label></fieldset>
+  <fieldset><legend>Seats</legend><div id="seats"></div></fieldset>
   <details id="own"><summary>Or paste a <code>.lg</code> file (checked as <code>landlord-dsl check</code> checks it)</summary>
     <textarea id="source" spellcheck="false"></textarea></details>
   <p><button class="primary" id="start">Start the table</button></p>
@@ -283,6 +414,7 @@ TEACHER_HTML = r"""<body data-phase="setup">
 <section class="card" style="margin: 16px"><h2>Tables</h2><table id="tables"><thead><tr><th>code</th><th>token</th>
   <th>rules</th><th>seats</th><th>links</th></tr></thead><tbody></tbody></table></section>
 <script>
+{{OPTIONS}}
 (function () {
   "use strict";
   var DATA = {{DATA}};
@@ -303,15 +435,27 @@ TEACHER_HTML = r"""<body data-phase="setup">
     }
   }
   $("players").onchange = drawSeats; drawSeats();
+  // the chosen edition's options, as its rule file declares them (OPTIONS_JS draws them)
+  function drawOptions() {
+    var box = $("options-form"), edition = $("edition").value;
+    box.textContent = "";
+    fetch("/options?key=" + encodeURIComponent(key) + "&edition=" + encodeURIComponent(edition))
+      .then(function (r) { return r.json(); }).then(function (declared) {
+        if (declared.error) { $("message").textContent = declared.error; return; }
+        if ($("edition").value === edition) optionFields(box, declared);
+      });
+  }
+  $("edition").onchange = drawOptions; drawOptions();
   function link(href, text) { var a = document.createElement("a"); a.href = href; a.textContent = text; a.target = "_blank"; return a; }
   function listTables() {
     fetch("/tables?key=" + encodeURIComponent(key)).then(function (r) { return r.json(); }).then(function (tables) {
+      if (tables.error) { $("message").textContent = tables.error; return; }
       var body = $("tables").querySelector("tbody"); body.textContent = "";
       tables.forEach(function (t) {
         var tr = document.createElement("tr"); tr.setAttribute("data-table", t.id);
         [t.id, t.token, t.edition, t.kinds.map(function (k, s) { return k === "bot" ? "bot" : (t.taken[s] ? "taken" : "free"); }).join(", ")]
-          .forEach(function (text, i) { var td = document.createElement("td"); if (i < 2) { var c = document.createElement("code"); c.className = "big"; c.textContent = text; td.appendChild(c); } else td.textContent = text; tr.appendChild(td); });
-        var td = document.createElement("td");
+          .forEach(function (text, i) { var td = document.createElement("td"); td.setAttribute("data-label", ["code", "token", "rules", "seats"][i]); if (i < 2) { var c = document.createElement("code"); c.className = "big"; c.textContent = text; td.appendChild(c); } else td.textContent = text; tr.appendChild(td); });
+        var td = document.createElement("td"); td.setAttribute("data-label", "links");
         td.appendChild(link("/t/" + t.id + "?teacher=" + encodeURIComponent(t.teacher), "teacher's view")); td.appendChild(document.createTextNode(" \u00b7 "));
         td.appendChild(link(base + "/t/" + t.id + "?token=" + t.token, "join link")); td.appendChild(document.createTextNode(" " + base + "/join"));
         tr.appendChild(td); body.appendChild(tr);
@@ -321,9 +465,12 @@ TEACHER_HTML = r"""<body data-phase="setup">
   $("start").onclick = function () {
     $("message").textContent = "";
     var kinds = Array.prototype.map.call(document.querySelectorAll("#seats select"), function (x) { return x.value; });
+    // a pasted file's options are those under Others only: the form's are the chosen edition's
+    var own = $("own").open && $("source").value.trim();
     var args = {edition: $("edition").value, kinds: kinds, seed: +$("seed").value,
-      options: $("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean)};
-    if ($("own").open && $("source").value.trim()) args.text = $("source").value;
+      options: (own ? [] : chosenOptions($("options-form"))).concat(
+        $("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean))};
+    if (own) args.text = $("source").value;
     fetch("/tables?key=" + encodeURIComponent(key), {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(args)})
       .then(function (r) { return r.json(); }).then(function (t) {
         if (t.error) { $("message").textContent = t.error; return; }
@@ -406,6 +553,9 @@ TABLE_HTML = r"""<body data-phase="connecting">
     socket.onmessage = function (event) { received(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       if (event.code === 4403 && device) { localStorage.removeItem(stored); device = ""; if (token) { connect(); return; } }
+      if (event.code === 4429) {  // too many wrong tries from this address: the server says no for a while
+        say("too many wrong tokens from this address: trying again in a minute"); phase("refused"); setTimeout(connect, 60000); return;
+      }
       if (event.code === 4403 || event.code === 4404) { say(event.code === 4404 ? "no table has this code" : "the table's token is not that one"); phase("refused"); return; }
       $("status").textContent = "disconnected: reconnecting\u2026"; phase("disconnected");
       setTimeout(connect, 1000);  // the same seat again: the device's secret is kept in this browser

@@ -1,4 +1,4 @@
-"""A game played one person's decision at a time, for the Play page (docs/play.md).
+"""A game played one person's decision at a time, for the Play page (docs/play-in-browser.md).
 
 The page runs this module in a Web Worker under Pyodide. A `PlaySession` steps
 a game through the State API (`engine.state`): dice and shuffles from the
@@ -30,6 +30,16 @@ if TYPE_CHECKING:
     from ..checking.loader import RuleSet
 
 KINDS = ("human", "bot")
+
+
+def option_fields(rules: RuleSet) -> list[dict[str, Any]]:
+    """Return the options a checked rule file declares, for a page's form (OPTIONS_JS draws them): each
+    one's name, label (its name when it has none), default and, for a choice, its values (None for a number
+    or a flag, told apart by the default's type)."""
+    return [
+        {"name": o.name, "label": o.label or o.name, "default": o.default, "choices": o.choices}
+        for o in rules.model.options.values()
+    ]
 
 
 class PlaySession:

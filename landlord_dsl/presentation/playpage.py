@@ -1,4 +1,4 @@
-"""The Play page (docs/play.md): a static folder that plays the rules in a browser, with no network.
+"""The Play page (docs/play-in-browser.md): a static folder that plays the rules in a browser, with no network.
 
 `build_play_page(out, pyodide, wheels)` writes into `out`:
 
@@ -113,7 +113,12 @@ def _bytecode(archive: Path, wheels: Sequence[Path], python: str, version: tuple
 
 def page_html() -> str:
     """Return the Play page's HTML (text): the replay page's style and renderer with the page's own."""
-    return _PAGE.replace("{{STYLE}}", STYLE_CSS).replace("{{RENDERER}}", RENDERER_JS).replace("{{ASK}}", ASK_JS)
+    return (
+        _PAGE.replace("{{STYLE}}", STYLE_CSS)
+        .replace("{{RENDERER}}", RENDERER_JS)
+        .replace("{{ASK}}", ASK_JS)
+        .replace("{{OPTIONS}}", OPTIONS_JS)
+    )
 
 
 ASK_JS = r"""// showRequest(r, names, answer, say): a human's pending request in the page's #asking box: its prompt, the rule
@@ -150,7 +155,41 @@ function showRequest(r, names, answer, say) {
 """
 
 
-WORKER_JS = r"""// The Play page's worker: Pyodide and the package, run off the page's thread (docs/play.md).
+OPTIONS_JS = r"""// optionFields(box, declared): in `box`, a labelled field for each option a rule file declares (the list
+// play_session.option_fields returns), set to its default: a list for a choice, a box for a flag, a number
+// field for a number. chosenOptions(box): those changed from their default, as NAME=VALUE texts (`--option`'s);
+// those left at their default are not sent (nor written into the log's options). The Play page and the
+// classroom's teacher page both use them.
+function optionFields(box, declared) {
+  "use strict";
+  box.textContent = "";
+  declared.forEach(function (o) {
+    var label = document.createElement("label"), field;
+    if (o.choices) {
+      field = document.createElement("select");
+      o.choices.forEach(function (c) { var x = document.createElement("option"); x.value = c; x.textContent = c; field.appendChild(x); });
+      field.value = o.default;
+    } else if (typeof o.default === "boolean") {
+      field = document.createElement("input"); field.type = "checkbox"; field.checked = o.default;
+    } else {
+      field = document.createElement("input"); field.type = "number"; field.value = o.default; field.style.width = "6em";
+    }
+    field.className = "option-field"; field.setAttribute("data-option", o.name);
+    field.setAttribute("data-default", String(o.default));
+    label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(field); box.appendChild(label);
+  });
+}
+function chosenOptions(box) {
+  "use strict";
+  return Array.prototype.map.call(box.querySelectorAll(".option-field"), function (f) {
+    var value = f.type === "checkbox" ? String(f.checked) : f.value;
+    return value === f.getAttribute("data-default") ? null : f.getAttribute("data-option") + "=" + value;
+  }).filter(Boolean);
+}
+"""
+
+
+WORKER_JS = r"""// The Play page's worker: Pyodide and the package, run off the page's thread (docs/play-in-browser.md).
 // Messages in: {id, op, args}; out: {id, answer} (the JSON text landlord_dsl.cli.web.call returns),
 // {id, error} (a failure of the worker itself), and {ready: ms, error?} once Python is loaded.
 importScripts("pyodide/pyodide.js");
@@ -224,7 +263,9 @@ _PAGE = r"""<!DOCTYPE html>
 main.play { grid-template-columns: minmax(0, 720px) minmax(300px, 1fr); grid-template-areas: "board decision" "board side"; }
 @media (max-width: 900px) { main.play { grid-template-columns: minmax(0, 1fr); grid-template-areas: "decision" "board" "side"; } }
 #setup { max-width: 980px; margin: 16px; }
-#setup label { display: inline-block; margin: 4px 14px 4px 0; }
+#setup label { display: inline-block; margin: 4px 14px 4px 0; max-width: 100%; }
+/* an edition's title is longer than a phone is wide: the list is cut to the line, not the page widened */
+#setup select { max-width: 100%; }
 #setup fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }
 button.primary { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #0b5a8c; background: var(--accent); color: #fff; cursor: pointer; }
 button { font: inherit; }
@@ -242,6 +283,8 @@ button:disabled { opacity: .5; cursor: default; }
 textarea#source { width: 100%; min-height: 180px; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow-x: auto; font-size: 13px; white-space: pre-wrap; }
 #status { margin-left: 12px; font-size: 13px; color: #cfd8e0; }
+/* a caret must stay under its column: a narrow screen scrolls the diagnostics rather than wrap them */
+#diagnostics { white-space: pre; }
 #message { color: #a40000; white-space: pre-wrap; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 [hidden] { display: none !important; }
 </style>
@@ -306,6 +349,7 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
 <script>
 {{RENDERER}}
 {{ASK}}
+{{OPTIONS}}
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -372,37 +416,18 @@ pre.output { background: #f7f7f7; border: 1px solid #eee; padding: 8px; overflow
   function seatKinds() { return Array.prototype.map.call(document.querySelectorAll("#seats select"), function (x) { return x.value; }); }
   $("players").onchange = drawSeats;
   drawSeats();
-  // the chosen edition's options: a list for a choice, a box for a flag, a number for a number; those left
-  // at their default are not sent (nor are they written into the log's options)
+  // the chosen edition's options (OPTIONS_JS)
   function drawOptions() {
     var box = $("options-form"), edition = $("edition").value;
     box.textContent = "";
     request("options", {edition: edition}).then(function (declared) {
-      if ($("edition").value !== edition) return;
-      declared.forEach(function (o) {
-        var label = document.createElement("label"), field;
-        if (o.choices) {
-          field = document.createElement("select");
-          o.choices.forEach(function (c) { var x = document.createElement("option"); x.value = c; x.textContent = c; field.appendChild(x); });
-          field.value = o.default;
-        } else if (typeof o.default === "boolean") {
-          field = document.createElement("input"); field.type = "checkbox"; field.checked = o.default;
-        } else {
-          field = document.createElement("input"); field.type = "number"; field.value = o.default; field.style.width = "6em";
-        }
-        field.className = "option-field"; field.setAttribute("data-option", o.name);
-        field.setAttribute("data-default", String(o.default));
-        label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(field); box.appendChild(label);
-      });
+      if ($("edition").value === edition) optionFields(box, declared);
     }, function (err) { say(err.message); });
   }
   $("edition").onchange = drawOptions;
   // a pasted file's options are those under Others only: the form's are the chosen edition's
   function optionList(own) {
-    var chosen = own ? [] : Array.prototype.map.call(document.querySelectorAll("#options-form .option-field"), function (f) {
-      var value = f.type === "checkbox" ? String(f.checked) : f.value;
-      return value === f.getAttribute("data-default") ? null : f.getAttribute("data-option") + "=" + value;
-    }).filter(Boolean);
+    var chosen = own ? [] : chosenOptions($("options-form"));
     return chosen.concat($("options-text").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean));
   }
 

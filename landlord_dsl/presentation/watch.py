@@ -172,7 +172,7 @@ def replay_html(game: Game, rules: RuleSet, recording: Recording, heading: str |
 
 
 # The board and players' table of a game, drawn from replay_data's names, colours, spaces, cards and accounts
-# and one frame at a time: the replay page and the Play page (play_session, docs/play.md) both run it.
+# and one frame at a time: the replay page and the Play page (play_session, docs/play-in-browser.md) both run it.
 RENDERER_JS = """// landlordBoard(data, svg, tbody, abody): tokens on the board's SVG, a row per player, a row per account;
 // returns {show(frame, holdings)}, which puts everything where the frame says.
 function landlordBoard(data, svg, tbody, abody) {
@@ -244,7 +244,7 @@ function landlordBoard(data, svg, tbody, abody) {
 }
 """
 
-# The replay page's own style, which the Play page shares (docs/play.md).
+# The replay page's own style, which the Play page shares (docs/play-in-browser.md).
 STYLE_CSS = """:root { --ink: #222; --muted: #666; --line: #ccc; --paper: #fff; --accent: #0072b2; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 Helvetica, Arial, sans-serif; color: var(--ink); background: #f3f1ea; }
