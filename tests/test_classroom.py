@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
