@@ -139,3 +139,18 @@ def test_a_policy_of_other_rules_does_not_fit():
 def test_training_needs_a_budget_or_a_number_of_updates():
     with pytest.raises(UsageError, match="CPU budget or a number of updates"):
         train(EDITION)
+
+
+def test_the_benchmark_runs_at_a_tiny_budget():
+    """benchmarks/bench_learner.py with a second of training and two games a policy: its figures, not its verdict."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_learner.py"), "--cpu-budget", "1", "--games", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    figures = json.loads(proc.stdout)
+    assert figures["met"] == (proc.returncode == 0)
+    assert figures["training"]["updates"] >= 1 and figures["training"]["cpu_seconds"] >= 1
+    assert len(figures["load_average"]["before"]) == 3 and figures["games"] == 2
