@@ -90,11 +90,19 @@ def read_game_lists_once(source: str) -> pyast.Module:
     are the source's, so tracebacks and profiles point into it."""
     tree = pyast.parse(source)
     for function in tree.body:
-        if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == GAME:
-            _GameListReads(function).rewrite(function)
-            _SharedGetterCalls(function).rewrite()
-            pyast.fix_missing_locations(function)  # (only the functions rewritten have nodes without one)
+        if isinstance(function, pyast.FunctionDef):
+            read_lists_once_in(function)
     return tree
+
+
+def read_lists_once_in(function: pyast.FunctionDef) -> None:
+    """Rewrite one top-level generated function as `read_game_lists_once` does (if its first parameter is the
+    game), in place; each function is rewritten on its own, so rewriting some of a module's gives them the
+    code rewriting all would."""
+    if function.args.args and function.args.args[0].arg == GAME:
+        _GameListReads(function).rewrite(function)
+        _SharedGetterCalls(function).rewrite()
+        pyast.fix_missing_locations(function)  # (only the functions rewritten have nodes without one)
 
 
 def _getter_call(node: pyast.AST) -> str | None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
 from .generated_names import Prefix
-from .pyast_pass import read_game_lists_once
+from .pyast_pass import read_lists_once_in
 
 if TYPE_CHECKING:
     from ..program.compiled import Program
@@ -506,10 +506,28 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
     """Return the syntax tree of the stepped compilation of generated `source` (optimized as the driven
     one is when `optimize`; laying out continuation keys when `keyed`, `_Keyed`) and the names of its
     functions that are generators."""
-    tree = read_game_lists_once(source) if optimize else pyast.parse(source)
+    return stepped_module(pyast.parse(source), optimize, keyed)
+
+
+def stepped_module(
+    tree: pyast.Module, read_lists_once: bool, keyed: bool, generators_only: bool = False
+) -> tuple[pyast.Module, set[str]]:
+    """Return the stepped compilation of the generated module `tree` (`stepped_tree`), made by rewriting
+    `tree` in place, and the names of its functions that are generators. With `read_lists_once` the
+    functions kept are first rewritten as `read_game_lists_once` does (pass False for a tree that already
+    is, or for the plain translation). With `generators_only`, the module keeps the generator functions
+    alone: the others are the driven compilation's code unchanged (`build_stepped`)."""
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
+    # (which functions reach a request does not depend on `read_game_lists_once`, which rewrites reads of
+    # the game's lists, never a call: it is worked out first, so that only the functions kept are rewritten)
     generators = _generators(functions)
     _check_only_called(tree, generators)
+    if generators_only:
+        tree.body = [f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name in generators]
+    if read_lists_once:
+        for node in tree.body:
+            if isinstance(node, pyast.FunctionDef):
+                read_lists_once_in(node)
     rewrite = _ToGenerators(generators)
     for name in sorted(generators):  # in a fixed order: the temporaries it numbers are the same in every process
         rewrite.visit(functions[name])
@@ -537,12 +555,24 @@ def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:
 
 
 def build_stepped(
-    program: Program, source: str, namespace: dict[str, Any], filename: str, optimize: bool, keyed: bool = False
+    program: Program,
+    source: str,
+    namespace: dict[str, Any],
+    filename: str,
+    optimize: bool,
+    keyed: bool = False,
+    parsed: pyast.Module | None = None,
 ) -> Any:
     """Return the SteppedProgram of `program`: its entry points from the stepped compilation of `source`
     (keyed if `keyed`), run in a copy of the driven compilation's `namespace` under its `filename` (so
-    tracebacks and `Program.line_table` locate the stepped code's lines as the driven code's)."""
-    tree, generators = stepped_tree(source, optimize, keyed)
+    tracebacks and `Program.line_table` locate the stepped code's lines as the driven code's). `parsed`,
+    if given, is the syntax tree the driven compilation ran (`read_game_lists_once` done), which is then
+    rewritten in place instead of parsing `source` again."""
+    tree = parsed if parsed is not None else pyast.parse(source)
+    read = decks_read(tree, list(program.deck_cards))  # (of the whole module: a function that cannot ask may read)
+    # only the generator functions are compiled again: the others, which cannot ask, are the same code in
+    # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
+    tree, generators = stepped_module(tree, optimize and parsed is None, keyed, generators_only=True)
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
     ns["_KEY_UNSET"], ns["_KEY_OPAQUE"] = UNSET, OPAQUE
@@ -562,5 +592,5 @@ def build_stepped(
         on_pass=[twin(f) for f in program.on_pass],
         card_effects=[twin(f) for f in program.card_effects],
         trigger_bodies=[twin(body) for _, _, body, _ in program.triggers],
-        decks_read=decks_read(tree, list(program.deck_cards)),
+        decks_read=read,
     )
