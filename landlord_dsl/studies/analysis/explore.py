@@ -520,7 +520,7 @@ class Explorer:
             return None
         state = (
             tuple(g.pos),
-            tuple(tuple(v) for v in g.pv),
+            tuple(map(tuple, g.pv)),
             tuple(g.gv),
             tuple(
                 _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)

@@ -221,5 +221,7 @@ def _dice_classes_for(program: Program):
 def _add(summary: tuple[dict, dict, dict], more: tuple[dict, dict, dict], weight: float) -> None:
     """Add `weight` times the summary `more` to `summary`."""
     for part, known in zip(summary, more):
-        for k, v in known.items():
-            part[k] = part.get(k, 0.0) + weight * v
+        if known:
+            get = part.get
+            for k, v in known.items():
+                part[k] = get(k, 0.0) + weight * v
