@@ -387,9 +387,10 @@ class Explorer:
         agents: list[Agent] = [HeuristicAgent() for _ in range(players)]
         # The long run of a game that goes on: its end conditions are not checked (their reads of the
         # token's variables are not movement).
-        game = _AnalysisGame(
-            attrs.evolve(program, end_conditions=[]), agents, chance=SeededChance(seed), chance_inside=False, keyed=True
-        )
+        analysed = attrs.evolve(program, end_conditions=[])
+        # (the program's own keyed stepped compilation, built once: the stepped code holds no end condition)
+        analysed.keyed_built = program.stepped(keyed=True)
+        game = _AnalysisGame(analysed, agents, chance=SeededChance(seed), chance_inside=False, keyed=True)
         game.setup()
         if game.over or TOKEN not in game.seats:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
