@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
 from .generated_names import Prefix
-from .pyast_pass import read_lists_once_in
+from .pyast_pass import child_nodes, fix_missing_locations, read_lists_once_in, walk
 
 if TYPE_CHECKING:
     from ..program.compiled import Program
@@ -94,7 +94,7 @@ def _calls(function: pyast.FunctionDef) -> tuple[bool, set[str]]:
     """Return whether `function` calls an engine method that may ask, and the names of the functions it
     calls by name."""
     direct, named = False, set()
-    for node in pyast.walk(function):
+    for node in walk(function):
         if isinstance(node, pyast.Call):
             if isinstance(node.func, pyast.Name):
                 named.add(node.func.id)
@@ -135,7 +135,7 @@ class _ToGenerators(pyast.NodeTransformer):
 
     def _refuse(self, scope: pyast.AST, what: str) -> None:
         """Raise SteppingError if a request can be made inside `scope` (where `yield` cannot go)."""
-        for node in pyast.walk(scope):
+        for node in walk(scope):
             if isinstance(node, pyast.Call) and (
                 _game_call(node, REACHING) or (isinstance(node.func, pyast.Name) and node.func.id in self.generators)
             ):
@@ -199,7 +199,7 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
     (a table of functions, say): its callers could not know to `yield from` it."""
     called: set[int] = set()
     named: list[pyast.Name] = []
-    for node in pyast.walk(tree):  # (one walk of the whole module)
+    for node in walk(tree):  # (one walk of the whole module)
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name):
             called.add(id(node.func))
         elif isinstance(node, pyast.Name) and node.id in generators:
@@ -211,7 +211,7 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
 
 def _names(node: pyast.AST, ctx: type) -> set[str]:
     """Return the names `node` loads (ctx Load) or binds (Store), nested scopes included."""
-    return {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
+    return {n.id for n in walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
 
 
 def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
@@ -221,7 +221,7 @@ def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
 
     def visit(node: pyast.AST) -> set[str]:
         names = {node.id} if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Load) else set()
-        for child in pyast.iter_child_nodes(node):
+        for child in child_nodes(node):
             names |= visit(child)
         if isinstance(node, (pyast.stmt, pyast.excepthandler)):
             out[id(node)] = frozenset(names)
@@ -344,7 +344,7 @@ class _Keyed:
                 assigned.clear()
             return self._reads([node]), frozenset(assigned), False
         jumps = not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)) and any(
-            isinstance(n, (pyast.Break, pyast.Continue)) for n in pyast.walk(node)
+            isinstance(n, (pyast.Break, pyast.Continue)) for n in walk(node)
         )
         return self._reads([node]), nothing, jumps  # (a `with`, a `match`, a return, an expression, ...)
 
@@ -390,7 +390,7 @@ class _Keyed:
                 continue
             if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store):
                 out.add(n.id)
-            todo.extend(pyast.iter_child_nodes(n))
+            todo.extend(child_nodes(n))
         return out
 
     def _block(
@@ -453,7 +453,7 @@ class _Keyed:
         """Return a `for` loop instrumented: a loop that may ask is given a sequence and a count the key
         can read (`for x in E` becomes `seq = E; at = -1; for x in seq: at += 1; ...`)."""
         looping = self._flow(node)[0] | after
-        asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in pyast.walk(s))
+        asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in walk(s))
         if not asks:
             self._sites(node, [node.iter], looping | always, opaque)
             node.orelse = self._block(node.orelse, after, always, opaque)
@@ -476,7 +476,7 @@ class _Keyed:
         return [*out, node]
 
     def _opaque_everywhere(self, node: pyast.AST) -> None:
-        for inner in pyast.walk(node):
+        for inner in walk(node):
             if isinstance(inner, pyast.YieldFrom):
                 self._key(inner, self.NOTHING, True)
 
@@ -485,7 +485,7 @@ class _Keyed:
         the function may read after them."""
         clean = _clean_places(statement)
         for part in parts:
-            for node in pyast.walk(part):
+            for node in walk(part):
                 if isinstance(node, pyast.YieldFrom):
                     self._key(node, live, opaque or id(node) not in clean)
 
@@ -536,7 +536,7 @@ def stepped_module(
         for name in sorted(generators):
             keys.instrument(functions[name])
     for name in generators:  # (only the functions rewritten have nodes without a location)
-        pyast.fix_missing_locations(functions[name])
+        fix_missing_locations(functions[name])
     return tree, generators
 
 
@@ -545,7 +545,7 @@ def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:
     deck's name; every deck if one names its deck otherwise)."""
     read: set[str] = set()
     builtin = f"{Prefix.BUILTIN}cards_in"
-    for node in pyast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == builtin:
             deck = node.args[1] if len(node.args) == 2 else None
             if not (isinstance(deck, pyast.Constant) and isinstance(deck.value, str)):
