@@ -16,7 +16,11 @@ line numbers, so `Program.line_table` still locates an error) so that
 * every call of a generated function that can reach one of these (to a fixpoint) is `yield from`.
 
 What cannot ask (expressions, `_describe` labels, pure functions, end conditions, the score) stays as
-it was. The driven compilation is untouched: driven play runs the same code as before.
+it was: the stepped module `build_stepped` runs holds the generator functions alone, in a copy of the
+driven module's namespace, so they call the driven code for the rest. The driven compilation is
+untouched: driven play runs the same code as before. `compile_ruleset(..., keyed=True)` makes the keyed
+stepped compilation from the syntax tree the driven one ran (`build_stepped`'s `parsed`), the source
+parsed once.
 
 The **keyed** stepped compilation (`Program.stepped(keyed=True)`, the exact analysis's) also lays out
 each paused call's continuation, so that two requests whose futures are the same can be told from two
