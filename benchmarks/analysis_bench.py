@@ -50,7 +50,7 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
 
         for _ in range(repeat):
             turns[0] = 0
-            marks[:] = [("compiling the rules twice", time.process_time())]
+            marks[:] = [("compiling the rules", time.process_time())]
             wall, cpu = time.perf_counter(), time.process_time()
             result = analysis.analyze(
                 rules, check_economy=parts == "all", rents=parts == "all", buildings=None, progress=progress

@@ -259,3 +259,74 @@ def test_frozen_keys_show_game_objects_by_name_and_refuse_what_they_cannot_compa
     for unknown in (OPAQUE, object(), lambda: 0):
         with pytest.raises(explore._Unkeyable):
             explore._freeze(("seq", unknown), own)
+
+
+# ------------------------------------------------------------ the token's policy and the economy put back
+
+_OPTIONS = ("buy", "pass", "build", "done")
+
+
+@pytest.mark.parametrize("prefer", [(), ("pass",), ("done", "build")])
+def test_the_policy_kept_picks_are_the_picks_it_makes_afresh(prefer):
+    # PolicyAgent keeps its pick by offer (the option names, the legal entries): over a run of random offers,
+    # some repeated, some with a value that cannot be hashed, it answers as a new agent answers each one
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    entry = st.tuples(
+        st.integers(0, 3),
+        st.one_of(st.none(), st.integers(0, 39), st.lists(st.integers(0, 3), max_size=2)),
+        st.integers(-50, 400),
+        st.integers(-50, 400),
+    )
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.lists(entry, min_size=1, max_size=6), min_size=1, max_size=12), st.integers(0, 3))
+    def check(offers, repeat):
+        agent = explore.PolicyAgent(prefer, cash=300)
+        for legal in offers + offers[:repeat]:
+            assert agent.pick(legal, _OPTIONS) == explore.PolicyAgent(prefer, cash=300).pick(legal, _OPTIONS)
+
+    check()
+
+
+def test_the_economy_put_back_restores_every_list_it_holds():
+    # Economy.put compares the game's lists with the saved ones and copies back those that differ: after
+    # changes to lists of every kind (and to the loans and seats), the game holds the saved values again
+    import landlord_dsl as ld
+    from landlord_dsl.engine.game import Game
+    from landlord_dsl.program.requests import SeededChance
+
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    game = Game(program, [None, None], chance=SeededChance(3))
+    game.setup()
+    saved = explore.Economy(game)
+    before = {
+        name: repr(getattr(game, name))
+        for name in (
+            "bal",
+            "pos",
+            "gv",
+            "pv",
+            "sv",
+            "holder",
+            "owner",
+            "hands",
+            "titles",
+            "gcount",
+            "decks",
+            "loans",
+            "seats",
+        )
+    }
+    for _ in range(2):
+        game.bal[game.nacc] -= 7
+        game.pos[1] = 5
+        game.pv[0][0] = not game.pv[0][0]
+        game.sv[0][1] += 1
+        game.set_holder(program.title_card[1], 0)
+        game.decks[next(iter(game.decks))].reverse()
+        game.loans.append([0, 1, 10, 1])
+        game.seats.remove(1)
+        saved.put(game)
+        assert {name: repr(getattr(game, name)) for name in before} == before

@@ -394,3 +394,25 @@ def test_the_look_ahead_example_plays_a_game(monkeypatch):
     monkeypatch.setattr(module, "look_ahead", lambda state, rng: looked.append(1) or real(state, rng))
     scores = module.play("landlords-game-1904", turn_limit=30)
     assert len(scores) == 3 and looked, "seat 0 was never asked a decision"
+
+
+@pytest.mark.parametrize("name", ld.shipped_editions())
+def test_the_keyed_compilation_made_with_the_driven_one_is_the_one_made_later(name):
+    # analyze compiles with keyed=True: the keyed stepped module is made from the syntax tree the driven
+    # module ran (its reads of the game's lists already rewritten), and holds the generator functions alone;
+    # made later from the source, whole, its generator functions are the same code, and the decks read the same
+    import ast
+
+    from landlord_dsl.compiling.compiler import compile_ruleset
+    from landlord_dsl.compiling.pyast_pass import read_game_lists_once
+    from landlord_dsl.compiling.stepped_pass import stepped_module
+
+    source = program(name).python_source
+    alone, generators = stepped_module(read_game_lists_once(source), False, True, generators_only=True)
+    whole, _ = stepped_tree(source, keyed=True)
+    assert [f.name for f in alone.body] == [f.name for f in whole.body if f.name in generators]
+    kept = {f.name: ast.unparse(f) for f in whole.body}
+    assert all(ast.unparse(f) == kept[f.name] for f in alone.body)
+    at_once = compile_ruleset(ld.load_edition(name), keyed=True)
+    assert at_once.keyed_built is not None and at_once.stepped(keyed=True) is at_once.keyed_built
+    assert at_once.keyed_built.decks_read == ld.compile_rules(ld.load_edition(name)).stepped(keyed=True).decks_read

@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 class Compiler(StatementCompiler):
     """Compiles a checked rule set, for chosen option values, into a Program."""
 
+    # True to build the keyed stepped compilation (Program.stepped(keyed=True)) with the driven one
+    build_keyed = False
+
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
         """Generate `def name(g, params): body` into the program source; return its name."""
@@ -139,12 +142,18 @@ class Compiler(StatementCompiler):
         if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
             compile(source, f"<compiled {self.rs.name}>", "exec")
             return None
-        code = read_game_lists_once(source) if self.optimize else source
+        tree = read_game_lists_once(source) if self.optimize else None
         filename = _registered(self.rs.name, source)
-        exec(compile(code, filename, "exec"), self.ns)  # generated from the checked AST only
+        exec(compile(tree or source, filename, "exec"), self.ns)  # generated from the checked AST only
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
             cards.texts[index] = self.fixed_text(card, card.text)
-        return self._program(source, filename, cards, entries)
+        program = self._program(source, filename, cards, entries)
+        if self.build_keyed:
+            # from the syntax tree just run (rewritten in place: nothing reads it after this), not parsed again
+            program.keyed_built = build_stepped(
+                program, source, self.ns, filename, self.optimize, keyed=True, parsed=tree
+            )
+        return program
 
     def _title_deeds(self) -> _Cards:
         """Return the cards with the title deeds alone, first, one for each titled space in board order (and
@@ -418,7 +427,11 @@ def diagnose(text: str, file: str = "<string>", strict: bool = False) -> list[Di
 
 
 def compile_ruleset(
-    ruleset: RuleSet, options: dict[str, Any] | None = None, optimize: bool = True, readable: bool = False
+    ruleset: RuleSet,
+    options: dict[str, Any] | None = None,
+    optimize: bool = True,
+    readable: bool = False,
+    keyed: bool = False,
 ) -> Program:
     """Compile a checked RuleSet with the given option values into a Program; raise RuleCheckError with
     every problem of what is fixed before a game (`fixed_value_problems`) if there are any.
@@ -427,8 +440,12 @@ def compile_ruleset(
     proofs that field reads cannot fail): slower, and playing the same games.
     `readable=True` names the generated code's locals after the .lg names they
     hold (`owner_v3` for `v3`), for reading it (`show --python`); the code is otherwise the same.
+    `keyed=True` also builds the keyed stepped compilation (`Program.stepped(keyed=True)`, the exact
+    analysis's) from the syntax tree the driven one ran, instead of parsing the source again.
     """
-    program, problems = _compiled(Compiler(ruleset, resolve_options(ruleset, options), optimize, readable))
+    compiler = Compiler(ruleset, resolve_options(ruleset, options), optimize, readable)
+    compiler.build_keyed = keyed
+    program, problems = _compiled(compiler)
     if problems:
         raise RuleCheckError(problems)
     assert program is not None

@@ -12,6 +12,69 @@ from typing import Any, NamedTuple
 
 from .generated_names import GAME, Prefix, is_owner_getter
 
+_AST = pyast.AST
+
+
+def child_nodes(node: pyast.AST) -> list[pyast.AST]:
+    """Return `ast.iter_child_nodes(node)` as a list, made without a generator for each node."""
+    out: list[pyast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            out += [item for item in value if isinstance(item, _AST)]
+        elif isinstance(value, _AST):
+            out.append(value)
+    return out
+
+
+def walk(root: pyast.AST) -> list[pyast.AST]:
+    """Return the nodes `ast.walk(root)` gives, in its order (breadth first, children in field order), as a
+    list, made faster. It is made before the caller looks at any node, where `ast.walk` lists a node's
+    children only when it gets to the node: the same nodes, as long as the caller changes no node below
+    one it is given (changing the node itself, e.g. its fields, is fine either way)."""
+    out: list[pyast.AST] = [root]
+    for node in out:  # (the list grows as it is read: each node's children are appended when it is reached)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                out += [item for item in value if isinstance(item, _AST)]
+            elif isinstance(value, _AST):
+                out.append(value)
+    return out
+
+
+def fix_missing_locations(root: pyast.AST) -> None:
+    """`ast.fix_missing_locations(root)`, made faster (no generator for each node): every node below `root`
+    without a line or column gets its parent's, as that function gives it."""
+    todo = [(root, 1, 0, 1, 0)]
+    while todo:
+        node, line, column, end_line, end_column = todo.pop()
+        attributes = node._attributes
+        if "lineno" in attributes:
+            if not hasattr(node, "lineno"):
+                node.lineno = line  # type: ignore[attr-defined]
+            else:
+                line = node.lineno
+        if "end_lineno" in attributes:
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno = end_line  # type: ignore[attr-defined]
+            else:
+                end_line = node.end_lineno  # type: ignore[attr-defined]
+        if "col_offset" in attributes:
+            if not hasattr(node, "col_offset"):
+                node.col_offset = column  # type: ignore[attr-defined]
+            else:
+                column = node.col_offset
+        if "end_col_offset" in attributes:
+            if getattr(node, "end_col_offset", None) is None:
+                node.end_col_offset = end_column  # type: ignore[attr-defined]
+            else:
+                end_column = node.end_col_offset  # type: ignore[attr-defined]
+        # (in reverse, so that the nodes are reached in the order `ast.fix_missing_locations` reaches them:
+        # a node held twice gets its location from the first parent that reaches it there too)
+        todo += [(child, line, column, end_line, end_column) for child in reversed(child_nodes(node))]
+
+
 # The game's lists that nothing rebinds while a turn is played (only Game.restore
 # does, between turns; everything else changes them in place), and the per-variable
 # lists inside `sv`/`pv` and the counts of the groups' owners (`gcount`, `gcount_at`): a generated function
@@ -90,11 +153,19 @@ def read_game_lists_once(source: str) -> pyast.Module:
     are the source's, so tracebacks and profiles point into it."""
     tree = pyast.parse(source)
     for function in tree.body:
-        if isinstance(function, pyast.FunctionDef) and function.args.args and function.args.args[0].arg == GAME:
-            _GameListReads(function).rewrite(function)
-            _SharedGetterCalls(function).rewrite()
-            pyast.fix_missing_locations(function)  # (only the functions rewritten have nodes without one)
+        if isinstance(function, pyast.FunctionDef):
+            read_lists_once_in(function)
     return tree
+
+
+def read_lists_once_in(function: pyast.FunctionDef) -> None:
+    """Rewrite one top-level generated function as `read_game_lists_once` does (if its first parameter is the
+    game), in place; each function is rewritten on its own, so rewriting some of a module's gives them the
+    code rewriting all would."""
+    if function.args.args and function.args.args[0].arg == GAME:
+        _GameListReads(function).rewrite(function)
+        _SharedGetterCalls(function).rewrite()
+        fix_missing_locations(function)  # (only the functions rewritten have nodes without one)
 
 
 def _getter_call(node: pyast.AST) -> str | None:
@@ -137,7 +208,7 @@ class _SharedGetterCalls:
 
     def rewrite(self) -> None:
         """Rewrite the function's expressions in place."""
-        for node in pyast.walk(self.function):
+        for node in walk(self.function):  # (statements are never replaced: the same statements as ast.walk)
             if isinstance(node, pyast.stmt) and not isinstance(node, pyast.FunctionDef):
                 for field, value in pyast.iter_fields(node):
                     if isinstance(value, pyast.expr):

@@ -16,7 +16,11 @@ line numbers, so `Program.line_table` still locates an error) so that
 * every call of a generated function that can reach one of these (to a fixpoint) is `yield from`.
 
 What cannot ask (expressions, `_describe` labels, pure functions, end conditions, the score) stays as
-it was. The driven compilation is untouched: driven play runs the same code as before.
+it was: the stepped module `build_stepped` runs holds the generator functions alone, in a copy of the
+driven module's namespace, so they call the driven code for the rest. The driven compilation is
+untouched: driven play runs the same code as before. `compile_ruleset(..., keyed=True)` makes the keyed
+stepped compilation from the syntax tree the driven one ran (`build_stepped`'s `parsed`), the source
+parsed once.
 
 The **keyed** stepped compilation (`Program.stepped(keyed=True)`, the exact analysis's) also lays out
 each paused call's continuation, so that two requests whose futures are the same can be told from two
@@ -37,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
 from .generated_names import Prefix
-from .pyast_pass import read_game_lists_once
+from .pyast_pass import child_nodes, fix_missing_locations, read_lists_once_in, walk
 
 if TYPE_CHECKING:
     from ..program.compiled import Program
@@ -94,7 +98,7 @@ def _calls(function: pyast.FunctionDef) -> tuple[bool, set[str]]:
     """Return whether `function` calls an engine method that may ask, and the names of the functions it
     calls by name."""
     direct, named = False, set()
-    for node in pyast.walk(function):
+    for node in walk(function):
         if isinstance(node, pyast.Call):
             if isinstance(node.func, pyast.Name):
                 named.add(node.func.id)
@@ -135,7 +139,7 @@ class _ToGenerators(pyast.NodeTransformer):
 
     def _refuse(self, scope: pyast.AST, what: str) -> None:
         """Raise SteppingError if a request can be made inside `scope` (where `yield` cannot go)."""
-        for node in pyast.walk(scope):
+        for node in walk(scope):
             if isinstance(node, pyast.Call) and (
                 _game_call(node, REACHING) or (isinstance(node.func, pyast.Name) and node.func.id in self.generators)
             ):
@@ -199,7 +203,7 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
     (a table of functions, say): its callers could not know to `yield from` it."""
     called: set[int] = set()
     named: list[pyast.Name] = []
-    for node in pyast.walk(tree):  # (one walk of the whole module)
+    for node in walk(tree):  # (one walk of the whole module)
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name):
             called.add(id(node.func))
         elif isinstance(node, pyast.Name) and node.id in generators:
@@ -211,7 +215,7 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
 
 def _names(node: pyast.AST, ctx: type) -> set[str]:
     """Return the names `node` loads (ctx Load) or binds (Store), nested scopes included."""
-    return {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
+    return {n.id for n in walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
 
 
 def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
@@ -221,7 +225,7 @@ def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
 
     def visit(node: pyast.AST) -> set[str]:
         names = {node.id} if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Load) else set()
-        for child in pyast.iter_child_nodes(node):
+        for child in child_nodes(node):
             names |= visit(child)
         if isinstance(node, (pyast.stmt, pyast.excepthandler)):
             out[id(node)] = frozenset(names)
@@ -344,7 +348,7 @@ class _Keyed:
                 assigned.clear()
             return self._reads([node]), frozenset(assigned), False
         jumps = not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)) and any(
-            isinstance(n, (pyast.Break, pyast.Continue)) for n in pyast.walk(node)
+            isinstance(n, (pyast.Break, pyast.Continue)) for n in walk(node)
         )
         return self._reads([node]), nothing, jumps  # (a `with`, a `match`, a return, an expression, ...)
 
@@ -390,7 +394,7 @@ class _Keyed:
                 continue
             if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store):
                 out.add(n.id)
-            todo.extend(pyast.iter_child_nodes(n))
+            todo.extend(child_nodes(n))
         return out
 
     def _block(
@@ -453,7 +457,7 @@ class _Keyed:
         """Return a `for` loop instrumented: a loop that may ask is given a sequence and a count the key
         can read (`for x in E` becomes `seq = E; at = -1; for x in seq: at += 1; ...`)."""
         looping = self._flow(node)[0] | after
-        asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in pyast.walk(s))
+        asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in walk(s))
         if not asks:
             self._sites(node, [node.iter], looping | always, opaque)
             node.orelse = self._block(node.orelse, after, always, opaque)
@@ -476,7 +480,7 @@ class _Keyed:
         return [*out, node]
 
     def _opaque_everywhere(self, node: pyast.AST) -> None:
-        for inner in pyast.walk(node):
+        for inner in walk(node):
             if isinstance(inner, pyast.YieldFrom):
                 self._key(inner, self.NOTHING, True)
 
@@ -485,7 +489,7 @@ class _Keyed:
         the function may read after them."""
         clean = _clean_places(statement)
         for part in parts:
-            for node in pyast.walk(part):
+            for node in walk(part):
                 if isinstance(node, pyast.YieldFrom):
                     self._key(node, live, opaque or id(node) not in clean)
 
@@ -506,10 +510,28 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
     """Return the syntax tree of the stepped compilation of generated `source` (optimized as the driven
     one is when `optimize`; laying out continuation keys when `keyed`, `_Keyed`) and the names of its
     functions that are generators."""
-    tree = read_game_lists_once(source) if optimize else pyast.parse(source)
+    return stepped_module(pyast.parse(source), optimize, keyed)
+
+
+def stepped_module(
+    tree: pyast.Module, read_lists_once: bool, keyed: bool, generators_only: bool = False
+) -> tuple[pyast.Module, set[str]]:
+    """Return the stepped compilation of the generated module `tree` (`stepped_tree`), made by rewriting
+    `tree` in place, and the names of its functions that are generators. With `read_lists_once` the
+    functions kept are first rewritten as `read_game_lists_once` does (pass False for a tree that already
+    is, or for the plain translation). With `generators_only`, the module keeps the generator functions
+    alone: the others are the driven compilation's code unchanged (`build_stepped`)."""
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
+    # (which functions reach a request does not depend on `read_game_lists_once`, which rewrites reads of
+    # the game's lists, never a call: it is worked out first, so that only the functions kept are rewritten)
     generators = _generators(functions)
     _check_only_called(tree, generators)
+    if generators_only:
+        tree.body = [f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name in generators]
+    if read_lists_once:
+        for node in tree.body:
+            if isinstance(node, pyast.FunctionDef):
+                read_lists_once_in(node)
     rewrite = _ToGenerators(generators)
     for name in sorted(generators):  # in a fixed order: the temporaries it numbers are the same in every process
         rewrite.visit(functions[name])
@@ -518,7 +540,7 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
         for name in sorted(generators):
             keys.instrument(functions[name])
     for name in generators:  # (only the functions rewritten have nodes without a location)
-        pyast.fix_missing_locations(functions[name])
+        fix_missing_locations(functions[name])
     return tree, generators
 
 
@@ -527,7 +549,7 @@ def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:
     deck's name; every deck if one names its deck otherwise)."""
     read: set[str] = set()
     builtin = f"{Prefix.BUILTIN}cards_in"
-    for node in pyast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == builtin:
             deck = node.args[1] if len(node.args) == 2 else None
             if not (isinstance(deck, pyast.Constant) and isinstance(deck.value, str)):
@@ -537,12 +559,24 @@ def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:
 
 
 def build_stepped(
-    program: Program, source: str, namespace: dict[str, Any], filename: str, optimize: bool, keyed: bool = False
+    program: Program,
+    source: str,
+    namespace: dict[str, Any],
+    filename: str,
+    optimize: bool,
+    keyed: bool = False,
+    parsed: pyast.Module | None = None,
 ) -> Any:
     """Return the SteppedProgram of `program`: its entry points from the stepped compilation of `source`
     (keyed if `keyed`), run in a copy of the driven compilation's `namespace` under its `filename` (so
-    tracebacks and `Program.line_table` locate the stepped code's lines as the driven code's)."""
-    tree, generators = stepped_tree(source, optimize, keyed)
+    tracebacks and `Program.line_table` locate the stepped code's lines as the driven code's). `parsed`,
+    if given, is the syntax tree the driven compilation ran (`read_game_lists_once` done), which is then
+    rewritten in place instead of parsing `source` again."""
+    tree = parsed if parsed is not None else pyast.parse(source)
+    read = decks_read(tree, list(program.deck_cards))  # (of the whole module: a function that cannot ask may read)
+    # only the generator functions are compiled again: the others, which cannot ask, are the same code in
+    # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
+    tree, generators = stepped_module(tree, optimize and parsed is None, keyed, generators_only=True)
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
     ns["_KEY_UNSET"], ns["_KEY_OPAQUE"] = UNSET, OPAQUE
@@ -562,5 +596,5 @@ def build_stepped(
         on_pass=[twin(f) for f in program.on_pass],
         card_effects=[twin(f) for f in program.card_effects],
         trigger_bodies=[twin(body) for _, _, body, _ in program.triggers],
-        decks_read=decks_read(tree, list(program.deck_cards)),
+        decks_read=read,
     )

@@ -80,7 +80,7 @@ def analyze(
     np = numpy_module()
     if isinstance(rules, str):
         rules = load(rules)
-    program = compile_ruleset(rules, options)
+    program = compile_ruleset(rules, options, keyed=True)
     players = players or program.players[0]
     ex = Explorer(rules, program, players, prefer, seed, memo)
     step = progress or (lambda stage: None)
@@ -181,7 +181,7 @@ def sample_turn_ends(
     np = numpy_module()
     if isinstance(rules, str):
         rules = load(rules)
-    program = compile_ruleset(rules, options)
+    program = compile_ruleset(rules, options, keyed=True)
     players = players or program.players[0]
     ex = Explorer(rules, program, players, prefer, seed)
     ex.paths.dice_classes = lambda count: [(t, 6.0**-count) for t in itertools.product(range(1, 7), repeat=count)]

@@ -16,6 +16,8 @@ bytecode: it is exact on any Python.
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -53,12 +55,28 @@ class PolicyAgent(Agent):
     def __init__(self, prefer: Sequence[str], cash: int, reserve: int = RESERVE_CAP):
         self.prefer = tuple(prefer)
         self.limit = cash - reserve
+        # the picks made, by the choice's option names (their id; the names kept to check) and the options
+        # offered: the same offer comes back in thousands of runs of the analysis
+        self._picked: dict[tuple, tuple[Sequence[str], int]] = {}
 
     def choose(self, game, request):
         return self.pick(request.legal, request.site.names)
 
     def pick(self, legal: Sequence[tuple], names: Sequence[str]) -> int:
         """Return the index, in `legal`, of the option the token takes (`names`: the choice's option names)."""
+        try:
+            key: tuple | None = (id(names), tuple(legal))
+            known = self._picked.get(key)  # type: ignore[arg-type]
+        except TypeError:  # (an option with a value that cannot be hashed: not kept)
+            key = known = None
+        if known is not None and known[0] is names:
+            return known[1]
+        answer = self._pick(legal, names)
+        if key is not None:
+            self._picked[key] = (names, answer)
+        return answer
+
+    def _pick(self, legal: Sequence[tuple], names: Sequence[str]) -> int:
         if self.prefer:
             offered = [names[entry[0]] for entry in legal]
             for name in self.prefer:
@@ -266,7 +284,7 @@ class Economy:
         self.seats = list(g.seats)
         self.scalars = (g.turn, g.minted, g.origin, g.triggers_live)
         self.dice = (g.dice, g.dice_total, g.dice_double)
-        self._pairs: tuple | None = None  # (game, [(its list, the saved values)])
+        self._pairs: tuple | None = None  # (game, its lists, the values saved for each, their indices)
 
     def _targets(self, g: Game) -> list[tuple[list, list]]:
         """Return each of the game's lists with the values to put back in it.
@@ -293,15 +311,19 @@ class Economy:
 
     def put(self, g: Game) -> None:
         if self._pairs is None or self._pairs[0] is not g:
-            self._pairs = (g, self._targets(g))
+            pairs = self._targets(g)
+            self._pairs = (g, [target for target, _ in pairs], [saved for _, saved in pairs], range(len(pairs)))
+        _, targets, saveds, indices = self._pairs
         setitem, everything = list.__setitem__, slice(None)
-        for target, saved in self._pairs[1]:
-            # (most lists are as they were: comparing is cheaper than copying; the rules' values are typed, so
-            # equal values are the same values: no 1 where a True was)
-            if target != saved:
-                setitem(target, everything, saved)
-        g.loans[:] = [list(loan) for loan in self.loans]
-        _put(g.seats, self.seats)
+        # (most lists are as they were: comparing is cheaper than copying, and the lists that differ are found
+        # without a Python loop over all of them; the rules' values are typed, so equal values are the same
+        # values: no 1 where a True was)
+        for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
+            setitem(targets[i], everything, saveds[i])
+        if g.loans or self.loans:
+            g.loans[:] = [list(loan) for loan in self.loans]
+        if g.seats != self.seats:
+            _put(g.seats, self.seats)
         g.turn, g.minted, g.origin, g.triggers_live = self.scalars
         g.over, g.end_reason, g.turn_after, g.next_seat = False, "", None, TOKEN
         g.depth = g.shortfalls = 0
@@ -365,9 +387,10 @@ class Explorer:
         agents: list[Agent] = [HeuristicAgent() for _ in range(players)]
         # The long run of a game that goes on: its end conditions are not checked (their reads of the
         # token's variables are not movement).
-        game = _AnalysisGame(
-            attrs.evolve(program, end_conditions=[]), agents, chance=SeededChance(seed), chance_inside=False, keyed=True
-        )
+        analysed = attrs.evolve(program, end_conditions=[])
+        # (the program's own keyed stepped compilation, built once: the stepped code holds no end condition)
+        analysed.keyed_built = program.stepped(keyed=True)
+        game = _AnalysisGame(analysed, agents, chance=SeededChance(seed), chance_inside=False, keyed=True)
         game.setup()
         if game.over or TOKEN not in game.seats:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
@@ -498,7 +521,7 @@ class Explorer:
             return None
         state = (
             tuple(g.pos),
-            tuple(tuple(v) for v in g.pv),
+            tuple(map(tuple, g.pv)),
             tuple(g.gv),
             tuple(
                 _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)

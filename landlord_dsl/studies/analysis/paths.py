@@ -56,6 +56,7 @@ class _Paths:
         self.root: tuple[dict, dict, dict] = ({}, {}, {})  # the summary of the whole turn
         self.asked_at: list[int] = []  # log length when each request of this run was asked
         self.hit = None  # the summary met at the request where this run was cut
+        self._picks: dict[int, list[tuple[int, float]]] = {}  # the outcomes of a draw from a deck of each size
 
     def start(self) -> None:
         self.depth, self.prob = 0, 1.0
@@ -185,7 +186,10 @@ class _Paths:
         return list(range(request.size))  # under uniform draws the order of a deck does not matter
 
     def pick(self, size: int) -> int:
-        return self._answer([(k, 1.0 / size) for k in range(size)])
+        outcomes = self._picks.get(size)
+        if outcomes is None:
+            outcomes = self._picks[size] = [(k, 1.0 / size) for k in range(size)]
+        return self._answer(outcomes)
 
 
 def _dice_classes_for(program: Program):
@@ -217,5 +221,7 @@ def _dice_classes_for(program: Program):
 def _add(summary: tuple[dict, dict, dict], more: tuple[dict, dict, dict], weight: float) -> None:
     """Add `weight` times the summary `more` to `summary`."""
     for part, known in zip(summary, more):
-        for k, v in known.items():
-            part[k] = part.get(k, 0.0) + weight * v
+        if known:
+            get = part.get
+            for k, v in known.items():
+                part[k] = get(k, 0.0) + weight * v
