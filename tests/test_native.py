@@ -10,7 +10,10 @@ here that build skip where Cython or a C compiler is missing.
 from __future__ import annotations
 
 import ast as pyast
+import os
 import pickle
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -172,6 +175,25 @@ def test_a_native_program_is_built_once_and_rebuilt_when_its_rules_change(tmp_pa
     with pytest.raises(ld.LandlordError, match="the native build was required"):
         compile_ruleset(_hint_rules(tmp_path, spent=-2), native="require")  # changed rules: a build
     assert len(built) == 1
+
+
+@needs_a_build
+def test_processes_building_the_same_program_at_once_build_it_once(tmp_path, cache):
+    """Three processes compile the same rules natively at once: each runs it natively, and the cache holds
+    one extension and no half-built folder."""
+    _hint_rules(tmp_path, spent=-3)
+    script = (
+        "import sys, landlord_dsl as ld; from landlord_dsl.compiling.compiler import compile_ruleset; "
+        "print(compile_ruleset(ld.load_edition(sys.argv[1]), native='require').native)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(ld.__file__).parent.parent)}
+    runs = [
+        subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "hint.lg")], env=env, stdout=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    assert [run.communicate(timeout=900)[0].decode().strip() for run in runs] == ["True"] * 3
+    assert len(list(cache.glob("*.so"))) == 1
+    assert not [p for p in cache.iterdir() if p.is_dir()]
 
 
 @needs_a_build
