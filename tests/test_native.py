@@ -223,6 +223,20 @@ def test_a_pickled_native_program_is_remade_natively(built):
 
 
 @needs_a_build
+def test_a_stepped_state_of_a_native_program_plays_as_one_of_the_pure_program(built):
+    """A State (docs/state.md) runs the stepped twin, pure Python generators over the native program's
+    namespace: the same requests and the same game as the pure program's."""
+    rules = _hint_rules(built, spent=-1)
+    logs = []
+    for native in ("require", False):
+        state = ld.new_state(compile_ruleset(rules, native=native), players=2, seed=4)
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[-1])
+        logs.append(state.game.log_lines())
+    assert logs[0] == logs[1] and len(logs[0]) > 10
+
+
+@needs_a_build
 def test_the_native_flag_plays_the_same_simulation(built, capsys):
     path = built / "hint.lg"
     path.write_text(HINT.replace("spent = 0", "spent = -1"))
