@@ -254,3 +254,13 @@ def test_the_native_flag_warns_in_one_line_where_it_cannot_build(tmp_path, cache
     assert main(["play", str(path), "--seed", "1", "--native"]) == 0
     err = capsys.readouterr().err
     assert err == "landlord-dsl: warning: native build unavailable, playing in pure Python: x\n"
+
+
+def test_a_listing_to_read_is_not_built_natively_unless_asked_by_name(tmp_path, cache, monkeypatch):
+    """`show --python` compiles a readable program: LANDLORD_NATIVE does not make it build one."""
+    monkeypatch.setenv("LANDLORD_NATIVE", "require")
+    monkeypatch.setattr(native_build, "_versions", lambda: (_ for _ in ()).throw(native_build.NativeUnavailable("x")))
+    rules = _hint_rules(tmp_path, spent=-1)
+    assert not compile_ruleset(rules, readable=True).native
+    with pytest.raises(ld.LandlordError, match="required but cannot be made: x"):
+        compile_ruleset(rules)

@@ -468,11 +468,13 @@ def compile_ruleset(
     hold (`owner_v3` for `v3`), for reading it (`show --python`); the code is otherwise the same.
     `native` (compiling/native.py): True builds the generated code as a C extension (cached), or
     warns and runs it in pure Python when it cannot be built; "require" raises LandlordError then;
-    False runs pure Python; None (the default) takes the LANDLORD_NATIVE environment variable (unset: False).
+    False runs pure Python; None (the default) takes the LANDLORD_NATIVE environment variable (unset: False;
+    with `readable`, False).
     The games are the same whichever runs.
     """
     compiler = Compiler(ruleset, resolve_options(ruleset, options), optimize, readable)
-    compiler.native = native_mode(native)
+    # a listing to read (`show --python`) is never built natively unless asked for by name
+    compiler.native = "off" if readable and native is None else native_mode(native)
     try:
         program, problems = _compiled(compiler)
     except NativeRequired as why:
