@@ -42,7 +42,7 @@ _PLAY = """
 import sys
 sys.path.insert(0, {root!r})
 import landlord_dsl as ld
-program = ld.compile_rules(ld.load_edition({edition!r}))
+program = ld.compile_rules(ld.load_edition({edition!r}), native={native!r})
 ld.new_game(program, players={players}, seed=-1).play()  # warm: what the first game imports is not a game's cost
 for seed in range({games}):
     ld.new_game(program, players={players}, seed=seed).play()
@@ -60,9 +60,10 @@ for seed in range({games}):
 """
 
 
-def instructions(edition: str, games: int, players: int) -> int:
-    """Return the instructions valgrind counts for loading `edition` and playing `games` seeded games."""
-    return counted(_PLAY.format(root=str(ROOT), edition=edition, games=games, players=players))
+def instructions(edition: str, games: int, players: int, native: bool | str = False) -> int:
+    """Return the instructions valgrind counts for loading `edition` and playing `games` seeded games (the
+    rules run natively with `native`: built before, off the count, as the cache holds it)."""
+    return counted(_PLAY.format(root=str(ROOT), edition=edition, games=games, players=players, native=native))
 
 
 def peer_instructions(folder: Path, games: int, players: int, delogged: bool, scratch: Path) -> int:
@@ -101,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--peer", type=Path, help="also count the peer in this folder, per throw (see bench_peer.py)")
+    ap.add_argument(
+        "--native", action="store_true", help="also count the native build's games (docs/engine.md; the native extra)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -110,35 +114,55 @@ def main(argv: list[str] | None = None) -> int:
     total = instructions(args.edition, args.games, args.players)
     per_game = (total - loading) // args.games
     result = {"edition": args.edition, "games": args.games, "players": args.players, "instructions_per_game": per_game}
+    if args.native:
+        sys.path.insert(0, str(ROOT))
+        import landlord_dsl as ld
+
+        ld.compile_rules(ld.load_edition(args.edition), native="require")  # built (or found) before counting
+        loading = instructions(args.edition, 0, args.players, "require")
+        native = (instructions(args.edition, args.games, args.players, "require") - loading) // args.games
+        result |= {"native_instructions_per_game": native, "native_speedup": round(per_game / native, 3)}
     if args.peer is not None:
-        result |= per_throw(args, per_game)
+        result |= per_throw(args, per_game, result.get("native_instructions_per_game"))
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     print(f"{args.edition}: {per_game:,} instructions a game ({args.games} games, {args.players} players)")
+    if args.native:
+        native, speedup = result["native_instructions_per_game"], result["native_speedup"]
+        print(f"  native: {native:,} instructions a game, {speedup}x fewer")
     if args.peer is not None:
         for name, figure in result["instructions_per_throw"].items():
             print(f"  {name}: {figure:,} instructions a throw")
         print(f"  the de-logged peer's instructions a throw over ours: {result['ratio']} (above 1, ours is faster)")
+        if "native_ratio" in result:
+            print(f"  the de-logged peer's instructions a throw over the native build's: {result['native_ratio']}")
     return 0
 
 
-def per_throw(args: argparse.Namespace, per_game: int) -> dict:
-    """Return ours and the peer's (as published, and de-logged) instructions a throw, and the de-logged
-    peer's over ours, throws counted alike (bench_peer.py); the throws are counted outside valgrind."""
+def per_throw(args: argparse.Namespace, per_game: int, native: int | None = None) -> dict:
+    """Return ours (and with `native`, the native build's instructions a game, its) and the peer's (as
+    published, and de-logged) instructions a throw, and the de-logged peer's over ours, throws counted
+    alike (bench_peer.py); the throws are counted outside valgrind."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_peer import Ours
     from peer_copies import load_peer
 
     seeds = range(args.games)
-    figures = {"interpreter": per_game * args.games // Ours(args.edition, args.players).play(seeds)[1]["throws"]}
+    throws = Ours(args.edition, args.players).play(seeds)[1]["throws"]
+    figures = {"interpreter": per_game * args.games // throws}
+    if native is not None:
+        figures["native"] = native * args.games // throws
     with tempfile.TemporaryDirectory() as scratch:
         for name, delogged in (("peer", False), ("peer de-logged", True)):
             throws = load_peer(args.peer, args.players, delogged, Path(scratch) / name).count(seeds)["throws"]
             games = peer_instructions(args.peer, args.games, args.players, delogged, Path(scratch) / name)
             empty = peer_instructions(args.peer, 0, args.players, delogged, Path(scratch) / name)
             figures[name] = (games - empty) // throws
-    return {"instructions_per_throw": figures, "ratio": round(figures["peer de-logged"] / figures["interpreter"], 3)}
+    ratios = {"ratio": round(figures["peer de-logged"] / figures["interpreter"], 3)}
+    if native is not None:
+        ratios["native_ratio"] = round(figures["peer de-logged"] / figures["native"], 3)
+    return {"instructions_per_throw": figures, **ratios}
 
 
 if __name__ == "__main__":

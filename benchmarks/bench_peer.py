@@ -62,9 +62,9 @@ class Ours:
     leave jail); throws by other rules (the first player's, a utility's) are counted as other throws.
     """
 
-    def __init__(self, edition: str, players: int) -> None:
+    def __init__(self, edition: str, players: int, native: bool | str = False) -> None:
         rules = ld.load_edition(edition)
-        self.program, self.players = ld.compile_rules(rules), players
+        self.program, self.players = ld.compile_rules(rules, native=native), players
         turn_rules = {rule.name for rule in rules.model.rules if any(h.event == "turn" for h in rule.handlers)}
         self.turn_throws = {i for i, name in enumerate(self.program.rule_names) if name in turn_rules}
 
@@ -186,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--record", type=Path, help="add this run to a pyperf history file (e.g. benchmarks/history/peer.json)"
     )
+    ap.add_argument(
+        "--native", action="store_true", help="also time the native build (docs/engine.md; needs the native extra)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.peer is None or not (args.peer / "monopoly" / "core" / "game.py").is_file():
@@ -202,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     if same != args.check_games:
         print(f"the de-logged peer played {args.check_games - same} of {args.check_games} games differently")
         return 1
+    if args.native:  # the same games, the rules run as a C extension (built first, off the clock)
+        contestants["native"] = Ours(args.edition, args.players, native="require")
     if ours.program.name == "monopoly-1933-atlantic-city":  # its default options (a variant has a name of its own)
         contestants["hand-written"] = HandWritten(args.players, ours)
     for contestant in contestants.values():  # a first chunk untimed: caches filled, code warm
@@ -216,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
                 best[name] = rate
     reference = best["peer de-logged"]
     paired = [r["interpreter"]["throws_per_s"] / r["peer de-logged"]["throws_per_s"] for r in rounds]
+    native = [r["native"]["throws_per_s"] / r["peer de-logged"]["throws_per_s"] for r in rounds if "native" in r]
     result: dict = {
         "edition": args.edition,
         "games": args.games,
@@ -228,9 +234,13 @@ def main(argv: list[str] | None = None) -> int:
         "throws_ratio_by_round": [round(r, 3) for r in paired],
         "throws_ratio_median": round(statistics.median(paired), 3),
     }
+    if native:
+        result["native_throws_ratio_by_round"] = [round(r, 3) for r in native]
+        result["native_throws_ratio_median"] = round(statistics.median(native), 3)
     if args.jobs:  # the best of `rounds` runs of the same games for each, wall time
         makes = {
             "interpreter": ("ours", args.edition, args.players),
+            **({"native": ("ours", args.edition, args.players, "require")} if args.native else {}),
             "peer de-logged": ("peer", args.peer, args.players, True, scratch),
         }
         cores = {
@@ -266,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name + ' / de-logged':30} throws {r['throws']}, turns {r['player_turns']}, games {r['games']}")
     by_round = ", ".join(f"{r:.3f}" for r in paired)
     print(f"interpreter / de-logged peer, throws/s round by round: {by_round}; median {statistics.median(paired):.3f}")
+    if native:
+        by_round = ", ".join(f"{r:.3f}" for r in native)
+        print(f"native / de-logged peer, throws/s round by round: {by_round}; median {statistics.median(native):.3f}")
     if args.jobs:
         for name, c in result["on_cores"].items():
             print(f"{name} on {args.jobs} cores: {c['throws_per_s']} throws/s ({c['wall_s']} s wall)")

@@ -289,7 +289,7 @@ def format_source(text: str, file: str = "<string>", width: int = 100) -> str:
     return format_with_base(text, file, width)
 
 
-def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Program:
+def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None, native: bool | str | None = None) -> Program:
     """Return the compiled Program of a RuleSet for the given option values.
 
     Example:
@@ -300,12 +300,16 @@ def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None) -> Prog
 
     :param rules: a checked rule set (from `load_edition` or `load_text`).
     :param options: option values by option name; an option not given takes its default.
+    :param native: True: run the rules as a C extension built with Cython (the `native` extra; built
+        once and cached, docs/engine.md), or in pure Python with a NativeBuildWarning if it cannot be
+        built; "require": raise LandlordError then; False: pure Python; None: the LANDLORD_NATIVE
+        environment variable says (unset: pure Python). The games are the same either way.
     :returns: the Program every game of these rules and options runs.
     :raises UsageError: an option is unknown or its value is not one it allows.
     """
     from .compiling.compiler import compile_ruleset
 
-    return compile_ruleset(rules, options)
+    return compile_ruleset(rules, options, native=native)
 
 
 def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:

@@ -53,3 +53,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(params=["python", "native"])
+def native(request: pytest.FixtureRequest) -> bool | str:
+    """The `native` argument of compile_ruleset for the path a test runs on: False (pure Python), or
+    "require" (the native build, docs/engine.md), skipped where Cython or a C compiler is missing."""
+    if request.param == "python":
+        return False
+    from landlord_dsl.compiling.native import native_unavailable
+
+    reason = native_unavailable()
+    if reason is not None:
+        pytest.skip(f"no native build here: {reason}")
+    return "require"

@@ -31,6 +31,7 @@ from landlord_dsl.checking.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiling.compiler import compile_ruleset
 from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
 from landlord_dsl.core.resources import editions_dir
+from native_paths import skip_native_variant
 from scenario_helpers import engine_function
 
 FILES = sorted(editions_dir().rglob("*.lg"))
@@ -48,9 +49,11 @@ def _log(program: ld.Program, seed: int, random_agents: bool) -> list[str]:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_optimised_and_plain_compilations_play_the_same_games(path: Path):
+def test_optimised_and_plain_compilations_play_the_same_games(path: Path, native, request):
+    """The optimised program, in pure Python and natively, plays the plain translation's games."""
+    skip_native_variant(request, native, path.stem)
     rules = ld.load_edition(path)
-    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    fast, plain = compile_ruleset(rules, native=native), compile_ruleset(rules, optimize=False)
     assert fast.python_source != plain.python_source
     assert "# rule " in fast.python_source  # the source kept for reading names the rules
     for seed, random_agents in [(0, False), (1, False), (2, True)]:

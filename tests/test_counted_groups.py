@@ -22,6 +22,7 @@ import landlord_dsl as ld
 from landlord_dsl.agents import RandomAgent
 from landlord_dsl.compiling.compiler import compile_ruleset
 from landlord_dsl.core.resources import editions_dir
+from native_paths import skip_native_variant
 
 FILES = sorted(editions_dir().rglob("*.lg"))
 
@@ -42,10 +43,11 @@ def _checked_game(program: ld.Program, seed: int, players: int = 4, random_seats
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_every_shipped_file_keeps_its_groups_counted_after_every_event(path):
-    """Every event of seeded games of every shipped file (bots and random seats): the kept counts are the
-    owners counted afresh."""
-    program = ld.compile_rules(ld.load_edition(path))
+def test_every_shipped_file_keeps_its_groups_counted_after_every_event(path, native, request):
+    """Every event of seeded games of every shipped file (bots and random seats), in pure Python and
+    natively: the kept counts are the owners counted afresh."""
+    skip_native_variant(request, native, path.stem)
+    program = ld.compile_rules(ld.load_edition(path), native=native)
     for seed, random_seats in ((0, False), (1, True), (2, False)):
         game = _checked_game(program, seed, random_seats=random_seats)
         game.play()

@@ -23,16 +23,19 @@ import pytest
 
 import landlord_dsl as ld
 from golden_files import UPDATE
+from native_paths import skip_native_variant
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "games"
 SEEDS = range(1, 11)
 PLAYER_COUNTS = (2, 3, 4)
 
 
-def game_hashes(name: str) -> dict[str, str]:
-    """Return {"<players>p-seed<seed>": sha256 of the game's log} for every golden game of `name`."""
+def game_hashes(name: str, native: bool | str = False) -> dict[str, str]:
+    """Return {"<players>p-seed<seed>": sha256 of the game's log} for every golden game of `name` (played
+    natively if `native`: the same games)."""
     rules = ld.load_edition(name)
-    program = ld.compile_rules(rules)
+    program = ld.compile_rules(rules, native=native)
+    assert program.native == bool(native)
     hashes = {}
     low, high = program.players
     for players in PLAYER_COUNTS:
@@ -47,10 +50,11 @@ def game_hashes(name: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("name", ld.shipped_editions())
-def test_games_are_byte_identical_to_golden(name):
+def test_games_are_byte_identical_to_golden(name, native, request):
+    skip_native_variant(request, native, name)
     path = GOLDEN_DIR / f"{name}.json"
-    actual = game_hashes(name)
-    if UPDATE:
+    actual = game_hashes(name, native)
+    if UPDATE and not native:
         path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     assert path.exists(), f"no golden file for {name}: run with LANDLORD_UPDATE_GOLDEN=1"
     expected = json.loads(path.read_text(encoding="utf-8"))

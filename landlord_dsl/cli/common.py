@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import UsageError
@@ -35,6 +38,48 @@ def set_argument(p: argparse.ArgumentParser) -> None:
         metavar="CONST=VALUE",
         help="set a constant of the rules (repeatable), as a variant restating it would",
     )
+
+
+def native_argument(p: argparse.ArgumentParser) -> None:
+    """Add `--native`: run the rules as a C extension (compiling/native.py) in this command's games."""
+    p.add_argument(
+        "--native",
+        action="store_true",
+        help="run the rules natively, as a C extension built once with Cython and cached (the native extra); "
+        "the same games; pure Python, with a warning, where it cannot be built",
+    )
+
+
+@contextlib.contextmanager
+def native_default(args: argparse.Namespace) -> Iterator[None]:
+    """Within the block, with `--native`, compile rules natively where the caller does not say (the
+    LANDLORD_NATIVE environment variable, which the command's worker processes inherit too), and show a
+    native build's warning as one line on stderr."""
+    if not getattr(args, "native", False):
+        yield
+        return
+    from ..compiling.native import NATIVE_ENV, NativeBuildWarning
+
+    saved = os.environ.get(NATIVE_ENV)
+    if saved != "require":
+        os.environ[NATIVE_ENV] = "1"
+    shown = warnings.showwarning
+
+    def show(message: Any, category: type[Warning], *rest: Any, **named: Any) -> None:
+        if issubclass(category, NativeBuildWarning):
+            sys.stderr.write(f"landlord-dsl: warning: {message}\n")
+        else:
+            shown(message, category, *rest, **named)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            yield
+    finally:
+        if saved is None:
+            os.environ.pop(NATIVE_ENV, None)
+        else:
+            os.environ[NATIVE_ENV] = saved
 
 
 def load_rules(target: str, sets: Sequence[str] = ()) -> RuleSet:

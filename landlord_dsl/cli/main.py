@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, TextIO
 
 from ..core.errors import LandlordError
 from ..core.version import __version__
-from .common import at_least, set_argument
+from .common import at_least, native_argument, native_default, set_argument
 from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
 from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
 from .serve import cmd_serve, serve_arguments
@@ -114,6 +114,7 @@ def _fmt_arguments(p: argparse.ArgumentParser) -> None:
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
+    native_argument(p)
     _seats_option(p, "human,bot,bot")
     p.add_argument("--names", metavar="NAME,...", help="the seats' names, in seat order (default: Player 1, ...)")
     p.add_argument("--turn-limit", type=at_least(1), help="stop after this many turns")
@@ -124,6 +125,7 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
 
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     _game_options(p)
+    native_argument(p)
     p.add_argument("--games", type=at_least(1), default=100, help="number of games (default 100)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
@@ -160,6 +162,7 @@ def _sweep_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--players", metavar="N1,N2,...", help="player counts to try (default 4, or the nearest allowed)")
     set_argument(p)
+    native_argument(p)
     p.add_argument("--games", type=at_least(1), default=100, help="games per cell (default 100)")
     p.add_argument("--seed", type=int, default=0, help="first seed, the same in every cell (default 0)")
     p.add_argument(
@@ -201,6 +204,7 @@ def _tournament_arguments(p: argparse.ArgumentParser) -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set an edition option (repeatable)"
     )
     set_argument(p)
+    native_argument(p)
     p.add_argument("--turn-limit", type=at_least(1), help="stop each game after this many turns")
     p.add_argument(
         "--out",
@@ -470,7 +474,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO)
         parser.print_help(out)
         return 2
     try:
-        return args.func(args, out)
+        with native_default(args):
+            return args.func(args, out)
     except LandlordError as err:  # its class says the exit status (errors.py, docs/cli.md)
         sys.stderr.write(err.render() + "\n")
         return err.exit_status

@@ -21,6 +21,7 @@ helpers generated code calls); options (option values) belongs to loading.
 
 from __future__ import annotations
 
+import ast as pyast
 import collections
 import contextlib
 import functools
@@ -41,6 +42,16 @@ from ..program.compiled import DiceSet, Program, is_reconstruction
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
 from .generated_names import GAME, Prefix
+from .native import (
+    NativeMode,
+    NativeRequired,
+    NativeUnavailable,
+    native_functions,
+    native_line_table,
+    native_mode,
+    required_but_unavailable,
+    warn_unavailable,
+)
 from .pyast_pass import read_game_lists_once
 from .stepped_pass import build_stepped
 
@@ -53,6 +64,8 @@ class Compiler(StatementCompiler):
 
     # True to build the keyed stepped compilation (Program.stepped(keyed=True)) with the driven one
     build_keyed = False
+    native: NativeMode = "off"  # whether to build the generated code natively (compile_ruleset's `native`)
+    built_natively = False
 
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
@@ -144,7 +157,8 @@ class Compiler(StatementCompiler):
             return None
         tree = read_game_lists_once(source) if self.optimize else None
         filename = _registered(self.rs.name, source)
-        exec(compile(tree or source, filename, "exec"), self.ns)  # generated from the checked AST only
+        if not self._natively(tree or source, filename):
+            exec(compile(tree or source, filename, "exec"), self.ns)  # generated from the checked AST only
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
             cards.texts[index] = self.fixed_text(card, card.text)
         program = self._program(source, filename, cards, entries)
@@ -154,6 +168,24 @@ class Compiler(StatementCompiler):
                 program, source, self.ns, filename, self.optimize, keyed=True, parsed=tree
             )
         return program
+
+    def _natively(self, code: pyast.Module | str, filename: str) -> bool:
+        """Put the native build's functions into the namespace and return True, if `native` asks for them and
+        they can be had (else warn, or raise LandlordError if they are required, and return False)."""
+        if self.native == "off":
+            return False
+        tree = code if isinstance(code, pyast.Module) else pyast.parse(code)
+        try:
+            made, pyx, origin = native_functions(tree, filename, self.ns)
+        except NativeUnavailable as why:
+            if self.native == "require":
+                raise NativeRequired(str(why)) from None
+            warn_unavailable(str(why), stacklevel=5)
+            return False
+        self.ns.update(made)
+        self.line_table[:] = native_line_table(tuple(self.line_table), origin, pyx.count("\n"))
+        self.built_natively = True
+        return True
 
     def _title_deeds(self) -> _Cards:
         """Return the cards with the title deeds alone, first, one for each titled space in board order (and
@@ -314,6 +346,7 @@ class Compiler(StatementCompiler):
             score=ns[entries.score] if entries.score else None,
             python_source=source,
             line_table=tuple(self.line_table),
+            native=self.built_natively,
             card_reconstructed=cards.reconstructed,
             card_share=cards.share,
             space_fields={name: list(self._column(name)) for name in self.m.space_fields},
@@ -341,6 +374,7 @@ class Compiler(StatementCompiler):
                 tuple(self.options.items()),
                 self.optimize,
                 rs.rules_hash,
+                *(("on",) if self.built_natively else ()),
             ),
             stepper=functools.partial(
                 build_stepped, source=source, namespace=ns, filename=filename, optimize=self.optimize
@@ -432,6 +466,7 @@ def compile_ruleset(
     optimize: bool = True,
     readable: bool = False,
     keyed: bool = False,
+    native: bool | str | None = None,
 ) -> Program:
     """Compile a checked RuleSet with the given option values into a Program; raise RuleCheckError with
     every problem of what is fixed before a game (`fixed_value_problems`) if there are any.
@@ -442,10 +477,20 @@ def compile_ruleset(
     hold (`owner_v3` for `v3`), for reading it (`show --python`); the code is otherwise the same.
     `keyed=True` also builds the keyed stepped compilation (`Program.stepped(keyed=True)`, the exact
     analysis's) from the syntax tree the driven one ran, instead of parsing the source again.
+    `native` (compiling/native.py): True builds the generated code as a C extension (cached), or
+    warns and runs it in pure Python when it cannot be built; "require" raises LandlordError then;
+    False runs pure Python; None (the default) takes the LANDLORD_NATIVE environment variable (unset: False;
+    with `readable`, False).
+    The games are the same whichever runs.
     """
     compiler = Compiler(ruleset, resolve_options(ruleset, options), optimize, readable)
     compiler.build_keyed = keyed
-    program, problems = _compiled(compiler)
+    # a listing to read (`show --python`) is never built natively unless asked for by name
+    compiler.native = "off" if readable and native is None else native_mode(native)
+    try:
+        program, problems = _compiled(compiler)
+    except NativeRequired as why:
+        raise required_but_unavailable(str(why)) from None
     if problems:
         raise RuleCheckError(problems)
     assert program is not None
@@ -481,7 +526,11 @@ def _compiled(compiler: Compiler, build: bool = True) -> tuple[Program | None, l
 
 
 def remade(
-    files: tuple[tuple[str, str], ...], options: tuple[tuple[str, Any], ...], optimize: bool, rules_hash: str
+    files: tuple[tuple[str, str], ...],
+    options: tuple[tuple[str, Any], ...],
+    optimize: bool,
+    rules_hash: str,
+    native: str = "off",
 ) -> Program:
     """Return the Program of rules given as their files' (name, text), the base edition first, compiled
     with the option values `options` (how a pickled Program is unpickled: Program.remake); raise
@@ -492,18 +541,22 @@ def remade(
     try:
         hash(options)
     except TypeError:  # (an option value that is not hashable: compiled every time)
-        return _remade.__wrapped__(files, options, optimize, rules_hash)
-    return _remade(files, options, optimize, rules_hash)
+        return _remade.__wrapped__(files, options, optimize, rules_hash, native)
+    return _remade(files, options, optimize, rules_hash, native)
 
 
 @functools.lru_cache(maxsize=8)
 def _remade(
-    files: tuple[tuple[str, str], ...], options: tuple[tuple[str, Any], ...], optimize: bool, rules_hash: str
+    files: tuple[tuple[str, str], ...],
+    options: tuple[tuple[str, Any], ...],
+    optimize: bool,
+    rules_hash: str,
+    native: str = "off",
 ) -> Program:
     ruleset = load_modules([parse(text, name) for name, text in files])
     if ruleset.rules_hash != rules_hash:
         raise LandlordError(f"the pickled rules {ruleset.name} do not load as they did (their hash differs)")
-    return compile_ruleset(ruleset, dict(options), optimize)
+    return compile_ruleset(ruleset, dict(options), optimize, native=native == "on")
 
 
 def compile_counted(

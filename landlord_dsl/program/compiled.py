@@ -92,8 +92,11 @@ class Program:
     python_source: str = ""
     # for each line of python_source (line n at n - 1): the index of the rule whose handler it runs
     # in (None outside handlers) and the span of the .lg code it translates (None if none), for
-    # locating a Python error inside the compiled rules (Game.play)
+    # locating a Python error inside the compiled rules (Game.play); a native program's goes on past
+    # python_source's last line, to the lines its native build moved there (compiling/native.py)
     line_table: tuple[tuple[int | None, ast.Span | None], ...] = ()
+    # True when the functions above are the native build's (a C extension, compiling/native.py)
+    native: bool = False
     # per card: True when it, or its deck, is tagged `reconstruction` (narration and `show` say so)
     card_reconstructed: list[bool] = attrs.field(factory=list)
     # per card: the space a `share of` card is a share of, else None (the built-ins `shares`, `shareholders`)
