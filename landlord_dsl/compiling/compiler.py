@@ -321,6 +321,7 @@ class Compiler(StatementCompiler):
             reads_dice_faces=self.reads_dice_faces,
             counted_groups=tuple(self.counted_groups),
             counted_fields=tuple(numbers for _, numbers in self.counted_fields.values()),
+            complete_fields=tuple(self.complete_fields),
             counted_of=tuple(
                 tuple(k for k, group in enumerate(self.counted_groups) if space in group)
                 for space in range(len(spaces))

@@ -124,6 +124,9 @@ class Program:
     counted_fields: tuple[tuple[int | None, ...], ...] = ()
     # by space: the numbers of the counted groups it is in (what a title changing hands changes)
     counted_of: tuple[tuple[int, ...], ...] = ()
+    # the counted fields (numbers in counted_fields) under which a game keeps, for each seat, its titles whose
+    # group it owns whole, for the loops over a player's titles whose guard asks that (`owns_all(p, s.color)`)
+    complete_fields: tuple[int, ...] = ()
 
     # the checked rules it was compiled from (a checking.loader.RuleSet: typed loosely, for the program stage
     # sits below checking), for what reads declarations beside the compiled tables (a game's board drawn)
