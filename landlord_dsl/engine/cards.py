@@ -122,8 +122,8 @@ class Cards:
                     break
             if not changed:
                 for field in prog.complete_fields:
-                    k = fields[field][space]
-                    if k is not None and gcount[k][q] == len(groups[k]):
+                    group = fields[field][space]
+                    if group is not None and gcount[group][q] == len(groups[group]):
                         changed = True
                         break
             if changed:
