@@ -71,8 +71,18 @@ class Cards:
                     if not counts[seat]:
                         counts[-2] += 1
                     counts[seat] += 1
-            if prog.complete_fields:
-                self._whole_groups_changed(space, previous, seat)
+            if prog.complete_fields:  # (only these two seats' complete titles can change; the counts are new)
+                gcount = self.gcount
+                if previous is not None:
+                    for k, size, member in prog.complete_of[space]:
+                        if gcount[k][previous] + member == size:  # it owned k whole, or the space left k's
+                            self.complete_titles(previous)
+                            break
+                if seat is not None:
+                    for k, size, _ in prog.complete_of[space]:
+                        if gcount[k][seat] == size:  # it owns k whole now, or the space joined k's
+                            self.complete_titles(seat)
+                            break
         if previous is None and seat is not None:
             home = self.decks.get(prog.card_deck[card])  # where it is most often: its own deck
             if home is not None and card in home:
@@ -103,31 +113,6 @@ class Cards:
         self.gfull = [[[] for _ in range(n)] for _ in self.prog.complete_fields]
         for seat in range(n):
             self.complete_titles(seat)
-
-    def _whole_groups_changed(self, space: int, previous: int | None, seat: int | None) -> None:
-        """Work out again the complete titles (`gfull`) of the seat that gave up `space` and of the one that took
-        it, where they changed: only these two seats' titles and counts changed, and a seat's complete titles
-        change only if it came to own, or no longer owns, a group whole that the space is in, or if the space,
-        while the group it has under a complete field is owned by that seat whole, joined or left its titles
-        (the counts are already those after the change)."""
-        prog, gcount = self.prog, self.gcount
-        groups, fields = prog.counted_groups, prog.counted_fields
-        for q, had in ((previous, 1), (seat, 0)):  # (the seat that gave it up owned one more of each group)
-            if q is None:
-                continue
-            changed = False
-            for k in prog.counted_of[space]:
-                if gcount[k][q] + had == len(groups[k]):
-                    changed = True
-                    break
-            if not changed:
-                for field in prog.complete_fields:
-                    group = fields[field][space]
-                    if group is not None and gcount[group][q] == len(groups[group]):
-                        changed = True
-                        break
-            if changed:
-                self.complete_titles(q)
 
     def complete_titles(self, seat: int) -> None:
         """Work out again, for each complete field (Program.complete_fields), the seat's titles whose group
