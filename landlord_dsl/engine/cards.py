@@ -111,8 +111,9 @@ class Cards:
             gcount.append(counts)
         self.gcount_at = [[None if k is None else gcount[k] for k in column] for column in self.prog.counted_fields]
         self.gfull = [[[] for _ in range(n)] for _ in self.prog.complete_fields]
-        for seat in range(n):
-            self.complete_titles(seat)
+        if self.gfull:
+            for seat in range(n):
+                self.complete_titles(seat)
 
     def complete_titles(self, seat: int) -> None:
         """Work out again, for each complete field (Program.complete_fields), the seat's titles whose group
