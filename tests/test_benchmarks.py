@@ -189,6 +189,22 @@ def test_the_instruction_count_is_read_from_what_callgrind_prints():
         _load("bench_instructions").collected("valgrind: command not found")
 
 
+def test_the_bytecode_count_is_the_same_in_every_run():
+    """bench_opcodes.py counts what no load or memory layout moves: two runs (two processes, so two layouts)
+    give the same count, and a game of 1904 executes some hundreds of thousands of bytecodes."""
+    command = [sys.executable, str(BENCH_DIR / "bench_opcodes.py"), "--edition", "landlords-game-1904"]
+    runs = [
+        json.loads(
+            subprocess.run(
+                [*command, "--games", "2", "--json"], capture_output=True, text=True, timeout=300, check=True
+            ).stdout
+        )
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1] and runs[0]["edition"] == "landlords-game-1904"
+    assert 50_000 < runs[0]["opcodes_per_game"] < 5_000_000
+
+
 def test_the_peer_comparisons_two_cores_count_what_one_core_plays():
     """bench_peer's `--jobs`: ours played in worker processes, counted as the same games on one core."""
     import bench_peer  # by its own name (on the path above): its workers' tasks are pickled by name

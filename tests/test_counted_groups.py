@@ -3,10 +3,13 @@
 Where the compiler can fix a group (a named group, or `s.color` where every
 possible `s` has one), `count_owned`, `owns_all`, `len(owners(...))` and
 `all(x in G: x.owner != none)` read counts the game keeps up to date as titles
-change hands, instead of fetching the group's owners. These tests compare the
-kept counts with a count made afresh after every event, on every shipped file
-and on generated rule files, through forks, saves and pickles, and compare the
-games with those of the plain translation, which counts nothing.
+change hands, instead of fetching the group's owners; and an option's loop over
+a player's titles whose guard holds only where he owns the title's group whole
+(`owns_all(player, s.color)` among its tests) goes through the titles of such
+groups, which the game keeps too (Program.complete_fields, `gfull`). These tests
+compare what is kept with what is worked out afresh after every event, on every
+shipped file and on generated rule files, through forks, saves and pickles, and
+compare the games with those of the plain translation, which keeps nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import landlord_dsl as ld
-from landlord_dsl.agents import RandomAgent
+from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.compiling.compiler import compile_ruleset
 from landlord_dsl.core.resources import editions_dir
 from native_paths import skip_native_variant
@@ -27,9 +30,17 @@ from native_paths import skip_native_variant
 FILES = sorted(editions_dir().rglob("*.lg"))
 
 
-def _checked_game(program: ld.Program, seed: int, players: int = 4, random_seats: bool = False) -> ld.Game:
+def _seats(seed: int, players: int, mixed: bool) -> list:
+    """Return random seats, or (`mixed`) random seats and heuristic bots in turn (whose choices the generated
+    code works out in its own loops)."""
+    return [HeuristicAgent() if mixed and i % 2 else RandomAgent(seed + i) for i in range(players)]
+
+
+def _checked_game(
+    program: ld.Program, seed: int, players: int = 4, random_seats: bool = False, mixed: bool = False
+) -> ld.Game:
     """Return a game of `program` whose kept counts are compared with fresh ones at every event it logs."""
-    agents = [RandomAgent(seed + i) for i in range(players)] if random_seats else None
+    agents = _seats(seed, players, mixed) if random_seats else None
     game = ld.new_game(program, players=players, seed=seed, agents=agents)
     wrong: list[str] = []
 
@@ -70,6 +81,23 @@ def test_the_1933_edition_counts_its_colour_groups_railroads_and_utilities():
             len(set(owners) - {None}),
             owners.count(None),
         ]
+
+
+def test_the_1933_building_offer_goes_through_the_titles_of_complete_colour_groups():
+    """monopoly-1933's building option (`can_build(player, s)`, which asks `owns_all(p, s.color)`) loops over the
+    titles of the colour groups the player owns whole, which the game keeps; a game that builds has them
+    right (seed 3 builds houses)."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    assert program.complete_fields == (0,)
+    assert "for v0 in g.gfull[0][_player" in program.python_source
+    game = _checked_game(program, 3)
+    game.play()
+    assert game.wrong == [] and any(game.sv[0])  # type: ignore[attr-defined]
+    groups, column = program.counted_groups, program.counted_fields[0]
+    for seat in range(4):
+        grouped = [s for s in game.titles[seat] if column[s] is not None]
+        assert game.gfull[0][seat] == [s for s in grouped if {game.owner[o] for o in groups[column[s]]} == {seat}]
+    assert any(game.gfull[0])
 
 
 def test_forks_saves_and_pickled_states_count_their_own_groups():
@@ -152,6 +180,7 @@ def ownership_files(draw) -> str:
             max_size=4,
         )
     )
+    improve = draw(st.sampled_from(sorted(IMPROVE_GUARDS)))
     return f"""edition "counted" {{ players 2 to 4 turn limit 60 }}
 account bank "Bank" unlimited
 kind start "Start" {{ }}
@@ -203,8 +232,36 @@ rule dealing "Take over or give back a title" {{
         }}
     }}
 }}
+rule improving "Improve lots of a whole colour, or give one back" {{
+    on turn {{
+        offer "Improve?" {{
+            option improve "Improve {{s}}" for s in player.titles when {improve} cost 1 value 3 {{
+                pay 1 from player to bank
+            }}
+            option drop "Give back {{s}}" for s in player.titles when s.price > 14 value -1 {{
+                return s.title to deeds
+            }}
+        }}
+    }}
+}}
+function can_improve(p: player, s: space) = s in lot and s.price >= 11 and owns_all(p, s.color)
 score player.cash + 100 * count(s in player.titles: s in lot and owns_all(player, s.color))
 """
+
+
+# Guards of the generated files' improving option, with whether its loop may go through the titles of the
+# groups the player owns whole (what the tests before `owns_all` need of a space cannot fail; it is not
+# negated or one side of an `or`; it is asked of the player whose titles are looped over)
+IMPROVE_GUARDS = {
+    "player.cash >= 1 and s in lot and owns_all(player, s.color)": True,
+    "s in lot and s.price > 12 and owns_all(player, s.color) and player.cash >= s.price": True,
+    "player.cash >= 5 and can_improve(player, s)": True,
+    "s in lot and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": False,
+    "s in lot and not owns_all(player, s.color) and player.cash >= 1": False,
+    "s in lot and 100 / (player.cash + 1) < 200 and owns_all(player, s.color) and player.cash >= 1": False,
+    "s in lot and s.owner != none and owns_all(s.owner, s.color) and player.cash >= 1": False,
+    "player.cash >= 1 and s in lot and count_owned(player, s.color) == len(s.color)": False,
+}
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -217,10 +274,13 @@ def test_generated_rule_files_keep_their_groups_counted(tmp_path_factory, text, 
     path.write_text(text)
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
-    assert fast.counted_groups and plain.counted_groups == ()
-    game = _checked_game(fast, seed, players, random_seats=True)
-    game.play()
-    assert game.wrong == []  # type: ignore[attr-defined]
-    other = ld.new_game(plain, players=players, seed=seed, agents=[RandomAgent(seed + i) for i in range(players)])
-    other.play()
-    assert game.log == other.log
+    assert fast.counted_groups and plain.counted_groups == () and plain.complete_fields == ()
+    guard = next(guard for guard in IMPROVE_GUARDS if f"when {guard} cost" in text)
+    assert bool(fast.complete_fields) == IMPROVE_GUARDS[guard] == ("in g.gfull[" in fast.python_source)
+    for mixed in (False, True):
+        game = _checked_game(fast, seed, players, random_seats=True, mixed=mixed)
+        game.play()
+        assert game.wrong == []  # type: ignore[attr-defined]
+        other = ld.new_game(plain, players=players, seed=seed, agents=_seats(seed, players, mixed))
+        other.play()
+        assert game.log == other.log and game.decisions == other.decisions

@@ -175,6 +175,10 @@ class Builtin:
     # spaces nobody owns; engine Cards.count_groups): code that cannot fail and reads no space's owner
     inline_over_counts: str | None = None
     len_over_counts: str | None = None
+    # whether that code over counts (`inline_over_counts`), where true, says that the player (`{0}`) owns every
+    # space of the group: a loop over the player's titles whose guard requires it goes through only the titles
+    # of groups the player owns whole, which the game keeps (engine Cards.count_groups, `gfull`)
+    owns_whole_group: bool = False
     # What the compiler may assume of `inline` (or `inline_over_group`) code beyond its arguments' code
     # (compiling/codegen.py, Compiled; tests/test_compiler.py checks each against the code):
     # it cannot fail where its arguments cannot (it divides nothing and calls only `len`, an owner getter or
@@ -248,6 +252,7 @@ BUILTINS: dict[str, Builtin] = {
         _owns_all,
         inline_over_group="({owners}.count({0}) == {n})",
         inline_over_counts="({counts}[{0}] == {n})",
+        owns_whole_group=True,
         inline_never_fails=True,
     ),
     "owners": Builtin(

@@ -66,6 +66,10 @@ class Compiled(NamedTuple):
     # its code is constants, the names in `reads`, and operators alone: no call, subscript, attribute,
     # and no other name (a value the compiler bound, say)
     plain: bool = False
+    # what its being true implies of the counted groups (ExpressionCompiler.counted_group): for each
+    # (counted field f, code of a player p, code of a space s), p owns every space of s's group under f
+    # (`owns_all(p, s.color)`, or an `and` with it); combined only by `and`
+    requires: frozenset[tuple[int, str, str]] = frozenset()
 
     @property
     def fixed(self) -> bool:
@@ -200,6 +204,9 @@ class CodeGenerator:
         # and by group-valued field so read: its number and, by space, the number of the space's group
         self.counted_groups: dict[tuple[int, ...], int] = {}
         self.counted_fields: dict[str, tuple[int, tuple[int | None, ...]]] = {}
+        # the counted fields (by number) under which the game keeps each seat's titles in groups it owns
+        # whole (Program.complete_fields), numbered in the order met
+        self.complete_fields: dict[int, int] = {}
         self.ns: dict[str, Any] = dict(RUNTIME)
         self.ns.update({f"{Prefix.BUILTIN}{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         if counters is not None:

@@ -337,13 +337,18 @@ class ExpressionCompiler(CodeGenerator):
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1], counted=True)
                 if fixed is not None:
                     counts, size, group = fixed
-                    return made(
+                    code = made(
                         builtin.inline_over_counts.format(*args[:-1], counts=counts, n=size),
                         *parts[:-1],
                         *group,
                         game=True,  # the counts (which cannot fail: an index below the players, -1 or -2)
                         plain=False,
                     )
+                    field = e.args[-1]
+                    if builtin.owns_whole_group and group and isinstance(field, ast.Field):  # a field's group
+                        owned = (self.counted_fields[field.name][0], args[0], group[0].code)
+                        code = code._replace(requires=frozenset((owned,)))
+                    return code
             if builtin.inline_over_group is not None and self.optimize:
                 fixed = self._fixed_group_owners(e.args[-1], parts[-1])
                 if fixed is not None:
@@ -507,7 +512,10 @@ class ExpressionCompiler(CodeGenerator):
                 if bv:
                     return left
                 return self._const(False) if left.never_fails else made(f"({a} and False)", left)
-            return made(f"({a} and {b})", left, right)
+            both = made(f"({a} and {b})", left, right)
+            if left.requires or right.requires:  # (true only where both are)
+                return both._replace(requires=left.requires | right.requires)
+            return both
         if op == "or":
             if left.fixed:
                 return self._const(True) if av else right

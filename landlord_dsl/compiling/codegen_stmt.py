@@ -41,6 +41,9 @@ class _Option(NamedTuple):
     holds_when: tuple[str, str | None] | None  # where the guard's first test holds for every entry: (when, the rest)
     guard_fails: bool  # whether working out its guard's tests (`invariant` and `guard`) can fail
     guard_loops: bool  # whether they can start a loop (Compiled.loops)
+    # code for the titles its `for` goes through instead of the player's titles, where its guard holds only on
+    # titles of groups he owns whole: those the game keeps (`g.gfull`; None: the titles themselves)
+    complete: str | None
 
 
 _Emit = Callable[[Code, _Option], None]  # writes an option's code (StatementCompiler._legal)
@@ -377,9 +380,26 @@ class StatementCompiler(ExpressionCompiler):
                     holds_when if o.binding is not None else None,
                     any(test.can_fail for test in tests),
                     any(test.loops for test in tests),
+                    self._complete_titles(var, titles_of, tests),
                 )
             )
         return options
+
+    def _complete_titles(self, var: str, titles_of: tuple[str, str] | None, tests: list[Compiled]) -> str | None:
+        """Return code for the titles of the groups a player owns whole, which the game keeps (Cards.count_groups),
+        for an option's loop over that player's titles (`titles_of`: the loop's local and the player's code) whose
+        guard's `tests` hold only on such titles (Compiled.requires) and cannot fail; else None.
+
+        Skipping the other titles then skips only entries whose guard is false, which the options' loops
+        neither count nor record: the same legal entries in the same order (the titles' board order).
+        """
+        if titles_of is None or any(test.can_fail for test in tests):
+            return None
+        for field, player, space in sorted(set().union(*(test.requires for test in tests))):
+            if space == var and player == titles_of[1]:
+                kept = self.complete_fields.setdefault(field, len(self.complete_fields))
+                return f"g.gfull[{kept}][{player}]"
+        return None
 
     def _unless(self, value: ast.Expr | None) -> tuple[str, Compiled, int] | None:
         """Return (code of C, X compiled, Y) for a hint `if C then X else Y` whose Y the options fix to a whole
@@ -588,7 +608,10 @@ class StatementCompiler(ExpressionCompiler):
                 if binding is not None:
                     inner = (o.guard, o.cost, o.value)
                     light = not (option.guard_loops or option.cost.loops or option.value.loops)
-                    coll = self.counted_loop(out, binding[1], self.iterable(binding[1]), inner, o.span, light)
+                    titles = self.iterable(binding[1])
+                    coll = self.counted_loop(out, binding[1], titles, inner, o.span, light)
+                    if option.complete is not None and coll == titles:  # (a loop counted goes through them all)
+                        coll = option.complete
                     if hoisted:
                         out.line(f"if {option.invariant}:")
                 with out.indented() if hoisted else contextlib.nullcontext():

@@ -288,6 +288,23 @@ class Compiler(StatementCompiler):
         }
         return _EntryPoints(event_names, land_names, pass_names, trigger_names, end_names, score_name, enabled_names)
 
+    def _complete_of(self, spaces: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """Return, by space, what decides whether a title of it changing hands changes the complete titles of
+        the seats concerned (Program.complete_of): (group, its size, 1 if the space is in it else 0) for each
+        group of a complete field that the space is in, and the group the space has under a complete field."""
+        numbers = list(self.counted_groups)
+        fields = [numbers_by_space for _, numbers_by_space in self.counted_fields.values()]
+        whole = {k for field in self.complete_fields for k in fields[field] if k is not None}
+        by_space = []
+        for space in range(spaces):
+            decides = {k: 1 for k in sorted(whole) if space in numbers[k]}
+            for field in self.complete_fields:
+                own = fields[field][space]
+                if own is not None:
+                    decides.setdefault(own, 0)
+            by_space.append(tuple((k, len(numbers[k]), member) for k, member in decides.items()))
+        return tuple(by_space) if self.complete_fields else ()
+
     def _program(self, source: str, filename: str, cards: _Cards, entries: _EntryPoints) -> Program:
         """Return the Program of the generated source, once run into the namespace under `filename` (which its
         stepped twin runs under too)."""
@@ -363,10 +380,12 @@ class Compiler(StatementCompiler):
             reads_dice_faces=self.reads_dice_faces,
             counted_groups=tuple(self.counted_groups),
             counted_fields=tuple(numbers for _, numbers in self.counted_fields.values()),
+            complete_fields=tuple(self.complete_fields),
             counted_of=tuple(
                 tuple(k for k, group in enumerate(self.counted_groups) if space in group)
                 for space in range(len(spaces))
             ),
+            complete_of=self._complete_of(len(spaces)),
             rules=rs,
             remake=functools.partial(
                 remade,

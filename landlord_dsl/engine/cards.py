@@ -28,6 +28,7 @@ class Cards:
         n: int
         gcount: list[list[int]]
         gcount_at: list[list[list[int] | None]]
+        gfull: list[list[list[int]]]
         titles: list[list[int]]
         decks: dict[str, list[int]]
         seats: list[int]
@@ -70,6 +71,18 @@ class Cards:
                     if not counts[seat]:
                         counts[-2] += 1
                     counts[seat] += 1
+            if prog.complete_fields:  # (only these two seats' complete titles can change; the counts are new)
+                gcount = self.gcount
+                if previous is not None:
+                    for k, size, member in prog.complete_of[space]:
+                        if gcount[k][previous] + member == size:  # it owned k whole, or the space left k's
+                            self.complete_titles(previous)
+                            break
+                if seat is not None:
+                    for k, size, _ in prog.complete_of[space]:
+                        if gcount[k][seat] == size:  # it owns k whole now, or the space joined k's
+                            self.complete_titles(seat)
+                            break
         if previous is None and seat is not None:
             home = self.decks.get(prog.card_deck[card])  # where it is most often: its own deck
             if home is not None and card in home:
@@ -97,9 +110,26 @@ class Cards:
             counts[-2] = sum(1 for seat in range(n) if counts[seat])
             gcount.append(counts)
         self.gcount_at = [[None if k is None else gcount[k] for k in column] for column in self.prog.counted_fields]
+        self.gfull = [[[] for _ in range(n)] for _ in self.prog.complete_fields]
+        if self.gfull:
+            for seat in range(n):
+                self.complete_titles(seat)
+
+    def complete_titles(self, seat: int) -> None:
+        """Work out again, for each complete field (Program.complete_fields), the seat's titles whose group
+        under that field it owns whole, in board order (`gfull[j][seat]`, a new list: one a loop holds is left
+        as it was)."""
+        prog, gcount, titles = self.prog, self.gcount, self.titles[seat]
+        groups, fields = prog.counted_groups, prog.counted_fields
+        for j, field in enumerate(prog.complete_fields):
+            column = fields[field]
+            self.gfull[j][seat] = [
+                space for space in titles if (k := column[space]) is not None and gcount[k][seat] == len(groups[k])
+            ]
 
     def counted_group_problems(self) -> list[str]:
-        """Return how the kept counts of the groups' owners (count_groups) differ from counting them afresh."""
+        """Return how the kept counts of the groups' owners, and the seats' titles in groups they own whole
+        (count_groups), differ from working them out afresh."""
         problems = []
         for k, spaces in enumerate(self.prog.counted_groups):
             owners = [self.owner[space] for space in spaces]
@@ -113,6 +143,20 @@ class Cards:
                     number is not None and self.gcount_at[f][space] is not self.gcount[number]
                 ):
                     problems.append(f"space {space} under counted field {f} reads the counts of another group")
+        for j, field in enumerate(self.prog.complete_fields):
+            column = self.prog.counted_fields[field]
+            for seat in range(self.n):
+                fresh = [
+                    space
+                    for space in self.titles[seat]
+                    if (number := column[space]) is not None
+                    and all(self.owner[other] == seat for other in self.prog.counted_groups[number])
+                ]
+                if self.gfull[j][seat] != fresh:
+                    problems.append(
+                        f"seat {seat}'s titles in groups it owns whole under counted field {field} are kept "
+                        f"{self.gfull[j][seat]}, not {fresh}"
+                    )
         return problems
 
     def return_card(self, card: int, deck: str) -> None:

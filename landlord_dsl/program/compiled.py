@@ -127,6 +127,13 @@ class Program:
     counted_fields: tuple[tuple[int | None, ...], ...] = ()
     # by space: the numbers of the counted groups it is in (what a title changing hands changes)
     counted_of: tuple[tuple[int, ...], ...] = ()
+    # the counted fields (numbers in counted_fields) under which a game keeps, for each seat, its titles whose
+    # group it owns whole, for the loops over a player's titles whose guard asks that (`owns_all(p, s.color)`)
+    complete_fields: tuple[int, ...] = ()
+    # by space (empty without complete fields): what decides whether the space's title changing hands changes the
+    # complete titles of the seat giving it up or taking it: (a counted group, its size, 1 if the space is in it,
+    # else 0), for the complete fields' groups the space is in and the group the space has under one of them
+    complete_of: tuple[tuple[tuple[int, int, int], ...], ...] = ()
 
     # the checked rules it was compiled from (a checking.loader.RuleSet: typed loosely, for the program stage
     # sits below checking), for what reads declarations beside the compiled tables (a game's board drawn)

@@ -49,6 +49,8 @@ class RulesGame(Protocol):
     # the counted groups' owners (Program.counted_groups; Cards.count_groups): by group, then by field and space
     gcount: list[list[int]]
     gcount_at: list[list[list[int] | None]]
+    # by complete field (Program.complete_fields), then by seat: its titles in groups it owns whole, in board order
+    gfull: list[list[list[int]]]
     gv: list[Any]
     pv: list[list[Any]]
     sv: list[list[Any]]

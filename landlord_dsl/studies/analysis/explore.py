@@ -275,6 +275,7 @@ class Economy:
         self.holder = list(g.holder)
         self.owner = list(g.owner)
         self.gcount = [list(c) for c in g.gcount]  # (the counts of the groups' owners follow the owners)
+        self.gfull = [list(by_seat) for by_seat in g.gfull]  # (and the seats' complete titles: lists replaced)
         self.titles = [list(t) for t in g.titles]
         self.hands = [list(h) for h in g.hands]
         self.decks = {k: list(v) for k, v in g.decks.items()}
@@ -306,6 +307,7 @@ class Economy:
             *zip(g.titles, self.titles),
             *zip(g.hands, self.hands),
             *zip(g.gcount, self.gcount),
+            *zip(g.gfull, self.gfull),
             *((g.decks[name], cards) for name, cards in self.decks.items()),
         ]
 
