@@ -16,6 +16,7 @@ error. The field checks that remain must still catch what they are there for.
 from __future__ import annotations
 
 import ast as pyast
+import builtins
 import os
 import re
 from pathlib import Path
@@ -822,6 +823,27 @@ def _an_engine_bug(game: ld.Game, name: str, amount: int):
     """Return the game's payment method `name`, failing with a ValueError when it pays `amount`, as a bug
     in the engine would (scenario_helpers.engine_function)."""
     return engine_function(_ENGINE_BUG, "failing")(game, name, amount)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_name_the_generated_code_reads_is_defined(path: Path):
+    """Each name a generated function reads is its own (assigned in it, or a parameter), in the program's
+    namespace, or a built-in: the generator writes no read of a name nothing defines, even on a line that
+    cannot run (a C build of the code refuses those)."""
+    program = compile_ruleset(ld.load_edition(path))
+    namespace = program.on_turn.__globals__
+    undefined = []
+    for function in pyast.parse(program.python_source).body:
+        own = {a.arg for a in pyast.walk(function) if isinstance(a, pyast.arg)}
+        own |= {d.name for d in pyast.walk(function) if isinstance(d, pyast.FunctionDef)}
+        own |= {n.id for n in pyast.walk(function) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
+        read = {n.id for n in pyast.walk(function) if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
+        undefined += [
+            f"{getattr(function, 'name', '?')}: {name}"
+            for name in sorted(read - own)
+            if name not in namespace and not hasattr(builtins, name)
+        ]
+    assert undefined == []
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

@@ -770,6 +770,8 @@ class _FoldedChoice:
         # the greatest fixed gain of a free option offered every time, among those tried so far: a later
         # free option with a fixed gain no greater can never be the pick, it only counts
         self.floor: list[int] = []
+        # True once an entry may be kept as the cheapest (`judge`): only then is there one to fall back on
+        self.keeps_cheapest = False
 
     def start(self, out: Code) -> None:
         """Generate the seat's spending limit (where some option costs something) and the best entry so far
@@ -823,6 +825,7 @@ class _FoldedChoice:
         if not free and not (closes or self.always_free):  # else there is always an affordable entry
             out.line(f"if {cheap[0]} is None or {cost_code} < {cheap[0]}:")
             out.line(f"    {', '.join(cheap)} = {cost_code}, {at}, {k}, {var}")
+            self.keeps_cheapest = True
 
     def gain(self, out: Code, option: _Option, cost_code: str, value: Compiled) -> None:
         """Generate `_g{n}`, the entry's gain: `value` (the option's hint, or the part of it that counts) less
@@ -949,7 +952,7 @@ class _FoldedChoice:
         elif not floor:
             out.line(f"if not {count}:")  # no legal option: the engine says so
             out.line(f"    g.choose({self.seat}, {prompt}, [], {site})")
-        if not (floor or self.closes or self.always_free):
+        if self.keeps_cheapest and not floor:
             out.line(f"if {best[0]} is None:")
             out.line(f"    {', '.join(best[1:])} = {', '.join(self.cheap[1:])}")
 
