@@ -18,10 +18,6 @@ import argparse
 import json
 import sys
 import tempfile
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +25,9 @@ if str(ROOT / "tests") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests"))
 
 from cdp import Browser, find_chromium  # noqa: E402
+from landlord_dsl.checking.loader import load  # noqa: E402
+from landlord_dsl.cli.serve import serving_in_thread  # noqa: E402
+from landlord_dsl.presentation.classroom import Classroom  # noqa: E402
 
 OUT = ROOT / "docs" / "assets" / "classroom"
 WIDTH = 1100
@@ -36,31 +35,6 @@ PHONE = (390, 844, 2)  # a phone's screen in CSS pixels, and its device pixels t
 PAGE_WIDTH = "document.documentElement.scrollWidth"
 EDITION = "monopoly-1933-atlantic-city"
 KEY = "screenshots"
-
-
-@contextmanager
-def server(key: str = KEY) -> Iterator[str]:
-    """Run a classroom server (no tables folder) on a free loopback port in a thread; yield its origin."""
-    import uvicorn
-
-    from landlord_dsl.checking.loader import load
-    from landlord_dsl.cli.serve import listening_socket
-    from landlord_dsl.presentation.classroom import Classroom
-    from landlord_dsl.presentation.classroom_web import create_app
-
-    sock = listening_socket("127.0.0.1", 0)
-    origin = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    running = uvicorn.Server(uvicorn.Config(create_app(Classroom(None, load), key, origin), log_level="warning"))
-    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.02)
-    try:
-        yield origin
-    finally:
-        running.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 def _set(browser: Browser, selector: str, value: str) -> None:
@@ -126,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"where to write them (default {OUT})")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch, server() as origin:
+    with tempfile.TemporaryDirectory() as scratch, serving_in_thread(Classroom(None, load), KEY) as origin:
         shown = shots(origin, args.out, Path(scratch))
     print(f"wrote {', '.join(shown)} and screens.json into {args.out}")
 

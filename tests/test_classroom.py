@@ -346,3 +346,19 @@ def test_wrong_teachers_keys_and_table_codes_count_as_failures_too():
         assert client.get(f"/t/{table['id']}/log?token={table['token']}").status_code == 200
         assert client.get(f"/?key={KEY}").status_code == 200
     assert limiter.wait("testclient") == 0 and not limiter.failures
+
+
+def test_a_server_run_in_a_thread_answers_on_loopback_and_lets_go_of_its_port():
+    """cli.serve.serving_in_thread (what the browser tests and the screenshot script run): the join page is
+    served at the origin it yields, and after the block nothing listens there."""
+    import urllib.request
+
+    from landlord_dsl.cli.serve import serving_in_thread
+
+    with serving_in_thread(Classroom(None, load), "thread-key") as origin:
+        assert origin.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(origin + "/join", timeout=30) as page:
+            assert page.status == 200 and b"<form" in page.read()
+    port = int(origin.rsplit(":", 1)[1])
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=5):
+        pass

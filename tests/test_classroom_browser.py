@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 
@@ -27,9 +26,8 @@ pytestmark = pytest.mark.slow
 uvicorn = pytest.importorskip("uvicorn")
 
 from landlord_dsl.checking.loader import load  # noqa: E402
-from landlord_dsl.cli.serve import listening_socket  # noqa: E402
+from landlord_dsl.cli.serve import serving_in_thread  # noqa: E402
 from landlord_dsl.presentation.classroom import Classroom  # noqa: E402
-from landlord_dsl.presentation.classroom_web import create_app  # noqa: E402
 
 KEY = "browser-test-key"
 _SETTLED = "['deciding', 'waiting', 'over'].includes(document.body.dataset.phase)"
@@ -42,19 +40,8 @@ def server():
         if os.environ.get("CI"):
             pytest.fail("no Chromium on PATH: CI requires it (.ci/run installs it)")
         pytest.skip("no Chromium on PATH (apt-get install chromium)")
-    sock = listening_socket("127.0.0.1", 0)
-    origin = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    running = uvicorn.Server(uvicorn.Config(create_app(Classroom(None, load), KEY, origin), log_level="warning"))
-    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.02)
-    try:
+    with serving_in_thread(Classroom(None, load), KEY) as origin:
         yield origin
-    finally:
-        running.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 def _post(url: str, data: dict) -> dict:

@@ -7,12 +7,19 @@ import errno
 import secrets
 import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..checking.loader import load
 from ..core.errors import UsageError
 from .common import _parse_options
+
+if TYPE_CHECKING:
+    from ..presentation.classroom import Classroom
 
 LOOPBACK = "127.0.0.1"
 
@@ -116,6 +123,30 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     config = uvicorn.Config(create_app(classroom, key, base), log_level="warning", ws="auto")
     uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+@contextmanager
+def serving_in_thread(classroom: Classroom, key: str, host: str = LOOPBACK) -> Iterator[str]:
+    """Run `classroom`'s server (teacher's key `key`) on a free port of `host` in a thread of this process, for
+    a test, a notebook or a script; yield its origin (`http://HOST:PORT`) once it accepts connections, and stop
+    it when the block ends. Needs the 'web' extra."""
+    import uvicorn
+
+    from ..presentation.classroom_web import create_app
+
+    sock = listening_socket(host, 0)
+    origin = f"http://{host}:{sock.getsockname()[1]}"
+    running = uvicorn.Server(uvicorn.Config(create_app(classroom, key, origin), log_level="warning"))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not running.started and thread.is_alive():
+        time.sleep(0.02)
+    try:
+        yield origin
+    finally:
+        running.should_exit = True
+        thread.join(10)
+        sock.close()
 
 
 def _lan_address() -> str:
