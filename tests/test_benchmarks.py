@@ -8,7 +8,9 @@ different work).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -338,3 +340,19 @@ def test_the_strength_benchmark_reports_a_win_rate_with_its_interval_per_budget(
     assert [run["agent"] for run in report["runs"]] == ["mcts:1", "mcts:2"]
     for run in report["runs"]:
         assert run["games"] == 2 and 0 <= run["ci95"][0] <= run["win_rate"] <= run["ci95"][1] <= 1
+
+
+def test_the_strength_benchmark_takes_a_game_count_and_the_searchs_options():
+    """bench_search.py --games 3 on two seats is two deals (four games) a budget, the MCTS seat paired, with
+    bot opponents and rollouts to the end (of a 10-turn game); the options are in the report."""
+    bench = _load("bench_search")
+    args = ["--edition", "landlords-game-1906", "--players", "2", "--games", "3", "--budgets", "1,2"]
+    args += ["--turn-limit", "10", "--horizon", "0", "--paired", "--bot-opponents", "--json"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert bench.main(args) == 0
+    report = json.loads(out.getvalue())
+    assert report["deals"] == 2 and report["options"] == {"horizon": 0, "paired": True, "opponents": "bot"}
+    assert [run["games"] for run in report["runs"]] == [4, 4]
+    with pytest.raises(SystemExit):
+        bench.main(["--agent", "rollout", "--paired"])
