@@ -11,9 +11,9 @@ in that seat, heuristic bots in the others, on the same dice (common random numb
 the searcher's wins (a tie shares the win), its win rate with the 95 % Wilson interval, against its
 share 1/P, and whether the interval lies above the share (`significant`); the CPU seconds it took.
 `--games N` plays ceil(N / P) deals instead of `--deals`. `--horizon T` sets the rollouts' length in
-turns (0: to the end of the game), and `--paired` and `--bot-opponents` switch on the MCTS options of
-those names (MCTSAgent: `paired=True`, `opponents="bot"`; docs/search.md), the searcher otherwise seeded
-and seated as `--seats` makes it (agents.seats.make_seat).
+turns (0: to the end of the game), and `--paired` (with `--confidence Z`) and `--bot-opponents` switch
+on the MCTS options of those names (MCTSAgent: `paired=True`, `confidence=Z`, `opponents="bot"`;
+docs/search.md), the searcher otherwise seeded and seated as `--seats` makes it (agents.seats.make_seat).
 The searcher answers from the stepped State with no seed (agents.stepped.play_stepped), so it draws
 its own dice in its look-ahead; docs/search.md says what it can see.
 """
@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--horizon", type=int, help="turns a rollout plays (0: to the end; default: the agent's)")
     p.add_argument("--paired", action="store_true", help="MCTS: compare the root's answers on the same draws")
     p.add_argument("--bot-opponents", action="store_true", help="MCTS: the other seats answer as the bot in the tree")
+    p.add_argument("--confidence", type=float, help="MCTS with --paired: standard errors of gain over the bot's answer")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
@@ -157,12 +158,16 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--horizon is a number of turns, 0 or more, not {args.horizon}")
     if (args.paired or args.bot_opponents) and args.agent != "mcts":
         p.error("--paired and --bot-opponents are options of the mcts agent")
+    if args.confidence is not None and not (args.paired and args.confidence >= 0):
+        p.error("--confidence (0 or more) goes with --paired")
     deals = args.deals if args.games is None else -(-args.games // args.players)
     options: dict = {}
     if args.horizon is not None:
         options["horizon"] = args.horizon if args.horizon or args.agent == "mcts" else 10**9
     if args.paired:
         options["paired"] = True
+    if args.confidence is not None:
+        options["confidence"] = args.confidence
     if args.bot_opponents:
         options["opponents"] = "bot"
     data = measure(

@@ -343,16 +343,19 @@ def test_the_strength_benchmark_reports_a_win_rate_with_its_interval_per_budget(
 
 
 def test_the_strength_benchmark_takes_a_game_count_and_the_searchs_options():
-    """bench_search.py --games 3 on two seats is two deals (four games) a budget, the MCTS seat paired, with
-    bot opponents and rollouts to the end (of a 10-turn game); the options are in the report."""
+    """bench_search.py --games 3 on two seats is two deals (four games) a budget, the MCTS seat paired (no
+    standard error asked), with bot opponents and rollouts to the end (of a 10-turn game); the options are
+    in the report, and an option the agent does not have is refused."""
     bench = _load("bench_search")
     args = ["--edition", "landlords-game-1906", "--players", "2", "--games", "3", "--budgets", "1,2"]
-    args += ["--turn-limit", "10", "--horizon", "0", "--paired", "--bot-opponents", "--json"]
+    args += ["--turn-limit", "10", "--horizon", "0", "--paired", "--confidence", "0", "--bot-opponents", "--json"]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert bench.main(args) == 0
     report = json.loads(out.getvalue())
-    assert report["deals"] == 2 and report["options"] == {"horizon": 0, "paired": True, "opponents": "bot"}
+    options = {"horizon": 0, "paired": True, "confidence": 0.0, "opponents": "bot"}
+    assert report["deals"] == 2 and report["options"] == options
     assert [run["games"] for run in report["runs"]] == [4, 4]
-    with pytest.raises(SystemExit):
-        bench.main(["--agent", "rollout", "--paired"])
+    for refused in (["--agent", "rollout", "--paired"], ["--confidence", "1"]):
+        with pytest.raises(SystemExit):
+            bench.main(refused)
