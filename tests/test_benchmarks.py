@@ -8,7 +8,9 @@ different work).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -354,3 +356,22 @@ def test_the_strength_benchmark_reports_a_win_rate_with_its_interval_per_budget(
     assert [run["agent"] for run in report["runs"]] == ["mcts:1", "mcts:2"]
     for run in report["runs"]:
         assert run["games"] == 2 and 0 <= run["ci95"][0] <= run["win_rate"] <= run["ci95"][1] <= 1
+
+
+def test_the_strength_benchmark_takes_a_game_count_and_the_searchs_options():
+    """bench_search.py --games 3 on two seats is two deals (four games) a budget, the MCTS seat paired (no
+    standard error asked), with bot opponents and rollouts to the end (of a 10-turn game); the options are
+    in the report, and an option the agent does not have is refused."""
+    bench = _load("bench_search")
+    args = ["--edition", "landlords-game-1906", "--players", "2", "--games", "3", "--budgets", "1,2"]
+    args += ["--turn-limit", "10", "--horizon", "0", "--paired", "--confidence", "0", "--bot-opponents", "--json"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert bench.main(args) == 0
+    report = json.loads(out.getvalue())
+    options = {"horizon": 0, "paired": True, "confidence": 0.0, "opponents": "bot"}
+    assert report["deals"] == 2 and report["options"] == options
+    assert [run["games"] for run in report["runs"]] == [4, 4]
+    for refused in (["--agent", "rollout", "--paired"], ["--confidence", "1"]):
+        with pytest.raises(SystemExit):
+            bench.main(refused)

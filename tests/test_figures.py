@@ -50,6 +50,7 @@ def _script(name: str):
 stats_figures = _script("stats_figures")
 single_tax_report = _script("single_tax_report")
 single_tax_populations = _script("single_tax_populations")
+stats_populations = _script("stats_populations")
 analysis_figures = _script("analysis_figures")
 study_figures = _script("study_figures")
 
@@ -120,6 +121,56 @@ def test_the_single_tax_populations_games_replay_the_same():
     """The first game of every population and regime (searchers included) plays as it did for the data."""
     data = json.loads(single_tax_populations.DATA.read_text(encoding="utf-8"))
     assert data["check"] == single_tax_populations.check(), "run python examples/single_tax_populations.py"
+
+
+def test_the_statistics_pages_populations_section_is_its_data():
+    """Issue 30 §4: docs/statistics.md's section 'Does it depend on the players?' says what its data says,
+    for every shipped edition and the three populations."""
+    run = "run python examples/stats_populations.py"
+    data = json.loads(stats_populations.DATA.read_text(encoding="utf-8"))
+    assert data["games"] == stats_populations.GAMES, (
+        f"the section is written from {stats_populations.GAMES} games: {run}"
+    )
+    assert sorted(data["values"]) == sorted(stats_populations.POPULATIONS), run
+    for population, by_edition in data["values"].items():
+        assert sorted(by_edition) == sorted(stats_populations.editions()), run
+        assert all(len(games) == data["games"] for games in by_edition.values()), (population, run)
+    page = (ROOT / "docs" / "statistics.md").read_text(encoding="utf-8")
+    expected = figure_data.replace_region(
+        page, stats_populations.REGION, stats_populations.SCRIPT, stats_populations.section(data)
+    )
+    assert page == expected, run
+
+
+def test_the_statistics_populations_conclusions_come_from_the_heuristic_tables():
+    """The orders the section tests are the heuristic games' orders of the means, neighbour by neighbour, so
+    every order holds (or is not detected) under the heuristic population; each reading is worked out from
+    the effects in its row."""
+    from landlord_dsl.studies.paired import Interval
+
+    data = json.loads(stats_populations.DATA.read_text(encoding="utf-8"))
+    rows = stats_populations.rows(data)
+    names = stats_populations.editions()
+    orders = [c for c in stats_populations.conclusions(data) if c[0] == "order"]
+    assert len(orders) == len(stats_populations.ORDERED) * (len(names) - 1)
+    assert len(rows) == len(orders) + len(stats_populations.SEATS) * len(names)
+    for _, effects, reading in rows[: len(orders)]:
+        assert effects["heuristic"].mean >= 0 and stats_populations.verdict(effects["heuristic"]) != "lower"
+        assert reading == stats_populations.reading(effects)
+    read = stats_populations.reading
+    up, down, none = Interval(0.1, 0.05, 0.15), Interval(-0.1, -0.15, -0.05), Interval(0.0, -0.05, 0.05)
+    assert read({"a": up, "b": up, "c": up}) == "higher under every population"
+    assert read({"a": up, "b": down, "c": up}) == "**reverses with the players**"
+    assert read({"a": none, "b": none}) == "no detectable difference under any population"
+    assert read({"a": up, "b": Interval(0.04, -0.01, 0.09)}).endswith("do not differ detectably")
+    assert "depends on the players" in read({"a": Interval(0.3, 0.25, 0.35), "b": none})
+
+
+@pytest.mark.slow
+def test_the_statistics_populations_games_replay_the_same():
+    """The first game of every population and edition (searchers included) plays as it did for the data."""
+    data = json.loads(stats_populations.DATA.read_text(encoding="utf-8"))
+    assert data["check"] == stats_populations.check(), "run python examples/stats_populations.py"
 
 
 @pytest.mark.parametrize("name", analysis_figures.editions())

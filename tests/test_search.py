@@ -14,12 +14,15 @@ import pytest
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.agents.search import (
+    Action,
     CallableAgent,
     MCTSAgent,
     RolloutAgent,
     _listed,
+    _Node,
     bot_answer,
     candidates,
+    rollout_turns,
     values,
 )
 from landlord_dsl.agents.seats import SeatSpec, any_search, make_seat, parse_seat, parse_seats
@@ -371,3 +374,106 @@ def test_a_searcher_on_shuffles_as_draws_weighs_the_draw_by_its_probabilities():
     state = ld.new_state(prog, players=2, draws=True)
     assert MCTSAgent(64, seed=1).act(state.clone()) == 1
     assert RolloutAgent(16, seed=1).act(state.clone()) == 1
+
+
+# ------------------------------------------------------------ the search's options (paired, opponents, horizon)
+def test_the_default_search_is_unpaired_searches_every_seat_and_rolls_out_one_round():
+    agent = MCTSAgent(8)
+    assert (agent.paired, agent.opponents, agent.horizon) == (False, "search", None)
+    assert rollout_turns(None, 4) == 4 and rollout_turns(12, 4) == 12 and rollout_turns(0, 4) >= 10**6
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (lambda: MCTSAgent(4, horizon=-1), "horizon"),
+        (lambda: MCTSAgent(4, opponents="people"), "unknown opponent model 'people'"),
+        (lambda: MCTSAgent(4, paired=True, confidence=-1), "confidence"),
+    ],
+)
+def test_bad_search_options_are_refused(bad, message):
+    with pytest.raises(UsageError, match=message):
+        bad()
+
+
+def _root_with_samples(samples: dict[Action, list[float]]) -> _Node:
+    root = _Node(2)
+    for action, values_ in samples.items():
+        child = root.children[action] = _Node(2)
+        child.samples = list(values_)
+        child.visits = len(values_)
+    return root
+
+
+def test_a_paired_search_keeps_the_bots_answer_unless_another_beats_it_on_the_same_luck():
+    agent = MCTSAgent(8, paired=True, confidence=1.0)
+    # answer 0 is the bot's: answer 1 gains 0.1 on every one of the same four draws, answer 2 more on
+    # average (0.15) but unevenly (a gain of 0.6 once, a loss three times): 1 is taken
+    root = _root_with_samples({0: [0.5, 0.4, 0.6, 0.5], 1: [0.6, 0.5, 0.7, 0.6], 2: [1.1, 0.3, 0.5, 0.4]})
+    assert agent._paired_choice(root, [0, 1, 2]) == 1
+    # no answer better than the bot's on the same draws: the bot's
+    root = _root_with_samples({0: [0.5, 0.4], 1: [0.5, 0.3], 2: [0.4, 0.4]})
+    assert agent._paired_choice(root, [0, 1, 2]) == 0
+    # one paired draw is evidence only when no standard error is asked for
+    root = _root_with_samples({0: [0.5], 1: [0.9]})
+    assert agent._paired_choice(root, [0, 1]) == 0
+    assert MCTSAgent(8, paired=True, confidence=0.0)._paired_choice(root, [0, 1]) == 1
+
+
+def test_a_paired_search_plays_the_kth_visit_of_every_root_answer_from_the_same_draw(monkeypatch):
+    # 1933 (three players), the first decision: the k-th visit of every root answer starts from the same
+    # generator (the same resample, dice and rollout), and different visits from different ones
+    state = at_decision()
+    agent = MCTSAgent(12, seed=3, paired=True)
+    iterate = agent._iterate
+    starts: dict[int, set] = {}
+
+    def recording(path, world, seat, horizon, rng):
+        starts.setdefault(len(path[-1].samples), set()).add(rng.getstate())
+        return iterate(path, world, seat, horizon, rng)
+
+    monkeypatch.setattr(agent, "_iterate", recording)
+    agent.act(state.clone())
+    assert sum(agent.last_visits.values()) == 12 and len(agent.last_visits) > 1
+    assert all(len(generators) == 1 for generators in starts.values())
+    assert len(starts) > 1 and len(set().union(*starts.values())) == len(starts)
+
+
+def at_bid(seed: int = 2) -> ld.State:
+    """Return a 1933 state of three players (no seed) at the first bid of an auction."""
+    state = ld.new_state(program(ED1933), 3)
+    rng = random.Random(seed)
+    while not isinstance(state.request(), BidRequest):
+        if state.is_chance():
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            state.apply(bot_answer(state))
+    return state
+
+
+@pytest.mark.parametrize(("opponents", "others"), [("bot", False), ("search", True)])
+def test_an_mcts_with_bot_opponents_branches_only_on_its_own_answers(monkeypatch, opponents, others):
+    # 1933 (three players), an auction (rule buying: a declined property is auctioned, the seats bidding
+    # in turn): with opponents="bot" the
+    # search never weighs another seat's answers; with "search" it does
+    from landlord_dsl.agents import search
+
+    state = at_bid()
+    seat = state.current_player()
+    asked: list[int] = []
+    weigh = search.candidates
+
+    def recording(s):
+        asked.append(s.current_player())
+        return weigh(s)
+
+    monkeypatch.setattr(search, "candidates", recording)
+    MCTSAgent(24, seed=1, opponents=opponents).act(state.clone())
+    assert any(p != seat for p in asked) is others
+
+
+def test_a_paired_search_answers_legally_and_the_same_for_the_same_seed_to_the_end_of_the_game():
+    state = at_decision(ED1906, players=2, seed=1)
+    make = functools.partial(MCTSAgent, 4, seed=5, paired=True, opponents="bot", horizon=0)
+    first = make().act(state.clone())
+    assert first in state.legal_actions() and make().act(state.clone()) == first

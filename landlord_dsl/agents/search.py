@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,8 @@ Action = int | None
 MAX_CHANCE_CHILDREN = 64
 
 ROLLOUT_POLICIES = ("bot", "random")
+OPPONENT_MODELS = ("bot", "search")
+
 
 _HEURISTIC = HeuristicAgent()
 
@@ -142,6 +145,14 @@ def rollout(state: State, turns: int, rng: random.Random, policy: str = "bot") -
     return state
 
 
+def rollout_turns(horizon: int | None, players: int) -> int:
+    """Return how many turns a rollout plays: `horizon` if given (0: to the end of the game, whatever its
+    length), else one round of `players` seats."""
+    if horizon is None:
+        return players
+    return horizon or 10**9
+
+
 def _check_policy(policy: str) -> None:
     if policy not in ROLLOUT_POLICIES:
         raise UsageError(f"unknown rollout policy '{policy}': use {' or '.join(ROLLOUT_POLICIES)}")
@@ -199,10 +210,11 @@ class _Node:
     visits, every seat's summed value, its children (a decision's or bid's by the answer, a chance
     request's by ("chance", outcome)) and, at a chance request, the request and its listed outcomes."""
 
-    __slots__ = ("children", "listed", "totals", "visits")
+    __slots__ = ("children", "listed", "samples", "totals", "visits")
 
     def __init__(self, players: int) -> None:
         self.visits = 0
+        self.samples: list[float] = []  # at a child of the root: the searcher's value of each visit, in order
         self.totals = [0.0] * players
         self.children: dict[Any, _Node] = {}
         self.listed: tuple[Any, list, list[float]] | None = None  # (request, outcomes, weights)
@@ -217,28 +229,45 @@ class _Node:
 
 
 class MCTSAgent(StateAgent):
-    """Information-set Monte Carlo tree search (UCT) over the stepped game, one value per seat backed up
-    (max^n).
+    """Information-set Monte Carlo tree search over the stepped game, one value per seat backed up (max^n).
 
-    Every iteration first draws a determinisation: `State.resample` of the state for the acting seat,
-    in which the deck orders nobody has seen are drawn again (so the search never plays on the true
-    order). It then walks down the tree from the root, applying to that determinisation: a seat's node
-    tries each candidate answer (`candidates`, worked out in the determinisation) once, the heuristic
-    bot's first, then takes the child best for that seat by PUCT (its mean value plus
+    Every iteration draws a determinisation: `State.resample` of the state for the acting seat, in which
+    the deck orders nobody has seen are drawn again (so the search never plays on the true order). It
+    then walks down the tree from the root, applying to that determinisation: a seat's node tries each
+    candidate answer (`candidates`, worked out in the determinisation) once, the heuristic bot's first,
+    then takes the child best for that seat by PUCT (its mean value plus
     `exploration * prior * sqrt(N) / (1 + n)`, the heuristic bot's answer having the prior `bot_prior` and
     the other candidates sharing the rest, so that a small budget strays from the bot only on evidence); a
     chance node draws an outcome with its exact probability (`State.chance_outcomes`) and keeps a child
     per outcome, or, past MAX_CHANCE_CHILDREN outcomes (a large shuffle), draws one with `sample_chance`
     and plays on from there without growing the tree. A new node is played on by the rollout policy for
-    `horizon` turns and scored by `values`. The answer taken is the most visited child of the root.
+    `horizon` turns (or to the end) and scored by `values`. The answer taken is the root's most visited.
+
+    Three options change the search (docs/search.md, "Options"); by default each is off:
+
+    - `opponents="bot"`: the other seats' requests in the tree are answered by the heuristic bot without
+      branching (a model of the table, not a search of their answers), so every iteration goes to the
+      acting seat's own answers.
+    - `paired=True`: the root's answer is picked first and the k-th visit of every root answer plays
+      from the same k-th seed (its determinisation, dice and rollout: common random numbers); PUCT's
+      means are rescaled between the lowest and the highest of the siblings' (a truncated rollout moves
+      values by hundredths, an end by whole units); and the answer taken is the bot's unless another
+      did better on the same luck: the one whose mean gain over the bot's answer, less `confidence`
+      standard errors of that gain, is highest, if that is above 0.
+    - `horizon=0`: rollouts play to the end of the game, so the value is who won (no leaf estimate).
 
     :param iterations: iterations per decision (the budget), unless `seconds` is given.
     :param seconds: a time budget per decision instead (at least one iteration; not reproducible).
-    :param horizon: turns a rollout plays on (default: one round of the table).
-    :param exploration: UCB1's constant.
+    :param horizon: turns a rollout plays on before it is valued (default: one round of the table); 0
+        plays to the end.
+    :param exploration: PUCT's constant.
     :param seed: seeds the agent's generator: the same seed and game give the same answers.
     :param policy: "bot" or "random": who answers in the rollouts.
     :param bot_prior: the prior weight of the heuristic bot's answer, 0 to 1.
+    :param opponents: "search" or "bot": how the other seats' answers in the tree are chosen.
+    :param paired: compare the root's answers on common random numbers and keep the bot's answer unless
+        another beats it (above).
+    :param confidence: with `paired`, the standard errors of gain another answer needs over the bot's.
     """
 
     kind = "mcts"
@@ -252,6 +281,9 @@ class MCTSAgent(StateAgent):
         seed: int = 0,
         policy: str = "bot",
         bot_prior: float = 0.5,
+        opponents: str = "search",
+        paired: bool = False,
+        confidence: float = 1.0,
     ) -> None:
         if iterations < 1:
             raise UsageError(f"a search needs at least one iteration, not {iterations}")
@@ -259,9 +291,16 @@ class MCTSAgent(StateAgent):
             raise UsageError(f"a search's time budget must be more than 0 seconds, not {seconds}")
         if not 0 <= bot_prior <= 1:
             raise UsageError(f"the bot's prior is a probability, 0 to 1, not {bot_prior}")
+        if horizon is not None and horizon < 0:
+            raise UsageError(f"a rollout's horizon is a number of turns, 0 or more, not {horizon}")
+        if opponents not in OPPONENT_MODELS:
+            raise UsageError(f"unknown opponent model '{opponents}': use {' or '.join(OPPONENT_MODELS)}")
+        if not confidence >= 0:
+            raise UsageError(f"the confidence is a number of standard errors, 0 or more, not {confidence}")
         _check_policy(policy)
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
         self.exploration, self.policy, self.bot_prior = exploration, policy, bot_prior
+        self.opponents, self.paired, self.confidence = opponents, paired, confidence
         self.rng = random.Random(seed)
         self.last_visits: dict[Action, int] = {}  # the root's children's visits at the last decision
 
@@ -270,18 +309,31 @@ class MCTSAgent(StateAgent):
         return f"{self.kind}:{self.seconds:g}s" if self.seconds is not None else f"{self.kind}:{self.iterations}"
 
     def act(self, state: State) -> Action:
-        """Return the root's most visited answer after the budget's iterations (or seconds)."""
+        """Return the answer chosen after the budget's iterations (or seconds): the root's most visited, or
+        with `paired` the bot's unless another beat it on the same luck."""
         options = candidates(state)
         if len(options) == 1:
             return options[0]
         n = state.game.n
         seat = state.current_player()
-        horizon = self.horizon or n
+        horizon = rollout_turns(self.horizon, n)
         root = _Node(n)
+        seeds: list[int] = []  # with `paired`, the k-th visit of every root answer plays from seeds[k]
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:
-            self._iterate(root, state.resample(seat, self.rng), n, horizon)
+            if self.paired:
+                untried = [a for a in options if a not in root.children]
+                action = untried[0] if untried else self._select(root, seat, options)
+                child = root.children.setdefault(action, _Node(n))
+                while len(seeds) <= child.visits:
+                    seeds.append(self.rng.getrandbits(64))
+                rng = random.Random(seeds[child.visits])
+                world = state.resample(seat, rng)
+                world.apply(action)
+                child.samples.append(self._iterate([root, child], world, seat, horizon, rng)[seat])
+            else:
+                self._iterate([root], state.resample(seat, self.rng), seat, horizon, self.rng)
             done += 1
             if deadline is not None:
                 if time.perf_counter() >= deadline:
@@ -289,6 +341,8 @@ class MCTSAgent(StateAgent):
             elif done >= self.iterations:
                 break
         self.last_visits = {action: child.visits for action, child in root.children.items()}
+        if self.paired:
+            return self._paired_choice(root, options)
         # most visited; a tie goes to the better mean for the seat, then to the earlier candidate
         ranked = sorted(
             root.children.items(),
@@ -296,12 +350,35 @@ class MCTSAgent(StateAgent):
         )
         return ranked[-1][0]
 
-    def _iterate(self, root: _Node, world: State, players: int, horizon: int) -> None:
-        """Run one iteration on `world`, a determinisation of the root's state (changed in place): select,
-        expand one node, play it on, and back the values up the path."""
-        rng = self.rng
-        node, path = root, [root]
-        while not world.is_terminal():
+    def _paired_choice(self, root: _Node, options: list[Action]) -> Action:
+        """Return the heuristic bot's answer (`options[0]`) unless another did better on the same luck: for
+        each other answer, the differences between its value and the bot's answer's at the visits both had
+        (the k-th of each drawn from the same seed) give a mean gain and its standard error; the answer
+        whose gain less `confidence` standard errors is highest is returned if that is above 0 (an answer
+        with one paired visit has no standard error: it counts only when `confidence` is 0)."""
+        bot = root.children[options[0]].samples
+        best, best_bound = options[0], 0.0
+        for action in options[1:]:
+            child = root.children.get(action)
+            gains = [a - b for a, b in zip(child.samples, bot)] if child is not None else []
+            if not gains or (len(gains) == 1 and self.confidence > 0):
+                continue
+            mean = sum(gains) / len(gains)
+            spread = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+            bound = mean - self.confidence * spread
+            if bound > best_bound:
+                best, best_bound = action, bound
+        return best
+
+    def _iterate(self, path: list[_Node], world: State, seat: int, horizon: int, rng: random.Random) -> list[float]:
+        """Run one iteration on `world`, a determinisation of the root's state in which the answers leading to
+        `path`'s last node are applied (changed in place): select down the tree from that node, expand one
+        node, play it on, and back the values up the path. Return every seat's value of the position the
+        iteration reached."""
+        players = world.game.n
+        node = path[-1]
+        expanded = node.visits == 0 and len(path) > 1
+        while not expanded and not world.is_terminal():
             if world.is_chance():
                 listed, weights = node.outcomes(world)
                 if not listed:  # too many outcomes to keep a child each: play on from a fresh draw
@@ -310,20 +387,18 @@ class MCTSAgent(StateAgent):
                 outcome = rng.choices(listed, weights)[0]
                 world.apply_chance(outcome)
                 key: Any = ("chance", tuple(outcome) if isinstance(outcome, list) else outcome)
-                child = node.children.get(key)
-                if child is None:
-                    path.append(node.children.setdefault(key, _Node(players)))
-                    break
+            elif self.opponents == "bot" and world.current_player() != seat:
+                world.apply(bot_answer(world))
+                continue
             else:
                 options = candidates(world)
                 untried = [a for a in options if a not in node.children]
-                if untried:
-                    world.apply(untried[0])
-                    path.append(node.children.setdefault(untried[0], _Node(players)))
-                    break
-                action = self._select(node, world.current_player(), options)
-                world.apply(action)
-                child = node.children[action]
+                key = untried[0] if untried else self._select(node, world.current_player(), options)
+                world.apply(key)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node(players)
+                expanded = True
             path.append(child)
             node = child
         end = world if world.is_terminal() else rollout(world, horizon, rng, self.policy)
@@ -331,22 +406,28 @@ class MCTSAgent(StateAgent):
         for visited in path:
             visited.visits += 1
             totals = visited.totals
-            for seat in range(players):
-                totals[seat] += result[seat]
+            for s in range(players):
+                totals[s] += result[s]
+        return result
 
     def _select(self, node: _Node, seat: int, options: list[Action]) -> Action:
-        """Return the candidate answer (of `options`, all tried at this node) with the best score for the
-        seat (the first on a tie): its child's mean value plus `exploration * prior * sqrt(N) / (1 + n)`,
-        the prior `bot_prior` for the heuristic bot's answer (`options[0]`) and the rest shared by the
-        others (PUCT with the bot as the prior policy)."""
+        """Return the candidate answer (of `options`, all tried at this node) with the best PUCT score for
+        the seat (the first on a tie): its child's mean value (with `paired`, rescaled between the lowest
+        and highest of its siblings') plus `exploration * prior * sqrt(N) / (1 + n)`, the prior `bot_prior`
+        for the heuristic bot's answer (`options[0]`) and the rest shared by the others."""
         c, w = self.exploration, self.bot_prior
         others = max(1, len(options) - 1)
         root_n = math.sqrt(node.visits)
+        means = [node.children[a].totals[seat] / node.children[a].visits for a in options]
+        low, span = 0.0, 1.0
+        if self.paired:
+            low = min(means)
+            span = max(means) - low or 1.0
         best, best_score = options[0], -math.inf
-        for action in options:
+        for action, mean in zip(options, means):
             child = node.children[action]
             prior = w if action == options[0] else (1 - w) / others
-            score = child.totals[seat] / child.visits + c * prior * root_n / (1 + child.visits)
+            score = (mean - low) / span + c * prior * root_n / (1 + child.visits)
             if score > best_score:
                 best, best_score = action, score
         return best
