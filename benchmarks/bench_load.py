@@ -14,13 +14,23 @@ best of R runs in CPU time (`time.process_time`) of:
   `landlord-dsl check` and compiling run; loading has not run it since the
   package was laid out by stage, which took about half of the load time);
 * load: all of `loader.load_modules(parse(...))`, what `load_edition` does
-  after reading the file.
+  after reading the file;
+* compile: `compile_ruleset(rules)` under the default options (the fixed
+  values, generating the rules' Python and building the Program from it);
+* end to end: issue 31's goal figure, a rule file to a first game ready:
+  `ld.new_game(ld.load_edition(path), players=N)` (reading the file, parse,
+  check, compile, and the Game made; N is 4, or the nearest the edition
+  allows). Nothing is kept between runs: each run parses, checks and
+  compiles afresh.
 
 Cold (a fresh Python for each run, so imports and the grammar's loading from
-the per-user parser cache count too), the best of C runs of the CPU time the
-child used (`resource.getrusage`), and of its wall time: loading the edition
-through `landlord_dsl.load_edition`, `landlord-dsl --help`, and
-`landlord-dsl list`. No cache of parsed files is used anywhere.
+the per-user parser cache count too; the modules' bytecode is cached, as an
+installed package's is, by an untimed run first, even under
+PYTHONDONTWRITEBYTECODE), the best of C runs of the CPU time the child used
+(`resource.getrusage`), and of its wall time: loading the edition through
+`landlord_dsl.load_edition`, `landlord-dsl --help`, and `landlord-dsl list`;
+and `python -c pass`, Python's own start-up, which is part of every other
+cold figure and none of it ours. No cache of parsed files is used anywhere.
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # benchmark the working tree next to this file, installed or not
 
+import landlord_dsl as ld  # noqa: E402
 from landlord_dsl.checking import loader  # noqa: E402
 from landlord_dsl.checking.checker import check_declarations  # noqa: E402
 from landlord_dsl.compiling import compiler  # noqa: E402
@@ -64,11 +75,15 @@ def warm(path: Path, repeat: int) -> dict[str, float]:
     module = parser.parse(text, name)
     sources = {name: parser.source_of(module)}
     ruleset = loader.load_modules([module], path)
+    lo, hi = compiler.compile_ruleset(ruleset).players
+    players = min(max(4, lo), hi)
     stages = {
         "parse": lambda: parser.parse(text, name),
         "check": lambda: check_declarations(module.header, list(module.declarations), sources),
         "fixed values": lambda: compiler.fixed_value_problems(ruleset),
         "load": lambda: loader.load_modules([parser.parse(text, name)], path),
+        "compile": lambda: compiler.compile_ruleset(ruleset),
+        "end to end": lambda: ld.new_game(ld.load_edition(path), players=players),
     }
     return {stage: 1000 * best_cpu(run, repeat) for stage, run in stages.items()}
 
@@ -77,6 +92,8 @@ def cold(argv: list[str], repeat: int) -> dict[str, float]:
     """Return the best CPU and wall time in milliseconds of `repeat` fresh processes running `argv`."""
     cpu = wall = float("inf")
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # modules load from their cached bytecode, as installed ones do
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)  # (untimed: writes it)
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = perf_counter()
@@ -101,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {"warm": {p.stem: warm(p, args.repeat) for p in paths}, "cold": {}}
     script = Path(sys.executable).with_name("landlord-dsl")  # the console script, as users start it
     cli = [str(script)] if script.exists() else [sys.executable, "-m", "landlord_dsl"]
+    figures["cold"]["python -c pass"] = cold([sys.executable, "-c", "pass"], args.cold)  # Python's own start-up
     for p in paths:
         load = f"import landlord_dsl as ld; ld.load_edition({p.stem!r})"
         figures["cold"][f"load {p.stem}"] = cold([sys.executable, "-c", load], args.cold)
@@ -109,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    stages = ["parse", "check", "fixed values", "load"]
+    stages = ["parse", "check", "fixed values", "load", "compile", "end to end"]
     print(f"warm, best of {args.repeat}, CPU ms")
     print(f"{'edition':32}" + "".join(f"{s:>14}" for s in stages))
     for name, row in figures["warm"].items():

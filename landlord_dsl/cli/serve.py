@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..checking.loader import load
 from ..core.errors import UsageError
 from .common import _parse_options
 
@@ -86,6 +85,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             f"landlord-dsl serve needs the optional 'web' extra ({err.name} is missing): "
             "pip install 'landlord-dsl[web]'"
         ) from None
+    from ..checking.loader import load
     from ..presentation.classroom import Classroom
 
     if not 0 <= args.port <= 65535:
