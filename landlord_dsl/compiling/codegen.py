@@ -220,6 +220,7 @@ class CodeGenerator:
         # the value a function's body has without its arguments (ExpressionCompiler._value_without_arguments),
         # by the body and what it was worked out under, where working it out made nothing
         self.values_without_arguments: dict[tuple, Any] = {}
+        self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
         # while the legal options of a choice are gathered (StatementCompiler._gathering): what of the

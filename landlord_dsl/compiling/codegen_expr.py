@@ -381,7 +381,7 @@ class ExpressionCompiler(CodeGenerator):
             finally:
                 self.bound = outer
             # an aggregate written as a loop could hide the caller's local an argument is written with
-            hides = bool(parts) and _has_aggregate(decl.body) and any(body.binds & part.reads[1] for part in parts)
+            hides = bool(parts) and self._has_aggregate(decl) and any(body.binds & part.reads[1] for part in parts)
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
         return made(
@@ -391,6 +391,13 @@ class ExpressionCompiler(CodeGenerator):
             loops=not self.light_function(name),
             plain=False,
         )
+
+    def _has_aggregate(self, decl: ast.FunctionDecl) -> bool:
+        """Return True if the function's body contains an aggregate (looked for once per function: every
+        call written in place asks)."""
+        if decl.name not in self.bodies_with_aggregates:
+            self.bodies_with_aggregates[decl.name] = _has_aggregate(decl.body)
+        return self.bodies_with_aggregates[decl.name]
 
     def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
         """Return the value of a function's body if the options alone fix it, else _NOTHING.

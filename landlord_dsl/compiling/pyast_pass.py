@@ -24,6 +24,8 @@ _STABLE_ROWS = frozenset({"sv", "pv", "gcount", "gcount_at"})
 _STABLE_DURING_A_CALL = frozenset({"actor"})
 
 _Node = TypeVar("_Node", bound=pyast.AST)
+# nodes with no parts, which hold no read: a name's context, an operator
+_LEAVES = (pyast.expr_context, pyast.operator, pyast.unaryop, pyast.cmpop, pyast.boolop)
 
 
 class _GameListReads:
@@ -49,23 +51,26 @@ class _GameListReads:
         stack: list[tuple[pyast.AST, str, int | None, pyast.AST]] = [
             (function, "body", i, node) for i, node in reversed(list(enumerate(function.body)))
         ]
-        counts, reads, places = self.counts, self.reads, self.places
+        counts, reads, places, leaves = self.counts, self.reads, self.places, _LEAVES
         while stack:
             parent, field, index, node = stack.pop()
-            if isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and GAME in {a.arg for a in node.args.args}:
+            kind = type(node)
+            if kind is pyast.Attribute or kind is pyast.Subscript:
+                key = self._key(node)
+                if key is not None:
+                    assert isinstance(node, pyast.expr)
+                    counts[key] = counts.get(key, 0) + 1
+                    reads[key] = node
+                    places.append((parent, field, index, node, key))
+                    continue
+            elif isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and GAME in {a.arg for a in node.args.args}:
                 continue  # another game's g, as far as this pass can tell
-            key = self._key(node)
-            if key is not None and isinstance(node, pyast.expr):  # (a key is only of an attribute or subscript)
-                counts[key] = counts.get(key, 0) + 1
-                reads[key] = node
-                places.append((parent, field, index, node, key))
-                continue
             parts: list[tuple[pyast.AST, str, int | None, pyast.AST]] = []
             for name in node._fields:
                 value = getattr(node, name, None)
                 if isinstance(value, list):
                     parts.extend((node, name, i, item) for i, item in enumerate(value) if isinstance(item, pyast.AST))
-                elif isinstance(value, pyast.AST):
+                elif isinstance(value, pyast.AST) and not isinstance(value, leaves):
                     parts.append((node, name, None, value))
             stack.extend(reversed(parts))
 
