@@ -1254,7 +1254,7 @@ def test_whether_the_rules_read_single_dice_is_carried_not_read_from_the_generat
 @pytest.mark.parametrize("edition", ["landlords-game-1939", "monopoly-1933-atlantic-city"])
 def test_a_functions_value_without_arguments_is_worked_out_once_and_the_code_is_the_same(edition, monkeypatch):
     """Issue 31: compiling 1939 worked out the body of its price functions again at every call (their
-    arguments are calls too), 1,400 times, two thirds of its compile time. A body's value is now kept where
+    arguments are calls too), 1,400 times, about 40 % of its compile time. A body's value is now kept where
     working it out made nothing; the code is the same as when it is worked out every time, and each group's
     set of spaces is bound once (a fresh set at each `s in group` made a name each time, so nothing was kept)."""
     from landlord_dsl.checking.options import resolve_options
