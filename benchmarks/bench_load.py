@@ -2,6 +2,7 @@
 
     python benchmarks/bench_load.py                 # every shipped edition, table
     python benchmarks/bench_load.py --repeat 50 --json
+    python benchmarks/bench_load.py --instructions   # also valgrind's count (minutes an edition)
 
 Warm (in this process, the grammar already loaded), for each edition, the
 best of R runs in CPU time (`time.process_time`) of:
@@ -30,7 +31,12 @@ PYTHONDONTWRITEBYTECODE), the best of C runs of the CPU time the child used
 (`resource.getrusage`), and of its wall time: loading the edition through
 `landlord_dsl.load_edition`, `landlord-dsl --help`, and `landlord-dsl list`;
 and `python -c pass`, Python's own start-up, which is part of every other
-cold figure and none of it ours. No cache of parsed files is used anywhere.
+cold figure and none of it ours.
+
+With --instructions, also the instructions valgrind counts for one warm
+end-to-end load of each edition (a process doing three less one doing one,
+halved; callgrind as bench_instructions.py runs it): a figure machine load
+cannot move. No cache of parsed files is used anywhere.
 """
 
 from __future__ import annotations
@@ -104,12 +110,36 @@ def cold(argv: list[str], repeat: int) -> dict[str, float]:
     return {"cpu": 1000 * cpu, "wall": 1000 * wall}
 
 
+_END_TO_END = """
+import sys
+sys.path.insert(0, {root!r})
+import landlord_dsl as ld
+for _ in range({runs}):
+    ld.new_game(ld.load_edition({path!r}), players={players})
+"""
+
+
+def instructions(path: Path) -> float:
+    """Return the instructions valgrind counts for one warm end-to-end load of the edition at `path`."""
+    from bench_instructions import counted  # (beside this script)
+
+    lo, hi = compiler.compile_ruleset(loader.load(path)).players
+    players = min(max(4, lo), hi)
+    run = {
+        runs: counted(_END_TO_END.format(root=str(ROOT), runs=runs, path=str(path), players=players)) for runs in (1, 3)
+    }
+    return (run[3] - run[1]) / 2
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=20, help="warm runs per stage (the best is kept)")
     ap.add_argument("--cold", type=int, default=5, help="fresh processes per cold figure (the best is kept)")
     ap.add_argument("--edition", action="append", help="only this edition (name); repeatable")
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ap.add_argument(
+        "--instructions", action="store_true", help="also valgrind's count of a warm end-to-end load (minutes each)"
+    )
     args = ap.parse_args(argv)
     paths = sorted(editions_dir().glob("*.lg"))
     if args.edition:
@@ -124,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["cold"][f"load {p.stem}"] = cold([sys.executable, "-c", load], args.cold)
     figures["cold"]["landlord-dsl --help"] = cold(cli + ["--help"], args.cold)
     figures["cold"]["landlord-dsl list"] = cold(cli + ["list"], args.cold)
+    if args.instructions:
+        figures["instructions"] = {p.stem: instructions(p) for p in paths}
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -136,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'command':44}{'CPU':>10}{'wall':>10}")
     for name, row in figures["cold"].items():
         print(f"{name:44}{row['cpu']:10.1f}{row['wall']:10.1f}")
+    if args.instructions:
+        print("\nend to end, warm, millions of instructions (valgrind)")
+        for name, count in figures["instructions"].items():
+            print(f"{name:32}{count / 1e6:14.1f}")
     return 0
 
 
