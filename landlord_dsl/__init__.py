@@ -47,15 +47,15 @@ it produced; nothing past parsing sees a Lark tree):
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _moved
 from .core.version import __version__ as __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
     from .agents.search import MCTSAgent, RolloutAgent, StateAgent
     from .agents.stepped import SteppedGame, play_stepped
@@ -187,7 +187,9 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
-    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+    from importlib.util import find_spec
+
+    if not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f".{name}", __name__)  # a module of the package: ld.agents, ld.simulate
     raise AttributeError(f"module 'landlord_dsl' has no attribute '{name}'")
 

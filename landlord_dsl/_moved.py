@@ -10,12 +10,16 @@ list of moves (docs/changelog.md); it goes in the release after next.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
+else:
+    Loader = object  # (importlib.abc costs most of the package's import; a finder and loader need no base)
 
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -116,7 +120,7 @@ class _StandIn(types.ModuleType):
         return dir(importlib.import_module(self.__dict__["_new"]))
 
 
-class _OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _OldPaths(Loader):
     """Finds the old module paths of MOVED and loads each as a _StandIn."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:

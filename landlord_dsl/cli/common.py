@@ -10,14 +10,14 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import UsageError
-
 if TYPE_CHECKING:
     from ..checking.loader import RuleSet
     from ..program.compiled import Program
 
 
 def _parse_options(pairs: Sequence[str], flag: str = "--option") -> dict[str, Any]:
+    from ..core.errors import UsageError  # (here: `landlord-dsl --help` imports this module, not the errors)
+
     options: dict[str, Any] = {}
     for pair in pairs:
         if "=" not in pair:

@@ -1,6 +1,10 @@
 """CLI stage: the `landlord-dsl` command line: its argument parser, and running a command with its exit status.
 
-The commands themselves are in the commands package.
+The commands themselves are in rules.py, games.py, studies.py and serve.py,
+each imported only when one of its commands runs (`_later`), and a command's
+arguments are added to its parser only when that command is chosen
+(`_LazyCommands`): so `landlord-dsl --help` imports neither the parser of .lg
+files nor the engine.
 
 Exit codes (docs/cli.md): 0 success; 1 problems found (check, fmt --check,
 diff, replay) or a LandlordError that is not a usage error (a rule file with
@@ -18,25 +22,65 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TextIO
 
-from ..core.errors import LandlordError
 from ..core.version import __version__
 from .common import at_least, native_argument, native_default, set_argument
-from .games import cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament
-from .rules import cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources
-from .serve import cmd_serve, serve_arguments
-from .studies import (
-    attribute_arguments,
+
+
+def _later(module: str, name: str) -> Callable[..., Any]:
+    """Return a function that imports the command module `module` of this package when first called, and
+    calls its function `name`: a command's module, and what it imports, are loaded only when it runs."""
+
+    def call(*args: Any) -> Any:
+        return getattr(importlib.import_module(f".{module}", __package__), name)(*args)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+cmd_analyze, cmd_board, cmd_check, cmd_diff, cmd_fmt, cmd_list, cmd_lsp, cmd_show, cmd_sources = (
+    _later("rules", name)
+    for name in (
+        "cmd_analyze",
+        "cmd_board",
+        "cmd_check",
+        "cmd_diff",
+        "cmd_fmt",
+        "cmd_list",
+        "cmd_lsp",
+        "cmd_show",
+        "cmd_sources",
+    )
+)
+cmd_coverage, cmd_play, cmd_replay, cmd_simulate, cmd_sweep, cmd_tournament = (
+    _later("games", name)
+    for name in ("cmd_coverage", "cmd_play", "cmd_replay", "cmd_simulate", "cmd_sweep", "cmd_tournament")
+)
+cmd_serve, serve_arguments = _later("serve", "cmd_serve"), _later("serve", "serve_arguments")
+(
     cmd_optimise,
     cmd_sensitivity,
     cmd_skill,
+    attribute_arguments,
     optimise_arguments,
     sensitivity_arguments,
     skill_arguments,
+) = (
+    _later("studies", name)
+    for name in (
+        "cmd_optimise",
+        "cmd_sensitivity",
+        "cmd_skill",
+        "attribute_arguments",
+        "optimise_arguments",
+        "sensitivity_arguments",
+        "skill_arguments",
+    )
 )
 
 # --------------------------------------------------------------------- main
@@ -387,18 +431,38 @@ _COMMANDS = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the parser of the `landlord-dsl` command line, a sub-parser for each command of _COMMANDS."""
+class _LazyCommands(argparse._SubParsersAction):
+    """The commands' sub-parsers; the arguments of those in `pending` (by name: what adds them) are added when
+    the command is chosen, before its sub-parser reads the rest of the line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending: dict[str, Callable[[argparse.ArgumentParser], None]] = {}
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, *rest: Any) -> None:
+        arguments = self.pending.pop(values[0], None)  # (argparse has checked the name is a command's)
+        if arguments is not None:
+            arguments(self.choices[values[0]])
+        super().__call__(parser, namespace, values, *rest)
+
+
+def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
+    """Return the parser of the `landlord-dsl` command line, a sub-parser for each command of _COMMANDS;
+    `lazy`: each command's arguments are added only once the command line names it (what `main` does,
+    so that `--help` and each command build only what they show or read)."""
     parser = argparse.ArgumentParser(
         prog="landlord-dsl",
         description="Rules of The Landlord's Game and early Monopoly as data: "
         "check, format, play and simulate .lg files.",
     )
     parser.add_argument("--version", action="version", version=f"landlord-dsl {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_LazyCommands)
+    assert isinstance(sub, _LazyCommands)
     for name, summary, run, arguments in _COMMANDS:
         p = sub.add_parser(name, help=summary)
-        if arguments is not None:
+        if arguments is not None and lazy:
+            sub.pending[name] = arguments
+        elif arguments is not None:
             arguments(p)
         p.set_defaults(func=run)
     return parser
@@ -447,7 +511,7 @@ class _Output:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status."""
-    parser = build_parser()
+    parser = build_parser(lazy=True)
     args = parser.parse_args(argv)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = stdout, stderr = _Output(saved[0]), _Output(saved[1])
@@ -470,6 +534,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, out: TextIO) -> int:
     """Run the chosen command; return its exit status, every error reported on stderr."""
+    from ..core.errors import LandlordError
+
     if args.command is None:
         parser.print_help(out)
         return 2

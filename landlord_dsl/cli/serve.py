@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..checking.loader import load
 from ..core.errors import UsageError
 from .common import _parse_options
 
@@ -93,6 +92,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             f"landlord-dsl serve needs the optional 'web' extra ({err.name} is missing): "
             "pip install 'landlord-dsl[web]'"
         ) from None
+    from ..checking.loader import load
     from ..presentation.classroom import Classroom
 
     if not 0 <= args.port <= 65535:

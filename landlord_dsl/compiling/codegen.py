@@ -220,9 +220,14 @@ class CodeGenerator:
         # (code, variable, its spaces); and the names of the tables made of them, by their values
         self.space_values: dict[tuple[str, str, frozenset[int]], tuple | None] = {}
         self.space_tables: dict[tuple, str] = {}
+        self.group_sets: dict[str, str] = {}  # the names of the groups' sets of spaces, by group
         self.member_tables: dict[tuple[str, bool, int], str] = {}  # by (group field, its own excluded, i): i-th members
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
+        # the value a function's body has without its arguments (ExpressionCompiler._value_without_arguments),
+        # by the body and what it was worked out under, where working it out made nothing
+        self.values_without_arguments: dict[tuple, Any] = {}
+        self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
         # while the legal options of a choice are gathered (StatementCompiler._gathering): what of the

@@ -386,7 +386,7 @@ class ExpressionCompiler(CodeGenerator):
             finally:
                 self.bound = outer
             # an aggregate written as a loop could hide the caller's local an argument is written with
-            hides = bool(parts) and _has_aggregate(decl.body) and any(body.binds & part.reads[1] for part in parts)
+            hides = bool(parts) and self._has_aggregate(decl) and any(body.binds & part.reads[1] for part in parts)
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
                 return body
         return made(
@@ -397,17 +397,41 @@ class ExpressionCompiler(CodeGenerator):
             plain=False,
         )
 
+    def _has_aggregate(self, decl: ast.FunctionDecl) -> bool:
+        """Return True if the function's body contains an aggregate (looked for once per function: every
+        call written in place asks)."""
+        if decl.name not in self.bodies_with_aggregates:
+            self.bodies_with_aggregates[decl.name] = _has_aggregate(decl.body)
+        return self.bodies_with_aggregates[decl.name]
+
     def _value_without_arguments(self, decl: ast.FunctionDecl) -> Any:
         """Return the value of a function's body if the options alone fix it, else _NOTHING.
 
         The body's locals are its own: none of the caller's bindings (its
         arguments, an unrolled item) may stand for them.
         """
+        round_reads = None if self.round_reads is None else (*self.round_reads.items(), *self.round_names.items())
+        key = (id(decl), *self.domains.items(), None, *self.owned_by.items(), round_reads)
+        if key in self.values_without_arguments:
+            return self.values_without_arguments[key]
+        made_before = self._made_so_far()
         outer, self.bound = self.bound, {}
         try:
-            return self.expr(decl.body).value
+            value = self.expr(decl.body).value
         finally:
             self.bound = outer
+        # a function's body is worked out like this at each call of it, and a call's arguments are often
+        # calls too: where working it out made no name, table or count, doing it again would give the same
+        # value and make nothing, so it is not done again
+        if self._made_so_far() == made_before:
+            self.values_without_arguments[key] = value
+        return value
+
+    def _made_so_far(self) -> tuple[int, ...]:
+        """Return how much the generator has made that generated code can see: names, owner getters, counted
+        groups, and the reads of a round."""
+        reads = -1 if self.round_reads is None else len(self.round_reads)
+        return self.counter, len(self.owner_getters), len(self.counted_groups), len(self.counted_fields), reads
 
     def _len_over_group(self, e: ast.Expr) -> Compiled | None:
         """Return `len(e)` if `e` calls a built-in with `len_over_group` over a fixed group, else None."""
@@ -527,7 +551,10 @@ class ExpressionCompiler(CodeGenerator):
 
         if op in ("in", "not in"):
             if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
-                b = self.ref(frozenset(self.groups[e.right.name]), Prefix.SPACE_SET)
+                group = e.right.name
+                if group not in self.group_sets:  # (one set a group: `ref` names an object, not its value)
+                    self.group_sets[group] = self.ref(frozenset(self.groups[group]), Prefix.SPACE_SET)
+                b = self.group_sets[group]
                 return made(f"({a} {op} {b})", left, plain=False)
             return made(f"({a} {op} {b})", left, right)
         if op in ("/", "%"):

@@ -8,7 +8,7 @@ expression calls it again on the same list, keeping the source's line numbers.
 from __future__ import annotations
 
 import ast as pyast
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypeVar
 
 from .generated_names import GAME, Prefix, is_owner_getter
 
@@ -87,22 +87,56 @@ _STABLE_ROWS = frozenset({"sv", "pv", "gcount", "gcount_at", "gfull"})
 # acting, and Game._shortfall puts the player acting before back before it returns).
 _STABLE_DURING_A_CALL = frozenset({"actor"})
 
+_Node = TypeVar("_Node", bound=pyast.AST)
+# nodes with no parts, which hold no read: a name's context, an operator
+_LEAVES = (pyast.expr_context, pyast.operator, pyast.unaryop, pyast.cmpop, pyast.boolop)
 
-class _GameListReads(pyast.NodeTransformer):
+
+class _GameListReads:
     """Replace reads of the game's stable lists by locals bound once at the top of the function.
 
     Used on each top-level generated function `def f(g, ...)` read at least
-    twice; nested functions that take a `g` of their own are left alone.
+    twice; nested functions that take a `g` of their own are left alone. One
+    walk finds every read and where it is, so the rewrite replaces those and
+    visits nothing else.
     """
 
     def __init__(self, function: pyast.FunctionDef):
         self.counts: dict[str, int] = {}
         self.reads: dict[str, pyast.expr] = {}
-        self.counting = True
-        for node in function.body:
-            self.visit(node)
+        # each read: (the node holding it, its field, its index in that field or None, the read, its key)
+        self.places: list[tuple[pyast.AST, str, int | None, pyast.expr, str]] = []
+        self._scan(function)
         self.alias = {key: f"{Prefix.PASS_ALIAS}{key}" for key, count in self.counts.items() if count >= 2}
-        self.counting = False
+
+    def _scan(self, function: pyast.FunctionDef) -> None:
+        """Find the reads in the function's body, in the order Python's NodeVisitor visits them (each
+        node before its parts, parts in field order), not looking inside a read or another game's function."""
+        stack: list[tuple[pyast.AST, str, int | None, pyast.AST]] = [
+            (function, "body", i, node) for i, node in reversed(list(enumerate(function.body)))
+        ]
+        counts, reads, places, leaves = self.counts, self.reads, self.places, _LEAVES
+        while stack:
+            parent, field, index, node = stack.pop()
+            kind = type(node)
+            if kind is pyast.Attribute or kind is pyast.Subscript:
+                key = self._key(node)
+                if key is not None:
+                    assert isinstance(node, pyast.expr)
+                    counts[key] = counts.get(key, 0) + 1
+                    reads[key] = node
+                    places.append((parent, field, index, node, key))
+                    continue
+            elif isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and GAME in {a.arg for a in node.args.args}:
+                continue  # another game's g, as far as this pass can tell
+            parts: list[tuple[pyast.AST, str, int | None, pyast.AST]] = []
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    parts.extend((node, name, i, item) for i, item in enumerate(value) if isinstance(item, pyast.AST))
+                elif isinstance(value, pyast.AST) and not isinstance(value, leaves):
+                    parts.append((node, name, None, value))
+            stack.extend(reversed(parts))
 
     @staticmethod
     def _key(node: pyast.AST) -> str | None:
@@ -127,46 +161,53 @@ class _GameListReads(pyast.NodeTransformer):
             return f"{node.value.attr}{node.slice.value}"
         return None
 
-    def visit(self, node: pyast.AST) -> Any:
-        if isinstance(node, (pyast.FunctionDef, pyast.Lambda)) and GAME in {a.arg for a in node.args.args}:
-            return node  # another game's g, as far as this pass can tell
-        key = self._key(node)
-        if key is not None and isinstance(node, pyast.expr):  # (a key is only of an attribute or subscript)
-            if self.counting:
-                self.counts[key] = self.counts.get(key, 0) + 1
-                self.reads[key] = node
-                return node
-            if key in self.alias:
-                return pyast.copy_location(pyast.Name(self.alias[key], pyast.Load()), node)
-        return self.generic_visit(node)
-
     def rewrite(self, function: pyast.FunctionDef) -> None:
         if not self.alias:
             return
-        function.body = [self.visit(node) for node in function.body]
-        bind = [pyast.Assign([pyast.Name(name, pyast.Store())], self.reads[key]) for key, name in self.alias.items()]
+        for parent, field, index, node, key in self.places:
+            if key in self.alias:
+                new = _located(pyast.Name(self.alias[key], pyast.Load()), node)
+                if index is None:
+                    setattr(parent, field, new)
+                else:
+                    getattr(parent, field)[index] = new
+        bind = [
+            _located(pyast.Assign([_located(pyast.Name(name, pyast.Store()), function)], self.reads[key]), function)
+            for key, name in self.alias.items()
+        ]
         function.body[:0] = bind
+
+
+def _located(node: _Node, where: pyast.AST) -> _Node:
+    """Return a node the pass made, at the place of `where` (its line and column, first and last): where
+    `ast.fix_missing_locations` would put it, without walking the whole tree to find it."""
+    node.lineno, node.col_offset = where.lineno, where.col_offset  # type: ignore[attr-defined]
+    node.end_lineno, node.end_col_offset = where.end_lineno, where.end_col_offset  # type: ignore[attr-defined]
+    return node
 
 
 def read_game_lists_once(source: str) -> pyast.Module:
     """Return the syntax tree of generated source whose functions read the game's stable lists into
     locals first, and call a group's getter once per expression (`_SharedGetterCalls`). Its line numbers
-    are the source's, so tracebacks and profiles point into it."""
+    are the source's, so tracebacks and profiles point into it; every node the pass makes is given one."""
     tree = pyast.parse(source)
+    getter_lines = frozenset(n for n, line in enumerate(source.split("\n"), 1) if Prefix.OWNER_GETTER in line)
     for function in tree.body:
         if isinstance(function, pyast.FunctionDef):
-            read_lists_once_in(function)
+            read_lists_once_in(function, getter_lines)
     return tree
 
 
-def read_lists_once_in(function: pyast.FunctionDef) -> None:
+def read_lists_once_in(function: pyast.FunctionDef, getter_lines: frozenset[int] | None = None) -> None:
     """Rewrite one top-level generated function as `read_game_lists_once` does (if its first parameter is the
     game), in place; each function is rewritten on its own, so rewriting some of a module's gives them the
-    code rewriting all would."""
+    code rewriting all would. `getter_lines` are the source's lines that name a group's getter, where a
+    shared call is looked for (None: every line)."""
     if function.args.args and function.args.args[0].arg == GAME:
         _GameListReads(function).rewrite(function)
-        _SharedGetterCalls(function).rewrite()
-        fix_missing_locations(function)  # (only the functions rewritten have nodes without one)
+        span = range(function.lineno, (function.end_lineno or function.lineno) + 1)
+        if getter_lines is None or not getter_lines.isdisjoint(span):
+            _SharedGetterCalls(function, getter_lines).rewrite()
 
 
 def _getter_call(node: pyast.AST) -> str | None:
@@ -203,16 +244,28 @@ class _SharedGetterCalls:
         pyast.NamedExpr,
     )
 
-    def __init__(self, function: pyast.FunctionDef):
+    # the nodes that hold statements
+    _BLOCKS = (pyast.stmt, pyast.excepthandler, pyast.match_case)
+
+    def __init__(self, function: pyast.FunctionDef, getter_lines: frozenset[int] | None):
         self.function = function
         self.counter = 0
+        self.getter_lines = getter_lines  # the source lines that name a getter (None: any line may)
 
     def rewrite(self) -> None:
-        """Rewrite the function's expressions in place."""
-        for node in walk(self.function):  # (statements are never replaced: the same statements as ast.walk)
+        """Rewrite the function's expressions in place: each expression of each statement, the statements
+        taken in `ast.walk`'s order (which the names of the shared results follow), skipping an expression
+        on lines that name no getter."""
+        blocks, lines = self._BLOCKS, self.getter_lines
+        todo: list[pyast.AST] = [self.function]
+        for node in todo:  # (breadth first, as ast.walk, through statements alone: no expression holds one)
+            todo.extend(part for part in pyast.iter_child_nodes(node) if isinstance(part, blocks))
             if isinstance(node, pyast.stmt) and not isinstance(node, pyast.FunctionDef):
                 for field, value in pyast.iter_fields(node):
-                    if isinstance(value, pyast.expr):
+                    if isinstance(value, pyast.expr) and (
+                        lines is None
+                        or not lines.isdisjoint(range(value.lineno, (value.end_lineno or value.lineno) + 1))
+                    ):
                         self._share(node, field)
 
     def _share(self, statement: pyast.stmt, field: str) -> None:
@@ -226,12 +279,12 @@ class _SharedGetterCalls:
             if id(place) in read:  # made first: store the result
                 self.counter += 1
                 names[id(place)] = f"{Prefix.PASS_SHARED}{self.counter}"
-                new: pyast.expr = pyast.NamedExpr(pyast.Name(names[id(place)], pyast.Store()), call)
+                new: pyast.expr = pyast.NamedExpr(_located(pyast.Name(names[id(place)], pyast.Store()), call), call)
             elif source is not None:
                 new = pyast.Name(names[id(source)], pyast.Load())
             else:
                 continue
-            pyast.copy_location(new, call)
+            _located(new, call)
             if index is None:
                 setattr(parent, field_name, new)
             else:

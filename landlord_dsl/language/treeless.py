@@ -177,9 +177,10 @@ class SkippingLexer:
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
         """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
-        lexers, skip = self.lexers, self.skip
+        lexers, skip, new_token = self.lexers, self.skip, Token._future_new
         line_ctr = lexer_state.line_ctr
         text = lexer_state.text
+        source, stop, newline = text.text, text.end, line_ctr.newline_char
         try:
             while True:
                 entry = lexers[parser_state.position]
@@ -187,18 +188,30 @@ class SkippingLexer:
                 if pattern is _UNMADE:
                     pattern = entry[1] = self._pattern(lexer)
                 pos = line_ctr.char_pos
-                start = skip.match(text.text, pos, text.end).end()  # type: ignore[union-attr] # `*` always matches
-                m = pattern.match(text.text, start, text.end) if pattern is not None else None
+                start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
+                m = pattern.match(source, start, stop) if pattern is not None else None
                 kind = m.lastgroup if m is not None else None
                 if m is None or kind is None or kind in lexer.ignore_types:
                     yield lexer.next_token(lexer_state, parser_state)
                     continue
+                # the line counter moved past the skipped text, then the token, as LineCounter.feed moves it
                 if start != pos:
-                    line_ctr.feed(text.text[pos:start])
-                value = m.group(0)
-                token = Token(kind, value, start, line_ctr.line, line_ctr.column)
-                line_ctr.feed(value, kind in lexer.newline_types)
-                token.end_line, token.end_column, token.end_pos = line_ctr.line, line_ctr.column, line_ctr.char_pos
+                    lines = source.count(newline, pos, start)
+                    if lines:
+                        line_ctr.line += lines
+                        line_ctr.line_start_pos = source.rindex(newline, pos, start) + 1
+                    line_ctr.char_pos = start
+                    line_ctr.column = start - line_ctr.line_start_pos + 1
+                value, end = m.group(0), m.end()
+                line, column = line_ctr.line, line_ctr.column
+                if kind in lexer.newline_types:
+                    lines = source.count(newline, start, end)
+                    if lines:
+                        line_ctr.line += lines
+                        line_ctr.line_start_pos = source.rindex(newline, start, end) + 1
+                line_ctr.char_pos = end
+                line_ctr.column = end - line_ctr.line_start_pos + 1
+                token = new_token(kind, value, start, line, column, line_ctr.line, line_ctr.column, end)
                 if kind in lexer.callback:
                     token = lexer.callback[kind](token)
                 lexer_state.last_token = token
