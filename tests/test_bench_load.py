@@ -16,6 +16,18 @@ def test_bench_load_reports_each_stage_warm_and_the_commands_cold(capsys):
     spec.loader.exec_module(module)
     assert module.main(["--repeat", "1", "--cold", "1", "--edition", "landlords-game-1904", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert set(figures["warm"]["landlords-game-1904"]) == {"parse", "check", "fixed values", "load"}
-    assert set(figures["cold"]) == {"load landlords-game-1904", "landlord-dsl --help", "landlord-dsl list"}
+    assert set(figures["warm"]["landlords-game-1904"]) == {
+        "parse",
+        "check",
+        "fixed values",
+        "load",
+        "compile",
+        "end to end",
+    }
+    assert set(figures["cold"]) == {
+        "python -c pass",
+        "load landlords-game-1904",
+        "landlord-dsl --help",
+        "landlord-dsl list",
+    }
     assert all(row["cpu"] > 0 and row["wall"] > 0 for row in figures["cold"].values())
