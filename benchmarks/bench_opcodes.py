@@ -4,7 +4,8 @@
 load cannot move, but its figure for the same code still drifts by 1-2 %
 from run to run (what the interpreter's allocator and imports do differs with
 the process's memory layout), as much as a small optimisation changes. This
-script counts, with `sys.settrace` and `f_trace_opcodes`, the bytecodes the
+script counts, with `sys.settrace` and `f_trace_opcodes` (`sys.monitoring`'s
+instruction events from Python 3.12 on), the bytecodes the
 Python interpreter executes while seeded games are played (after one warm-up
 game, loading excluded): the same code and seeds always give the same count.
 It weighs every bytecode alike and counts nothing of what C code does inside
@@ -40,6 +41,30 @@ def opcodes_a_game(edition: str, games: int, players: int) -> int:
     ld.new_game(program, players=players, seed=-1).play()  # what the first game imports is not a game's cost
     executed = 0
 
+    def play() -> None:
+        for seed in range(games):
+            ld.new_game(program, players=players, seed=seed).play()
+
+    if sys.version_info >= (3, 12):
+        # (3.12's sys.settrace reports no opcode events in code that ran before it was set, as the warm-up game's
+        # did; its sys.monitoring counts each bytecode executed, as settrace does on 3.11)
+        monitoring = sys.monitoring  # type: ignore[attr-defined,unused-ignore]
+        tool = monitoring.PROFILER_ID
+
+        def count(code: Any, offset: int) -> None:
+            nonlocal executed
+            executed += 1
+
+        monitoring.use_tool_id(tool, "bench_opcodes")
+        monitoring.register_callback(tool, monitoring.events.INSTRUCTION, count)
+        monitoring.set_events(tool, monitoring.events.INSTRUCTION)
+        try:
+            play()
+        finally:
+            monitoring.set_events(tool, 0)
+            monitoring.free_tool_id(tool)
+        return executed // games
+
     def trace(frame: FrameType, event: str, arg: Any) -> Any:
         nonlocal executed
         if event == "opcode":
@@ -51,8 +76,7 @@ def opcodes_a_game(edition: str, games: int, players: int) -> int:
 
     sys.settrace(trace)
     try:
-        for seed in range(games):
-            ld.new_game(program, players=players, seed=seed).play()
+        play()
     finally:
         sys.settrace(None)
     return executed // games
