@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import figure_data
+from population_tables import play_every_cell, seats
 
 import landlord_dsl as ld
 from landlord_dsl.core.measures import gini
 from landlord_dsl.studies.paired import Interval, interval
-from landlord_dsl.studies.parallel import chunks, in_processes
 from landlord_dsl.studies.simulate import play_one
 from landlord_dsl.studies.stats import Z95
 
@@ -82,23 +82,13 @@ CONCLUSIONS = [
 ]
 
 
-def seats(population: str, seed: int) -> list[str]:
-    """Return the four seat specs of game `seed` under `population`."""
-    if population == "heuristic":
-        return ["bot"] * 4
-    if population == "all-MCTS":
-        return [MCTS] * 4
-    turn = seed % 4
-    return list(MIXED[turn:] + MIXED[:turn])
-
-
 def play_values(population: str, regime: str, start: int, stop: int) -> list[dict[str, float]]:
     """Return the measures of games start..stop-1 of `regime` under `population`, one dict a game."""
     edition, options = REGIMES[regime]
     program = ld.compile_rules(ld.load_edition(edition), options)
     out = []
     for seed in range(start, stop):
-        r = play_one(program, 4, seed, seats=seats(population, seed))
+        r = play_one(program, 4, seed, seats=seats(population, seed, 4, MCTS, MIXED))
         by_round = r.gini_by_round
         out.append(
             {
@@ -114,19 +104,7 @@ def play_values(population: str, regime: str, start: int, stop: int) -> list[dic
 
 def run(games: int, jobs: int) -> dict[str, Any]:
     """Return the per-game measures of every population and regime (`games` seeds each) and their check."""
-    tasks, cells = [], []
-    for population in POPULATIONS:
-        for regime in REGIMES:
-            for a, b in chunks(games, jobs * 2):
-                tasks.append((play_values, (population, regime, a, b)))
-                cells.append((population, regime, a))
-    pieces: dict[tuple[str, str, int], list[dict[str, float]]] = {}
-    for i, values in in_processes(iter(tasks), jobs):
-        pieces[cells[i]] = values
-        print(f"{cells[i]} done", file=sys.stderr)
-    values: dict[str, dict[str, list[dict[str, float]]]] = {p: {r: [] for r in REGIMES} for p in POPULATIONS}
-    for (population, regime, _), chunk in sorted(pieces.items()):
-        values[population][regime].extend(chunk)
+    values = play_every_cell(play_values, list(POPULATIONS), list(REGIMES), games, jobs)
     return {"games": games, "check": check(), "values": values}
 
 

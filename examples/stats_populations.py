@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Any
 
 import figure_data
+from population_tables import play_every_cell, seats
 from stats_figures import editions, players_for
 
 import landlord_dsl as ld
 from landlord_dsl.core.measures import gini
 from landlord_dsl.studies.paired import Interval, interval, level
-from landlord_dsl.studies.parallel import chunks, in_processes
 from landlord_dsl.studies.simulate import play_one
 from landlord_dsl.studies.stats import Z95
 
@@ -68,16 +68,6 @@ _PROGRAMS: dict[str, Any] = {}  # each edition compiled once a process
 SEATS = {"first_wins": "the first seat's share of wins", "last_wins": "the last seat's share of wins"}
 
 
-def seats(population: str, seed: int, players: int) -> list[str]:
-    """Return the seat specs of game `seed` under `population` at a table of `players`."""
-    if population == "heuristic":
-        return ["bot"] * players
-    if population == "all-MCTS":
-        return [MCTS] * players
-    kinds = [MIXED[(seed + i) % len(MIXED)] for i in range(players)]
-    return kinds
-
-
 def play_values(population: str, edition: str, start: int, stop: int) -> list[dict[str, float]]:
     """Return the measures of games start..stop-1 of `edition` (four players, or the nearest it allows)
     under `population`, one dict a game."""
@@ -87,7 +77,7 @@ def play_values(population: str, edition: str, start: int, stop: int) -> list[di
     players = players_for(program)
     out = []
     for seed in range(start, stop):
-        r = play_one(program, players, seed, seats=seats(population, seed, players))
+        r = play_one(program, players, seed, seats=seats(population, seed, players, MCTS, MIXED))
         share = 1 / len(r.winners)
         out.append(
             {
@@ -104,19 +94,7 @@ def play_values(population: str, edition: str, start: int, stop: int) -> list[di
 
 def run(games: int, jobs: int) -> dict[str, Any]:
     """Return the per-game measures of every population and edition (`games` seeds each) and their check."""
-    tasks, cells = [], []
-    for population in POPULATIONS:
-        for edition in editions():
-            for a, b in chunks(games, jobs * 2):
-                tasks.append((play_values, (population, edition, a, b)))
-                cells.append((population, edition, a))
-    pieces: dict[tuple[str, str, int], list[dict[str, float]]] = {}
-    for i, values in in_processes(iter(tasks), jobs):
-        pieces[cells[i]] = values
-        print(f"{cells[i]} done", file=sys.stderr, flush=True)
-    values: dict[str, dict[str, list[dict[str, float]]]] = {p: {e: [] for e in editions()} for p in POPULATIONS}
-    for (population, edition, _), chunk in sorted(pieces.items()):
-        values[population][edition].extend(chunk)
+    values = play_every_cell(play_values, list(POPULATIONS), editions(), games, jobs)
     return {"games": games, "check": check(), "values": values}
 
 
