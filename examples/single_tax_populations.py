@@ -26,22 +26,20 @@ replays each table's first game and compares the section with the data.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
-import math
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import figure_data
-from population_tables import play_every_cell, seats
+from population_tables import Verdicts, play_every_cell, seats
+from population_tables import reading as population_reading
 
 import landlord_dsl as ld
 from landlord_dsl.core.measures import gini
 from landlord_dsl.studies.paired import Interval, interval
 from landlord_dsl.studies.simulate import play_one
-from landlord_dsl.studies.stats import Z95
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "assets" / "single-tax-populations.json"
@@ -113,36 +111,12 @@ def check() -> str:
     return figure_data.digest({f"{p} / {r}": play_values(p, r, 0, 1) for p in POPULATIONS for r in REGIMES})
 
 
-def verdict(found: Interval) -> str:
-    """Return the verdict on an interval of paired differences (after minus before)."""
-    if not found.excludes_zero:
-        return "no detectable change"
-    return "rises" if found.mean > 0 else "falls"
-
-
-def differ(a: Interval, b: Interval) -> bool:
-    """Return True when two populations' effects differ at 95 % (independent games: the standard errors add)."""
-    se = math.hypot((a.high - a.mean) / Z95, (b.high - b.mean) / Z95)
-    return abs(a.mean - b.mean) > Z95 * se
+WORDS = Verdicts("rises", "falls", "no detectable change")
 
 
 def reading(effects: dict[str, Interval]) -> str:
-    """Return what the populations' effects on one conclusion say together, in a few words."""
-    verdicts = {p: verdict(found) for p, found in effects.items()}
-    detected = {v for v in verdicts.values() if v != "no detectable change"}
-    unequal = [(p, q) for p, q in itertools.combinations(effects, 2) if differ(effects[p], effects[q])]
-    if len(detected) > 1:
-        return "**reverses with the players**"
-    if not detected:
-        return "no detectable change under any population"
-    if len(set(verdicts.values())) == 1:
-        sized = "" if not unequal else ", by different amounts"
-        return f"{verdicts[next(iter(verdicts))]} under every population{sized}"
-    where = ", ".join(p for p, v in verdicts.items() if v != "no detectable change")
-    if unequal:
-        pairs = "; ".join(f"{p} and {q}" for p, q in unequal)
-        return f"{next(iter(detected))} under {where} only: **depends on the players** (the effects differ: {pairs})"
-    return f"{next(iter(detected))} under {where} only; the populations' effects do not differ detectably"
+    """Return what the populations' effects on one conclusion (after minus before) say together."""
+    return population_reading(effects, WORDS)
 
 
 def effects_of(data: dict[str, Any]) -> list[tuple[str, str, dict[str, Interval]]]:

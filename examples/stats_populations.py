@@ -28,21 +28,21 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import figure_data
-from population_tables import play_every_cell, seats
+from population_tables import Verdicts, difference, play_every_cell, seats
+from population_tables import reading as population_reading
+from population_tables import verdict as population_verdict
 from stats_figures import editions, players_for
 
 import landlord_dsl as ld
 from landlord_dsl.core.measures import gini
 from landlord_dsl.studies.paired import Interval, interval, level
 from landlord_dsl.studies.simulate import play_one
-from landlord_dsl.studies.stats import Z95
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "assets" / "stats-populations.json"
@@ -110,13 +110,6 @@ def mean_of(data: dict[str, Any], population: str, edition: str, measure: str) -
     return level("win_seat_1", values) if measure in SEATS else interval(values)
 
 
-def difference(a: Interval, b: Interval) -> Interval:
-    """Return b's mean less a's, with its 95 % interval (independent games: the standard errors add)."""
-    se = math.hypot((a.high - a.low) / (2 * Z95), (b.high - b.low) / (2 * Z95))
-    d = b.mean - a.mean
-    return Interval(d, d - Z95 * se, d + Z95 * se)
-
-
 def conclusions(data: dict[str, Any]) -> list[tuple[str, str, str]]:
     """Return the conclusions the heuristic tables support, each (kind, measure, what): an order ("order",
     measure, "A<B": B's mean above A's, neighbours in the heuristic order of the means) or a seat
@@ -142,33 +135,17 @@ def effect(data: dict[str, Any], population: str, kind: str, measure: str, what:
     return Interval(found.mean - share, found.low - share, found.high - share)
 
 
+WORDS = Verdicts("higher", "lower", "no detectable difference")
+
+
 def verdict(found: Interval) -> str:
     """Return the verdict on an effect: "higher", "lower", or "no detectable difference" at 95 %."""
-    if not found.excludes_zero:
-        return "no detectable difference"
-    return "higher" if found.mean > 0 else "lower"
-
-
-def differ(a: Interval, b: Interval) -> bool:
-    """Return True when two populations' effects differ at 95 % (independent games: the standard errors add)."""
-    return difference(a, b).excludes_zero
+    return population_verdict(found, WORDS)
 
 
 def reading(effects: dict[str, Interval]) -> str:
     """Return what the populations' effects on one conclusion say together, in a few words."""
-    verdicts = {p: verdict(found) for p, found in effects.items()}
-    detected = {v for v in verdicts.values() if v != "no detectable difference"}
-    if len(detected) > 1:
-        return "**reverses with the players**"
-    if len(set(verdicts.values())) == 1:
-        only = next(iter(verdicts.values()))
-        return f"{only} under every population" if detected else "no detectable difference under any population"
-    where = ", ".join(p for p, v in verdicts.items() if v != "no detectable difference")
-    unequal = [f"{p} and {q}" for p, q in itertools.combinations(effects, 2) if differ(effects[p], effects[q])]
-    if unequal:
-        found = next(iter(detected))
-        return f"{found} under {where} only: **depends on the players** (the effects differ: {'; '.join(unequal)})"
-    return f"{next(iter(detected))} under {where} only; the populations' effects do not differ detectably"
+    return population_reading(effects, WORDS)
 
 
 def title(data: dict[str, Any], edition: str) -> str:
