@@ -435,20 +435,21 @@ def new_game(
     :param turn_limit: the turns after which the game stops (default: the rules').
     :param names: the seats' names, in seat order (default "Player 1", ...).
     :returns: the game, set up lazily: call `play()` or `play_turn()`.
-    :raises UsageError: the rules are not for that many players, or `names` are not one a seat,
+    :raises UsageError: the rules are not for that many players, `players`, `seed` or `turn_limit` is not a
+        whole number (or the limit is out of range), `options` are not valid, or `names` are not one a seat,
         none blank, no two alike.
     """
     from .agents import HeuristicAgent
     from .checking.loader import load
     from .compiling.compiler import compile_ruleset
-    from .engine.game import Game
+    from .engine.game import Game, whole_argument
     from .program.compiled import Program
 
     if isinstance(rules, str):
         rules = load(rules)
     program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
     if agents is None:
-        agents = [HeuristicAgent() for _ in range(players)]
+        agents = [HeuristicAgent() for _ in range(whole_argument(players, "players"))]
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit, names=names)
 
 
@@ -479,7 +480,8 @@ def new_state(
     :param turn_limit: the turns after which the game stops (default: the rules').
     :param draws: present shuffles as draws (seed None only; docs/state.md, "Shuffles as draws").
     :returns: the state before the first request.
-    :raises UsageError: the rules are not for that many players, or `draws` is asked with a seed.
+    :raises UsageError: the rules are not for that many players, `players`, `seed` or `turn_limit` is not a
+        whole number (or the limit is out of range), `options` are not valid, or `draws` is asked with a seed.
     """
     from .checking.loader import load
     from .compiling.compiler import compile_ruleset

@@ -119,6 +119,27 @@ def test_player_count_outside_edition_range_is_refused(program_1906):
         ld.new_game(program_1906, players=5)
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: ld.new_game("landlords-game-1906", players="3"), "players is a whole number, not '3'"),
+        (lambda: ld.new_state("landlords-game-1906", players=3.0), "players is a whole number, not 3.0"),
+        (lambda: ld.new_game("landlords-game-1906", players=True), "players is a whole number, not True"),
+        (lambda: ld.new_game("landlords-game-1906", seed="abc"), "seed is a whole number, not 'abc'"),
+        (lambda: ld.new_state("landlords-game-1906", seed=1.5), "seed is a whole number, not 1.5"),
+        (lambda: ld.new_game("landlords-game-1906", turn_limit="40"), "turn_limit is a whole number, not '40'"),
+        (lambda: ld.new_game("landlords-game-1906", turn_limit=0), "the turn limit must be from 1 to 100,000, not 0"),
+        (lambda: ld.new_state("landlords-game-1906", turn_limit=0), "the turn limit must be from 1 to 100,000, not 0"),
+        (lambda: ld.new_game("landlords-game-1906", options=["faster_game"]), "options are a mapping"),
+    ],
+)
+def test_bad_arguments_to_new_game_and_new_state_are_usage_errors(call, message):
+    # a wrong type was a TypeError or AttributeError from inside the engine, and a turn limit of 0
+    # played to the edition's own limit
+    with pytest.raises(ld.UsageError, match=re.escape(message)):
+        call()
+
+
 def test_options_are_validated():
     rules = ld.load_edition("landlords-game-1906")
     with pytest.raises(ld.LandlordError, match=r"(?s)unknown option 'fast_game'.*faster_game"):

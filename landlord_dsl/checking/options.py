@@ -7,6 +7,7 @@ each validated against its declaration.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import Diagnostic, UsageError, did_you_mean
@@ -52,8 +53,13 @@ def unknown_name(what: str, name: str, known: dict[str, Any], code: str) -> Diag
     )
 
 
-def resolve_options(ruleset: RuleSet, chosen: dict[str, Any] | None) -> dict[str, Any]:
-    """Return every option's value: the defaults overridden by `chosen` (validated)."""
+def resolve_options(ruleset: RuleSet, chosen: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return every option's value: the defaults overridden by `chosen` (validated).
+
+    :raises UsageError: `chosen` is not a mapping, or names an unknown option or a value it cannot take.
+    """
+    if chosen is not None and not isinstance(chosen, Mapping):
+        raise UsageError(f"options are a mapping of option names to values, not {quoted(chosen)}")
     decls = ruleset.model.options
     values = {name: d.default for name, d in decls.items()}
     problems = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import copy
 import functools
+import operator
 import os
 import sysconfig
 import traceback
@@ -60,6 +61,20 @@ class GameResult:
     winners: tuple[int, ...]
 
 
+def whole_argument(value: Any, name: str) -> int:
+    """Return `value`, an argument called `name`, as an int: an int or another integer type, not a bool.
+
+    :raises UsageError: anything else (a text, a float, True), naming the argument.
+    """
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    text = shown(value)
+    raise UsageError(f"{name} is a whole number, not {text if len(text) <= 60 else text[:57] + '...'}")
+
+
 class Game(Movement, Cards, Decisions, DiceSets):
     """One game of a compiled Program, one seat for each of its `agents`.
 
@@ -100,9 +115,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.prog = program
         self.n = n
         self.agents = list(agents)
-        self.chance = chance if chance is not None else SeededChance(seed)
+        self.chance = chance if chance is not None else SeededChance(whole_argument(seed, "seed"))
         self.names = seat_names(names, n) if names else [f"Player {i + 1}" for i in range(n)]
-        self.turn_limit = turn_limit or program.turn_limit or DEFAULT_TURN_LIMIT
+        if turn_limit is None:
+            self.turn_limit = program.turn_limit or DEFAULT_TURN_LIMIT
+        else:  # a limit of 0 is refused below, not read as "the rules' limit"
+            self.turn_limit = whole_argument(turn_limit, "turn_limit")
         if not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
             raise UsageError(f"the turn limit must be from 1 to {MAX_TURN_LIMIT:,}, not {self.turn_limit:,}")
         self.board_size = len(program.space_names)

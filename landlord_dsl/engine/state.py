@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError, UsageError
 from ..program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, SeededChance, ShuffleRequest
-from .game import RULE_FAILURES, Game
+from .game import RULE_FAILURES, Game, whole_argument
 from .hidden import Observation, Redrawn, observe, redraw
 from .stepping import SteppedGame
 
@@ -104,6 +104,9 @@ class State:
     def __init__(
         self, program: Program, players: int, seed: int | None, turn_limit: int | None = None, draws: bool = False
     ) -> None:
+        players = whole_argument(players, "players")
+        if seed is not None:
+            seed = whole_argument(seed, "seed")
         inside = seed is not None
         if draws and inside:
             raise UsageError("a seeded state answers its shuffles inside: draws=True needs seed=None")
