@@ -627,6 +627,18 @@ def test_bad_settings_are_clear_errors(small):
         ld.env(small, players=2, bid_levels=0)
 
 
+def test_bad_bots_and_players_are_refused_when_the_environment_is_made(small):
+    # a misspelt bot kind was accepted and failed at the first step after reset; a text players a TypeError
+    with pytest.raises(LandlordError, match=r"(?s)unknown seat kind 'bto'.*did you mean 'bot'"):
+        ld.env(small, players=2, bots={1: "bto"})
+    with pytest.raises(LandlordError, match="the bot of seat 1 is 'bot', 'random' or an Agent, not 'mcts:20'"):
+        ld.env(small, players=2, bots={1: "mcts:20"})
+    with pytest.raises(LandlordError, match="the bot of seat 0 is 'bot', 'random' or an Agent, not 7"):
+        ld.env(small, players=2, bots={0: 7})
+    with pytest.raises(LandlordError, match="players is a whole number, not '2'"):
+        ld.env(small, players="2")
+
+
 def test_closing_mid_game_needs_a_reset_which_starts_afresh(small):
     env = ld.env(small, players=2)
     env.reset(seed=3)

@@ -19,16 +19,18 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from ..agents import Agent, make_agent
+from ..agents.seats import parse_seat
 from ..checking.loader import RuleSet, load, load_text
 from ..compiling.compiler import compile_ruleset
 from ..core.errors import LandlordError, UsageError
-from ..engine.game import Game
+from ..engine.game import Game, whole_argument
 from ..engine.state import State, new_state
 from ..program.requests import BidRequest, DecisionRequest
 from .encoding import ActionLayout, ObservationEncoder
 
 REWARDS = ("score", "rank")
 ILLEGAL = ("raise", "penalty", "first_legal")
+BOT_KINDS = ("bot", "random")  # the seat kinds a bot may be named by: those that answer inside `step`
 
 
 class EnvironmentUsageError(UsageError):
@@ -100,11 +102,20 @@ class LandlordAECEnv(AECEnv):
         self._build(load(rules) if isinstance(rules, str) else rules)
         self._recipe = _recipe(rules, self.rules, self.program.sources)
         lo, hi = self.program.players
+        players = whole_argument(players, "players")
         if not lo <= players <= hi:
             raise LandlordError(f"{self.program.title} is for {lo} to {hi} players, not {players}")
         self.bots = dict(bots or {})
         if any(not 0 <= seat < players for seat in self.bots):
             raise LandlordError(f"bots are given for seats {sorted(self.bots)}; the seats are 0..{players - 1}")
+        for seat, bot in self.bots.items():
+            # refused now, not at the first step that reaches the seat
+            if isinstance(bot, str) and bot in BOT_KINDS:
+                continue
+            if isinstance(bot, str):
+                parse_seat(bot, "seat kind")  # an unknown kind is refused with the nearest known one
+            if not isinstance(bot, Agent):
+                raise LandlordError(f"the bot of seat {seat} is 'bot', 'random' or an Agent, not {bot!r}")
         self.players, self.reward_mode, self.illegal_action = players, reward, illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
