@@ -736,6 +736,23 @@ def test_removing_a_card_conflicts_with_a_variant_that_restates_its_deck(tmp_pat
         ld.load_edition(f"{mine}+{JACKPOT_LONG}")
 
 
+def test_1906_rule_11_a_variant_removing_a_chance_card_plays_a_pack_of_seven(tmp_path: Path):
+    """The 1906 Chance pack declares `size 8`, a count of its own list: a variant's `remove card` takes the card
+    out of the count too (it was refused, blamed on the variant's header, as if the base had lost a card)."""
+    mine = tmp_path / "landlords-game-1906-no-fines.lg"
+    mine.write_text(
+        'edition "landlords-game-1906-no-fines" {\n    extends "landlords-game-1906"\n'
+        '    source "none: a test" reconstruction\n}\n\nremove card fine\n'
+    )
+    assert ld.check(mine.read_text(), str(mine)) == []
+    rules = ld.load_edition(str(mine))
+    deck = next(d for d in rules.model.decks.values() if d.name == "chance_cards")
+    assert deck.size == 7 and "fine" not in [c.name for c in deck.cards]
+    game = ld.new_game(rules, players=2, seed=1)
+    game.setup()
+    assert len(game.decks["chance_cards"]) == 7
+
+
 def test_two_variants_that_remove_the_same_rule_combine(tmp_path: Path):
     names = []
     for n in ("a", "b"):

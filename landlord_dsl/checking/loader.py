@@ -136,12 +136,24 @@ def merge(
                 continue
             if d.what == "card":
                 found = False
+                cards: list[str] = []
                 for i, old in enumerate(out):
-                    if isinstance(old, ast.DeckDecl) and any(c.name == d.name for c in old.cards):
-                        out[i] = attrs.evolve(old, cards=tuple(c for c in old.cards if c.name != d.name))
+                    if not isinstance(old, ast.DeckDecl):
+                        continue
+                    cards.extend(c.name for c in old.cards)
+                    gone = sum(c.copies for c in old.cards if c.name == d.name)
+                    if gone:
+                        # a deck's `size` counts the cards its own file lists: a removal takes its copies off
+                        # the count, where an edit that loses a card in that file is still caught
+                        size = old.size - gone if old.size is not None else None
+                        out[i] = attrs.evolve(old, cards=tuple(c for c in old.cards if c.name != d.name), size=size)
                         found = True
                 if not found:
-                    problems.append(src.diagnostic(f"no deck of the base has a card '{d.name}'", d.span, None))
+                    problems.append(
+                        src.diagnostic(
+                            f"no deck of the base has a card '{d.name}'", d.span, did_you_mean(d.name, cards)
+                        )
+                    )
                 continue
             at = next((i for i, old in enumerate(out) if _decl_key(old) == (d.what, d.name)), None)
             if at is None:
