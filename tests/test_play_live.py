@@ -198,6 +198,21 @@ def test_an_auctions_result_is_told_without_verbose():
     assert told == expected
 
 
+def test_1906_rule_7_an_unsold_lot_is_told_unsold_before_the_rent_to_the_treasury():
+    """1906 rules, Rule 7 (magie-1906): nobody bids for Grand Boulevard (turn 26 of seed 7, three players) and the
+    lander declines it; that the auction is over is told right after his refusal, before the rent he then pays
+    the Public Treasury, not after the house he is offered at the end of the turn."""
+    code, out = run("play", "landlords-game-1906", "--seed", "7", "--players", "3")
+    assert code == 0
+    turn = out[out.index("-- Turn 26: Player 3 --") :]
+    turn = turn[: turn.index("\n\n")].splitlines()
+    refusal = turn.index("Player 3: Buy Grand Boulevard for 100? -> decline.")
+    assert turn[refusal + 1 : refusal + 3] == [
+        "Nobody takes Grand Boulevard at auction.",
+        "Player 3 pays 22 to PUBLIC TREASURY [land_rent_rule].",
+    ]
+
+
 def _offer(options, done_last=True):
     """Return a DecisionRequest of an offer with `options` (name, label, cost, value) and its "done"."""
     from landlord_dsl.program.requests import ChoiceSite, DecisionRequest

@@ -113,12 +113,20 @@ def quiet_event(event: tuple) -> bool:
 
 class AuctionResult:
     """Follows the bids of an auction, which are told only in verbose narration, to tell its result anyway:
-    who took the title and at what price, or that nobody bid."""
+    who took the title and at what price, or that nobody bid.
+
+    After the bids an auction logs at most: the first refusal (`Buy LABEL for PRICE?`, the first event after
+    the bids, when a lander is asked), then the price paid and the title deed given. Nothing else comes
+    between, so an unsold title is told as soon as the next event is none of these: right after a declined
+    first refusal, before the rules that run on (a rent paid to the treasury, an offer to build).
+    """
 
     def __init__(self, game: Game):
         self.game = game
         self.label: str | None = None  # the space being auctioned, while its result is untold
         self.high: int | None = None  # the highest bid so far
+        self.after_bids = False  # whether an event has come since the last bid
+        self.bought = False  # whether the first refusal took the title
 
     def follow(self, event: tuple) -> str | None:
         """Take the next logged event; return the sentence of an auction's result it settles, if any."""
@@ -128,10 +136,18 @@ class AuctionResult:
                 self.label, self.high = typed.space, None
             if typed.amount is not None:
                 self.high = typed.amount
+            self.after_bids = self.bought = False
             return None
         label, high = self.label, self.high
-        if label is None or isinstance(typed, (LogPay, LogDecide)):  # the price paid, a first refusal
+        if label is None:
             return None
+        if not self.after_bids:
+            self.after_bids = True
+            if isinstance(typed, LogDecide) and typed.prompt.startswith(f"Buy {label} for "):
+                self.bought = typed.option == "buy"
+                return None  # the first refusal: its own sentence tells it, the result follows it
+        if isinstance(typed, LogPay) and (high is not None or self.bought):
+            return None  # the price paid
         self.label = None
         prog = self.game.prog
         space = prog.card_space[typed.card] if isinstance(typed, LogCard) else None
