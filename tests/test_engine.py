@@ -149,6 +149,22 @@ def test_options_are_validated():
     assert ld.compile_rules(rules, {"faster_game": "true"}).options["faster_game"] is True
 
 
+def test_an_option_value_of_the_wrong_kind_says_what_it_should_be():
+    """1906 options `single_tax_turn` (a number) and `single_tax` (a choice): a word for a number is told it
+    wants a whole number, without the 19-digit range that only a number too large needs; a misspelt choice
+    gets the nearest value."""
+    rules = ld.load_edition("landlords-game-1906")
+    with pytest.raises(ld.UsageError) as err:
+        ld.compile_rules(rules, {"single_tax_turn": "abc"})
+    assert "option 'single_tax_turn' is a whole number, not 'abc'" in err.value.render()
+    assert "9,223" not in err.value.render()
+    with pytest.raises(ld.UsageError, match=r"is a whole number from -9,223,372,036,854,775,807 to .*, not '-10000"):
+        ld.compile_rules(rules, {"single_tax_turn": "-1" + "0" * 40})
+    with pytest.raises(ld.UsageError) as err:
+        ld.compile_rules(rules, {"single_tax": "votes"})
+    assert "did you mean 'vote'?" in err.value.render()
+
+
 # Space labels that are also ordinary phrases of code comments ("the loop" of a `for`): the 1939 board's
 # The Loop. The test below would find the phrase, not the lot.
 COMMON_PHRASES = {"the loop"}

@@ -550,7 +550,7 @@ def test_a_log_header_with_an_unknown_field_is_refused(tmp_path, capsys):
         ("faster_game", [1, 2], "option 'faster_game' is true or false, not [1, 2]"),
         ("faster_game", 1, "option 'faster_game' is true or false, not 1"),
         ("single_tax_turn", 10**30, "option 'single_tax_turn' is a whole number from"),
-        ("single_tax_turn", True, "option 'single_tax_turn' is a whole number from"),
+        ("single_tax_turn", True, "option 'single_tax_turn' is a whole number, not True"),
         ("single_tax_turn", "9" * 4000, "option 'single_tax_turn' is a whole number from"),
         ("speculation_ante_to", ["broker"], "option 'speculation_ante_to' is a text, not ['broker']"),
     ],

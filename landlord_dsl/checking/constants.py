@@ -17,10 +17,9 @@ from typing import Any
 import attrs
 
 from ..core.errors import Diagnostic, UsageError
-from ..language.limits import MAX_INT
 from ..language.parser import parse
 from .loader import RuleSet, load_modules
-from .options import quoted, truth, unknown_name, whole_number
+from .options import not_a_whole_number, quoted, truth, unknown_name, whole_number
 
 SET_FILE = "<--set>"  # the name of the generated variant, as diagnostics show it
 _SETTABLE = ("int", "bool", "text")
@@ -32,9 +31,7 @@ def _literal(name: str, kind: str, value: Any) -> tuple[str, Any] | Diagnostic:
     if kind == "int":
         number = whole_number(value.strip() if isinstance(value, str) else value)
         if number is None:
-            return Diagnostic(
-                f"--set {name}: the constant is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {quoted(value)}"
-            )
+            return Diagnostic(f"--set {name}: the constant is {not_a_whole_number(value)}")
         return str(number), number
     if kind == "bool":
         flag = truth(value)

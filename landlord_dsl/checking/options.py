@@ -33,6 +33,15 @@ def whole_number(value: Any) -> int | None:
     return None
 
 
+def not_a_whole_number(value: Any) -> str:
+    """Return what a value that `whole_number` refused should have been, quoting it: a whole number, and the range
+    of the rules' numbers when it was one too large for them."""
+    digits = isinstance(value, str) and value.strip().removeprefix("-").removeprefix("+").isdigit()
+    if digits or (isinstance(value, int) and not isinstance(value, bool)):
+        return f"a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {quoted(value)}"
+    return f"a whole number, not {quoted(value)}"
+
+
 def truth(value: Any) -> bool | None:
     """Return `value` (a bool, or true/false, yes/no, 1/0 as text in any case) as a bool, else None."""
     if isinstance(value, bool):
@@ -78,18 +87,19 @@ def resolve_options(ruleset: RuleSet, chosen: Mapping[str, Any] | None) -> dict[
         elif isinstance(d.default, int):
             number = whole_number(value)
             if number is None:
-                problems.append(
-                    Diagnostic(
-                        f"option '{name}' is a whole number from -{MAX_INT:,} to {MAX_INT:,}, not {quoted(value)}"
-                    )
-                )
+                problems.append(Diagnostic(f"option '{name}' is {not_a_whole_number(value)}"))
                 continue
             value = number
         elif not isinstance(value, str):
             problems.append(Diagnostic(f"option '{name}' is a text, not {quoted(value)}"))
             continue
         elif (allowed := ruleset.model.choices.get(d.choice or name)) is not None and value not in allowed:
-            problems.append(Diagnostic(f"option '{name}' must be one of {', '.join(allowed)}, not {value!r}"))
+            problems.append(
+                Diagnostic(
+                    f"option '{name}' must be one of {', '.join(allowed)}, not {quoted(value)}",
+                    hint=did_you_mean(value, allowed),
+                )
+            )
             continue
         values[name] = value
     if problems:
