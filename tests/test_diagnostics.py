@@ -201,6 +201,18 @@ def test_circular_extends_is_reported_as_a_cycle_with_its_members(tmp_path: Path
     assert d.span.file.endswith("c.lg") and d.span.line == 1
 
 
+def test_a_variants_header_item_out_of_range_is_refused_at_its_line(tmp_path: Path):
+    """A variant's `turn limit 0` or `dice 0` was dropped unsaid (the base's value played on), being false."""
+    (tmp_path / "v.lg").write_text(
+        'edition "v" {\n    extends "landlords-game-1906"\n    turn limit 0\n    dice 0\n}\n', encoding="utf-8"
+    )
+    with pytest.raises(LandlordError) as caught:
+        load(tmp_path / "v.lg")
+    found = [(d.message, d.span.file.endswith("v.lg"), d.span.line, d.span.column) for d in caught.value.diagnostics]
+    assert ("the turn limit must be from 1 to 100,000", True, 3, 5) in found
+    assert ("an edition throws from 1 to 10 dice", True, 4, 5) in found
+
+
 def test_a_file_extending_itself_is_a_cycle(tmp_path: Path):
     (tmp_path / "self.lg").write_text('edition "s" { extends "self.lg" }\n', encoding="utf-8")
     with pytest.raises(LandlordError, match=r"circular `extends`: self\.lg extends self\.lg"):

@@ -239,7 +239,7 @@ def test_a_turn_limit_beyond_the_cap_is_a_located_check_error(tmp_path, capsys):
     path.write_text(ENDLESS.replace("TURNS", "1000000000000"))
     assert run("check", str(path))[0] == 1
     err = capsys.readouterr().err
-    assert f"{path}:1:1: error: the turn limit must be from 1 to 100,000" in err
+    assert f"{path}:1:52: error: the turn limit must be from 1 to 100,000" in err
     path.write_text(ENDLESS.replace("TURNS", "100000"))
     assert run("check", str(path))[0] == 0
 

@@ -59,15 +59,15 @@ class Checker(DeclarationPass, BodyPass, ExpressionPass):
         if header.players is not None and not (1 <= header.players[0] <= header.players[1] <= MAX_PLAYERS):
             self.error(
                 f"the player range must go from a smaller to a larger number, at most {MAX_PLAYERS}",
-                header.span,
+                header.item_span("players"),
                 "write e.g. `players 2 to 4`",
             )
         if header.dice is not None and not 1 <= header.dice <= MAX_DICE:
-            self.error(f"an edition throws from 1 to {MAX_DICE} dice", header.span, "write e.g. `dice 2`")
+            self.error(f"an edition throws from 1 to {MAX_DICE} dice", header.item_span("dice"), "write e.g. `dice 2`")
         if header.turn_limit is not None and not 1 <= header.turn_limit <= MAX_TURN_LIMIT:
             self.error(
                 f"the turn limit must be from 1 to {MAX_TURN_LIMIT:,}",
-                header.span,
+                header.item_span("turn_limit"),
                 "the limit bounds how long a game can run; a game longer than that cannot be played in bounded time",
             )
         self._collect(decls)

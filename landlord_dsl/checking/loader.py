@@ -359,13 +359,15 @@ def _with_bases(module: ast.Module, path: Path | None, chain: tuple[Path, ...] =
             [
                 source_of(module).diagnostic(
                     "circular `extends`: " + " extends ".join(cycle),
-                    module.header.span,
+                    module.header.item_span("extends"),
                     "a variant extends an edition; an edition extends nothing",
                 )
             ]
         )
     if len(seen) >= _MAX_EXTENDS_DEPTH:
-        raise RuleCheckError([source_of(module).diagnostic("`extends` goes too deep", module.header.span)])
+        raise RuleCheckError(
+            [source_of(module).diagnostic("`extends` goes too deep", module.header.item_span("extends"))]
+        )
     return _load_modules(base, seen) + [module]
 
 
@@ -462,7 +464,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
                         [
                             source_of(module).diagnostic(
                                 f"'{target}' leads outside the variant's folder (through a symlink)",
-                                module.header.span,
+                                module.header.item_span("extends"),
                                 "an extended file must really be in the variant's own folder or be a shipped edition",
                             )
                         ]
@@ -484,7 +486,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
     raise RuleCheckError(
         [
             source_of(module).diagnostic(
-                f"cannot find the edition '{target}' this file extends", module.header.span, hint
+                f"cannot find the edition '{target}' this file extends", module.header.item_span("extends"), hint
             )
         ]
     )
@@ -505,14 +507,17 @@ def _merged(modules: list[ast.Module]) -> tuple[ast.Header, list[ast.Declaration
     header = modules[0].header
     for variant in modules[1:]:
         h = variant.header
+        # an item the variant writes replaces the base's, `dice 0` and `turn limit 0` too (the checker refuses
+        # them, at the variant's line, rather than the base's value going on unsaid)
         header = attrs.evolve(
             header,
             name=h.name,
-            title=h.title or header.title,
-            players=h.players or header.players,
-            dice=h.dice or header.dice,
-            turn_limit=h.turn_limit or header.turn_limit,
+            title=h.title if h.title is not None else header.title,
+            players=h.players if h.players is not None else header.players,
+            dice=h.dice if h.dice is not None else header.dice,
+            turn_limit=h.turn_limit if h.turn_limit is not None else header.turn_limit,
             provenance=h.provenance or header.provenance,
+            item_spans=tuple({**dict(header.item_spans), **dict(h.item_spans)}.items()),
         )
     return header, decls, problems, warnings
 

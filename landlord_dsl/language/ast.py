@@ -390,6 +390,13 @@ class Header:
     extends: str | None = None
     provenance: Provenance | None = None
     span: Span = _span()
+    # where each item (title, players, extends...) is written; like every span, not part of the tree's meaning
+    item_spans: tuple[tuple[str, Span], ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
+
+    def item_span(self, item: str) -> Span:
+        """Return where the header's `item` ("title", "players", "dice", "turn_limit", "extends") is written,
+        else where the header is."""
+        return next((span for name, span in self.item_spans if name == item), self.span)
 
 
 @attrs.frozen

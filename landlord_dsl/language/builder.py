@@ -332,31 +332,37 @@ class AstBuilder(Transformer):
         source, confidence, note = children
         return ast.Provenance(source, confidence, note, span=self._span(meta))
 
-    def title(self, children: list[Any]) -> tuple[str, str]:
-        return ("title", children[0])
+    @v_args(meta=True)
+    def title(self, meta: Meta, children: list[Any]) -> tuple[str, str, ast.Span]:
+        return ("title", children[0], self._span(meta))
 
-    def players(self, children: list[Any]) -> tuple[str, tuple[int, int]]:
-        return ("players", (children[0], children[1]))
+    @v_args(meta=True)
+    def players(self, meta: Meta, children: list[Any]) -> tuple[str, tuple[int, int], ast.Span]:
+        return ("players", (children[0], children[1]), self._span(meta))
 
-    def dice(self, children: list[Any]) -> tuple[str, int]:
-        return ("dice", children[0])
+    @v_args(meta=True)
+    def dice(self, meta: Meta, children: list[Any]) -> tuple[str, int, ast.Span]:
+        return ("dice", children[0], self._span(meta))
 
-    def turn_limit(self, children: list[Any]) -> tuple[str, int]:
-        return ("turn_limit", children[0])
+    @v_args(meta=True)
+    def turn_limit(self, meta: Meta, children: list[Any]) -> tuple[str, int, ast.Span]:
+        return ("turn_limit", children[0], self._span(meta))
 
-    def extends(self, children: list[Any]) -> tuple[str, str]:
-        return ("extends", children[0])
+    @v_args(meta=True)
+    def extends(self, meta: Meta, children: list[Any]) -> tuple[str, str, ast.Span]:
+        return ("extends", children[0], self._span(meta))
 
     @v_args(meta=True)
     def header(self, meta: Meta, children: list[Any]) -> ast.Header:
         name, *items = children
         fields: dict[str, Any] = {}
+        spans: dict[str, ast.Span] = {}
         for item in items:
             if isinstance(item, ast.Provenance):
                 fields["provenance"] = item
             else:
-                fields[item[0]] = item[1]
-        return ast.Header(name, span=self._span(meta), **fields)
+                fields[item[0]], spans[item[0]] = item[1], item[2]
+        return ast.Header(name, span=self._span(meta), item_spans=tuple(spans.items()), **fields)
 
     def option_choices(self, children: list[Any]) -> tuple[str, ...]:
         return tuple(children)
