@@ -436,12 +436,13 @@ def new_game(
     :param names: the seats' names, in seat order (default "Player 1", ...).
     :returns: the game, set up lazily: call `play()` or `play_turn()`.
     :raises UsageError: the rules are not for that many players, `players`, `seed` or `turn_limit` is not a
-        whole number (or the limit is out of range), `options` are not valid, or `names` are not one a seat,
-        none blank, no two alike.
+        whole number (or the limit is out of range), `options` are not valid, `agents` are not Agents, or
+        `names` are not one a seat, none blank, no two alike.
     """
     from .agents import HeuristicAgent
     from .checking.loader import load
     from .compiling.compiler import compile_ruleset
+    from .core.errors import Diagnostic, UsageError
     from .engine.game import Game, whole_argument
     from .program.compiled import Program
 
@@ -450,6 +451,17 @@ def new_game(
     program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
     if agents is None:
         agents = [HeuristicAgent() for _ in range(whole_argument(players, "players"))]
+    for agent in agents:
+        if not (callable(getattr(agent, "choose", None)) and callable(getattr(agent, "bid", None))):
+            raise UsageError(
+                [
+                    Diagnostic(
+                        f"agents are Agent objects, one a seat, not {agent!r}",
+                        hint="an Agent answers choose(game, request) and bid(game, request); "
+                        "landlord_dsl.agents.make_agent('bot', seed, seat) makes the command line's",
+                    )
+                ]
+            )
     return Game(program, agents, chance=chance, seed=seed, turn_limit=turn_limit, names=names)
 
 

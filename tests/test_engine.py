@@ -140,6 +140,20 @@ def test_bad_arguments_to_new_game_and_new_state_are_usage_errors(call, message)
         call()
 
 
+def test_agents_that_are_not_agents_are_refused_by_name():
+    """`agents=["bot", "bot"]` was an AttributeError at the first decision; an Agent without `bid` a bare
+    NotImplementedError at the first auction."""
+    with pytest.raises(ld.UsageError, match=r"(?s)agents are Agent objects, one a seat, not 'bot'.*make_agent"):
+        ld.new_game("landlords-game-1906", agents=["bot", "bot"])
+
+    class ChoosesOnly(ld.Agent):
+        def choose(self, game, request):
+            return 0
+
+    with pytest.raises(NotImplementedError, match="ChoosesOnly does not answer bids: an Agent writes bid"):
+        ld.new_game("landlords-game-1906", agents=[ChoosesOnly(), ChoosesOnly()], seed=4).play()
+
+
 def test_options_are_validated():
     rules = ld.load_edition("landlords-game-1906")
     with pytest.raises(ld.LandlordError, match=r"(?s)unknown option 'fast_game'.*faster_game"):

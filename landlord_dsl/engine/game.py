@@ -868,13 +868,17 @@ if TYPE_CHECKING:
 class Agent:
     """The interface: pick an option index, or bid an amount (None passes)."""
 
-    def choose(self, game: Game, request: DecisionRequest) -> int:  # pragma: no cover - interface
+    def choose(self, game: Game, request: DecisionRequest) -> int:
         """Return the index, in `request.legal`, of the option this seat takes."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} does not answer decisions: an Agent writes choose(game, request) as well as bid"
+        )
 
-    def bid(self, game: Game, request: BidRequest) -> int | None:  # pragma: no cover - interface
+    def bid(self, game: Game, request: BidRequest) -> int | None:
         """Return a bid in `[request.minimum, request.maximum]`, or None to pass."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} does not answer bids: an Agent writes bid(game, request) as well as choose"
+        )
 
     def fork(self) -> Agent:
         """Return the agent that plays this one's seats in a fork of the game (Game.fork): by default a
