@@ -319,6 +319,12 @@ def test_tournament_command_refuses_an_agent_twice_and_an_unknown_one():
     assert run("tournament", ED1906, "--agents", "bot,mtcs", "--games", "1")[0] == 2
 
 
+def test_a_tournament_of_one_agent_is_refused(capsys):
+    """`--agents bot` played the bot against itself and reported 4 games of 2 played, 50 % won."""
+    assert run("tournament", ED1906, "--agents", "bot", "--games", "1", "--jobs", "1")[0] == 2
+    assert "a tournament needs two agents or more, not only 'bot'" in capsys.readouterr().err
+
+
 def test_a_simulated_game_takes_players_themselves_and_keeps_the_dice():
     """1906: play_one with a function of the State and an Agent for seats plays, stepped, the bots' game of
     the seed (common random numbers), with the same record but for the wealth read between rounds."""

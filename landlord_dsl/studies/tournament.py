@@ -123,12 +123,17 @@ def run_tournament(
     there are not played again and each game played is appended as it finishes. `progress(done, total)`
     is called as games finish. The report is the same for every `jobs`.
 
-    :raises UsageError: an agent named twice or unknown, a human seat, a number of players the rules
-        do not allow, or a results file of another tournament.
+    :raises UsageError: fewer than two agents, an agent named twice or unknown, a human seat, a number of
+        players the rules do not allow, or a results file of another tournament.
     """
     specs = [str(s) for s in parse_seats(",".join(agents), "--agents")]
     if len(set(specs)) != len(specs):
         raise UsageError("--agents names an agent twice: give each agent once")
+    if len(specs) < 2:
+        other = "random" if specs[0] != "random" else "bot"
+        raise UsageError(
+            f"a tournament needs two agents or more, not only '{specs[0]}': e.g. --agents {specs[0]},{other}"
+        )
     if "human" in specs:
         raise UsageError("a tournament has no one to ask: an agent cannot be human")
     if deals < 1:
