@@ -198,3 +198,17 @@ def test_diff_attribute_plot_draws_one_panel_per_metric_with_every_change(tmp_pa
     assert "--plot draws the contributions of --attribute: give --attribute too" in capsys.readouterr().err
     assert main([*argv, "--plot", str(tmp_path / "contributions.txt")]) == 2
     assert "the file name must end in .png, .svg, .pdf" in capsys.readouterr().err
+
+
+def test_a_bound_that_rounds_to_zero_keeps_the_side_it_lies_on():
+    """1906 against its monopolist demonstration, 10 games: the wages change moved prosperity by -15 points with
+    the interval [-29.97, -0.03], shown as "[-30.0, +0.0] pts *", a mark the bounds seemed to deny."""
+    from landlord_dsl.studies.attribution import _fmt
+    from landlord_dsl.studies.paired import Interval
+    from landlord_dsl.studies.sensitivity import _shown
+
+    effect = Interval(-0.15, -0.2997, -0.0003)
+    assert _fmt("prosperity", effect) == "-15.0 [-30.0, -0.03] pts *"
+    assert _shown("prosperity", effect) == "-15.0 [-30.0, -0.03] pts *"
+    assert _fmt("turns", Interval(0.3, 0.0004, 0.6)) == "+0.3 [+0.0004, +0.6] *"
+    assert _fmt("turns", Interval(0.3, -0.0004, 0.6)) == "+0.3 [+0.0, +0.6]"  # holds zero: nothing to keep

@@ -420,16 +420,14 @@ def to_json(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fmt(name: str, e: Interval) -> str:
-    from .stats import fixed
+    from .stats import bound, fixed
 
     share = name.startswith("win_seat_") or name == "prosperity"
     digits = 4 if name.startswith("gini_round_") else 1
     k = 100 if share else 1
     mark = " *" if e.excludes_zero else ""
-    return (
-        f"{fixed(k * e.mean, digits, True)} [{fixed(k * e.low, digits, True)}, {fixed(k * e.high, digits, True)}]"
-        f"{' pts' if share else ''}{mark}"
-    )
+    low, high = bound(k * e.low, digits, e.excludes_zero), bound(k * e.high, digits, e.excludes_zero)
+    return f"{fixed(k * e.mean, digits, True)} [{low}, {high}]{' pts' if share else ''}{mark}"
 
 
 _UNFAITHFUL = (

@@ -26,7 +26,7 @@ from ..checking.options import resolve_options
 from ..core.errors import Diagnostic, UsageError, did_you_mean
 from .paired import Interval, difference, level, metric_meaning, play_cells, spread
 from .rulesource import rule_source
-from .stats import fixed
+from .stats import bound, fixed
 from .sweep import option_text
 
 PAIRED = "95 % CI of the paired difference (game i plays from seed + i in every cell), mean ± 1.96 SE across games"
@@ -291,10 +291,8 @@ def _shown(name: str, e: Interval) -> str:
     scale = 100 if share else 1
     unit = " pts" if share else ""
     mark = " *" if e.excludes_zero else ""
-    return (
-        f"{fixed(scale * e.mean, digits, sign=True)} "
-        f"[{fixed(scale * e.low, digits, sign=True)}, {fixed(scale * e.high, digits, sign=True)}]{unit}{mark}"
-    )
+    low, high = bound(scale * e.low, digits, e.excludes_zero), bound(scale * e.high, digits, e.excludes_zero)
+    return f"{fixed(scale * e.mean, digits, sign=True)} [{low}, {high}]{unit}{mark}"
 
 
 def render_text(data: dict[str, Any]) -> str:

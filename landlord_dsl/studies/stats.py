@@ -402,6 +402,16 @@ def fixed(value: float, digits: int, sign: bool = False) -> str:
     return text
 
 
+def bound(value: float, digits: int, excludes_zero: bool) -> str:
+    """Return an interval's bound as `fixed` signs it, with as many more decimals (up to 8) as it takes not to
+    read as zero when the interval excludes zero: a mark for that beside "[-30.0, +0.0]" would seem wrong."""
+    text = fixed(value, digits, True)
+    while excludes_zero and value != 0 and digits < 8 and not any(c in "123456789" for c in text):
+        digits += 1
+        text = fixed(value, digits, True)
+    return text
+
+
 def percent(share: float, digits: int = 1, sign: bool = False) -> str:
     """Return a share (0 to 1) as a number of percent with `digits` decimals, without the % sign."""
     return fixed(100 * share, digits, sign)
