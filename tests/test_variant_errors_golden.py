@@ -134,3 +134,27 @@ def test_a_break_that_names_no_change_is_reported_at_the_variants_header(tmp_pat
         ("note", "base.lg", 21),
     ]
     assert diagnostics[0].message == "kind 'lot' as this variant declares it breaks the base (2 lines of the base)"
+
+
+def test_a_field_the_landing_spaces_lack_is_an_error_only_while_here_is_known(tmp_path: Path):
+    """1906, kind park (Poor House and Central Park) has no `rent`: `here.rent` is an error right on landing
+    there (golden 15), but not once the player may have moved on, nor where some landing space has the field."""
+    head = (
+        'edition "landlords-game-1906-park" {\n    extends "landlords-game-1906"\n'
+        '    source "house-rule" reconstruction\n}\n\n'
+    )
+
+    def errors(body: str, selector: str = "park") -> list[str]:
+        text = head + f'rule park_fee "x" {{\n    on land {selector} {{\n{body}\n    }}\n}}\n'
+        return [d.message for d in ld.check(text, "park.lg") if d.severity == "error"]
+
+    assert errors("        if here.rent > 0 { pay 1 from player to treasury }") == [
+        "the spaces `on land park` runs on have no field 'rent'"
+    ]
+    assert errors("        move forward 1\n        pay here.rent from player to treasury") == []
+    assert errors("        pay 1 from player to treasury\n        pay here.rent from player to treasury") == []
+    assert errors("        pay here.rent from player to treasury", "corners") == [  # no corner is a lot either
+        "the spaces `on land corners` runs on have no field 'rent'"
+    ]
+    assert errors("        pay here.rent from player to treasury", "section_2") == []  # lots
+    assert errors("        pay here.rent from player to treasury", "lot") == []

@@ -20,7 +20,7 @@ from ..language import ast
 from .builtins import BUILTINS
 from .check_stmts import StatementPass
 from .model import Annotations, Scope, declared_type, param_type
-from .narrowing import walk_statements
+from .narrowing import LANDED_ON, walk_statements
 
 
 class BodyPass(StatementPass):
@@ -237,7 +237,8 @@ class BodyPass(StatementPass):
         elif h.selector is not None:
             self.error(f"`on {h.event}` takes no space", h.selector_span, f"write `on {h.event} {{ ... }}`")
         frame = [0]
-        scope = Scope(frame, shortfall=h.event == "shortfall")
+        landed = frozenset({LANDED_ON + h.selector}) if h.event == "land" and h.selector is not None else frozenset()
+        scope = Scope(frame, shortfall=h.event == "shortfall", narrowed=landed)
         self.block(h.body, scope)
         self.annotations.set_frame(h, frame[0])
 

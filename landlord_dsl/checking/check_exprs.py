@@ -45,7 +45,7 @@ from ..language import ast
 from .builtins import BUILTINS
 from .check_base import PassBase
 from .model import MAX_NUMBER, Scope, param_type
-from .narrowing import narrowing_path, narrowings
+from .narrowing import LANDED_ON, narrowing_path, narrowings
 
 
 class ExpressionPass(PassBase):
@@ -298,7 +298,37 @@ class ExpressionPass(PassBase):
             self.error(
                 f"'{e.name}' of something that may be none", e.span, "check it first, e.g. `if x != none { ... }`"
             )
+        elif (
+            base == SPACE
+            and e.name in m.space_fields
+            and e.name not in m.space_vars
+            and e.name not in BUILTIN_FIELDS.get(SPACE, {})
+        ):  # a field of some kinds of space only
+            self._landed_field(e, scope)
         return fields[e.name]
+
+    def _landed_field(self, e: ast.Field, scope: Scope) -> None:
+        """Report `here.FIELD` where `here` is still a space `on land SELECTOR` runs on and no kind of those
+        spaces declares the field: the read fails in every game that reaches it."""
+        m = self.m
+        if not (isinstance(e.subject, ast.Name) and self.annotations.ref(e.subject) == ("context", "here")):
+            return
+        selector = next((p.removeprefix(LANDED_ON) for p in scope.narrowed if p.startswith(LANDED_ON)), None)
+        if selector is None:
+            return
+        indices = ([m.space_index[selector]] if selector in m.space_index else []) + m.groups.get(selector, [])
+        kinds = sorted({m.spaces[i].kind for i in indices if m.spaces[i].kind in m.kinds})
+        declared = {f.name for k in kinds for f in m.kinds[k].fields}
+        if not kinds or e.name in declared:
+            return
+        what = f"kind '{kinds[0]}'" if len(kinds) == 1 else "kinds " + ", ".join(f"'{k}'" for k in kinds)
+        self.error(
+            f"the spaces `on land {selector}` runs on have no field '{e.name}'",
+            e.span,
+            f"they are of {what}, whose fields are {', '.join(sorted(declared))}"
+            if declared
+            else f"they are of {what}, which declares no fields",
+        )
 
     @handles(ast.Call)
     def _call(self, e: ast.Call, scope: Scope, constant: bool) -> str:

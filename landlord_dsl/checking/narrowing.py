@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from .model import Scope
 
 
+# `here@SELECTOR` in a scope's narrowings: `here` is a space `on land SELECTOR` runs on. Not a local name, so
+# the first statement that changes the game forgets it (a move, a card, a payment whose shortfall sends
+# the player elsewhere): it holds only until then.
+LANDED_ON = "here@"
+
+
 def narrowing_path(e: ast.Expr) -> str | None:
     """Return the canonical text of a name, field, index or call: the key of flow narrowing.
 
