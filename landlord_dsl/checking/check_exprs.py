@@ -124,7 +124,9 @@ class ExpressionPass(PassBase):
                     + list(CONTEXT_NAMES)
                     + scope.visible()
                 )
-                self.error(f"unknown name '{n}'", e.span, did_you_mean(n, everything), code="unknown-name", subject=n)
+                longer = sorted({w for w in everything if w.startswith(n + "_")})  # `turn` for `turn_number`
+                hint = did_you_mean(n, everything) or (f"did you mean '{longer[0]}'?" if len(longer) == 1 else None)
+                self.error(f"unknown name '{n}'", e.span, hint, code="unknown-name", subject=n)
         return ANY
 
     def expr(self, e: ast.Expr, scope: Scope, constant: bool = False) -> str:
