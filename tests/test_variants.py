@@ -753,6 +753,22 @@ def test_1906_rule_11_a_variant_removing_a_chance_card_plays_a_pack_of_seven(tmp
     assert len(game.decks["chance_cards"]) == 7
 
 
+def test_1906_rule_1_a_variant_removing_a_lot_deals_a_green_pack_of_28(tmp_path: Path):
+    """1906's green pack (Rule 1) declares `size 29`, the deeds its own board gives it: removing Wayback, a lot
+    nothing else names, takes its deed off the count (it was refused, blamed on the variant's header)."""
+    mine = tmp_path / "landlords-game-1906-no-wayback.lg"
+    mine.write_text(
+        'edition "landlords-game-1906-no-wayback" {\n    extends "landlords-game-1906"\n'
+        '    source "none: a test" reconstruction\n}\n\nremove space wayback\n'
+    )
+    assert ld.check(mine.read_text(), str(mine)) == []
+    rules = ld.load_edition(str(mine))
+    assert rules.model.decks["green_cards"].size == 28
+    game = ld.new_game(rules, players=2, seed=1)
+    game.play()
+    assert game.invariant_problems() == []
+
+
 def test_two_variants_that_remove_the_same_rule_combine(tmp_path: Path):
     names = []
     for n in ("a", "b"):

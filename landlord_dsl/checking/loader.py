@@ -132,6 +132,8 @@ def merge(
                             did_you_mean(d.name, [s.name for s in board.spaces]),
                         )
                     )
+                for removed in (s for s in board.spaces if s.name == d.name):
+                    _uncount_deed(out, removed)
                 out[board_index] = ast.BoardDecl(tuple(spaces), span=board.span)
                 continue
             if d.what == "card":
@@ -184,6 +186,24 @@ def merge(
 
 
 _EXTENSIBLE = (ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
+
+
+def _uncount_deed(decls: list[ast.Declaration], space: ast.SpaceDecl) -> None:
+    """Take a removed space's title deed off the declared `size` of each title deck that counted it.
+
+    A title deck's size counts the deeds its own file's board gives it (the checker's _check_title_decks:
+    the titled spaces of its `in` group or kind, or of the whole board), so that an edit losing a space is
+    caught; a variant's `remove space` is no such loss.
+    """
+    titled = any(isinstance(k, ast.KindDecl) and k.name == space.kind and k.titled for k in decls)
+    if not titled:
+        return
+    member_of = {space.kind, *space.groups} | {v.name for _, v in space.fields if isinstance(v, ast.Name)}
+    for i, deck in enumerate(decls):
+        if not isinstance(deck, ast.DeckDecl) or not deck.of_titles or deck.size is None:
+            continue
+        if deck.titles_in is None or deck.titles_in in member_of:
+            decls[i] = attrs.evolve(deck, size=deck.size - 1)
 
 
 def _replace_handler(out: list[ast.Declaration], d: ast.ReplaceHandlerDecl, src: SourceText) -> list[Diagnostic]:
