@@ -233,6 +233,35 @@ class SkippingLexer:
                 raise e from None
 
 
+class _Conf(ParseConf):
+    """Lark's parse configuration with its table as `_State` reads it fastest (`actions`), made for the
+    callbacks `fast_for` (a copy given other callbacks, as Lark's `accepts()` makes, reads Lark's table)."""
+
+    __slots__ = ("actions", "fast_for")
+    actions: dict
+    fast_for: dict
+
+
+_SHIFT, _PASS_ON, _REDUCE = 0, 1, 2
+
+
+def fast_actions(states: dict, callbacks: dict) -> dict:
+    """Return Lark's LALR table `states` (by state, by terminal or rule name: (Shift, state) or (Reduce, rule))
+    as tuples that need no attribute or hash of a Rule: (_SHIFT, state), (_PASS_ON, the rule's name) for a
+    rule whose callback is PASS_ON, else (_REDUCE, the rule's name, its length, its callback)."""
+    actions: dict = {}
+    for state, row in states.items():
+        made = actions[state] = {}
+        for name, (action, arg) in row.items():
+            if action is Shift:
+                made[name] = (_SHIFT, arg)
+            elif callbacks[arg] is PASS_ON:
+                made[name] = (_PASS_ON, arg.origin.name)
+            else:
+                made[name] = (_REDUCE, arg.origin.name, len(arg.expansion), callbacks[arg])
+    return actions
+
+
 class _State(ParserState):
     """Lark's LALR parser state, reducing by a PASS_ON rule in place (it changes the state, not the value)."""
 
@@ -240,6 +269,43 @@ class _State(ParserState):
 
     def feed_token(self, token: Token, is_end: bool = False) -> Any:
         """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does."""
+        conf = self.parse_conf
+        callbacks = conf.callbacks
+        if not isinstance(conf, _Conf) or callbacks is not conf.fast_for:
+            return self._feed_by_larks_table(token, is_end)
+        actions, end_state = conf.actions, conf.end_state
+        state_stack, value_stack = self.state_stack, self.value_stack
+        kind = token.type
+        while True:
+            try:
+                entry = actions[state_stack[-1]][kind]
+            except KeyError:
+                expected = {s for s in conf.states[state_stack[-1]] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
+            step = entry[0]
+            if step == _SHIFT:
+                assert not is_end
+                state_stack.append(entry[1])
+                value_stack.append(token if kind not in callbacks else callbacks[kind](token))
+                return None
+            if step == _PASS_ON:
+                state_stack[-1] = actions[state_stack[-2]][entry[1]][1]
+            else:
+                _, origin, size, callback = entry
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value = callback(children)
+                state_stack.append(actions[state_stack[-1]][origin][1])
+                value_stack.append(value)
+            if is_end and state_stack[-1] == end_state:
+                return value_stack[-1]
+
+    def _feed_by_larks_table(self, token: Token, is_end: bool) -> Any:
+        """`feed_token` reading Lark's own table (for a configuration whose callbacks it was not made for)."""
         state_stack, value_stack = self.state_stack, self.value_stack
         states, end_state, callbacks = self.parse_conf.states, self.parse_conf.end_state, self.parse_conf.callbacks
         while True:
@@ -274,13 +340,19 @@ class _State(ParserState):
 
 
 class _TreelessParser(_Parser):
-    """Lark's LALR parser, with the state above."""
+    """Lark's LALR parser, with the state above and its table made once as the state reads it."""
+
+    def __init__(self, parse_table: Any, callbacks: dict, debug: bool = False):
+        super().__init__(parse_table, callbacks, debug)
+        self.actions = fast_actions(parse_table.states, callbacks)
 
     def parse(
         self, lexer: Any, start: str, value_stack: Any = None, state_stack: Any = None, start_interactive: bool = False
     ) -> Any:
         """Parse as Lark's _Parser.parse does (or return the interactive parser)."""
-        parser_state = _State(ParseConf(self.parse_table, self.callbacks, start), lexer, state_stack, value_stack)
+        conf = _Conf(self.parse_table, self.callbacks, start)
+        conf.actions, conf.fast_for = self.actions, self.callbacks
+        parser_state = _State(conf, lexer, state_stack, value_stack)
         if start_interactive:
             return InteractiveParser(self, parser_state, parser_state.lexer)
         return self.parse_from_state(parser_state)
