@@ -216,8 +216,10 @@ def test_ownership_built_ins_written_in_place_agree_with_the_calls(tmp_path):
     rules = ld.load_edition(path)
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
     # named groups and `s.color` of a player's lots are fixed; `here.color` may be a station's: a checked call
-    in_place = re.compile(r"g\.gcount(_at\[\d+\])?\[")  # the counts of a group's owners the game keeps, read
-    assert len(in_place.findall(fast.python_source)) == 5 and "_b_owns_all(" in fast.python_source
+    # the counts of a group's owners the game keeps, read (from the game, or the local a function reads them into)
+    in_place = re.compile(r"(?:g\.gcount(_at\[\d+\])?|_h_gcount(?:_at)?\d+)\[")
+    read = "\n".join(line for line in fast.python_source.splitlines() if not re.match(r" +_h_\w+ = g\.", line))
+    assert len(in_place.findall(read)) == 5 and "_b_owns_all(" in fast.python_source
     assert fast.counted_groups == ((1,), (2, 4), (5, 6, 7)) and fast.counted_fields == ((None, 0, 1, None, 1, 2, 2, 2),)
     assert not in_place.search(plain.python_source) and plain.counted_groups == ()
     for seed in range(30):
@@ -1004,8 +1006,8 @@ def test_a_choices_hints_of_one_space_are_tables_and_its_round_reads_the_moment_
     fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
     handler = fast.python_source[fast.python_source.index("def _dispatch") :]
     assert "_tab" in handler and "price_of" not in handler  # price_of(s): a table by space
-    assert re.search(r"_cash\d+ = g\.bal\[g\.nacc \+ _player\d+\]", handler)
-    assert "g.bal[g.nacc + g.actor] >=" not in handler
+    assert re.search(r"_cash\d+ = (?:g\.|_h_)bal\[g\.nacc \+ _player\d+\]", handler)
+    assert "g.bal[g.nacc + g.actor] >=" not in handler and "_h_bal[g.nacc + _h_actor] >=" not in handler
     # cash >= price_of(s) holds for every title once the cash reaches the greatest price: a loop without it
     assert re.search(r"if _cash\d+ >= 21:\n +for ", handler)
     assert "_f_even" not in handler and "all(" not in handler  # the group written out, member by member

@@ -12,6 +12,7 @@ getter calls than before.
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +22,7 @@ import landlord_dsl as ld
 from landlord_dsl.checking.options import resolve_options
 from landlord_dsl.compiling.compiler import Compiler
 from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
-from landlord_dsl.compiling.pyast_pass import read_game_lists_once
+from landlord_dsl.compiling.pyast_pass import lists_read_once, may_share_getter_calls, read_game_lists_once
 from landlord_dsl.program.runtime import RUNTIME
 
 
@@ -109,9 +110,11 @@ def test_a_list_of_group_sizes_is_no_owner_getter():
 @pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city"])
 def test_generated_names_keep_the_contract_with_the_pass(edition):
     """The generator names every value it binds with a Prefix and a number, recognised by the pass where
-    that matters (an owner getter), and writes no name of the pass's own (`_h_...`, `_got...`)."""
+    that matters (an owner getter), and writes no name of the pass's own (`_h_...`, `_got...`) but the
+    aliases of the game's lists it binds in their place (lists_read_once), each bound from its list."""
     rules = ld.load_edition(edition)
     compiler = Compiler(rules, resolve_options(rules, None))
+    compiler.lists_once = False
     program = compiler.compile()
     assert program is not None
     made = list(compiler.names_by_id.values())  # what CodeGenerator.ref bound
@@ -124,6 +127,20 @@ def test_generated_names_keep_the_contract_with_the_pass(edition):
     assert any(is_owner_getter(name) for name in made)
     written = {node.id for node in ast.walk(ast.parse(program.python_source)) if isinstance(node, ast.Name)}
     assert not [name for name in written if name.startswith((Prefix.PASS_ALIAS, Prefix.PASS_SHARED))]
+    aliased = ld.compile_rules(rules).python_source
+    bound = set()
+    for node in ast.walk(ast.parse(aliased)):
+        if isinstance(node, ast.Name) and node.id.startswith(Prefix.PASS_SHARED):
+            raise AssertionError(node.id)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name.startswith(Prefix.PASS_ALIAS):
+                read = ast.unparse(node.value).replace("g.", "").replace("[", "").replace("]", "")
+                assert name == f"{Prefix.PASS_ALIAS}{read}"
+                bound.add(name)
+    assert bound and bound == {
+        node.id for node in ast.walk(ast.parse(aliased)) if isinstance(node, ast.Name) and node.id in bound
+    }
 
 
 @pytest.mark.parametrize("edition", ["landlords-game-1939", "monopoly-1933-atlantic-city"])
@@ -207,3 +224,118 @@ def test_the_fast_location_fix_gives_what_ast_gives(generated_sources, data):
     fix_missing_locations(ours)
     ast.fix_missing_locations(theirs)
     assert ast.dump(ours, include_attributes=True) == ast.dump(theirs, include_attributes=True)
+
+
+# Issue 31: the generator writes the locals the pass used to add (pyast_pass.lists_read_once), so the
+# driven code is compiled from its source, neither parsed nor rewritten. The pass stays as the oracle:
+# the source the generator now writes parses to the tree the pass made of what it wrote before.
+
+_SHIPPED_FILES = sorted(
+    str(path)
+    for folder in ("editions", "editions/variants", "examples")
+    for path in (Path(__file__).resolve().parent.parent / folder).glob("*.lg")
+)
+
+
+def _both_ways(rules, options=None, readable=False, counters=None):
+    """Return the compilers that wrote the lists read once themselves and left them to the pass, and what
+    each compiled."""
+    made = []
+    for lists_once in (True, False):
+        compiler = Compiler(rules, resolve_options(rules, options), readable=readable, counters=counters)
+        compiler.lists_once = lists_once
+        made.append((compiler, compiler.compile()))
+    return made
+
+
+def _assert_the_generator_writes_what_the_pass_made(rules, options=None, readable=False, counters=None):
+    (written, new), (_, old) = _both_ways(rules, options, readable, counters)
+    assert not written.lists_read_by_pass  # (every function's text was followed: none was left to the pass)
+    assert not may_share_getter_calls(written.source)  # (so the source itself is what ran)
+    assert ast.dump(ast.parse(new.python_source)) == ast.dump(read_game_lists_once(old.python_source))
+    assert len(new.line_table) == len(new.python_source.splitlines())
+    # every statement on one line (what lists_read_once and may_share_getter_calls rely on)
+    for node in ast.walk(ast.parse(new.python_source)):
+        if isinstance(node, ast.stmt) and not hasattr(node, "body"):
+            assert node.lineno == node.end_lineno, ast.unparse(node)
+
+
+@pytest.mark.parametrize("path", _SHIPPED_FILES, ids=lambda p: p.rsplit("/", 1)[-1])
+def test_the_generator_reads_the_game_lists_once_as_the_pass_did(path):
+    """Every shipped edition, variant and example: the optimised code (its locals named by slot, and after
+    the .lg names as `show --python` lists it) and the code with coverage counters."""
+    from landlord_dsl.studies.rule_coverage import inventory
+
+    rules = ld.load_edition(path)
+    _assert_the_generator_writes_what_the_pass_made(rules)
+    _assert_the_generator_writes_what_the_pass_made(rules, readable=True)
+    _assert_the_generator_writes_what_the_pass_made(rules, counters=inventory(rules).counters)
+
+
+def _flipped(rules):
+    """Yield option values: each option of the rules given another value than its default."""
+    for name, declared in rules.model.options.items():
+        default = declared.default
+        if isinstance(default, bool):
+            yield {name: not default}
+        elif isinstance(default, int):
+            yield from ({name: default + 1}, {name: 0})
+        else:
+            yield from ({name: choice} for choice in (declared.choices or ()) if choice != default)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _SHIPPED_FILES, ids=lambda p: p.rsplit("/", 1)[-1])
+def test_the_generator_reads_the_game_lists_once_as_the_pass_did_under_every_option(path):
+    rules = ld.load_edition(path)
+    for options in _flipped(rules):
+        _assert_the_generator_writes_what_the_pass_made(rules, options)
+
+
+def test_the_keyed_stepped_compilation_is_made_of_the_same_tree():
+    """The exact analysis's keyed compilation parses the source (the pass's tree is no longer made): the
+    same stepped tree as from the pass's."""
+    from landlord_dsl.compiling.stepped_pass import stepped_module
+
+    (_, new), (_, old) = _both_ways(ld.load_edition("monopoly-1933-atlantic-city"))
+    made = stepped_module(ast.parse(new.python_source), False, True, generators_only=True)
+    oracle = stepped_module(read_game_lists_once(old.python_source), False, True, generators_only=True)
+    assert made[1] == oracle[1] and ast.dump(made[0]) == ast.dump(oracle[0])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # strings, an f-string's literal parts and comments hold no read; an f-string's holes do
+        "x = 'g.owner' + \"g.bal[1]\" + g.pos[k] + g.pos[k]  # g.owner g.owner",
+        'x = f"g.owner {{g.owner}} {(g.owner[k])} {(g.names[k])}" + str(g.owner[1])',
+        'x = f"{({g.bal[0]: 1}[g.bal[0]])}" if g.pos[k] else g.pos[1]',
+        # the walk meets a conditional's test, and a dict's keys, first
+        "x = (g.bal[k] if g.owner[k] else g.bal[1]) + g.owner[2]",
+        "x = {g.bal[1]: g.owner[1], g.pos[1]: g.bal[2], g.sv[3][k]: g.owner[3] + g.sv[3][0]}",
+        "if g.sv[1][k] if g.pv[2][k] else g.pv[2][1] + g.sv[1][0]:\n        pass",
+        "for v1 in (g.titles[k] if g.actor else g.titles[g.actor]):\n        pass",
+        # assigned to, not read; a row by a number only
+        "g.actor = g.actor + 1\n    g.sv[3] = g.sv[3]\n    g.sv[3][k] += g.sv[3][k] + g.sv[k][1] + g.sv[k][1]",
+        "y = g.actor == 1 or g.actor <= 2 or g.actor != 3",
+        # a nested function that takes no game is scanned; one that does is left to the pass
+        "def _describe1(k, x):\n        return g.owner[k] + g.owner[x]\n    return _describe1",
+        "h = lambda g: g.owner[1] + g.owner[2]\n    return g.bal[0] + g.bal[1]",
+        "h = lambda k: g.owner[k] + g.owner[2]\n    return h",
+        "x = g.ownerx + g.ownerx + xg.owner + xg.owner + g.prog.owner + g.prog.owner",
+    ],
+)
+def test_the_generators_reads_are_the_passs(body):
+    """`lists_read_once` on text the generator could write: the pass's tree, or None where it does not
+    follow the text (the pass then rewrites it, and a function already rewritten is left as it is)."""
+    text = f"def f(g, k):\n    {body}"
+    made = lists_read_once(text)
+    oracle = ast.dump(read_game_lists_once(text))
+    if made is None:
+        assert "lambda g" in body
+        return
+    bindings, rewritten = made
+    head, rest = rewritten.split("\n", 1)
+    written = "\n".join([head, *bindings, rest])
+    assert ast.dump(ast.parse(written)) == oracle
+    assert ast.dump(read_game_lists_once(written)) == oracle  # (the pass leaves it as it is)

@@ -6,16 +6,21 @@ names are Python locals, expressions are inlined, and options, constants
 and tables are folded to literals. The source is compiled once with
 `compile`/`exec` into a private namespace holding only the engine's
 helpers, so a running game does no lookups by name and no interpretation.
-The generated source is kept on the Program (`python_source`) for reading;
-what runs is its syntax tree after one last pass (pyast_pass),
-with the same line numbers.
+Each function reads the game's stable lists into locals at its start, as
+the generator writes it (pyast_pass.lists_read_once), so the source is
+compiled directly; it is kept on the Program (`python_source`), and is what
+runs. Only where the generator's scan cannot follow a function's text, or a
+group's getter could be called once for two calls, is the source parsed and
+its syntax tree rewritten by the pass instead (pyast_pass.read_game_lists_once;
+no shipped file needs it), with the same line numbers.
 
 Nothing in a .lg file becomes code except through this translation of its
 checked AST: names are the checker's resolved references, never user text.
 
 The modules: program (the Program the engine runs), codegen (the shared
 state), codegen_expr and codegen_stmt (expressions and statements),
-pyast_pass (the last pass over the generated syntax tree), runtime (the
+pyast_pass (the game's lists read into locals, on the text as it is
+generated, or as the pass over its syntax tree), runtime (the
 helpers generated code calls); options (option values) belongs to loading.
 """
 
@@ -52,7 +57,7 @@ from .native import (
     required_but_unavailable,
     warn_unavailable,
 )
-from .pyast_pass import read_game_lists_once
+from .pyast_pass import lists_read_once, may_share_getter_calls, read_game_lists_once
 from .stepped_pass import build_stepped
 
 if TYPE_CHECKING:
@@ -66,6 +71,10 @@ class Compiler(StatementCompiler):
     build_keyed = False
     native: NativeMode = "off"  # whether to build the generated code natively (compile_ruleset's `native`)
     built_natively = False
+    # False: the functions are written as generated, and the pass (pyast_pass) reads their game lists into
+    # locals, as it did before the generator wrote them (the oracle of tests/test_pyast_pass.py)
+    lists_once = True
+    lists_read_by_pass = False  # True once a function is written whose lists only the pass can read once
 
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
@@ -76,8 +85,18 @@ class Compiler(StatementCompiler):
             body(out)
         if self.source:
             self.line_table.append((None, None))  # the blank line between two functions
+        text = "\n".join(out.lines)
+        read_once = lists_read_once(text) if self.optimize and self.lists_once else None
+        if read_once is not None:
+            bindings, text = read_once
+            if bindings:  # (the def's line and place, as the pass located them)
+                head, text = text.split("\n", 1)
+                text = "\n".join([head, *bindings, text])
+                out.where[1:1] = [out.where[0]] * len(bindings)
+        elif self.optimize:
+            self.lists_read_by_pass = True
         self.line_table.extend(out.where)
-        self.source.append("\n".join(out.lines))
+        self.source.append(text)
         return name
 
     def statements_function(self, prefix: str, stmts: Sequence[ast.Stmt], counted: Any = None) -> str:
@@ -155,17 +174,21 @@ class Compiler(StatementCompiler):
         if not build:  # Python's own limits (parentheses nested too deeply, say) are met here too
             compile(source, f"<compiled {self.rs.name}>", "exec")
             return None
-        tree = read_game_lists_once(source) if self.optimize else None
+        # the generator has read the game's lists into locals (lists_read_once), unless told not to or where its
+        # scan could not; the syntax tree is made and rewritten only where it has not, or where a getter's
+        # call could be shared (no shipped file has such code: the source is then compiled directly)
+        needs_pass = self.lists_read_by_pass or not self.lists_once or may_share_getter_calls(self.source)
+        tree = read_game_lists_once(source) if self.optimize and needs_pass else None
         filename = _registered(self.rs.name, source)
         if not self._natively(tree or source, filename):
             exec(compile(tree or source, filename, "exec"), self.ns)  # generated from the checked AST only
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
             cards.texts[index] = self.fixed_text(card, card.text)
-        program = self._program(source, filename, cards, entries)
+        program = self._program(source, filename, cards, entries, self.optimize and needs_pass)
         if self.build_keyed:
-            # from the syntax tree just run (rewritten in place: nothing reads it after this), not parsed again
+            # from the syntax tree just run if there is one (rewritten in place: nothing reads it after this)
             program.keyed_built = build_stepped(
-                program, source, self.ns, filename, self.optimize, keyed=True, parsed=tree
+                program, source, self.ns, filename, self.optimize and needs_pass, keyed=True, parsed=tree
             )
         return program
 
@@ -305,9 +328,11 @@ class Compiler(StatementCompiler):
             by_space.append(tuple((k, len(numbers[k]), member) for k, member in decides.items()))
         return tuple(by_space) if self.complete_fields else ()
 
-    def _program(self, source: str, filename: str, cards: _Cards, entries: _EntryPoints) -> Program:
+    def _program(
+        self, source: str, filename: str, cards: _Cards, entries: _EntryPoints, read_lists_once: bool
+    ) -> Program:
         """Return the Program of the generated source, once run into the namespace under `filename` (which its
-        stepped twin runs under too)."""
+        stepped twin runs under too, rewritten by pyast_pass first if `read_lists_once`, as the driven one was)."""
         m, rs, ns, spaces = self.m, self.rs, self.ns, self.m.spaces
 
         def no_effect(g: RulesGame) -> None:
@@ -396,7 +421,7 @@ class Compiler(StatementCompiler):
                 *(("on",) if self.built_natively else ()),
             ),
             stepper=functools.partial(
-                build_stepped, source=source, namespace=ns, filename=filename, optimize=self.optimize
+                build_stepped, source=source, namespace=ns, filename=filename, optimize=read_lists_once
             ),
         )
 
@@ -457,7 +482,9 @@ def fixed_value_problems(ruleset: RuleSet, options: dict[str, Any] | None = None
     rules' source is generated, which folds the fixed parts of their
     expressions. An empty list: the rule set compiles.
     """
-    return _compiled(Compiler(ruleset, resolve_options(ruleset, options)), build=False)[1]
+    compiler = Compiler(ruleset, resolve_options(ruleset, options))
+    compiler.lists_once = False  # (nothing runs the source: its lists need not be read into locals)
+    return _compiled(compiler, build=False)[1]
 
 
 def checked(ruleset: RuleSet) -> RuleSet:

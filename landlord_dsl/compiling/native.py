@@ -1,8 +1,8 @@
 """The native build (issue 31, docs/engine.md "Native build"): a program's generated code compiled to a C
 extension with Cython, cached per user, with pure Python as the fallback.
 
-The generated module (the syntax tree `read_game_lists_once` gives) is written out again as Cython
-source in which every generated function keeps its line (`pyx_source`), so that `Program.line_table`
+The generated module (its source parsed, or the syntax tree `read_game_lists_once` gives) is written out
+again as Cython source in which every generated function keeps its line (`pyx_source`), so that `Program.line_table`
 locates a run-time error in the native code as in the pure-Python code, and the engine knows the
 frames as the rules' by their file name (`<compiled ...>.pyx`). The functions are nested in one
 factory, `_make(ns)`, which binds the names the code reads from the namespace (the runtime's helpers,
@@ -153,8 +153,9 @@ class _Layout:
     def statement(self, node: pyast.stmt, depth: int, shift: int) -> None:
         at, origin = node.lineno + shift, node.lineno
         if isinstance(node, pyast.FunctionDef) and not node.decorator_list and node.returns is None:
-            # the statements a pass put first (pyast_pass binds the game's lists) are on the def's line:
-            # they go there, and the def on the line before, the blank line between two functions
+            # the statements a pass put first (pyast_pass binds the game's lists where the generator did not)
+            # are on the def's line: they go there, and the def on the line before, the blank line between two
+            # functions
             first = [s for s in node.body if s.lineno <= node.lineno]
             self.put(at - 1 if first else at, depth, f"def {node.name}({pyast.unparse(node.args)}):", False, 0)
             for statement in first:
@@ -217,7 +218,8 @@ def pyx_source(tree: pyast.Module, names: Iterable[str]) -> tuple[str, dict[int,
     The module's functions are nested in `_make(_ns)`, which binds each of `names` the code reads to
     `_ns[name]` first and returns the functions by name. Its `def` takes the first line, so the first
     function is written after the others, its lines below the generated source's last. A function
-    whose first statements are on its `def`'s line (the bindings `read_game_lists_once` adds) has
+    whose first statements are on its `def`'s line (the bindings `read_game_lists_once` adds where the
+    generator has not written them) has
     them there and its `def` on the line before.
     """
     functions = list(tree.body)

@@ -1,13 +1,26 @@
-"""The Python-AST pass, the compiler's last step: generated source to the syntax tree that runs.
+"""The game's lists read into locals once a call in generated code: as it is written, or by a pass over its tree.
 
-It rewrites each generated function to read the game's stable lists (and the
-acting player) into locals once, and to call a group's getter once where one
-expression calls it again on the same list, keeping the source's line numbers.
+Each generated function reads the game's stable lists (and the acting
+player) into locals once, at its start, where it reads them at least twice.
+The generator writes those locals itself (`lists_read_once`, on each
+function's text), so the source is compiled as it is, never parsed; the pass
+over the syntax tree that used to add them (`read_game_lists_once`:
+`_GameListReads`, then `_SharedGetterCalls`, which calls a group's getter
+once where one expression calls it again on the same list, keeping the
+source's line numbers) stays for what the text scan does not follow (a
+nested function or lambda that takes a game of its own, which the generator
+does not write) and for a line naming a getter twice (`may_share_getter_calls`;
+no shipped file has one under any option), and as the oracle the
+generator's text is tested against (`tests/test_pyast_pass.py`: the same tree
+for every shipped file, option and listing). The pass leaves a function the
+generator already rewrote as it is.
 """
 
 from __future__ import annotations
 
 import ast as pyast
+import re
+from collections.abc import Iterable
 from typing import NamedTuple, TypeVar
 
 from .generated_names import GAME, Prefix, is_owner_getter
@@ -178,6 +191,163 @@ class _GameListReads:
         function.body[:0] = bind
 
 
+# The generator's side of the same rewrite (`lists_read_once`): a read as the pass finds one, in generated
+# source text. Generated code writes no string with a line break, no raw, bytes or triple-quoted string,
+# and an f-string's holes hold no `"`, `\` or `#` (codegen_expr._in_fstring): so a plain string is skipped
+# whole, and an f-string's literal parts are skipped while its holes are scanned as code.
+_ROWS_PATTERN = "|".join(sorted(_STABLE_ROWS, key=len, reverse=True))
+_LISTS_PATTERN = "|".join(sorted(_STABLE_LISTS | _STABLE_DURING_A_CALL, key=len, reverse=True))
+# (no look-behind, so that the regular expression skips quickly to a character that may start one: what
+# comes before a match is looked at after it, _reads_in)
+_CODE_TOKENS = re.compile(
+    r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|f"|\#[^\n]*|lambda\b|def\b"""
+    rf"""|{GAME}\.(?:(?P<row>{_ROWS_PATTERN})\[(?P<index>\d+)\]|(?P<list>{_LISTS_PATTERN})\b)"""
+)
+_LAMBDA_PARAMS = re.compile(r"[^:]*")
+_DEF_PARAMS = re.compile(r"[ \t]+\w+\(([^)]*)\)")
+_FSTRING_END = re.compile(r'(?:[^"\\\n]|\\.)*"')
+_FSTRING_BRACES = re.compile(r"\{\{|\}\}|\{")
+_HOLE_BRACES = re.compile(r"'[^'\n]*'|[{}]")
+# what follows a read that is assigned to, not read (`g.actor = ...`, `g.sv[3] += ...`)
+_ASSIGNED = re.compile(r"[ \t]*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
+# a line on which Python's syntax tree may hold two reads in another order than the text (the test of a
+# conditional expression comes before its value; a dict's keys before its values)
+_REORDERING = re.compile(r"\S[ \t]+if[ \t(]|\{")
+
+
+class _Unscannable(Exception):
+    """Generated text the scan of `lists_read_once` does not follow (another scope that may take a `g`)."""
+
+
+def lists_read_once(text: str) -> tuple[list[str], str] | None:
+    """Return the lines binding a generated function's game-list locals and its text with its reads of them
+    replaced, as `_GameListReads` rewrites its syntax tree (the same tree, parsed), or None where the text
+    holds something the scan does not follow (a nested function or lambda, which may take a game of its own;
+    the generator writes none that does). `text` is the function, `def NAME(g, ...):` first, at column 0;
+    a binding line is indented one level, to go right after the `def`.
+
+    The aliases are bound in the order the pass would bind them (the order its walk meets each list first):
+    the text's order, except where a line could order two first reads otherwise (a conditional expression,
+    a dict), whose function is then parsed to find it."""
+    try:
+        reads = _reads_in(text)
+    except _Unscannable:
+        return None
+    counts: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for start, _, key in reads:
+        counts[key] = counts.get(key, 0) + 1
+        first.setdefault(key, start)
+    aliased = [key for key in first if counts[key] >= 2]  # (in the order of the text)
+    if not aliased:
+        return [], text
+    lines_of: dict[int, list[str]] = {}
+    for key in aliased:
+        lines_of.setdefault(text.count("\n", 0, first[key]), []).append(key)
+    if any(len(keys) >= 2 for keys in lines_of.values()):
+        # (a function's walk meets its statements, and a compound statement's header before its body, in the
+        # order of their lines: only within a line can it meet two lists in another order than the text)
+        lines = text.split("\n")
+        for n, keys in lines_of.items():
+            if len(keys) >= 2 and _REORDERING.search(lines[n]):
+                walked = _line_order(lines[n])
+                if walked is None:
+                    function = pyast.parse(text).body[0]
+                    assert isinstance(function, pyast.FunctionDef)
+                    aliased = list(_GameListReads(function).alias)
+                    break
+                keys.sort(key=walked.index)
+        else:
+            aliased = [key for n in sorted(lines_of) for key in lines_of[n]]
+    alias = {key: f"{Prefix.PASS_ALIAS}{key}" for key in aliased}
+    pieces: list[str] = []
+    written = 0
+    for start, end, key in reads:
+        if key in alias:
+            pieces += [text[written:start], alias[key]]
+            written = end
+    pieces.append(text[written:])
+    bindings = [f"    {alias[key]} = {_read_text(key)}" for key in aliased]
+    return bindings, "".join(pieces)
+
+
+def _line_order(line: str) -> list[str] | None:
+    """Return the game lists a line of generated code reads, in the order the pass's walk meets each first
+    (None for a line that cannot be parsed alone: an `except` clause's)."""
+    code = line.strip()
+    if code.endswith(":"):  # a compound statement's header: given a body
+        if code.startswith(("except", "else", "finally", "try")):
+            return None
+        code = f"{code.removeprefix('el')} pass"
+    function = pyast.parse(f"def f({GAME}):\n    {code}\n").body[0]
+    assert isinstance(function, pyast.FunctionDef)
+    return list(_GameListReads(function).counts)
+
+
+def _read_text(key: str) -> str:
+    """Return the code of the read a key names (`g.owner`, `g.sv[3]`)."""
+    digits = len(key) - len(key.rstrip("0123456789"))
+    if digits and key[:-digits] in _STABLE_ROWS:
+        return f"{GAME}.{key[:-digits]}[{key[-digits:]}]"
+    return f"{GAME}.{key}"
+
+
+def _reads_in(text: str, start: int = 0, stop: int | None = None) -> list[tuple[int, int, str]]:
+    """Return each read of a game list in text[start:stop] (as code): where it starts and ends, and its key;
+    raise _Unscannable at a nested scope that takes a `g`."""
+    stop = len(text) if stop is None else stop
+    found: list[tuple[int, int, str]] = []
+    search = _CODE_TOKENS.search
+    at = start
+    while (match := search(text, at, stop)) is not None:
+        begin, at = match.start(), match.end()
+        before = text[begin - 1] if begin else "\n"
+        kind = text[begin]
+        if kind == GAME:
+            if not (before.isalnum() or before in "_.") and not _ASSIGNED.match(text, at):
+                key = match["list"] or f"{match['row']}{match['index']}"
+                found.append((begin, at, key))
+        elif kind == "f" and at - begin == 2:  # f": an f-string, unless the f ends a name
+            if before.isalnum() or before == "_":
+                at = begin + 1
+                continue
+            end = _FSTRING_END.match(text, at)
+            if end is None:
+                raise _Unscannable("an f-string not closed on its line")
+            last = end.end() - 1  # (its closing quote)
+            while (brace := _FSTRING_BRACES.search(text, at, last)) is not None:
+                at = brace.end()
+                if brace.group() != "{":
+                    continue  # an escaped brace of a literal part
+                depth = 1
+                for inner in _HOLE_BRACES.finditer(text, at, last):
+                    token = inner.group()
+                    depth += 1 if token == "{" else -1 if token == "}" else 0
+                    if depth == 0:
+                        found += _reads_in(text, at, inner.start())
+                        at = inner.end()
+                        break
+                else:
+                    raise _Unscannable("an f-string's hole not closed")
+            at = end.end()
+        elif kind == "l" or kind == "d":  # lambda, def: a nested scope, scanned unless it takes a `g`
+            if before.isalnum() or before == "_":
+                continue
+            if kind == "l":
+                params = _LAMBDA_PARAMS.match(text, at).group()  # type: ignore[union-attr]
+            else:
+                if not text[text.rfind("\n", 0, begin) + 1 : begin].isspace():
+                    continue  # (the function's own def, at column 0)
+                header = _DEF_PARAMS.match(text, at)
+                if header is None:
+                    raise _Unscannable("a def the scan does not follow")
+                params = header[1]
+            if "=" in params or GAME in (part.strip(" *") for part in params.split(",")):
+                raise _Unscannable("a nested scope that may take a game")  # (defaults are not scanned)
+        # else a string or a comment: skipped
+    return found
+
+
 def _located(node: _Node, where: pyast.AST) -> _Node:
     """Return a node the pass made, at the place of `where` (its line and column, first and last): where
     `ast.fix_missing_locations` would put it, without walking the whole tree to find it."""
@@ -208,6 +378,22 @@ def read_lists_once_in(function: pyast.FunctionDef, getter_lines: frozenset[int]
         span = range(function.lineno, (function.end_lineno or function.lineno) + 1)
         if getter_lines is None or not getter_lines.isdisjoint(span):
             _SharedGetterCalls(function, getter_lines).rewrite()
+
+
+_GETTER_NAME = re.compile(rf"(?<![\w.])(?:{Prefix.OWNER_GETTERS}|{Prefix.OWNER_GETTER})\d+(?!\w)")
+
+
+def may_share_getter_calls(functions: Iterable[str]) -> bool:
+    """Return True if `_SharedGetterCalls` may change a function of these (each the text of one generated
+    function): a line of one names a group's getter twice, which two calls of it in one expression need
+    (the generator writes each statement, and each compound statement's header, on one line). False: the
+    pass would leave them all as they are."""
+    for text in functions:
+        for line in text.split("\n") if Prefix.OWNER_GETTER in text else ():
+            names = _GETTER_NAME.findall(line)
+            if len(names) > 1 and len(names) != len(set(names)):
+                return True
+    return False
 
 
 def _getter_call(node: pyast.AST) -> str | None:

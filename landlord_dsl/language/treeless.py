@@ -177,13 +177,14 @@ class SkippingLexer:
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
         """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
-        lexers, skip, new_token = self.lexers, self.skip, Token._future_new
+        lexers, skip, make = self.lexers, self.skip, str.__new__
         line_ctr = lexer_state.line_ctr
         text = lexer_state.text
         source, stop, newline = text.text, text.end, line_ctr.newline_char
+        state_stack = parser_state.state_stack  # (its last is the parser's state: ParserState.position)
         try:
             while True:
-                entry = lexers[parser_state.position]
+                entry = lexers[state_stack[-1]]
                 lexer, pattern = entry
                 if pattern is _UNMADE:
                     pattern = entry[1] = self._pattern(lexer)
@@ -210,8 +211,11 @@ class SkippingLexer:
                         line_ctr.line += lines
                         line_ctr.line_start_pos = source.rindex(newline, start, end) + 1
                 line_ctr.char_pos = end
-                line_ctr.column = end - line_ctr.line_start_pos + 1
-                token = new_token(kind, value, start, line, column, line_ctr.line, line_ctr.column, end)
+                line_ctr.column = end_column = end - line_ctr.line_start_pos + 1
+                # the token Token._future_new makes, made here (a call fewer for each token)
+                token = make(Token, value)
+                token.type, token.start_pos, token.value, token.line, token.column = kind, start, value, line, column
+                token.end_line, token.end_column, token.end_pos = line_ctr.line, end_column, end
                 if kind in lexer.callback:
                     token = lexer.callback[kind](token)
                 lexer_state.last_token = token
@@ -233,6 +237,36 @@ class SkippingLexer:
                 raise e from None
 
 
+class _Conf(ParseConf):
+    """Lark's parse configuration with its table as `_State` reads it fastest (`actions`), made for the
+    callbacks `fast_for` (a copy given other callbacks, as Lark's `accepts()` makes, reads Lark's table)."""
+
+    __slots__ = ("actions", "chains", "fast_for")
+    actions: dict
+    chains: dict  # (the state below, the state on top, the token's type): the top after a run of PASS_ON reductions
+    fast_for: dict
+
+
+_SHIFT, _PASS_ON, _REDUCE = 0, 1, 2
+
+
+def fast_actions(states: dict, callbacks: dict) -> dict:
+    """Return Lark's LALR table `states` (by state, by terminal or rule name: (Shift, state) or (Reduce, rule))
+    as tuples that need no attribute or hash of a Rule: (_SHIFT, state), (_PASS_ON, the rule's name) for a
+    rule whose callback is PASS_ON, else (_REDUCE, the rule's name, its length, its callback)."""
+    actions: dict = {}
+    for state, row in states.items():
+        made = actions[state] = {}
+        for name, (action, arg) in row.items():
+            if action is Shift:
+                made[name] = (_SHIFT, arg)
+            elif callbacks[arg] is PASS_ON:
+                made[name] = (_PASS_ON, arg.origin.name)
+            else:
+                made[name] = (_REDUCE, arg.origin.name, len(arg.expansion), callbacks[arg])
+    return actions
+
+
 class _State(ParserState):
     """Lark's LALR parser state, reducing by a PASS_ON rule in place (it changes the state, not the value)."""
 
@@ -240,6 +274,54 @@ class _State(ParserState):
 
     def feed_token(self, token: Token, is_end: bool = False) -> Any:
         """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does."""
+        conf = self.parse_conf
+        callbacks = conf.callbacks
+        if not isinstance(conf, _Conf) or callbacks is not conf.fast_for:
+            return self._feed_by_larks_table(token, is_end)
+        actions, end_state, chains = conf.actions, conf.end_state, conf.chains
+        state_stack, value_stack = self.state_stack, self.value_stack
+        kind = token.type
+        while True:
+            try:
+                entry = actions[state_stack[-1]][kind]
+            except KeyError:
+                expected = {s for s in conf.states[state_stack[-1]] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
+            step = entry[0]
+            if step == _SHIFT:
+                assert not is_end
+                state_stack.append(entry[1])
+                value_stack.append(token if kind not in callbacks else callbacks[kind](token))
+                return None
+            if step == _PASS_ON:
+                # a run of these reductions changes only the state on top, to one that depends on it, the state
+                # below it and the token alone: worked out once, the first time that run is met
+                below, top = state_stack[-2], state_stack[-1]
+                key = (below, top, kind)
+                after = chains.get(key)
+                if after is None:
+                    after = actions[below][entry[1]][1]
+                    while not is_end and (then := actions[after].get(kind)) is not None and then[0] == _PASS_ON:
+                        after = actions[below][then[1]][1]
+                    if not is_end:  # (at the end, one at a time: the end state may be met on the way)
+                        chains[key] = after
+                state_stack[-1] = after
+            else:
+                _, origin, size, callback = entry
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value = callback(children)
+                state_stack.append(actions[state_stack[-1]][origin][1])
+                value_stack.append(value)
+            if is_end and state_stack[-1] == end_state:
+                return value_stack[-1]
+
+    def _feed_by_larks_table(self, token: Token, is_end: bool) -> Any:
+        """`feed_token` reading Lark's own table (for a configuration whose callbacks it was not made for)."""
         state_stack, value_stack = self.state_stack, self.value_stack
         states, end_state, callbacks = self.parse_conf.states, self.parse_conf.end_state, self.parse_conf.callbacks
         while True:
@@ -274,13 +356,20 @@ class _State(ParserState):
 
 
 class _TreelessParser(_Parser):
-    """Lark's LALR parser, with the state above."""
+    """Lark's LALR parser, with the state above and its table made once as the state reads it."""
+
+    def __init__(self, parse_table: Any, callbacks: dict, debug: bool = False):
+        super().__init__(parse_table, callbacks, debug)
+        self.actions = fast_actions(parse_table.states, callbacks)
+        self.chains: dict = {}
 
     def parse(
         self, lexer: Any, start: str, value_stack: Any = None, state_stack: Any = None, start_interactive: bool = False
     ) -> Any:
         """Parse as Lark's _Parser.parse does (or return the interactive parser)."""
-        parser_state = _State(ParseConf(self.parse_table, self.callbacks, start), lexer, state_stack, value_stack)
+        conf = _Conf(self.parse_table, self.callbacks, start)
+        conf.actions, conf.chains, conf.fast_for = self.actions, self.chains, self.callbacks
+        parser_state = _State(conf, lexer, state_stack, value_stack)
         if start_interactive:
             return InteractiveParser(self, parser_state, parser_state.lexer)
         return self.parse_from_state(parser_state)
