@@ -159,7 +159,8 @@ def test_extends_through_a_symlink_to_outside_is_refused_unquoted(tmp_path, caps
     code, _ = run("check", str(variant))
     err = capsys.readouterr().err
     assert code == 1
-    assert f"{variant}:1:1: error: '{target}' leads outside the variant's folder" in err
+    # (at the extends line, where the mistake is: `extends` is line 2, column 5)
+    assert f"{variant}:2:5: error: '{target}' leads outside the variant's folder" in err
     assert "secret" not in err
     # the same file named in a `+` combination, and by a command that loads it to play: a rule file with a
     # problem is status 1 whichever command reads it (errors.RuleCheckError)
