@@ -420,8 +420,11 @@ def coverage(
     :returns: a `Coverage`; see `landlord_dsl.studies.rule_coverage.coverage`.
     :raises LandlordError: the rules do not load, or a setting is out of range.
     """
+    from .engine.game import whole_argument
     from .studies.rule_coverage import coverage as _coverage
 
+    games, seed = whole_argument(games, "games"), whole_argument(seed, "seed")
+    players = whole_argument(players, "players") if players is not None else None
     return _coverage(rules, games, players, options, seed, bot_reserve)
 
 

@@ -148,6 +148,8 @@ def test_compile_rules_takes_a_name_and_the_facade_refuses_what_is_not_rules_or_
         ld.compile_rules(3)
     with pytest.raises(ld.UsageError, match=re.escape("a is a RuleSet, an edition's name or a .lg path, not int")):
         ld.diff(1, "landlords-game-1906")
+    with pytest.raises(ld.UsageError, match="games is a whole number, not '2'"):
+        ld.coverage("landlords-game-1906", games="2")
     for call in (ld.check, ld.parse, ld.format_source):
         with pytest.raises(ld.UsageError, match=r"the .lg source is a str, not bytes: decode it first"):
             call(b'edition "x" { }')
