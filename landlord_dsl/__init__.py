@@ -198,6 +198,36 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
+def _rule_set(rules: Any, argument: str) -> RuleSet:
+    """Return `rules` as a RuleSet: one already, or loaded from a shipped edition's name or a .lg path.
+
+    :raises UsageError: `rules` is neither (an int, a Program, bytes...), naming the argument.
+    """
+    from pathlib import Path
+
+    from .checking.loader import RuleSet, load
+    from .core.errors import UsageError
+
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, (str, Path)):
+        return load(rules)
+    raise UsageError(f"{argument} is a RuleSet, an edition's name or a .lg path, not {type(rules).__name__}")
+
+
+def _source_text(text: Any) -> str:
+    """Return `text`, .lg source, when it is a str.
+
+    :raises UsageError: anything else (bytes to decode, most likely).
+    """
+    if isinstance(text, str):
+        return text
+    from .core.errors import UsageError
+
+    hint = ": decode it first, text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
+    raise UsageError(f"the .lg source is a str, not {type(text).__name__}{hint}")
+
+
 def load_edition(name_or_path: str | Path) -> RuleSet:
     """Return the checked RuleSet of a shipped edition (by name) or of a .lg file (by path).
 
@@ -242,7 +272,7 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     """
     from .language.parser import parse as _parse
 
-    return _parse(text, file)
+    return _parse(_source_text(text), file)
 
 
 def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagnostic]:
@@ -265,7 +295,7 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     """
     from .compiling.compiler import diagnose
 
-    return diagnose(text, file, strict)
+    return diagnose(_source_text(text), file, strict)
 
 
 def format_source(text: str, file: str = "<string>", width: int = 100) -> str:
@@ -288,10 +318,12 @@ def format_source(text: str, file: str = "<string>", width: int = 100) -> str:
     """
     from .checking.loader import format_with_base
 
-    return format_with_base(text, file, width)
+    return format_with_base(_source_text(text), file, width)
 
 
-def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None, native: bool | str | None = None) -> Program:
+def compile_rules(
+    rules: RuleSet | str, options: dict[str, Any] | None = None, native: bool | str | None = None
+) -> Program:
     """Return the compiled Program of a RuleSet for the given option values.
 
     Example:
@@ -300,18 +332,20 @@ def compile_rules(rules: RuleSet, options: dict[str, Any] | None = None, native:
         >>> program.players
         (2, 4)
 
-    :param rules: a checked rule set (from `load_edition` or `load_text`).
+    :param rules: a checked rule set (from `load_edition` or `load_text`), or a shipped edition's name or a
+        .lg path, as `new_game` takes them.
     :param options: option values by option name; an option not given takes its default.
     :param native: True: run the rules as a C extension built with Cython (the `native` extra; built
         once and cached, docs/engine.md), or in pure Python with a NativeBuildWarning if it cannot be
         built; "require": raise LandlordError then; False: pure Python; None: the LANDLORD_NATIVE
         environment variable says (unset: pure Python). The games are the same either way.
     :returns: the Program every game of these rules and options runs.
-    :raises UsageError: an option is unknown or its value is not one it allows.
+    :raises UsageError: `rules` is not a rule set, a name or a path, or an option is unknown or its value is
+        not one it allows.
     """
     from .compiling.compiler import compile_ruleset
 
-    return compile_ruleset(rules, options, native=native)
+    return compile_ruleset(_rule_set(rules, "rules"), options, native=native)
 
 
 def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
@@ -334,10 +368,9 @@ def diff(a: RuleSet | str, b: RuleSet | str) -> list[Change]:
     :returns: one `Change` for each declaration added, removed, changed, renamed or moved.
     :raises LandlordError: `a` or `b` names no edition or file, or does not load.
     """
-    from .checking.loader import load
     from .presentation.compare import diff as _diff
 
-    return _diff(load(a) if isinstance(a, str) else a, load(b) if isinstance(b, str) else b)
+    return _diff(_rule_set(a, "a"), _rule_set(b, "b"))
 
 
 def analyze(rules: RuleSet | str, **settings: Any) -> Analysis:
@@ -387,8 +420,11 @@ def coverage(
     :returns: a `Coverage`; see `landlord_dsl.studies.rule_coverage.coverage`.
     :raises LandlordError: the rules do not load, or a setting is out of range.
     """
+    from .engine.game import whole_argument
     from .studies.rule_coverage import coverage as _coverage
 
+    games, seed = whole_argument(games, "games"), whole_argument(seed, "seed")
+    players = whole_argument(players, "players") if players is not None else None
     return _coverage(rules, games, players, options, seed, bot_reserve)
 
 

@@ -140,6 +140,21 @@ def test_bad_arguments_to_new_game_and_new_state_are_usage_errors(call, message)
         call()
 
 
+def test_compile_rules_takes_a_name_and_the_facade_refuses_what_is_not_rules_or_text():
+    """`compile_rules("landlords-game-1906")` (new_game and diff take names) was an AttributeError, as were
+    `diff(1, 2)` and `check(b"...")` a TypeError."""
+    assert ld.compile_rules("landlords-game-1906", {"faster_game": True}).options["faster_game"] is True
+    with pytest.raises(ld.UsageError, match=re.escape("rules is a RuleSet, an edition's name or a .lg path, not int")):
+        ld.compile_rules(3)
+    with pytest.raises(ld.UsageError, match=re.escape("a is a RuleSet, an edition's name or a .lg path, not int")):
+        ld.diff(1, "landlords-game-1906")
+    with pytest.raises(ld.UsageError, match="games is a whole number, not '2'"):
+        ld.coverage("landlords-game-1906", games="2")
+    for call in (ld.check, ld.parse, ld.format_source):
+        with pytest.raises(ld.UsageError, match=r"the .lg source is a str, not bytes: decode it first"):
+            call(b'edition "x" { }')
+
+
 def test_agents_that_are_not_agents_are_refused_by_name():
     """`agents=["bot", "bot"]` was an AttributeError at the first decision; an Agent without `bid` a bare
     NotImplementedError at the first auction."""

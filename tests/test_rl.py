@@ -637,6 +637,10 @@ def test_bad_bots_and_players_are_refused_when_the_environment_is_made(small):
         ld.env(small, players=2, bots={0: 7})
     with pytest.raises(LandlordError, match="players is a whole number, not '2'"):
         ld.env(small, players="2")
+    with pytest.raises(LandlordError, match="seat is a whole number, not '0'"):
+        LandlordGymEnv(small, players=2, seat="0")
+    with pytest.raises(LandlordError, match="players is a whole number, not '2'"):
+        LandlordGymEnv(small, players="2")
 
 
 def test_closing_mid_game_needs_a_reset_which_starts_afresh(small):

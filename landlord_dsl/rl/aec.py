@@ -537,6 +537,7 @@ class LandlordGymEnv(gymnasium.Env):
         render_mode: str | None = None,
         illegal_penalty: float = -1.0,
     ):
+        players, seat = whole_argument(players, "players"), whole_argument(seat, "seat")
         if not 0 <= seat < players:
             raise LandlordError(f"seat {seat} is not one of the seats 0..{players - 1}")
         self.aec = LandlordAECEnv(
