@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ..core.errors import UsageError
-from ..language.parser_cache import _open_dir, _read, _write, cache_dir
 from . import HeuristicAgent
 
 if TYPE_CHECKING:
@@ -375,6 +374,10 @@ def value_model(program: Program, players: int, cache: bool = True) -> ValueMode
     """Return the learned value of `program` for `players` seats: from this process's memory, else from
     the per-user cache folder (`$XDG_CACHE_HOME/landlord-dsl/values`), else trained (`train_value_model`
     with its defaults: tens of CPU seconds) and stored there when `cache` is True."""
+    # (the parser cache's private folder and its checked reads and atomic writes; imported here, as the
+    # searchers are imported with the package's agents and most searches never ask for a model)
+    from ..language.parser_cache import _open_dir, _read, _write, cache_dir
+
     name = model_file(program, players)
     if name in _LOADED:
         return _LOADED[name]

@@ -245,7 +245,7 @@ class MCTSAgent(StateAgent):
     and plays on from there without growing the tree. A new node is played on by the rollout policy for
     `horizon` turns (or to the end) and scored by `values`. The answer taken is the root's most visited.
 
-    Three options change the search (docs/search.md, "Options"); by default each is off:
+    Four options change the search (docs/search.md, "Options"); by default each is off:
 
     - `opponents="bot"`: the other seats' requests in the tree are answered by the heuristic bot without
       branching (a model of the table, not a search of their answers), so every iteration goes to the
