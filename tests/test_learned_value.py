@@ -203,3 +203,22 @@ def test_the_default_value_is_the_scores_shares():
     assert agent.value == "score" and agent.model is None
     state = at_decision()
     assert values(state) == pytest.approx([0.25] * 4)
+
+
+def test_the_training_bots_answer_at_random_now_and_then_and_the_same_for_the_same_seed():
+    """ExploringBot: with explore 0 it is the heuristic bot; with 1 its answers are random legal ones, the
+    same for the same seed, and differ from the bot's somewhere in a 1933 game."""
+
+    def answers(explore: float, seed: int) -> tuple[list[int], int]:
+        bot, heuristic = learned.ExploringBot(explore, seed), HeuristicAgent()
+        state, out, differ = at_decision(), [], 0
+        game, request = state.game, state.request()
+        for _ in range(20):
+            out.append(bot.choose(game, request))
+            differ += out[-1] != heuristic.choose(game, request)
+        assert all(0 <= a < len(request.legal) for a in out)
+        return out, differ
+
+    assert answers(0.0, 1)[1] == 0
+    assert answers(1.0, 1) == answers(1.0, 1) and answers(1.0, 1)[1] > 0
+    assert answers(1.0, 1)[0] != answers(1.0, 2)[0]

@@ -12,7 +12,8 @@ for each space variable holding a seat, the spaces where it holds this one; the 
 the cards held; and the seat's share of the positive scores. Nothing here names an edition: the weights
 are what the rules of one edition (with its options, for a number of players) make of those features.
 
-`train_value_model` learns them from games between heuristic bots (seeded: the same arguments give the
+`train_value_model` learns them from games between heuristic bots that now and then answer at random
+(seeded: the same arguments give the
 same model, to the bit), every turn of every game a sample labelled by who won; `value_model` returns
 the model for a program and a number of players, from a per-user cache keyed by the rules' hash, their
 options, the players and the training's settings, training it there the first time (docs/search.md,
@@ -26,12 +27,14 @@ import json
 import math
 import operator
 import os
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 
 from ..core.errors import UsageError
+from ..program.requests import BidRequest, DecisionRequest
 from . import HeuristicAgent
 
 if TYPE_CHECKING:
@@ -40,12 +43,17 @@ if TYPE_CHECKING:
 
 # Bumped whenever the features, the training or the file's layout change: a cached model of another
 # version is trained again.
-VERSION = 2
+VERSION = 3
 TRAIN_GAMES = 200  # bot games a model is learned from (about 30,000 positions on a property game)
 # The L2 penalty on the standardised weights, per game fitted: a game's positions are far from independent
 # samples. On the held-out games of 1906, 1933 and 1939 (200 games, 4 players) 2 a game predicted better
 # than 1/160 or 30/160 a game.
 RIDGE_PER_GAME = 2.0
+# How often a bot of the training games answers at random (a uniformly random option; a bid of the minimum or
+# a pass at even odds). Without it a feature only goes with winning (a mortgaged title, an offer's turn stamp
+# in the bots' games mark the seats in trouble, or late), and a searcher valuing by the model takes the
+# answers that move such features for no good; answers taken at random show what they do.
+EXPLORE = 0.1
 NEWTON_STEPS = 12
 
 _NUMERIC = ("int", "bool")
@@ -206,18 +214,49 @@ def model_key(program: Program, players: int, games: int = TRAIN_GAMES, seed: in
     return hashlib.sha256(what.encode("utf-8")).hexdigest()[:32]
 
 
+class ExploringBot(HeuristicAgent):
+    """The heuristic bot, but for an answer at random once in `1 / explore` requests (a uniformly random
+    legal option; a bid of the minimum or a pass at even odds), drawn from its own seeded generator."""
+
+    def __init__(self, explore: float, seed: int) -> None:
+        super().__init__()
+        self.explore = explore
+        self.rng = random.Random(seed)
+
+    def fork(self) -> ExploringBot:
+        """Return a copy with a copy of the generator (Agent.fork)."""
+        other = ExploringBot(self.explore, 0)
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def choose(self, game: Game, request: DecisionRequest) -> int:
+        """Return a random legal option's index now and then, else the heuristic bot's."""
+        if len(request.legal) > 1 and self.rng.random() < self.explore:
+            return self.rng.randrange(len(request.legal))
+        return super().choose(game, request)
+
+    def bid(self, game: Game, request: BidRequest) -> int | None:
+        """Return the minimum or a pass at even odds now and then, else the heuristic bot's bid."""
+        if self.rng.random() < self.explore:
+            return request.minimum if self.rng.random() < 0.5 else None
+        return super().bid(game, request)
+
+
 def bot_positions(
-    program: Program, players: int, games: int, seed: int = 0
+    program: Program, players: int, games: int, seed: int = 0, explore: float = EXPLORE
 ) -> list[tuple[list[list[float]], list[bool], list[float]]]:
-    """Return the samples of `games` games between heuristic bots, game i thrown from seed `seed + i`:
-    after every turn, each seat's features, which seats still play, and the game's result (1 shared
-    among the winners)."""
+    """Return the samples of `games` games between heuristic bots that answer at random with the
+    probability `explore` (ExploringBot), game i thrown from seed `seed + i`: after every turn, each
+    seat's features, which seats still play, and the game's result (1 shared among the winners)."""
     from ..engine.game import Game
 
     layout = FeatureLayout.of(program)
     out = []
     for i in range(games):
-        game = Game(program, [HeuristicAgent()] * players, seed=seed + i)
+        bots = [
+            ExploringBot(explore, (seed + i) * 1009 + seat) if explore else HeuristicAgent() for seat in range(players)
+        ]
+        game = Game(program, bots, seed=seed + i)
         positions: list[tuple[list[list[float]], list[bool]]] = []
 
         def keep(g: Game, positions: list = positions) -> None:
