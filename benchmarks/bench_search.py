@@ -11,9 +11,10 @@ in that seat, heuristic bots in the others, on the same dice (common random numb
 the searcher's wins (a tie shares the win), its win rate with the 95 % Wilson interval, against its
 share 1/P, and whether the interval lies above the share (`significant`); the CPU seconds it took.
 `--games N` plays ceil(N / P) deals instead of `--deals`. `--horizon T` sets the rollouts' length in
-turns (0: to the end of the game), and `--paired` (with `--confidence Z`) and `--bot-opponents` switch
-on the MCTS options of those names (MCTSAgent: `paired=True`, `confidence=Z`, `opponents="bot"`;
-docs/search.md), the searcher otherwise seeded and seated as `--seats` makes it (agents.seats.make_seat).
+turns (0: to the end of the game), and `--paired` (with `--confidence Z`), `--bot-opponents` and
+`--value learned` switch on the MCTS options of those names (MCTSAgent: `paired=True`, `confidence=Z`,
+`opponents="bot"`, `value="learned"`: the model trained before the games, outside their CPU time, and
+cached; docs/search.md), the searcher otherwise seeded and seated as `--seats` makes it (agents.seats.make_seat).
 The searcher answers from the stepped State with no seed (agents.stepped.play_stepped), so it draws
 its own dice in its look-ahead; docs/search.md says what it can see.
 """
@@ -91,6 +92,10 @@ def measure(
 ) -> dict:
     """Return the benchmark's figures: for each budget, the searcher's win rate over deals x seats games."""
     source = rule_source(ld.load_edition(edition))
+    if (options or {}).get("value") == "learned":  # learned (or read from the cache) once, not in a game's time
+        from landlord_dsl.agents.learned import value_model
+
+        value_model(program_of(source), players)
     out = {
         "edition": edition,
         "players": players,
@@ -147,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--paired", action="store_true", help="MCTS: compare the root's answers on the same draws")
     p.add_argument("--bot-opponents", action="store_true", help="MCTS: the other seats answer as the bot in the tree")
     p.add_argument("--confidence", type=float, help="MCTS with --paired: standard errors of gain over the bot's answer")
+    p.add_argument(
+        "--value", choices=("score", "learned"), help="MCTS: how a truncated rollout is valued (default: score)"
+    )
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
@@ -156,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [int(b) for b in args.budgets.split(",")]
     if args.horizon is not None and args.horizon < 0:
         p.error(f"--horizon is a number of turns, 0 or more, not {args.horizon}")
-    if (args.paired or args.bot_opponents) and args.agent != "mcts":
-        p.error("--paired and --bot-opponents are options of the mcts agent")
+    if (args.paired or args.bot_opponents or args.value) and args.agent != "mcts":
+        p.error("--paired, --bot-opponents and --value are options of the mcts agent")
     if args.confidence is not None and not (args.paired and args.confidence >= 0):
         p.error("--confidence (0 or more) goes with --paired")
     deals = args.deals if args.games is None else -(-args.games // args.players)
@@ -170,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         options["confidence"] = args.confidence
     if args.bot_opponents:
         options["opponents"] = "bot"
+    if args.value is not None:
+        options["value"] = args.value
     data = measure(
         args.edition, args.agent, budgets, deals, args.players, args.seed, args.jobs, args.turn_limit, options
     )

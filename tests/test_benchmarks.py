@@ -372,6 +372,10 @@ def test_the_strength_benchmark_takes_a_game_count_and_the_searchs_options():
     options = {"horizon": 0, "paired": True, "confidence": 0.0, "opponents": "bot"}
     assert report["deals"] == 2 and report["options"] == options
     assert [run["games"] for run in report["runs"]] == [4, 4]
-    for refused in (["--agent", "rollout", "--paired"], ["--confidence", "1"]):
+    for refused in (
+        ["--agent", "rollout", "--paired"],
+        ["--confidence", "1"],
+        ["--agent", "rollout", "--value", "learned"],
+    ):
         with pytest.raises(SystemExit):
             bench.main(refused)

@@ -34,6 +34,7 @@ from ..core.errors import UsageError
 from ..engine.state import State
 from ..program.requests import BidRequest, DecisionRequest, DiceRequest, ShuffleRequest
 from . import HeuristicAgent
+from .learned import ValueModel, value_model
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -46,6 +47,7 @@ MAX_CHANCE_CHILDREN = 64
 
 ROLLOUT_POLICIES = ("bot", "random")
 OPPONENT_MODELS = ("bot", "search")
+LEAF_VALUES = ("score", "learned")
 
 
 _HEURISTIC = HeuristicAgent()
@@ -243,7 +245,7 @@ class MCTSAgent(StateAgent):
     and plays on from there without growing the tree. A new node is played on by the rollout policy for
     `horizon` turns (or to the end) and scored by `values`. The answer taken is the root's most visited.
 
-    Three options change the search (docs/search.md, "Options"); by default each is off:
+    Four options change the search (docs/search.md, "Options"); by default each is off:
 
     - `opponents="bot"`: the other seats' requests in the tree are answered by the heuristic bot without
       branching (a model of the table, not a search of their answers), so every iteration goes to the
@@ -255,6 +257,9 @@ class MCTSAgent(StateAgent):
       did better on the same luck: the one whose mean gain over the bot's answer, less `confidence`
       standard errors of that gain, is highest, if that is above 0.
     - `horizon=0`: rollouts play to the end of the game, so the value is who won (no leaf estimate).
+    - `value="learned"`: a rollout that stops before the end is valued by each seat's chance of winning
+      as a model learned from bot games of the rules estimates it (`learned.value_model`, trained and
+      cached the first time), instead of its share of the scores; or pass a `ValueModel`.
 
     :param iterations: iterations per decision (the budget), unless `seconds` is given.
     :param seconds: a time budget per decision instead (at least one iteration; not reproducible).
@@ -268,6 +273,7 @@ class MCTSAgent(StateAgent):
     :param paired: compare the root's answers on common random numbers and keep the bot's answer unless
         another beats it (above).
     :param confidence: with `paired`, the standard errors of gain another answer needs over the bot's.
+    :param value: "score" or "learned" (or a `ValueModel`): how a position a rollout stops at is valued.
     """
 
     kind = "mcts"
@@ -284,6 +290,7 @@ class MCTSAgent(StateAgent):
         opponents: str = "search",
         paired: bool = False,
         confidence: float = 1.0,
+        value: str | ValueModel = "score",
     ) -> None:
         if iterations < 1:
             raise UsageError(f"a search needs at least one iteration, not {iterations}")
@@ -297,7 +304,11 @@ class MCTSAgent(StateAgent):
             raise UsageError(f"unknown opponent model '{opponents}': use {' or '.join(OPPONENT_MODELS)}")
         if not confidence >= 0:
             raise UsageError(f"the confidence is a number of standard errors, 0 or more, not {confidence}")
+        if not isinstance(value, ValueModel) and value not in LEAF_VALUES:
+            raise UsageError(f"unknown leaf value {value!r}: use {' or '.join(LEAF_VALUES)}, or a ValueModel")
         _check_policy(policy)
+        self.value = value
+        self.model: ValueModel | None = value if isinstance(value, ValueModel) else None
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
         self.exploration, self.policy, self.bot_prior = exploration, policy, bot_prior
         self.opponents, self.paired, self.confidence = opponents, paired, confidence
@@ -317,6 +328,10 @@ class MCTSAgent(StateAgent):
         n = state.game.n
         seat = state.current_player()
         horizon = rollout_turns(self.horizon, n)
+        if self.value == "learned" and self.model is None:
+            self.model = value_model(state.game.prog, n)
+        elif self.model is not None and self.model.layout is None:
+            self.model = self.model.with_layout(state.game.prog)
         root = _Node(n)
         seeds: list[int] = []  # with `paired`, the k-th visit of every root answer plays from seeds[k]
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
@@ -402,7 +417,7 @@ class MCTSAgent(StateAgent):
             path.append(child)
             node = child
         end = world if world.is_terminal() else rollout(world, horizon, rng, self.policy)
-        result = values(end)
+        result = self.model.values(end.game) if self.model is not None and not end.is_terminal() else values(end)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
