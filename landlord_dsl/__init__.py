@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .agents import Agent, HeuristicAgent, HumanAgent, RandomAgent, ScriptedAgent
-    from .agents.search import MCTSAgent, RolloutAgent, StateAgent
+    from .agents.search import ChallengerAgent, MCTSAgent, RolloutAgent, StateAgent
     from .agents.stepped import SteppedGame, play_stepped
     from .checking.constants import with_constants
     from .checking.loader import RuleSet, load_text
@@ -96,6 +96,7 @@ _LAZY = {
     "RandomAgent": "agents",
     "ScriptedAgent": "agents",
     "MCTSAgent": "agents.search",
+    "ChallengerAgent": "agents.search",
     "RolloutAgent": "agents.search",
     "StateAgent": "agents.search",
     "SteppedGame": "agents.stepped",
@@ -132,6 +133,7 @@ _LAZY = {
 
 __all__ = [
     "Agent",
+    "ChallengerAgent",
     "Coverage",
     "Diagnostic",
     "Game",

@@ -192,6 +192,25 @@ def test_value_learned_loads_the_model_of_the_rules_and_players(monkeypatch):
     assert asked == [4] and agent.model is model
 
 
+def test_a_challenger_seat_is_the_search_set_to_beat_bots_and_plays_a_short_game(monkeypatch):
+    """`--seats challenger:N` (agents.seats) makes the MCTSAgent whose options met issue 30's 1933 target:
+    bots for the other seats, paired answers taken on any gain, the learned value; its budget may be
+    seconds; a game with one challenger seat is played to its end through the State."""
+    from landlord_dsl.agents.search import ChallengerAgent
+    from landlord_dsl.agents.seats import make_seat, make_seats, parse_seat
+    from landlord_dsl.agents.stepped import play_stepped
+
+    seat = make_seat("challenger:3", 5, 1)
+    assert isinstance(seat, ChallengerAgent) and seat.describe() == "challenger:3"
+    assert (seat.opponents, seat.paired, seat.confidence, seat.value) == ("bot", True, 0.0, "learned")
+    assert make_seat("challenger", 0, 0).iterations == 16 and str(parse_seat("challenger:1.5s")) == "challenger:1.5s"
+    model = small_model()
+    monkeypatch.setattr("landlord_dsl.agents.search.value_model", lambda prog, n: model)
+    seats = make_seats(["challenger:2", "bot", "bot", "bot"], seed=2)
+    played = play_stepped(program(ED1933), seats, 2, turn_limit=12)
+    assert played.game.over and played.game.turn == 12 and played.game.conserved()
+
+
 def test_an_unknown_leaf_value_is_refused():
     with pytest.raises(UsageError, match="unknown leaf value 'learnt'"):
         MCTSAgent(8, value="learnt")

@@ -448,6 +448,29 @@ class MCTSAgent(StateAgent):
         return best
 
 
+class ChallengerAgent(MCTSAgent):
+    """The search set to beat tables of heuristic bots: an MCTSAgent with the options that win more than
+    a seat's share against three bots on every shipped edition (benchmarks/README.md, "A learned leaf
+    value"): the other seats answered by the bot (`opponents="bot"`), the root's answers compared on
+    common random numbers and any gain taken (`paired=True`, `confidence=0`), and truncated rollouts
+    valued by the rules' learned value model (`value="learned"`, trained on first use and cached).
+
+    It models the other seats as heuristic bots, so against other players it is a guess, not a search
+    of their answers.
+
+    :param iterations: iterations a decision (default 16).
+    :param seconds: a time budget a decision instead (CPU seconds of this process).
+    :param seed: the seed of its determinisations and rollouts.
+    """
+
+    kind = "challenger"
+
+    def __init__(self, iterations: int = 16, seconds: float | None = None, seed: int = 0) -> None:
+        super().__init__(
+            iterations, seconds=seconds, seed=seed, opponents="bot", paired=True, confidence=0.0, value="learned"
+        )
+
+
 def _listed(state: State) -> tuple[list, list[float]]:
     """Return a chance request's outcomes and their probabilities, or two empty lists when it has more
     than MAX_CHANCE_CHILDREN outcomes (or too many to list)."""

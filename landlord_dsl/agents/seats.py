@@ -1,8 +1,9 @@
 """Agents stage: seat specs, the players `--seats` and `--agents` name (`mcts:400,bot,bot,random`).
 
 A spec is a kind with an optional budget after a colon: `mcts:400` (iterations a decision), `mcts:2s`
-(seconds a decision), `rollout:8` (rollouts an answer). `make_seat` turns a spec into a new player for a
-seat of a game, seeded from the game's seed and the seat, so that the same game plays the same way.
+(seconds a decision), `rollout:8` (rollouts an answer), `challenger:16` (the search set to beat bots).
+`make_seat` turns a spec into a new player for a seat of a game, seeded from the game's seed and the
+seat, so that the same game plays the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import attrs
 from ..core.errors import Diagnostic, UsageError
 from ..engine.game import Agent
 from . import make_agent
-from .search import MCTSAgent, RolloutAgent, StateAgent
+from .search import ChallengerAgent, MCTSAgent, RolloutAgent, StateAgent
 
 # every kind a seat may be, with what its budget means (None: it takes none)
 KINDS: dict[str, str | None] = {
@@ -24,8 +25,10 @@ KINDS: dict[str, str | None] = {
     "human": None,
     "rollout": "rollouts per candidate answer (default 8)",
     "mcts": "iterations per decision, or seconds with an s (mcts:2s; default 200 iterations)",
+    "challenger": "iterations per decision, or seconds with an s (challenger:2s; default 16 iterations)",
 }
-SEARCH_KINDS = ("rollout", "mcts")
+SEARCH_KINDS = ("rollout", "mcts", "challenger")
+TIMED_KINDS = ("mcts", "challenger")  # the kinds whose budget may be seconds
 
 
 @attrs.frozen
@@ -77,7 +80,7 @@ def parse_seat(text: str, where: str = "seat kind") -> SeatSpec:
         raise UsageError(f"the {where} '{kind}' takes no budget (not '{text.strip()}')")
     budget = budget.strip()
     try:
-        if budget.endswith("s") and kind == "mcts":
+        if budget.endswith("s") and kind in TIMED_KINDS:
             seconds = float(budget[:-1])
             if not seconds > 0:
                 raise ValueError
@@ -103,7 +106,7 @@ def parse_seats(text: str, where: str = "--seats") -> list[SeatSpec]:
 
 def make_seat(spec: SeatSpec | str, seed: int, seat: int, reserve: int | None = None) -> Agent | StateAgent:
     """Return a new player of `spec` for seat `seat` of the game played from `seed`: an Agent (bot,
-    random, human) or a StateAgent (rollout, mcts), seeded from the seed and the seat. `reserve` is a
+    random, human) or a StateAgent (rollout, mcts, challenger), seeded from the seed and the seat. `reserve` is a
     bot's (None: the rules')."""
     if isinstance(spec, str):
         spec = parse_seat(spec)
@@ -114,6 +117,8 @@ def make_seat(spec: SeatSpec | str, seed: int, seat: int, reserve: int | None = 
         return RolloutAgent(spec.iterations or 8, seed=own_seed)
     if spec.kind == "mcts":
         return MCTSAgent(spec.iterations or 200, seconds=spec.seconds, seed=own_seed)
+    if spec.kind == "challenger":
+        return ChallengerAgent(spec.iterations or 16, seconds=spec.seconds, seed=own_seed)
     raise _unknown(spec.kind, "seat kind")
 
 

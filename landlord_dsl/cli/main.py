@@ -114,7 +114,7 @@ def _seats_option(p: argparse.ArgumentParser, example: str = "mcts:400,bot,bot,r
     p.add_argument(
         "--seats",
         metavar="KIND,...",
-        help="one player a seat: bot, random, human, rollout[:N], mcts[:N or :Ss] "
+        help="one player a seat: bot, random, human, rollout[:N], mcts[:N or :Ss], challenger[:N or :Ss] "
         f"(e.g. {example}; default: heuristic bots)",
     )
 
