@@ -339,3 +339,14 @@ def test_the_generators_reads_are_the_passs(body):
     written = "\n".join([head, *bindings, rest])
     assert ast.dump(ast.parse(written)) == oracle
     assert ast.dump(read_game_lists_once(written)) == oracle  # (the pass leaves it as it is)
+
+
+def test_the_pass_is_needed_only_where_a_line_names_a_getter_twice():
+    """`_SharedGetterCalls` shares a call made twice in one expression, and the generator writes each statement
+    on one line: a function naming a getter twice on different lines, or a group's size twice, needs no pass."""
+    assert may_share_getter_calls(["def f(g):\n    x = _og1(g.owner) + _og1(g.owner)"])
+    assert may_share_getter_calls(["def f(g):\n    x = _og1(g.owner)\n    y = _ogc2[s](l) == _ogc2[s](l)"])
+    assert not may_share_getter_calls(["def f(g):\n    x = _og1(g.owner)\n    y = _og1(g.owner)"])
+    assert not may_share_getter_calls(["def h(g):\n    return _ogn1[k] + _ogn1[k] + _og1(g.owner) + _og2(g.owner)"])
+    shared = "def f(g, k):\n    return _og1(g.owner).count(k) == 1 and None not in _og1(g.owner)\n"
+    assert "_got" in ast.unparse(read_game_lists_once(shared))  # (what the pass is kept for)

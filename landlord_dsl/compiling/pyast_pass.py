@@ -389,7 +389,10 @@ def may_share_getter_calls(functions: Iterable[str]) -> bool:
     (the generator writes each statement, and each compound statement's header, on one line). False: the
     pass would leave them all as they are."""
     for text in functions:
-        for line in text.split("\n") if Prefix.OWNER_GETTER in text else ():
+        names = _GETTER_NAME.findall(text) if Prefix.OWNER_GETTER in text else ()
+        if len(names) == len(set(names)):
+            continue  # (no getter named twice in the function: none on one line)
+        for line in text.split("\n"):
             names = _GETTER_NAME.findall(line)
             if len(names) > 1 and len(names) != len(set(names)):
                 return True

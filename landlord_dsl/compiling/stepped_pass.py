@@ -2,7 +2,8 @@
 
 A stepped game (`ld.new_state`) pauses at each request it cannot answer inside: a decision or a bid
 for a seat, or a throw or a shuffle when no seed answers chance. This pass makes that pause a `yield`.
-It rewrites the Python syntax tree of the generated module (after `read_game_lists_once`, keeping its
+It rewrites the Python syntax tree of the generated module (its source parsed: the game's lists already
+read into locals as the generator wrote them, or by `read_game_lists_once` where it did not; keeping its
 line numbers, so `Program.line_table` still locates an error) so that
 
 * every call of an engine method that may ask (`g.choose`, `g.auction`, `g.draw`, `g.deal`, the moves,
@@ -571,7 +572,9 @@ def build_stepped(
     (keyed if `keyed`), run in a copy of the driven compilation's `namespace` under its `filename` (so
     tracebacks and `Program.line_table` locate the stepped code's lines as the driven code's). `parsed`,
     if given, is the syntax tree the driven compilation ran (`read_game_lists_once` done), which is then
-    rewritten in place instead of parsing `source` again."""
+    rewritten in place instead of parsing `source` again. `optimize`: the functions kept are still to be
+    rewritten by `read_game_lists_once` (False where the generator wrote their locals, or the driven
+    compilation is the plain translation, or `parsed` is given)."""
     tree = parsed if parsed is not None else pyast.parse(source)
     read = decks_read(tree, list(program.deck_cards))  # (of the whole module: a function that cannot ask may read)
     # only the generator functions are compiled again: the others, which cannot ask, are the same code in
