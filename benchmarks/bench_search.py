@@ -3,6 +3,7 @@
     python benchmarks/bench_search.py                              # 1933, 4 seats, mcts at 8 and 32
     python benchmarks/bench_search.py --deals 10 --budgets 16,64 --jobs 2 --json
     python benchmarks/bench_search.py --edition landlords-game-1906 --agent rollout --budgets 2,8
+    python benchmarks/bench_search.py --agent challenger --games 160 --budgets 8,16   # the search set to beat bots
     python benchmarks/bench_search.py --games 40 --horizon 0 --paired --bot-opponents   # 1933, MCTS options
 
 Deal i throws from seed `seed + i` and is played once per seat: the searcher (`mcts:B`, or `rollout:B`)
@@ -92,7 +93,8 @@ def measure(
 ) -> dict:
     """Return the benchmark's figures: for each budget, the searcher's win rate over deals x seats games."""
     source = rule_source(ld.load_edition(edition))
-    if (options or {}).get("value") == "learned":  # learned (or read from the cache) once, not in a game's time
+    if agent == "challenger" or (options or {}).get("value") == "learned":
+        # learned (or read from the cache) once, not in a game's time
         from landlord_dsl.agents.learned import value_model
 
         value_model(program_of(source), players)
@@ -144,7 +146,7 @@ def measure(
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--edition", default="monopoly-1933-atlantic-city")
-    p.add_argument("--agent", choices=("mcts", "rollout"), default="mcts")
+    p.add_argument("--agent", choices=("mcts", "rollout", "challenger"), default="mcts")
     p.add_argument("--budgets", default="8,32", help="two or more budgets, comma-separated (default 8,32)")
     p.add_argument("--deals", type=int, default=5, help="deals (seeds); each is played once per seat (default 5)")
     p.add_argument("--games", type=int, help="games a budget, instead of --deals: ceil(N / players) deals")
@@ -165,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.horizon is not None and args.horizon < 0:
         p.error(f"--horizon is a number of turns, 0 or more, not {args.horizon}")
     if (args.paired or args.bot_opponents or args.value) and args.agent != "mcts":
-        p.error("--paired, --bot-opponents and --value are options of the mcts agent")
+        p.error("--paired, --bot-opponents and --value are options of the mcts agent (challenger has them set)")
     if args.confidence is not None and not (args.paired and args.confidence >= 0):
         p.error("--confidence (0 or more) goes with --paired")
     deals = args.deals if args.games is None else -(-args.games // args.players)

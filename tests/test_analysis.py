@@ -409,3 +409,19 @@ def test_the_exact_analysis_runs_whatever_the_interpreter(monkeypatch, ring):
     assert [(r.index, r.status, r.throw, r.turn, r.visits) for r in again.rows] == [
         (r.index, r.status, r.throw, r.turn, r.visits) for r in ring.rows
     ]
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"players": "2"}, "players is a whole number, not '2'"),
+        ({"players": 2.0}, "players is a whole number, not 2.0"),
+        ({"seed": "x"}, "seed is a whole number, not 'x'"),
+        ({"players": 0}, "is for 2 to 4 players, not 0"),
+    ],
+)
+def test_analyze_refuses_a_players_or_seed_that_is_not_a_whole_number_in_range(settings, message):
+    """1906: ld.analyze's players and seed are whole numbers (a text was a TypeError from inside the
+    exploration, a text seed was taken), and players=0 is refused, not read as the default."""
+    with pytest.raises(ld.UsageError, match=message):
+        ld.analyze("landlords-game-1906", rents=False, check_economy=False, **settings)

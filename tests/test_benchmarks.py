@@ -376,6 +376,7 @@ def test_the_strength_benchmark_takes_a_game_count_and_the_searchs_options():
         ["--agent", "rollout", "--paired"],
         ["--confidence", "1"],
         ["--agent", "rollout", "--value", "learned"],
+        ["--agent", "challenger", "--paired"],
     ):
         with pytest.raises(SystemExit):
             bench.main(refused)

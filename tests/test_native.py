@@ -177,6 +177,19 @@ def test_a_native_program_is_built_once_and_rebuilt_when_its_rules_change(tmp_pa
     assert len(built) == 1
 
 
+def test_a_build_with_other_compiler_settings_is_another_build(monkeypatch):
+    """The cache names a build by what it depends on besides its source, the C compiler's settings from
+    the environment included (CC, CFLAGS, ...): a build made with -O0 is never loaded for the default one."""
+    pytest.importorskip("Cython")
+    for key in native_build.COMPILER_SETTINGS:
+        monkeypatch.delenv(key, raising=False)
+    default = native_build.module_name("x = 1\n", "a.pyx")
+    monkeypatch.setenv("CFLAGS", "-O0")
+    unoptimised = native_build.module_name("x = 1\n", "a.pyx")
+    monkeypatch.setenv("CC", "clang")
+    assert len({default, unoptimised, native_build.module_name("x = 1\n", "a.pyx")}) == 3
+
+
 @needs_a_build
 def test_processes_building_the_same_program_at_once_build_it_once(tmp_path, cache):
     """Three processes compile the same rules natively at once: each runs it natively, and the cache holds

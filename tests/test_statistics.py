@@ -518,6 +518,25 @@ def test_statistics_show_a_title_sets_label():
     ).items()
 
 
+def test_statistics_show_whole_names_with_the_rents_in_one_column():
+    """1933 (Monopoly, Atlantic City): a colour group's label ("Light blue: Park Place and Boardwalk") and a
+    space's name are shown whole (they were cut at 28 or 32 characters), and the rent figures of the
+    sets' rows and the spaces' rows stand in one column."""
+    rules = ld.load_edition("monopoly-1933-atlantic-city")
+    program = ld.compile_rules(rules)
+    summary = Summary(4, stats=Stats(layout(program, rules)))
+    for seed in range(3):
+        summary.add(play_one(program, 4, seed, layout=summary.stats.layout))
+    stats = summary.result()["stats"]
+    text = render_stats(stats, top=40)
+    rows = [line for line in text.splitlines() if line.endswith(tuple("0123456789")) and " ± " in line]
+    labels = [r["label"] for r in stats["rent"]["by_set"]]
+    assert max(map(len, labels)) > 32 and all(f"set {label} " in text for label in labels)
+    rent_rows = [line for line in rows if line.startswith("    set ") or (" #" in line and "% ±" not in line)]
+    assert len(rent_rows) == len(labels) + len(stats["rent"]["by_space"])
+    assert len({line.index(" ± ") for line in rent_rows}) == 1
+
+
 def test_outcomes_give_shares_as_simulate_does():
     """`diff --outcomes` and `simulate --stats` share one convention (issue 27): a seat's win rate is a
     percentage with its Wilson interval, which never leaves [0, 100] (a normal interval gave

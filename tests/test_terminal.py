@@ -132,7 +132,14 @@ def test_diff_outcomes_shows_its_progress_on_a_terminal():
 def test_a_table_is_drawn_by_rich_with_colour_and_plain_without(monkeypatch):
     header, rows = ["option", "players"], [["a", "2"], ["a longer value", "4"]]
     plain = terminal.table_text(header, rows, colour=False)
-    assert plain.splitlines()[:2] == ["option          players", "--------------  -------"]
+    assert plain.splitlines() == [
+        "option          players",
+        "--------------  -------",
+        "a               2",
+        "a longer value  4",
+    ]
+    swapped = terminal.table_text(["players", "option"], [["2", "a"], ["4", "a longer value"]], colour=False)
+    assert swapped.splitlines()[2] == "2        a"  # no spaces after the last column's value
     assert "\x1b" not in plain
     drawn = terminal.table_text(header, rows, colour=True)
     assert "\x1b[1m" in drawn and "\u2503" in drawn and "a longer value" in drawn  # bold header, rich's rules

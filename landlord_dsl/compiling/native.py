@@ -295,14 +295,24 @@ def native_dir() -> Path:
     return cache_dir() / "native"
 
 
+# the environment variables through which the user changes the C compiler or its flags (setuptools reads them)
+COMPILER_SETTINGS = ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS")
+
+
 def _versions() -> str:
-    """Return what besides its source a build depends on; raise NativeUnavailable without Cython."""
+    """Return what besides its source a build depends on (the versions, the platform, the Cython directives,
+    and the compiler settings of the environment, so that a build with other flags is not taken for this
+    one); raise NativeUnavailable without Cython."""
     try:
         cython = importlib.metadata.version("cython")
     except importlib.metadata.PackageNotFoundError:
         raise NativeUnavailable("Cython is not installed (pip install 'landlord-dsl[native]')") from None
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return f"{cython} {sys.version} {suffix} {sysconfig.get_platform()} {__version__} {sorted(DIRECTIVES.items())}"
+    compiler = [(key, os.environ[key]) for key in COMPILER_SETTINGS if key in os.environ]
+    return (
+        f"{cython} {sys.version} {suffix} {sysconfig.get_platform()} {__version__} {sorted(DIRECTIVES.items())}"
+        f" {compiler}"
+    )
 
 
 def module_name(source: str, pyx_name: str) -> str:

@@ -71,7 +71,8 @@ def painter(colour: bool) -> Callable[[str, str], str]:
 
 def table_text(header: Sequence[str], rows: Sequence[Sequence[str]], colour: bool) -> str:
     """Return the rows under their header as a table: drawn by rich (ruled, header in bold) when `colour`
-    and rich is installed, else plain columns two spaces apart under a rule of dashes."""
+    and rich is installed, else plain columns two spaces apart under a rule of dashes; no line ends in
+    spaces."""
     if colour and rich_installed():
         from rich.console import Console
         from rich.table import Table
@@ -86,7 +87,7 @@ def table_text(header: Sequence[str], rows: Sequence[Sequence[str]], colour: boo
     widths = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(header)]  # rows may be none
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in rows]
-    return "\n".join(lines) + "\n"
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 @contextmanager

@@ -448,6 +448,11 @@ def with_old_throw_keys(landing: list[dict[str, Any]], throws: int | None = None
     return old
 
 
+def _widest(rows: list[dict[str, Any]], key: str) -> int:
+    """Return the length of the longest `row[key]` of `rows` (0 for none)."""
+    return max((len(row[key]) for row in rows), default=0)
+
+
 def render_stats(stats: dict[str, Any], top: int = 10) -> str:
     """Return the statistics as text for the terminal (the `top` spaces by landing, rent)."""
     lines = [
@@ -459,18 +464,25 @@ def render_stats(stats: dict[str, Any], top: int = 10) -> str:
     thrown = ", ".join(f"{row['label']} {row['throws']}" for row in stats["throws_by_dice"]) or "none"
     lines.append(f"  movement throw    {stats['movement_throw']}; thrown: {thrown}")
     lines.append("  landing probability (space #index: per movement throw ± SE, per turn ± SE), most landed first")
-    for row in sorted(stats["landing_per_movement_throw"], key=lambda r: (-r["probability"], r["index"]))[:top]:
+    landed = sorted(stats["landing_per_movement_throw"], key=lambda r: (-r["probability"], r["index"]))[:top]
+    width = _widest(landed, "space")
+    for row in landed:
         turn = per_turn[row["index"]]
         lines.append(
-            f"    {row['space'][:32]:32} #{row['index']:<3} {percent(row['probability'], 3):>6}% ± "
+            f"    {row['space']:{width}} #{row['index']:<3} {percent(row['probability'], 3):>6}% ± "
             f"{percent(row['se'], 3)}   {percent(turn['probability'], 3):>6}% ± {percent(turn['se'], 3)}"
         )
     rent = stats["rent"]
     lines.append(f"  rent per game     {rent['per_game']:.1f} ± {rent['se']:.1f} (SE)   rent = {rent['definition']}")
-    for row in sorted(rent["by_set"], key=lambda r: -r["mean_per_game"])[:top]:
-        lines.append(f"    set {row['label'][:28]:28} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
-    for row in sorted(rent["by_space"], key=lambda r: -r["mean_per_game"])[:top]:
-        lines.append(f"    {row['space'][:28]:28} #{row['index']:<3} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
+    sets = sorted(rent["by_set"], key=lambda r: -r["mean_per_game"])[:top]
+    spaces = sorted(rent["by_space"], key=lambda r: -r["mean_per_game"])[:top]
+    # the sets' rows ("set LABEL") and the spaces' ("NAME #INDEX") put their figures in one column
+    width = max(_widest(sets, "label") + len("set "), _widest(spaces, "space"))
+    for row in sets:
+        named = f"set {row['label']}"
+        lines.append(f"    {named:{width}} {'':4} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
+    for row in spaces:
+        lines.append(f"    {row['space']:{width}} #{row['index']:<3} {row['mean_per_game']:10.1f} ± {row['se']:.1f}")
     lines.append(
         "  win rate by seat  "
         + "   ".join(

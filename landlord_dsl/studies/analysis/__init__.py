@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ...checking.loader import load
 from ...compiling.compiler import compile_ruleset
 from ...core.errors import LandlordError
+from ...engine.game import whole_argument
 from .chain import economy_warnings, explore_chain, numpy_module, stationary, status_label, variable_names
 from .explore import Explorer, LeftGame
 from .rents import rent_table
@@ -74,14 +75,19 @@ def analyze(
     the same figures). An unbounded movement state, or a token put out of
     the game, raises a located LandlordError. `progress`, if given, is called with the name of each
     stage as it begins (the analysis takes seconds; see terminal.stages).
+
+    :raises UsageError: `players` or `seed` is not a whole number, or the rules are not for that many
+        players (0 included: it is not a way of asking for the default).
     """
 
     began = time.perf_counter()
     np = numpy_module()
     if isinstance(rules, str):
         rules = load(rules)
+    seed = whole_argument(seed, "seed")
+    table = None if players is None else whole_argument(players, "players")
     program = compile_ruleset(rules, options, keyed=True)
-    players = players or program.players[0]
+    players = program.players[0] if table is None else table
     ex = Explorer(rules, program, players, prefer, seed, memo)
     step = progress or (lambda stage: None)
     step("following every throw from every state")
@@ -181,8 +187,10 @@ def sample_turn_ends(
     np = numpy_module()
     if isinstance(rules, str):
         rules = load(rules)
+    seed = whole_argument(seed, "seed")
+    table = None if players is None else whole_argument(players, "players")
     program = compile_ruleset(rules, options, keyed=True)
-    players = players or program.players[0]
+    players = program.players[0] if table is None else table
     ex = Explorer(rules, program, players, prefer, seed)
     ex.paths.dice_classes = lambda count: [(t, 6.0**-count) for t in itertools.product(range(1, 7), repeat=count)]
     ex.paths.sample = random.Random(seed)
