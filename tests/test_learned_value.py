@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import functools
 import json
-import random
 
 import pytest
 
 import landlord_dsl as ld
+import search_positions
 from landlord_dsl.agents import HeuristicAgent, learned
 from landlord_dsl.agents.learned import FeatureLayout, ValueModel, fit, train_value_model, value_model
-from landlord_dsl.agents.search import MCTSAgent, bot_answer, values
+from landlord_dsl.agents.search import MCTSAgent, values
 from landlord_dsl.core.errors import UsageError
-from landlord_dsl.program.requests import DecisionRequest
-
-ED1906 = "landlords-game-1906"
-ED1933 = "monopoly-1933-atlantic-city"
-
-
-@functools.cache
-def program(name: str):
-    return ld.compile_rules(ld.load_edition(name))
+from search_positions import ED1906, ED1933, program
 
 
 @functools.cache
@@ -158,17 +150,8 @@ def test_value_model_is_learned_once_then_read_from_the_cache(tmp_path, monkeypa
 
 
 def at_decision(name: str = ED1933, players: int = 4, seed: int = 2) -> ld.State:
-    """Return a state (no seed: chance answered here) at the first decision with two or more options."""
-    state = ld.new_state(program(name), players)
-    rng = random.Random(seed)
-    while True:
-        if state.is_chance():
-            state.apply_chance(state.sample_chance(rng))
-            continue
-        request = state.request()
-        if isinstance(request, DecisionRequest) and len(request.legal) > 1:
-            return state
-        state.apply(bot_answer(state))
+    """Return search_positions.at_decision, a 4-player 1933 position unless told otherwise."""
+    return search_positions.at_decision(name, players, seed)
 
 
 def test_an_mcts_with_the_learned_value_answers_legally_and_the_same_for_the_same_seed(monkeypatch):

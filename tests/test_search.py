@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 import landlord_dsl as ld
+import search_positions
 from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.agents.search import (
     Action,
@@ -31,14 +32,7 @@ from landlord_dsl.cli.main import main
 from landlord_dsl.core.errors import UsageError
 from landlord_dsl.program.requests import BidRequest, DecisionRequest
 from landlord_dsl.studies.tournament import run_tournament, schedule
-
-ED1906 = "landlords-game-1906"
-ED1933 = "monopoly-1933-atlantic-city"
-
-
-@functools.cache
-def program(name: str):
-    return ld.compile_rules(ld.load_edition(name))
+from search_positions import ED1906, ED1933, program
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -47,17 +41,8 @@ def run(*argv: str) -> tuple[int, str]:
 
 
 def at_decision(name: str = ED1933, players: int = 3, seed: int = 2) -> ld.State:
-    """Return a state (no seed: chance answered here) at the first decision with two or more options."""
-    state = ld.new_state(program(name), players)
-    rng = random.Random(seed)
-    while True:
-        if state.is_chance():
-            state.apply_chance(state.sample_chance(rng))
-            continue
-        request = state.request()
-        if isinstance(request, DecisionRequest) and len(request.legal) > 1:
-            return state
-        state.apply(bot_answer(state))
+    """Return search_positions.at_decision, a 3-player 1933 position unless told otherwise."""
+    return search_positions.at_decision(name, players, seed)
 
 
 # ----------------------------------------------------------------- the driver
