@@ -134,6 +134,19 @@ def test_an_arm_left_out_by_one_option_value_fires_under_the_other(small):
     assert arm.compiled and (arm.games, arm.times) == (2, 18)
 
 
+@pytest.mark.parametrize("proxy_decks", [True, False])
+def test_the_cards_of_a_deck_the_options_switch_off_are_left_out_not_never_fired(proxy_decks):
+    """1933 (Monopoly, Atlantic City), the `proxy_decks` option: the decks whose `when` the options make
+    false (the 1933 text's named cards, or the 1935 proxy decks) can never be drawn, so their cards and
+    what is inside them are left out by the options; the other decks' cards are in the program."""
+    report = coverage("monopoly-1933-atlantic-city", games=1, players=4, options={"proxy_decks": proxy_decks})
+    cards = [item for item in report.items if item.kind == "card"]
+    off = "_attested" if proxy_decks else "_cards"
+    assert cards and all(item.compiled == (not item.key.endswith(off)) for item in cards)
+    inside = [i for i in report.items if i.kind == "statement" and any(c.key in i.key for c in cards if not c.compiled)]
+    assert inside and all(not item.compiled for item in inside)
+
+
 def test_the_counted_program_is_the_normal_one_with_counting_lines_added():
     """The instrumentation adds lines `_cov[i] += 1` and nothing else; the normal program has none."""
     for name in ("landlords-game-1904", "landlords-game-1906", "monopoly-1933-atlantic-city", "landlords-game-1939"):

@@ -258,13 +258,32 @@ class Compiler(StatementCompiler):
                 continue
             cards.deck_cards[d.name] = []
             for c in d.cards:
-                name = self.statements_function("_card", c.body, c)
+                with self._uncounted(self._switched_off(d)):
+                    name = self.statements_function("_card", c.body, c)
                 share = self.m.space_index[c.share_of] if c.share_of is not None else None
                 for _ in range(c.copies):
                     cards.deck_cards[d.name].append(len(cards.names))
                     cards.texts_to_fill.append((len(cards.names), c))
                     # its text's holes are worked out once the functions exist (compile)
                     cards.add(c.name, c.text, None, d.name, is_reconstruction(d) or is_reconstruction(c), share, name)
+
+    def _switched_off(self, deck: ast.DeckDecl) -> bool:
+        """Return True when coverage is counted and the options make the deck's `when` false, so no card of it
+        can be drawn (only worked out with counters: it compiles the condition once more)."""
+        return bool(self.counters) and deck.enabled is not None and self.expr(deck.enabled).value is False
+
+    @contextlib.contextmanager
+    def _uncounted(self, uncounted: bool) -> Iterator[None]:
+        """Within the block, when `uncounted`, generate no coverage counting lines: what it generates is
+        left out by the options (rule_coverage reports its items so, not as never fired)."""
+        if not uncounted:
+            yield
+            return
+        counters, self.counters = self.counters, {}
+        try:
+            yield
+        finally:
+            self.counters = counters
 
     def _entry_points(self) -> _EntryPoints:
         """Generate the functions the engine calls: the dispatchers of each event's handlers (one per
