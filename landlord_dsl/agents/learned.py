@@ -415,16 +415,16 @@ def value_model(program: Program, players: int, cache: bool = True) -> ValueMode
     with its defaults: tens of CPU seconds) and stored there when `cache` is True."""
     # (the parser cache's private folder and its checked reads and atomic writes; imported here, as the
     # searchers are imported with the package's agents and most searches never ask for a model)
-    from ..language.parser_cache import _open_dir, _read, _write, cache_dir
+    from ..language.parser_cache import cache_dir, open_private_dir, read_private, write_private
 
     name = model_file(program, players)
     if name in _LOADED:
         return _LOADED[name]
     model = None
-    dir_fd = _open_dir(cache_dir() / "values") if cache and hasattr(os, "getuid") else None
+    dir_fd = open_private_dir(cache_dir() / "values") if cache and hasattr(os, "getuid") else None
     try:
         if dir_fd is not None:
-            data = _read(dir_fd, name)
+            data = read_private(dir_fd, name)
             if data is not None:
                 try:
                     model = ValueModel.from_json(data.decode("utf-8")).with_layout(program)
@@ -433,7 +433,7 @@ def value_model(program: Program, players: int, cache: bool = True) -> ValueMode
         if model is None:
             model = train_value_model(program, players)
             if dir_fd is not None:
-                _write(dir_fd, name, model.to_json().encode("utf-8"))
+                write_private(dir_fd, name, model.to_json().encode("utf-8"))
     finally:
         if dir_fd is not None:
             os.close(dir_fd)

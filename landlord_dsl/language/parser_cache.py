@@ -44,7 +44,7 @@ def _private(st: os.stat_result, kind: int) -> bool:
     )
 
 
-def _open_dir(folder: Path) -> int | None:
+def open_private_dir(folder: Path) -> int | None:
     """Return a descriptor of the private cache folder (created 0700 if missing), or None if it is not private."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -57,7 +57,7 @@ def _open_dir(folder: Path) -> int | None:
     return fd
 
 
-def _read(dir_fd: int, name: str) -> bytes | None:
+def read_private(dir_fd: int, name: str) -> bytes | None:
     """Return the bytes of a private regular file in the folder, or None."""
     try:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
@@ -70,7 +70,7 @@ def _read(dir_fd: int, name: str) -> bytes | None:
         return f.read()
 
 
-def _write(dir_fd: int, name: str, data: bytes) -> None:
+def write_private(dir_fd: int, name: str, data: bytes) -> None:
     """Store `data` under `name` in the folder atomically (a private temporary file, then a rename)."""
     temp = f".{name}.{os.getpid()}.tmp"
     try:
@@ -109,11 +109,11 @@ def build(grammar: str, **options: Any) -> Lark:
     if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
         return Lark(grammar, **options)  # no ownership to check on this system: no cache
     name = file_name(grammar, **options)
-    dir_fd = _open_dir(cache_dir())
+    dir_fd = open_private_dir(cache_dir())
     if dir_fd is None:
         return Lark(grammar, **options)
     try:
-        data = _read(dir_fd, name)
+        data = read_private(dir_fd, name)
         if data is not None:
             try:
                 return Lark.load(io.BytesIO(data))
@@ -122,7 +122,7 @@ def build(grammar: str, **options: Any) -> Lark:
         parser = Lark(grammar, **options)
         buffer = io.BytesIO()
         parser.save(buffer)
-        _write(dir_fd, name, buffer.getvalue())
+        write_private(dir_fd, name, buffer.getvalue())
         return parser
     finally:
         os.close(dir_fd)
