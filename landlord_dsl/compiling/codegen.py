@@ -234,6 +234,9 @@ class CodeGenerator:
         # moment its guards and hints read, as the locals that hold it, with the code that binds each
         self.round_reads: dict[str, str] | None = None
         self.round_names: dict[str, str] = {}
+        # the options of the choice last compiled for a round (StatementCompiler._options): the choice, the
+        # round names, the options, and the round reads compiling them made
+        self.options_made: tuple[Any, dict[str, str], list, dict[str, str]] | None = None
         self.counter = 0
         self.source: list[str] = []  # the generated functions
         self.line_table: list[tuple[int | None, ast.Span | None]] = []  # by line of the source: Code.where

@@ -344,7 +344,23 @@ class StatementCompiler(ExpressionCompiler):
         out.extend(body)
 
     def _options(self, s: ast.Choose) -> list[_Option]:
-        """Return the options of a choice compiled for gathering their legal entries."""
+        """Return the options of a choice compiled for gathering their legal entries.
+
+        The folded bot's round and the asking round compile them alike (each from an empty set of round
+        reads, under the same round names), so the second takes the first's, with the round reads
+        compiling them noted.
+        """
+        reads, made = self.round_reads, self.options_made
+        if reads != {}:  # not the first thing compiled for a round: compiled as it comes
+            return self._compile_options(s)
+        if made is not None and made[0] is s and made[1] == self.round_names:
+            reads.update(made[3])
+            return made[2]
+        options = self._compile_options(s)
+        self.options_made = (s, dict(self.round_names), options, dict(reads))
+        return options
+
+    def _compile_options(self, s: ast.Choose) -> list[_Option]:
         options = []
         zero = self._const(0)
         for k, o in enumerate(s.options):

@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any
 
 from lark import Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_interactive_parser import InteractiveParser
@@ -320,6 +320,113 @@ class _State(ParserState):
             if is_end and state_stack[-1] == end_state:
                 return value_stack[-1]
 
+    def feed_text(self, lexing: SkippingLexer, lexer_state: Any) -> Token | None:
+        """Read every token of the text from where `lexer_state` is and shift it, as `lexing.lex` and
+        `feed_token` would one after the other; return the last token read, or None if there was none.
+
+        One loop for both, without a generator to resume or a call per token: the lexer's and the
+        parser's steps are those of `SkippingLexer.lex` and `feed_token` (which the tests hold it to).
+        """
+        conf = self.parse_conf
+        callbacks, actions, chains = conf.callbacks, conf.actions, conf.chains
+        state_stack, value_stack = self.state_stack, self.value_stack
+        lexers, skip, make = lexing.lexers, lexing.skip, str.__new__
+        line_ctr = lexer_state.line_ctr
+        text = lexer_state.text
+        source, stop, newline = text.text, text.end, line_ctr.newline_char
+        token = None
+        try:
+            while True:
+                entry = lexers[state_stack[-1]]
+                lexer, pattern = entry
+                if pattern is _UNMADE:
+                    pattern = entry[1] = lexing._pattern(lexer)
+                pos = line_ctr.char_pos
+                start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
+                m = pattern.match(source, start, stop) if pattern is not None else None
+                kind = m.lastgroup if m is not None else None
+                if m is None or kind is None or kind in lexer.ignore_types:
+                    token = lexer.next_token(lexer_state, self)
+                    kind = token.type
+                else:
+                    if start != pos:
+                        lines = source.count(newline, pos, start)
+                        if lines:
+                            line_ctr.line += lines
+                            line_ctr.line_start_pos = source.rindex(newline, pos, start) + 1
+                        line_ctr.char_pos = start
+                        line_ctr.column = start - line_ctr.line_start_pos + 1
+                    value, end = m.group(0), m.end()
+                    line, column = line_ctr.line, line_ctr.column
+                    if kind in lexer.newline_types:
+                        lines = source.count(newline, start, end)
+                        if lines:
+                            line_ctr.line += lines
+                            line_ctr.line_start_pos = source.rindex(newline, start, end) + 1
+                    line_ctr.char_pos = end
+                    line_ctr.column = end_column = end - line_ctr.line_start_pos + 1
+                    token = make(Token, value)
+                    token.type, token.start_pos, token.value, token.line, token.column = (
+                        kind,
+                        start,
+                        value,
+                        line,
+                        column,
+                    )
+                    token.end_line, token.end_column, token.end_pos = line_ctr.line, end_column, end
+                    if kind in lexer.callback:
+                        token = lexer.callback[kind](token)
+                        kind = token.type
+                    lexer_state.last_token = token
+                # the token shifted, after the reductions it calls for (feed_token's loop, never at the end)
+                while True:
+                    try:
+                        entry = actions[state_stack[-1]][kind]
+                    except KeyError:
+                        expected = {s for s in conf.states[state_stack[-1]] if s.isupper()}
+                        raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
+                    step = entry[0]
+                    if step == _SHIFT:
+                        state_stack.append(entry[1])
+                        value_stack.append(token if kind not in callbacks else callbacks[kind](token))
+                        break
+                    if step == _PASS_ON:
+                        below, top = state_stack[-2], state_stack[-1]
+                        key = (below, top, kind)
+                        after = chains.get(key)
+                        if after is None:
+                            after = actions[below][entry[1]][1]
+                            while (then := actions[after].get(kind)) is not None and then[0] == _PASS_ON:
+                                after = actions[below][then[1]][1]
+                            chains[key] = after
+                        state_stack[-1] = after
+                    else:
+                        _, origin, size, callback = entry
+                        if size:
+                            children = value_stack[-size:]
+                            del state_stack[-size:]
+                            del value_stack[-size:]
+                        else:
+                            children = []
+                        value = callback(children)
+                        state_stack.append(actions[state_stack[-1]][origin][1])
+                        value_stack.append(value)
+        except EOFError:
+            return token
+        except UnexpectedCharacters as e:  # as SkippingLexer.lex: a token of another context is named
+            try:
+                last_token = lexer_state.last_token
+                named = lexing.root_lexer.next_token(lexer_state, self)
+                raise UnexpectedToken(
+                    named,
+                    e.allowed,
+                    state=self,
+                    token_history=[last_token],
+                    terminals_by_name=lexing.root_lexer.terminals_by_name,
+                ) from None
+            except UnexpectedCharacters:
+                raise e from None
+
     def _feed_by_larks_table(self, token: Token, is_end: bool) -> Any:
         """`feed_token` reading Lark's own table (for a configuration whose callbacks it was not made for)."""
         state_stack, value_stack = self.state_stack, self.value_stack
@@ -373,6 +480,22 @@ class _TreelessParser(_Parser):
         if start_interactive:
             return InteractiveParser(self, parser_state, parser_state.lexer)
         return self.parse_from_state(parser_state)
+
+    def parse_from_state(self, state: Any, last_token: Token | None = None) -> Any:
+        """Run the parser to the end of the text, as Lark's `_Parser.parse_from_state` does (and from where a
+        syntax error's interactive parser resumes), reading and shifting the tokens in one loop where it can."""
+        thread = state.lexer
+        lexing = getattr(thread, "lexer", None)
+        conf = state.parse_conf
+        if not (isinstance(lexing, SkippingLexer) and isinstance(conf, _Conf) and conf.callbacks is conf.fast_for):
+            return super().parse_from_state(state, last_token)
+        try:
+            token = state.feed_text(lexing, thread.state) or last_token
+            end_token = Token.new_borrow_pos("$END", "", token) if token else Token("$END", "", 0, 1, 1)
+            return state.feed_token(end_token, True)
+        except UnexpectedInput as e:
+            e.interactive_parser = InteractiveParser(self, state, thread)
+            raise e
 
 
 @functools.lru_cache(maxsize=1)
