@@ -328,6 +328,7 @@ class _State(ParserState):
         parser's steps are those of `SkippingLexer.lex` and `feed_token` (which the tests hold it to).
         """
         conf = self.parse_conf
+        assert isinstance(conf, _Conf)  # (parse_from_state calls this for no other)
         callbacks, actions, chains = conf.callbacks, conf.actions, conf.chains
         state_stack, value_stack = self.state_stack, self.value_stack
         lexers, skip, make = lexing.lexers, lexing.skip, str.__new__
