@@ -237,6 +237,7 @@ class CodeGenerator:
         # the options of the choice last compiled for a round (StatementCompiler._options): the choice, the
         # round names, the options, and the round reads compiling them made
         self.options_made: tuple[Any, dict[str, str], list, dict[str, str]] | None = None
+        self.handler_lines: dict[int, Code] = {}  # by handler, its body's lines in a dispatcher (Compiler)
         self.counter = 0
         self.source: list[str] = []  # the generated functions
         self.line_table: list[tuple[int | None, ast.Span | None]] = []  # by line of the source: Code.where

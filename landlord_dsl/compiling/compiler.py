@@ -150,13 +150,23 @@ class Compiler(StatementCompiler):
                             with out.indented():
                                 self.count(out, id(handler))
                                 out.line(f"g.rule = {rule}")
-                                self.block(out, handler.body)
+                                self._handler_body(out, handler)
                 out.line("finally:")
                 out.line("    g.depth = depth - 1")
                 out.line("    g.rule = saved")
 
             made[key] = self.function(self._unique("_dispatch"), [], body)
         return made[key]
+
+    def _handler_body(self, out: Code, handler: ast.Handler) -> None:
+        """Generate a handler's body into a dispatcher: a handler in several dispatchers (a rule `on land` of
+        a group with a rule of its own for some of its spaces, say) is generated once, its lines repeated."""
+        made = self.handler_lines.get(id(handler))
+        if made is None or made.depth != out.depth:
+            made = out.fork()
+            self.block(made, handler.body)
+            self.handler_lines[id(handler)] = made
+        out.extend(made)
 
     def compile(self, build: bool = True) -> Program | None:
         """Return the Program; with `build=False` only generate its source (folding every fixed value), return None.
