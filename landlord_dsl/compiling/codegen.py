@@ -225,8 +225,8 @@ class CodeGenerator:
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
         # the value a function's body has without its arguments (ExpressionCompiler._value_without_arguments),
-        # by the body and what it was worked out under, where working it out made nothing
-        self.values_without_arguments: dict[tuple, Any] = {}
+        # by the body, where working it out made nothing
+        self.values_without_arguments: dict[int, Any] = {}
         self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)

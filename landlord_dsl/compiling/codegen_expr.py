@@ -408,21 +408,22 @@ class ExpressionCompiler(CodeGenerator):
         """Return the value of a function's body if the options alone fix it, else _NOTHING.
 
         The body's locals are its own: none of the caller's bindings (its
-        arguments, an unrolled item) may stand for them.
+        arguments, an unrolled item), narrowings of its locals or reads of a
+        choice's round may stand for them, so the body is worked out without
+        them, and its value is the same at every call.
         """
-        round_reads = None if self.round_reads is None else (*self.round_reads.items(), *self.round_names.items())
-        key = (id(decl), *self.domains.items(), None, *self.owned_by.items(), round_reads)
+        key = id(decl)
         if key in self.values_without_arguments:
             return self.values_without_arguments[key]
         made_before = self._made_so_far()
-        outer, self.bound = self.bound, {}
+        outer = self.bound, self.domains, self.owned_by, self.round_reads
+        self.bound, self.domains, self.owned_by, self.round_reads = {}, {}, {}, None
         try:
             value = self.expr(decl.body).value
         finally:
-            self.bound = outer
-        # a function's body is worked out like this at each call of it, and a call's arguments are often
-        # calls too: where working it out made no name, table or count, doing it again would give the same
-        # value and make nothing, so it is not done again
+            self.bound, self.domains, self.owned_by, self.round_reads = outer
+        # where working it out made no name, table or count, doing it again would give the same value and
+        # make nothing, so it is not done again
         if self._made_so_far() == made_before:
             self.values_without_arguments[key] = value
         return value
