@@ -10,6 +10,7 @@ the repository and for mutated ones, and the same errors at the same places.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Tree
 from lark.exceptions import UnexpectedInput
+from lark.lexer import PatternRE
 
 from landlord_dsl.language import ast, parser, treeless
 from landlord_dsl.language.builder import AstBuilder
@@ -110,3 +112,39 @@ def test_after_a_syntax_error_the_parser_lists_what_it_accepts_as_lark_does():
     ours = accepted(lambda: treeless.build(AstBuilder("f.lg"), text, "start"))
     assert ours == accepted(lambda: lark_parser().parse(text, start="start"))
     assert {"ADD_OP", "MUL_OP", "SOURCE", "RULE", "$END"} <= ours  # each reduces the 1 before it is taken
+
+
+_PATTERNS = [
+    r"[a-z_][a-z0-9_]*",
+    r"-?\d+",
+    r'"([^"\\\n]|\\.)*"',
+    r"#[^\n]*",
+    r"(?:[ \t\n])+",
+    r"[^a-c]x",
+    r"a|bc?|\w+",
+    r"x*y",
+]
+
+
+@given(st.sampled_from(_PATTERNS), st.text(alphabet=' \n\t#"\\-_abcxyz019~é', min_size=1, max_size=6))
+def test_a_terminal_matches_only_text_starting_with_one_of_its_first_characters(regexp, text):
+    """The lexer leaves out, at a character, the terminals that cannot start with it (ByFirstCharacter)."""
+    first = treeless.first_characters(PatternRE(regexp))
+    if first is not None and text[0] < "\x80" and re.match(regexp, text):
+        assert text[0] in first
+
+
+def test_each_first_character_takes_the_terminals_a_token_can_start_with_in_the_lexers_order():
+    parser.parse((ROOT / "editions" / "monopoly-1933-atlantic-city.lg").read_text(encoding="utf-8"), "f.lg")
+    lexing = treeless.front_end()[0].lexer
+    by_first = [starts for _, starts in lexing.lexers.values() if isinstance(starts, treeless.ByFirstCharacter)]
+    assert by_first, "the parse used none"
+    for starts in by_first:
+        names = [name for name, _, _ in starts.terminals]
+        for char, pattern in list(starts.items()):
+            if pattern is None or pattern is starts.whole:
+                continue
+            kept = [name for name in pattern.groupindex if name in names]
+            assert kept == sorted(kept, key=names.index)  # the lexer's order, which decides between two matches
+            assert "NAME" not in names or char not in "abcdefghijklmnopqrstuvwxyz_" or "NAME" in kept
+    assert treeless.first_characters(type("P", (), {"flags": frozenset("i"), "type": "str", "value": "x"})()) is None

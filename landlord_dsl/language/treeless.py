@@ -21,6 +21,8 @@ import threading
 from collections.abc import Collection, Iterator
 from functools import partial
 from operator import itemgetter
+from re import _constants as _re_constants  # (the first characters of a pattern)
+from re import _parser as _re_parser
 from typing import Any
 
 from lark import Token, Tree
@@ -145,6 +147,120 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
 
 
 _UNMADE = object()
+_ASCII = frozenset(map(chr, range(128)))
+# what each category of a character class holds among the ASCII characters
+_CATEGORIES = {
+    getattr(_re_constants, f"CATEGORY_{name}"): frozenset(c for c in _ASCII if re.match(escape, c))
+    for name, escape in (
+        ("DIGIT", r"\d"),
+        ("NOT_DIGIT", r"\D"),
+        ("SPACE", r"\s"),
+        ("NOT_SPACE", r"\S"),
+        ("WORD", r"\w"),
+        ("NOT_WORD", r"\W"),
+    )
+}
+
+
+def _starts(items: Any) -> tuple[frozenset[str] | None, bool]:
+    """Return the ASCII characters a match of a parsed regular expression's items can start with (None: any
+    character, as far as this analysis can tell) and whether the items can match the empty string."""
+    chars: frozenset[str] = frozenset()
+    for op, arg in items:
+        first, empty = _starts_of(op, arg)
+        if first is None:
+            return None, False
+        chars |= first
+        if not empty:
+            return chars, False
+    return chars, True
+
+
+def _starts_of(op: Any, arg: Any) -> tuple[frozenset[str] | None, bool]:
+    """`_starts` of one item of a parsed regular expression."""
+    if op is _re_constants.LITERAL:
+        return frozenset([chr(arg)]) & _ASCII, False
+    if op is _re_constants.NOT_LITERAL:
+        return _ASCII - {chr(arg)}, False
+    if op is _re_constants.IN:
+        chars: set[str] = set()
+        negated = False
+        for kind, value in arg:
+            if kind is _re_constants.NEGATE:
+                negated = True
+            elif kind is _re_constants.LITERAL:
+                chars.add(chr(value))
+            elif kind is _re_constants.RANGE:
+                chars.update(chr(c) for c in range(value[0], min(value[1], 127) + 1))
+            elif kind is _re_constants.CATEGORY and value in _CATEGORIES:
+                chars |= _CATEGORIES[value]
+            else:
+                return None, False
+        return (_ASCII - chars if negated else frozenset(chars) & _ASCII), False
+    if op is _re_constants.SUBPATTERN:
+        _, add_flags, del_flags, items = arg
+        return (None, False) if add_flags or del_flags else _starts(items)
+    if op is _re_constants.BRANCH:
+        union: frozenset[str] = frozenset()
+        can_be_empty = False
+        for items in arg[1]:
+            first, empty = _starts(items)
+            if first is None:
+                return None, False
+            union, can_be_empty = union | first, can_be_empty or empty
+        return union, can_be_empty
+    if op in (_re_constants.MAX_REPEAT, _re_constants.MIN_REPEAT):
+        least, _, items = arg
+        first, empty = _starts(items)
+        return first, least == 0 or empty
+    return None, False  # anchors, look-arounds, back-references, any character...
+
+
+def first_characters(pattern: Any) -> frozenset[str] | None:
+    """Return the ASCII characters a token of a Lark terminal's `pattern` can start with, or None if that is
+    not known (it may start with any: a pattern with flags, one that matches the empty string, ...)."""
+    if pattern.flags:
+        return None
+    if pattern.type == "str":
+        return frozenset(pattern.value[:1]) & _ASCII if pattern.value else None
+    try:
+        first, empty = _starts(_re_parser.parse(pattern.value).data)
+    except Exception:  # (a pattern the analysis does not follow: every character kept)
+        return None
+    return None if empty else first
+
+
+class ByFirstCharacter(dict):
+    """A contextual lexer's pattern split by the character a token starts with.
+
+    For an ASCII character, the pattern of the lexer's terminals whose
+    tokens can start with it, in the lexer's order, or None if none can:
+    Python's regular expressions take the first alternative that matches, so
+    leaving out the alternatives that cannot match there changes no match,
+    and a pattern of many keywords tried one after the other is the lexer's
+    dearest step. Any other character (and the end of the text) takes the
+    whole pattern. Each is made when its character is first met.
+    """
+
+    def __init__(self, lexer: Any, made: dict[tuple, re.Pattern]):
+        scanner = lexer.scanner
+        self.whole = scanner._mres[0]
+        self.flags = scanner.g_regex_flags
+        self.made = made  # patterns of the same terminals, shared by every lexer
+        self.terminals = [(t.name, t.pattern.to_regexp(), first_characters(t.pattern)) for t in scanner.terminals]
+
+    def __missing__(self, char: str) -> re.Pattern | None:
+        if char not in _ASCII or self.flags & re.IGNORECASE:
+            pattern: re.Pattern | None = self.whole
+        else:
+            kept = tuple((name, regexp) for name, regexp, first in self.terminals if first is None or char in first)
+            pattern = self.made.get(kept, _UNMADE) if kept else None
+            if pattern is _UNMADE:
+                pattern = self.made[kept] = re.compile(
+                    "|".join(f"(?P<{name}>{regexp})" for name, regexp in kept), self.flags
+                )
+        self[char] = pattern
+        return pattern
 
 
 class SkippingLexer:
@@ -162,18 +278,20 @@ class SkippingLexer:
         self.root_lexer = root = contextual.root_lexer
         ignored = [t for t in root.terminals if t.name in root.ignore_types]
         self.skip = re.compile("(?:" + "|".join(t.pattern.to_regexp() for t in ignored) + ")*")
-        # per parser state, [its lexer, its pattern]; states with one lexer share the list, and the pattern
-        # is taken when first needed, since Lark builds each lexer then (few states are ever used)
+        # per parser state, [its lexer, its pattern by first character]; states with one lexer share the list,
+        # and the patterns are made when first needed, since Lark builds each lexer then (few states are ever used)
         shared: dict[int, list] = {}
         self.lexers = {
             state: shared.setdefault(id(lexer), [lexer, _UNMADE]) for state, lexer in contextual.lexers.items()
         }
+        self.made: dict[tuple, re.Pattern] = {}  # (ByFirstCharacter's, shared by every lexer)
 
-    @staticmethod
-    def _pattern(lexer: Any) -> re.Pattern | None:
-        """Return the lexer's one pattern (its alternatives), or None if Lark's lexer must read every token."""
+    def _pattern(self, lexer: Any) -> ByFirstCharacter | None:
+        """Return the lexer's one pattern (its alternatives) by first character, or None if Lark's lexer must
+        read every token."""
         mres = lexer.scanner._mres
-        return mres[0] if len(mres) == 1 and not any(t in lexer.callback for t in lexer.ignore_types) else None
+        one = len(mres) == 1 and not any(t in lexer.callback for t in lexer.ignore_types)
+        return ByFirstCharacter(lexer, self.made) if one else None
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
         """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
@@ -185,11 +303,12 @@ class SkippingLexer:
         try:
             while True:
                 entry = lexers[state_stack[-1]]
-                lexer, pattern = entry
-                if pattern is _UNMADE:
-                    pattern = entry[1] = self._pattern(lexer)
+                lexer, starts = entry
+                if starts is _UNMADE:
+                    starts = entry[1] = self._pattern(lexer)
                 pos = line_ctr.char_pos
                 start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
+                pattern = starts[source[start : start + 1]] if starts is not None else None
                 m = pattern.match(source, start, stop) if pattern is not None else None
                 kind = m.lastgroup if m is not None else None
                 if m is None or kind is None or kind in lexer.ignore_types:
@@ -339,11 +458,12 @@ class _State(ParserState):
         try:
             while True:
                 entry = lexers[state_stack[-1]]
-                lexer, pattern = entry
-                if pattern is _UNMADE:
-                    pattern = entry[1] = lexing._pattern(lexer)
+                lexer, starts = entry
+                if starts is _UNMADE:
+                    starts = entry[1] = lexing._pattern(lexer)
                 pos = line_ctr.char_pos
                 start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
+                pattern = starts[source[start : start + 1]] if starts is not None else None
                 m = pattern.match(source, start, stop) if pattern is not None else None
                 kind = m.lastgroup if m is not None else None
                 if m is None or kind is None or kind in lexer.ignore_types:
