@@ -254,8 +254,8 @@ class ByFirstCharacter(dict):
             pattern: re.Pattern | None = self.whole
         else:
             kept = tuple((name, regexp) for name, regexp, first in self.terminals if first is None or char in first)
-            pattern = self.made.get(kept, _UNMADE) if kept else None
-            if pattern is _UNMADE:
+            pattern = self.made.get(kept) if kept else None
+            if kept and pattern is None:
                 pattern = self.made[kept] = re.compile(
                     "|".join(f"(?P<{name}>{regexp})" for name, regexp in kept), self.flags
                 )
