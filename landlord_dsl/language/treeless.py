@@ -264,17 +264,19 @@ class ByFirstCharacter(dict):
 
 
 class SkippingLexer:
-    """Lark's contextual lexer, reading the whitespace and comments before a token in one match.
+    """The parser state's lexers as `_State.feed_text` reads with them: the whitespace and comments before
+    a token in one match, then the token with the state's lexer's pattern for its first character.
 
     The ignored terminals (the same in every state) are read with one
-    pattern, then the token with the parser state's own lexer's pattern;
-    where that gives anything but a token, Lark's lexer takes over from the
-    same place and reads (or reports) exactly as it would have. The grammar
-    is strict, so no terminal can match where an ignored one does, and
-    taking those first changes nothing.
+    pattern, then the token; where that gives anything but a token, Lark's
+    lexer takes over from the same place and reads (or reports) exactly as it
+    would have. The grammar is strict, so no terminal can match where an
+    ignored one does, and taking those first changes nothing. Lark's own
+    paths that ask for tokens (`lex`) get them from Lark's contextual lexer.
     """
 
     def __init__(self, contextual: Any):
+        self.contextual = contextual
         self.root_lexer = root = contextual.root_lexer
         ignored = [t for t in root.terminals if t.name in root.ignore_types]
         self.skip = re.compile("(?:" + "|".join(t.pattern.to_regexp() for t in ignored) + ")*")
@@ -294,71 +296,14 @@ class SkippingLexer:
         return ByFirstCharacter(lexer, self.made) if one else None
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
-        """Yield the tokens from where `lexer_state` is, each read by the lexer of the parser's state."""
-        lexers, skip, make = self.lexers, self.skip, str.__new__
-        line_ctr = lexer_state.line_ctr
-        text = lexer_state.text
-        source, stop, newline = text.text, text.end, line_ctr.newline_char
-        state_stack = parser_state.state_stack  # (its last is the parser's state: ParserState.position)
-        try:
-            while True:
-                entry = lexers[state_stack[-1]]
-                lexer, starts = entry
-                if starts is _UNMADE:
-                    starts = entry[1] = self._pattern(lexer)
-                pos = line_ctr.char_pos
-                start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
-                pattern = starts[source[start : start + 1]] if starts is not None else None
-                m = pattern.match(source, start, stop) if pattern is not None else None
-                kind = m.lastgroup if m is not None else None
-                if m is None or kind is None or kind in lexer.ignore_types:
-                    yield lexer.next_token(lexer_state, parser_state)
-                    continue
-                # the line counter moved past the skipped text, then the token, as LineCounter.feed moves it
-                if start != pos:
-                    lines = source.count(newline, pos, start)
-                    if lines:
-                        line_ctr.line += lines
-                        line_ctr.line_start_pos = source.rindex(newline, pos, start) + 1
-                    line_ctr.char_pos = start
-                    line_ctr.column = start - line_ctr.line_start_pos + 1
-                value, end = m.group(0), m.end()
-                line, column = line_ctr.line, line_ctr.column
-                if kind in lexer.newline_types:
-                    lines = source.count(newline, start, end)
-                    if lines:
-                        line_ctr.line += lines
-                        line_ctr.line_start_pos = source.rindex(newline, start, end) + 1
-                line_ctr.char_pos = end
-                line_ctr.column = end_column = end - line_ctr.line_start_pos + 1
-                # the token Token._future_new makes, made here (a call fewer for each token)
-                token = make(Token, value)
-                token.type, token.start_pos, token.value, token.line, token.column = kind, start, value, line, column
-                token.end_line, token.end_column, token.end_pos = line_ctr.line, end_column, end
-                if kind in lexer.callback:
-                    token = lexer.callback[kind](token)
-                lexer_state.last_token = token
-                yield token
-        except EOFError:
-            pass
-        except UnexpectedCharacters as e:  # as Lark's ContextualLexer.lex: a token of another context is named
-            try:
-                last_token = lexer_state.last_token
-                token = self.root_lexer.next_token(lexer_state, parser_state)
-                raise UnexpectedToken(
-                    token,
-                    e.allowed,
-                    state=parser_state,
-                    token_history=[last_token],
-                    terminals_by_name=self.root_lexer.terminals_by_name,
-                ) from None
-            except UnexpectedCharacters:
-                raise e from None
+        """Yield the tokens from where `lexer_state` is, as Lark's contextual lexer reads them."""
+        return self.contextual.lex(lexer_state, parser_state)
 
 
 class _Conf(ParseConf):
-    """Lark's parse configuration with its table as `_State` reads it fastest (`actions`), made for the
-    callbacks `fast_for` (a copy given other callbacks, as Lark's `accepts()` makes, reads Lark's table)."""
+    """Lark's parse configuration with its table as `_State.feed_text` reads it fastest (`actions`), made for
+    the callbacks `fast_for` (a copy given other callbacks, as Lark's `accepts()` makes, is fed from Lark's
+    table by `feed_token`)."""
 
     __slots__ = ("actions", "chains", "fast_for")
     actions: dict
@@ -387,57 +332,10 @@ def fast_actions(states: dict, callbacks: dict) -> dict:
 
 
 class _State(ParserState):
-    """Lark's LALR parser state, reducing by a PASS_ON rule in place (it changes the state, not the value)."""
+    """Lark's LALR parser state, reading the text in one loop (`feed_text`) and reducing by a PASS_ON rule in
+    place (it changes the state, not the value)."""
 
     __slots__ = ()
-
-    def feed_token(self, token: Token, is_end: bool = False) -> Any:
-        """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does."""
-        conf = self.parse_conf
-        callbacks = conf.callbacks
-        if not isinstance(conf, _Conf) or callbacks is not conf.fast_for:
-            return self._feed_by_larks_table(token, is_end)
-        actions, end_state, chains = conf.actions, conf.end_state, conf.chains
-        state_stack, value_stack = self.state_stack, self.value_stack
-        kind = token.type
-        while True:
-            try:
-                entry = actions[state_stack[-1]][kind]
-            except KeyError:
-                expected = {s for s in conf.states[state_stack[-1]] if s.isupper()}
-                raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
-            step = entry[0]
-            if step == _SHIFT:
-                assert not is_end
-                state_stack.append(entry[1])
-                value_stack.append(token if kind not in callbacks else callbacks[kind](token))
-                return None
-            if step == _PASS_ON:
-                # a run of these reductions changes only the state on top, to one that depends on it, the state
-                # below it and the token alone: worked out once, the first time that run is met
-                below, top = state_stack[-2], state_stack[-1]
-                key = (below, top, kind)
-                after = chains.get(key)
-                if after is None:
-                    after = actions[below][entry[1]][1]
-                    while not is_end and (then := actions[after].get(kind)) is not None and then[0] == _PASS_ON:
-                        after = actions[below][then[1]][1]
-                    if not is_end:  # (at the end, one at a time: the end state may be met on the way)
-                        chains[key] = after
-                state_stack[-1] = after
-            else:
-                _, origin, size, callback = entry
-                if size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                else:
-                    children = []
-                value = callback(children)
-                state_stack.append(actions[state_stack[-1]][origin][1])
-                value_stack.append(value)
-            if is_end and state_stack[-1] == end_state:
-                return value_stack[-1]
 
     def feed_text(self, lexing: SkippingLexer, lexer_state: Any) -> Token | None:
         """Read every token of the text from where `lexer_state` is and shift it, as `lexing.lex` and
@@ -534,7 +432,7 @@ class _State(ParserState):
                         value_stack.append(value)
         except EOFError:
             return token
-        except UnexpectedCharacters as e:  # as SkippingLexer.lex: a token of another context is named
+        except UnexpectedCharacters as e:  # as Lark's ContextualLexer.lex: a token of another context is named
             try:
                 last_token = lexer_state.last_token
                 named = lexing.root_lexer.next_token(lexer_state, self)
@@ -548,8 +446,10 @@ class _State(ParserState):
             except UnexpectedCharacters:
                 raise e from None
 
-    def _feed_by_larks_table(self, token: Token, is_end: bool) -> Any:
-        """`feed_token` reading Lark's own table (for a configuration whose callbacks it was not made for)."""
+    def feed_token(self, token: Token, is_end: bool = False) -> Any:
+        """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does, a
+        reduction by a PASS_ON rule in place: for the end of the text, and for Lark's own paths (its
+        `accepts()` feeds tokens to a copy of the state with no callbacks)."""
         state_stack, value_stack = self.state_stack, self.value_stack
         states, end_state, callbacks = self.parse_conf.states, self.parse_conf.end_state, self.parse_conf.callbacks
         while True:
