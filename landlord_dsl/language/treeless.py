@@ -7,9 +7,11 @@ contextual lexer, its error handling and so the syntax-error recovery) is
 given callbacks that call the AstBuilder's methods as each rule is reduced,
 with the same children and the same positions, so it gives the same nodes at
 the same spans. A reduction by a rule `?a: b` (ten for every operand of an
-expression, through the precedence levels) only changes the parser's state;
-the lexer reads whitespace and comments without going round its loop once
-for each. `front_end` is made once per process; `build` parses with it.
+expression, through the precedence levels) only changes the parser's state.
+One loop reads each token and shifts it (`_State.feed_text`): whitespace and
+comments in one match, then the token with a pattern of only the terminals
+that can start with its first character (`ByFirstCharacter`). `front_end` is
+made once per process; `build` parses with it.
 """
 
 from __future__ import annotations
