@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 from ..core.errors import LandlordError, UsageError
 from ..core.version import __version__
-from ..language.parser_cache import cache_dir
+from ..language.parser_cache import cache_dir, is_private
 
 NATIVE_ENV = "LANDLORD_NATIVE"  # the default of `native` when a caller gives none: 1, require, or 0
 NativeMode = Literal["off", "on", "require"]
@@ -387,11 +387,9 @@ def _locked(path: Path) -> Iterator[None]:
 def _private(path: Path, kind: int) -> bool:
     """Return True if `path` (not followed if a link) is of `kind`, this user's, and no one else may write it."""
     try:
-        st = path.lstat()
+        return is_private(path.lstat(), kind)
     except OSError:
         return False
-    owner = os.getuid() if hasattr(os, "getuid") else st.st_uid  # (a system without owners by number: any)
-    return stat.S_IFMT(st.st_mode) == kind and st.st_uid == owner and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 # Run in a child process (its output captured, its global state its own): cythonize the .pyx, then build

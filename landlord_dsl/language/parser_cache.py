@@ -37,11 +37,11 @@ def cache_dir() -> Path:
     return Path(base) / "landlord-dsl"
 
 
-def _private(st: os.stat_result, kind: int) -> bool:
-    """Return True if `st` is of `kind`, owned by this user, and writable by no one else."""
-    return (
-        stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    )
+def is_private(st: os.stat_result, kind: int) -> bool:
+    """Return True if `st` is of `kind`, owned by this user, and writable by no one else (on a system without
+    owners by number, any owner)."""
+    owner = os.getuid() if hasattr(os, "getuid") else st.st_uid
+    return stat.S_IFMT(st.st_mode) == kind and st.st_uid == owner and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def open_private_dir(folder: Path) -> int | None:
@@ -51,7 +51,7 @@ def open_private_dir(folder: Path) -> int | None:
         fd = os.open(folder, _DIR_FLAGS)
     except OSError:
         return None
-    if not _private(os.fstat(fd), stat.S_IFDIR):
+    if not is_private(os.fstat(fd), stat.S_IFDIR):
         os.close(fd)
         return None
     return fd
@@ -63,7 +63,7 @@ def read_private(dir_fd: int, name: str) -> bytes | None:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except OSError:
         return None
-    if not _private(os.fstat(fd), stat.S_IFREG):  # before reading: a directory or FIFO there is not the cache
+    if not is_private(os.fstat(fd), stat.S_IFREG):  # before reading: a directory or FIFO there is not the cache
         os.close(fd)
         return None
     with os.fdopen(fd, "rb") as f:
