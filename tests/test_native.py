@@ -10,10 +10,12 @@ here that build skip where Cython or a C compiler is missing.
 from __future__ import annotations
 
 import ast as pyast
+import importlib.machinery
 import os
 import pickle
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -277,3 +279,47 @@ def test_a_listing_to_read_is_not_built_natively_unless_asked_by_name(tmp_path, 
     assert not compile_ruleset(rules, readable=True).native
     with pytest.raises(ld.LandlordError, match="required but cannot be made: x"):
         compile_ruleset(rules)
+
+
+def _fake_builds(folder: Path, ages: list[float], now: float) -> list[str]:
+    """Put builds (with lock and log files) used `ages` seconds before `now` into the folder; return their names."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    for i, age in enumerate(ages):
+        name = f"_landlord_native_{i:032x}"
+        for made in (f"{name}{suffix}", f"{name}.lock", f"{name}.log"):
+            (folder / made).write_bytes(b"x")
+            os.utime(folder / made, (now - age, now - age))
+        names.append(name)
+    return names
+
+
+def test_the_cache_keeps_the_builds_used_last_and_any_used_within_the_hour(tmp_path):
+    now = 1_000_000.0
+    hours = [5 * 3600, 1800, 9 * 3600, 3 * 3600, 2 * 3600]  # build 1 was used half an hour ago
+    names = _fake_builds(tmp_path, hours, now)
+    removed = native_build.prune(tmp_path, keep=2, now=now)
+    # kept: the two used last (1 and 4), and none other used within the hour; removed: the rest, oldest last
+    assert removed == [names[3], names[0], names[2]]
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert all(n not in "".join(left) for n in removed)
+    assert len(left) == 6 and {names[1], names[4]} == {p.split(".")[0] for p in left}
+    assert native_build.prune(tmp_path, keep=0, now=now) == [names[4]]  # the one used half an hour ago stays
+
+
+def test_a_new_build_prunes_the_cache_and_a_build_found_counts_as_used(cache, monkeypatch):
+    now = time.time()
+    old = _fake_builds(cache, [86400 + i for i in range(native_build.KEPT_BUILDS + 3)], now)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    monkeypatch.setattr(native_build, "_build", lambda source, pyx, name, folder, path: path.write_bytes(b"?"))
+    new = "_landlord_native_" + "f" * 32
+    with pytest.raises(native_build.NativeUnavailable, match="cannot load"):  # (not a library: built all the same)
+        native_build._found_or_built("", "x.pyx", new)
+    builds = {p.name.removesuffix(suffix) for p in cache.glob(f"*{suffix}")}
+    assert builds == {new, *old[: native_build.KEPT_BUILDS - 1]}  # the oldest four gone, the new one kept
+    assert not (cache / f"{old[-1]}.lock").exists()
+
+    with pytest.raises(native_build.NativeUnavailable, match="cannot load"):
+        native_build._found_or_built("", "x.pyx", old[5])  # found: not built again, and used now
+    assert (cache / f"{old[5]}{suffix}").stat().st_mtime > now - 60

@@ -40,6 +40,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -290,6 +291,13 @@ class NativeRequired(Exception):
     raises it as the LandlordError `required_but_unavailable` gives, not as a problem of the rules)."""
 
 
+_PREFIX = "_landlord_native_"
+# the builds the cache keeps (the most recently used; a 1933 build is about 6 MB), and how long one used last is
+# kept whatever their number (a process may be about to load it)
+KEPT_BUILDS = 24
+_IN_USE_SECONDS = 3600
+
+
 def native_dir() -> Path:
     """Return the per-user folder the native builds are kept in (it may not exist yet)."""
     return cache_dir() / "native"
@@ -318,7 +326,7 @@ def _versions() -> str:
 def module_name(source: str, pyx_name: str) -> str:
     """Return the extension's module name: a hash of its Cython source, its file name and `_versions`."""
     digest = hashlib.sha256(f"{_versions()}\0{pyx_name}\0{source}".encode()).hexdigest()[:32]
-    return f"_landlord_native_{digest}"
+    return f"{_PREFIX}{digest}"
 
 
 def _load(source: str, pyx_name: str) -> ModuleType:
@@ -347,10 +355,14 @@ def _found_or_built(source: str, pyx_name: str, name: str) -> ModuleType:
     if not _private(folder, stat.S_IFDIR):
         raise NativeUnavailable(f"the cache folder {folder} is not this user's alone")
     path = folder / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
-    if not path.exists():
+    if path.exists():
+        with contextlib.suppress(OSError):
+            os.utime(path, follow_symlinks=False)  # used now: the last to be pruned
+    else:
         with _locked(folder / f"{name}.lock"):  # another process building it: wait for it, then load its build
             if not path.exists():
                 _build(source, pyx_name, name, folder, path)
+        prune(folder)
     if not _private(path, stat.S_IFREG):
         raise NativeUnavailable(f"{path} is not this user's alone, or not a file")
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
@@ -362,6 +374,30 @@ def _found_or_built(source: str, pyx_name: str, name: str) -> ModuleType:
     except ImportError as err:
         raise NativeUnavailable(f"cannot load {path}: {err}") from None
     return module
+
+
+def prune(folder: Path, keep: int = KEPT_BUILDS, now: float | None = None) -> list[str]:
+    """Remove from the cache folder the builds used least recently beyond the `keep` most recent, with their
+    lock and log files, sparing any used in the last hour (another process may be loading it); return the
+    names of the builds removed. Each change to a rule file or its options makes a new build: without this,
+    the folder would grow by megabytes at every one."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    builds = []
+    for path in folder.glob(f"{_PREFIX}*{suffix}"):
+        with contextlib.suppress(OSError):
+            builds.append((path.lstat().st_mtime, path))
+    builds.sort(reverse=True)
+    spared = (time.time() if now is None else now) - _IN_USE_SECONDS
+    removed = []
+    for used, path in builds[keep:]:
+        if used > spared:
+            continue
+        name = path.name[: -len(suffix)]
+        for made in (path, folder / f"{name}.lock", folder / f"{name}.log"):
+            with contextlib.suppress(OSError):  # (gone already, or a loaded library the system keeps)
+                made.unlink()
+        removed.append(name)
+    return removed
 
 
 @contextlib.contextmanager
