@@ -131,6 +131,28 @@ def instructions(path: Path) -> float:
     return (run[3] - run[1]) / 2
 
 
+def record(path: Path, figures: dict, argv: list[str]) -> None:
+    """Add the end-to-end figures to the history file at `path`: each edition's best warm CPU seconds a load
+    and, where counted, its instructions."""
+    import datetime
+
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    from history import add, commit, machine  # (beside this script; needs pyperf)
+
+    metadata = {
+        "commit": commit(),
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "command": " ".join(["python benchmarks/bench_load.py", *argv]),
+        "load": "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()),
+    }
+    for edition, row in figures["warm"].items():
+        add(path, f"{edition}: a rule file to a first game, CPU s per load", [row["end to end"] / 1000], metadata)
+    for edition, count in figures.get("instructions", {}).items():
+        add(path, f"{edition}: a rule file to a first game, instructions", [count], metadata, unit="integer")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=20, help="warm runs per stage (the best is kept)")
@@ -139,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
     ap.add_argument(
         "--instructions", action="store_true", help="also valgrind's count of a warm end-to-end load (minutes each)"
+    )
+    ap.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="add the end-to-end figures to a history file (pyperf JSON, e.g. benchmarks/history/load.json)",
     )
     args = ap.parse_args(argv)
     paths = sorted(editions_dir().glob("*.lg"))
@@ -156,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     figures["cold"]["landlord-dsl list"] = cold(cli + ["list"], args.cold)
     if args.instructions:
         figures["instructions"] = {p.stem: instructions(p) for p in paths}
+    if args.record:
+        record(args.record, figures, argv if argv is not None else sys.argv[1:])
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
