@@ -347,6 +347,8 @@ class ExpressionCompiler(CodeGenerator):
                     field = e.args[-1]
                     if builtin.owns_whole_group and group and isinstance(field, ast.Field):  # a field's group
                         owned = (self.counted_fields[field.name][0], args[0], group[0].code)
+                        if owned in self.whole_owned:  # known true of every space the variable takes here
+                            return self._const(True)
                         code = code._replace(requires=frozenset((owned,)))
                     return code
             if builtin.inline_over_group is not None and self.optimize:
@@ -411,7 +413,7 @@ class ExpressionCompiler(CodeGenerator):
         arguments, an unrolled item) may stand for them.
         """
         round_reads = None if self.round_reads is None else (*self.round_reads.items(), *self.round_names.items())
-        key = (id(decl), *self.domains.items(), None, *self.owned_by.items(), round_reads)
+        key = (id(decl), *self.domains.items(), None, *self.owned_by.items(), round_reads, self.whole_owned)
         if key in self.values_without_arguments:
             return self.values_without_arguments[key]
         made_before = self._made_so_far()

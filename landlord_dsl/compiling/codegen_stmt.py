@@ -358,6 +358,18 @@ class StatementCompiler(ExpressionCompiler):
                     value = self.expr(o.value) if o.value is not None else zero
                     domain = self.domains.get(var, domain) if o.binding is not None else None
                     unless = self._unless(o.value) if not value.fixed else None
+                complete = self._complete_titles(var, titles_of, tests)
+                whole = self._whole_group(var, titles_of, tests)
+                light = not (any(test.loops for test in tests) or cost.loops or value.loops)
+                loop = o.binding[1] if o.binding is not None else None
+                if whole is not None and loop is not None and self.uncounted(loop, None, light):
+                    # its loop goes through the titles of the groups he owns whole alone: that he owns the
+                    # entry's group whole is true of every entry, so the guard is written without that test
+                    outer, self.whole_owned = self.whole_owned, self.whole_owned | {whole}
+                    try:
+                        invariant, guard, holds_when, tests = self._guard(o, var)
+                    finally:
+                        self.whole_owned = outer
             spaces = sorted(domain) if o.binding is not None and domain else None
             costs = self._by_entry(cost, var, spaces)
             values = self._by_entry(value, var, spaces)
@@ -380,7 +392,7 @@ class StatementCompiler(ExpressionCompiler):
                     holds_when if o.binding is not None else None,
                     any(test.can_fail for test in tests),
                     any(test.loops for test in tests),
-                    self._complete_titles(var, titles_of, tests),
+                    complete,
                 )
             )
         return options
@@ -393,12 +405,23 @@ class StatementCompiler(ExpressionCompiler):
         Skipping the other titles then skips only entries whose guard is false, which the options' loops
         neither count nor record: the same legal entries in the same order (the titles' board order).
         """
+        whole = self._whole_group(var, titles_of, tests)
+        if whole is None:
+            return None
+        field, player, _ = whole
+        kept = self.complete_fields.setdefault(field, len(self.complete_fields))
+        return f"g.gfull[{kept}][{player}]"
+
+    def _whole_group(
+        self, var: str, titles_of: tuple[str, str] | None, tests: list[Compiled]
+    ) -> tuple[int, str, str] | None:
+        """Return the fact (Compiler.whole_owned) that an option's loop over a player's titles may rely on when it
+        goes through the titles of the groups he owns whole (`_complete_titles`, from the same `tests`), else None."""
         if titles_of is None or any(test.can_fail for test in tests):
             return None
         for field, player, space in sorted(set().union(*(test.requires for test in tests))):
             if space == var and player == titles_of[1]:
-                kept = self.complete_fields.setdefault(field, len(self.complete_fields))
-                return f"g.gfull[{kept}][{player}]"
+                return field, player, space
         return None
 
     def _unless(self, value: ast.Expr | None) -> tuple[str, Compiled, int] | None:
