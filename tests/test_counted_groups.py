@@ -93,6 +93,10 @@ def test_the_1933_building_offer_goes_through_the_titles_of_complete_colour_grou
     program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
     assert program.complete_fields == (0,)
     assert re.search(r"for v0 in (?:g\.gfull\[0\]|_h_gfull0)\[_player", program.python_source)
+    # and its guard does not ask again whether the player owns the title's colour group whole
+    lines = program.python_source.splitlines()
+    guards = [lines[i + 1] for i, line in enumerate(lines) if re.search(r"for v0 in (?:g\.gfull|_h_gfull)", line)]
+    assert guards and not any("[v0][_player" in guard for guard in guards)
     game = _checked_game(program, 3)
     game.play()
     assert game.wrong == [] and any(game.sv[0])  # type: ignore[attr-defined]
@@ -259,6 +263,7 @@ IMPROVE_GUARDS = {
     "player.cash >= 1 and s in lot and owns_all(player, s.color)": True,
     "s in lot and s.price > 12 and owns_all(player, s.color) and player.cash >= s.price": True,
     "player.cash >= 5 and can_improve(player, s)": True,
+    "s in lot and owns_all(player, s.color) and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": True,
     "s in lot and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": False,
     "s in lot and not owns_all(player, s.color) and player.cash >= 1": False,
     "s in lot and 100 / (player.cash + 1) < 200 and owns_all(player, s.color) and player.cash >= 1": False,

@@ -49,8 +49,8 @@ def test_play_gives_the_game_played_turn_by_turn():
 
 
 def test_a_game_throws_the_usual_pair_itself_only_for_the_seeded_generator_as_it_is():
-    """Game.roll throws two six-sided dice with SeededChance.two_dice, not through a request, only where the
-    chance source is exactly a SeededChance: a subclass's own `roll` answers every throw."""
+    """Game.roll throws two six-sided dice from the generator's bits as SeededChance.two_dice does, not through a
+    request, only where the chance source is exactly a SeededChance: a subclass's own `roll` answers every throw."""
 
     class Loaded(SeededChance):
         def roll(self, request: DiceRequest) -> tuple[int, ...]:
@@ -65,3 +65,22 @@ def test_a_game_throws_the_usual_pair_itself_only_for_the_seeded_generator_as_it
     for _ in range(20):
         plain.roll()
         assert plain.dice == (reference.randint(1, 6), reference.randint(1, 6))
+        assert plain.dice_total == sum(plain.dice) and plain.dice_double == (plain.dice[0] == plain.dice[1])
+    # a fork throws from its own copy of the generator, and a new chance source is the one thrown from
+    fork = plain.fork()
+    assert [(plain.roll(), plain.dice)[1] for _ in range(10)] == [(fork.roll(), fork.dice)[1] for _ in range(10)]
+    plain.chance = SeededChance(9)
+    reference = random.Random(9)
+    plain.roll()
+    assert plain.dice == (reference.randint(1, 6), reference.randint(1, 6))
+
+
+@given(n=st.integers(2, 8), data=st.data())
+def test_the_seat_after_a_player_is_the_next_one_round_the_table(n, data):
+    """Game._seat_after (a bisection in the seats still playing) against counting round the table."""
+    game = ld.new_game("landlords-game-1906", players=min(n, 4), seed=0)
+    n = game.n
+    game.seats = sorted(data.draw(st.sets(st.integers(0, n - 1))))
+    seat = data.draw(st.integers(0, n - 1))
+    following = [(seat + step) % n for step in range(1, n + 1) if (seat + step) % n in game.seats]
+    assert game._seat_after(seat) == (following[0] if following else seat)

@@ -229,3 +229,63 @@ def test_an_option_that_can_gain_on_some_space_is_compared():
     reads = 'option wait "Wait on {s}" for s in player.titles value player.cash - 1000 { }'
     program = _offer_program(KEEP.format(when="true"), reads)
     assert judged(program) == {0, 1}
+
+
+SPARSE = """
+edition "x" {{ players 2 to 2 turn limit 8 }}
+account bank "Bank" unlimited
+kind start "Start" {{ }}
+kind lot "Lot" titled {{ price: int }}
+space var marked = 0
+board {{
+    space go "Go" : start
+    space a "A" : lot {{ price = 10 }}
+    space b "B" : lot {{ price = 20 }}
+    space c "C" : lot {{ price = 30 }}
+    space d "D" : lot {{ price = 40 }}
+    space e "E" : lot {{ price = 50 }}
+}}
+rule r "R" {{
+    on setup {{
+        for p in players {{
+            pay 100 from bank to p
+        }}
+    }}
+    on turn {{
+        offer "Pick" {{
+            option shout "Shout" when turn_number < 4 value 0 - 5 {{ }}
+            option mark "Mark {{s}}" for s in player.titles when {guard}
+                value if s.price >= 20 and turn_number > 2 then s.price - 15 else -1 {{
+                set s.marked = turn_number
+            }}
+        }}
+    }}
+}}
+"""
+
+
+@pytest.mark.parametrize("guard", ["s.marked == 0 and s.price != 30", "s.marked == 0", "true"])
+def test_an_option_that_gains_only_where_its_hints_condition_holds_is_counted_only_for_its_pick(guard):
+    """`mark` (the last option of an offer whose done is always there) gains only where its hint's `if` holds:
+    its entries are gone through for those first, and counted (for the pick's index, after `shout`'s entry)
+    only when one of them is the pick, or to know whether the offer is made. The folded bots' games are the asked
+    bots' games, decision for decision (with no guard, the bots mark the same lot again in every round)."""
+    program = ld.compile_rules(ld.load_text(SPARSE.format(guard=guard)))
+    assert "_entries" in program.python_source
+    title = program.title_card
+    for seed in range(3):
+        games = []
+        for agents in ([HeuristicAgent(), HeuristicAgent()], [AskedHeuristic(), AskedHeuristic()]):
+            game = Game(program, agents, seed=seed)
+            for seat, spaces in ((0, (1, 2, 3, 5)), (1, (4,))):
+                for space in spaces:
+                    game.set_holder(title[space], seat)
+            game.play()
+            games.append(game)
+        folded, asked = games
+        assert folded.log == asked.log and folded.decisions == asked.decisions
+        picks = [(e[1], e[2], e[4]) for e in folded.log if e[0] == "decide"]
+        assert (1, 0, "done") in picks and (3, 0, "mark") in picks and (4, 1, "mark") in picks
+        assert max(folded.decisions) >= 3  # after shout's entry and two of the titles
+        if guard != "true":  # seat 1's one title marked, nothing is legal: the offer is not made
+            assert (6, 1, "done") not in picks and (7, 0, "done") in picks

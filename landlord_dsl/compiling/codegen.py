@@ -216,6 +216,10 @@ class CodeGenerator:
         # bound to a player's titles) the code of the player who owns it
         self.domains: dict[str, frozenset[int]] = {}
         self.owned_by: dict[str, str] = {}
+        # (counted field, code of a player, code of a space variable): the player owns the space's group under
+        # that field whole, for every value the variable takes (an option's loop over the titles the game keeps
+        # for groups he owns whole, StatementCompiler._options): `owns_all` over that group is true
+        self.whole_owned: frozenset[tuple[int, str, str]] = frozenset()
         # values worked out for every space a variable can hold (ExpressionCompiler.values_by_space), by
         # (code, variable, its spaces); and the names of the tables made of them, by their values
         self.space_values: dict[tuple[str, str, frozenset[int]], tuple | None] = {}
@@ -389,11 +393,16 @@ class CodeGenerator:
         """Return code for a collection a loop goes through: counted against the work budget unless the loop
         is small (at most SMALL_LOOP items) and `inner` (its body, or guard, cost and value) runs no loop
         (`light`, if given, says so of the code generated for `inner`)."""
+        if self.uncounted(collection, inner, light):
+            return code
+        return f"_work(g, {code}, {self.span(span)})"
+
+    def uncounted(self, collection: ast.Expr, inner: Any, light: bool | None = None) -> bool:
+        """Return True if a loop through `collection` is not counted against the work budget (`counted`)."""
         if self.optimize and (self.light(inner) if light is None else light):
             bound = self.static_bound(collection)
-            if bound is not None and bound <= SMALL_LOOP:
-                return code
-        return f"_work(g, {code}, {self.span(span)})"
+            return bound is not None and bound <= SMALL_LOOP
+        return False
 
     def counted_loop(
         self, out: Code, collection: ast.Expr, code: str, inner: Any, span: ast.Span, light: bool | None = None

@@ -347,6 +347,8 @@ class ExpressionCompiler(CodeGenerator):
                     field = e.args[-1]
                     if builtin.owns_whole_group and group and isinstance(field, ast.Field):  # a field's group
                         owned = (self.counted_fields[field.name][0], args[0], group[0].code)
+                        if owned in self.whole_owned:  # known true of every space the variable takes here
+                            return self._const(True)
                         code = code._replace(requires=frozenset((owned,)))
                     return code
             if builtin.inline_over_group is not None and self.optimize:
@@ -416,12 +418,12 @@ class ExpressionCompiler(CodeGenerator):
         if key in self.values_without_arguments:
             return self.values_without_arguments[key]
         made_before = self._made_so_far()
-        outer = self.bound, self.domains, self.owned_by, self.round_reads
-        self.bound, self.domains, self.owned_by, self.round_reads = {}, {}, {}, None
+        outer = self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads
+        self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = {}, {}, {}, frozenset(), None
         try:
             value = self.expr(decl.body).value
         finally:
-            self.bound, self.domains, self.owned_by, self.round_reads = outer
+            self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = outer
         # where working it out made no name, table or count, doing it again would give the same value and
         # make nothing, so it is not done again
         if self._made_so_far() == made_before:

@@ -374,6 +374,18 @@ class StatementCompiler(ExpressionCompiler):
                     value = self.expr(o.value) if o.value is not None else zero
                     domain = self.domains.get(var, domain) if o.binding is not None else None
                     unless = self._unless(o.value) if not value.fixed else None
+                complete = self._complete_titles(var, titles_of, tests)
+                whole = self._whole_group(var, titles_of, tests)
+                light = not (any(test.loops for test in tests) or cost.loops or value.loops)
+                loop = o.binding[1] if o.binding is not None else None
+                if whole is not None and loop is not None and self.uncounted(loop, None, light):
+                    # its loop goes through the titles of the groups he owns whole alone: that he owns the
+                    # entry's group whole is true of every entry, so the guard is written without that test
+                    outer, self.whole_owned = self.whole_owned, self.whole_owned | {whole}
+                    try:
+                        invariant, guard, holds_when, tests = self._guard(o, var)
+                    finally:
+                        self.whole_owned = outer
             spaces = sorted(domain) if o.binding is not None and domain else None
             costs = self._by_entry(cost, var, spaces)
             values = self._by_entry(value, var, spaces)
@@ -396,7 +408,7 @@ class StatementCompiler(ExpressionCompiler):
                     holds_when if o.binding is not None else None,
                     any(test.can_fail for test in tests),
                     any(test.loops for test in tests),
-                    self._complete_titles(var, titles_of, tests),
+                    complete,
                 )
             )
         return options
@@ -409,12 +421,23 @@ class StatementCompiler(ExpressionCompiler):
         Skipping the other titles then skips only entries whose guard is false, which the options' loops
         neither count nor record: the same legal entries in the same order (the titles' board order).
         """
+        whole = self._whole_group(var, titles_of, tests)
+        if whole is None:
+            return None
+        field, player, _ = whole
+        kept = self.complete_fields.setdefault(field, len(self.complete_fields))
+        return f"g.gfull[{kept}][{player}]"
+
+    def _whole_group(
+        self, var: str, titles_of: tuple[str, str] | None, tests: list[Compiled]
+    ) -> tuple[int, str, str] | None:
+        """Return the fact (Compiler.whole_owned) that an option's loop over a player's titles may rely on when it
+        goes through the titles of the groups he owns whole (`_complete_titles`, from the same `tests`), else None."""
         if titles_of is None or any(test.can_fail for test in tests):
             return None
         for field, player, space in sorted(set().union(*(test.requires for test in tests))):
             if space == var and player == titles_of[1]:
-                kept = self.complete_fields.setdefault(field, len(self.complete_fields))
-                return f"g.gfull[{kept}][{player}]"
+                return field, player, space
         return None
 
     def _unless(self, value: ast.Expr | None) -> tuple[str, Compiled, int] | None:
@@ -805,8 +828,9 @@ class _FoldedChoice:
         else:
             out.line(f"{best[0]} = None" if self.always_free else f"{best[0]} = {self.cheap[0]} = None")
 
-    def judge(self, out: Code, option: _Option, at: str, var: str) -> None:
-        """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far."""
+    def judge(self, out: Code, option: _Option, at: str, var: str, where_known: bool = False) -> None:
+        """Generate the comparison of the legal entry `at` (an index), bound to `var`, with the best so far
+        (`where_known`: the code is written where the C of a hint `if C then X else Y` holds already)."""
         n, limit, best, cheap, closes = self.n, self.limit, self.best, self.cheap, self.closes
         cost, value, k = option.cost, option.value, option.k
         free = cost.fixed and cost.value <= 0  # always affordable: when it is legal a best entry exists
@@ -830,9 +854,10 @@ class _FoldedChoice:
             # `if C then X else Y` whose Y never beats done: the entry is compared only where C holds
             where = not early and closes and cost.fixed and unless is not None and unless[2] - cost.value < 0
             if where and unless is not None:
-                out.line(f"if {unless[0]}:")
+                if not where_known:
+                    out.line(f"if {unless[0]}:")
                 value = unless[1]
-            with out.indented() if where else contextlib.nullcontext():
+            with out.indented() if where and not where_known else contextlib.nullcontext():
                 if not early:
                     self.gain(out, option, cost_code, value)
                 beats = f"_g{n} > {best[0]}" if closes else f"({best[0]} is None or _g{n} > {best[0]})"
@@ -945,9 +970,87 @@ class _FoldedChoice:
                 self.look_for(out, range(len(s.options)))
             out.line("else:")
         with out.indented() if unaffordable else contextlib.nullcontext():
-            self.compiler._legal(out, options, self.consider, self.before, self.after, tried, self.settled)
+            sparse = bool(tried) and self.sparse(tried[-1])
+            which = tried[:-1] if sparse else tried
+            self.compiler._legal(out, options, self.consider, self.before, self.after, which, self.settled)
+            if sparse:
+                self.sparse_search(out, options[tried[-1]])
             if s.repeat:  # is the offer made? only looked for if nothing tried was legal
                 self.look_for(out, range(len(tried), len(s.options)))
+
+    def sparse(self, k: int) -> bool:
+        """Return True if option k is searched by `sparse_search`: the last option tried of an offer whose done
+        is always there, with a `for`, a fixed cost and a hint `if C then X else Y` whose Y never beats done, its
+        guard and hints unable to fail, and its guard narrowing no space (so that C may be worked out first)."""
+        option = self.options[k]
+        unless, cost, o = option.unless, option.cost, option.source
+        return (
+            self.closes
+            and k == self.tried[-1]
+            and option.var != "None"
+            and option.holds_when is None
+            and self.safe(option)
+            and cost.fixed
+            and unless is not None
+            and unless[2] - cost.value < 0
+            and not self.only_counts(option)
+            and not self.ties(option)
+            and not self.compiler._membership(o.guard)
+        )
+
+    def sparse_search(self, out: Code, option: _Option) -> None:
+        """Generate the search of the last option tried (`sparse`), where an entry can be the pick only where its
+        hint's C holds: the entries are gone through once for those (C first, then the guard), and counted
+        only if one of them is the pick (the legal entries before it make its index) or, where nothing before
+        was legal, to know whether one is (the offer is made). With done always there and nothing tried after
+        it, the number of legal entries is needed for nothing else; the pick is the first entry of the
+        greatest gain, so the first entry equal to it (guards and hints read the entry's value alone) is it."""
+        compiler, n, k, var = self.compiler, self.n, option.k, option.var
+        count, best, o = self.count, self.best, option.source
+        guard, unless = option.guard, option.unless
+        assert o.binding is not None and unless is not None
+        skip = self.settled(k)
+        if skip is not None:
+            out.line(f"if not ({skip}):")
+        with out.indented() if skip is not None else contextlib.nullcontext():
+            light = not (option.guard_loops or option.cost.loops or option.value.loops)
+            titles = compiler.iterable(o.binding[1])
+            coll = compiler.counted_loop(out, o.binding[1], titles, (o.guard, o.cost, o.value), o.span, light)
+            if option.complete is not None and coll == titles:
+                coll = option.complete
+            entries = f"_entries{n}_{k}"
+            out.line(f"{entries} = {coll}")
+            if option.invariant is not None:
+                out.line(f"if {option.invariant}:")
+            with out.indented() if option.invariant is not None else contextlib.nullcontext():
+                out.line(f"for {var} in {entries}:")
+                with out.indented():
+                    out.line(f"if {unless[0]}:")
+                    with out.indented():
+                        if guard is not None:
+                            out.line(f"if {guard}:")
+                        with out.indented() if guard is not None else contextlib.nullcontext():
+                            self.judge(out, option, count, var, where_known=True)
+                out.line(f"if {best[2]} == {k}:")  # the pick is one of its entries: its index
+                with out.indented():
+                    out.line(f"for {var} in {entries}:")
+                    with out.indented():
+                        out.line(f"if {var} == {best[3]}:")
+                        out.line("    break")
+                        if guard is not None:
+                            out.line(f"if {guard}:")
+                        out.line(f"{'    ' if guard is not None else ''}{best[1]} += 1")
+                    out.line(f"{count} += 1")
+                out.line(f"elif not {count}:")  # is one of its entries legal?
+                with out.indented():
+                    if guard is None:
+                        out.line(f"if {entries}:")
+                        out.line(f"    {count} = 1")
+                    else:
+                        out.line(f"for {var} in {entries}:")
+                        out.line(f"    if {guard}:")
+                        out.line(f"        {count} = 1")
+                        out.line("        break")
 
     def close(self, out: Code, prompt: str, site: str) -> None:
         """Generate the end of the search: an offer with no legal entry ends; its done is weighed where it is

@@ -190,10 +190,11 @@ class Game(Movement, Cards, Decisions, DiceSets):
     def chance(self, source: ChanceSource) -> None:
         self._chance = source
         self._roll = source.roll  # bound once: dice are thrown a few times every turn
-        # the usual pair of six-sided dice from the seeded generator, without a request: its own method
-        self._two_dice: Callable[[], tuple[int, ...]] | None = None
+        # the usual pair of six-sided dice from the seeded generator, without a request: thrown by `roll` itself
+        # from the generator's bits, as SeededChance.two_dice throws them
+        self._pair_bits: Callable[[int], int] | None = None
         if type(source) is SeededChance and source.pairs_from_bits and self.prog.dice_count == 2:
-            self._two_dice = source.two_dice
+            self._pair_bits = source.rng.getrandbits
 
     # ------------------------------------------------------------ queries
     def cash(self, seat: int) -> int:
@@ -421,9 +422,17 @@ class Game(Movement, Cards, Decisions, DiceSets):
     # -------------------------------------------------------------- chance
     def roll(self, seat: int | None = None) -> None:
         """Throw the dice: by `seat` (for the log), the acting player if None."""
-        if self._two_dice is not None:  # the usual pair from the seeded generator, without a request
-            first, second = dice = self.dice = self._two_dice()
-            self.dice_total, self.dice_double = first + second, first == second
+        bits = self._pair_bits
+        dice: tuple[int, ...]
+        if bits is not None:  # the usual pair from the seeded generator, without a request (SeededChance.two_dice)
+            first = bits(3)
+            while first >= 6:
+                first = bits(3)
+            second = bits(3)
+            while second >= 6:
+                second = bits(3)
+            dice = self.dice = (first + 1, second + 1)
+            self.dice_total, self.dice_double = first + second + 2, first == second
         else:
             dice = self.dice = self._roll(self.dice_request)
             if len(dice) == 2:  # a pair, without the general sums
@@ -564,12 +573,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.work = 0
         self.current = self.actor = seat
         self.log.append(("turn", turn, seat))
-        prog = self.prog
         watched = (self.pos[seat], len(self.log)) if self.observers else None
+        on_turn = self.prog.on_turn
         try:
             try:
-                if prog.on_turn is not None:
-                    prog.on_turn(self)
+                if on_turn is not None:
+                    on_turn(self)
             except EndTurn:
                 pass
             self.actor = seat
@@ -602,10 +611,11 @@ class Game(Movement, Cards, Decisions, DiceSets):
         if self.wealth_history is not None and next_seat <= seat:
             self.wealth_history.append(self.scores())
         if not self.over:
-            name = self.end_condition_met()
-            if name is not None:
-                self.over, self.end_reason = True, f"end condition ({name})"
-            elif turn >= self.turn_limit:
+            for check, name in self.prog.end_conditions:  # (end_condition_met, without its call every turn)
+                if check(self):
+                    self.over, self.end_reason = True, f"end condition ({name})"
+                    return
+            if turn >= self.turn_limit:
                 self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
 
     def end_condition_met(self) -> str | None:
@@ -628,13 +638,13 @@ class Game(Movement, Cards, Decisions, DiceSets):
 
     def _seat_after(self, seat: int) -> int:
         """Return the next seat still in the game after `seat`, in seat order."""
-        if len(self.seats) == self.n:
+        seats = self.seats  # in seat order: the first after `seat`, else the first of all (round the table)
+        if len(seats) == self.n:
             return (seat + 1) % self.n
-        for step in range(1, self.n + 1):
-            candidate = (seat + step) % self.n
-            if candidate in self.seats:
-                return candidate
-        return seat
+        if not seats:
+            return seat
+        at = bisect.bisect_right(seats, seat)
+        return seats[at] if at < len(seats) else seats[0]
 
     def play(
         self, on_turn: Callable[[Game], None] | None = None, on_setup: Callable[[Game], None] | None = None

@@ -475,7 +475,7 @@ class State:
 # What a game's attributes hold that is not its state: the rules, the seats' agents, the chance source,
 # what is worked out from them, and the observers (a pickled State's base is the rest; _base_attributes).
 _NOT_STATE = frozenset(
-    {"prog", "agents", "_chance", "_roll", "_two_dice", "passes", "observers", "sprog", "step_passes"}
+    {"prog", "agents", "_chance", "_roll", "_pair_bits", "passes", "observers", "sprog", "step_passes"}
     | {"gcount", "gcount_at", "gfull"}  # (counted from the owners again: Cards.count_groups)
 )
 

@@ -237,7 +237,7 @@ class SeededChance:
         return tuple(self._die() for _ in range(request.count))
 
     def two_dice(self) -> tuple[int, int]:
-        """Return two six-sided dice as `roll` throws them (Game.roll calls it directly, for the usual pair)."""
+        """Return two six-sided dice as `roll` throws them (Game.roll throws the usual pair so itself, from `rng`)."""
         bits = self._bits
         first = bits(3)
         while first >= 6:
