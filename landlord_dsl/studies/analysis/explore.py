@@ -103,27 +103,33 @@ class _Trace:
     event and no other write between, only updates the variable (`+= 1`):
     the variable stays tied to its incoming value, so a later read still
     counts. Everything else that reads an incoming value makes it live.
+
+    The watched lists below do a read's bookkeeping themselves (it is the
+    commonest operation of a turn's code): a read of a variable in `quiet`
+    (known, written in this run, or already read and pending) does nothing.
     """
 
     def __init__(self, game: Game):
         self.game = game
         self.live: set[tuple[str, int]] = set()
         self.run_live: set[tuple[str, int]] = set()
-        self.written: set[tuple[str, int]] = set()
         self.pending: dict[tuple[str, int], tuple[int, int]] = {}
         self.writes = 0
         # variables already in the movement state: their reads need no tracking (only a write's count matters
         # to the others, `write`)
         self.known: frozenset[tuple[str, int]] = frozenset()
+        # the variables whose read needs no note: known ones, those written in this run and those pending
+        self.quiet: set[tuple[str, int]] = set()
 
     def start(self) -> None:
-        self.written.clear()
         self.pending.clear()
+        self.quiet = set(self.known)
         self.run_live = set()
 
     def read(self, key) -> None:
-        if key not in self.written and key not in self.pending and key not in self.known:
+        if key not in self.quiet:
             self.pending[key] = (len(self.game.log), self.writes)
+            self.quiet.add(key)
 
     def write(self, key) -> None:
         if key in self.known:
@@ -133,9 +139,10 @@ class _Trace:
         self.writes += 1
         if pending is not None:
             if pending == (len(self.game.log), self.writes - 1):
-                return  # an update of the incoming value: still tied to it
+                self.quiet.discard(key)  # an update of the incoming value: still tied to it
+                return
             self.run_live.add(key)
-        self.written.add(key)
+        self.quiet.add(key)  # (written)
 
     def finish(self) -> set:
         self.run_live.update(self.pending)
@@ -151,7 +158,10 @@ class _WatchedPlayerVar(list):
 
     def __getitem__(self, i):
         if i == TOKEN:
-            self.trace.read(self.key)  # type: ignore[attr-defined]
+            trace, key = self.trace, self.key  # type: ignore[attr-defined]
+            if key not in trace.quiet:  # (_Trace.read, written out)
+                trace.pending[key] = (len(trace.game.log), trace.writes)
+                trace.quiet.add(key)
         return list.__getitem__(self, i)
 
     def __setitem__(self, i, value):
@@ -174,16 +184,19 @@ class _KnownPlayerVar(list):
 class _WatchedGameVars(list):
     """The game variables, reporting reads and writes to a _Trace."""
 
-    __slots__ = ("trace",)
+    __slots__ = ("keys", "trace")
 
     def __getitem__(self, i):
         if isinstance(i, int):
-            self.trace.read(("game", i))  # type: ignore[attr-defined]
+            trace, key = self.trace, self.keys[i]  # type: ignore[attr-defined]
+            if key not in trace.quiet:  # (_Trace.read, written out)
+                trace.pending[key] = (len(trace.game.log), trace.writes)
+                trace.quiet.add(key)
         return list.__getitem__(self, i)
 
     def __setitem__(self, i, value):
         if isinstance(i, int):
-            self.trace.write(("game", i))  # type: ignore[attr-defined]
+            self.trace.write(self.keys[i])  # type: ignore[attr-defined]
         list.__setitem__(self, i, value)
 
 
@@ -404,6 +417,7 @@ class Explorer:
         self.trace = _Trace(game)
         game.pv = [_watch(_WatchedPlayerVar, v, self.trace, ("player", i)) for i, v in enumerate(game.pv)]
         game.gv = _watch(_WatchedGameVars, game.gv, self.trace)
+        game.gv.keys = [("game", i) for i in range(len(game.gv))]  # type: ignore[attr-defined]  # (made once)
         game.chance = self.paths
         self.paths.game = game
         self.reference = Economy(game)
@@ -412,6 +426,8 @@ class Explorer:
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
         self._live: list[tuple[str, int]] = []
+        # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
+        self._state_made: tuple[Economy, list, tuple, Economy] | None = None
         self.paths.signature = self.signature
         game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
@@ -443,7 +459,16 @@ class Explorer:
         return self.key_of()
 
     def put_state(self, key: tuple) -> None:
+        """Put the game as the token's turn from movement state `key` starts: the economy with the state in it.
+
+        The game so made is kept (an Economy of its own) for the next call with the same key in the same
+        economy, as `expand` makes for every chance path of a state's turn: putting it back then restores
+        only the lists the last run changed, without giving the token its cards again."""
         g = self.game
+        made = self._state_made
+        if made is not None and made[0] is self.economy and made[1] is self._live and made[2] == key:
+            made[3].put(g)
+            return
         self.economy.put(g)
         pos, values, held = key
         g.pos[TOKEN] = pos
@@ -456,6 +481,11 @@ class Explorer:
             if g.holder[card] is None:
                 g.set_holder(card, TOKEN)
         g.log.clear()
+        hook, g._dice_hook = g._dice_hook, None  # (the snapshot reads the dice: not a read by the turn)
+        try:
+            self._state_made = (self.economy, self._live, key, Economy(g))
+        finally:
+            g._dice_hook = hook
 
     def run_turn(self, key: tuple) -> bool:
         """Play the token's turn from `key`, answering its chance requests from the paths; return False if
