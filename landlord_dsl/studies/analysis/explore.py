@@ -413,6 +413,11 @@ class Explorer:
         # with the 25 of the 1906 monopolist demonstration its movement state outgrows an exact chain
         agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
         game.agents = agents
+        # (which cards of a deck no player has seen matters to a deck dealt as it is drawn (`deferred`: the
+        # analysed game has none) and to a player's view, which nothing takes: not counted, the engine's
+        # count of them finds nothing to do at every title bought)
+        if not game.deferred:
+            game.unseen = dict.fromkeys(game.unseen, 0)
         self.game = game
         self.trace = _Trace(game)
         game.pv = [_watch(_WatchedPlayerVar, v, self.trace, ("player", i)) for i, v in enumerate(game.pv)]
