@@ -210,8 +210,10 @@ def _watch(cls, values, trace, key=None):
 
 def _dice_property(field: str) -> property:
     def get(self):
-        if self._dice_hook is not None:
-            self._dice_hook()
+        paths = self._dice_paths
+        # (`_Paths.dice_read`, called only where it notes something: most reads follow their throw at once)
+        if paths is not None and paths.depth > paths.last_roll + 1:
+            paths.dice_read()
         return self.__dict__[field]
 
     def put(self, value):
@@ -234,7 +236,7 @@ class _AnalysisGame(SteppedGame):
     `kstack`); driven play (`land`, `play_turn`: the rent table) asks its chance source instead.
     """
 
-    _dice_hook = None
+    _dice_paths: _Paths | None = None  # the chance source told of each read of the dice (`_Paths.dice_read`)
     dice = _dice_property("_v_dice")
     dice_total = _dice_property("_v_dice_total")
     dice_double = _dice_property("_v_dice_double")
@@ -434,7 +436,7 @@ class Explorer:
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
         self._state_made: tuple[Economy, list, tuple, Economy] | None = None
         self.paths.signature = self.signature
-        game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
+        game._dice_paths = self.paths
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own = _own_objects(game)
         self._origin_read = "g.origin" in program.python_source
@@ -486,11 +488,11 @@ class Explorer:
             if g.holder[card] is None:
                 g.set_holder(card, TOKEN)
         g.log.clear()
-        hook, g._dice_hook = g._dice_hook, None  # (the snapshot reads the dice: not a read by the turn)
+        hook, g._dice_paths = g._dice_paths, None  # (the snapshot reads the dice: not a read by the turn)
         try:
             self._state_made = (self.economy, self._live, key, Economy(g))
         finally:
-            g._dice_hook = hook
+            g._dice_paths = hook
 
     def run_turn(self, key: tuple) -> bool:
         """Play the token's turn from `key`, answering its chance requests from the paths; return False if
@@ -674,8 +676,21 @@ def _freeze(value: Any, own: dict) -> Any:
             return mine[0]
         for v in value:
             if type(v) not in _PLAIN:
-                return ("seq", *[_freeze(v, own) for v in value])
-        return ("seq", *value)  # (plain values stand for themselves)
+                break
+        else:
+            return ("seq", *value)  # (plain values stand for themselves)
+        out: list[Any] = ["seq"]
+        for v in value:  # (the commonest values frozen here, without a call: what `_freeze` gives them)
+            inner = type(v)
+            if inner is int or inner is str or v is None:
+                out.append(v)
+            elif v is UNSET:
+                out.append(_UNSET)
+            elif inner is bool:
+                out.append(("bool", v))
+            else:
+                out.append(_freeze(v, own))
+        return tuple(out)
     mine = own.get(id(value))
     if mine is not None:
         return mine[0]
