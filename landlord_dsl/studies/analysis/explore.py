@@ -458,7 +458,7 @@ class Explorer:
     # -- movement states
     def key_of(self) -> tuple:
         g = self.game
-        held = tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set)
+        held = tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))
         return (g.pos[TOKEN], self.status_now(), held)
 
     def initial_key(self) -> tuple:
@@ -566,7 +566,7 @@ class Explorer:
                 _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)
                 for cards in g.decks.values()
             ),
-            tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
+            tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
             g.rule,
