@@ -208,18 +208,20 @@ def _watch(cls, values, trace, key=None):
     return w
 
 
-def _dice_property(field: str) -> property:
+def _dice_property(slot: Any) -> property:
+    """Return the property of one of the analysed game's dice fields, kept in the class's `slot`: a read
+    is told to the chance source (`_Paths.dice_read`), a write goes to the slot (a call of C code: the
+    engine writes the dice at every throw)."""
+    value_of = slot.__get__
+
     def get(self):
         paths = self._dice_paths
         # (`_Paths.dice_read`, called only where it notes something: most reads follow their throw at once)
         if paths is not None and paths.depth > paths.last_roll + 1:
             paths.dice_read()
-        return self.__dict__[field]
+        return value_of(self)
 
-    def put(self, value):
-        self.__dict__[field] = value
-
-    return property(get, put)
+    return property(get, slot.__set__)
 
 
 @attrs.frozen
@@ -236,10 +238,8 @@ class _AnalysisGame(SteppedGame):
     `kstack`); driven play (`land`, `play_turn`: the rent table) asks its chance source instead.
     """
 
+    __slots__ = ("_v_dice", "_v_dice_double", "_v_dice_total")  # (beside the engine's attributes, in __dict__)
     _dice_paths: _Paths | None = None  # the chance source told of each read of the dice (`_Paths.dice_read`)
-    dice = _dice_property("_v_dice")
-    dice_total = _dice_property("_v_dice_total")
-    dice_double = _dice_property("_v_dice_double")
 
     def choose(self, seat, prompt, legal, site, describe=None):
         """`Decisions.choose`, the token's policy answering without a request being made."""
@@ -272,6 +272,11 @@ class _AnalysisGame(SteppedGame):
                 cards.insert(0, cards.pop(k))
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
+
+
+_AnalysisGame.dice = _dice_property(_AnalysisGame._v_dice)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice_total = _dice_property(_AnalysisGame._v_dice_total)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice_double = _dice_property(_AnalysisGame._v_dice_double)  # type: ignore[assignment, attr-defined]
 
 
 def _put(target: list, values: list) -> None:
