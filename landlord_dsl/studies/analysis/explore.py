@@ -438,6 +438,7 @@ class Explorer:
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
         self._live: list[tuple[str, int]] = []
+        self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
         self._state_made: tuple[Economy, list, tuple, Economy] | None = None
         self.paths.signature = self.signature
@@ -459,6 +460,11 @@ class Explorer:
         self.trace.live |= known
         for i, values in enumerate(self.game.pv):
             values.__class__ = _KnownPlayerVar if ("player", i) in known else _WatchedPlayerVar
+        g = self.game  # (the lists that hold them, and where, for `status_now`: the game never replaces them)
+        self._live_at = (
+            [g.pv[i] if kind == "player" else g.gv for kind, i in variables],
+            [TOKEN if kind == "player" else i for kind, i in variables],
+        )
 
     # -- movement states
     def key_of(self) -> tuple:
@@ -534,13 +540,8 @@ class Explorer:
 
     def status_now(self) -> tuple:
         """Return the values of the live variables now, in the order of `live`."""
-        g = self.game
-        return tuple(
-            [
-                list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
-                for kind, i in self.live
-            ]
-        )
+        lists, indices = self._live_at
+        return tuple(map(list.__getitem__, lists, indices))  # (as lists: a watched list's read is not a turn's)
 
     def signature(self, roll: bool) -> tuple | None:
         """Return what the rest of a turn depends on at a chance request, money and ownership left out;
