@@ -264,7 +264,9 @@ class _AnalysisGame(SteppedGame):
     def draw_s(self, deck: str) -> Steps:
         """`draw` as a generator, the card that turns up asked by yielding a _Pick first."""
         cards = self.decks[deck]
-        if len(cards) > 1 and self.prog.deck_enabled[deck](self):
+        if not self.prog.deck_enabled[deck](self):
+            return  # (as the engine's draw of a deck its `when` switches off: nothing happens)
+        if len(cards) > 1:
             depth = len(self.kstack)
             self.kstack.append(("pick", deck))
             k = yield _Pick(len(cards))
