@@ -11,7 +11,6 @@ a request's summary reaches the one before it when it is closed.
 from __future__ import annotations
 
 import itertools
-import operator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -225,11 +224,6 @@ def _add(summary: tuple[dict, dict, dict], more: tuple[dict, dict, dict], weight
     """Add `weight` times the summary `more` to `summary`."""
     for part, known in zip(summary, more):
         if known:
-            # part[k] = part.get(k, 0.0) + v * weight for each k, v of `known`, without a Python loop (the
-            # same sums: each key is read before it is written, and the keys of `known` are distinct)
-            values = map(
-                operator.add,
-                map(part.get, known, itertools.repeat(0.0)),
-                map(operator.mul, known.values(), itertools.repeat(weight)),
-            )
-            part.update(zip(known, values))
+            get = part.get
+            for k, v in known.items():
+                part[k] = get(k, 0.0) + weight * v
