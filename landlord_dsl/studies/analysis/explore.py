@@ -196,7 +196,16 @@ class _WatchedGameVars(list):
 
     def __setitem__(self, i, value):
         if isinstance(i, int):
-            self.trace.write(self.keys[i])  # type: ignore[attr-defined]
+            trace, key = self.trace, self.keys[i]  # type: ignore[attr-defined]
+            trace.writes += 1
+            if key not in trace.known:  # (_Trace.write, written out: the game's variables are written often)
+                pending = trace.pending.pop(key, None)
+                if pending is None or pending != (len(trace.game.log), trace.writes - 1):
+                    if pending is not None:
+                        trace.run_live.add(key)
+                    trace.quiet.add(key)  # (written)
+                else:
+                    trace.quiet.discard(key)  # an update of the incoming value: still tied to it
         list.__setitem__(self, i, value)
 
 
@@ -229,6 +238,9 @@ class _Pick:
     """The request of the analysed game's draw: which of the `size` cards of the deck turns up (uniform)."""
 
     size: int
+
+
+_PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
 
 
 class _AnalysisGame(SteppedGame):
@@ -269,7 +281,11 @@ class _AnalysisGame(SteppedGame):
         if len(cards) > 1:
             depth = len(self.kstack)
             self.kstack.append(("pick", deck))
-            k = yield _Pick(len(cards))
+            size = len(cards)
+            request = _PICKS.get(size)
+            if request is None:  # (a request is a value: one made for each size of deck, as it is met)
+                request = _PICKS[size] = _Pick(size)
+            k = yield request
             if k:
                 cards.insert(0, cards.pop(k))
             del self.kstack[depth:]  # (the draw is all that is left)
