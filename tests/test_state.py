@@ -8,6 +8,7 @@ the original played on does.
 
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import pickle
@@ -297,6 +298,19 @@ def test_the_stepped_pass_refuses_a_request_it_cannot_yield():
         stepped_tree(source)
     _, generators = stepped_tree("def _a(g):\n    g.roll()\n\ndef _c(g):\n    _a(g)\n\ndef _d(g):\n    return 1\n")
     assert generators == {"_a", "_c"}
+
+
+def test_the_stepped_pass_refuses_a_generator_used_other_than_by_a_call_given_the_source_or_not():
+    # build_stepped gives the source, so that a module naming its generators only in calls (every shipped
+    # one) is not walked for other uses: the text search may only skip the walk where the walk finds nothing
+    from landlord_dsl.compiling.stepped_pass import stepped_module
+
+    table = "def _a(g):\n    g.roll()\n\ndef _b(g):\n    return [_a, _ab(g)]\n"
+    for source in (None, table):
+        with pytest.raises(SteppingError, match=r"'_a' .* is used other than by a call"):
+            stepped_module(ast.parse(table), False, False, source=source)
+    called = "def _a(g):\n    g.roll()\n\ndef _b(g):\n    _a(g)\n    return _ab(g), '_a'\n"
+    assert stepped_module(ast.parse(called), False, False, source=called)[1] == {"_a", "_b"}
 
 
 def test_a_clone_plays_on_as_the_original_and_independently():

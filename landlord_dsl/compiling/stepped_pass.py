@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import ast as pyast
 import copy
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
 from .generated_names import Prefix
@@ -214,26 +215,68 @@ def _check_only_called(tree: pyast.Module, generators: set[str]) -> None:
             raise SteppingError(f"'{name.id}' (line {name.lineno}) is used other than by a call")
 
 
+def _maybe_named_other_than_called(source: str, generators: set[str]) -> bool:
+    """Return False if the text `source` names none of `generators` other than right before a `(` (so its
+    tree uses them only by a call, and `_check_only_called` would find nothing: it need not walk the
+    tree); True if it may (a name in a string counts too: the tree is then walked)."""
+    if not generators:
+        return False
+    named = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(generators))) + r")\b(?!\()")
+    return named.search(source) is not None
+
+
 def _names(node: pyast.AST, ctx: type) -> set[str]:
     """Return the names `node` loads (ctx Load) or binds (Store), nested scopes included."""
     return {n.id for n in walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, ctx)}
 
 
-def _loads_by_statement(root: pyast.AST) -> dict[int, frozenset[str]]:
-    """Return, by id, the names each statement (and `except` clause) inside `root` loads, nested ones
-    included: one walk of the tree."""
+_SCOPES = (pyast.FunctionDef, pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
+
+
+class _Scan(NamedTuple):
+    """What one walk of a generated function finds (`_scan`)."""
+
+    loads: dict[int, frozenset[str]]  # by id: the names each statement, `except` clause, or expression right
+    # below a statement (an `if`'s test, a loop's iterator, ...) loads, nested ones included
+    yields: set[int]  # the ids of those that hold a `yield from` somewhere below
+    jumps: set[int]  # the ids of those that hold a `break` or `continue` somewhere below
+    stored: set[str]  # the names the function binds outside nested scopes (functions, lambdas, comprehensions)
+
+
+def _scan(function: pyast.FunctionDef) -> _Scan:
+    """Return what `function` loads, where it may ask or jump, and what it binds (`_Scan`): one walk of it."""
     out: dict[int, frozenset[str]] = {}
+    yields: set[int] = set()
+    jumps: set[int] = set()
+    stored: set[str] = set()
+    statement = (pyast.stmt, pyast.excepthandler)
 
-    def visit(node: pyast.AST) -> set[str]:
-        names = {node.id} if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Load) else set()
+    def visit(node: pyast.AST, noted: bool, nested: bool) -> tuple[set[str], bool, bool]:
+        names: set[str] = set()
+        if isinstance(node, pyast.Name):
+            if isinstance(node.ctx, pyast.Load):
+                names.add(node.id)
+            elif not nested and isinstance(node.ctx, pyast.Store):
+                stored.add(node.id)
+        asks = isinstance(node, pyast.YieldFrom)
+        jump = isinstance(node, (pyast.Break, pyast.Continue))
+        below = isinstance(node, statement)
+        inner = nested or (node is not function and isinstance(node, _SCOPES))
         for child in child_nodes(node):
-            names |= visit(child)
-        if isinstance(node, (pyast.stmt, pyast.excepthandler)):
+            n, a, j = visit(child, below, inner)
+            names |= n
+            asks = asks or a
+            jump = jump or j
+        if noted or below:
             out[id(node)] = frozenset(names)
-        return names
+            if asks:
+                yields.add(id(node))
+            if jump:
+                jumps.add(id(node))
+        return names, asks, jump
 
-    visit(root)
-    return out
+    visit(function, True, False)
+    return _Scan(out, yields, jumps, stored)
 
 
 def _clean_places(statement: pyast.stmt) -> set[int]:
@@ -281,6 +324,9 @@ class _Keyed:
         self.loops = 0
         self.locals: set[str] = set()
         self.loads: dict[int, frozenset[str]] = {}
+        # (of the nodes `loads` knows: those with a `yield from` below, and those with a `break` or `continue`)
+        self.yields: set[int] = set()
+        self.jumps: set[int] = set()
         self.flows: dict[int, _Flow] = {}
 
     def _reads(self, nodes: list[Any]) -> frozenset[str]:
@@ -348,8 +394,10 @@ class _Keyed:
             if isinstance(node, pyast.AnnAssign) and node.value is None:
                 assigned.clear()
             return self._reads([node]), frozenset(assigned), False
-        jumps = not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)) and any(
-            isinstance(n, (pyast.Break, pyast.Continue)) for n in walk(node)
+        jumps = not isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)) and (
+            id(node) in self.jumps
+            if id(node) in self.loads
+            else any(isinstance(n, (pyast.Break, pyast.Continue)) for n in walk(node))
         )
         return self._reads([node]), nothing, jumps  # (a `with`, a `match`, a return, an expression, ...)
 
@@ -357,10 +405,7 @@ class _Keyed:
     def instrument(self, function: pyast.FunctionDef) -> None:
         """Rewrite the generator function `function` in place to lay out its continuation keys."""
         args = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
-        stored = set()
-        for node in function.body:
-            stored |= self._stored(node)
-        self.loads = _loads_by_statement(function)
+        self.loads, self.yields, self.jumps, stored = _scan(function)
         self.flows = {}
         alias = str(Prefix.PASS_ALIAS)
         # the game and its lists, read once into locals, are the same objects in every continuation
@@ -381,22 +426,6 @@ class _Keyed:
         for node in start:
             pyast.copy_location(node, function.body[0])
         function.body = start + body
-
-    @staticmethod
-    def _stored(node: pyast.AST) -> set[str]:
-        """Return the names bound in `node` outside nested scopes (functions, lambdas, comprehensions)."""
-        out: set[str] = set()
-        todo = [node]
-        while todo:
-            n = todo.pop()
-            if isinstance(n, (pyast.FunctionDef, pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp)):
-                continue
-            if isinstance(n, pyast.GeneratorExp):
-                continue
-            if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store):
-                out.add(n.id)
-            todo.extend(child_nodes(n))
-        return out
 
     def _block(
         self, statements: list[pyast.stmt], after: frozenset[str], always: frozenset[str], opaque: bool = False
@@ -458,7 +487,7 @@ class _Keyed:
         """Return a `for` loop instrumented: a loop that may ask is given a sequence and a count the key
         can read (`for x in E` becomes `seq = E; at = -1; for x in seq: at += 1; ...`)."""
         looping = self._flow(node)[0] | after
-        asks = any(isinstance(n, pyast.YieldFrom) for s in node.body for n in walk(s))
+        asks = any(self._asks(s) for s in node.body)
         if not asks:
             self._sites(node, [node.iter], looping | always, opaque)
             node.orelse = self._block(node.orelse, after, always, opaque)
@@ -480,6 +509,12 @@ class _Keyed:
         node.orelse = self._block(node.orelse, after, always, opaque)
         return [*out, node]
 
+    def _asks(self, node: pyast.AST) -> bool:
+        """Return whether `node` holds a `yield from` (known from `_scan` where it saw the node)."""
+        if id(node) in self.loads:
+            return id(node) in self.yields
+        return any(isinstance(n, pyast.YieldFrom) for n in walk(node))
+
     def _opaque_everywhere(self, node: pyast.AST) -> None:
         for inner in walk(node):
             if isinstance(inner, pyast.YieldFrom):
@@ -490,6 +525,8 @@ class _Keyed:
         the function may read after them."""
         clean = _clean_places(statement)
         for part in parts:
+            if not self._asks(part):
+                continue
             for node in walk(part):
                 if isinstance(node, pyast.YieldFrom):
                     self._key(node, live, opaque or id(node) not in clean)
@@ -515,18 +552,21 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
 
 
 def stepped_module(
-    tree: pyast.Module, read_lists_once: bool, keyed: bool, generators_only: bool = False
+    tree: pyast.Module, read_lists_once: bool, keyed: bool, generators_only: bool = False, source: str | None = None
 ) -> tuple[pyast.Module, set[str]]:
     """Return the stepped compilation of the generated module `tree` (`stepped_tree`), made by rewriting
     `tree` in place, and the names of its functions that are generators. With `read_lists_once` the
     functions kept are first rewritten as `read_game_lists_once` does (pass False for a tree that already
     is, or for the plain translation). With `generators_only`, the module keeps the generator functions
-    alone: the others are the driven compilation's code unchanged (`build_stepped`)."""
+    alone: the others are the driven compilation's code unchanged (`build_stepped`). `source`, if given, is
+    the text `tree` was parsed from (its function names the same), searched before the tree is walked for
+    a generator function used other than by a call."""
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
     # (which functions reach a request does not depend on `read_game_lists_once`, which rewrites reads of
     # the game's lists, never a call: it is worked out first, so that only the functions kept are rewritten)
     generators = _generators(functions)
-    _check_only_called(tree, generators)
+    if source is None or _maybe_named_other_than_called(source, generators):
+        _check_only_called(tree, generators)
     if generators_only:
         tree.body = [f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name in generators]
     if read_lists_once:
@@ -545,11 +585,14 @@ def stepped_module(
     return tree, generators
 
 
-def decks_read(tree: pyast.Module, decks: list[str]) -> frozenset[str]:
+def decks_read(tree: pyast.Module, decks: list[str], source: str | None = None) -> frozenset[str]:
     """Return the decks whose order the generated code reads (a call of the `cards_in` builtin with the
-    deck's name; every deck if one names its deck otherwise)."""
+    deck's name; every deck if one names its deck otherwise). `source`, if given, is the text `tree` was
+    parsed from: where it does not name the builtin, the tree is not walked."""
     read: set[str] = set()
     builtin = f"{Prefix.BUILTIN}cards_in"
+    if source is not None and builtin not in source:
+        return frozenset()
     for node in walk(tree):
         if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == builtin:
             deck = node.args[1] if len(node.args) == 2 else None
@@ -576,10 +619,11 @@ def build_stepped(
     rewritten by `read_game_lists_once` (False where the generator wrote their locals, or the driven
     compilation is the plain translation, or `parsed` is given)."""
     tree = parsed if parsed is not None else pyast.parse(source)
-    read = decks_read(tree, list(program.deck_cards))  # (of the whole module: a function that cannot ask may read)
+    # (of the whole module: a function that cannot ask may read)
+    read = decks_read(tree, list(program.deck_cards), source)
     # only the generator functions are compiled again: the others, which cannot ask, are the same code in
     # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
-    tree, generators = stepped_module(tree, optimize and parsed is None, keyed, generators_only=True)
+    tree, generators = stepped_module(tree, optimize and parsed is None, keyed, generators_only=True, source=source)
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
     ns["_KEY_UNSET"], ns["_KEY_OPAQUE"] = UNSET, OPAQUE

@@ -103,27 +103,33 @@ class _Trace:
     event and no other write between, only updates the variable (`+= 1`):
     the variable stays tied to its incoming value, so a later read still
     counts. Everything else that reads an incoming value makes it live.
+
+    The watched lists below do a read's bookkeeping themselves (it is the
+    commonest operation of a turn's code): a read of a variable in `quiet`
+    (known, written in this run, or already read and pending) does nothing.
     """
 
     def __init__(self, game: Game):
         self.game = game
         self.live: set[tuple[str, int]] = set()
         self.run_live: set[tuple[str, int]] = set()
-        self.written: set[tuple[str, int]] = set()
         self.pending: dict[tuple[str, int], tuple[int, int]] = {}
         self.writes = 0
         # variables already in the movement state: their reads need no tracking (only a write's count matters
         # to the others, `write`)
         self.known: frozenset[tuple[str, int]] = frozenset()
+        # the variables whose read needs no note: known ones, those written in this run and those pending
+        self.quiet: set[tuple[str, int]] = set()
 
     def start(self) -> None:
-        self.written.clear()
         self.pending.clear()
+        self.quiet = set(self.known)
         self.run_live = set()
 
     def read(self, key) -> None:
-        if key not in self.written and key not in self.pending and key not in self.known:
+        if key not in self.quiet:
             self.pending[key] = (len(self.game.log), self.writes)
+            self.quiet.add(key)
 
     def write(self, key) -> None:
         if key in self.known:
@@ -133,9 +139,10 @@ class _Trace:
         self.writes += 1
         if pending is not None:
             if pending == (len(self.game.log), self.writes - 1):
-                return  # an update of the incoming value: still tied to it
+                self.quiet.discard(key)  # an update of the incoming value: still tied to it
+                return
             self.run_live.add(key)
-        self.written.add(key)
+        self.quiet.add(key)  # (written)
 
     def finish(self) -> set:
         self.run_live.update(self.pending)
@@ -151,7 +158,10 @@ class _WatchedPlayerVar(list):
 
     def __getitem__(self, i):
         if i == TOKEN:
-            self.trace.read(self.key)  # type: ignore[attr-defined]
+            trace, key = self.trace, self.key  # type: ignore[attr-defined]
+            if key not in trace.quiet:  # (_Trace.read, written out)
+                trace.pending[key] = (len(trace.game.log), trace.writes)
+                trace.quiet.add(key)
         return list.__getitem__(self, i)
 
     def __setitem__(self, i, value):
@@ -174,16 +184,28 @@ class _KnownPlayerVar(list):
 class _WatchedGameVars(list):
     """The game variables, reporting reads and writes to a _Trace."""
 
-    __slots__ = ("trace",)
+    __slots__ = ("keys", "trace")
 
     def __getitem__(self, i):
         if isinstance(i, int):
-            self.trace.read(("game", i))  # type: ignore[attr-defined]
+            trace, key = self.trace, self.keys[i]  # type: ignore[attr-defined]
+            if key not in trace.quiet:  # (_Trace.read, written out)
+                trace.pending[key] = (len(trace.game.log), trace.writes)
+                trace.quiet.add(key)
         return list.__getitem__(self, i)
 
     def __setitem__(self, i, value):
         if isinstance(i, int):
-            self.trace.write(("game", i))  # type: ignore[attr-defined]
+            trace, key = self.trace, self.keys[i]  # type: ignore[attr-defined]
+            trace.writes += 1
+            if key not in trace.known:  # (_Trace.write, written out: the game's variables are written often)
+                pending = trace.pending.pop(key, None)
+                if pending is None or pending != (len(trace.game.log), trace.writes - 1):
+                    if pending is not None:
+                        trace.run_live.add(key)
+                    trace.quiet.add(key)  # (written)
+                else:
+                    trace.quiet.discard(key)  # an update of the incoming value: still tied to it
         list.__setitem__(self, i, value)
 
 
@@ -195,16 +217,20 @@ def _watch(cls, values, trace, key=None):
     return w
 
 
-def _dice_property(field: str) -> property:
+def _dice_property(slot: Any) -> property:
+    """Return the property of one of the analysed game's dice fields, kept in the class's `slot`: a read
+    is told to the chance source (`_Paths.dice_read`), a write goes to the slot (a call of C code: the
+    engine writes the dice at every throw)."""
+    value_of = slot.__get__
+
     def get(self):
-        if self._dice_hook is not None:
-            self._dice_hook()
-        return self.__dict__[field]
+        paths = self._dice_paths
+        # (`_Paths.dice_read`, called only where it notes something: most reads follow their throw at once)
+        if paths is not None and paths.depth > paths.last_roll + 1:
+            paths.dice_read()
+        return value_of(self)
 
-    def put(self, value):
-        self.__dict__[field] = value
-
-    return property(get, put)
+    return property(get, slot.__set__)
 
 
 @attrs.frozen
@@ -214,6 +240,9 @@ class _Pick:
     size: int
 
 
+_PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
+
+
 class _AnalysisGame(SteppedGame):
     """A stepped game whose draws ask which card of the deck turns up, and that reports reads of the dice.
 
@@ -221,10 +250,8 @@ class _AnalysisGame(SteppedGame):
     `kstack`); driven play (`land`, `play_turn`: the rent table) asks its chance source instead.
     """
 
-    _dice_hook = None
-    dice = _dice_property("_v_dice")
-    dice_total = _dice_property("_v_dice_total")
-    dice_double = _dice_property("_v_dice_double")
+    __slots__ = ("_v_dice", "_v_dice_double", "_v_dice_total")  # (beside the engine's attributes, in __dict__)
+    _dice_paths: _Paths | None = None  # the chance source told of each read of the dice (`_Paths.dice_read`)
 
     def choose(self, seat, prompt, legal, site, describe=None):
         """`Decisions.choose`, the token's policy answering without a request being made."""
@@ -249,14 +276,25 @@ class _AnalysisGame(SteppedGame):
     def draw_s(self, deck: str) -> Steps:
         """`draw` as a generator, the card that turns up asked by yielding a _Pick first."""
         cards = self.decks[deck]
-        if len(cards) > 1 and self.prog.deck_enabled[deck](self):
+        if not self.prog.deck_enabled[deck](self):
+            return  # (as the engine's draw of a deck its `when` switches off: nothing happens)
+        if len(cards) > 1:
             depth = len(self.kstack)
             self.kstack.append(("pick", deck))
-            k = yield _Pick(len(cards))
+            size = len(cards)
+            request = _PICKS.get(size)
+            if request is None:  # (a request is a value: one made for each size of deck, as it is met)
+                request = _PICKS[size] = _Pick(size)
+            k = yield request
             if k:
                 cards.insert(0, cards.pop(k))
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
+
+
+_AnalysisGame.dice = _dice_property(_AnalysisGame._v_dice)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice_total = _dice_property(_AnalysisGame._v_dice_total)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice_double = _dice_property(_AnalysisGame._v_dice_double)  # type: ignore[assignment, attr-defined]
 
 
 def _put(target: list, values: list) -> None:
@@ -400,10 +438,16 @@ class Explorer:
         # with the 25 of the 1906 monopolist demonstration its movement state outgrows an exact chain
         agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
         game.agents = agents
+        # (which cards of a deck no player has seen matters to a deck dealt as it is drawn (`deferred`: the
+        # analysed game has none) and to a player's view, which nothing takes: not counted, the engine's
+        # count of them finds nothing to do at every title bought)
+        if not game.deferred:
+            game.unseen = dict.fromkeys(game.unseen, 0)
         self.game = game
         self.trace = _Trace(game)
         game.pv = [_watch(_WatchedPlayerVar, v, self.trace, ("player", i)) for i, v in enumerate(game.pv)]
         game.gv = _watch(_WatchedGameVars, game.gv, self.trace)
+        game.gv.keys = [("game", i) for i in range(len(game.gv))]  # type: ignore[attr-defined]  # (made once)
         game.chance = self.paths
         self.paths.game = game
         self.reference = Economy(game)
@@ -412,8 +456,11 @@ class Explorer:
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
         self._live: list[tuple[str, int]] = []
+        self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
+        # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
+        self._state_made: tuple[Economy, list, tuple, Economy] | None = None
         self.paths.signature = self.signature
-        game._dice_hook = self.paths.dice_read  # type: ignore[assignment]
+        game._dice_paths = self.paths
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own = _own_objects(game)
         self._origin_read = "g.origin" in program.python_source
@@ -431,11 +478,16 @@ class Explorer:
         self.trace.live |= known
         for i, values in enumerate(self.game.pv):
             values.__class__ = _KnownPlayerVar if ("player", i) in known else _WatchedPlayerVar
+        g = self.game  # (the lists that hold them, and where, for `status_now`: the game never replaces them)
+        self._live_at = (
+            [g.pv[i] if kind == "player" else g.gv for kind, i in variables],
+            [TOKEN if kind == "player" else i for kind, i in variables],
+        )
 
     # -- movement states
     def key_of(self) -> tuple:
         g = self.game
-        held = tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set)
+        held = tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))
         return (g.pos[TOKEN], self.status_now(), held)
 
     def initial_key(self) -> tuple:
@@ -443,7 +495,16 @@ class Explorer:
         return self.key_of()
 
     def put_state(self, key: tuple) -> None:
+        """Put the game as the token's turn from movement state `key` starts: the economy with the state in it.
+
+        The game so made is kept (an Economy of its own) for the next call with the same key in the same
+        economy, as `expand` makes for every chance path of a state's turn: putting it back then restores
+        only the lists the last run changed, without giving the token its cards again."""
         g = self.game
+        made = self._state_made
+        if made is not None and made[0] is self.economy and made[1] is self._live and made[2] == key:
+            made[3].put(g)
+            return
         self.economy.put(g)
         pos, values, held = key
         g.pos[TOKEN] = pos
@@ -456,6 +517,11 @@ class Explorer:
             if g.holder[card] is None:
                 g.set_holder(card, TOKEN)
         g.log.clear()
+        hook, g._dice_paths = g._dice_paths, None  # (the snapshot reads the dice: not a read by the turn)
+        try:
+            self._state_made = (self.economy, self._live, key, Economy(g))
+        finally:
+            g._dice_paths = hook
 
     def run_turn(self, key: tuple) -> bool:
         """Play the token's turn from `key`, answering its chance requests from the paths; return False if
@@ -492,13 +558,8 @@ class Explorer:
 
     def status_now(self) -> tuple:
         """Return the values of the live variables now, in the order of `live`."""
-        g = self.game
-        return tuple(
-            [
-                list.__getitem__(g.pv[i], TOKEN) if kind == "player" else list.__getitem__(g.gv, i)
-                for kind, i in self.live
-            ]
-        )
+        lists, indices = self._live_at
+        return tuple(map(list.__getitem__, lists, indices))  # (as lists: a watched list's read is not a turn's)
 
     def signature(self, roll: bool) -> tuple | None:
         """Return what the rest of a turn depends on at a chance request, money and ownership left out;
@@ -529,7 +590,7 @@ class Explorer:
                 _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)
                 for cards in g.decks.values()
             ),
-            tuple(c for c in g.hands[TOKEN] if c in self._deck_card_set),
+            tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
             g.rule,
@@ -639,8 +700,21 @@ def _freeze(value: Any, own: dict) -> Any:
             return mine[0]
         for v in value:
             if type(v) not in _PLAIN:
-                return ("seq", *[_freeze(v, own) for v in value])
-        return ("seq", *value)  # (plain values stand for themselves)
+                break
+        else:
+            return ("seq", *value)  # (plain values stand for themselves)
+        out: list[Any] = ["seq"]
+        for v in value:  # (the commonest values frozen here, without a call: what `_freeze` gives them)
+            inner = type(v)
+            if inner is int or inner is str or v is None:
+                out.append(v)
+            elif v is UNSET:
+                out.append(_UNSET)
+            elif inner is bool:
+                out.append(("bool", v))
+            else:
+                out.append(_freeze(v, own))
+        return tuple(out)
     mine = own.get(id(value))
     if mine is not None:
         return mine[0]

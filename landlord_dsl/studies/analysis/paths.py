@@ -153,7 +153,9 @@ class _Paths:
                 self.memo[reduced] = (summary, False)
 
     def dice_read(self) -> None:
-        self.dice_reads.append((self.depth, self.last_roll))
+        depth, last = self.depth, self.last_roll
+        if depth > last + 1:  # (a read right after its throw, before another request, marks no request)
+            self.dice_reads.append((depth, last))
 
     def note_dice_reads(self) -> None:
         """Mark the open requests whose future, in this run, read dice thrown before them."""
