@@ -381,6 +381,8 @@ def read_lists_once_in(function: pyast.FunctionDef, getter_lines: frozenset[int]
 
 
 _GETTER_NAME = re.compile(rf"(?<![\w.])(?:{Prefix.OWNER_GETTERS}|{Prefix.OWNER_GETTER})\d+(?!\w)")
+# a getter's name, then the same name further on the same line
+_GETTER_TWICE_ON_A_LINE = re.compile(rf"({_GETTER_NAME.pattern})(?=[^\n]*(?<![\w.])\1(?!\w))")
 
 
 def may_share_getter_calls(functions: Iterable[str]) -> bool:
@@ -388,15 +390,7 @@ def may_share_getter_calls(functions: Iterable[str]) -> bool:
     function): a line of one names a group's getter twice, which two calls of it in one expression need
     (the generator writes each statement, and each compound statement's header, on one line). False: the
     pass would leave them all as they are."""
-    for text in functions:
-        names = _GETTER_NAME.findall(text) if Prefix.OWNER_GETTER in text else ()
-        if len(names) == len(set(names)):
-            continue  # (no getter named twice in the function: none on one line)
-        for line in text.split("\n"):
-            names = _GETTER_NAME.findall(line)
-            if len(names) > 1 and len(names) != len(set(names)):
-                return True
-    return False
+    return any(Prefix.OWNER_GETTER in text and _GETTER_TWICE_ON_A_LINE.search(text) for text in functions)
 
 
 def _getter_call(node: pyast.AST) -> str | None:
