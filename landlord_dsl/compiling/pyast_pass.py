@@ -210,9 +210,6 @@ _FSTRING_BRACES = re.compile(r"\{\{|\}\}|\{")
 _HOLE_BRACES = re.compile(r"'[^'\n]*'|[{}]")
 # what follows a read that is assigned to, not read (`g.actor = ...`, `g.sv[3] += ...`)
 _ASSIGNED = re.compile(r"[ \t]*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
-# a line on which Python's syntax tree may hold two reads in another order than the text (the test of a
-# conditional expression comes before its value; a dict's keys before its values)
-_REORDERING = re.compile(r"\S[ \t]+if[ \t(]|\{")
 
 
 class _Unscannable(Exception):
@@ -221,45 +218,25 @@ class _Unscannable(Exception):
 
 def lists_read_once(text: str) -> tuple[list[str], str] | None:
     """Return the lines binding a generated function's game-list locals and its text with its reads of them
-    replaced, as `_GameListReads` rewrites its syntax tree (the same tree, parsed), or None where the text
-    holds something the scan does not follow (a nested function or lambda, which may take a game of its own;
-    the generator writes none that does). `text` is the function, `def NAME(g, ...):` first, at column 0;
-    a binding line is indented one level, to go right after the `def`.
+    replaced, as `_GameListReads` rewrites its syntax tree, or None where the text holds something the scan
+    does not follow (a nested function or lambda, which may take a game of its own; the generator writes
+    none that does). `text` is the function, `def NAME(g, ...):` first, at column 0; a binding line is
+    indented one level, to go right after the `def`.
 
-    The aliases are bound in the order the pass would bind them (the order its walk meets each list first):
-    the text's order, except where a line could order two first reads otherwise (a conditional expression,
-    a dict), whose function is then parsed to find it."""
+    The aliases are bound in the order the text first reads each list. The pass binds them in the order its
+    walk meets them, which differs where a line's conditional expression or dict holds two first reads; at the
+    function's start, reading the game's lists in one order or another changes nothing (the tests compare
+    the two with the bindings sorted)."""
     try:
         reads = _reads_in(text)
     except _Unscannable:
         return None
     counts: dict[str, int] = {}
-    first: dict[str, int] = {}
-    for start, _, key in reads:
+    for _, _, key in reads:
         counts[key] = counts.get(key, 0) + 1
-        first.setdefault(key, start)
-    aliased = [key for key in first if counts[key] >= 2]  # (in the order of the text)
-    if not aliased:
+    alias = {key: f"{Prefix.PASS_ALIAS}{key}" for key, count in counts.items() if count >= 2}  # (the text's order)
+    if not alias:
         return [], text
-    lines_of: dict[int, list[str]] = {}
-    for key in aliased:
-        lines_of.setdefault(text.count("\n", 0, first[key]), []).append(key)
-    if any(len(keys) >= 2 for keys in lines_of.values()):
-        # (a function's walk meets its statements, and a compound statement's header before its body, in the
-        # order of their lines: only within a line can it meet two lists in another order than the text)
-        lines = text.split("\n")
-        for n, keys in lines_of.items():
-            if len(keys) >= 2 and _REORDERING.search(lines[n]):
-                walked = _line_order(lines[n])
-                if walked is None:
-                    function = pyast.parse(text).body[0]
-                    assert isinstance(function, pyast.FunctionDef)
-                    aliased = list(_GameListReads(function).alias)
-                    break
-                keys.sort(key=walked.index)
-        else:
-            aliased = [key for n in sorted(lines_of) for key in lines_of[n]]
-    alias = {key: f"{Prefix.PASS_ALIAS}{key}" for key in aliased}
     pieces: list[str] = []
     written = 0
     for start, end, key in reads:
@@ -267,21 +244,8 @@ def lists_read_once(text: str) -> tuple[list[str], str] | None:
             pieces += [text[written:start], alias[key]]
             written = end
     pieces.append(text[written:])
-    bindings = [f"    {alias[key]} = {_read_text(key)}" for key in aliased]
+    bindings = [f"    {name} = {_read_text(key)}" for key, name in alias.items()]
     return bindings, "".join(pieces)
-
-
-def _line_order(line: str) -> list[str] | None:
-    """Return the game lists a line of generated code reads, in the order the pass's walk meets each first
-    (None for a line that cannot be parsed alone: an `except` clause's)."""
-    code = line.strip()
-    if code.endswith(":"):  # a compound statement's header: given a body
-        if code.startswith(("except", "else", "finally", "try")):
-            return None
-        code = f"{code.removeprefix('el')} pass"
-    function = pyast.parse(f"def f({GAME}):\n    {code}\n").body[0]
-    assert isinstance(function, pyast.FunctionDef)
-    return list(_GameListReads(function).counts)
 
 
 def _read_text(key: str) -> str:
