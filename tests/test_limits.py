@@ -55,7 +55,7 @@ def test_a_fixed_value_that_cannot_be_worked_out_is_a_located_check_error(decls,
 
 def test_a_board_field_that_cannot_be_worked_out_is_a_located_check_error():
     text = HEAD.replace("price = 60", "price = 60 / (3 - 3)") + PAY_ELM
-    assert _errors(text) == ["7:37: division by zero"]
+    assert _errors(text) == [f"7:43: {FIXED_ZERO}"]
 
 
 def test_every_failing_fixed_value_is_reported_at_once():
@@ -67,7 +67,45 @@ def test_a_fixed_value_failing_only_under_a_chosen_option_fails_at_compile_time_
     rules = ld.load_text(HEAD + 'option d "Divisor" = 2\nconst a = 10 / d\n' + PAY_A, "t.lg")
     with pytest.raises(ld.LandlordError) as info:
         ld.compile_rules(rules, {"d": 0})
-    assert "t.lg:10:11: error: division by zero" in info.value.render()
+    assert "t.lg:10:16: error: division by zero: this divisor is 0" in info.value.render()
+
+
+FIXED_ZERO = "division by zero: this divisor is 0 before the game starts (with these option values)"
+
+
+def _dividing(statement: str) -> str:
+    """Return a file whose option `d` is 0 by default and whose one rule runs `statement` each turn (line 12)."""
+    return HEAD + 'option d "Divisor" = 0\nrule r "R" {\n    on turn {\n        ' + statement + "\n    }\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "column"),
+    [
+        ("pay player.cash / d from bank to player", 27),
+        ("pay player.cash % (d - d) from bank to player", 28),
+        ("if player.cash / d > 1 { pay 1 from bank to player }", 26),
+    ],
+)
+def test_a_rule_dividing_by_a_fixed_zero_is_a_located_check_error(body, column):
+    """A divisor worked out to 0 before the game, in a rule, is reported where it is written (it passed
+    `check` and failed only when a game reached it)."""
+    assert _errors(_dividing(body)) == [f"12:{column}: {FIXED_ZERO}"]
+
+
+@pytest.mark.parametrize(
+    "amount",
+    [
+        "(if d > 0 then player.cash / d else 0)",
+        "(if d == 0 then 0 else player.cash % d)",
+        "count(s in [1]: d > 0 and s / d > 0)",
+    ],
+)
+def test_a_division_in_an_arm_the_fixed_values_rule_out_is_no_error(amount):
+    text = _dividing(f"pay {amount} from bank to player")
+    assert _errors(text) == []
+    rules = ld.load_text(text, "t.lg")
+    game = ld.new_game(rules, players=2, seed=1, options={"d": 3})
+    game.play()
 
 
 # -------------------------------------------------------------- item 8

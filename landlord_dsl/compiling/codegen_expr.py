@@ -523,6 +523,8 @@ class ExpressionCompiler(CodeGenerator):
         if op == "has":
             assert isinstance(e.right, ast.Name)  # a tag (the checker's)
             return made(f"({a} in {self.ref(self.tagged[e.right.name], Prefix.TAGGED)})", left, plain=False)
+        if left.fixed and op in ("and", "or") and bool(av) == (op == "or"):
+            return self._const(op == "or")  # decided on the left: the right is never worked out, nor compiled
         if op == "and":  # on the right of `s in lots and ...`, s is one of the lots
             with self.narrowed(self._membership(e.left)):
                 right = self.expr(e.right)
@@ -561,9 +563,15 @@ class ExpressionCompiler(CodeGenerator):
                 return made(f"({a} {op} {b})", left, plain=False)
             return made(f"({a} {op} {b})", left, right)
         if op in ("/", "%"):
-            if left.fixed and right.fixed and bv != 0:
+            if right.fixed and bv == 0:
+                raise self.fixed.fail(
+                    "division by zero: this divisor is 0 before the game starts (with these option values)",
+                    e.right.span,
+                    "guard it (`if D > 0 then ... else ...`), or give its constant or option a value other than 0",
+                )
+            if left.fixed and right.fixed:
                 return self._const(av // bv if op == "/" else av % bv)
-            if right.fixed and bv != 0:
+            if right.fixed:
                 return made(f"({a} {'//' if op == '/' else '%'} {b})", left, right, fails=True)  # (it divides)
             return made(f"_divide(g, {a}, {b}, {self.span(e.span)}, {op == '%'})", left, right, fails=True, plain=False)
         if op in ("==", "!=") and self.owned_by and {a, b} & {f"g.owner[{var}]" for var in self.owned_by}:
@@ -597,9 +605,9 @@ class ExpressionCompiler(CodeGenerator):
 
     def _e_Conditional(self, e: ast.Conditional) -> Compiled:
         condition = self.expr(e.condition)
+        if condition.fixed:  # (the arm never taken is not compiled: a division by 0 there is no error)
+            return self.expr(e.then if condition.value else e.otherwise)
         then, otherwise = self.expr(e.then), self.expr(e.otherwise)
-        if condition.fixed:
-            return then if condition.value else otherwise
         return made(f"({then.code} if {condition.code} else {otherwise.code})", condition, then, otherwise)
 
     def _e_Aggregate(self, e: ast.Aggregate) -> Compiled:
