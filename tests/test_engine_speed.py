@@ -8,6 +8,7 @@ one failure guard) against one played turn by turn.
 
 from __future__ import annotations
 
+import functools
 import random
 
 from hypothesis import given
@@ -15,6 +16,12 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.program.requests import DiceRequest, SeededChance
+
+
+@functools.cache
+def _program_1906() -> ld.Program:
+    """Return the 1906 edition compiled once for the module (each example makes a game of it)."""
+    return ld.compile_rules(ld.load_edition("landlords-game-1906"))
 
 
 @given(seed=st.integers(0, 2**64), counts=st.lists(st.integers(1, 5), min_size=1, max_size=40))
@@ -31,7 +38,7 @@ def test_seeded_dice_are_the_numbers_randint_gives(seed, counts):
     data=st.data(),
 )
 def test_the_seat_order_from_a_player_is_the_sorted_order(n, data):
-    game = ld.new_game("landlords-game-1906", players=min(n, 4), seed=0)
+    game = ld.new_game(_program_1906(), players=min(n, 4), seed=0)
     n = game.n
     game.seats = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1)))
     first = data.draw(st.integers(0, n - 1))
@@ -78,7 +85,7 @@ def test_a_game_throws_the_usual_pair_itself_only_for_the_seeded_generator_as_it
 @given(n=st.integers(2, 8), data=st.data())
 def test_the_seat_after_a_player_is_the_next_one_round_the_table(n, data):
     """Game._seat_after (a bisection in the seats still playing) against counting round the table."""
-    game = ld.new_game("landlords-game-1906", players=min(n, 4), seed=0)
+    game = ld.new_game(_program_1906(), players=min(n, 4), seed=0)
     n = game.n
     game.seats = sorted(data.draw(st.sets(st.integers(0, n - 1))))
     seat = data.draw(st.integers(0, n - 1))

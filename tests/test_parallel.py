@@ -148,9 +148,11 @@ def test_dask_on_a_local_cluster_gives_the_same_summary_as_local_processes():
 
 @pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_clear_error():
+    dask = pytest.importorskip("dask")
     pytest.importorskip("distributed")
     rules = ld.load_edition("landlords-game-1904")
-    with pytest.raises(LandlordError, match="scheduler"):
+    # (Dask tries to connect for 30 s by default; the error is the same after 1 s)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), pytest.raises(LandlordError, match="scheduler"):
         simulate_many(rules, 2, 2, jobs=1, backend="dask", scheduler="tcp://127.0.0.1:9")
 
 
