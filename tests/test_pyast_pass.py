@@ -24,6 +24,7 @@ from landlord_dsl.compiling.compiler import Compiler
 from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
 from landlord_dsl.compiling.pyast_pass import lists_read_once, may_share_getter_calls, read_game_lists_once
 from landlord_dsl.program.runtime import RUNTIME
+from sweep_params import variants_slow
 
 
 def _bindings_sorted(tree: ast.Module) -> ast.Module:
@@ -287,7 +288,9 @@ def _assert_the_generator_writes_what_the_pass_made(rules, options=None, readabl
             assert node.lineno == node.end_lineno, ast.unparse(node)
 
 
-@pytest.mark.parametrize("path", _SHIPPED_FILES, ids=lambda p: p.rsplit("/", 1)[-1])
+@pytest.mark.parametrize(
+    "path", variants_slow(_SHIPPED_FILES, name=lambda p: Path(p).stem), ids=lambda p: p.rsplit("/", 1)[-1]
+)
 def test_the_generator_reads_the_game_lists_once_as_the_pass_did(path):
     """Every shipped edition, variant and example: the optimised code (its locals named by slot, and after
     the .lg names as `show --python` lists it) and the code with coverage counters."""

@@ -27,6 +27,7 @@ from landlord_dsl.compiling.stepped_pass import CHANCE as CHANCE_METHODS
 from landlord_dsl.engine.state import CHANCE, REBASE_TURNS, TERMINAL
 from landlord_dsl.engine.stepping import SteppedGame
 from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, SeededChance
+from sweep_params import variants_slow
 
 
 @functools.cache
@@ -90,12 +91,12 @@ def program_matches(prog, n, kind, seed, inside, turn_limit=None):
     assert state.scores() == driven.scores()
 
 
-@pytest.mark.parametrize("name", ld.shipped_editions())
+@pytest.mark.parametrize("name", variants_slow(ld.shipped_editions()))
 def test_stepped_heuristic_games_log_as_driven_ones_on_every_shipped_file(name):
     stepped_matches_driven(name, "heuristic", seed=4, inside=True)
 
 
-@pytest.mark.parametrize("name", ld.shipped_editions())
+@pytest.mark.parametrize("name", variants_slow(ld.shipped_editions()))
 def test_stepped_games_with_chance_answered_outside_log_as_driven_ones(name):
     stepped_matches_driven(name, "random", seed=6, inside=False, turn_limit=60)
 
@@ -137,7 +138,7 @@ def test_stepped_and_driven_games_agree_on_generated_rule_files(mutant, seed):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("name", ld.shipped_editions())
+@pytest.mark.parametrize("name", variants_slow(ld.shipped_editions()))
 def test_stepped_games_log_as_driven_ones_with_two_to_four_seats(name, players):
     # every shipped edition and variant, seeded (chance inside: heuristic bots asked through the state)
     # and without a seed (chance answered outside from SeededChance: heuristic and random agents); a
@@ -410,7 +411,7 @@ def test_the_look_ahead_example_plays_a_game(monkeypatch):
     assert len(scores) == 3 and looked, "seat 0 was never asked a decision"
 
 
-@pytest.mark.parametrize("name", ld.shipped_editions())
+@pytest.mark.parametrize("name", variants_slow(ld.shipped_editions()))
 def test_the_keyed_compilation_made_with_the_driven_one_is_the_one_made_later(name):
     # analyze compiles with keyed=True: the keyed stepped module is made from the syntax tree the driven
     # module ran (its reads of the game's lists already rewritten), and holds the generator functions alone;
