@@ -103,6 +103,17 @@ def merge(
     warnings: list[Diagnostic] = []
     src = sources[variant.source_name]
     board_index = next((i for i, d in enumerate(out) if isinstance(d, ast.BoardDecl)), None)
+    # the variant's own declarations by key, and its spaces by name: a second of one is an error, as in an
+    # edition (applied on top, it would silently replace the first)
+    own: dict[tuple[str, str], ast.Span] = {}
+    for d in variant.declarations:
+        named = [(("space", s.name), s) for s in d.spaces] if isinstance(d, ast.BoardDecl) else []
+        key = _decl_key(d) if not isinstance(d, (ast.BoardDecl, ast.RemoveDecl, ast.ReplaceHandlerDecl)) else None
+        for k, node in named + ([(key, d)] if key is not None else []):
+            if k in own:
+                problems.append(_declared_twice(k, node.span, own[k], src))
+            else:
+                own[k] = node.span
     for d in variant.declarations:
         if isinstance(d, ast.BoardDecl):
             if board_index is None:
@@ -186,6 +197,16 @@ def merge(
 
 
 _EXTENSIBLE = (ast.FunctionDecl, ast.ActionDecl, ast.RuleDecl)
+
+
+def _declared_twice(key: tuple[str, str], span: ast.Span, first: ast.Span, src: SourceText) -> Diagnostic:
+    """Return the error for a variant's second declaration (at `span`) of what it declared at `first`."""
+    what = {"score": "the score", "end": f"the end condition '{key[1]}'"}.get(key[0], f"{key[0]} '{key[1]}'")
+    return src.diagnostic(
+        f"{what} is declared twice in this variant",
+        span,
+        f"the first is at line {first.line}; keep one of the two (the second would silently replace the first)",
+    )
 
 
 def _uncount_deed(decls: list[ast.Declaration], space: ast.SpaceDecl) -> None:
