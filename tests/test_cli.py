@@ -231,7 +231,7 @@ def test_a_human_seat_fed_endless_invalid_input_gives_up(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert code == 2, err
     assert "10 answers in a row were not valid (the last: '9'), and input is not a terminal" in err
-    assert "hint: give one of the numbers shown" in err and stdin.reads == MAX_INVALID_ANSWERS
+    assert "hint: the last question takes a number from" in err and stdin.reads == MAX_INVALID_ANSWERS
 
 
 def test_a_human_at_a_terminal_is_asked_until_he_answers(monkeypatch):

@@ -248,6 +248,29 @@ def test_an_offer_with_nothing_recommended_is_listed_only_when_asked_for():
     Enter closes it; "?" lists it."""
     offer = _offer([("mortgage", "Mortgage Baltic Avenue", 0, -5), ("mortgage", "Mortgage Oriental Avenue", 0, -5)])
     chosen, shown = _answer(offer, "\n")
-    assert chosen == 2 and "Mortgage" not in shown and "(2 options: press Enter for Done, ? to list them)" in shown
+    assert chosen == 2 and "Mortgage" not in shown
+    assert "(2 other options, none worth its cost now: press Enter for Done, ? to list them)" in shown
     chosen, shown = _answer(offer, "?\n2\n")
     assert chosen == 1 and "  2. Mortgage Oriental Avenue\n" in shown
+
+
+def test_a_number_for_an_option_not_shown_is_refused():
+    """Found trying the product: typing 1 at a folded offer mortgaged a title the prompt had never shown. A
+    folded offer takes Enter, 0 or ?; a number is refused with what it takes, and after ? the list's numbers."""
+    offer = _offer([("mortgage", "Mortgage Baltic Avenue", 0, -5)])
+    chosen, shown = _answer(offer, "1\n\n")
+    assert chosen == 1 and "Mortgage" not in shown
+    assert "(1 other option, none worth its cost now" in shown
+    assert "  please answer with Enter, or ? to list the options\n" in shown
+    chosen, shown = _answer(offer, "?\n7\n1\n")
+    assert chosen == 0 and "  please answer with a number from 0 to 1, or Enter\n" in shown
+
+
+def test_a_bid_out_of_range_is_answered_with_the_range():
+    from landlord_dsl.program.requests import BidRequest
+
+    game = ld.new_game("monopoly-1933-atlantic-city", players=2, seed=0)
+    screen = io.StringIO()
+    request = BidRequest(0, "auction", "Boardwalk", None, 5, 50, 400, 500)
+    bid = HumanAgent(stdin=io.StringIO("1\n20\n"), stdout=screen).bid(game, request)
+    assert bid == 20 and "  please answer with a bid from 5 to 50, or Enter to pass\n" in screen.getvalue()

@@ -181,9 +181,10 @@ class HumanAgent(Agent):
         """Return the stream questions are written to (the terminal unless one was given)."""
         return self._stdout or sys.stdout
 
-    def _ask(self, prompt: str, valid: Callable[[str], bool]) -> str:
-        """Return the first valid answer typed; raise UsageError when input ends, or when input that is not
-        a terminal (a pipe, a file) gives MAX_INVALID_ANSWERS invalid answers in a row."""
+    def _ask(self, prompt: str, valid: Callable[[str], bool], again: str = "one of the numbers shown") -> str:
+        """Return the first valid answer typed, telling the person after an invalid one to answer with `again`;
+        raise UsageError when input ends, or when input that is not a terminal (a pipe, a file) gives
+        MAX_INVALID_ANSWERS invalid answers in a row."""
         invalid = 0
         while True:
             self.stdout.write(prompt)
@@ -202,11 +203,11 @@ class HumanAgent(Agent):
                         Diagnostic(
                             f"{invalid} answers in a row were not valid (the last: '{visible(shown)}'), and input "
                             "is not a terminal, so no one is there to correct them: the game stops",
-                            hint="give one of the numbers shown for each question, one a line",
+                            hint=f"the last question takes {again}; give a valid answer to each, one a line",
                         )
                     ]
                 )
-            self.stdout.write("  please answer with one of the numbers shown\n")
+            self.stdout.write(f"  please answer with {again}\n")
 
     def _context(self, game: Game, seat: int) -> None:
         self.stdout.write(f"\n{visible(game.names[seat])}: {decision_context(game, seat)}\n")
@@ -217,7 +218,7 @@ class HumanAgent(Agent):
         An offer's "done" has a key of its own, 0 or Enter, so the other options keep the numbers 1..n
         however many there are. An offer none of whose options the rules' hints recommend (worth more
         than it costs: mortgaging when nothing is owed, say) is not listed unless asked for with "?":
-        Enter closes it at once."""
+        Enter closes it at once, and no option is taken by a number the person has not been shown."""
         self._context(game, request.seat)
         self.stdout.write(f"{visible(request.prompt)}\n")
         options = request.options
@@ -225,12 +226,10 @@ class HumanAgent(Agent):
         numbered = [i for i in range(len(options)) if i != done]
         n = len(numbered)
         if done is not None and not any(options[i].value > options[i].cost for i in numbered):
-            self.stdout.write(
-                f"  ({n} option{'s' if n != 1 else ''}: press Enter for {options[done].label}, ? to list them)\n"
-            )
-            answer = self._ask("> ", lambda s: s in ("", "0", "?") or (s.isdigit() and 1 <= int(s) <= n))
-            if answer != "?":
-                return done if answer in ("", "0") else numbered[int(answer) - 1]
+            others = f"{n} other option{'s' if n != 1 else ''}, none worth its cost now"
+            self.stdout.write(f"  ({others}: press Enter for {options[done].label}, ? to list them)\n")
+            if self._ask("> ", lambda s: s in ("", "0", "?"), "Enter, or ? to list the options") != "?":
+                return done
         if done is not None:
             self.stdout.write(f"  0. {visible(options[done].label)}  (or press Enter)\n")
         for number, i in enumerate(numbered, 1):
@@ -240,7 +239,8 @@ class HumanAgent(Agent):
             )
             self.stdout.write(f"  {number}. {visible(o.label)}{f'  ({stake})' if stake else ''}\n")
         closing = ("", "0") if done is not None else ()
-        answer = self._ask("> ", lambda s: s in closing or (s.isdigit() and 1 <= int(s) <= n))
+        again = f"a number from {0 if done is not None else 1} to {n}" + (", or Enter" if done is not None else "")
+        answer = self._ask("> ", lambda s: s in closing or (s.isdigit() and 1 <= int(s) <= n), again)
         if done is not None and answer in closing:
             return done
         return numbered[int(answer) - 1]
@@ -253,6 +253,7 @@ class HumanAgent(Agent):
         answer = self._ask(
             f"  bid {request.minimum}..{request.maximum}, or press Enter to pass > ",
             lambda s: s == "" or (s.isdigit() and request.minimum <= int(s) <= request.maximum),
+            f"a bid from {request.minimum} to {request.maximum}, or Enter to pass",
         )
         return int(answer) if answer else None
 
