@@ -201,7 +201,7 @@ def test_play_with_a_human_at_the_terminal(monkeypatch, capsys):
     code, out = run("play", "landlords-game-1906", "--seats", "human,bot", "--seed", "2", "--turn-limit", "30")
     assert code == 0 and "Final scores" in out
     prompts = capsys.readouterr().out
-    assert "Player 1 (you): cash" in prompts and "please answer with one of the numbers shown" in prompts
+    assert "Player 1 (you): cash" in prompts and "please answer with a number from 1 to 2\n" in prompts
 
 
 def test_play_human_input_ends(monkeypatch, capsys):
