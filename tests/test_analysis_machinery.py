@@ -336,12 +336,23 @@ def test_the_economy_put_back_restores_every_list_it_holds():
 
 
 @pytest.mark.parametrize("edition", ["landlords-game-1906", "monopoly-1933-atlantic-city", "landlords-game-1939"])
-def test_the_turns_resumed_at_each_request_give_the_tables_the_replayed_turns_give(edition):
+@pytest.mark.parametrize("refused", [False, True], ids=["resumed", "some-refused"])
+def test_the_turns_resumed_at_each_request_give_the_tables_the_replayed_turns_give(edition, refused, monkeypatch):
     # each outcome of a request is run by resuming the turn where the run that met it paused, not by
-    # replaying it from its start: the same runs, in the same order, so the very same sums
+    # replaying it from its start: the same runs, in the same order, so the very same sums; where a
+    # continuation cannot be resumed (here those whose stack holds a number of entries divisible by three,
+    # refused), its outcomes are replayed instead
     from landlord_dsl.checking.loader import load
     from landlord_dsl.compiling.compiler import compile_ruleset
+    from landlord_dsl.engine.stepping import SteppedGame
 
+    if refused:
+        resumed_by_engine = SteppedGame.resumed
+
+        def sometimes(self, request, answer):
+            return None if len(self.kstack) % 3 == 0 else resumed_by_engine(self, request, answer)
+
+        monkeypatch.setattr(SteppedGame, "resumed", sometimes)
     rules = load(edition)
     tables = {}
     resumed = {}

@@ -451,10 +451,10 @@ class _Paused:
         self.throw_ends = paths.throw_ends[:ends] if paths.throw_ends is not None else None
         self.request = request
 
-    def resume(self, ex: Explorer) -> Steps | None:
+    def resume(self, ex: Explorer) -> Steps:
         """Put the game and the run's bookkeeping back as they were at the request, answer it with the
-        path's outcome, and return the rest of the turn from there (None if it cannot be resumed: then
-        nothing is answered)."""
+        path's outcome, and return the rest of the turn from there (`SteppedGame.resumed`, which said when
+        the request was kept that it could: the same stack and request)."""
         g, trace, paths = ex.game, ex.trace, ex.paths
         self.economy.put_lists(g)
         (
@@ -489,7 +489,10 @@ class _Paused:
             paths.throw_ends[:] = self.throw_ends
         request = self.request
         answer = paths.pick(request.size) if request.__class__ is _Pick else paths.roll(request)
-        return g.resumed(request, answer)
+        turn = g.resumed(request, answer)
+        if turn is None:
+            raise LandlordError(f"{g.prog.title}: the analysed turn could not be resumed where it was before")
+        return turn
 
 
 def _refuse_too_large(rules: RuleSet, program: Program) -> None:
@@ -659,10 +662,9 @@ class Explorer:
         At each branching request met for the first time, the game is kept as it stands there (`_Paused`,
         by depth in `self.paused`) where the turn can be resumed there."""
         g, paths = self.game, self.paths
-        turn = paused.resume(self) if paused is not None else None
-        if turn is None:
-            if paths.throw_ends:
-                paths.throw_ends.clear()
+        if paused is not None:
+            turn = paused.resume(self)
+        else:
             self.put_state(key)
             self.trace.start()
             paths.start()
@@ -683,6 +685,7 @@ class Explorer:
                         answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
                         del kept[depth:]
                         kept += [None] * (depth - len(kept))
+                        # (kept where the continuation stack says how to go on: `SteppedGame.resumed`)
                         if paths.widths[depth] > 1 and g.resumed(request, answer) is not None:
                             kept.append(_Paused(self, request, depth, prob, last_roll, ends))
                         else:
