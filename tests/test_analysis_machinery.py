@@ -473,3 +473,24 @@ def test_a_function_resumed_at_each_of_its_requests_logs_what_it_logs_when_run_w
     assert whole and resumed
     for log in resumed:
         assert log == whole
+
+
+def test_an_exploration_and_the_economy_check_leave_nothing_for_the_cyclic_collector():
+    # `analyze` runs both with the cyclic collector off (explore.collector_paused): that is sound only while
+    # they make no reference cycles, which would then stay in memory until the collector runs again
+    import gc
+
+    from landlord_dsl.checking.loader import load
+    from landlord_dsl.compiling.compiler import compile_ruleset
+
+    rules = load("monopoly-1933-atlantic-city")
+    program = compile_ruleset(rules, keyed=True)
+    ex = explore.Explorer(rules, program, program.players[0], (), 0)
+    gc.collect()
+    with explore.collector_paused():
+        assert not gc.isenabled()
+        order, _, _, _, end_rows = chain.explore_chain(ex)
+        assert gc.collect() == 0
+        chain.economy_warnings(ex, order, end_rows, turns=10 * program.players[0], seed=0)
+        assert gc.collect() == 0
+    assert gc.isenabled()

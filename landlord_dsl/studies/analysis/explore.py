@@ -16,9 +16,11 @@ bytecode: it is exact on any Python.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -374,24 +376,35 @@ class Economy:
         g.log.clear()
         g.decisions.clear()
 
-    def put_lists(self, g: Game) -> None:
-        """Put back the game's lists as this economy found them, and the turn's number, the money minted,
-        where the last move began and whether triggers are live."""
+    def pairs(self, g: Game) -> tuple:
+        """Return (the game, its lists, the values saved for each, their indices), made once per game."""
         if self._pairs is None or self._pairs[0] is not g:
             pairs = self._targets(g)
             self._pairs = (g, [target for target, _ in pairs], [saved for _, saved in pairs], range(len(pairs)))
-        _, targets, saveds, indices = self._pairs
-        setitem, everything = list.__setitem__, slice(None)
-        # (most lists are as they were: comparing is cheaper than copying, and the lists that differ are found
-        # without a Python loop over all of them; the rules' values are typed, so equal values are the same
-        # values: no 1 where a True was)
-        for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
-            setitem(targets[i], everything, saveds[i])
-        if g.loans or self.loans:
-            g.loans[:] = [list(loan) for loan in self.loans]
-        if g.seats != self.seats:
-            _put(g.seats, self.seats)
-        g.turn, g.minted, g.origin, g.triggers_live = self.scalars
+        return self._pairs
+
+    def put_lists(self, g: Game) -> None:
+        """Put back the game's lists as this economy found them, and the turn's number, the money minted,
+        where the last move began and whether triggers are live."""
+        pairs = self.pairs(g)
+        _put_lists(g, pairs, pairs[2], self.loans, self.seats, self.scalars)
+
+
+def _put_lists(g: Game, pairs: tuple, saveds: list[list], loans: list, seats: list, scalars: tuple) -> None:
+    """Put back the game's lists (`pairs`: `Economy.pairs`) as `saveds` has them, its loans, its seats, and
+    the turn's number, the money minted, where the last move began and whether triggers are live."""
+    _, targets, _, indices = pairs
+    setitem, everything = list.__setitem__, slice(None)
+    # (most lists are as they were: comparing is cheaper than copying, and the lists that differ are found
+    # without a Python loop over all of them; the rules' values are typed, so equal values are the same
+    # values: no 1 where a True was)
+    for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
+        setitem(targets[i], everything, saveds[i])
+    if g.loans or loans:
+        g.loans[:] = [list(loan) for loan in loans]
+    if g.seats != seats:
+        _put(g.seats, seats)
+    g.turn, g.minted, g.origin, g.triggers_live = scalars
 
 
 class _Paused:
@@ -399,7 +412,7 @@ class _Paused:
     bookkeeping (its variables read, its answers, its throws), from which the request's other outcomes
     are run by resuming the turn there (`SteppedGame.resumed`) instead of replaying it from its start.
 
-    The game's lists are the Economy's; beside them, what the engine changes within a turn (who acts, the
+    The game's lists are those an Economy puts back; beside them, what the engine changes within a turn (who acts, the
     rule and card running, the nesting, shortfalls, the dice, ...), the log and the decisions so far (a run
     only appends to them) and the continuation stack.
     """
@@ -407,25 +420,34 @@ class _Paused:
     __slots__ = (
         "decisions",
         "dice",
-        "economy",
         "kstack",
+        "lists",
+        "loans",
         "log",
+        "pairs",
         "paths",
         "request",
         "scalars",
+        "seats",
         "short",
         "throw_ends",
         "trace",
+        "turn_scalars",
         "unseen",
     )
 
     def __init__(self, ex: Explorer, request: Any, depth: int, prob: float, last_roll: int, ends: int) -> None:
         g, trace, paths = ex.game, ex.trace, ex.paths
-        hook, g._dice_paths = g._dice_paths, None  # (the snapshot reads the dice: not a read by the turn)
-        try:
-            self.economy = Economy(g)
-        finally:
-            g._dice_paths = hook
+        # the game's lists as the turn found them (the state's Economy: `put_state`), but those it has changed
+        # since, copied (most are as they were: a copy of each would be garbage for the collector to walk)
+        self.pairs = pairs = ex._state_made[3].pairs(g)  # type: ignore[index]
+        _, targets, saveds, indices = pairs
+        self.lists = lists = list(saveds)
+        for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
+            lists[i] = list(targets[i])
+        self.loans = [list(loan) for loan in g.loans]
+        self.seats = list(g.seats)
+        self.turn_scalars = (g.turn, g.minted, g.origin, g.triggers_live)
         self.scalars = (
             g.actor,
             g.current,
@@ -456,7 +478,7 @@ class _Paused:
         path's outcome, and return the rest of the turn from there (`SteppedGame.resumed`, which said when
         the request was kept that it could: the same stack and request)."""
         g, trace, paths = ex.game, ex.trace, ex.paths
-        self.economy.put_lists(g)
+        _put_lists(g, self.pairs, self.lists, self.loans, self.seats, self.turn_scalars)
         (
             g.actor,
             g.current,
@@ -886,6 +908,23 @@ def _freeze(value: Any, own: dict) -> Any:
     if kind is range:
         return ("range", value.start, value.stop, value.step)
     raise _Unkeyable()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run the block with Python's cyclic garbage collector off (as it was, after).
+
+    An exploration allocates hundreds of thousands of short-lived lists, dicts, sets and generators and
+    makes no reference cycles (tests/test_analysis_machinery.py checks that it leaves nothing for the
+    collector): freed by their counts, they would still trigger its passes, whose full ones walk every
+    object alive, the compiled rules' syntax trees included (about a tenth of the analysis's time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class NewLive(Exception):
