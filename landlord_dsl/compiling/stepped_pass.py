@@ -573,6 +573,12 @@ class _Resumes:
         self.found: dict[int, pyast.FunctionDef] = {}
         self.aliases: list[pyast.stmt] = []
         self.unset: list[str] = []
+        self.fresh: set[int] = set()  # the ids of the statements made (by copy_location, located)
+
+    def _fresh(self, node: pyast.stmt, where: pyast.stmt) -> pyast.stmt:
+        """Return the statement `node`, made here, with the location of `where` (its children get it too)."""
+        self.fresh.add(id(node))
+        return pyast.copy_location(node, where)
 
     def function(self, function: pyast.FunctionDef) -> None:
         """Make the resume entries of the keyed generator function `function` (`found`, by site)."""
@@ -609,19 +615,19 @@ class _Resumes:
                 for site, entry in self._sites(statement.value):
                     resumed = copy.copy(statement)
                     resumed.value = pyast.YieldFrom(_load(self.CALLEE))
-                    self._make(site, entry, outward([pyast.copy_location(resumed, statement)]), statement)
+                    self._make(site, entry, outward([self._fresh(resumed, statement)]), statement)
             elif isinstance(statement, pyast.If):
                 for site, entry in self._sites(statement.test):
                     branch = copy.copy(statement)
                     branch.test = pyast.YieldFrom(_load(self.CALLEE))
-                    self._make(site, entry, outward([pyast.copy_location(branch, statement)]), statement)
+                    self._make(site, entry, outward([self._fresh(branch, statement)]), statement)
                 self._block(statement.body, outward)
                 self._block(statement.orelse, outward)
             elif isinstance(statement, pyast.While):
                 for site, entry in self._sites(statement.test):
                     once = self._once(statement.body, [statement], statement)
                     looped = pyast.If(pyast.YieldFrom(_load(self.CALLEE)), [once], statement.orelse)
-                    self._make(site, entry, outward([pyast.copy_location(looped, statement)]), statement)
+                    self._make(site, entry, outward([self._fresh(looped, statement)]), statement)
                 self._block(statement.body, self._looping(statement, [statement], outward))
                 self._block(statement.orelse, outward)
             elif isinstance(statement, pyast.For):
@@ -643,7 +649,7 @@ class _Resumes:
         if keyed:
             at = first.target.id  # type: ignore[union-attr]
             rest_of = pyast.Call(_load(self.REST), [loop.iter, _load(at)], [])
-            remaining = pyast.copy_location(pyast.For(loop.target, rest_of, loop.body, loop.orelse), loop)
+            remaining = self._fresh(pyast.For(loop.target, rest_of, loop.body, loop.orelse), loop)
             self._block(loop.body, self._looping(loop, [remaining], outward))
         self._block(loop.orelse, outward)
 
@@ -665,14 +671,14 @@ class _Resumes:
         def wrap(rest: list[pyast.stmt]) -> list[pyast.stmt]:
             if not (handlers or tried.finalbody):
                 return outward(rest)
-            return outward([pyast.copy_location(pyast.Try(rest, handlers, orelse, tried.finalbody), tried)])
+            return outward([self._fresh(pyast.Try(rest, handlers, orelse, tried.finalbody), tried)])
 
         return wrap
 
     def _once(self, body: list[pyast.stmt], then: list[pyast.stmt], where: pyast.stmt) -> pyast.stmt:
         """`for _ in ONCE: body` `else: then`: `body` run as one pass of a loop, `then` unless it breaks."""
         target = pyast.Name(f"{Prefix.PASS_KEYED}once", pyast.Store())
-        return pyast.copy_location(pyast.For(target, _load(self.ONCE), body, then), where)
+        return self._fresh(pyast.For(target, _load(self.ONCE), body, then), where)
 
     def _sites(self, value: pyast.expr | None) -> list[tuple[int, pyast.Tuple]]:
         """Return the keyed calls, not OPAQUE, at the places of `value` (a statement's value or test)
@@ -698,11 +704,28 @@ class _Resumes:
         params = [pyast.arg(name) for name in ["g", self.CALLEE, _Keyed.DEPTH, *names]]
         arguments = pyast.arguments([], params, None, [], [], None, [])
         start = list(self.aliases)
-        unset: list[pyast.expr] = [pyast.Name(name, pyast.Store()) for name in self.unset if name not in names]
+        held = set(names)
+        unset: list[pyast.expr] = [pyast.Name(name, pyast.Store()) for name in self.unset if name not in held]
         if unset:
             start.insert(0, pyast.Assign(unset, _load("_KEY_UNSET")))
         function = pyast.FunctionDef(f"{Prefix.PASS_KEYED}resume{site}", arguments, [*start, *body], [], None)
-        self.found[site] = pyast.copy_location(function, where)
+        self.found[site] = function = self._fresh(function, where)  # type: ignore[assignment]
+        self._locate(function, function)
+
+    def _locate(self, node: pyast.AST, where: pyast.AST) -> None:
+        """Give the nodes this class made below `node` the location of their nearest located ancestor
+        (`where`: the statements made have one, `_fresh`), without walking the keyed module's nodes they
+        share, which have theirs."""
+        for child in child_nodes(node):
+            located = where
+            if "lineno" in child._attributes:
+                if hasattr(child, "lineno"):
+                    if id(child) not in self.fresh:
+                        continue  # (the keyed module's)
+                else:
+                    pyast.copy_location(child, where)
+                located = child
+            self._locate(child, located)
 
 
 def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tuple[pyast.Module, set[str]]:
@@ -747,13 +770,13 @@ def stepped_module(
         keys = _Keyed()
         for name in sorted(generators):
             keys.instrument(functions[name])
-        if resumes is not None:
-            made = _Resumes()
-            for name in sorted(generators):
-                made.function(functions[name])
-            resumes.update(made.found)
     for name in generators:  # (only the functions rewritten have nodes without a location)
         fix_missing_locations(functions[name])
+    if keyed and resumes is not None:  # (made of the located functions' nodes)
+        made = _Resumes()
+        for name in sorted(generators):
+            made.function(functions[name])
+        resumes.update(made.found)
     return tree, generators
 
 
@@ -814,9 +837,8 @@ def build_stepped(
             made = resumes.get(site)
             if made is None:
                 return None
-            module = pyast.Module([made], [])
-            fix_missing_locations(module)
-            exec(compile(module, filename, "exec"), ns)  # generated from the checked AST only
+            # (located when made: `_Resumes._locate`)
+            exec(compile(pyast.Module([made], []), filename, "exec"), ns)  # generated from the checked AST only
             function = compiled[site] = ns[made.name]
         return function
 
