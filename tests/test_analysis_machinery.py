@@ -380,10 +380,11 @@ def _resumed_runs(source: str, answers: list[int]) -> tuple[list, list[list]]:
     import ast
     import itertools
 
-    from landlord_dsl.compiling.stepped_pass import stepped_module
+    from landlord_dsl.compiling.stepped_pass import resume_entries, stepped_module
 
-    resumes: dict = {}
-    tree, _ = stepped_module(ast.parse(textwrap.dedent(source)), False, True, resumes=resumes)
+    holders: dict = {}
+    tree, _ = stepped_module(ast.parse(textwrap.dedent(source)), False, True, resumes=holders)
+    resumes = {site: made for f in set(holders.values()) for site, made in resume_entries(f).items()}
     namespace = {"_KEY_UNSET": UNSET, "_KEY_OPAQUE": OPAQUE, "_SLOW": object(), "_key_ONCE": (None,)}
     namespace["_key_rest"] = lambda items, at: itertools.islice(items, at + 1, None)
     exec(compile(ast.fix_missing_locations(tree), "<keyed>", "exec"), namespace)

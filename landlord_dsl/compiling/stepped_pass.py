@@ -329,6 +329,7 @@ class _Keyed:
         self.yields: set[int] = set()
         self.jumps: set[int] = set()
         self.flows: dict[int, _Flow] = {}
+        self.holders: dict[int, pyast.FunctionDef] = {}  # the function holding each call site, by its number
 
     def _reads(self, nodes: list[Any]) -> frozenset[str]:
         """Return every name the statements or expressions `nodes` load (`except` clauses too)."""
@@ -405,6 +406,7 @@ class _Keyed:
     # -------------------------------------------------------- instrumenting
     def instrument(self, function: pyast.FunctionDef) -> None:
         """Rewrite the generator function `function` in place to lay out its continuation keys."""
+        self.function = function
         args = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
         self.loads, self.yields, self.jumps, stored = _scan(function)
         self.flows = {}
@@ -535,6 +537,7 @@ class _Keyed:
     def _key(self, node: pyast.YieldFrom, live: frozenset[str], opaque: bool) -> None:
         """Make `yield from CALL` `yield from g._keyed(CALL, depth, (site, live values...))`."""
         self.sites += 1
+        self.holders[self.sites] = self.function
         values: list[pyast.expr] = (
             [pyast.Name("_KEY_OPAQUE", pyast.Load())]
             if opaque
@@ -728,6 +731,14 @@ class _Resumes:
             self._locate(child, located)
 
 
+def resume_entries(function: pyast.FunctionDef) -> dict[int, pyast.FunctionDef]:
+    """Return the resume entries of the keyed generator function `function` by call site (`_Resumes`):
+    syntax trees made of its nodes (shared, not copied; located), each to compile alone."""
+    made = _Resumes()
+    made.function(function)
+    return made.found
+
+
 def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tuple[pyast.Module, set[str]]:
     """Return the syntax tree of the stepped compilation of generated `source` (optimized as the driven
     one is when `optimize`; laying out continuation keys when `keyed`, `_Keyed`) and the names of its
@@ -750,7 +761,8 @@ def stepped_module(
     alone: the others are the driven compilation's code unchanged (`build_stepped`). `source`, if given, is
     the text `tree` was parsed from (its function names the same), searched before the tree is walked for
     a generator function used other than by a call. `resumes`, given with `keyed`, is filled with the
-    syntax trees of the resume entries by site (`_Resumes`), not compiled into the module."""
+    generator function that holds each keyed call site, by the site's number (`resume_entries` makes its
+    resume entries)."""
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
     # (which functions reach a request does not depend on `read_game_lists_once`, which rewrites reads of
     # the game's lists, never a call: it is worked out first, so that only the functions kept are rewritten)
@@ -772,11 +784,8 @@ def stepped_module(
             keys.instrument(functions[name])
     for name in generators:  # (only the functions rewritten have nodes without a location)
         fix_missing_locations(functions[name])
-    if keyed and resumes is not None:  # (made of the located functions' nodes)
-        made = _Resumes()
-        for name in sorted(generators):
-            made.function(functions[name])
-        resumes.update(made.found)
+    if keyed and resumes is not None:
+        resumes.update(keys.holders)
     return tree, generators
 
 
@@ -818,9 +827,9 @@ def build_stepped(
     read = decks_read(tree, list(program.deck_cards), source)
     # only the generator functions are compiled again: the others, which cannot ask, are the same code in
     # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
-    resumes: dict[int, pyast.FunctionDef] = {}
+    holders: dict[int, pyast.FunctionDef] = {}  # (the function holding each keyed call site)
     tree, generators = stepped_module(
-        tree, optimize and parsed is None, keyed, True, source, resumes if keyed else None
+        tree, optimize and parsed is None, keyed, True, source, holders if keyed else None
     )
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
@@ -828,18 +837,27 @@ def build_stepped(
     ns[_Resumes.ONCE], ns[_Resumes.REST] = (None,), _rest_of
     exec(compile(tree, filename, "exec"), ns)  # generated from the checked AST only
     compiled: dict[int, Callable] = {}
+    made: dict[int, pyast.FunctionDef | None] = {}
 
     def resume(site: int) -> Callable | None:
-        """The resume entry of the keyed call site `site` (`_Resumes`), compiled the first time it is asked
-        for; None where the site has none (its key is OPAQUE)."""
+        """The resume entry of the keyed call site `site` (`_Resumes`), made (with those of the other sites
+        of its function) and compiled the first time it is asked for; None where the site has none (its
+        key is OPAQUE)."""
         function = compiled.get(site)
         if function is None:
-            made = resumes.get(site)
-            if made is None:
+            if site not in made:
+                holder = holders.get(site)
+                if holder is None:
+                    return None
+                entries = resume_entries(holder)
+                made.update(dict.fromkeys(site for site, f in holders.items() if f is holder))
+                made.update(entries)
+            tree = made[site]
+            if tree is None:
                 return None
             # (located when made: `_Resumes._locate`)
-            exec(compile(pyast.Module([made], []), filename, "exec"), ns)  # generated from the checked AST only
-            function = compiled[site] = ns[made.name]
+            exec(compile(pyast.Module([tree], []), filename, "exec"), ns)  # generated from the checked AST only
+            function = compiled[site] = ns[tree.name]
         return function
 
     def twin(function: Callable | None) -> Callable | None:
