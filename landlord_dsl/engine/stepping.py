@@ -674,26 +674,57 @@ class SteppedGame(Game):
         with `answer`, as a generator to run in place of the turn's (its first `send(None)` goes on); None
         where the continuation stack cannot say how to go on (a decision, a bid, a call whose key is OPAQUE).
         The stack's first entry must be the outermost call's (`play_turn_s` run on an empty stack)."""
+        plan = self.resume_plan(request)
+        return None if plan is None else self.resume_with(plan, answer)
+
+    def resume_plan(self, request: Any) -> tuple | None:
+        """Return how to rebuild the calls paused at the chance request `request` from the continuation stack
+        as it stands (`resumed`; `resume_with` rebuilds them, as often as asked); None where it cannot."""
         stack = self.kstack
         if not stack:
             return None
         depth = len(stack) - 1
-        inner = self._answered_s(stack[depth], depth, request, answer)
-        while inner is not None and depth:
+        answered = self._answered(stack[depth], depth, request)
+        if answered is None:
+            return None
+        frames = []
+        resume = self.sprog.resume
+        while depth:
             depth -= 1
-            inner = self._resume_frame(stack[depth], depth, inner)
+            entry = stack[depth]
+            tag = entry[0]
+            if tag.__class__ is int:
+                made = resume(tag) if resume is not None else None
+                if made is None:
+                    return None
+                frames.append((made, depth, entry[1:]))
+            else:
+                make = _RESUMES.get(tag)
+                if make is None:
+                    return None
+                frames.append((make, depth, entry[1:]))
+        return answered, frames
+
+    def resume_with(self, plan: tuple, answer: Any) -> Steps:
+        """Return the rest of the turn the calls of `plan` (`resume_plan`) go on with, the request answered
+        with `answer`, as a generator (`resumed`)."""
+        (then, args), frames = plan
+        inner = then(*args, answer)
+        for made, depth, values in frames:  # (a generated resume entry, or a twin's: each called with the game)
+            inner = made(self, inner, depth, *values)
         return inner
 
-    def _answered_s(self, entry: tuple, depth: int, request: Any, answer: Any) -> Steps | None:
-        """Return the rest of the call that made `request` (its entry `entry`, at `depth`) once answered with
-        `answer`, as a generator; None if it is not the request that entry names."""
+    def _answered(self, entry: tuple, depth: int, request: Any) -> tuple[Callable[..., Steps], tuple] | None:
+        """Return how to go on with the call that made `request` (its entry `entry`, at `depth`) once it is
+        answered: a function and the arguments before the answer that make the rest of the call, as a
+        generator; None if it is not the request that entry names."""
         tag = entry[0]
         if tag == "roll" and request is self.dice_request:
-            return self._after_request_s(self._rolled, entry[1], answer)
+            return self._after_request_s, (self._rolled, entry[1])
         if tag == "roll_set" and request is self.set_requests[entry[1]]:
-            return self._after_request_s(self._set_rolled, entry[1], entry[2], answer)
+            return self._after_request_s, (self._set_rolled, entry[1], entry[2])
         if tag == "shuffle" and isinstance(request, ShuffleRequest) and request.deck == entry[1]:
-            return self._after_request_s(self._shuffle_answered, entry[1], answer)
+            return self._after_request_s, (self._shuffle_answered, entry[1])
         return None
 
     def _shuffle_answered(self, deck: str, order: Sequence[int]) -> None:
@@ -706,16 +737,6 @@ class SteppedGame(Game):
         then(*args)
         return
         yield  # (a generator)
-
-    def _resume_frame(self, entry: tuple, depth: int, callee: Steps) -> Steps | None:
-        """Return the call whose continuation entry is `entry`, at `depth`, resumed: `callee` run in place of
-        its paused call, then the rest of it (as a generator); None if the entry cannot say how."""
-        tag = entry[0]
-        if tag.__class__ is int:
-            resume = self.sprog.resume(tag) if self.sprog.resume is not None else None
-            return None if resume is None else resume(self, callee, depth, *entry[1:])
-        make = _RESUMES.get(tag)
-        return None if make is None else make(self, callee, depth, *entry[1:])
 
     def _resume_turn_s(self, callee: Steps, depth: int, seat: int, turn: int) -> Steps:
         """`play_turn_s` from its call of the turn's rules."""
@@ -820,7 +841,7 @@ class SteppedGame(Game):
         self.loans.append([lender, borrower, amount, interest])
 
 
-# the twins' resume entries by the tag of their continuation entries (`SteppedGame._resume_frame`)
+# the twins' resume entries by the tag of their continuation entries (`SteppedGame.resume_plan`)
 _RESUMES: dict[str, Callable[..., Steps]] = {
     "turn": SteppedGame._resume_turn_s,
     "turn-triggers": SteppedGame._resume_turn_triggers_s,

@@ -293,11 +293,11 @@ class _AnalysisGame(SteppedGame):
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
 
-    def _answered_s(self, entry: tuple, depth: int, request: Any, answer: Any) -> Steps | None:
-        """`SteppedGame._answered_s`, and the draw's pick (`draw_s`) answered with `answer`."""
+    def _answered(self, entry: tuple, depth: int, request: Any) -> tuple[Any, tuple] | None:
+        """`SteppedGame._answered`, and the draw's pick (`draw_s`)."""
         if entry[0] == "pick" and request.__class__ is _Pick:
-            return self._picked_s(depth, entry[1], answer)
-        return super()._answered_s(entry, depth, request, answer)
+            return self._picked_s, (depth, entry[1])
+        return super()._answered(entry, depth, request)
 
     def _picked_s(self, depth: int, deck: str, k: int) -> Steps:
         """`draw_s` once its pick is answered with `k`."""
@@ -426,6 +426,7 @@ class _Paused:
         "log",
         "pairs",
         "paths",
+        "plan",
         "request",
         "scalars",
         "seats",
@@ -436,7 +437,9 @@ class _Paused:
         "unseen",
     )
 
-    def __init__(self, ex: Explorer, request: Any, depth: int, prob: float, last_roll: int, ends: int) -> None:
+    def __init__(
+        self, ex: Explorer, request: Any, plan: tuple, depth: int, prob: float, last_roll: int, ends: int
+    ) -> None:
         g, trace, paths = ex.game, ex.trace, ex.paths
         # the game's lists as the turn found them (the state's Economy: `put_state`), but those it has changed
         # since, copied (most are as they were: a copy of each would be garbage for the collector to walk)
@@ -472,11 +475,11 @@ class _Paused:
         self.paths = (depth, prob, paths.asked_at[:depth], last_roll, list(paths.dice_reads))
         self.throw_ends = paths.throw_ends[:ends] if paths.throw_ends is not None else None
         self.request = request
+        self.plan = plan  # (how to rebuild the paused calls: `SteppedGame.resume_plan`)
 
     def resume(self, ex: Explorer) -> Steps:
         """Put the game and the run's bookkeeping back as they were at the request, answer it with the
-        path's outcome, and return the rest of the turn from there (`SteppedGame.resumed`, which said when
-        the request was kept that it could: the same stack and request)."""
+        path's outcome, and return the rest of the turn from there (`SteppedGame.resume_with`)."""
         g, trace, paths = ex.game, ex.trace, ex.paths
         _put_lists(g, self.pairs, self.lists, self.loans, self.seats, self.turn_scalars)
         (
@@ -511,10 +514,7 @@ class _Paused:
             paths.throw_ends[:] = self.throw_ends
         request = self.request
         answer = paths.pick(request.size) if request.__class__ is _Pick else paths.roll(request)
-        turn = g.resumed(request, answer)
-        if turn is None:
-            raise LandlordError(f"{g.prog.title}: the analysed turn could not be resumed where it was before")
-        return turn
+        return g.resume_with(self.plan, answer)
 
 
 def _refuse_too_large(rules: RuleSet, program: Program) -> None:
@@ -708,8 +708,9 @@ class Explorer:
                         del kept[depth:]
                         kept += [None] * (depth - len(kept))
                         # (kept where the continuation stack says how to go on: `SteppedGame.resumed`)
-                        if paths.widths[depth] > 1 and g.resumed(request, answer) is not None:
-                            kept.append(_Paused(self, request, depth, prob, last_roll, ends))
+                        plan = g.resume_plan(request) if paths.widths[depth] > 1 else None
+                        if plan is not None:
+                            kept.append(_Paused(self, request, plan, depth, prob, last_roll, ends))
                         else:
                             kept.append(None)
                     else:
