@@ -495,3 +495,27 @@ def test_an_exploration_and_the_economy_check_leave_nothing_for_the_cyclic_colle
         chain.economy_warnings(ex, order, end_rows, turns=10 * program.players[0], seed=0)
         assert gc.collect() == 0
     assert gc.isenabled()
+
+
+def test_a_call_whose_key_is_opaque_has_no_resume_entry():
+    # inside an expression after another operand (its value held by the frame alone), or in a `with` block:
+    # such a request is replayed, never resumed
+    import ast
+
+    from landlord_dsl.compiling.stepped_pass import resume_entries, stepped_module
+
+    source = textwrap.dedent(
+        """
+        def _f(g):
+            held = 1 + g.roll()
+            with g.lock:
+                g.roll()
+            g.roll()
+            return held
+        """
+    )
+    holders: dict = {}
+    stepped_module(ast.parse(source), False, True, resumes=holders)
+    (function,) = set(holders.values())
+    assert sorted(holders) == [1, 2, 3]
+    assert sorted(resume_entries(function)) == [3]

@@ -31,6 +31,11 @@ that may ask first puts there `(site, v1, v2, ...)`: the call's number in the mo
 the locals the function may still read after it, which this pass works out from the syntax tree
 (`_Keyed._block`); the engine's generator twins put their own entries (engine/stepping.py). The stack
 at a request, with the game's state, is the request's continuation key.
+
+The keyed compilation also has, for each call site whose key is not OPAQUE, a *resume entry*
+(`_Resumes`, made and compiled on demand: `SteppedProgram.resume`): the rest of the function from that
+call, entered with the locals the key holds, so that a turn paused there can be rebuilt from its
+continuation stack (`SteppedGame.resumed`) instead of replayed from its start.
 """
 
 from __future__ import annotations

@@ -9,7 +9,10 @@ states its turn ends in with their probabilities. A chance request's
 continuation is identified by its continuation key, which the keyed stepped
 compilation lays out explicitly (compiling/stepped_pass.py: each paused call's
 site and the locals it goes on with), and the movement-relevant state, so that
-equal continuations are explored once. Nothing reads the interpreter's frames or
+equal continuations are explored once. The same key lets a request's later
+outcomes resume the turn where the run that met it paused (`_Paused`, the
+keyed compilation's resume entries: `SteppedGame.resumed`) instead of
+replaying it from its start. Nothing reads the interpreter's frames or
 bytecode: it is exact on any Python.
 """
 
