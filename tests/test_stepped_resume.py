@@ -22,7 +22,14 @@ from landlord_dsl.engine.stepping import SteppedGame
 from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, ShuffleRequest
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ld.shipped_editions() + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples").glob("*.lg"))
+# the engine's steps a shipped file's turn rarely pauses in (a space passed, a trigger, a shortfall) each
+# pause at a throw in this one's
+FRAMES = "tests/data/resume-frames.lg"
+FILES = [
+    *ld.shipped_editions(),
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples").glob("*.lg")),
+    FRAMES,
+]
 TURNS = 40
 # the tags of the continuation entries of most resumable requests: every one whose paused calls include
 # another is resumed (a card's effect, a space passed, the triggers, a shortfall, ...), beside two at random
@@ -137,6 +144,7 @@ def test_a_turn_resumed_at_a_chance_request_ends_as_the_turn_replayed(name, defe
     rng = random.Random(f"{name} {deferred}")
     _drive(game, game.setup_s(), lambda j, r: _answer(r, ("setup", j)))
     resumed = 0
+    tags: set[str] = set()  # (the engine's steps paused at the requests resumed)
     for number in range(TURNS):
         if game.over:
             break
@@ -172,6 +180,7 @@ def test_a_turn_resumed_at_a_chance_request_ends_as_the_turn_replayed(name, defe
                 at, request = _drive(game, replay, answers, stop=k)
                 assert at == k
                 paused = _Saved(game)
+                paused_in = {entry[0] for entry in game.kstack if isinstance(entry[0], str)}
                 _drive(game, replay, answers, k + 1, answer=answers(k, request))
                 replayed_to_end = _state(game)
                 # the turn resumed at request k from the game put back as it was there
@@ -181,7 +190,10 @@ def test_a_turn_resumed_at_a_chance_request_ends_as_the_turn_replayed(name, defe
                 _drive(game, turn, answers, k + 1)
                 assert _state(game) == replayed_to_end, f"turn {game.turn}: resumed at request {k}"
                 resumed += 1
+                tags |= paused_in
         start.put(game)
         _drive(game, game.play_turn_s(), played)
         assert _state(game) == ended
     assert resumed or name.endswith(".lg"), f"{name}: no request was resumed"
+    if name == FRAMES:
+        assert {"advance", "trigger", "turn-triggers", "transfer", "shortfall"} <= tags
