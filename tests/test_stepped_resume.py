@@ -197,3 +197,5 @@ def test_a_turn_resumed_at_a_chance_request_ends_as_the_turn_replayed(name, defe
     assert resumed or name.endswith(".lg"), f"{name}: no request was resumed"
     if name == FRAMES:
         assert {"advance", "trigger", "turn-triggers", "transfer", "shortfall"} <= tags
+        # (a deck dealt as drawn asks no shuffle: its order is asked card by card, a request not resumed)
+        assert deferred or {"shuffle", "draw"} <= tags
