@@ -32,12 +32,13 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
     """Return the best wall and CPU seconds of `repeat` analyses of `edition`, with its size and the best CPU
     seconds of each stage (named as analyze announces them; the first is compiling, before any)."""
     rules = load(edition)
-    turns = [0]
+    turns = [0, 0]  # (the runs of a turn, and those of them resumed at a request instead of replayed)
     run_turn = Explorer.run_turn
 
-    def counting(self, key):
+    def counting(self, key, paused=None):
         turns[0] += 1
-        return run_turn(self, key)
+        turns[1] += paused is not None
+        return run_turn(self, key, paused)
 
     Explorer.run_turn = counting
     stages: dict[str, float] = {}  # the best CPU seconds of each stage, by the name analyze gives it
@@ -49,7 +50,7 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
             marks.append((stage.split(" of ")[0], time.process_time()))
 
         for _ in range(repeat):
-            turns[0] = 0
+            turns[:] = [0, 0]
             marks[:] = [("compiling the rules", time.process_time())]
             wall, cpu = time.perf_counter(), time.process_time()
             result = analysis.analyze(
@@ -68,6 +69,7 @@ def measure(edition: str, parts: str, repeat: int) -> dict:
         "parts": parts,
         "states": result.states,
         "turns_run": turns[0],
+        "turns_resumed": turns[1],
         "spaces": len(result.rows),
         "wall_seconds": round(best_wall, 3),
         "cpu_seconds": round(best_cpu, 3),
@@ -119,6 +121,7 @@ def main(argv=None) -> int:
         for r in rows:
             print(
                 f"{r['edition']:36} {r['parts']:5} {r['states']:5} states {r['turns_run']:7} turns run "
+                f"({r['turns_resumed']} resumed) "
                 f"{r['wall_seconds']:7.3f} s wall {r['cpu_seconds']:7.3f} s CPU"
                 + (
                     f"; {r['turns']} sampled turns: largest gap {r['max_gap_in_standard_errors']} SE"

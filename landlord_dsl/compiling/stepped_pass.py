@@ -31,12 +31,18 @@ that may ask first puts there `(site, v1, v2, ...)`: the call's number in the mo
 the locals the function may still read after it, which this pass works out from the syntax tree
 (`_Keyed._block`); the engine's generator twins put their own entries (engine/stepping.py). The stack
 at a request, with the game's state, is the request's continuation key.
+
+The keyed compilation also has, for each call site whose key is not OPAQUE, a *resume entry*
+(`_Resumes`, made and compiled on demand: `SteppedProgram.resume`): the rest of the function from that
+call, entered with the locals the key holds, so that a turn paused there can be rebuilt from its
+continuation stack (`SteppedGame.resumed`) instead of replayed from its start.
 """
 
 from __future__ import annotations
 
 import ast as pyast
 import copy
+import itertools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -328,6 +334,7 @@ class _Keyed:
         self.yields: set[int] = set()
         self.jumps: set[int] = set()
         self.flows: dict[int, _Flow] = {}
+        self.holders: dict[int, pyast.FunctionDef] = {}  # the function holding each call site, by its number
 
     def _reads(self, nodes: list[Any]) -> frozenset[str]:
         """Return every name the statements or expressions `nodes` load (`except` clauses too)."""
@@ -404,6 +411,7 @@ class _Keyed:
     # -------------------------------------------------------- instrumenting
     def instrument(self, function: pyast.FunctionDef) -> None:
         """Rewrite the generator function `function` in place to lay out its continuation keys."""
+        self.function = function
         args = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
         self.loads, self.yields, self.jumps, stored = _scan(function)
         self.flows = {}
@@ -534,6 +542,7 @@ class _Keyed:
     def _key(self, node: pyast.YieldFrom, live: frozenset[str], opaque: bool) -> None:
         """Make `yield from CALL` `yield from g._keyed(CALL, depth, (site, live values...))`."""
         self.sites += 1
+        self.holders[self.sites] = self.function
         values: list[pyast.expr] = (
             [pyast.Name("_KEY_OPAQUE", pyast.Load())]
             if opaque
@@ -544,6 +553,197 @@ class _Keyed:
         node.value = pyast.copy_location(call, node.value)
 
 
+# ------------------------------------------------------------------ resuming
+_Wrap = Callable[[list[pyast.stmt]], list[pyast.stmt]]
+
+
+def _load(name: str) -> pyast.Name:
+    return pyast.Name(name, pyast.Load())
+
+
+class _Resumes:
+    """The resume entries of a keyed stepped module (issue 31): for each call site whose continuation key
+    is not OPAQUE, a generator function `_key_resumeN(g, _key_callee, _key_depth, <the key's locals>)`
+    that runs `yield from _key_callee` in place of the call at site N and then the rest of the function,
+    as the function would have gone on after it: the rest of the enclosing block, then outward through
+    the enclosing `if`, `for` (its remaining items, from the place the key records), `while` and `try`
+    (its handlers and `finally` around the rest of its body) to the function's end. A `break` or
+    `continue` in the rest of a loop's body ends a one-pass loop around it, whose `else` runs the loop's
+    remaining passes: so each jumps as it would have. The game's lists read once into locals are read
+    again (the same objects). The functions' syntax trees share the keyed module's nodes: each is
+    compiled only when first asked for (`build_stepped`'s `resume`)."""
+
+    CALLEE = f"{Prefix.PASS_KEYED}callee"
+    ONCE = f"{Prefix.PASS_KEYED}ONCE"  # (None,): the one-pass loop
+    REST = f"{Prefix.PASS_KEYED}rest"  # a loop's remaining items: `islice(seq, at + 1, None)`
+
+    def __init__(self) -> None:
+        self.found: dict[int, pyast.FunctionDef] = {}
+        self.aliases: list[pyast.stmt] = []
+        self.unset: list[str] = []
+        self.fresh: set[int] = set()  # the ids of the statements made (by copy_location, located)
+
+    def _fresh(self, node: pyast.stmt, where: pyast.stmt) -> pyast.stmt:
+        """Return the statement `node`, made here, with the location of `where` (its children get it too)."""
+        self.fresh.add(id(node))
+        return pyast.copy_location(node, where)
+
+    def function(self, function: pyast.FunctionDef) -> None:
+        """Make the resume entries of the keyed generator function `function` (`found`, by site)."""
+        alias, actor = str(Prefix.PASS_ALIAS), f"{Prefix.PASS_ALIAS}actor"
+        self.aliases = [
+            s
+            for s in function.body
+            if isinstance(s, pyast.Assign)
+            and len(s.targets) == 1
+            and isinstance(s.targets[0], pyast.Name)
+            and s.targets[0].id.startswith(alias)
+            and s.targets[0].id != actor
+            and isinstance(s.value, (pyast.Attribute, pyast.Subscript))
+        ]
+        # every local has a value wherever the function may read it (`_Keyed.instrument`): so in its resume
+        # entries, those the key does not hold (a key's own entry reads a local that may be unset)
+        self.unset = [
+            t.id
+            for s in function.body
+            if isinstance(s, pyast.Assign) and isinstance(s.value, pyast.Name) and s.value.id == "_KEY_UNSET"
+            for t in s.targets
+            if isinstance(t, pyast.Name)
+        ]
+        self._block(function.body, lambda rest: rest)
+
+    def _block(self, block: list[pyast.stmt], wrap: _Wrap) -> None:
+        for i, statement in enumerate(block):
+            after = block[i + 1 :]
+
+            def outward(rest: list[pyast.stmt], after: list[pyast.stmt] = after) -> list[pyast.stmt]:
+                return wrap(rest + after)
+
+            if isinstance(statement, (pyast.Expr, pyast.Assign, pyast.Return)):
+                for site, entry in self._sites(statement.value):
+                    resumed = copy.copy(statement)
+                    resumed.value = pyast.YieldFrom(_load(self.CALLEE))
+                    self._make(site, entry, outward([self._fresh(resumed, statement)]), statement)
+            elif isinstance(statement, pyast.If):
+                for site, entry in self._sites(statement.test):
+                    branch = copy.copy(statement)
+                    branch.test = pyast.YieldFrom(_load(self.CALLEE))
+                    self._make(site, entry, outward([self._fresh(branch, statement)]), statement)
+                self._block(statement.body, outward)
+                self._block(statement.orelse, outward)
+            elif isinstance(statement, pyast.While):
+                for site, entry in self._sites(statement.test):
+                    once = self._once(statement.body, [statement], statement)
+                    looped = pyast.If(pyast.YieldFrom(_load(self.CALLEE)), [once], statement.orelse)
+                    self._make(site, entry, outward([self._fresh(looped, statement)]), statement)
+                self._block(statement.body, self._looping(statement, [statement], outward))
+                self._block(statement.orelse, outward)
+            elif isinstance(statement, pyast.For):
+                self._for(statement, outward)
+            elif isinstance(statement, pyast.Try):
+                self._block(statement.body, self._trying(statement, statement.handlers, statement.orelse, outward))
+                self._block(statement.orelse, self._trying(statement, [], [], outward))
+            # (a `with`, `match` or the like: its calls are OPAQUE; an `except` or `finally` block's too)
+
+    def _for(self, loop: pyast.For, outward: _Wrap) -> None:
+        """The sites in a `for` loop's body: the loop was given a sequence and a count (`_Keyed._for`)."""
+        first = loop.body[0] if loop.body else None
+        keyed = (
+            isinstance(loop.iter, pyast.Name)
+            and isinstance(first, pyast.AugAssign)
+            and isinstance(first.target, pyast.Name)
+            and first.target.id.startswith(f"{Prefix.PASS_KEYED}at")
+        )
+        if keyed:
+            at = first.target.id  # type: ignore[union-attr]
+            rest_of = pyast.Call(_load(self.REST), [loop.iter, _load(at)], [])
+            remaining = self._fresh(pyast.For(loop.target, rest_of, loop.body, loop.orelse), loop)
+            self._block(loop.body, self._looping(loop, [remaining], outward))
+        self._block(loop.orelse, outward)
+
+    def _looping(self, loop: pyast.stmt, then: list[pyast.stmt], outward: _Wrap) -> _Wrap:
+        """Return the wrap of the rest of a pass of `loop`'s body: one pass, then `then` (the loop's other
+        passes) unless it breaks, then `outward`."""
+
+        def wrap(rest: list[pyast.stmt]) -> list[pyast.stmt]:
+            return outward([self._once(rest, then, loop)])
+
+        return wrap
+
+    def _trying(
+        self, tried: pyast.Try, handlers: list[pyast.ExceptHandler], orelse: list[pyast.stmt], outward: _Wrap
+    ) -> _Wrap:
+        """Return the wrap of the rest of a `try` statement's body (with its `handlers` and `orelse`) or of its
+        `else` block (with neither): inside the same `try`, then `outward`."""
+
+        def wrap(rest: list[pyast.stmt]) -> list[pyast.stmt]:
+            if not (handlers or tried.finalbody):
+                return outward(rest)
+            return outward([self._fresh(pyast.Try(rest, handlers, orelse, tried.finalbody), tried)])
+
+        return wrap
+
+    def _once(self, body: list[pyast.stmt], then: list[pyast.stmt], where: pyast.stmt) -> pyast.stmt:
+        """`for _ in ONCE: body` `else: then`: `body` run as one pass of a loop, `then` unless it breaks."""
+        target = pyast.Name(f"{Prefix.PASS_KEYED}once", pyast.Store())
+        return self._fresh(pyast.For(target, _load(self.ONCE), body, then), where)
+
+    def _sites(self, value: pyast.expr | None) -> list[tuple[int, pyast.Tuple]]:
+        """Return the keyed calls, not OPAQUE, at the places of `value` (a statement's value or test)
+        evaluated with nothing pending (`_clean_places`): their site numbers and key entries."""
+        out: list[tuple[int, pyast.Tuple]] = []
+        todo = [value]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, pyast.IfExp):
+                todo += [node.body, node.orelse]
+            elif isinstance(node, pyast.YieldFrom) and isinstance(node.value, pyast.Call):
+                call = node.value
+                if _game_call(call, {"_keyed"}) and len(call.args) == 3 and isinstance(call.args[2], pyast.Tuple):
+                    entry = call.args[2]
+                    opaque = any(isinstance(e, pyast.Name) and e.id == "_KEY_OPAQUE" for e in entry.elts)
+                    site = entry.elts[0].value if isinstance(entry.elts[0], pyast.Constant) else None
+                    if not opaque and isinstance(site, int):
+                        out.append((site, entry))
+        return out
+
+    def _make(self, site: int, entry: pyast.Tuple, body: list[pyast.stmt], where: pyast.stmt) -> None:
+        names = [e.id for e in entry.elts[1:] if isinstance(e, pyast.Name)]
+        params = [pyast.arg(name) for name in ["g", self.CALLEE, _Keyed.DEPTH, *names]]
+        arguments = pyast.arguments([], params, None, [], [], None, [])
+        start = list(self.aliases)
+        held = set(names)
+        unset: list[pyast.expr] = [pyast.Name(name, pyast.Store()) for name in self.unset if name not in held]
+        if unset:
+            start.insert(0, pyast.Assign(unset, _load("_KEY_UNSET")))
+        function = pyast.FunctionDef(f"{Prefix.PASS_KEYED}resume{site}", arguments, [*start, *body], [], None)
+        self.found[site] = function = self._fresh(function, where)  # type: ignore[assignment]
+        self._locate(function, function)
+
+    def _locate(self, node: pyast.AST, where: pyast.AST) -> None:
+        """Give the nodes this class made below `node` the location of their nearest located ancestor
+        (`where`: the statements made have one, `_fresh`), without walking the keyed module's nodes they
+        share, which have theirs."""
+        for child in child_nodes(node):
+            located = where
+            if "lineno" in child._attributes:
+                if hasattr(child, "lineno"):
+                    if id(child) not in self.fresh:
+                        continue  # (the keyed module's)
+                else:
+                    pyast.copy_location(child, where)
+                located = child
+            self._locate(child, located)
+
+
+def resume_entries(function: pyast.FunctionDef) -> dict[int, pyast.FunctionDef]:
+    """Return the resume entries of the keyed generator function `function` by call site (`_Resumes`):
+    syntax trees made of its nodes (shared, not copied; located), each to compile alone."""
+    made = _Resumes()
+    made.function(function)
+    return made.found
+
+
 def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tuple[pyast.Module, set[str]]:
     """Return the syntax tree of the stepped compilation of generated `source` (optimized as the driven
     one is when `optimize`; laying out continuation keys when `keyed`, `_Keyed`) and the names of its
@@ -552,7 +752,12 @@ def stepped_tree(source: str, optimize: bool = True, keyed: bool = False) -> tup
 
 
 def stepped_module(
-    tree: pyast.Module, read_lists_once: bool, keyed: bool, generators_only: bool = False, source: str | None = None
+    tree: pyast.Module,
+    read_lists_once: bool,
+    keyed: bool,
+    generators_only: bool = False,
+    source: str | None = None,
+    resumes: dict[int, pyast.FunctionDef] | None = None,
 ) -> tuple[pyast.Module, set[str]]:
     """Return the stepped compilation of the generated module `tree` (`stepped_tree`), made by rewriting
     `tree` in place, and the names of its functions that are generators. With `read_lists_once` the
@@ -560,7 +765,9 @@ def stepped_module(
     is, or for the plain translation). With `generators_only`, the module keeps the generator functions
     alone: the others are the driven compilation's code unchanged (`build_stepped`). `source`, if given, is
     the text `tree` was parsed from (its function names the same), searched before the tree is walked for
-    a generator function used other than by a call."""
+    a generator function used other than by a call. `resumes`, given with `keyed`, is filled with the
+    generator function that holds each keyed call site, by the site's number (`resume_entries` makes its
+    resume entries)."""
     functions = {f.name: f for f in tree.body if isinstance(f, pyast.FunctionDef)}
     # (which functions reach a request does not depend on `read_game_lists_once`, which rewrites reads of
     # the game's lists, never a call: it is worked out first, so that only the functions kept are rewritten)
@@ -582,6 +789,8 @@ def stepped_module(
             keys.instrument(functions[name])
     for name in generators:  # (only the functions rewritten have nodes without a location)
         fix_missing_locations(functions[name])
+    if keyed and resumes is not None:
+        resumes.update(keys.holders)
     return tree, generators
 
 
@@ -623,11 +832,38 @@ def build_stepped(
     read = decks_read(tree, list(program.deck_cards), source)
     # only the generator functions are compiled again: the others, which cannot ask, are the same code in
     # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
-    tree, generators = stepped_module(tree, optimize and parsed is None, keyed, generators_only=True, source=source)
+    holders: dict[int, pyast.FunctionDef] = {}  # (the function holding each keyed call site)
+    tree, generators = stepped_module(
+        tree, optimize and parsed is None, keyed, True, source, holders if keyed else None
+    )
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
     ns["_KEY_UNSET"], ns["_KEY_OPAQUE"] = UNSET, OPAQUE
+    ns[_Resumes.ONCE], ns[_Resumes.REST] = (None,), _rest_of
     exec(compile(tree, filename, "exec"), ns)  # generated from the checked AST only
+    compiled: dict[int, Callable] = {}
+    made: dict[int, pyast.FunctionDef | None] = {}
+
+    def resume(site: int) -> Callable | None:
+        """The resume entry of the keyed call site `site` (`_Resumes`), made (with those of the other sites
+        of its function) and compiled the first time it is asked for; None where the site has none (its
+        key is OPAQUE)."""
+        function = compiled.get(site)
+        if function is None:
+            if site not in made:
+                holder = holders.get(site)
+                if holder is None:
+                    return None
+                entries = resume_entries(holder)
+                made.update(dict.fromkeys(site for site, f in holders.items() if f is holder))
+                made.update(entries)
+            tree = made[site]
+            if tree is None:
+                return None
+            # (located when made: `_Resumes._locate`)
+            exec(compile(pyast.Module([tree], []), filename, "exec"), ns)  # generated from the checked AST only
+            function = compiled[site] = ns[tree.name]
+        return function
 
     def twin(function: Callable | None) -> Callable | None:
         """The generator twin of an entry point, or None where the driven function never asks."""
@@ -644,4 +880,10 @@ def build_stepped(
         card_effects=[twin(f) for f in program.card_effects],
         trigger_bodies=[twin(body) for _, _, body, _ in program.triggers],
         decks_read=read,
+        resume=resume if keyed else None,
     )
+
+
+def _rest_of(items: Any, at: int) -> Any:
+    """Return the items of a loop's sequence after its `at`-th (a loop resumed: `_Resumes`)."""
+    return itertools.islice(items, at + 1, None)

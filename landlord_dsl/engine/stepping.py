@@ -182,7 +182,11 @@ class SteppedGame(Game):
             return
         if self.keyed:
             self.kstack[len(self.kstack) :] = (("roll", seat),)
-        dice = self.dice = tuple((yield self.dice_request))
+        self._rolled(seat, (yield self.dice_request))
+
+    def _rolled(self, seat: int | None, answer: Sequence[int]) -> None:
+        """`roll_s` once the throw is answered with the faces `answer`."""
+        dice = self.dice = tuple(answer)
         self.dice_total = sum(dice)
         self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
         self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
@@ -195,9 +199,14 @@ class SteppedGame(Game):
         request = self.set_requests[k]
         if self.keyed:
             self.kstack[len(self.kstack) :] = (("roll_set", k, seat),)
-        faces = tuple((yield request))
+        self._set_rolled(k, seat, (yield request))
+
+    def _set_rolled(self, k: int, seat: int | None, answer: Sequence[int]) -> None:
+        """`roll_set_s` once the throw of set `k` is answered with the faces `answer`."""
+        faces = tuple(answer)
         self.show_set(k, faces)
-        self.log.append(("throw", self.turn, self.actor if seat is None else seat, request.dice, faces, self.rule))
+        dice = self.set_requests[k].dice
+        self.log.append(("throw", self.turn, self.actor if seat is None else seat, dice, faces, self.rule))
 
     def shuffle(self, deck: str) -> None:
         """`Game.shuffle`, after which no player has seen the order of any card of the deck."""
@@ -216,7 +225,11 @@ class SteppedGame(Game):
             order = yield ShuffleRequest(deck, len(cards))
             cards[:] = [cards[i] for i in order]
         # (a deferred deck's cards keep their places until each is drawn: their order is not drawn yet)
-        self.unseen[deck] = len(cards)
+        self._shuffled(deck)
+
+    def _shuffled(self, deck: str) -> None:
+        """`shuffle_s` once the deck's order is put."""
+        self.unseen[deck] = len(self.decks[deck])
         self.log.append(("shuffle", self.turn, deck, self.rule))
 
     def reveal_s(self, deck: str) -> Steps:
@@ -546,13 +559,19 @@ class SteppedGame(Game):
     # ------------------------------------------------------------ the turn
     def run_triggers_s(self) -> Steps:
         """`run_triggers` as a generator."""
+        yield from self._triggers_from_s(len(self.kstack) if self.keyed else -1, 0, 0)
+
+    def _triggers_from_s(self, depth: int, first: int, fired: int) -> Steps:
+        """The triggers from number `first` on, as `run_triggers_s` runs them, the first of them having fired
+        `fired` times already (a firing resumed: `_resume_trigger_s`); `depth` is the frame's in `kstack`."""
         bodies = self.sprog.trigger_bodies
-        depth = len(self.kstack) if self.keyed else -1
-        for index, (rule, condition, body, repeat) in enumerate(self.prog.triggers):
+        triggers = self.prog.triggers
+        for index in range(first, len(triggers)):
+            rule, condition, body, repeat = triggers[index]
+            firings = fired if index == first else 0
             if not self.active[rule] or (self.fired[index] and not repeat):
                 continue
             stepped = bodies[index]
-            firings = 0
             while self.active[rule] and condition(self):
                 saved = self.rule
                 self.rule = rule
@@ -565,14 +584,21 @@ class SteppedGame(Game):
                         body(self)
                 finally:
                     self.rule = saved
-                if not self.fired[index]:
-                    self.fired[index] = True
-                    self.triggers_live = self._triggers_live()
                 firings += 1
-                if not repeat:
+                if not self._fired_again(index, rule, firings, repeat):
                     break
-                if firings >= MAX_TRIGGER_REPEATS:
-                    raise self._fired_too_often(rule, firings)
+
+    def _fired_again(self, index: int, rule: int, firings: int, repeat: bool) -> bool:
+        """Note that trigger `index` (of `rule`) has fired, `firings` times now in this run of the triggers;
+        return whether it may fire again (its condition is then tried again)."""
+        if not self.fired[index]:
+            self.fired[index] = True
+            self.triggers_live = self._triggers_live()
+        if not repeat:
+            return False
+        if firings >= MAX_TRIGGER_REPEATS:
+            raise self._fired_too_often(rule, firings)
+        return True
 
     def setup_s(self) -> Steps:
         """`setup` as a generator."""
@@ -592,7 +618,7 @@ class SteppedGame(Game):
                 self.prog.on_setup(self)
             if depth >= 0:
                 self.kstack[depth:] = (("setup", OPAQUE),)
-            yield from self.run_triggers_s()
+            yield from self._triggers_from_s(depth + 1 if depth >= 0 else -1, 0, 0)
         except EndTurn:
             pass
         except EndGame:
@@ -624,11 +650,206 @@ class SteppedGame(Game):
             if self.triggers_live:
                 if depth >= 0:
                     self.kstack[depth:] = (("turn-triggers", seat, turn),)
-                yield from self.run_triggers_s()
+                yield from self._triggers_from_s(depth + 1 if depth >= 0 else -1, 0, 0)
         except EndTurn:
             pass
         except EndGame:
-            self.over = True
-            self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
+            self._ended_by_rule()
         self.actor = seat
         self._after_turn(seat, turn)
+
+    def _ended_by_rule(self) -> None:
+        self.over = True
+        self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
+
+    # ------------------------------------------------------------ resuming
+    # A keyed game's turn re-entered at a chance request (issue 31): the continuation stack at the request
+    # names every paused call that has something left to do after it, innermost last, with what it goes on
+    # with; a call in tail position has nothing left, and its callee's result is its own. `resumed` makes,
+    # for each entry, a generator that runs the callee in its place and then the rest of the call: the
+    # generated functions' resume entries (compiling/stepped_pass.py, `SteppedProgram.resume`) and the twins'
+    # below. The game itself must first be put back as it was at the request (what the caller keeps).
+    def resumed(self, request: Any, answer: Any) -> Steps | None:
+        """Return the rest of the turn from the chance request `request` the game is paused at, answered
+        with `answer`, as a generator to run in place of the turn's (its first `send(None)` goes on); None
+        where the continuation stack cannot say how to go on (a decision, a bid, a call whose key is OPAQUE).
+        The stack's first entry must be the outermost call's (`play_turn_s` run on an empty stack)."""
+        plan = self.resume_plan(request)
+        return None if plan is None else self.resume_with(plan, answer)
+
+    def resume_plan(self, request: Any) -> tuple | None:
+        """Return how to rebuild the calls paused at the chance request `request` from the continuation stack
+        as it stands (`resumed`; `resume_with` rebuilds them, as often as asked); None where it cannot."""
+        stack = self.kstack
+        if not stack:
+            return None
+        depth = len(stack) - 1
+        answered = self._answered(stack[depth], depth, request)
+        if answered is None:
+            return None
+        frames = []
+        resume = self.sprog.resume
+        while depth:
+            depth -= 1
+            entry = stack[depth]
+            tag = entry[0]
+            if tag.__class__ is int:
+                made = resume(tag) if resume is not None else None
+                if made is None:
+                    return None
+                frames.append((made, depth, entry[1:]))
+            else:
+                make = _RESUMES.get(tag)
+                if make is None:
+                    return None
+                frames.append((make, depth, entry[1:]))
+        return answered, frames
+
+    def resume_with(self, plan: tuple, answer: Any) -> Steps:
+        """Return the rest of the turn the calls of `plan` (`resume_plan`) go on with, the request answered
+        with `answer`, as a generator (`resumed`)."""
+        (then, args), frames = plan
+        inner = then(*args, answer)
+        for made, depth, values in frames:  # (a generated resume entry, or a twin's: each called with the game)
+            inner = made(self, inner, depth, *values)
+        return inner
+
+    def _answered(self, entry: tuple, depth: int, request: Any) -> tuple[Callable[..., Steps], tuple] | None:
+        """Return how to go on with the call that made `request` (its entry `entry`, at `depth`) once it is
+        answered: a function and the arguments before the answer that make the rest of the call, as a
+        generator; None if it is not the request that entry names."""
+        tag = entry[0]
+        if tag == "roll" and request is self.dice_request:
+            return self._after_request_s, (self._rolled, entry[1])
+        if tag == "roll_set" and request is self.set_requests[entry[1]]:
+            return self._after_request_s, (self._set_rolled, entry[1], entry[2])
+        if tag == "shuffle" and isinstance(request, ShuffleRequest) and request.deck == entry[1]:
+            return self._after_request_s, (self._shuffle_answered, entry[1])
+        return None
+
+    def _shuffle_answered(self, deck: str, order: Sequence[int]) -> None:
+        cards = self.decks[deck]
+        cards[:] = [cards[i] for i in order]
+        self._shuffled(deck)
+
+    def _after_request_s(self, then: Callable[..., None], *args: Any) -> Steps:
+        """`then(*args)`, as a generator (the innermost call resumed): it yields nothing."""
+        then(*args)
+        return
+        yield  # (a generator)
+
+    def _resume_turn_s(self, callee: Steps, depth: int, seat: int, turn: int) -> Steps:
+        """`play_turn_s` from its call of the turn's rules."""
+        try:
+            try:
+                yield from callee
+            except EndTurn:
+                pass
+            self.actor = seat
+            if self.triggers_live:
+                self.kstack[depth:] = (("turn-triggers", seat, turn),)
+                yield from self._triggers_from_s(depth + 1, 0, 0)
+        except EndTurn:
+            pass
+        except EndGame:
+            self._ended_by_rule()
+        self.actor = seat
+        self._after_turn(seat, turn)
+
+    def _resume_turn_triggers_s(self, callee: Steps, depth: int, seat: int, turn: int) -> Steps:
+        """`play_turn_s` from its run of the triggers."""
+        try:
+            yield from callee
+        except EndTurn:
+            pass
+        except EndGame:
+            self._ended_by_rule()
+        self.actor = seat
+        self._after_turn(seat, turn)
+
+    def _resume_trigger_s(self, callee: Steps, depth: int, index: int, firings: int, saved: int) -> Steps:
+        """`_triggers_from_s` from a firing of trigger `index`."""
+        rule, _, _, repeat = self.prog.triggers[index]
+        try:
+            yield from callee
+        finally:
+            self.rule = saved
+        firings += 1
+        if self._fired_again(index, rule, firings, repeat):
+            yield from self._triggers_from_s(depth, index, firings)
+        else:
+            yield from self._triggers_from_s(depth, index + 1, 0)
+
+    def _resume_transfer_s(
+        self, callee: Steps, depth: int, amount: int, src: int, dst: int, span: Span | None
+    ) -> Steps:
+        """`transfer_s` from its payer's shortfall rules."""
+        try:
+            yield from callee
+        finally:
+            self.shortfalls -= 1
+        return self._settle(amount, src, dst, span)
+
+    def _resume_shortfall_s(self, callee: Steps, depth: int, seat: int, saved: tuple) -> Steps:
+        """`_shortfall_s` from its run of the shortfall rules."""
+        try:
+            yield from callee
+        finally:
+            self.actor, self.due, self.creditor = saved
+            self.short.discard(seat)
+
+    def _resume_draw_s(self, callee: Steps, depth: int, card: int, deck: str, saved_card: int | None) -> Steps:
+        """`draw_s` from its run of the card's effect."""
+        try:
+            yield from callee
+        finally:
+            self.depth -= 1
+            self.card = saved_card
+            self._put_away(card, deck)
+
+    def _resume_advance_s(self, callee: Steps, depth: int, seat: int, remaining: tuple[int, ...]) -> Steps:
+        """`advance_s` from a space's `on pass` rules, `remaining` the spaces still to pass."""
+        yield from callee
+        by_space = {space: (stepped, handler) for space, stepped, handler in self.step_passes}
+        for i, space in enumerate(remaining):
+            stepped, handler = by_space[space]
+            if stepped is not None:
+                self.kstack[depth:] = (("advance", seat, remaining[i + 1 :]),)
+                yield from stepped(self)
+            else:
+                handler(self)
+        space = self.pos[seat]  # (the end of `advance_s`)
+        stepped = self.sprog.on_land[space]
+        if stepped is not None:
+            del self.kstack[depth:]
+            yield from stepped(self)
+        else:
+            dispatch = self.prog.on_land[space]
+            if dispatch is not None:
+                dispatch(self)
+
+    def _resume_auction_pay_s(self, callee: Steps, depth: int, card: int, buyer: int) -> Steps:
+        """`auction_s` from the buyer's payment."""
+        yield from callee
+        self.set_holder(card, buyer)
+
+    def _resume_lent_s(
+        self, callee: Steps, depth: int, lender: int, borrower: int, amount: int, interest: int
+    ) -> Steps:
+        """`borrow_s` from the loan's payment."""
+        yield from callee
+        self.loans.append([lender, borrower, amount, interest])
+
+
+# the twins' resume entries by the tag of their continuation entries (`SteppedGame.resume_plan`)
+_RESUMES: dict[str, Callable[..., Steps]] = {
+    "turn": SteppedGame._resume_turn_s,
+    "turn-triggers": SteppedGame._resume_turn_triggers_s,
+    "trigger": SteppedGame._resume_trigger_s,
+    "transfer": SteppedGame._resume_transfer_s,
+    "shortfall": SteppedGame._resume_shortfall_s,
+    "draw": SteppedGame._resume_draw_s,
+    "advance": SteppedGame._resume_advance_s,
+    "auction-pay": SteppedGame._resume_auction_pay_s,
+    "lent": SteppedGame._resume_lent_s,
+}

@@ -228,6 +228,8 @@ class SteppedProgram:
     trigger_bodies: list[Callable | None]  # one per Program.triggers entry
     # the decks whose order the rules read (`cards_in`): a state presenting shuffles as draws asks theirs whole
     decks_read: frozenset[str] = frozenset()
+    # of the keyed compilation: the resume entry of a call site by its number (None where its key is OPAQUE)
+    resume: Callable[[int], Callable | None] | None = None
 
 
 # How `show` and the narration describe a card that is_reconstruction says is one.

@@ -38,7 +38,7 @@ from ...compiling.compiler import compile_ruleset
 from ...core.errors import LandlordError
 from ...engine.game import whole_argument
 from .chain import economy_warnings, explore_chain, numpy_module, stationary, status_label, variable_names
-from .explore import Explorer, LeftGame
+from .explore import Explorer, LeftGame, collector_paused
 from .rents import rent_table
 from .report import Analysis, RentRow, SpaceRow
 
@@ -91,7 +91,8 @@ def analyze(
     ex = Explorer(rules, program, players, prefer, seed, memo)
     step = progress or (lambda stage: None)
     step("following every throw from every state")
-    order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
+    with collector_paused():
+        order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
     step(f"solving the chain of {len(order)} states")
     pi = stationary(rows)
     size = len(program.space_names)
@@ -142,7 +143,8 @@ def analyze(
     if check_economy:
         step("checking the movement against a game played on")
     economy_turns = 10 * players
-    warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
+    with collector_paused():
+        warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
     if rents:
         step("measuring the rents")
     rent_rows = rent_table(ex, visits, buildings) if rents else []

@@ -9,16 +9,21 @@ states its turn ends in with their probabilities. A chance request's
 continuation is identified by its continuation key, which the keyed stepped
 compilation lays out explicitly (compiling/stepped_pass.py: each paused call's
 site and the locals it goes on with), and the movement-relevant state, so that
-equal continuations are explored once. Nothing reads the interpreter's frames or
+equal continuations are explored once. The same key lets a request's later
+outcomes resume the turn where the run that met it paused (`_Paused`, the
+keyed compilation's resume entries: `SteppedGame.resumed`) instead of
+replaying it from its start. Nothing reads the interpreter's frames or
 bytecode: it is exact on any Python.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -291,6 +296,20 @@ class _AnalysisGame(SteppedGame):
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
 
+    def _answered(self, entry: tuple, depth: int, request: Any) -> tuple[Any, tuple] | None:
+        """`SteppedGame._answered`, and the draw's pick (`draw_s`)."""
+        if entry[0] == "pick" and request.__class__ is _Pick:
+            return self._picked_s, (depth, entry[1])
+        return super()._answered(entry, depth, request)
+
+    def _picked_s(self, depth: int, deck: str, k: int) -> Steps:
+        """`draw_s` once its pick is answered with `k`."""
+        if k:
+            cards = self.decks[deck]
+            cards.insert(0, cards.pop(k))
+        del self.kstack[depth:]
+        yield from super().draw_s(deck)
+
 
 _AnalysisGame.dice = _dice_property(_AnalysisGame._v_dice)  # type: ignore[assignment, attr-defined]
 _AnalysisGame.dice_total = _dice_property(_AnalysisGame._v_dice_total)  # type: ignore[assignment, attr-defined]
@@ -350,21 +369,8 @@ class Economy:
         ]
 
     def put(self, g: Game) -> None:
-        if self._pairs is None or self._pairs[0] is not g:
-            pairs = self._targets(g)
-            self._pairs = (g, [target for target, _ in pairs], [saved for _, saved in pairs], range(len(pairs)))
-        _, targets, saveds, indices = self._pairs
-        setitem, everything = list.__setitem__, slice(None)
-        # (most lists are as they were: comparing is cheaper than copying, and the lists that differ are found
-        # without a Python loop over all of them; the rules' values are typed, so equal values are the same
-        # values: no 1 where a True was)
-        for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
-            setitem(targets[i], everything, saveds[i])
-        if g.loans or self.loans:
-            g.loans[:] = [list(loan) for loan in self.loans]
-        if g.seats != self.seats:
-            _put(g.seats, self.seats)
-        g.turn, g.minted, g.origin, g.triggers_live = self.scalars
+        """Put the game back as this economy found it, as a turn starts."""
+        self.put_lists(g)
         g.over, g.end_reason, g.turn_after, g.next_seat = False, "", None, TOKEN
         g.depth = g.shortfalls = 0
         g.short.clear()
@@ -372,6 +378,146 @@ class Economy:
         g.dice, g.dice_total, g.dice_double = self.dice
         g.log.clear()
         g.decisions.clear()
+
+    def pairs(self, g: Game) -> tuple:
+        """Return (the game, its lists, the values saved for each, their indices), made once per game."""
+        if self._pairs is None or self._pairs[0] is not g:
+            pairs = self._targets(g)
+            self._pairs = (g, [target for target, _ in pairs], [saved for _, saved in pairs], range(len(pairs)))
+        return self._pairs
+
+    def put_lists(self, g: Game) -> None:
+        """Put back the game's lists as this economy found them, and the turn's number, the money minted,
+        where the last move began and whether triggers are live."""
+        pairs = self.pairs(g)
+        _put_lists(g, pairs, pairs[2], self.loans, self.seats, self.scalars)
+
+
+def _put_lists(g: Game, pairs: tuple, saveds: list[list], loans: list, seats: list, scalars: tuple) -> None:
+    """Put back the game's lists (`pairs`: `Economy.pairs`) as `saveds` has them, its loans, its seats, and
+    the turn's number, the money minted, where the last move began and whether triggers are live."""
+    _, targets, _, indices = pairs
+    setitem, everything = list.__setitem__, slice(None)
+    # (most lists are as they were: comparing is cheaper than copying, and the lists that differ are found
+    # without a Python loop over all of them; the rules' values are typed, so equal values are the same
+    # values: no 1 where a True was)
+    for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
+        setitem(targets[i], everything, saveds[i])
+    if g.loans or loans:
+        g.loans[:] = [list(loan) for loan in loans]
+    if g.seats != seats:
+        _put(g.seats, seats)
+    g.turn, g.minted, g.origin, g.triggers_live = scalars
+
+
+class _Paused:
+    """A run paused at a chance request met for the first time: the game as it stood there, and the run's
+    bookkeeping (its variables read, its answers, its throws), from which the request's other outcomes
+    are run by resuming the turn there (`SteppedGame.resumed`) instead of replaying it from its start.
+
+    The game's lists are those an Economy puts back; beside them, what the engine changes within a turn (who acts, the
+    rule and card running, the nesting, shortfalls, the dice, ...), the log and the decisions so far (a run
+    only appends to them) and the continuation stack.
+    """
+
+    __slots__ = (
+        "decisions",
+        "dice",
+        "kstack",
+        "lists",
+        "loans",
+        "log",
+        "pairs",
+        "paths",
+        "plan",
+        "request",
+        "scalars",
+        "seats",
+        "short",
+        "throw_ends",
+        "trace",
+        "turn_scalars",
+        "unseen",
+    )
+
+    def __init__(
+        self, ex: Explorer, request: Any, plan: tuple, depth: int, prob: float, last_roll: int, ends: int
+    ) -> None:
+        g, trace, paths = ex.game, ex.trace, ex.paths
+        # the game's lists as the turn found them (the state's Economy: `put_state`), but those it has changed
+        # since, copied (most are as they were: a copy of each would be garbage for the collector to walk)
+        self.pairs = pairs = ex._state_made[3].pairs(g)  # type: ignore[index]
+        _, targets, saveds, indices = pairs
+        self.lists = lists = list(saveds)
+        for i in itertools.compress(indices, map(operator.ne, targets, saveds)):
+            lists[i] = list(targets[i])
+        self.loans = [list(loan) for loan in g.loans]
+        self.seats = list(g.seats)
+        self.turn_scalars = (g.turn, g.minted, g.origin, g.triggers_live)
+        self.scalars = (
+            g.actor,
+            g.current,
+            g.rule,
+            g.card,
+            g.depth,
+            g.shortfalls,
+            g.due,
+            g.creditor,
+            g.work,
+            g.over,
+            g.end_reason,
+            g.turn_after,
+            g.next_seat,
+        )
+        self.short = set(g.short)
+        self.dice = (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
+        self.unseen = dict(g.unseen)
+        self.log, self.decisions = len(g.log), len(g.decisions)
+        self.kstack = list(g.kstack)
+        self.trace = (dict(trace.pending), set(trace.quiet), set(trace.run_live), trace.writes)
+        self.paths = (depth, prob, paths.asked_at[:depth], last_roll, list(paths.dice_reads))
+        self.throw_ends = paths.throw_ends[:ends] if paths.throw_ends is not None else None
+        self.request = request
+        self.plan = plan  # (how to rebuild the paused calls: `SteppedGame.resume_plan`)
+
+    def resume(self, ex: Explorer) -> Steps:
+        """Put the game and the run's bookkeeping back as they were at the request, answer it with the
+        path's outcome, and return the rest of the turn from there (`SteppedGame.resume_with`)."""
+        g, trace, paths = ex.game, ex.trace, ex.paths
+        _put_lists(g, self.pairs, self.lists, self.loans, self.seats, self.turn_scalars)
+        (
+            g.actor,
+            g.current,
+            g.rule,
+            g.card,
+            g.depth,
+            g.shortfalls,
+            g.due,
+            g.creditor,
+            g.work,
+            g.over,
+            g.end_reason,
+            g.turn_after,
+            g.next_seat,
+        ) = self.scalars
+        if g.short != self.short:
+            g.short.clear()
+            g.short.update(self.short)
+        g._v_dice, g._v_dice_total, g._v_dice_double = self.dice  # type: ignore[attr-defined]
+        if g.unseen != self.unseen:
+            g.unseen.update(self.unseen)
+        del g.log[self.log :]
+        del g.decisions[self.decisions :]
+        g.kstack[:] = self.kstack
+        pending, quiet, run_live, trace.writes = self.trace
+        trace.pending, trace.quiet, trace.run_live = dict(pending), set(quiet), set(run_live)
+        paths.depth, paths.prob, asked_at, paths.last_roll, dice_reads = self.paths
+        paths.asked_at, paths.dice_reads, paths.hit = list(asked_at), list(dice_reads), None
+        if paths.throw_ends is not None and self.throw_ends is not None:
+            paths.throw_ends[:] = self.throw_ends
+        request = self.request
+        answer = paths.pick(request.size) if request.__class__ is _Pick else paths.roll(request)
+        return g.resume_with(self.plan, answer)
 
 
 def _refuse_too_large(rules: RuleSet, program: Program) -> None:
@@ -403,7 +549,14 @@ class Explorer:
     """Runs the token's turns from movement states and collects the chain."""
 
     def __init__(
-        self, rules: RuleSet, program: Program, players: int, prefer: Sequence[str], seed: int, memo: bool = True
+        self,
+        rules: RuleSet,
+        program: Program,
+        players: int,
+        prefer: Sequence[str],
+        seed: int,
+        memo: bool = True,
+        resume: bool = True,
     ):
         if rules.model.dice_sets:
             declared = next(iter(rules.model.dice_sets.values()))
@@ -464,6 +617,9 @@ class Explorer:
         self.paths.where = lambda: (game.pos[TOKEN], self.status_now())
         self._own = _own_objects(game)
         self._origin_read = "g.origin" in program.python_source
+        # the turn resumed at each request's later outcomes (`run_turn`), not replayed up to it
+        self.resuming = resume
+        self.paused: list[_Paused | None] = []
 
     @property
     def live(self) -> list[tuple[str, int]]:
@@ -523,24 +679,45 @@ class Explorer:
         finally:
             g._dice_paths = hook
 
-    def run_turn(self, key: tuple) -> bool:
+    def run_turn(self, key: tuple, paused: _Paused | None = None) -> bool:
         """Play the token's turn from `key`, answering its chance requests from the paths; return False if
-        it was cut at a memoised request."""
+        it was cut at a memoised request. With `paused`, the run resumes the turn where that earlier run
+        paused (its request answered with the path's next outcome) instead of replaying it up to there.
+
+        At each branching request met for the first time, the game is kept as it stands there (`_Paused`,
+        by depth in `self.paused`) where the turn can be resumed there."""
         g, paths = self.game, self.paths
-        self.put_state(key)
-        self.trace.start()
-        paths.start()
-        g.kstack.clear()
-        turn = g.play_turn_s()
+        if paused is not None:
+            turn = paused.resume(self)
+        else:
+            self.put_state(key)
+            self.trace.start()
+            paths.start()
+            g.kstack.clear()
+            turn = g.play_turn_s()
+        keep = self.resuming and paths.sample is None
+        kept = self.paused
         answer = None
         try:
             while True:
                 request = turn.send(answer)
                 kind = type(request)
-                if kind is DiceRequest:
-                    answer = paths.roll(request)
-                elif kind is _Pick:
-                    answer = paths.pick(request.size)
+                if kind is DiceRequest or kind is _Pick:
+                    depth = paths.depth
+                    if keep and depth == len(paths.path):  # (met for the first time: kept if not cut)
+                        prob, last_roll = paths.prob, paths.last_roll
+                        ends = len(paths.throw_ends) if paths.throw_ends is not None else 0
+                        answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
+                        del kept[depth:]
+                        kept += [None] * (depth - len(kept))
+                        # (kept where the continuation stack says how to go on: `SteppedGame.resumed`)
+                        plan = g.resume_plan(request) if paths.widths[depth] > 1 else None
+                        if plan is not None:
+                            kept.append(_Paused(self, request, plan, depth, prob, last_roll, ends))
+                        else:
+                            kept.append(None)
+                    else:
+                        answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
                 elif kind is ShuffleRequest:
                     answer = paths.shuffle(request)
                 else:  # (every seat has an agent: decisions and bids are answered inside)
@@ -618,11 +795,13 @@ class Explorer:
         """
         paths = self.paths
         paths.reset()
+        self.paused = []
+        paused = None
         count = 0
         while True:
             throw_ends: list = []
             paths.throw_ends = None if ends_only else throw_ends
-            finished = self.run_turn(key)
+            finished = self.run_turn(key, paused)
             if finished:
                 paths.end_throw()
             paths.throw_ends = None
@@ -646,6 +825,10 @@ class Explorer:
                 raise LandlordError(f"a turn has more than {MAX_PATHS} chance paths: too many to enumerate")
             if not paths.advance():
                 break
+            # the request whose next outcome the next run takes: resumed where it was kept
+            at = len(paths.path) - 1
+            del self.paused[at + 1 :]
+            paused = self.paused[at] if at < len(self.paused) else None
         return paths.root
 
 
@@ -729,6 +912,23 @@ def _freeze(value: Any, own: dict) -> Any:
     if kind is range:
         return ("range", value.start, value.stop, value.step)
     raise _Unkeyable()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run the block with Python's cyclic garbage collector off (as it was, after).
+
+    An exploration allocates hundreds of thousands of short-lived lists, dicts, sets and generators and
+    makes no reference cycles (tests/test_analysis_machinery.py checks that it leaves nothing for the
+    collector): freed by their counts, they would still trigger its passes, whose full ones walk every
+    object alive, the compiled rules' syntax trees included (about a tenth of the analysis's time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class NewLive(Exception):
