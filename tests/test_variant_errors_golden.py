@@ -158,3 +158,34 @@ def test_a_field_the_landing_spaces_lack_is_an_error_only_while_here_is_known(tm
     ]
     assert errors("        pay here.rent from player to treasury", "section_2") == []  # lots
     assert errors("        pay here.rent from player to treasury", "lot") == []
+
+
+def test_extends_a_name_whose_file_is_next_to_the_variant_hints_at_the_file(tmp_path: Path):
+    """A name without .lg means a shipped edition only; the hint names the .lg file beside the variant."""
+    (tmp_path / "monopoly-1933-our-table.lg").write_text(
+        'edition "monopoly-1933-our-table" {\n    extends "monopoly-1933-atlantic-city"\n}\n', encoding="utf-8"
+    )
+    variant = tmp_path / "v.lg"
+    variant.write_text('edition "v" {\n    extends "monopoly-1933-our-table"\n}\n', encoding="utf-8")
+    with pytest.raises(ld.LandlordError) as caught:
+        ld.load_edition(variant)
+    (error,) = caught.value.diagnostics
+    assert error.message == "cannot find the edition 'monopoly-1933-our-table' this file extends"
+    assert error.hint is not None
+    assert error.hint.startswith('did you mean "monopoly-1933-our-table.lg" (the file next to this one)?')
+
+
+def test_extends_a_name_hints_at_no_file_outside_the_variants_folder(tmp_path: Path):
+    """A symlink beside the variant that leads out of its folder is not offered as the file meant."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "elsewhere.lg").write_text('edition "elsewhere" {\n    extends "landlords-game-1906"\n}\n')
+    folder = tmp_path / "variant"
+    folder.mkdir()
+    (folder / "elsewhere.lg").symlink_to(outside / "elsewhere.lg")
+    variant = folder / "v.lg"
+    variant.write_text('edition "v" {\n    extends "elsewhere"\n}\n', encoding="utf-8")
+    with pytest.raises(ld.LandlordError) as caught:
+        ld.load_edition(variant)
+    (error,) = caught.value.diagnostics
+    assert "next to this one" not in (error.hint or "")

@@ -523,7 +523,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
         try:
             return resolve(target)
         except LandlordError as err:
-            hint = err.diagnostics[0].hint
+            hint = _file_beside(target, folder) or err.diagnostics[0].hint
     raise RuleCheckError(
         [
             source_of(module).diagnostic(
@@ -531,6 +531,26 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
             )
         ]
     )
+
+
+def _file_beside(name: str, folder: Path | None) -> str | None:
+    """Return a hint naming `name`.lg when that file lies in the variant's folder, else None.
+
+    A name without .lg only ever means a shipped edition (docs/security.md),
+    so the file is only pointed at, never read; the same path rules apply as
+    to `extends "x.lg"`, so the hint never reveals a file outside the folder.
+    """
+    relative = Path(f"{name}.lg")
+    if folder is None or not name or relative.is_absolute() or ".." in relative.parts:
+        return None
+    try:
+        real = (folder / relative).resolve(strict=True)
+        if real.is_file() and real.is_relative_to(folder.resolve()):
+            beside = relative.as_posix()
+            return f'did you mean "{beside}" (the file next to this one)? a name without .lg is a shipped edition'
+    except (OSError, RuntimeError, ValueError):
+        pass
+    return None
 
 
 def _merged(modules: list[ast.Module]) -> tuple[ast.Header, list[ast.Declaration], list[Diagnostic], list[Diagnostic]]:
