@@ -71,7 +71,8 @@ def test_golden_diagnostics_point_into_the_file(path: Path):
         assert (d.span.end_line, d.span.end_column) >= (d.span.line, d.span.column), d.render()
         assert d.line_text == line, d.render()
         rendered = d.render().splitlines()
-        assert rendered[0].startswith(f"{path.name}:{d.span.line}:{d.span.column}: error: ")
+        assert rendered[0].startswith(f"{path.name}:{d.span.line}:{d.span.column}: {d.severity}: ")
+        assert d.severity in ("error", "note")
         caret_lines = [r for r in rendered if re.fullmatch(r" +\| *\^+", r)]
         assert len(caret_lines) == 1, d.render()
         # the caret sits under the reported column of the quoted line
@@ -280,3 +281,18 @@ def test_each_problem_is_reported_once():
     diags = ld.check(text, "bug.lg")
     rendered = [d.render() for d in diags]
     assert len(rendered) == len(set(rendered)), "\n\n".join(rendered)
+
+
+def test_a_bracket_left_open_mid_file_is_noted_after_the_error_it_causes():
+    """A '{' or '(' never closed is reported where the parser gave up, then a note at the opener."""
+    for name, opener, line in (("57-brace-not-closed-mid-file.lg", "{", 13), ("58-paren-not-closed.lg", "(", 12)):
+        error, note = _diagnose(GOLDEN_DIR / name)
+        assert error.severity == "error" and error.message.startswith("unexpected")
+        assert (note.severity, note.message) == ("note", f"this '{opener}' may be the one never closed")
+        assert note.span is not None and note.span.line == line
+        assert note.line_text is not None and note.line_text[note.span.column - 1] == opener
+
+
+def test_a_brace_opened_on_the_errors_own_line_gets_no_note():
+    text = 'edition "x" { players 2 to 4 }\nrule r { on turn { == } }\n'
+    assert [d.severity for d in ld.check(text, "x.lg")] == ["error"]

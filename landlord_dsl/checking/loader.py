@@ -477,10 +477,19 @@ def _load_around(read: Callable[[], list[ast.Module]], syntax: SyntaxErrors | No
         ]
     else:
         found = []
-    both = list(syntax.diagnostics) + found
-    in_order = sorted(
-        both, key=lambda d: (d.span is None or d.span.file != name, (d.span.line, d.span.column) if d.span else (0, 0))
+    groups: list[list[Diagnostic]] = []  # each problem with the notes after it, which stay after it
+    for d in list(syntax.diagnostics) + found:
+        if d.severity == "note" and groups:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    groups.sort(
+        key=lambda g: (
+            g[0].span is None or g[0].span.file != name,
+            (g[0].span.line, g[0].span.column) if g[0].span else (0, 0),
+        )
     )
+    in_order = [d for group in groups for d in group]
     raise (RuleSourceError if found else RuleSyntaxError)(in_order)
 
 

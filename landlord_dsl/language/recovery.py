@@ -92,7 +92,8 @@ class Recovery:
 
     def __call__(self, err: UnexpectedInput) -> bool:
         self.record(err)
-        if len(self.diagnostics) >= MAX_SYNTAX_ERRORS or isinstance(err, UnexpectedEOF):
+        errors = sum(d.severity != "note" for d in self.diagnostics)
+        if errors >= MAX_SYNTAX_ERRORS or isinstance(err, UnexpectedEOF):
             return False
         token = getattr(err, "token", None)
         if token is not None and token.type == "$END":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -175,7 +176,62 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         message = f"unexpected {str(tok)!r}"
     else:
         message = f"unexpected {_describe(tok.type)}"
-    return RuleSyntaxError([source.diagnostic(message, span, hint)])
+    error = source.diagnostic(message, span, hint)
+    opener = _unmatched_opener(source, tok.start_pos, expected) if tok.start_pos is not None else None
+    return RuleSyntaxError([error] if opener is None else [error, opener])
+
+
+_CLOSERS = {"(": ("RPAR", ")"), "[": ("RSQB", "]"), "{": ("RBRACE", "}")}
+
+
+def _unmatched_opener(source: SourceText, pos: int, expected: set[str]) -> Diagnostic | None:
+    """Return a note at the bracket left open before `pos` that the parser wanted closed there, or None.
+
+    The innermost '(' or '[' still open is the one whose closer was expected.
+    A '{' is pointed at only when the indentation says it is the one left
+    open: a '}' at the start of a line closes the '{' of a line indented as
+    much, and a block's lines are indented more than the line that opens it.
+    """
+    open_: list[tuple[str, int, int, int]] = []  # (bracket, line, column, indentation of its line)
+    lines = source.text[:pos].split("\n")
+    never: list[tuple[str, int, int, int]] = []
+    for number, text in enumerate(lines, 1):
+        code = code_of(text)
+        indent = len(code) - len(code.lstrip())
+        for index, ch in enumerate(code):
+            if ch in _CLOSERS:
+                open_.append((ch, number, index + 1, indent))
+            elif ch in ")]" and open_ and open_[-1][0] == {")": "(", "]": "["}[ch]:
+                open_.pop()
+            elif ch == "}" and open_:
+                while open_ and open_[-1][0] != "{":
+                    open_.pop()  # a '(' or '[' left open inside the block: the parser reports that one
+                braces = [entry for entry in open_ if entry[0] == "{"]
+                if index == indent and any(entry[3] == indent for entry in braces):
+                    while open_[-1][3] != indent:
+                        never.append(open_.pop())
+                if open_:
+                    open_.pop()
+    if not open_ and not never:
+        return None
+    found: tuple[str, int, int, int] | None = None
+    if open_ and open_[-1][0] in "([":
+        found = open_[-1]
+    elif "RBRACE" in expected:
+        here = lines[-1] if lines else ""
+        indent = len(here) - len(here.lstrip())
+        found = never[0] if never else next((e for e in reversed(open_) if e[3] >= indent), None)
+        if found is not None and found[1] == len(lines):
+            found = None  # a '{' on the error's own line: what follows it is wrong, not the '{'
+    if found is None or _CLOSERS[found[0]][0] not in expected:
+        return None
+    bracket, line, column, _ = found
+    note = source.diagnostic(
+        f"this '{bracket}' may be the one never closed",
+        ast.Span(source.name, line, column, line, column + 1),
+        f"add its '{_CLOSERS[bracket][1]}' where it should end",
+    )
+    return attrs.evolve(note, severity="note")
 
 
 # the words that start a statement, none of which starts an expression
