@@ -290,14 +290,43 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
         >>> [(d.span.line, d.message) for d in ld.check('edition "x" {')]
         [(1, "this '{' is never closed")]
 
-    :param text: the .lg source (it may extend a shipped edition).
+    :param text: the .lg source (it may extend a shipped edition), not a path: a single line that ends in .lg
+        or names an existing file is reported with a hint to pass its text, or to use `load_edition`.
     :param file: the name used in the diagnostics' locations.
     :param strict: also warn of citations without a source key.
     :returns: the diagnostics, each with its location, message and hint; empty when all is well.
     """
     from .compiling.compiler import diagnose
 
-    return diagnose(_source_text(text), file, strict)
+    diagnostics = diagnose(_source_text(text), file, strict)
+    hint = _path_not_text(text, "check") if diagnostics else None
+    if hint is None:
+        return diagnostics
+    import attrs
+
+    return [attrs.evolve(d, hint=hint) if d.span is not None and d.span.line == 1 else d for d in diagnostics]
+
+
+def _path_not_text(text: str, function: str) -> str | None:
+    """Return a hint for a file's path passed where its .lg text belongs, or None if `text` does not look like one.
+
+    It looks like one when it is a single line that ends in .lg or names an existing file.
+    """
+    from pathlib import Path
+
+    name = text.strip()
+    if not name or "\n" in name or name.startswith("edition"):
+        return None
+    try:
+        is_path = name.endswith(".lg") or Path(name).is_file()
+    except (OSError, ValueError):  # too long, or a NUL, to be a path
+        is_path = False
+    if not is_path:
+        return None
+    return (
+        f"{name!r} looks like a file's path, not its text: pass the file's text, "
+        f"ld.{function}(Path({name!r}).read_text(), {name!r}), or load it with ld.load_edition({name!r})"
+    )
 
 
 def format_source(text: str, file: str = "<string>", width: int = 100) -> str:

@@ -292,3 +292,22 @@ def test_an_unknown_option_carries_its_code():
 def test_a_problem_without_a_code_has_none():
     (diag,) = _diags(_rule("pay 10 from player to treasury", "r") + _rule("pay 1 from player to treasury", "r"))
     assert diag.code is None and diag.subject is None
+
+
+def test_check_of_a_path_instead_of_text_hints_at_the_files_text(tmp_path: Path):
+    """`ld.check("my.lg")` parses "my.lg" as rules; the hint says to pass the file's text or load the file."""
+    (error,) = ld.check("my.lg")
+    assert error.message == "unexpected 'my'"
+    assert error.hint is not None
+    assert "ld.check(Path('my.lg').read_text(), 'my.lg')" in error.hint
+    assert "ld.load_edition('my.lg')" in error.hint
+    existing = tmp_path / "rules.txt"
+    existing.write_text("x", encoding="utf-8")
+    (error,) = ld.check(str(existing))
+    assert error.hint is not None and "load_edition" in error.hint
+
+
+def test_check_of_rules_text_gets_no_path_hint():
+    (error,) = ld.check('edition "x" {')
+    assert error.hint == "the file ends before its '}'"
+    assert all("path" not in (d.hint or "") for d in ld.check("rule x"))
