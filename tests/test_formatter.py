@@ -161,3 +161,28 @@ def test_the_meaning_check_compares_trees_as_equality_does_without_recursing():
     original, moved, other = parse(text, "a.lg"), parse("\n\n" + text, "a.lg"), parse(changed, "a.lg")
     assert _same_tree(original, moved) and original == moved  # spans differ, meaning does not
     assert not _same_tree(original, other) and original != other
+
+
+def test_a_header_items_trailing_comment_stays_at_the_end_of_its_line():
+    """`extends "landlords-game-1906"   # base` kept its comment, but on a line of its own at the header's end."""
+    text = (
+        'edition "v" {   # our table\n'
+        '    extends "landlords-game-1906"   # base\n'
+        '    title "V"  # shown in menus\n'
+        "    # an own-line comment stays on its own line\n"
+        '    source "house-rule" reconstruction  # ours\n'
+        "}\n"
+    )
+    out = ld.format_source(text)
+    assert out == (
+        'edition "v" {  # our table\n'
+        '    title "V"  # shown in menus\n'
+        '    extends "landlords-game-1906"  # base\n'
+        '    source "house-rule" reconstruction  # ours\n'
+        "    # an own-line comment stays on its own line\n"
+        "}\n"
+    )
+    assert ld.format_source(out) == out
+    one_line = ld.format_source('edition "x" { players 2 to 4 }  # two to four\n')
+    assert one_line == 'edition "x" {  # two to four\n    players 2 to 4\n}\n'
+    assert ld.format_source(one_line) == one_line

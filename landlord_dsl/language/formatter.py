@@ -7,7 +7,7 @@ asked otherwise, as `fmt --width` does) broken at their
 loosest places with continuations one level deeper (`fit`). Comments are
 kept: each is emitted before the first declaration, space, card, handler,
 option or statement that starts after it, or at the end of its block; a
-comment on the last line of a statement stays at the end of that line. One
+comment on the last line of a statement, or of a header item, stays at the end of that line. One
 blank line between items is kept where the source had one. Formatting is
 idempotent and preserves meaning: parse(format(x)) == parse(x).
 """
@@ -333,6 +333,19 @@ class _Printer:
             self.out[-1] += "  " + str(c).rstrip()
         self.last_line = max(self.last_line, span.end_line)
 
+    def trail_at(self, line: int) -> None:
+        """Attach the comment that ends source line `line`, if it has code before it, to the last printed line.
+
+        A header's items are printed in a fixed order, not the source's, so
+        each takes the comment of its own line, wherever that comment is in the queue.
+        """
+        if not 0 < line <= len(self.lines) or not code_of(self.lines[line - 1]).strip():
+            return
+        for index, c in enumerate(self.comments):
+            if c.line == line:
+                self.out[-1] += "  " + str(self.comments.pop(index)).rstrip()
+                return
+
     def close(self, end_line: int, depth: int) -> None:
         """Emit comments left inside a block before its closing brace."""
         while self.comments and self.comments[0].line < end_line:
@@ -470,18 +483,26 @@ class _Printer:
         h = m.header
         self.lead(h.span, 0)
         self.line(0, f"edition {quote(h.name)} {{")
+        self.trail_at(h.span.line)
+        items = dict(h.item_spans)
         if h.title is not None:
             self.line(1, f"title {quote(h.title)}")
+            self.trail_at(items["title"].end_line if "title" in items else 0)
         if h.extends is not None:
             self.line(1, f"extends {quote(h.extends)}")
+            self.trail_at(items["extends"].end_line if "extends" in items else 0)
         if h.players is not None:
             self.line(1, f"players {h.players[0]} to {h.players[1]}")
+            self.trail_at(items["players"].end_line if "players" in items else 0)
         if h.dice is not None:
             self.line(1, f"dice {h.dice}")
+            self.trail_at(items["dice"].end_line if "dice" in items else 0)
         if h.turn_limit is not None:
             self.line(1, f"turn limit {h.turn_limit}")
+            self.trail_at(items["turn_limit"].end_line if "turn_limit" in items else 0)
         if h.provenance is not None:
             self.with_provenance(1, "", h.provenance)
+            self.trail_at(h.provenance.span.end_line)
         self.close(h.span.end_line, 1)
         self.line(0, "}")
         self.last_line = h.span.end_line
