@@ -170,3 +170,13 @@ def test_a_replaced_handler_is_shown_with_its_own_citation_and_place(tmp_path):
     assert rule.new_location == f"{path}:6"
     code, out = run("diff", "monopoly-1933-atlantic-city", str(path), "--color", "never")
     assert code == 1 and "on land income_tax_square: house-rule: a flat Income Tax of 200 (reconstruction)]" in out
+
+
+def test_diff_of_a_file_that_does_not_check_exits_1_with_its_errors_and_no_output(tmp_path, capsys):
+    """As for every command (docs/cli.md, Exit status), a rule file that does not check ends with 1, the
+    status of a difference; what tells the two apart is the empty standard output and the located error."""
+    bad = tmp_path / "bad.lg"
+    bad.write_text('edition "b" {\n    extends "landlords-game-1906"\n}\nconst wages = nope\n', encoding="utf-8")
+    code, out = run("diff", "landlords-game-1906", str(bad))
+    assert code == 1 and out == ""
+    assert f"{bad}:4:15: error: unknown name 'nope'" in capsys.readouterr().err
