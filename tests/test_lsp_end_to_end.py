@@ -34,7 +34,11 @@ GOLDEN = sorted((ROOT / "tests" / "golden" / "errors").glob("*.lg")) + sorted(
 SHIPPED = sorted(shipped_files().values())
 HEAD = re.compile(r"^(?P<file>[^ ].*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|note): (?P<message>.*)$")
 HINT = re.compile(r"^ +hint: (?P<hint>.*)$")
-SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
+SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "note": lsp.DiagnosticSeverity.Information,  # (a note in the file itself, as at a '{' never closed)
+}
 TIMEOUT = 60.0
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

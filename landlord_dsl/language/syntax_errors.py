@@ -57,8 +57,15 @@ def _describe(terminal: str) -> str:
     return terminal.lower()
 
 
+# closing brackets, listed first in a cut-short list of what was expected: a missing one is the likeliest slip
+_CLOSING = ("RBRACE", "RPAR", "RSQB")
+
+
 def _expected_hint(expected: set[str]) -> str | None:
-    names = sorted({_describe(t) for t in expected})
+    """Return "expected A, B, ..." naming at most eight of the terminals `expected`, closing brackets first, or
+    None if there are none."""
+    closers = [_describe(t) for t in _CLOSING if t in expected]
+    names = closers + sorted({_describe(t) for t in expected if t not in _CLOSING} - set(closers))
     if not names:
         return None
     if len(names) > 8:
