@@ -180,3 +180,30 @@ def test_diff_of_a_file_that_does_not_check_exits_1_with_its_errors_and_no_outpu
     code, out = run("diff", "landlords-game-1906", str(bad))
     assert code == 1 and out == ""
     assert f"{bad}:4:15: error: unknown name 'nope'" in capsys.readouterr().err
+
+
+WAIVED = """edition "waived" {
+    extends "monopoly-1933-atlantic-city"
+    source "house-rule: ours" original
+}
+
+account pool "Pool"
+
+function rent_waived(p: player, s: space) = s.owner != none and s.owner.in_jail
+    source "house-rule: ours" original
+"""
+
+
+def test_a_replaced_function_shows_its_kept_line_as_kept_and_no_empty_citation(tmp_path):
+    """Found trying the product: a replaced extension point's unchanged `extension` line was shown removed and
+    added again, and an uncited account was followed by an empty citation."""
+    path = tmp_path / "waived.lg"
+    path.write_text(WAIVED)
+    code, out = run("diff", "monopoly-1933-atlantic-city", str(path), "--color", "never")
+    assert code == 1
+    shown = out.splitlines()
+    assert "  + added pool" in shown
+    extension = next(line for line in shown if "extension" in line)
+    assert extension.startswith("        extension ") and not extension.lstrip().startswith(("-", "+"))
+    assert any(line.startswith("      - function rent_waived") for line in shown)
+    assert any(line.startswith("      + function rent_waived") for line in shown)

@@ -459,7 +459,10 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
         lines.append(bold(f"{category}s ({len(group)})" if not category.endswith("s") else category))
         for c in group:
             title = c.name + (f" -> {c.new_name}" if c.new_name else "")
-            lines.append(paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + f"  {visible(_cite(c))}")
+            cited = _cite(c)
+            lines.append(
+                paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + (f"  {visible(cited)}" * bool(cited))
+            )
             for what, old, new in c.details:
                 lines.append(
                     visible(
@@ -478,6 +481,15 @@ def _text_lines(old: str | None, new: str | None, paint: Callable[[str, str], st
     """Return -/+ lines for two normalised texts: whole texts when short, else a unified diff."""
     old_lines = old.splitlines() if old is not None else []
     new_lines = new.splitlines() if new is not None else []
+    if len(old_lines) <= 2 and len(new_lines) == len(old_lines):  # line by line: a line kept is shown as kept
+        out = []
+        for was, now in zip(old_lines, new_lines, strict=True):
+            out.extend(
+                [visible(f"        {was}")]
+                if was == now
+                else [paint(f"      - {was}", "removed"), paint(f"      + {now}", "added")]
+            )
+        return out
     if (len(old_lines) <= 2 and len(new_lines) <= 2) or not old_lines or not new_lines:
         return [paint(f"      - {t}", "removed") for t in old_lines] + [
             paint(f"      + {t}", "added") for t in new_lines
