@@ -273,6 +273,20 @@ class ExpressionPass(PassBase):
             self.error(f"`{e.op}` needs a true/false test after ':'", e.body.span, None)
         return INT if e.op == "count" else list_of(elem) if e.op == "filter" else BOOL
 
+    def _none_hint(self, e: ast.Field) -> str:
+        """Return the hint for a field of something that may be none: the test to write, in the file's own words
+        where the subject is written on one line."""
+        span = e.subject.span
+        source = self.sources.get(span.file)
+        line = source.line(span.line) if source is not None and span.line == span.end_line else None
+        subject = line[span.column - 1 : span.end_column - 1] if line else ""
+        if not subject or "\n" in subject:
+            return "test it first: `x != none and x.field`, or `if x != none { ... }` around statements"
+        return (
+            f"test it first: `{subject} != none and {subject}.{e.name}`, "
+            f"or `if {subject} != none {{ ... }}` around statements"
+        )
+
     @handles(ast.Field)
     def _field(self, e: ast.Field, scope: Scope, constant: bool) -> str:
         m = self.m
@@ -297,9 +311,7 @@ class ExpressionPass(PassBase):
                 )
             return ANY
         if is_optional(subject_t):
-            self.error(
-                f"'{e.name}' of something that may be none", e.span, "check it first, e.g. `if x != none { ... }`"
-            )
+            self.error(f"'{e.name}' of something that may be none", e.span, self._none_hint(e))
         elif (
             base == SPACE
             and e.name in m.space_fields
