@@ -78,7 +78,8 @@ class Diagnostic:
             # columns count characters of the raw line; tabs are shown as spaces and control
             # characters as escapes, so measure on the text as shown
             start = len(shown(raw[: span.column - 1]))
-            end = len(shown(raw[: span.end_column - 1])) if span.end_line == span.line else start + 1
+            # a span of several lines (a declaration) is underlined to the end of its first line's code
+            end = len(shown(raw[: span.end_column - 1])) if span.end_line == span.line else len(text.rstrip())
             width = max(1, min(end - start, max(1, len(text) - start)))
             lines.append(f" {gutter} | {text}")
             lines.append(f" {' ' * len(gutter)} | {' ' * start}{'^' * width}")
