@@ -435,6 +435,8 @@ class Compiler(StatementCompiler):
             counted_groups=tuple(self.counted_groups),
             counted_fields=tuple(numbers for _, numbers in self.counted_fields.values()),
             complete_fields=tuple(self.complete_fields),
+            kept_tests=tuple(self.kept_tests),
+            keeps_titles=bool(self.complete_fields or self.kept_tests),
             counted_of=tuple(
                 tuple(k for k, group in enumerate(self.counted_groups) if space in group)
                 for space in range(len(spaces))
