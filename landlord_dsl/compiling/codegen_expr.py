@@ -96,6 +96,8 @@ class ExpressionCompiler(CodeGenerator):
         values = self.values_by_space(code, var, self.domains[var])
         if values is None:
             return compiled
+        if len({values[space] for space in self.domains[var]}) == 1:  # the same for each of those spaces
+            return self._const(values[next(iter(self.domains[var]))])
         name = self.space_tables.get(values)
         if name is None:
             name = self.space_tables[values] = self.ref(values, Prefix.BY_SPACE)

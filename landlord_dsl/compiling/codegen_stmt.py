@@ -390,9 +390,12 @@ class StatementCompiler(ExpressionCompiler):
                 if whole is not None and loop is not None and self.uncounted(loop, None, light):
                     # its loop goes through the titles of the groups he owns whole alone: that he owns the
                     # entry's group whole is true of every entry, so the guard is written without that test
+                    # (and the entry is a space with a group under that field: what is true of all of those folds)
                     outer, self.whole_owned = self.whole_owned, self.whole_owned | {whole}
+                    column = next(numbers for number, numbers in self.counted_fields.values() if number == whole[0])
                     try:
-                        invariant, guard, holds_when, tests = self._guard(o, var)
+                        with self.narrowed([(var, frozenset(i for i, k in enumerate(column) if k is not None))]):
+                            invariant, guard, holds_when, tests = self._guard(o, var)
                     finally:
                         self.whole_owned = outer
             spaces = sorted(domain) if o.binding is not None and domain else None
