@@ -111,12 +111,17 @@ def test_the_1933_building_offer_goes_through_the_titles_of_complete_colour_grou
 
 def test_the_1933_trading_offer_goes_through_the_lots_a_rival_wants():
     """monopoly-1933's trading offer (`value if wanted_by_a_rival(player, s) then ... else -1`, the last option its
-    folded bot tries) looks for a sale worth making among the titles the game keeps for that test alone; after every
+    folded bot tries) looks for a sale worth making among the titles the game keeps for that test alone, and its
+    raising-cash offer's hint asks whether the title is one of them; after every
     event of seeded games they are the seat's lots of a colour group it owns one of and one other player the rest
     of, worked out from the owners."""
     program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
     assert len(program.kept_tests) == 1 and program.kept_tests[0][0] == 0  # (by the colour groups' counts)
     assert re.search(r"for v0 in (?:g\.gkept\[0\]|_h_gkept0)\[_player", program.python_source)
+    # and wherever the hint is worked out (its raising-cash offer), C is whether the title is kept
+    assert re.search(
+        r" \+ 200\) if \(v0 in (?:g\.gkept\[0\]|_h_gkept0)\[_player\d+\]\) else -1\)", program.python_source
+    )
     groups, column = program.counted_groups, program.counted_fields[0]
     kept = []  # (events after which some seat keeps a lot: the test above tests something)
     for seed in range(3):
@@ -299,8 +304,8 @@ IMPROVE_GUARDS = {
     "player.cash >= 1 and s in lot and owns_all(player, s.color)": True,
     "s in lot and s.price > 10 and owns_all(player, s.color) and player.cash >= s.price": True,
     "player.cash >= 5 and can_improve(player, s)": True,
-    "s in lot and owns_all(player, s.color) and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": True,
-    "s in lot and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": False,
+    "s in lot and owns_all(player, s.color) and (owns_all(player, s.color) or s.price > 10) and player.cash >= 1": True,
+    "s in lot and (owns_all(player, s.color) or s.price > 10) and player.cash >= 1": False,
     "s in lot and not owns_all(player, s.color) and player.cash >= 1": False,
     "s in lot and 100 / (player.cash + 1) < 200 and owns_all(player, s.color) and player.cash >= 1": False,
     "s in lot and s.owner != none and owns_all(s.owner, s.color) and player.cash >= 1": False,
@@ -309,8 +314,9 @@ IMPROVE_GUARDS = {
 
 
 # Conditions of the generated files' dropping hint (`value if C then 2 else -1`, the last option an offer tries),
-# with whether the game keeps, for each seat, its titles on which C holds, for the folded bot's search to go
-# through those alone (C reads nothing of the game but the counts of the title's group under one field)
+# with whether the game keeps, for each seat, its titles on which C holds (C reads nothing of the game but the
+# counts of the title's group under one field): then the hint tests whether the title is kept, and, where the
+# option has no guard, the folded bot's search for a gain goes through those titles alone
 DROP_WANTS = {
     "s in lot and count_owned(player, s.color) == 1 and len(owners(s.color)) == 2": True,
     "s in lot and count_owned(player, s.color) == 1 and len(owners(s.color)) == 2"
@@ -346,10 +352,7 @@ def test_generated_rule_files_keep_their_groups_counted(tmp_path_factory, text, 
     )
     want = next(want for want in DROP_WANTS if f"value if {want} then 2" in text)
     kept = bool(re.search(r"in (?:g\.gkept\[|_h_gkept\d)", fast.python_source))
-    assert bool(fast.kept_tests) == kept and plain.kept_tests == ()
-    # (kept only where C reads nothing else; and kept where the option has no guard: one whose first test the
-    # round can make true for every entry, `s.price > 14`, leaves the search as it was unless it folds)
-    assert kept <= DROP_WANTS[want] and (kept or not DROP_WANTS[want] or f"player.titles value if {want}" not in text)
+    assert bool(fast.kept_tests) == kept == DROP_WANTS[want] and plain.kept_tests == ()
     for mixed in (False, True):
         game = _checked_game(fast, seed, players, random_seats=True, mixed=mixed)
         game.play()

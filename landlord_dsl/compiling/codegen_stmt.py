@@ -19,7 +19,7 @@ from ..core.types import ACCOUNT, ANY, PLAYER, is_optional, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
-from .codegen import Code, Compiled
+from .codegen import Code, Compiled, made
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .generated_names import Prefix
 
@@ -383,6 +383,11 @@ class StatementCompiler(ExpressionCompiler):
                     if unless is not None and titles_of is not None:
                         assert isinstance(o.value, ast.Conditional)
                         condition = self.expr(o.value.condition)
+                        kept = self.kept_titles(condition, *titles_of, domain)
+                        if kept is not None:  # C holds of the player's title where the game keeps it
+                            test, then, otherwise = f"({var} in {kept})", unless[1], unless[2]
+                            value = made(f"({then.code} if {test} else {otherwise!r})", then, game=True, plain=False)
+                            unless = (test, then, otherwise)
                 complete = self._complete_titles(var, titles_of, tests)
                 whole = self._whole_group(var, titles_of, tests)
                 light = not (any(test.loops for test in tests) or cost.loops or value.loops)
