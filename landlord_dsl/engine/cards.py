@@ -143,21 +143,22 @@ class Cards:
         hands from `previous` to `seat` (the counts are new): the test of a title reads only the counts of its
         group, so only the titles of the space's group (the space's own alone where it has none) can change. A
         seat's list that changes is replaced (a new list: one a loop holds is left as it was)."""
-        prog, owner, gkept, gcount_at = self.prog, self.owner, self.gkept, self.gcount_at
-        for j, (field, tests) in enumerate(prog.kept_tests):
+        owner, gcount, gkept = self.owner, self.gcount, self.gkept
+        for j, k, members, tests in self.prog.kept_of[space]:
             kept = gkept[j]
             if previous is not None and space in kept[previous]:
                 kept[previous] = [other for other in kept[previous] if other != space]
-            counts = gcount_at[field][space]
-            if counts is None:  # (its test is a truth value)
+            if k is None:  # (its test is a truth value)
                 if seat is not None and tests[space]:
                     kept[seat] = sorted([*kept[seat], space])
                 continue
-            for member in prog.counted_groups[prog.counted_fields[field][space]]:  # type: ignore[index]
+            counts = gcount[k]
+            distinct, nobody = counts[-2], counts[-1]
+            for member in members:
                 other = owner[member]
                 if other is not None:
                     titles = kept[other]
-                    if ((counts[other], counts[-2], counts[-1]) in tests[member]) != (member in titles):  # type: ignore[operator]
+                    if ((counts[other], distinct, nobody) in tests[member]) is not (member in titles):
                         if member in titles:
                             kept[other] = [title for title in titles if title != member]
                         else:

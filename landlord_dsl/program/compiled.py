@@ -140,6 +140,9 @@ class Program:
     # (of the seat owning the title, of the group's distinct owners, of its spaces nobody owns) under which the
     # test holds, or its value where the space has no group under that field)
     kept_tests: tuple[tuple[int, tuple[frozenset[tuple[int, int, int]] | bool, ...]], ...] = ()
+    # by space (empty without kept tests): for each kept test, (its number, the counted group the space has under
+    # its field or None, that group's spaces or none, its counts by space): what its title changing hands retests
+    kept_of: tuple[tuple[tuple[int, int | None, tuple[int, ...], tuple[Any, ...]], ...], ...] = ()
     # whether a game keeps any titles by seat (complete_fields or kept_tests): one test where a title changes hands
     keeps_titles: bool = False
 
