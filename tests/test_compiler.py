@@ -1017,6 +1017,64 @@ def test_a_choices_hints_of_one_space_are_tables_and_its_round_reads_the_moment_
         assert _log(fast, seed, True) == _log(plain, seed, True)
 
 
+def test_a_test_of_an_options_space_true_of_every_space_it_can_hold_is_no_test(tmp_path):
+    """A test that depends on nothing but the space an option binds, and gives one value for every space that
+    can be (`s.price >= 10` and `s.price > 5` of the titles of a board whose titles cost 10 and 20; `s in lot`
+    of the titles of the groups the player owns whole, which only lots have), is that value: no table, no test;
+    the same games either way."""
+    path = tmp_path / "folds.lg"
+    path.write_text(
+        SMALL
+        + """
+rule buying "Buying" {
+    on land lot {
+        if here.owner == none and player.cash >= here.price {
+            pay here.price from player to bank
+            give here.title to player
+        }
+    }
+    on land station {
+        if here.owner == none and player.cash >= here.price {
+            pay here.price from player to bank
+            give here.title to player
+        }
+    }
+}
+rule offers "Offers" {
+    on turn {
+        roll dice
+        move forward dice.total
+        offer "Build or sell?" {
+            option build "Build on {s}"
+                for s in player.titles
+                when s in lot and owns_all(player, s.color) and player.cash > 3
+                cost 1
+                value 3 {
+                pay 1 from player to bank
+            }
+            option sell "Sell {s}"
+                for s in player.titles
+                when s.price >= 10 and player.cash < 30
+                value if s.price > 5 then 2 else 1 {
+                pay 1 from bank to player
+            }
+        }
+    }
+}
+"""
+    )
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    offers = fast.python_source[fast.python_source.index("rule offers") :]
+    offers = offers[: offers.find("\ndef ")]  # (its handler alone)
+    assert re.search(r"for v0 in (?:g\.gfull\[0\]|_h_gfull0)\[_player\d+\]:\n +if _first", offers)
+    assert re.search(r"for v1 in (?:g\.titles|_h_titles)\[_player\d+\]:\n +if _first", offers)
+    assert "_tab" not in offers and "_set" not in offers and "price" not in offers
+    for seed in range(6):
+        assert _log(fast, seed, False) == _log(plain, seed, False)
+        assert _log(fast, seed, True) == _log(plain, seed, True)
+
+
 def test_a_guards_leading_test_of_the_moment_alone_is_made_once_before_the_loop(tmp_path):
     """`when player.cash < due and ...` in a shortfall's offer: tested once a round, before the titles."""
     path = tmp_path / "short.lg"

@@ -6,7 +6,9 @@ possible `s` has one), `count_owned`, `owns_all`, `len(owners(...))` and
 change hands, instead of fetching the group's owners; and an option's loop over
 a player's titles whose guard holds only where he owns the title's group whole
 (`owns_all(player, s.color)` among its tests) goes through the titles of such
-groups, which the game keeps too (Program.complete_fields, `gfull`). These tests
+groups, which the game keeps too (Program.complete_fields, `gfull`), as are the
+titles on which an offer's hint `if C then X else Y` holds where C reads only
+those counts (Program.kept_tests, `gkept`; 1933's trading offer). These tests
 compare what is kept with what is worked out afresh after every event, on every
 shipped file and on generated rule files, through forks, saves and pickles, and
 compare the games with those of the plain translation, which keeps nothing.
@@ -107,6 +109,43 @@ def test_the_1933_building_offer_goes_through_the_titles_of_complete_colour_grou
     assert any(game.gfull[0])
 
 
+def test_the_1933_trading_offer_goes_through_the_lots_a_rival_wants():
+    """monopoly-1933's trading offer (`value if wanted_by_a_rival(player, s) then ... else -1`, the last option its
+    folded bot tries) looks for a sale worth making among the titles the game keeps for that test alone, and its
+    raising-cash offer's hint asks whether the title is one of them; after every
+    event of seeded games they are the seat's lots of a colour group it owns one of and one other player the rest
+    of, worked out from the owners."""
+    program = ld.compile_rules(ld.load_edition("monopoly-1933-atlantic-city"))
+    assert len(program.kept_tests) == 1 and program.kept_tests[0][0] == 0  # (by the colour groups' counts)
+    assert re.search(r"for v0 in (?:g\.gkept\[0\]|_h_gkept0)\[_player", program.python_source)
+    # and wherever the hint is worked out (its raising-cash offer), C is whether the title is kept
+    assert re.search(
+        r" \+ 200\) if \(v0 in (?:g\.gkept\[0\]|_h_gkept0)\[_player\d+\]\) else -1\)", program.python_source
+    )
+    groups, column = program.counted_groups, program.counted_fields[0]
+    kept = []  # (events after which some seat keeps a lot: the test above tests something)
+    for seed in range(3):
+        game = ld.new_game(program, players=4, seed=seed)
+        wrong: list[str] = []
+
+        def check(event: tuple, game: ld.Game = game, wrong: list[str] = wrong) -> None:
+            if any(game.gkept[0]):
+                kept.append(event)
+            for seat in range(4):
+                fresh = []
+                for s in game.titles[seat]:
+                    owners = [game.owner[o] for o in groups[column[s]]] if column[s] is not None else []
+                    if owners.count(seat) == 1 and None not in owners and len(set(owners)) == 2:
+                        fresh.append(s)
+                if game.gkept[0][seat] != fresh and not wrong:
+                    wrong.append(f"{event}: seat {seat} keeps {game.gkept[0][seat]}, not {fresh}")
+
+        game.listen(check)
+        game.play()
+        assert wrong == [], seed
+    assert kept
+
+
 def test_forks_saves_and_pickled_states_count_their_own_groups():
     """A fork counts its own owners (playing it leaves the original's counts alone); a restored save and an
     unpickled State count theirs afresh."""
@@ -188,6 +227,8 @@ def ownership_files(draw) -> str:
         )
     )
     improve = draw(st.sampled_from(sorted(IMPROVE_GUARDS)))
+    want = draw(st.sampled_from(sorted(DROP_WANTS)))
+    drop_when = draw(st.sampled_from(["when s.price > 14 ", ""]))
     return f"""edition "counted" {{ players 2 to 4 turn limit 60 }}
 account bank "Bank" unlimited
 kind start "Start" {{ }}
@@ -245,7 +286,7 @@ rule improving "Improve lots of a whole colour, or give one back" {{
             option improve "Improve {{s}}" for s in player.titles when {improve} cost 1 value 3 {{
                 pay 1 from player to bank
             }}
-            option drop "Give back {{s}}" for s in player.titles when s.price > 14 value -1 {{
+            option drop "Give back {{s}}" for s in player.titles {drop_when}value if {want} then 2 else -1 {{
                 return s.title to deeds
             }}
         }}
@@ -261,14 +302,34 @@ score player.cash + 100 * count(s in player.titles: s in lot and owns_all(player
 # negated or one side of an `or`; it is asked of the player whose titles are looped over)
 IMPROVE_GUARDS = {
     "player.cash >= 1 and s in lot and owns_all(player, s.color)": True,
-    "s in lot and s.price > 12 and owns_all(player, s.color) and player.cash >= s.price": True,
+    "s in lot and s.price > 10 and owns_all(player, s.color) and player.cash >= s.price": True,
     "player.cash >= 5 and can_improve(player, s)": True,
-    "s in lot and owns_all(player, s.color) and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": True,
-    "s in lot and (owns_all(player, s.color) or s.price > 14) and player.cash >= 1": False,
+    "s in lot and owns_all(player, s.color) and (owns_all(player, s.color) or s.price > 10) and player.cash >= 1": True,
+    "s in lot and (owns_all(player, s.color) or s.price > 10) and player.cash >= 1": False,
     "s in lot and not owns_all(player, s.color) and player.cash >= 1": False,
     "s in lot and 100 / (player.cash + 1) < 200 and owns_all(player, s.color) and player.cash >= 1": False,
     "s in lot and s.owner != none and owns_all(s.owner, s.color) and player.cash >= 1": False,
     "player.cash >= 1 and s in lot and count_owned(player, s.color) == len(s.color)": False,
+}
+
+
+# Conditions of the generated files' dropping hint (`value if C then 2 else -1`, the last option an offer tries),
+# with whether the game keeps, for each seat, its titles on which C holds (C reads nothing of the game but the
+# counts of the title's group under one field): then the hint tests whether the title is kept, and, where the
+# option has no guard, the folded bot's search for a gain goes through those titles alone
+DROP_WANTS = {
+    "s in lot and count_owned(player, s.color) == 1 and len(owners(s.color)) == 2": True,
+    "s in lot and count_owned(player, s.color) == 1 and len(owners(s.color)) == 2"
+    " and all(x in s.color: x.owner != none)": True,
+    "s in lot and owns_all(player, s.color)": True,
+    "s in lot and not owns_all(player, s.color) and any(x in s.color: x.owner == none)": True,
+    "s in lot and count_owned(player, s.color) + s.price > 13": True,
+    "s in lot and s.price > 10 and len(owners(s.color)) >= 2": True,
+    "s in lot and (s.price > 10 or count_owned(player, s.color) >= 2)": True,
+    "s in lot and can_improve(player, s)": True,
+    "s in lot and count_owned(player, extra) == 1": False,
+    "s in lot and player.cash > 200 and owns_all(player, s.color)": False,
+    "s in lot and count_owned(player, s.color) == len(owners(extra))": False,
 }
 
 
@@ -289,6 +350,9 @@ def test_generated_rule_files_keep_their_groups_counted(tmp_path_factory, text, 
         == IMPROVE_GUARDS[guard]
         == bool(re.search(r"in (?:g\.gfull\[|_h_gfull\d)", fast.python_source))
     )
+    want = next(want for want in DROP_WANTS if f"value if {want} then 2" in text)
+    kept = bool(re.search(r"in (?:g\.gkept\[|_h_gkept\d)", fast.python_source))
+    assert bool(fast.kept_tests) == kept == DROP_WANTS[want] and plain.kept_tests == ()
     for mixed in (False, True):
         game = _checked_game(fast, seed, players, random_seats=True, mixed=mixed)
         game.play()

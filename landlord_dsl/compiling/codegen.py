@@ -207,6 +207,9 @@ class CodeGenerator:
         # the counted fields (by number) under which the game keeps each seat's titles in groups it owns
         # whole (Program.complete_fields), numbered in the order met
         self.complete_fields: dict[int, int] = {}
+        # the tests of a title by its group's counts under which the game keeps each seat's titles that pass
+        # (Program.kept_tests): (counted field number, the counts by space), numbered in the order met
+        self.kept_tests: dict[tuple[int, tuple[Any, ...]], int] = {}
         self.ns: dict[str, Any] = dict(RUNTIME)
         self.ns.update({f"{Prefix.BUILTIN}{name}": builtin.implementation for name, builtin in BUILTINS.items()})
         if counters is not None:

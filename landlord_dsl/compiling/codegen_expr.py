@@ -20,7 +20,7 @@ from ..core.dispatch import named_dispatch_table
 from ..core.types import ACCOUNT, BOOL, CARD, DICE, INT, PLAYER, SPACE, TEXT, dice_set_name, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
-from ..program.runtime import show_value
+from ..program.runtime import Fixed, show_value
 from .codegen import _NOTHING, CodeGenerator, Compiled, made
 from .generated_names import Prefix
 
@@ -45,6 +45,22 @@ def _has_aggregate(e: Any) -> bool:
 def _compiled_once(code: str) -> Any:
     """Return generated expression code compiled (the same code recurs across compilations of a file)."""
     return compile(code, "<by space>", "eval")
+
+
+class _NoSeat:
+    """The player of a kept test while it is worked out (ExpressionCompiler.kept_titles): equal to no seat, it
+    indexes nothing but the counts the probe gives."""
+
+    __slots__ = ()
+
+
+class _CountsProbe(Fixed):
+    """What a kept test's code sees as the game while it is worked out (ExpressionCompiler.kept_titles): no state
+    but the counts of one space's group's owners under one counted field (dicts: any other read fails)."""
+
+    def __init__(self, fixed: Fixed, counts: dict[int, dict[int, dict[Any, int]]]) -> None:
+        self.sources, self.prog, self.work = fixed.sources, fixed.prog, 0
+        self.gcount_at = counts
 
 
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
@@ -80,6 +96,8 @@ class ExpressionCompiler(CodeGenerator):
         values = self.values_by_space(code, var, self.domains[var])
         if values is None:
             return compiled
+        if len({values[space] for space in self.domains[var]}) == 1:  # the same for each of those spaces
+            return self._const(values[next(iter(self.domains[var]))])
         name = self.space_tables.get(values)
         if name is None:
             name = self.space_tables[values] = self.ref(values, Prefix.BY_SPACE)
@@ -112,6 +130,73 @@ class ExpressionCompiler(CodeGenerator):
         finally:
             self.fixed.work = work
         return tuple(table)
+
+    def kept_titles(self, condition: Compiled, var: str, player: str, domain: Iterable[int] | None) -> str | None:
+        """Return code for the player's titles on which a test holds, which the game keeps (Program.kept_tests,
+        `g.gkept`), for a loop over the player's titles binding `var` (its spaces: `domain`, None for any) that
+        looks for those first; None where the test's value could depend on more than the entry's space and the
+        counts of its group's owners under one counted field (the player's, the distinct owners', the spaces
+        nobody owns; the entry is the player's title) or could fail.
+
+        The test's code is worked out before the game for every space the entry can be and every count its
+        group's owners can have, with a game whose only state is those counts and the player a token that is
+        no seat: any other read fails, and the test is not kept."""
+        reads_game, names = condition.reads
+        if condition.can_fail or not reads_game or not player.isidentifier() or not names <= {var, player}:
+            return None
+        spaces = range(len(self.m.spaces)) if domain is None else domain
+        groups = {number: len(group) for group, number in self.counted_groups.items()}
+        for field, column in self.counted_fields.values():
+            tests = self._kept_tests(condition.code, var, player, field, column, groups, frozenset(spaces))
+            if tests is not None:
+                kept = self.kept_tests.setdefault((field, tests), len(self.kept_tests))
+                return f"g.gkept[{kept}][{player}]"
+        return None
+
+    def _kept_tests(
+        self,
+        code: str,
+        var: str,
+        player: str,
+        field: int,
+        column: tuple[int | None, ...],
+        sizes: dict[int, int],
+        domain: frozenset[int],
+    ) -> tuple[frozenset[tuple[int, int, int]] | bool, ...] | None:
+        """Return, by space, the counts (the player's, the distinct owners', nobody's) of the space's group under
+        the counted field under which the test's code holds (its value where the space has no group; none, or
+        False, for a space outside the domain), or None if it reads anything else, fails, or gives other than a
+        truth value."""
+        worked, seat = _compiled_once(code), _NoSeat()
+        tests: list[frozenset[tuple[int, int, int]] | bool] = []
+        try:
+            for space in range(len(self.m.spaces)):
+                k = column[space]
+                if space not in domain:  # (never an entry; but the engine reads a group's tests by member)
+                    tests.append(False if k is None else frozenset())
+                elif k is None:
+                    value = eval(worked, self.ns, {"g": _CountsProbe(self.fixed, {}), var: space, player: seat})
+                    if value.__class__ is not bool:
+                        return None
+                    tests.append(value)
+                else:
+                    size, holds = sizes[k], []
+                    for own in range(1, size + 1):
+                        for nobody in range(size - own + 1):
+                            others = size - own - nobody  # (spaces the other seats own: one to each, or fewer)
+                            for distinct in range(1 if not others else 2, others + 2):
+                                counts = {field: {space: {seat: own, -2: distinct, -1: nobody}}}
+                                value = eval(
+                                    worked, self.ns, {"g": _CountsProbe(self.fixed, counts), var: space, player: seat}
+                                )
+                                if value.__class__ is not bool:
+                                    return None
+                                if value:
+                                    holds.append((own, distinct, nobody))
+                    tests.append(frozenset(holds))
+        except Exception:
+            return None
+        return tuple(tests)
 
     def code(self, e: ast.Expr) -> str:
         """Return the Python expression text for `e`."""

@@ -19,7 +19,7 @@ from ..core.types import ACCOUNT, ANY, PLAYER, is_optional, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
-from .codegen import Code, Compiled
+from .codegen import Code, Compiled, made
 from .codegen_expr import _CONTEXT, ExpressionCompiler
 from .generated_names import Prefix
 
@@ -44,6 +44,11 @@ class _Option(NamedTuple):
     # code for the titles its `for` goes through instead of the player's titles, where its guard holds only on
     # titles of groups he owns whole: those the game keeps (`g.gfull`; None: the titles themselves)
     complete: str | None
+    # for a hint `if C then X else Y` of a loop over a player's titles: C compiled, the loop's (local, player), and
+    # the spaces the local can hold (what ExpressionCompiler.kept_titles needs)
+    condition: Compiled | None = None
+    titles_of: tuple[str, str] | None = None
+    domain: frozenset[int] | None = None
 
 
 _Emit = Callable[[Code, _Option], None]  # writes an option's code (StatementCompiler._legal)
@@ -374,6 +379,15 @@ class StatementCompiler(ExpressionCompiler):
                     value = self.expr(o.value) if o.value is not None else zero
                     domain = self.domains.get(var, domain) if o.binding is not None else None
                     unless = self._unless(o.value) if not value.fixed else None
+                    condition = None
+                    if unless is not None and titles_of is not None:
+                        assert isinstance(o.value, ast.Conditional)
+                        condition = self.expr(o.value.condition)
+                        kept = self.kept_titles(condition, *titles_of, domain)
+                        if kept is not None:  # C holds of the player's title where the game keeps it
+                            test, then, otherwise = f"({var} in {kept})", unless[1], unless[2]
+                            value = made(f"({then.code} if {test} else {otherwise!r})", then, game=True, plain=False)
+                            unless = (test, then, otherwise)
                 complete = self._complete_titles(var, titles_of, tests)
                 whole = self._whole_group(var, titles_of, tests)
                 light = not (any(test.loops for test in tests) or cost.loops or value.loops)
@@ -381,9 +395,12 @@ class StatementCompiler(ExpressionCompiler):
                 if whole is not None and loop is not None and self.uncounted(loop, None, light):
                     # its loop goes through the titles of the groups he owns whole alone: that he owns the
                     # entry's group whole is true of every entry, so the guard is written without that test
+                    # (and the entry is a space with a group under that field: what is true of all of those folds)
                     outer, self.whole_owned = self.whole_owned, self.whole_owned | {whole}
+                    column = next(numbers for number, numbers in self.counted_fields.values() if number == whole[0])
                     try:
-                        invariant, guard, holds_when, tests = self._guard(o, var)
+                        with self.narrowed([(var, frozenset(i for i, k in enumerate(column) if k is not None))]):
+                            invariant, guard, holds_when, tests = self._guard(o, var)
                     finally:
                         self.whole_owned = outer
             spaces = sorted(domain) if o.binding is not None and domain else None
@@ -409,6 +426,9 @@ class StatementCompiler(ExpressionCompiler):
                     any(test.can_fail for test in tests),
                     any(test.loops for test in tests),
                     complete,
+                    condition,
+                    titles_of,
+                    None if domain is None else frozenset(domain),
                 )
             )
         return options
@@ -1016,17 +1036,22 @@ class _FoldedChoice:
             light = not (option.guard_loops or option.cost.loops or option.value.loops)
             titles = compiler.iterable(o.binding[1])
             coll = compiler.counted_loop(out, o.binding[1], titles, (o.guard, o.cost, o.value), o.span, light)
+            kept = None
             if option.complete is not None and coll == titles:
                 coll = option.complete
+            elif option.condition is not None and option.titles_of is not None:
+                # the titles on which C holds, which the game keeps: the same entries in the same order
+                kept = compiler.kept_titles(option.condition, *option.titles_of, option.domain)
             entries = f"_entries{n}_{k}"
             out.line(f"{entries} = {coll}")
             if option.invariant is not None:
                 out.line(f"if {option.invariant}:")
             with out.indented() if option.invariant is not None else contextlib.nullcontext():
-                out.line(f"for {var} in {entries}:")
+                out.line(f"for {var} in {entries if kept is None else kept}:")
                 with out.indented():
-                    out.line(f"if {unless[0]}:")
-                    with out.indented():
+                    if kept is None:
+                        out.line(f"if {unless[0]}:")
+                    with out.indented() if kept is None else contextlib.nullcontext():
                         if guard is not None:
                             out.line(f"if {guard}:")
                         with out.indented() if guard is not None else contextlib.nullcontext():

@@ -357,6 +357,22 @@ class Compiler(StatementCompiler):
             by_space.append(tuple((k, len(numbers[k]), member) for k, member in decides.items()))
         return tuple(by_space) if self.complete_fields else ()
 
+    def _kept_of(self, spaces: int) -> tuple[tuple[tuple[int, int | None, tuple[int, ...], tuple[Any, ...]], ...], ...]:
+        """Return, by space, what a title of it changing hands makes the game test again (Program.kept_of): for each
+        kept test, its number, the counted group the space has under its field (None if none), that group's
+        spaces, and the test's counts by space."""
+        if not self.kept_tests:
+            return ()
+        groups = list(self.counted_groups)
+        columns = [numbers for _, numbers in sorted(self.counted_fields.values())]
+        return tuple(
+            tuple(
+                (j, k := columns[field][space], () if k is None else groups[k], tests)
+                for (field, tests), j in self.kept_tests.items()
+            )
+            for space in range(spaces)
+        )
+
     def _program(
         self, source: str, filename: str, cards: _Cards, entries: _EntryPoints, read_lists_once: bool
     ) -> Program:
@@ -435,6 +451,9 @@ class Compiler(StatementCompiler):
             counted_groups=tuple(self.counted_groups),
             counted_fields=tuple(numbers for _, numbers in self.counted_fields.values()),
             complete_fields=tuple(self.complete_fields),
+            kept_tests=tuple(self.kept_tests),
+            keeps_titles=bool(self.complete_fields or self.kept_tests),
+            kept_of=self._kept_of(len(spaces)),
             counted_of=tuple(
                 tuple(k for k, group in enumerate(self.counted_groups) if space in group)
                 for space in range(len(spaces))

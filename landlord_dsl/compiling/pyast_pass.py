@@ -91,10 +91,10 @@ def fix_missing_locations(root: pyast.AST) -> None:
 # The game's lists that nothing rebinds while a turn is played (only Game.restore
 # does, between turns; everything else changes them in place), and the per-variable
 # lists inside `sv`/`pv` and the counts of the groups' owners (`gcount`, `gcount_at`) and the seats' complete
-# titles (`gfull`, whose seats' lists are replaced, not changed): a generated function may read each once
-# into a local.
+# titles and titles passing a kept test (`gfull`, `gkept`, whose seats' lists are replaced, not changed): a
+# generated function may read each once into a local.
 _STABLE_LISTS = frozenset({"owner", "bal", "pos", "titles", "hands", "holder", "active", "gv"})
-_STABLE_ROWS = frozenset({"sv", "pv", "gcount", "gcount_at", "gfull"})
+_STABLE_ROWS = frozenset({"sv", "pv", "gcount", "gcount_at", "gfull", "gkept"})
 # What stays the same for the whole of a call of generated code, though not for a turn: the acting
 # player changes only between such calls, or around them (a shortfall's handlers run with the debtor
 # acting, and Game._shortfall puts the player acting before back before it returns).

@@ -29,6 +29,7 @@ class Cards:
         gcount: list[list[int]]
         gcount_at: list[list[list[int] | None]]
         gfull: list[list[list[int]]]
+        gkept: list[list[list[int]]]
         titles: list[list[int]]
         decks: dict[str, list[int]]
         seats: list[int]
@@ -71,18 +72,21 @@ class Cards:
                     if not counts[seat]:
                         counts[-2] += 1
                     counts[seat] += 1
-            if prog.complete_fields:  # (only these two seats' complete titles can change; the counts are new)
-                gcount = self.gcount
-                if previous is not None:
-                    for k, size, member in prog.complete_of[space]:
-                        if gcount[k][previous] + member == size:  # it owned k whole, or the space left k's
-                            self.complete_titles(previous)
-                            break
-                if seat is not None:
-                    for k, size, _ in prog.complete_of[space]:
-                        if gcount[k][seat] == size:  # it owns k whole now, or the space joined k's
-                            self.complete_titles(seat)
-                            break
+            if prog.keeps_titles:  # (the counts are new)
+                if prog.complete_fields:  # (only these two seats' complete titles can change)
+                    gcount = self.gcount
+                    if previous is not None:
+                        for k, size, member in prog.complete_of[space]:
+                            if gcount[k][previous] + member == size:  # it owned k whole, or the space left k's
+                                self.complete_titles(previous)
+                                break
+                    if seat is not None:
+                        for k, size, _ in prog.complete_of[space]:
+                            if gcount[k][seat] == size:  # it owns k whole now, or the space joined k's
+                                self.complete_titles(seat)
+                                break
+                if prog.kept_tests:
+                    self.keep_titles(space, previous, seat)
         if previous is None and seat is not None:
             home = self.decks.get(prog.card_deck[card])  # where it is most often: its own deck
             if home is not None and card in home:
@@ -98,8 +102,9 @@ class Cards:
         """Count the owners of every group the generated code reads so (Program.counted_groups), from the
         owners as they are now: `gcount[k]` holds, for group k, the spaces each seat owns (by seat), then how
         many distinct seats own some, then how many spaces nobody owns; `gcount_at[f][s]` is the counts of
-        space s's group under the counted field f (the same list). `set_holder` keeps them up to date;
-        whatever replaces the owners wholesale calls this again."""
+        space s's group under the counted field f (the same list); `gfull` and `gkept` the seats' titles in
+        groups they own whole and passing each kept test (Program.complete_fields, kept_tests). `set_holder`
+        keeps them up to date; whatever replaces the owners wholesale calls this again."""
         owner, n = self.owner, self.n
         self.gcount = gcount = []
         for spaces in self.prog.counted_groups:
@@ -110,10 +115,54 @@ class Cards:
             counts[-2] = sum(1 for seat in range(n) if counts[seat])
             gcount.append(counts)
         self.gcount_at = [[None if k is None else gcount[k] for k in column] for column in self.prog.counted_fields]
+        if not self.prog.keeps_titles:
+            self.gfull, self.gkept = [], []
+            return
         self.gfull = [[[] for _ in range(n)] for _ in self.prog.complete_fields]
         if self.gfull:
             for seat in range(n):
                 self.complete_titles(seat)
+        self.gkept = [
+            [[space for space in self.titles[seat] if self.kept_test_holds(j, space, seat)] for seat in range(n)]
+            for j in range(len(self.prog.kept_tests))
+        ]
+
+    def kept_test_holds(self, j: int, space: int, seat: int) -> bool:
+        """Return whether the kept test j (Program.kept_tests) holds of the space's title, owned by the seat, by
+        the counts of its group's owners as they are now."""
+        field, tests = self.prog.kept_tests[j]
+        test = tests[space]
+        if test.__class__ is bool:
+            return test
+        counts = self.gcount_at[field][space]
+        assert counts is not None  # (a space without a group under the field has a value for its test)
+        return (counts[seat], counts[-2], counts[-1]) in test  # type: ignore[operator]
+
+    def keep_titles(self, space: int, previous: int | None, seat: int | None) -> None:
+        """Bring the titles the seats keep for each kept test (`gkept`) up to date after the space's title changed
+        hands from `previous` to `seat` (the counts are new): the test of a title reads only the counts of its
+        group, so only the titles of the space's group (the space's own alone where it has none) can change. A
+        seat's list that changes is replaced (a new list: one a loop holds is left as it was)."""
+        owner, gcount, gkept = self.owner, self.gcount, self.gkept
+        for j, k, members, tests in self.prog.kept_of[space]:
+            kept = gkept[j]
+            if previous is not None and space in kept[previous]:
+                kept[previous] = [other for other in kept[previous] if other != space]
+            if k is None:  # (its test is a truth value)
+                if seat is not None and tests[space]:
+                    kept[seat] = sorted([*kept[seat], space])
+                continue
+            counts = gcount[k]
+            distinct, nobody = counts[-2], counts[-1]
+            for member in members:
+                other = owner[member]
+                if other is not None:
+                    titles = kept[other]
+                    if ((counts[other], distinct, nobody) in tests[member]) is not (member in titles):
+                        if member in titles:
+                            kept[other] = [title for title in titles if title != member]
+                        else:
+                            kept[other] = sorted([*titles, member])
 
     def complete_titles(self, seat: int) -> None:
         """Work out again, for each complete field (Program.complete_fields), the seat's titles whose group
@@ -128,8 +177,8 @@ class Cards:
             ]
 
     def counted_group_problems(self) -> list[str]:
-        """Return how the kept counts of the groups' owners, and the seats' titles in groups they own whole
-        (count_groups), differ from working them out afresh."""
+        """Return how the kept counts of the groups' owners, the seats' titles in groups they own whole and their
+        titles passing each kept test (count_groups), differ from working them out afresh."""
         problems = []
         for k, spaces in enumerate(self.prog.counted_groups):
             owners = [self.owner[space] for space in spaces]
@@ -156,6 +205,13 @@ class Cards:
                     problems.append(
                         f"seat {seat}'s titles in groups it owns whole under counted field {field} are kept "
                         f"{self.gfull[j][seat]}, not {fresh}"
+                    )
+        for j in range(len(self.prog.kept_tests)):
+            for seat in range(self.n):
+                fresh = [space for space in self.titles[seat] if self.kept_test_holds(j, space, seat)]
+                if self.gkept[j][seat] != fresh:
+                    problems.append(
+                        f"seat {seat}'s titles passing kept test {j} are kept {self.gkept[j][seat]}, not {fresh}"
                     )
         return problems
 

@@ -476,7 +476,7 @@ class State:
 # what is worked out from them, and the observers (a pickled State's base is the rest; _base_attributes).
 _NOT_STATE = frozenset(
     {"prog", "agents", "_chance", "_roll", "_pair_bits", "passes", "observers", "sprog", "step_passes"}
-    | {"gcount", "gcount_at", "gfull"}  # (counted from the owners again: Cards.count_groups)
+    | {"gcount", "gcount_at", "gfull", "gkept"}  # (counted from the owners again: Cards.count_groups)
 )
 
 

@@ -134,6 +134,17 @@ class Program:
     # complete titles of the seat giving it up or taking it: (a counted group, its size, 1 if the space is in it,
     # else 0), for the complete fields' groups the space is in and the group the space has under one of them
     complete_of: tuple[tuple[tuple[int, int, int], ...], ...] = ()
+    # the tests of a title by the counts of its group's owners under which a game keeps, for each seat, its titles
+    # that pass (`gkept`), for an offer's loop over a player's titles that looks first for those where its hint's
+    # condition holds (1933's trading offer, `wanted_by_a_rival`): each (a counted field, by space the counts
+    # (of the seat owning the title, of the group's distinct owners, of its spaces nobody owns) under which the
+    # test holds, or its value where the space has no group under that field)
+    kept_tests: tuple[tuple[int, tuple[frozenset[tuple[int, int, int]] | bool, ...]], ...] = ()
+    # by space (empty without kept tests): for each kept test, (its number, the counted group the space has under
+    # its field or None, that group's spaces or none, its counts by space): what its title changing hands retests
+    kept_of: tuple[tuple[tuple[int, int | None, tuple[int, ...], tuple[Any, ...]], ...], ...] = ()
+    # whether a game keeps any titles by seat (complete_fields or kept_tests): one test where a title changes hands
+    keeps_titles: bool = False
 
     # the checked rules it was compiled from (a checking.loader.RuleSet: typed loosely, for the program stage
     # sits below checking), for what reads declarations beside the compiled tables (a game's board drawn)

@@ -51,6 +51,8 @@ class RulesGame(Protocol):
     gcount_at: list[list[list[int] | None]]
     # by complete field (Program.complete_fields), then by seat: its titles in groups it owns whole, in board order
     gfull: list[list[list[int]]]
+    # by kept test (Program.kept_tests), then by seat: its titles that pass the test, in board order
+    gkept: list[list[list[int]]]
     gv: list[Any]
     pv: list[list[Any]]
     sv: list[list[Any]]

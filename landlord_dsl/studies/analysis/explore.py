@@ -333,6 +333,7 @@ class Economy:
         self.owner = list(g.owner)
         self.gcount = [list(c) for c in g.gcount]  # (the counts of the groups' owners follow the owners)
         self.gfull = [list(by_seat) for by_seat in g.gfull]  # (and the seats' complete titles: lists replaced)
+        self.gkept = [list(by_seat) for by_seat in g.gkept]  # (and their titles passing the kept tests: the same)
         self.titles = [list(t) for t in g.titles]
         self.hands = [list(h) for h in g.hands]
         self.decks = {k: list(v) for k, v in g.decks.items()}
@@ -365,6 +366,7 @@ class Economy:
             *zip(g.hands, self.hands),
             *zip(g.gcount, self.gcount),
             *zip(g.gfull, self.gfull),
+            *zip(g.gkept, self.gkept),
             *((g.decks[name], cards) for name, cards in self.decks.items()),
         ]
 
