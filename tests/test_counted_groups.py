@@ -29,6 +29,7 @@ from landlord_dsl.agents import HeuristicAgent, RandomAgent
 from landlord_dsl.compiling.compiler import compile_ruleset
 from landlord_dsl.core.resources import editions_dir
 from native_paths import skip_native_variant
+from sweep_params import variants_slow
 
 FILES = sorted(editions_dir().rglob("*.lg"))
 
@@ -56,7 +57,7 @@ def _checked_game(
     return game
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", variants_slow(FILES, name=lambda p: p.stem), ids=[p.stem for p in FILES])
 def test_every_shipped_file_keeps_its_groups_counted_after_every_event(path, native, request):
     """Every event of seeded games of every shipped file (bots and random seats), in pure Python and
     natively: the kept counts are the owners counted afresh."""
