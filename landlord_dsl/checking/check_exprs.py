@@ -280,7 +280,7 @@ class ExpressionPass(PassBase):
         source = self.sources.get(span.file)
         line = source.line(span.line) if source is not None and span.line == span.end_line else None
         subject = line[span.column - 1 : span.end_column - 1] if line else ""
-        if not subject or "\n" in subject:
+        if not subject:
             return "test it first: `x != none and x.field`, or `if x != none { ... }` around statements"
         return (
             f"test it first: `{subject} != none and {subject}.{e.name}`, "

@@ -108,7 +108,7 @@ def merge(
     own: dict[tuple[str, str], ast.Span] = {}
     for d in variant.declarations:
         named = [(("space", s.name), s) for s in d.spaces] if isinstance(d, ast.BoardDecl) else []
-        key = _decl_key(d) if not isinstance(d, (ast.BoardDecl, ast.RemoveDecl, ast.ReplaceHandlerDecl)) else None
+        key = _decl_key(d)  # (None for a board, a removal, a replaced handler)
         for k, node in named + ([(key, d)] if key is not None else []):
             if k in own:
                 problems.append(_declared_twice(k, node.span, own[k], src))

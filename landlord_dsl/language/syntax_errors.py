@@ -65,7 +65,7 @@ def _expected_hint(expected: set[str]) -> str | None:
     """Return "expected A, B, ..." naming at most eight of the terminals `expected`, closing brackets first, or
     None if there are none."""
     closers = [_describe(t) for t in _CLOSING if t in expected]
-    names = closers + sorted({_describe(t) for t in expected if t not in _CLOSING} - set(closers))
+    names = closers + sorted({_describe(t) for t in expected if t not in _CLOSING})
     if not names:
         return None
     if len(names) > 8:

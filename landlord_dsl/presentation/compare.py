@@ -461,7 +461,7 @@ def render_text(changes: Sequence[Change], a: str, b: str, colour: bool = False)
             title = c.name + (f" -> {c.new_name}" if c.new_name else "")
             cited = _cite(c)
             lines.append(
-                paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + (f"  {visible(cited)}" * bool(cited))
+                paint(f"  {_SIGN[c.change]} {c.change} {title}", c.change) + (f"  {visible(cited)}" if cited else "")
             )
             for what, old, new in c.details:
                 lines.append(
