@@ -270,11 +270,15 @@ def parse(text: str, file: str = "<string>") -> ast.Module:
     :param text: the .lg source.
     :param file: the name used in error locations.
     :returns: the file's header and its declarations in order.
-    :raises RuleSyntaxError: the text does not parse (every syntax error found is in its diagnostics).
+    :raises RuleSyntaxError: the text does not parse (every syntax error found is in its diagnostics; a path
+        passed instead of the text is hinted so).
     """
+    from .checking.loader import raised_with_path_hint
     from .language.parser import parse as _parse
 
-    return _parse(_source_text(text), file)
+    source = _source_text(text)
+    with raised_with_path_hint(source, "parse"):
+        return _parse(source, file)
 
 
 def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagnostic]:
@@ -296,37 +300,11 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     :param strict: also warn of citations without a source key.
     :returns: the diagnostics, each with its location, message and hint; empty when all is well.
     """
+    from .checking.loader import hinted_if_path
     from .compiling.compiler import diagnose
 
     diagnostics = diagnose(_source_text(text), file, strict)
-    hint = _path_not_text(text, "check") if diagnostics else None
-    if hint is None:
-        return diagnostics
-    import attrs
-
-    return [attrs.evolve(d, hint=hint) if d.span is not None and d.span.line == 1 else d for d in diagnostics]
-
-
-def _path_not_text(text: str, function: str) -> str | None:
-    """Return a hint for a file's path passed where its .lg text belongs, or None if `text` does not look like one.
-
-    It looks like one when it is a single line that ends in .lg or names an existing file.
-    """
-    from pathlib import Path
-
-    name = text.strip()
-    if not name or "\n" in name or name.startswith("edition"):
-        return None
-    try:
-        is_path = name.endswith(".lg") or Path(name).is_file()
-    except (OSError, ValueError):  # too long, or a NUL, to be a path
-        is_path = False
-    if not is_path:
-        return None
-    return (
-        f"{name!r} looks like a file's path, not its text: pass the file's text, "
-        f"ld.{function}(Path({name!r}).read_text(), {name!r}), or load it with ld.load_edition({name!r})"
-    )
+    return hinted_if_path(diagnostics, text, "check") if diagnostics else diagnostics
 
 
 def format_source(text: str, file: str = "<string>", width: int = 100) -> str:
@@ -344,12 +322,14 @@ def format_source(text: str, file: str = "<string>", width: int = 100) -> str:
     :param file: the name used in error locations.
     :param width: the widest a line may be, in columns, where the code allows (a long string stays whole).
     :returns: the formatted text, ending in a newline.
-    :raises RuleSyntaxError: the text does not parse.
+    :raises RuleSyntaxError: the text does not parse (a path passed instead of the text is hinted so).
     :raises UsageError: `width` is below 20.
     """
-    from .checking.loader import format_with_base
+    from .checking.loader import format_with_base, raised_with_path_hint
 
-    return format_with_base(_source_text(text), file, width)
+    source = _source_text(text)
+    with raised_with_path_hint(source, "format_source"):
+        return format_with_base(source, file, width)
 
 
 def compile_rules(

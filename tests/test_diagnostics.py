@@ -307,6 +307,20 @@ def test_check_of_a_path_instead_of_text_hints_at_the_files_text(tmp_path: Path)
     assert error.hint is not None and "load_edition" in error.hint
 
 
+@pytest.mark.parametrize("function", ["parse", "load_text", "format_source"])
+def test_a_path_passed_for_text_elsewhere_raises_with_the_hint(function: str):
+    """The façade's other functions taking .lg text raise their syntax error with the same hint, naming them."""
+    with pytest.raises(LandlordError) as caught:
+        getattr(ld, function)("house.lg")
+    (error,) = caught.value.diagnostics
+    assert error.message == "unexpected 'house'"
+    assert error.hint is not None and f"ld.{function}(Path('house.lg').read_text(), 'house.lg')" in error.hint
+    assert "hint: 'house.lg' looks like a file's path" in str(caught.value)
+    with pytest.raises(LandlordError) as caught:
+        getattr(ld, function)('edition "x" {')
+    assert all("path" not in (d.hint or "") for d in caught.value.diagnostics)
+
+
 def test_check_of_rules_text_gets_no_path_hint():
     (error,) = ld.check('edition "x" {')
     assert error.hint == "the file ends before its '}'"

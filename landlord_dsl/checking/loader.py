@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -996,12 +997,54 @@ def load_text(text: str, file: str = "<string>") -> RuleSet:
     :param file: the name used in error locations; a path ending in .lg whose folder exists
         is also where `extends` looks first.
     :returns: the parsed, merged and checked rule set.
-    :raises RuleSyntaxError: the text does not parse.
+    :raises RuleSyntaxError: the text does not parse (a path passed instead of the text is hinted so).
     :raises RuleCheckError: it parses but breaks a rule of the language.
     :raises RuleSourceError: the edition it extends cannot be found.
     """
     where = Path(file) if file.endswith(".lg") and Path(file).parent.is_dir() else None
-    return _load_text(text, file, where, None)
+    with raised_with_path_hint(text, "load_text"):
+        return _load_text(text, file, where, None)
+
+
+def hinted_if_path(diagnostics: Sequence[Diagnostic], text: str, function: str) -> list[Diagnostic]:
+    """Return `diagnostics`, those of line 1 with a hint when `text` looks like a file's path passed to the
+    façade's `function` where the file's text belongs (`_path_not_text`)."""
+    hint = _path_not_text(text, function)
+    if hint is None:
+        return list(diagnostics)
+    return [attrs.evolve(d, hint=hint) if d.span is not None and d.span.line == 1 else d for d in diagnostics]
+
+
+@contextmanager
+def raised_with_path_hint(text: str, function: str) -> Iterator[None]:
+    """Let a RuleSourceError raised inside through, with `hinted_if_path`'s hint when `text` looks like a path."""
+    try:
+        yield
+    except RuleSourceError as error:
+        # the same error, its subclass's fields (a parse's partial module) kept, with the hint added
+        error.diagnostics = tuple(hinted_if_path(error.diagnostics, text, function))
+        error.args = (error.render(),)
+        raise
+
+
+def _path_not_text(text: str, function: str) -> str | None:
+    """Return a hint for a file's path passed where its .lg text belongs, or None if `text` does not look like one.
+
+    It looks like one when it is a single line that ends in .lg or names an existing file.
+    """
+    name = text.strip()
+    if not name or "\n" in name or name.startswith("edition"):
+        return None
+    try:
+        is_path = name.endswith(".lg") or Path(name).is_file()
+    except (OSError, ValueError):  # too long, or a NUL, to be a path
+        is_path = False
+    if not is_path:
+        return None
+    return (
+        f"{name!r} looks like a file's path, not its text: pass the file's text, "
+        f"ld.{function}(Path({name!r}).read_text(), {name!r}), or load it with ld.load_edition({name!r})"
+    )
 
 
 def _load_text(text: str, file: str, where: Path | None, path: Path | None) -> RuleSet:
