@@ -33,7 +33,7 @@ from ...core.errors import LandlordError, SourceText
 from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
-from ...program.requests import DONE, DiceRequest, SeededChance, ShuffleRequest
+from ...program.requests import DONE, FOLDED_CHOOSERS, DiceRequest, SeededChance, ShuffleRequest
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
@@ -99,6 +99,27 @@ class PolicyAgent(Agent):
 
     def bid(self, game, request):
         return None
+
+
+class _FoldedPolicy(PolicyAgent):
+    """The policy without preferred options: its pick is HeuristicAgent's with its own fixed limit, so the
+    compiled rules' option loops work it out (it is in FOLDED_CHOOSERS) instead of gathering the legal
+    entries and asking. Its `reserve` is what the option loops' limit (the seat's cash less the reserve)
+    needs to be the policy's: the token's cash now less that limit. It never bids (the engine works out
+    the bids of FOLDED_AGENTS only)."""
+
+    def __init__(self, cash: int, bal: list[int], account: int, reserve: int = RESERVE_CAP):
+        super().__init__((), cash, reserve)
+        self._bal, self._account = bal, account  # (the game's balances, never replaced, and the token's account)
+
+    @property
+    def reserve(self) -> int:
+        """Return the token's cash now less the policy's limit."""
+        return self._bal[self._account] - self.limit
+
+
+FOLDED_CHOOSERS.add(_FoldedPolicy)
+_POLICIES = (PolicyAgent, _FoldedPolicy)  # (the classes `_AnalysisGame.choose` answers for)
 
 
 class _Trace:
@@ -261,7 +282,7 @@ class _AnalysisGame(SteppedGame):
     def choose(self, seat, prompt, legal, site, describe=None):
         """`Decisions.choose`, the token's policy answering without a request being made."""
         agent = self.agents[seat]
-        if len(legal) < 2 or agent.__class__ is not PolicyAgent:
+        if len(legal) < 2 or agent.__class__ not in _POLICIES:
             return super().choose(seat, prompt, legal, site, describe)
         answer = agent.pick(legal, site.names)
         entry = legal[answer]
@@ -591,7 +612,11 @@ class Explorer:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
         # the token keeps the bots' historical reserve, not the rules' money scale (agents.default_reserve):
         # with the 25 of the 1906 monopolist demonstration its movement state outgrows an exact chain
-        agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
+        agents[TOKEN] = (
+            _FoldedPolicy(game.cash(TOKEN), game.bal, game.nacc + TOKEN)
+            if not prefer
+            else PolicyAgent(prefer, game.cash(TOKEN))
+        )
         game.agents = agents
         # (which cards of a deck no player has seen matters to a deck dealt as it is drawn (`deferred`: the
         # analysed game has none) and to a player's view, which nothing takes: not counted, the engine's
