@@ -461,6 +461,7 @@ class _Paused:
         "trace",
         "turn_scalars",
         "unseen",
+        "visits",
     )
 
     def __init__(
@@ -502,6 +503,7 @@ class _Paused:
         self.throw_ends = paths.throw_ends[:ends] if paths.throw_ends is not None else None
         self.request = request
         self.plan = plan  # (how to rebuild the paused calls: `SteppedGame.resume_plan`)
+        self.visits: list[tuple[int, int]] | None = None  # the landings before the request (`Explorer._visits`)
 
     def resume(self, ex: Explorer) -> Steps:
         """Put the game and the run's bookkeeping back as they were at the request, answer it with the
@@ -790,10 +792,7 @@ class Explorer:
             tuple(g.pos),
             tuple(map(tuple, g.pv)),
             tuple(g.gv),
-            tuple(
-                _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)
-                for cards in g.decks.values()
-            ),
+            tuple(map(deck_cards.intersection, g.decks.values())),  # (empty for a deck of titles)
             tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
@@ -834,16 +833,7 @@ class Explorer:
             paths.throw_ends = None
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
-            asked = paths.asked_at
-            visits = (
-                []
-                if ends_only
-                else [
-                    (e[4], bisect.bisect_right(asked, i))
-                    for i, e in enumerate(self.game.log)
-                    if e[0] == "move" and e[2] == TOKEN
-                ]
-            )
+            visits = [] if ends_only else self._visits(paused)
             paths.credit(throw_ends, visits, self.key_of() if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
@@ -857,6 +847,26 @@ class Explorer:
             del self.paused[at + 1 :]
             paused = self.paused[at] if at < len(self.paused) else None
         return paths.root
+
+    def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:
+        """Return the token's landings in the run just made, each with the count of requests answered
+        before it; those before the request the run resumed at (`paused`) are the paused run's, kept."""
+        log, asked = self.game.log, self.paths.asked_at
+        # (a landing before the request counts the requests before it alone: those after were asked later)
+        start, before = (0, []) if paused is None else (paused.log, paused.visits)
+        if before is None:
+            before = paused.visits = _landings(log, asked, 0, paused.log)  # type: ignore[union-attr]
+        return before + _landings(log, asked, start, len(log))
+
+
+def _landings(log: list, asked: list[int], start: int, stop: int) -> list[tuple[int, int]]:
+    """Return the token's landings among the events `log[start:stop]`: (space, the count of requests
+    asked, by `asked`'s log lengths, before it)."""
+    return [
+        (e[4], bisect.bisect_right(asked, i))
+        for i, e in zip(range(start, stop), itertools.islice(log, start, stop))
+        if e[0] == "move" and e[2] == TOKEN
+    ]
 
 
 class _Unkeyable(Exception):
@@ -888,7 +898,6 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
     return own
 
 
-_NONE: frozenset[int] = frozenset()
 _PLAIN = frozenset({int, str, type(None)})  # the values a continuation key holds as they are (`_freeze`)
 _UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
 
