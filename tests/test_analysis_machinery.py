@@ -290,6 +290,32 @@ def test_the_policy_kept_picks_are_the_picks_it_makes_afresh(prefer):
     check()
 
 
+def test_the_folded_policy_spends_within_the_policys_limit_whatever_its_cash():
+    # the option loops work out the pick of a FOLDED_CHOOSERS agent with the limit cash - reserve: for the
+    # policy without preferred options, that is the policy's own limit (its cash in the reference economy
+    # less its reserve), not one that follows the token's cash now
+    from landlord_dsl.program.requests import FOLDED_AGENTS, FOLDED_CHOOSERS
+
+    bal = [0, 1500, 1500]
+    agent = explore._FoldedPolicy(1500, bal, 1, reserve=200)
+    assert agent.__class__ in FOLDED_CHOOSERS and agent.__class__ not in FOLDED_AGENTS  # (it never bids)
+    for cash in (1500, 1250, 120, -40):
+        bal[1] = cash
+        assert cash - agent.reserve == agent.limit == 1300
+
+
+@pytest.mark.parametrize("edition", ["monopoly-1933-atlantic-city", "landlords-game-1939"])
+def test_the_folded_policy_gives_the_tables_the_asked_policy_gives(edition):
+    # a preferred option no choice offers leaves the policy the bot's pick, asked at every decision (the
+    # legal entries gathered, PolicyAgent): the same tables as the policy the option loops work out
+    from landlord_dsl.studies.analysis import analyze
+
+    folded = analyze(edition, check_economy=False, rents=False).to_json()
+    asked = analyze(edition, prefer=["no-such-option"], check_economy=False, rents=False).to_json()
+    assert folded.pop("policy") == [] and asked.pop("policy") == ["no-such-option"]
+    assert folded == asked
+
+
 def test_the_economy_put_back_restores_every_list_it_holds():
     # Economy.put compares the game's lists with the saved ones and copies back those that differ: after
     # changes to lists of every kind (and to the loans and seats), the game holds the saved values again

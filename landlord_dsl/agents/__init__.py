@@ -19,7 +19,7 @@ from ..engine.events import LogRoll, LogTurn, decode
 from ..engine.game import RESERVE_CAP as RESERVE_CAP
 from ..engine.game import Agent as Agent
 from ..engine.game import default_reserve as default_reserve
-from ..program.requests import FOLDED_AGENTS, BidRequest, DecisionRequest
+from ..program.requests import FOLDED_AGENTS, FOLDED_CHOOSERS, BidRequest, DecisionRequest
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -98,6 +98,7 @@ class HeuristicAgent(Agent):
 
 
 FOLDED_AGENTS.add(HeuristicAgent)
+FOLDED_CHOOSERS.add(HeuristicAgent)
 
 
 class ScriptedAgent(Agent):

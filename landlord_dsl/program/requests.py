@@ -189,6 +189,10 @@ class BidRequest(NamedTuple):
 # request: agents.py adds HeuristicAgent (its policy is written into the option loops, codegen_stmt).
 # Only an agent of exactly such a class is answered so; any other agent, a subclass too, is asked.
 FOLDED_AGENTS: set[Any] = set()  # of agent classes
+# The agent classes whose choices the compiled rules' option loops work out (codegen_stmt's folded
+# choice): those of FOLDED_AGENTS, and any whose pick is HeuristicAgent's with the limit its `reserve`
+# gives (the exact analysis's policy without preferred options, which never bids: not in FOLDED_AGENTS).
+FOLDED_CHOOSERS: set[Any] = set()  # of agent classes
 
 # How `Game.decisions` records an offer's "done" (ChoiceSite.done): as the last entry, counted from the
 # end, whatever the length of the menu. Answering it back (ScriptedAgent, replay) takes the last entry.

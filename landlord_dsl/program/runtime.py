@@ -20,7 +20,7 @@ from ..core.span import Span
 from ..core.types import ACCOUNT, CARD, PLAYER, SPACE
 from ..language.limits import MAX_INT, MAX_TEXT, MAX_WORK, describe_int_limit, shown
 from .control import MAX_NESTING, MAX_OFFER_ROUNDS, EndGame, EndTurn
-from .requests import FOLDED_AGENTS
+from .requests import FOLDED_CHOOSERS
 
 if TYPE_CHECKING:
     from .game_contract import RulesGame
@@ -214,5 +214,5 @@ RUNTIME = {
     "_OFFER_ROUNDS": range(MAX_OFFER_ROUNDS),  # made once: an offer's rounds are counted every turn
     "_MAX_WORK": MAX_WORK,
     "_MAX_NESTING": MAX_NESTING,
-    "_FOLDED": FOLDED_AGENTS,  # agents whose choice the option loops work out themselves (codegen_stmt)
+    "_FOLDED": FOLDED_CHOOSERS,  # agents whose choice the option loops work out themselves (codegen_stmt)
 }

@@ -33,7 +33,7 @@ from ...core.errors import LandlordError, SourceText
 from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
-from ...program.requests import DONE, DiceRequest, SeededChance, ShuffleRequest
+from ...program.requests import DONE, FOLDED_CHOOSERS, DiceRequest, SeededChance, ShuffleRequest
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
@@ -99,6 +99,27 @@ class PolicyAgent(Agent):
 
     def bid(self, game, request):
         return None
+
+
+class _FoldedPolicy(PolicyAgent):
+    """The policy without preferred options: its pick is HeuristicAgent's with its own fixed limit, so the
+    compiled rules' option loops work it out (it is in FOLDED_CHOOSERS) instead of gathering the legal
+    entries and asking. Its `reserve` is what the option loops' limit (the seat's cash less the reserve)
+    needs to be the policy's: the token's cash now less that limit. It never bids (the engine works out
+    the bids of FOLDED_AGENTS only)."""
+
+    def __init__(self, cash: int, bal: list[int], account: int, reserve: int = RESERVE_CAP):
+        super().__init__((), cash, reserve)
+        self._bal, self._account = bal, account  # (the game's balances, never replaced, and the token's account)
+
+    @property
+    def reserve(self) -> int:
+        """Return the token's cash now less the policy's limit."""
+        return self._bal[self._account] - self.limit
+
+
+FOLDED_CHOOSERS.add(_FoldedPolicy)
+_POLICIES = (PolicyAgent, _FoldedPolicy)  # (the classes `_AnalysisGame.choose` answers for)
 
 
 class _Trace:
@@ -261,7 +282,7 @@ class _AnalysisGame(SteppedGame):
     def choose(self, seat, prompt, legal, site, describe=None):
         """`Decisions.choose`, the token's policy answering without a request being made."""
         agent = self.agents[seat]
-        if len(legal) < 2 or agent.__class__ is not PolicyAgent:
+        if len(legal) < 2 or agent.__class__ not in _POLICIES:
             return super().choose(seat, prompt, legal, site, describe)
         answer = agent.pick(legal, site.names)
         entry = legal[answer]
@@ -440,6 +461,7 @@ class _Paused:
         "trace",
         "turn_scalars",
         "unseen",
+        "visits",
     )
 
     def __init__(
@@ -481,6 +503,7 @@ class _Paused:
         self.throw_ends = paths.throw_ends[:ends] if paths.throw_ends is not None else None
         self.request = request
         self.plan = plan  # (how to rebuild the paused calls: `SteppedGame.resume_plan`)
+        self.visits: list[tuple[int, int]] | None = None  # the landings before the request (`Explorer._visits`)
 
     def resume(self, ex: Explorer) -> Steps:
         """Put the game and the run's bookkeeping back as they were at the request, answer it with the
@@ -591,7 +614,11 @@ class Explorer:
             raise LandlordError(f"{program.title}: the game is over after setup; there is no movement to analyse")
         # the token keeps the bots' historical reserve, not the rules' money scale (agents.default_reserve):
         # with the 25 of the 1906 monopolist demonstration its movement state outgrows an exact chain
-        agents[TOKEN] = PolicyAgent(prefer, game.cash(TOKEN))
+        agents[TOKEN] = (
+            _FoldedPolicy(game.cash(TOKEN), game.bal, game.nacc + TOKEN)
+            if not prefer
+            else PolicyAgent(prefer, game.cash(TOKEN))
+        )
         game.agents = agents
         # (which cards of a deck no player has seen matters to a deck dealt as it is drawn (`deferred`: the
         # analysed game has none) and to a player's view, which nothing takes: not counted, the engine's
@@ -765,10 +792,7 @@ class Explorer:
             tuple(g.pos),
             tuple(map(tuple, g.pv)),
             tuple(g.gv),
-            tuple(
-                _NONE if deck_cards.isdisjoint(cards) else frozenset(cards) & deck_cards  # (a deck of titles)
-                for cards in g.decks.values()
-            ),
+            tuple(map(deck_cards.intersection, g.decks.values())),  # (empty for a deck of titles)
             tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
@@ -809,16 +833,7 @@ class Explorer:
             paths.throw_ends = None
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
-            asked = paths.asked_at
-            visits = (
-                []
-                if ends_only
-                else [
-                    (e[4], bisect.bisect_right(asked, i))
-                    for i, e in enumerate(self.game.log)
-                    if e[0] == "move" and e[2] == TOKEN
-                ]
-            )
+            visits = [] if ends_only else self._visits(paused)
             paths.credit(throw_ends, visits, self.key_of() if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
@@ -832,6 +847,26 @@ class Explorer:
             del self.paused[at + 1 :]
             paused = self.paused[at] if at < len(self.paused) else None
         return paths.root
+
+    def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:
+        """Return the token's landings in the run just made, each with the count of requests answered
+        before it; those before the request the run resumed at (`paused`) are the paused run's, kept."""
+        log, asked = self.game.log, self.paths.asked_at
+        # (a landing before the request counts the requests before it alone: those after were asked later)
+        start, before = (0, []) if paused is None else (paused.log, paused.visits)
+        if before is None:
+            before = paused.visits = _landings(log, asked, 0, paused.log)  # type: ignore[union-attr]
+        return before + _landings(log, asked, start, len(log))
+
+
+def _landings(log: list, asked: list[int], start: int, stop: int) -> list[tuple[int, int]]:
+    """Return the token's landings among the events `log[start:stop]`: (space, the count of requests
+    asked, by `asked`'s log lengths, before it)."""
+    return [
+        (e[4], bisect.bisect_right(asked, i))
+        for i, e in zip(range(start, stop), itertools.islice(log, start, stop))
+        if e[0] == "move" and e[2] == TOKEN
+    ]
 
 
 class _Unkeyable(Exception):
@@ -863,7 +898,6 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
     return own
 
 
-_NONE: frozenset[int] = frozenset()
 _PLAIN = frozenset({int, str, type(None)})  # the values a continuation key holds as they are (`_freeze`)
 _UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
 

@@ -128,12 +128,15 @@ class _Paths:
         nodes, prob = self.nodes, self.prob
         # by the count of requests answered before an event: the summary it goes to, and this run's weight there
         # (without a memo there are no open requests: everything goes to the root)
-        targets = [(self.root, prob)] + [(node[3], prob / node[2]) for node in nodes]
-        for part, events in ((1, throw_ends), (2, visits)):
-            for where, c in events:
-                summary, weight = targets[c if nodes else 0]
-                summary[part][where] = summary[part].get(where, 0.0) + weight
-        summary, weight = targets[self.depth if nodes else 0]
+        if throw_ends or visits:
+            targets = [(self.root, prob)] + [(node[3], prob / node[2]) for node in nodes]
+            for part, events in ((1, throw_ends), (2, visits)):
+                for where, c in events:
+                    summary, weight = targets[c if nodes else 0]
+                    summary[part][where] = summary[part].get(where, 0.0) + weight
+        # (the end alone, as the economy check's runs have: its target worked out alone, the same way)
+        d = self.depth if nodes else 0
+        summary, weight = (nodes[d - 1][3], prob / nodes[d - 1][2]) if d else (self.root, prob)
         if end is not None:
             summary[0][end] = summary[0].get(end, 0.0) + weight
         if self.hit is not None:
