@@ -677,9 +677,49 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.log.append(("end", self.turn, self.end_reason))
 
     def _play_turns(self) -> None:
-        """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing."""
+        """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing.
+
+        A turn nobody watches, with no turn given by a rule and no wealth recorded, is `play_turn` and
+        `_after_turn` written out here: two calls a turn fewer. Any other turn is theirs."""
+        on_turn = self.prog.on_turn
+        conditions = self.prog.end_conditions
+        n = self.n
         while not self.over:
-            self.play_turn()
+            if self.observers or self.turn_after is not None or self.wealth_history is not None:
+                self.play_turn()
+                continue
+            seat = self.next_seat
+            turn = self.turn = self.turn + 1
+            self.work = 0
+            self.current = self.actor = seat
+            self.log.append(("turn", turn, seat))
+            try:
+                try:
+                    if on_turn is not None:
+                        on_turn(self)
+                except EndTurn:
+                    pass
+                self.actor = seat
+                if self.triggers_live:
+                    self.run_triggers()
+            except EndTurn:
+                pass
+            except EndGame:
+                self.over = True
+                self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
+            self.actor = seat
+            if self.turn_after is not None or self.wealth_history is not None:
+                self._after_turn(seat, turn)
+                continue
+            self.next_seat = (seat + 1) % n if len(self.seats) == n else self._seat_after(seat)
+            if not self.over:
+                for check, name in conditions:
+                    if check(self):
+                        self.over, self.end_reason = True, f"end condition ({name})"
+                        break
+                else:
+                    if turn >= self.turn_limit:
+                        self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
 
     def _as_rule_failure(self, step: Callable[[], None]) -> None:
         """Run a step of play; a Python error inside the compiled rules becomes a located RuleRuntimeError."""
