@@ -431,8 +431,8 @@ class Game(Movement, Cards, Decisions, DiceSets):
             second = bits(3)
             while second >= 6:
                 second = bits(3)
-            dice = self.dice = (first + 1, second + 1)
-            self.dice_total, self.dice_double = first + second + 2, first == second
+            dice, self.dice_total, self.dice_double = _PAIRS[first][second]
+            self.dice = dice
         else:
             dice = self.dice = self._roll(self.dice_request)
             if len(dice) == 2:  # a pair, without the general sums
@@ -847,6 +847,8 @@ class Game(Movement, Cards, Decisions, DiceSets):
 # game is one of these, `log`, `decks`, `short`, `wealth_history`, or never changed after `__init__`.
 _FORK_FLAT: tuple[str, ...] = ("bal", "pos", "gv", "holder", "owner", "active", "fired", "seats", "decisions")
 _FORK_FLAT += ("set_faces", "set_pips", "set_shown", "set_double")
+# a pair thrown, by its two faces less one: the pips, their total, whether they are a double (Game.roll)
+_PAIRS = tuple(tuple(((a + 1, b + 1), a + b + 2, a == b) for b in range(6)) for a in range(6))
 _FORK_ROWS = ("pv", "sv", "titles", "hands", "loans")
 
 
