@@ -147,7 +147,7 @@ class Decisions:
                     if seat == high_bidder:
                         still.append(seat)
                     elif minimum <= bal[nacc + seat]:
-                        if minimum <= ceilings[seat]:
+                        if minimum <= ceilings[seat]:  # type: ignore[operator]  # (none is None here)
                             decisions.append(minimum)
                             log.append(("bid", turn, seat, label, minimum, rule))
                             high, high_bidder = minimum, seat
