@@ -680,7 +680,12 @@ class Game(Movement, Cards, Decisions, DiceSets):
         """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing.
 
         A turn nobody watches, with no turn given by a rule and no wealth recorded, is `play_turn` and
-        `_after_turn` written out here: two calls a turn fewer. Any other turn is theirs."""
+        `_after_turn` written out here: two calls a turn fewer. Any other turn is theirs, and every turn where
+        `play_turn` is not Game's own (a subclass's, or one put in its place)."""
+        if type(self).play_turn is not _PLAY_TURN:
+            while not self.over:
+                self.play_turn()
+            return
         on_turn = self.prog.on_turn
         conditions = self.prog.end_conditions
         n = self.n
@@ -847,6 +852,8 @@ class Game(Movement, Cards, Decisions, DiceSets):
 # game is one of these, `log`, `decks`, `short`, `wealth_history`, or never changed after `__init__`.
 _FORK_FLAT: tuple[str, ...] = ("bal", "pos", "gv", "holder", "owner", "active", "fired", "seats", "decisions")
 _FORK_FLAT += ("set_faces", "set_pips", "set_shown", "set_double")
+_PLAY_TURN = Game.play_turn  # (Game._play_turns writes it out only for Game's own)
+
 # a pair thrown, by its two faces less one: the pips, their total, whether they are a double (Game.roll)
 _PAIRS = tuple(tuple(((a + 1, b + 1), a + b + 2, a == b) for b in range(6)) for a in range(6))
 _FORK_ROWS = ("pv", "sv", "titles", "hands", "loans")
