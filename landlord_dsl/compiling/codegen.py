@@ -9,6 +9,7 @@ and whole functions and the Program in compiler.
 
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
 import typing
 from collections.abc import Iterator
@@ -415,6 +416,12 @@ class CodeGenerator:
         counted = self.counted(collection, code, inner, span, light)
         if not self.optimize or counted == code:
             return counted
+        size = _literal_size(code)
+        if size is not None:  # a tuple written out: its length is known now
+            out.line(f"g.work += {size}")
+            out.line("if g.work > _MAX_WORK:")
+            out.line(f"    _work(g, (), {self.span(span)})")
+            return code
         items = f"_items{self._unique('')}"
         out.line(f"{items} = {code}")
         out.line(f"g.work += len({items})")
@@ -567,3 +574,14 @@ class CodeGenerator:
                     tagged.setdefault(t, set()).update(range(index, index + c.copies))
                 index += c.copies
         return {t: frozenset(cards) for t, cards in tagged.items()}
+
+
+def _literal_size(code: str) -> int | None:
+    """Return the length of generated code that is a tuple literal (of literals), else None."""
+    if not code.startswith("("):
+        return None
+    try:
+        value = pyast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return len(value) if value.__class__ is tuple else None

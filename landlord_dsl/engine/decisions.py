@@ -138,6 +138,28 @@ class Decisions:
         # a HeuristicAgent's highest bid, worked out once (its `bid`): its cash does not change while bidding
         ceilings = {seat: self._ceiling(agents[seat], seat, value) for seat in active}
         rounds = 0
+        if None not in ceilings.values():  # every bid worked out here: the loop below without an agent's call
+            minimum = start
+            while active and rounds < 1000:
+                rounds += 1
+                still = []
+                for seat in active:
+                    if seat == high_bidder:
+                        still.append(seat)
+                    elif minimum <= bal[nacc + seat]:
+                        if minimum <= ceilings[seat]:  # type: ignore[operator]  # (none is None here)
+                            decisions.append(minimum)
+                            log.append(("bid", turn, seat, label, minimum, rule))
+                            high, high_bidder = minimum, seat
+                            minimum += step
+                            still.append(seat)
+                        else:
+                            decisions.append(None)
+                            log.append(("bid", turn, seat, label, None, rule))
+                active = still
+                if len(active) <= 1:
+                    break
+            active = []
         while active and rounds < 1000:
             rounds += 1
             still = []

@@ -431,8 +431,8 @@ class Game(Movement, Cards, Decisions, DiceSets):
             second = bits(3)
             while second >= 6:
                 second = bits(3)
-            dice = self.dice = (first + 1, second + 1)
-            self.dice_total, self.dice_double = first + second + 2, first == second
+            dice, self.dice_total, self.dice_double = _PAIRS[first][second]
+            self.dice = dice
         else:
             dice = self.dice = self._roll(self.dice_request)
             if len(dice) == 2:  # a pair, without the general sums
@@ -677,9 +677,54 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.log.append(("end", self.turn, self.end_reason))
 
     def _play_turns(self) -> None:
-        """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing."""
+        """Play turns until the game is over (one step for `_as_rule_failure`, not one a turn); return nothing.
+
+        A turn nobody watches, with no turn given by a rule and no wealth recorded, is `play_turn` and
+        `_after_turn` written out here: two calls a turn fewer. Any other turn is theirs, and every turn where
+        `play_turn` is not Game's own (a subclass's, or one put in its place)."""
+        if type(self).play_turn is not _PLAY_TURN:
+            while not self.over:
+                self.play_turn()
+            return
+        on_turn = self.prog.on_turn
+        conditions = self.prog.end_conditions
+        n = self.n
         while not self.over:
-            self.play_turn()
+            if self.observers or self.turn_after is not None or self.wealth_history is not None:
+                self.play_turn()
+                continue
+            seat = self.next_seat
+            turn = self.turn = self.turn + 1
+            self.work = 0
+            self.current = self.actor = seat
+            self.log.append(("turn", turn, seat))
+            try:
+                try:
+                    if on_turn is not None:
+                        on_turn(self)
+                except EndTurn:
+                    pass
+                self.actor = seat
+                if self.triggers_live:
+                    self.run_triggers()
+            except EndTurn:
+                pass
+            except EndGame:
+                self.over = True
+                self.end_reason = self.end_reason or f"ended by rule '{self.rule_name()}'"
+            self.actor = seat
+            if self.turn_after is not None or self.wealth_history is not None:
+                self._after_turn(seat, turn)
+                continue
+            self.next_seat = (seat + 1) % n if len(self.seats) == n else self._seat_after(seat)
+            if not self.over:
+                for check, name in conditions:
+                    if check(self):
+                        self.over, self.end_reason = True, f"end condition ({name})"
+                        break
+                else:
+                    if turn >= self.turn_limit:
+                        self.over, self.end_reason = True, f"turn limit ({self.turn_limit})"
 
     def _as_rule_failure(self, step: Callable[[], None]) -> None:
         """Run a step of play; a Python error inside the compiled rules becomes a located RuleRuntimeError."""
@@ -807,6 +852,10 @@ class Game(Movement, Cards, Decisions, DiceSets):
 # game is one of these, `log`, `decks`, `short`, `wealth_history`, or never changed after `__init__`.
 _FORK_FLAT: tuple[str, ...] = ("bal", "pos", "gv", "holder", "owner", "active", "fired", "seats", "decisions")
 _FORK_FLAT += ("set_faces", "set_pips", "set_shown", "set_double")
+_PLAY_TURN = Game.play_turn  # (Game._play_turns writes it out only for Game's own)
+
+# a pair thrown, by its two faces less one: the pips, their total, whether they are a double (Game.roll)
+_PAIRS = tuple(tuple(((a + 1, b + 1), a + b + 2, a == b) for b in range(6)) for a in range(6))
 _FORK_ROWS = ("pv", "sv", "titles", "hands", "loans")
 
 
