@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from ..core.collector import collector_paused
 from ..core.errors import (
     Diagnostic,
     LandlordError,
@@ -1006,10 +1007,11 @@ def load_text(text: str, file: str = "<string>") -> RuleSet:
 
 def _load_text(text: str, file: str, where: Path | None, path: Path | None) -> RuleSet:
     """Return the checked RuleSet of a file's text (`where` it is, for its `extends`; `path` for the RuleSet)."""
-    try:
-        module, syntax = _parse_bounded(text, file), None
-    except SyntaxErrors as err:
-        if err.partial is None:  # nothing could be read around the errors
-            raise
-        module, syntax = err.partial, err
-    return _load_around(lambda: _with_bases(module, where), syntax, path)
+    with collector_paused():
+        try:
+            module, syntax = _parse_bounded(text, file), None
+        except SyntaxErrors as err:
+            if err.partial is None:  # nothing could be read around the errors
+                raise
+            module, syntax = err.partial, err
+        return _load_around(lambda: _with_bases(module, where), syntax, path)
