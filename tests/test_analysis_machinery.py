@@ -503,18 +503,19 @@ def test_a_function_resumed_at_each_of_its_requests_logs_what_it_logs_when_run_w
 
 
 def test_an_exploration_and_the_economy_check_leave_nothing_for_the_cyclic_collector():
-    # `analyze` runs both with the cyclic collector off (explore.collector_paused): that is sound only while
+    # `analyze` runs both with the cyclic collector off (core.collector.collector_paused): that is sound only while
     # they make no reference cycles, which would then stay in memory until the collector runs again
     import gc
 
     from landlord_dsl.checking.loader import load
     from landlord_dsl.compiling.compiler import compile_ruleset
+    from landlord_dsl.core.collector import collector_paused
 
     rules = load("monopoly-1933-atlantic-city")
     program = compile_ruleset(rules, keyed=True)
     ex = explore.Explorer(rules, program, program.players[0], (), 0)
     gc.collect()
-    with explore.collector_paused():
+    with collector_paused():
         assert not gc.isenabled()
         order, _, _, _, end_rows = chain.explore_chain(ex)
         assert gc.collect() == 0

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from ..core.collector import collector_paused
 from ..core.errors import (
     Diagnostic,
     LandlordError,
@@ -1049,10 +1050,11 @@ def _path_not_text(text: str, function: str) -> str | None:
 
 def _load_text(text: str, file: str, where: Path | None, path: Path | None) -> RuleSet:
     """Return the checked RuleSet of a file's text (`where` it is, for its `extends`; `path` for the RuleSet)."""
-    try:
-        module, syntax = _parse_bounded(text, file), None
-    except SyntaxErrors as err:
-        if err.partial is None:  # nothing could be read around the errors
-            raise
-        module, syntax = err.partial, err
-    return _load_around(lambda: _with_bases(module, where), syntax, path)
+    with collector_paused():
+        try:
+            module, syntax = _parse_bounded(text, file), None
+        except SyntaxErrors as err:
+            if err.partial is None:  # nothing could be read around the errors
+                raise
+            module, syntax = err.partial, err
+        return _load_around(lambda: _with_bases(module, where), syntax, path)

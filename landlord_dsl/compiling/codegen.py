@@ -145,26 +145,45 @@ class Code:
         self.lines.extend(other.lines)
         self.where.extend(other.where)
 
-    @contextlib.contextmanager
-    def indented(self) -> Iterator[None]:
-        """Within the block, lines are written one level deeper."""
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
+    def indented(self) -> _Indented:
+        """Return a context manager within which lines are written one level deeper."""
+        return _Indented(self)
 
-    @contextlib.contextmanager
-    def at(self, span: ast.Span, rule: int | None = None) -> Iterator[None]:
-        """Within the block, lines translate the .lg code at `span` (in a handler of `rule`, if given)."""
-        outer = self.rule, self.span
-        self.span = span
-        if rule is not None:
-            self.rule = rule
-        try:
-            yield
-        finally:
-            self.rule, self.span = outer
+    def at(self, span: ast.Span, rule: int | None = None) -> _At:
+        """Return a context manager within which lines translate the .lg code at `span` (in a handler of `rule`,
+        if given)."""
+        return _At(self, span, rule)
+
+
+# (classes rather than generator context managers: the compiler enters a thousand of these a compilation)
+class _Indented:
+    __slots__ = ("code",)
+
+    def __init__(self, code: Code):
+        self.code = code
+
+    def __enter__(self) -> None:
+        self.code.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.code.depth -= 1
+
+
+class _At:
+    __slots__ = ("code", "outer", "rule", "span")
+
+    def __init__(self, code: Code, span: ast.Span, rule: int | None):
+        self.code, self.span, self.rule = code, span, rule
+
+    def __enter__(self) -> None:
+        code = self.code
+        self.outer = code.rule, code.span
+        code.span = self.span
+        if self.rule is not None:
+            code.rule = self.rule
+
+    def __exit__(self, *exc: object) -> None:
+        self.code.rule, self.code.span = self.outer
 
 
 class CodeGenerator:

@@ -7,10 +7,9 @@ and reads that cannot fail are written without checks.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -890,14 +889,14 @@ class ExpressionCompiler(CodeGenerator):
                 return [(var.code, self.domain_of(test.right))]
         return []
 
-    @contextlib.contextmanager
     def narrowed(
         self,
         facts: list[tuple[str, frozenset[int] | None]],
         fresh: bool = False,
         titles_of: tuple[str, str] | None = None,
-    ) -> Iterator[None]:
-        """Within the block, generated code may rely on each local `var` holding one of its spaces.
+    ) -> _Narrowed:
+        """Return a context manager within which generated code may rely on each local `var` holding one of its
+        spaces.
 
         Used only where nothing can assign the variable (expressions and the
         guards and hints of options), so a fact about its value cannot go stale.
@@ -905,22 +904,7 @@ class ExpressionCompiler(CodeGenerator):
         known of a variable of that name outside does not apply.
         `titles_of`: (var, code of a player), for a variable bound to one of that player's titles (see `holder`).
         """
-        saved = dict(self.domains), dict(self.owned_by)
-        for var, domain in facts:
-            outer = None if fresh else self.domains.get(var)
-            if fresh:
-                self.owned_by.pop(var, None)
-            if domain is None:
-                if fresh:
-                    self.domains.pop(var, None)
-            else:
-                self.domains[var] = domain if outer is None else outer & domain
-        if titles_of is not None:
-            self.owned_by[titles_of[0]] = titles_of[1]
-        try:
-            yield
-        finally:
-            self.domains, self.owned_by = saved
+        return _Narrowed(self, facts, fresh, titles_of)
 
     def holder(self, var: str, e: ast.Expr) -> tuple[str, str] | None:
         """Return (var, code of the player) if `e`, the collection a loop binds `var` to, is a player's titles
@@ -1040,3 +1024,37 @@ _CONTEXT: dict[str, str] = {
 
 
 _EXPRESSIONS = named_dispatch_table(ExpressionCompiler, ast.Expr, "_e_")
+
+
+class _Narrowed:
+    """ExpressionCompiler.narrowed's context manager (a class: the compiler enters hundreds a compilation)."""
+
+    __slots__ = ("compiler", "facts", "fresh", "saved", "titles_of")
+
+    def __init__(
+        self,
+        compiler: ExpressionCompiler,
+        facts: list[tuple[str, frozenset[int] | None]],
+        fresh: bool,
+        titles_of: tuple[str, str] | None,
+    ):
+        self.compiler, self.facts, self.fresh, self.titles_of = compiler, facts, fresh, titles_of
+
+    def __enter__(self) -> None:
+        compiler, fresh = self.compiler, self.fresh
+        domains, owned_by = compiler.domains, compiler.owned_by
+        self.saved = dict(domains), dict(owned_by)
+        for var, domain in self.facts:
+            outer = None if fresh else domains.get(var)
+            if fresh:
+                owned_by.pop(var, None)
+            if domain is None:
+                if fresh:
+                    domains.pop(var, None)
+            else:
+                domains[var] = domain if outer is None else outer & domain
+        if self.titles_of is not None:
+            owned_by[self.titles_of[0]] = self.titles_of[1]
+
+    def __exit__(self, *exc: object) -> None:
+        self.compiler.domains, self.compiler.owned_by = self.saved

@@ -39,6 +39,7 @@ import attrs
 
 from ..checking.loader import RuleSet, load_modules, load_text, warnings_of
 from ..checking.options import resolve_options
+from ..core.collector import collector_paused
 from ..core.errors import Diagnostic, LandlordError, RuleCheckError
 from ..language import ast
 from ..language.limits import too_deep
@@ -582,7 +583,8 @@ def compile_ruleset(
     # a listing to read (`show --python`) is never built natively unless asked for by name
     compiler.native = "off" if readable and native is None else native_mode(native)
     try:
-        program, problems = _compiled(compiler)
+        with collector_paused():
+            program, problems = _compiled(compiler)
     except NativeRequired as why:
         raise required_but_unavailable(str(why)) from None
     if problems:

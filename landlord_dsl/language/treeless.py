@@ -84,8 +84,11 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
 
     The builder is `current.builder` at the time of the parse (it knows the
     file), so the callbacks are made once. `rule_builders` is Lark's list of
-    (rule, wrapper chain): the chain's child filter is reused; its position
-    propagation and single-child expansion are done here.
+    (rule, wrapper chain): what the chain's child filter keeps is read from it
+    once (`_include_plan`), and a rule's callback keeps those children and
+    makes their values in one loop, finding the located children it spans
+    from the rule's symbols (`_located_finders`); position propagation and
+    single-child expansion are done here.
     """
     on_token = {t.name: getattr(AstBuilder, t.name) for t in terminals if hasattr(AstBuilder, t.name)}
 
@@ -117,35 +120,129 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
         with_meta = wrapper is _vargs_meta
         call = method.base_func if with_meta else method  # the function itself, without Lark's wrapper
 
+        if expand1 or (call is None and not helper):
+            return _generic_reduce(name, child_filter, expand1, helper, call, with_meta, values, current)
+        plan, tail = _include_plan(child_filter, len(rule.expansion))
+        first_of, last_of = _located_finders([sym.is_term for sym in rule.expansion])
+        if helper:
+
+            def reduce_helper(children: list) -> Any:
+                first = first_of(children)
+                done = _Reduced(None, None, first, last_of(children) if first is not None else None)
+                done.children = _raw(plan, tail, children)
+                return done
+
+            return reduce_helper
+        get_token = on_token.get
+
         def reduce(children: list) -> Any:
-            filtered = child_filter(children) if child_filter is not None else children
-            if expand1 and len(filtered) == 1:
-                child = filtered[0]
-                if child.__class__ is not _Reduced or len(children) == 1:
-                    return child
-                first = _first_located(children)
-                if first is None:
-                    return child
-                return _Reduced(child.value, child.children, first, _first_located(reversed(children)))
-            first = _first_located(children)
-            done = _Reduced(None, None, first, _first_located(reversed(children)) if first is not None else None)
-            if helper:
-                done.children = filtered
-            elif call is None:  # what Transformer.__default__ gives: the tree itself
-                meta = Meta()
-                for key in ("line", "column", "end_line", "end_column", "empty"):
-                    if hasattr(done, key):
-                        setattr(meta, key, getattr(done, key))
-                done.value = Tree(name, values(filtered), meta)
-            elif with_meta:
-                done.value = call(current.builder, done, values(filtered))
-            else:
-                done.value = call(current.builder, values(filtered))
+            # the filtered children's values, as Lark's child filter and `values` would give them
+            filtered: list = []
+            for i, expand, nones in plan:
+                if nones:
+                    filtered += [None] * nones
+                for c in children[i].children if expand else (children[i],):
+                    if c.__class__ is _Reduced:
+                        filtered.append(c.value)
+                    elif c.__class__ is Token and (convert := get_token(c.type)) is not None:
+                        filtered.append(convert(current.builder, c))
+                    else:
+                        filtered.append(c)
+            if tail:
+                filtered += [None] * tail
+            first = first_of(children)
+            done = _Reduced(None, None, first, last_of(children) if first is not None else None)
+            done.value = call(current.builder, done, filtered) if with_meta else call(current.builder, filtered)
             return done
 
         return reduce
 
     return {rule: callback(rule, chain) for rule, chain in rule_builders}
+
+
+def _generic_reduce(
+    name: str, child_filter: Any, expand1: bool, helper: bool, call: Any, with_meta: bool, values: Any, current: Any
+) -> Any:
+    """Return the callback of a rule `?a: ...` that is not a pass-on, or of one the AstBuilder has no method for
+    (which gives the tree itself, as Transformer.__default__ does)."""
+
+    def reduce(children: list) -> Any:
+        filtered = child_filter(children) if child_filter is not None else children
+        if expand1 and len(filtered) == 1:
+            child = filtered[0]
+            if child.__class__ is not _Reduced or len(children) == 1:
+                return child
+            first = _first_located(children)
+            if first is None:
+                return child
+            return _Reduced(child.value, child.children, first, _first_located(reversed(children)))
+        first = _first_located(children)
+        done = _Reduced(None, None, first, _first_located(reversed(children)) if first is not None else None)
+        if helper:
+            done.children = filtered
+        elif call is None:  # what Transformer.__default__ gives: the tree itself
+            meta = Meta()
+            for key in ("line", "column", "end_line", "end_column", "empty"):
+                if hasattr(done, key):
+                    setattr(meta, key, getattr(done, key))
+            done.value = Tree(name, values(filtered), meta)
+        elif with_meta:
+            done.value = call(current.builder, done, values(filtered))
+        else:
+            done.value = call(current.builder, values(filtered))
+        return done
+
+    return reduce
+
+
+def _include_plan(child_filter: Any, size: int) -> tuple[tuple[tuple[int, bool, int], ...], int]:
+    """Return what Lark's child filter of a rule of `size` symbols keeps: for each child kept, (its index,
+    whether it is a helper rule whose children are taken in its place, the Nones put before it), and the
+    Nones put after the last."""
+    if child_filter is None:
+        return tuple((i, False, 0) for i in range(size)), 0
+    plan = tuple((entry[0], entry[1], entry[2] if len(entry) > 2 else 0) for entry in child_filter.to_include)
+    return plan, getattr(child_filter, "append_none", 0)
+
+
+def _raw(plan: tuple, tail: int, children: list) -> list:
+    """Return the children Lark's child filter keeps by `plan` and `tail` (`_include_plan`): a helper rule's,
+    taken whole by the rule around it."""
+    filtered: list = []
+    for i, expand, nones in plan:
+        if nones:
+            filtered += [None] * nones
+        if expand:
+            filtered += children[i].children
+        else:
+            filtered.append(children[i])
+    if tail:
+        filtered += [None] * tail
+    return filtered
+
+
+def _located_finders(terminal: list[bool]) -> tuple[Any, Any]:
+    """Return the functions that give the first and the last located child (`_first_located`) of a rule's
+    children, for a rule whose symbols are terminals where `terminal` says so (a token is always located, so
+    the search stops at one)."""
+
+    def finder(order: list[int]) -> Any:
+        upto = next((k for k, i in enumerate(order) if terminal[i]), None)
+        if upto == 0:
+            return itemgetter(order[0])
+        scanned = tuple(order if upto is None else order[: upto + 1])
+
+        def located(children: list) -> Any:
+            for i in scanned:
+                c = children[i]
+                if c.__class__ is not _Reduced or not c.empty:
+                    return c
+            return None
+
+        return located
+
+    every = list(range(len(terminal)))
+    return finder(every), finder(every[::-1])
 
 
 _UNMADE = object()

@@ -35,10 +35,11 @@ from typing import TYPE_CHECKING, Any
 
 from ...checking.loader import load
 from ...compiling.compiler import compile_ruleset
+from ...core.collector import collector_paused
 from ...core.errors import LandlordError
 from ...engine.game import whole_argument
 from .chain import economy_warnings, explore_chain, numpy_module, stationary, status_label, variable_names
-from .explore import Explorer, LeftGame, collector_paused
+from .explore import Explorer, LeftGame
 from .rents import rent_table
 from .report import Analysis, RentRow, SpaceRow
 

@@ -19,11 +19,9 @@ bytecode: it is exact on any Python.
 from __future__ import annotations
 
 import bisect
-import contextlib
-import gc
 import itertools
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -948,23 +946,6 @@ def _freeze(value: Any, own: dict) -> Any:
     if kind is range:
         return ("range", value.start, value.stop, value.step)
     raise _Unkeyable()
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Run the block with Python's cyclic garbage collector off (as it was, after).
-
-    An exploration allocates hundreds of thousands of short-lived lists, dicts, sets and generators and
-    makes no reference cycles (tests/test_analysis_machinery.py checks that it leaves nothing for the
-    collector): freed by their counts, they would still trigger its passes, whose full ones walk every
-    object alive, the compiled rules' syntax trees included (about a tenth of the analysis's time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class NewLive(Exception):
