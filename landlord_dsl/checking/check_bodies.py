@@ -166,7 +166,8 @@ class BodyPass(StatementPass):
                 self.annotations.set_frame(f, frame[0])
                 if not final:
                     del self.diagnostics[saved:]
-                calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
+        for f in m.functions.values():
+            calls[f.name] = {n.function for n in _walk_calls(f.body) if n.function in m.functions}
         # which functions read the game (directly or through other functions)
         self.game_functions = {f.name for f in m.functions.values() if _reads_game(f.body, self.annotations)}
         changed = True
@@ -258,12 +259,28 @@ def _reads_game(e: ast.Expr, annotations: Annotations) -> bool:
             return True
         if isinstance(node, ast.Field) and node.name not in ("index", "name", "kind"):
             return True  # fields of players and spaces change during a game
-        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
-            if isinstance(value, tuple):
-                stack.extend(v for v in value if attrs.has(type(v)))
-            elif attrs.has(type(value)) and not isinstance(value, ast.Span):
-                stack.append(value)
+        stack.extend(_inner_nodes(node))
     return False
+
+
+def _inner_nodes(node: object) -> list:
+    """Return the syntax nodes directly inside a node: its fields' nodes and the nodes of its tuple fields,
+    spans left out (the node's field names read once per class)."""
+    kind = type(node)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in attrs.fields(kind)) if attrs.has(kind) else ()
+    inner: list = []
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, tuple):
+            inner.extend(v for v in value if attrs.has(type(v)))
+        elif attrs.has(type(value)) and not isinstance(value, ast.Span):
+            inner.append(value)
+    return inner
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _walk_calls(e: ast.Expr) -> Iterator[ast.Call]:
@@ -273,8 +290,4 @@ def _walk_calls(e: ast.Expr) -> Iterator[ast.Call]:
         node = stack.pop()
         if isinstance(node, ast.Call):
             yield node
-        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
-            if isinstance(value, tuple):
-                stack.extend(v for v in value if attrs.has(type(v)))
-            elif attrs.has(type(value)) and not isinstance(value, ast.Span):
-                stack.append(value)
+        stack.extend(_inner_nodes(node))
