@@ -203,9 +203,18 @@ class ExpressionCompiler(CodeGenerator):
 
     def _const(self, value: Any) -> Compiled:
         """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
-        cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
+        kind = value.__class__
+        simple = kind is int or kind is str or kind is bool or value is None
+        if simple:  # (by its class too: 1 and True are equal keys, and are written apart)
+            known = self.consts_made.get((kind, value))
+            if known is not None:
+                return known
+        cheap = kind is int and -MAX_INT <= value <= MAX_INT
         literal = self.is_literal(value)
-        return made(repr(value) if literal else self.ref(value), plain=literal, value=value, cheap=cheap)
+        compiled = made(repr(value) if literal else self.ref(value), plain=literal, value=value, cheap=cheap)
+        if simple and literal:  # a literal's code made nothing: the same every time
+            self.consts_made[(kind, value)] = compiled
+        return compiled
 
     def _e_IntLit(self, e: ast.IntLit | ast.TextLit | ast.BoolLit) -> Compiled:
         return self._const(e.value)
@@ -242,12 +251,16 @@ class ExpressionCompiler(CodeGenerator):
         )
 
     def _e_Name(self, e: ast.Name) -> Compiled:
-        kind, payload = self.resolved(e)
+        kind, payload = self.refs[id(e)]
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
-            name = self.local(payload, e.name)
-            return made(name, names=frozenset([name]), cheap=True, local=True)
+            key = (payload, e.name)
+            local = self.locals_made.get(key)
+            if local is None:
+                name = self.local(payload, e.name)
+                local = self.locals_made[key] = made(name, names=frozenset([name]), cheap=True, local=True)
+            return local
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -639,7 +652,7 @@ class ExpressionCompiler(CodeGenerator):
             return made(f"({a} or {b})", left, right)
 
         if op in ("in", "not in"):
-            if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
+            if isinstance(e.right, ast.Name) and self.refs[id(e.right)][0] == "group":
                 group = e.right.name
                 if group not in self.group_sets:  # (one set a group: `ref` names an object, not its value)
                     self.group_sets[group] = self.ref(frozenset(self.groups[group]), Prefix.SPACE_SET)

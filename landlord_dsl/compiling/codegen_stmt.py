@@ -542,7 +542,7 @@ class StatementCompiler(ExpressionCompiler):
             return any(self._reads_local(x, slot) for x in node)
         if not attrs.has(type(node)) or isinstance(node, ast.Span):
             return False
-        if isinstance(node, ast.Name) and self.m.refs.get(id(node)) == ("local", slot):
+        if isinstance(node, ast.Name) and self.refs.get(id(node)) == ("local", slot):
             return True
         return any(self._reads_local(getattr(node, f.name), slot) for f in attrs.fields(type(node)) if f.name != "span")
 
