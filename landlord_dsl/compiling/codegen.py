@@ -269,9 +269,14 @@ class CodeGenerator:
         self.bound: dict[int, Compiled] = {}
         self.consts_made: dict[tuple[type, Any], Compiled] = {}  # the literals' Compiled, by (class, value) (_const)
         self.locals_made: dict[tuple[object, str], Compiled] = {}  # the .lg locals' Compiled, by (slot, name)
+        # whether every space of a domain (None: the board) has a space field, by (field, domain)
+        self.fields_everywhere: dict[tuple[str, frozenset[int] | None], bool] = {}
         # the value a function's body has without its arguments (ExpressionCompiler._value_without_arguments),
         # by the body, where working it out made nothing
         self.values_without_arguments: dict[int, Any] = {}
+        # a function's body compiled as its own function's, by the function (ExpressionCompiler.function_body),
+        # where compiling it made nothing
+        self.bodies_compiled: dict[int, Compiled] = {}
         self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)

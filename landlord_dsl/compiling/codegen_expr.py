@@ -75,7 +75,7 @@ class ExpressionCompiler(CodeGenerator):
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
         compiled = _EXPRESSIONS[type(e)](self, e)
-        if self.domains and self.optimize and not (compiled.fixed or compiled.cheap):
+        if self.domains and self.optimize and compiled.value is _NOTHING and not compiled.cheap:
             return self._by_space(compiled)
         return compiled
 
@@ -346,7 +346,7 @@ class ExpressionCompiler(CodeGenerator):
                     return self._const(column[value])
                 col = self.ref(column, Prefix.COLUMN)
                 domain = self.domains.get(sub) if self.optimize else None
-                if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
+                if self._everywhere(name, column, domain):
                     return made(f"{col}[{sub}]", subject, plain=False)
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
                 if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
@@ -406,6 +406,16 @@ class ExpressionCompiler(CodeGenerator):
                 return made(f"g.bal[-({sub}) - 1]", subject, game=True, plain=False)
             return made(f"g.prog.account_labels[-({sub}) - 1]", subject, game=True, plain=False)
         raise AssertionError((t, name))  # pragma: no cover
+
+    def _everywhere(self, name: str, column: list, domain: frozenset[int] | None) -> bool:
+        """Return True if every space of `domain` (None: the board) has the space field `name`, whose values
+        by space are `column` (worked out once a field and domain)."""
+        key = (name, domain)
+        known = self.fields_everywhere.get(key)
+        if known is None:
+            spaces = range(len(column)) if domain is None else domain
+            known = self.fields_everywhere[key] = all(column[i] is not None for i in spaces)
+        return known
 
     def dice_set_number(self, name: str) -> int:
         """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
@@ -514,18 +524,30 @@ class ExpressionCompiler(CodeGenerator):
         key = id(decl)
         if key in self.values_without_arguments:
             return self.values_without_arguments[key]
-        made_before = self._made_so_far()
         outer = self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads
         self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = {}, {}, {}, frozenset(), None
         try:
-            value = self.expr(decl.body).value
+            return self.function_body(decl).value
         finally:
             self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = outer
-        # where working it out made no name, table or count, doing it again would give the same value and
-        # make nothing, so it is not done again
+
+    def function_body(self, decl: ast.FunctionDecl) -> Compiled:
+        """Return the body of a function of the rules compiled as its own function's (`_f_NAME`) is: with none of
+        a caller's bindings, narrowings or round reads. Where compiling it made no name, table or count, doing
+        it again would give the same and make nothing, so it is not done again: the function's own compilation
+        and `_value_without_arguments` share it."""
+        key = id(decl)
+        known = self.bodies_compiled.get(key)
+        if known is not None:
+            return known
+        if self.bound or self.domains or self.owned_by or self.whole_owned or self.round_reads is not None:
+            return self.expr(decl.body)  # (in a caller's context: not the function's own)
+        made_before = self._made_so_far()
+        compiled = self.expr(decl.body)
         if self._made_so_far() == made_before:
-            self.values_without_arguments[key] = value
-        return value
+            self.bodies_compiled[key] = compiled
+            self.values_without_arguments[key] = compiled.value
+        return compiled
 
     def _made_so_far(self) -> tuple[int, ...]:
         """Return how much the generator has made that generated code can see: names, owner getters, counted
