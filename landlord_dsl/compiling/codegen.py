@@ -271,6 +271,10 @@ class CodeGenerator:
         self.locals_made: dict[tuple[object, str], Compiled] = {}  # the .lg locals' Compiled, by (slot, name)
         # whether every space of a domain (None: the board) has a space field, by (field, domain)
         self.fields_everywhere: dict[tuple[str, frozenset[int] | None], bool] = {}
+        # whether every space of a domain has a group with members under a space field, by (field, domain)
+        self.groups_everywhere: dict[tuple[str, frozenset[int] | None], bool] = {}
+        # by id of a fixed tuple: (the tuple, its spaces as a set, or None if it holds other than spaces) (domain_of)
+        self.space_sets: dict[int, tuple[tuple, frozenset[int] | None]] = {}
         # the value a function's body has without its arguments (ExpressionCompiler._value_without_arguments),
         # by the body, where working it out made nothing
         self.values_without_arguments: dict[int, Any] = {}

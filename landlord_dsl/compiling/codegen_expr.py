@@ -417,6 +417,16 @@ class ExpressionCompiler(CodeGenerator):
             known = self.fields_everywhere[key] = all(column[i] is not None for i in spaces)
         return known
 
+    def _grouped_everywhere(self, name: str, column: list, domain: frozenset[int] | None) -> bool:
+        """Return True if every space of `domain` (None: the board) has a group with members under the space
+        field `name`, whose values by space are `column` (worked out once a field and domain)."""
+        key = (name, domain)
+        known = self.groups_everywhere.get(key)
+        if known is None:
+            spaces = range(len(column)) if domain is None else domain
+            known = self.groups_everywhere[key] = all(isinstance(column[i], tuple) and column[i] for i in spaces)
+        return known
+
     def dice_set_number(self, name: str) -> int:
         """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
         return list(self.m.dice_sets).index(name)
@@ -607,9 +617,7 @@ class ExpressionCompiler(CodeGenerator):
         sub = subject.code
         column = self._column(group.name, group.span)
         domain = self.domains.get(sub)
-        if not subject.cheap or not all(
-            isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)
-        ):
+        if not subject.cheap or not self._grouped_everywhere(group.name, column, domain):
             return None
         if group.name not in self.owner_getters:
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
@@ -818,7 +826,7 @@ class ExpressionCompiler(CodeGenerator):
         column = self._column(group.name, group.span)
         domain = self.domains.get(subject.code)
         spaces = range(len(column)) if domain is None else domain
-        if subject.fixed or not subject.cheap or not all(isinstance(column[i], tuple) and column[i] for i in spaces):
+        if subject.fixed or not subject.cheap or not self._grouped_everywhere(group.name, column, domain):
             return None
         # where each space is one of its own group and the test cannot fail (so its order does not matter),
         # the subject comes first, its test may fold (`s.houses <= s.houses` does), then the others
@@ -901,9 +909,13 @@ class ExpressionCompiler(CodeGenerator):
         if self._holdings(e) == "titles":
             return self.titled
         value = self.expr(e).value
-        if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            return frozenset(value)
-        return None
+        if not isinstance(value, tuple):
+            return None
+        known = self.space_sets.get(id(value))
+        if known is None:
+            spaces = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            known = self.space_sets[id(value)] = (value, frozenset(value) if spaces else None)  # (value kept: its id)
+        return known[1]
 
     def _membership(self, test: ast.Expr | None) -> list[tuple[str, frozenset[int] | None]]:
         """Return (variable code, spaces) for every `VARIABLE in COLLECTION` that `test` requires.
