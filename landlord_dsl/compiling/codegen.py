@@ -281,12 +281,6 @@ class CodeGenerator:
         # a function's body compiled as its own function's, by the function (ExpressionCompiler.function_body),
         # where compiling it made nothing
         self.bodies_compiled: dict[int, Compiled] = {}
-        # the context expressions are compiled in (bindings `bound`, narrowings `domains`, `owned_by`,
-        # `whole_owned`), numbered anew each time it changes (0: none, a function's own); and what expressions
-        # gave, by (id(node), that number), with the node (ExpressionCompiler.expr)
-        self.epoch = 0
-        self.epochs = 0
-        self.compiled_in: dict[tuple[int, int], tuple[Any, Compiled]] = {}
         self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)

@@ -73,36 +73,11 @@ class ExpressionCompiler(CodeGenerator):
 
     # -------------------------------------------------------- expressions
     def expr(self, e: ast.Expr) -> Compiled:
-        """Return the Python expression for `e` with what is known of it (its value, if fixed).
-
-        Outside a choice's round, an expression compiled again in the same context (`epoch`) where compiling it
-        made no name, table or count gives what it gave: the names it used are still there, and the rest of
-        what it read is worked out once (`_made_so_far`). So it is not compiled again."""
-        if self.round_reads is not None:  # (a round's reads are made as compiling meets them)
-            return self._expr(e)
-        key = (id(e), self.epoch)
-        known = self.compiled_in.get(key)
-        if known is not None:
-            return known[1]
-        made_before = self._made_so_far()
-        compiled = self._expr(e)
-        if self._made_so_far() == made_before:
-            self.compiled_in[key] = (e, compiled)  # (the node kept, so that its id names nothing else)
-        return compiled
-
-    def _expr(self, e: ast.Expr) -> Compiled:
+        """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
         compiled = _EXPRESSIONS[type(e)](self, e)
         if self.domains and self.optimize and compiled.value is _NOTHING and not compiled.cheap:
             return self._by_space(compiled)
         return compiled
-
-    def new_epoch(self) -> int:
-        """Number a new context to compile expressions in (the bindings, narrowings and facts `expr` reads) and
-        return the number of the one it replaces, to be restored (`epoch`) when that context is."""
-        outer = self.epoch
-        self.epochs += 1
-        self.epoch = self.epochs
-        return outer
 
     def _by_space(self, compiled: Compiled) -> Compiled:
         """Return `compiled` as a lookup in a table made now, if its value depends on nothing but one local
@@ -525,11 +500,10 @@ class ExpressionCompiler(CodeGenerator):
         if self.optimize and all(part.cheap for part in parts):
             # the arguments stand for the parameters by their code: their values are not folded into the body
             outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
-            epoch = self.new_epoch()
             try:
                 body = self.expr(decl.body)
             finally:
-                self.bound, self.epoch = outer, epoch
+                self.bound = outer
             # an aggregate written as a loop could hide the caller's local an argument is written with
             hides = bool(parts) and self._has_aggregate(decl) and any(body.binds & part.reads[1] for part in parts)
             if self.plain_length(body.code) <= _INLINE_LIMIT and not hides:
@@ -560,13 +534,12 @@ class ExpressionCompiler(CodeGenerator):
         key = id(decl)
         if key in self.values_without_arguments:
             return self.values_without_arguments[key]
-        outer = self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads, self.epoch
+        outer = self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads
         self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = {}, {}, {}, frozenset(), None
-        self.epoch = 0  # (the context functions are compiled in)
         try:
             return self.function_body(decl).value
         finally:
-            self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads, self.epoch = outer
+            self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = outer
 
     def function_body(self, decl: ast.FunctionDecl) -> Compiled:
         """Return the body of a function of the rules compiled as its own function's (`_f_NAME`) is: with none of
@@ -897,16 +870,14 @@ class ExpressionCompiler(CodeGenerator):
     def _item_by_item(self, e: ast.Aggregate, slot: int, items: list[Compiled]) -> Compiled:
         """Return an aggregate written out with its item standing for each of `items` (code) in turn."""
         parts = []
-        outer, epoch = self.bound.get(slot), self.epoch
+        outer = self.bound.get(slot)
         for item in items:
             self.bound[slot] = item
-            self.new_epoch()
             parts.append(self.expr(e.body))
         if outer is None:
             del self.bound[slot]
         else:
             self.bound[slot] = outer
-        self.epoch = epoch
         if e.op in ("all", "any"):
             decided = e.op == "any"  # the value one item can settle the whole at
             codes = []
@@ -1105,7 +1076,7 @@ _EXPRESSIONS = named_dispatch_table(ExpressionCompiler, ast.Expr, "_e_")
 class _Narrowed:
     """ExpressionCompiler.narrowed's context manager (a class: the compiler enters hundreds a compilation)."""
 
-    __slots__ = ("compiler", "epoch", "facts", "fresh", "saved", "titles_of")
+    __slots__ = ("compiler", "facts", "fresh", "saved", "titles_of")
 
     def __init__(
         self,
@@ -1120,7 +1091,6 @@ class _Narrowed:
         compiler, fresh = self.compiler, self.fresh
         domains, owned_by = compiler.domains, compiler.owned_by
         self.saved = dict(domains), dict(owned_by)
-        self.epoch = compiler.new_epoch()
         for var, domain in self.facts:
             outer = None if fresh else domains.get(var)
             if fresh:
@@ -1135,4 +1105,3 @@ class _Narrowed:
 
     def __exit__(self, *exc: object) -> None:
         self.compiler.domains, self.compiler.owned_by = self.saved
-        self.compiler.epoch = self.epoch

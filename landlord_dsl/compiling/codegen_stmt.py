@@ -399,13 +399,12 @@ class StatementCompiler(ExpressionCompiler):
                     # entry's group whole is true of every entry, so the guard is written without that test
                     # (and the entry is a space with a group under that field: what is true of all of those folds)
                     outer, self.whole_owned = self.whole_owned, self.whole_owned | {whole}
-                    epoch = self.new_epoch()
                     column = next(numbers for number, numbers in self.counted_fields.values() if number == whole[0])
                     try:
                         with self.narrowed([(var, frozenset(i for i, k in enumerate(column) if k is not None))]):
                             invariant, guard, holds_when, tests = self._guard(o, var)
                     finally:
-                        self.whole_owned, self.epoch = outer, epoch
+                        self.whole_owned = outer
             spaces = sorted(domain) if o.binding is not None and domain else None
             costs = self._by_entry(cost, var, spaces)
             values = self._by_entry(value, var, spaces)

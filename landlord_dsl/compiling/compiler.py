@@ -227,7 +227,6 @@ class Compiler(StatementCompiler):
         set `title_card` and `titled`)."""
         m, spaces = self.m, self.m.spaces
         cards = _Cards()
-        self.compiled_in.clear()  # (what reads the title deeds, compiled for the fixed values, is compiled anew)
         self.title_card = [None] * len(spaces)
         self.titled = frozenset(i for i, s in enumerate(spaces) if m.kinds[s.kind].titled)
         title_decks = [d for d in m.decks.values() if d.of_titles]
