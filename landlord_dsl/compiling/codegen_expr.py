@@ -62,6 +62,13 @@ class _CountsProbe(Fixed):
         self.gcount_at = counts
 
 
+def _unvalued(compiled: Compiled) -> Compiled:
+    """Return `compiled` with no value known (`_replace(value=_NOTHING)`, without its keyword handling)."""
+    if compiled.value is _NOTHING:
+        return compiled
+    return tuple.__new__(Compiled, (compiled.code, _NOTHING, *compiled[2:]))
+
+
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
 _ACTOR = made("g.actor", game=True, plain=False, cheap=True)
 
@@ -499,7 +506,7 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(value)
         if self.optimize and all(part.cheap for part in parts):
             # the arguments stand for the parameters by their code: their values are not folded into the body
-            outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
+            outer, self.bound = self.bound, {i: _unvalued(part) for i, part in enumerate(parts)}
             try:
                 body = self.expr(decl.body)
             finally:
