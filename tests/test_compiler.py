@@ -1355,3 +1355,41 @@ def test_a_functions_value_without_arguments_is_worked_out_once_and_the_code_is_
     assert compile_ruleset(rules).python_source == kept.python_source
     sets = [value for name, value in compiler.ns.items() if name.startswith(Prefix.SPACE_SET)]
     assert sets and len(set(sets)) == len(sets)
+
+
+def test_made_gives_each_fact_to_its_own_field():
+    """`made` writes the Compiled's tuple directly, in the fields' order: each keyword lands in its field."""
+    from landlord_dsl.compiling.codegen import Compiled, made
+
+    part = Compiled("p", can_fail=False, reads=(False, frozenset({"q"})), loops=False, plain=True)
+    given = made(
+        "x",
+        part,
+        fails=True,
+        game=True,
+        names=frozenset({"n"}),
+        loops=True,
+        binds=frozenset({"b"}),
+        plain=False,
+        value=1,
+        cheap=True,
+        local=True,
+        bounded=True,
+        space_read="s",
+        by_space=("t", "s"),
+    )
+    assert given == Compiled(
+        "x",
+        value=1,
+        cheap=True,
+        local=True,
+        bounded=True,
+        space_read="s",
+        by_space=("t", "s"),
+        can_fail=True,
+        reads=(True, frozenset({"n", "q"})),
+        loops=True,
+        binds=frozenset({"b"}),
+        plain=False,
+    )
+    assert made("y", part) == Compiled("y", can_fail=False, reads=(False, frozenset({"q"})), loops=False, plain=True)

@@ -37,6 +37,7 @@ _SIMPLE = (int, str, bool, type(None))
 # locals and round reads it names)
 Reads = tuple[bool, frozenset[str]]
 _NO_NAMES: frozenset[str] = frozenset()
+_NONE: frozenset[Any] = _NO_NAMES  # (Compiled.requires when nothing is required)
 
 
 class Compiled(NamedTuple):
@@ -83,6 +84,9 @@ class Compiled(NamedTuple):
         return not self.can_fail
 
 
+_new_tuple = tuple.__new__
+
+
 def made(
     code: str,
     *parts: Compiled,
@@ -92,12 +96,17 @@ def made(
     loops: bool = False,
     binds: frozenset[str] = _NO_NAMES,
     plain: bool = True,
-    **known: Any,
+    value: Any = _NOTHING,
+    cheap: bool = False,
+    local: bool = False,
+    bounded: bool = False,
+    space_read: str | None = None,
+    by_space: tuple[str, str] | None = None,
 ) -> Compiled:
     """Return the Compiled of `code`, written from the code of `parts` and code of its own, with the parts'
     facts and those of its own code combined: its own code can fail (`fails`), reads the game (`game`),
     names these locals or round reads (`names`), can start a loop (`loops`) binding `binds`, and is
-    constants and operators alone (`plain`). `known`: the other fields (value, cheap, ...)."""
+    constants and operators alone (`plain`); `value` ... `by_space`: the Compiled's fields of those names."""
     for part in parts:  # (written out: the compiler makes one per node)
         part_game, part_names = part.reads
         if part.can_fail:
@@ -112,7 +121,11 @@ def made(
             binds = binds | part.binds
         if not part.plain:
             plain = False
-    return Compiled(code, can_fail=fails, reads=(game, names), loops=loops, binds=binds, plain=plain, **known)
+    # (the tuple made directly, in Compiled's field order: the compiler makes one per node)
+    return _new_tuple(
+        Compiled,
+        (code, value, cheap, local, bounded, space_read, by_space, fails, (game, names), loops, binds, plain, _NONE),
+    )
 
 
 class Code:
@@ -209,6 +222,9 @@ class CodeGenerator:
         self.counters = counters or {}
         self.counters_used: set[int] = set()  # the counters some generated line adds to
         m = self.m
+        # the checker's tables by node, read at nearly every node compiled (Model's properties, fetched once)
+        self.refs: dict[int, tuple[str, Any]] = m.refs
+        self.types: dict[int, str] = m.types
         self.account_index = {a.name: i for i, a in enumerate(m.accounts)}
         self.game_var_index = {n: i for i, n in enumerate(m.game_vars)}
         self.player_var_index = {n: i for i, n in enumerate(m.player_vars)}
@@ -251,9 +267,20 @@ class CodeGenerator:
         self.member_tables: dict[tuple[str, bool, int], str] = {}  # by (group field, its own excluded, i): i-th members
         # locals that stand for other code: an unrolled aggregate's item, an inlined function's arguments
         self.bound: dict[int, Compiled] = {}
+        self.consts_made: dict[tuple[type, Any], Compiled] = {}  # the literals' Compiled, by (class, value) (_const)
+        self.locals_made: dict[tuple[object, str], Compiled] = {}  # the .lg locals' Compiled, by (slot, name)
+        # whether every space of a domain (None: the board) has a space field, by (field, domain)
+        self.fields_everywhere: dict[tuple[str, frozenset[int] | None], bool] = {}
+        # whether every space of a domain has a group with members under a space field, by (field, domain)
+        self.groups_everywhere: dict[tuple[str, frozenset[int] | None], bool] = {}
+        # by id of a fixed tuple: (the tuple, its spaces as a set, or None if it holds other than spaces) (domain_of)
+        self.space_sets: dict[int, tuple[tuple, frozenset[int] | None]] = {}
         # the value a function's body has without its arguments (ExpressionCompiler._value_without_arguments),
         # by the body, where working it out made nothing
         self.values_without_arguments: dict[int, Any] = {}
+        # a function's body compiled as its own function's, by the function (ExpressionCompiler.function_body),
+        # where compiling it made nothing
+        self.bodies_compiled: dict[int, Compiled] = {}
         self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
@@ -276,6 +303,9 @@ class CodeGenerator:
         self.titled: frozenset[int] = frozenset()  # the spaces with title deeds (set by Compiler.compile)
         self.growing: dict[str, bool] = {}  # by function: whether its body may give a number beyond its inputs'
         self.light_functions: dict[str, bool] = {}  # by function: whether its body is light (Compiler.light)
+        # by id(node): (the node, whether it is light / may grow), worked out once a node (`light`, `may_grow`)
+        self.lightness: dict[int, tuple[Any, bool]] = {}
+        self.growth: dict[int, tuple[Any, bool]] = {}
 
     # ---------------------------------------------------------- namespace
     def _unique(self, prefix: str) -> str:
@@ -336,11 +366,11 @@ class CodeGenerator:
         return True
 
     def type_of(self, e: ast.Expr) -> str:
-        return self.m.types.get(id(e), "any")
+        return self.types.get(id(e), "any")
 
     def resolved(self, node: Any) -> tuple[str, Any]:
         """Return what the checker resolved a name, call or statement to: (kind, payload), as Model.refs holds it."""
-        return self.m.refs[id(node)]
+        return self.refs[id(node)]
 
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (codegen_expr)."""
@@ -395,6 +425,14 @@ class CodeGenerator:
         limits already; only arithmetic, `+` of texts, `sum` and built-ins that grow (`percent`) can
         leave them, directly or in the body of a function called.
         """
+        known = self.growth.get(id(e))
+        if known is not None:
+            return known[1]
+        grows = self._may_grow(e)
+        self.growth[id(e)] = (e, grows)  # (the node kept, so that its id names nothing else)
+        return grows
+
+    def _may_grow(self, e: Any) -> bool:
         if isinstance(e, tuple):
             return any(self.may_grow(x) for x in e)
         if not attrs.has(type(e)) or isinstance(e, ast.Span):
@@ -451,6 +489,14 @@ class CodeGenerator:
     def light(self, node: Any) -> bool:
         """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
         no aggregate, no call of a function that has one, no other statement."""
+        known = self.lightness.get(id(node))
+        if known is not None:
+            return known[1]
+        light = self._light(node)
+        self.lightness[id(node)] = (node, light)  # (the node kept, so that its id names nothing else)
+        return light
+
+    def _light(self, node: Any) -> bool:
         if isinstance(node, tuple):
             return all(self.light(x) for x in node)
         if node is None or not attrs.has(type(node)) or isinstance(node, ast.Span):
@@ -459,7 +505,7 @@ class CodeGenerator:
             return False
         if (
             isinstance(node, ast.Call)
-            and self.m.refs[id(node)][0] == "function"
+            and self.refs[id(node)][0] == "function"
             and not self.light_function(node.function)
         ):
             return False
@@ -478,9 +524,9 @@ class CodeGenerator:
         value = self.expr(e).value
         if isinstance(value, (tuple, list)):
             return len(value)
-        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "players"):
+        if isinstance(e, ast.Name) and self.refs[id(e)] == ("context", "players"):
             return (self.m.header.players or (2, 8))[1]
-        if isinstance(e, ast.Name) and self.m.refs[id(e)] == ("context", "spaces"):
+        if isinstance(e, ast.Name) and self.refs[id(e)] == ("context", "spaces"):
             return len(self.m.spaces)
         if self._holdings(e) == "titles":
             return len(self.titled)

@@ -62,6 +62,13 @@ class _CountsProbe(Fixed):
         self.gcount_at = counts
 
 
+def _unvalued(compiled: Compiled) -> Compiled:
+    """Return `compiled` with no value known (`_replace(value=_NOTHING)`, without its keyword handling)."""
+    if compiled.value is _NOTHING:
+        return compiled
+    return tuple.__new__(Compiled, (compiled.code, _NOTHING, *compiled[2:]))
+
+
 # the acting player: like a local, cheap and safe to evaluate twice (and so is his space)
 _ACTOR = made("g.actor", game=True, plain=False, cheap=True)
 
@@ -75,7 +82,7 @@ class ExpressionCompiler(CodeGenerator):
     def expr(self, e: ast.Expr) -> Compiled:
         """Return the Python expression for `e` with what is known of it (its value, if fixed)."""
         compiled = _EXPRESSIONS[type(e)](self, e)
-        if self.domains and self.optimize and not (compiled.fixed or compiled.cheap):
+        if self.domains and self.optimize and compiled.value is _NOTHING and not compiled.cheap:
             return self._by_space(compiled)
         return compiled
 
@@ -203,9 +210,18 @@ class ExpressionCompiler(CodeGenerator):
 
     def _const(self, value: Any) -> Compiled:
         """Return a fixed value as code: a number within the range is a literal, cheap to repeat."""
-        cheap = value.__class__ is int and -MAX_INT <= value <= MAX_INT
+        kind = value.__class__
+        simple = kind is int or kind is str or kind is bool or value is None
+        if simple:  # (by its class too: 1 and True are equal keys, and are written apart)
+            known = self.consts_made.get((kind, value))
+            if known is not None:
+                return known
+        cheap = kind is int and -MAX_INT <= value <= MAX_INT
         literal = self.is_literal(value)
-        return made(repr(value) if literal else self.ref(value), plain=literal, value=value, cheap=cheap)
+        compiled = made(repr(value) if literal else self.ref(value), plain=literal, value=value, cheap=cheap)
+        if simple and literal:  # a literal's code made nothing: the same every time
+            self.consts_made[(kind, value)] = compiled
+        return compiled
 
     def _e_IntLit(self, e: ast.IntLit | ast.TextLit | ast.BoolLit) -> Compiled:
         return self._const(e.value)
@@ -242,12 +258,16 @@ class ExpressionCompiler(CodeGenerator):
         )
 
     def _e_Name(self, e: ast.Name) -> Compiled:
-        kind, payload = self.resolved(e)
+        kind, payload = self.refs[id(e)]
         if kind == "local":
             if payload in self.bound:
                 return self.bound[payload]
-            name = self.local(payload, e.name)
-            return made(name, names=frozenset([name]), cheap=True, local=True)
+            key = (payload, e.name)
+            local = self.locals_made.get(key)
+            if local is None:
+                name = self.local(payload, e.name)
+                local = self.locals_made[key] = made(name, names=frozenset([name]), cheap=True, local=True)
+            return local
         if kind == "option":
             return self._const(self.options[payload])
         if kind == "const":
@@ -333,7 +353,7 @@ class ExpressionCompiler(CodeGenerator):
                     return self._const(column[value])
                 col = self.ref(column, Prefix.COLUMN)
                 domain = self.domains.get(sub) if self.optimize else None
-                if all(column[i] is not None for i in (range(len(column)) if domain is None else domain)):
+                if self._everywhere(name, column, domain):
                     return made(f"{col}[{sub}]", subject, plain=False)
                 checked = f"_field(g, {col}, {sub}, {name!r}, {self.span(e.span)})"
                 if self.optimize and subject.cheap:  # look twice rather than call: the common case has the field
@@ -393,6 +413,26 @@ class ExpressionCompiler(CodeGenerator):
                 return made(f"g.bal[-({sub}) - 1]", subject, game=True, plain=False)
             return made(f"g.prog.account_labels[-({sub}) - 1]", subject, game=True, plain=False)
         raise AssertionError((t, name))  # pragma: no cover
+
+    def _everywhere(self, name: str, column: list, domain: frozenset[int] | None) -> bool:
+        """Return True if every space of `domain` (None: the board) has the space field `name`, whose values
+        by space are `column` (worked out once a field and domain)."""
+        key = (name, domain)
+        known = self.fields_everywhere.get(key)
+        if known is None:
+            spaces = range(len(column)) if domain is None else domain
+            known = self.fields_everywhere[key] = all(column[i] is not None for i in spaces)
+        return known
+
+    def _grouped_everywhere(self, name: str, column: list, domain: frozenset[int] | None) -> bool:
+        """Return True if every space of `domain` (None: the board) has a group with members under the space
+        field `name`, whose values by space are `column` (worked out once a field and domain)."""
+        key = (name, domain)
+        known = self.groups_everywhere.get(key)
+        if known is None:
+            spaces = range(len(column)) if domain is None else domain
+            known = self.groups_everywhere[key] = all(isinstance(column[i], tuple) and column[i] for i in spaces)
+        return known
 
     def dice_set_number(self, name: str) -> int:
         """Return the number of a declared set of dice, as `Program.dice_sets` and `Game.roll_set` count them."""
@@ -466,7 +506,7 @@ class ExpressionCompiler(CodeGenerator):
                 return self._const(value)
         if self.optimize and all(part.cheap for part in parts):
             # the arguments stand for the parameters by their code: their values are not folded into the body
-            outer, self.bound = self.bound, {i: part._replace(value=_NOTHING) for i, part in enumerate(parts)}
+            outer, self.bound = self.bound, {i: _unvalued(part) for i, part in enumerate(parts)}
             try:
                 body = self.expr(decl.body)
             finally:
@@ -501,18 +541,30 @@ class ExpressionCompiler(CodeGenerator):
         key = id(decl)
         if key in self.values_without_arguments:
             return self.values_without_arguments[key]
-        made_before = self._made_so_far()
         outer = self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads
         self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = {}, {}, {}, frozenset(), None
         try:
-            value = self.expr(decl.body).value
+            return self.function_body(decl).value
         finally:
             self.bound, self.domains, self.owned_by, self.whole_owned, self.round_reads = outer
-        # where working it out made no name, table or count, doing it again would give the same value and
-        # make nothing, so it is not done again
+
+    def function_body(self, decl: ast.FunctionDecl) -> Compiled:
+        """Return the body of a function of the rules compiled as its own function's (`_f_NAME`) is: with none of
+        a caller's bindings, narrowings or round reads. Where compiling it made no name, table or count, doing
+        it again would give the same and make nothing, so it is not done again: the function's own compilation
+        and `_value_without_arguments` share it."""
+        key = id(decl)
+        known = self.bodies_compiled.get(key)
+        if known is not None:
+            return known
+        if self.bound or self.domains or self.owned_by or self.whole_owned or self.round_reads is not None:
+            return self.expr(decl.body)  # (in a caller's context: not the function's own)
+        made_before = self._made_so_far()
+        compiled = self.expr(decl.body)
         if self._made_so_far() == made_before:
-            self.values_without_arguments[key] = value
-        return value
+            self.bodies_compiled[key] = compiled
+            self.values_without_arguments[key] = compiled.value
+        return compiled
 
     def _made_so_far(self) -> tuple[int, ...]:
         """Return how much the generator has made that generated code can see: names, owner getters, counted
@@ -572,9 +624,7 @@ class ExpressionCompiler(CodeGenerator):
         sub = subject.code
         column = self._column(group.name, group.span)
         domain = self.domains.get(sub)
-        if not subject.cheap or not all(
-            isinstance(column[i], tuple) and column[i] for i in (range(len(column)) if domain is None else domain)
-        ):
+        if not subject.cheap or not self._grouped_everywhere(group.name, column, domain):
             return None
         if group.name not in self.owner_getters:
             getters = [owner_getter(t) if isinstance(t, tuple) else None for t in column]
@@ -639,7 +689,7 @@ class ExpressionCompiler(CodeGenerator):
             return made(f"({a} or {b})", left, right)
 
         if op in ("in", "not in"):
-            if isinstance(e.right, ast.Name) and self.m.refs[id(e.right)][0] == "group":
+            if isinstance(e.right, ast.Name) and self.refs[id(e.right)][0] == "group":
                 group = e.right.name
                 if group not in self.group_sets:  # (one set a group: `ref` names an object, not its value)
                     self.group_sets[group] = self.ref(frozenset(self.groups[group]), Prefix.SPACE_SET)
@@ -783,7 +833,7 @@ class ExpressionCompiler(CodeGenerator):
         column = self._column(group.name, group.span)
         domain = self.domains.get(subject.code)
         spaces = range(len(column)) if domain is None else domain
-        if subject.fixed or not subject.cheap or not all(isinstance(column[i], tuple) and column[i] for i in spaces):
+        if subject.fixed or not subject.cheap or not self._grouped_everywhere(group.name, column, domain):
             return None
         # where each space is one of its own group and the test cannot fail (so its order does not matter),
         # the subject comes first, its test may fold (`s.houses <= s.houses` does), then the others
@@ -866,9 +916,13 @@ class ExpressionCompiler(CodeGenerator):
         if self._holdings(e) == "titles":
             return self.titled
         value = self.expr(e).value
-        if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            return frozenset(value)
-        return None
+        if not isinstance(value, tuple):
+            return None
+        known = self.space_sets.get(id(value))
+        if known is None:
+            spaces = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            known = self.space_sets[id(value)] = (value, frozenset(value) if spaces else None)  # (value kept: its id)
+        return known[1]
 
     def _membership(self, test: ast.Expr | None) -> list[tuple[str, frozenset[int] | None]]:
         """Return (variable code, spaces) for every `VARIABLE in COLLECTION` that `test` requires.

@@ -199,12 +199,14 @@ class StatementCompiler(ExpressionCompiler):
             target = f"g.gv[{self.game_var_index[payload]}]"
         else:
             field, (owner_kind, owner) = payload
-            owner_code = {
-                "local": lambda: self.local(owner, s.target[0]),
-                "space": lambda: repr(owner),
-                "game_var": lambda: f"g.gv[{self.game_var_index.get(owner, 0)}]",
-                "context": lambda: _CONTEXT[owner],
-            }[owner_kind]()
+            if owner_kind == "local":
+                owner_code = self.local(owner, s.target[0])
+            elif owner_kind == "space":
+                owner_code = repr(owner)
+            elif owner_kind == "game_var":
+                owner_code = f"g.gv[{self.game_var_index.get(owner, 0)}]"
+            else:
+                owner_code = _CONTEXT[owner]
             index = (self.player_var_index if kind == "player_var" else self.space_var_index)[field]
             target = f"g.{'pv' if kind == 'player_var' else 'sv'}[{index}][{owner_code}]"
         if op == "=":
@@ -542,7 +544,7 @@ class StatementCompiler(ExpressionCompiler):
             return any(self._reads_local(x, slot) for x in node)
         if not attrs.has(type(node)) or isinstance(node, ast.Span):
             return False
-        if isinstance(node, ast.Name) and self.m.refs.get(id(node)) == ("local", slot):
+        if isinstance(node, ast.Name) and self.refs.get(id(node)) == ("local", slot):
             return True
         return any(self._reads_local(getattr(node, f.name), slot) for f in attrs.fields(type(node)) if f.name != "span")
 

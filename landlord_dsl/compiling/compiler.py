@@ -108,8 +108,9 @@ class Compiler(StatementCompiler):
         self.note_origins(e)
         return self.function(self._unique(prefix), [], lambda out: self.return_expression(out, e))
 
-    def return_expression(self, out: Code, e: ast.Expr) -> None:
-        """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn)."""
+    def return_expression(self, out: Code, e: ast.Expr, function: ast.FunctionDecl | None = None) -> None:
+        """Generate `return e`; an `any`/`all` at the top becomes a loop (end conditions run every turn).
+        `function`: the function of the rules whose body `e` is, if it is one."""
         with out.at(e.span):
             if self.optimize and isinstance(e, ast.Aggregate) and e.op in ("any", "all"):
                 var = self.local(self.m.refs[id(e)][1], e.var)
@@ -120,7 +121,7 @@ class Compiler(StatementCompiler):
                 out.line(f"        return {found}")
                 out.line(f"return {not found}")
             else:
-                out.line(f"return {self.kept(e)}")
+                out.line(f"return {self.kept(e, None if function is None else self.function_body(function))}")
 
     def dispatcher(self, entries: list[tuple[int, ast.Handler]], made: dict[tuple, str]) -> str | None:
         """Generate (once per distinct list) a function running these handlers of the rules in force.
@@ -251,7 +252,7 @@ class Compiler(StatementCompiler):
             self.function(
                 f"{Prefix.FUNCTION}{f.name}",
                 [self.local(i, p.name) for i, p in enumerate(f.params)],
-                lambda out, f=f: self.return_expression(out, f.body),  # type: ignore[misc]
+                lambda out, f=f: self.return_expression(out, f.body, f),  # type: ignore[misc]
             )
         for a in self.m.actions.values():
             self.function(
