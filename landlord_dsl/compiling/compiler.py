@@ -9,7 +9,8 @@ helpers, so a running game does no lookups by name and no interpretation.
 Each function reads the game's stable lists into locals at its start, as
 the generator writes it (pyast_pass.lists_read_once), so the source is
 compiled directly; it is kept on the Program (`python_source`), and is what
-runs. Only where the generator's scan cannot follow a function's text, or a
+runs, but for each choice's asking block, which the driven program compiles
+from it on first use (asking.py: a game of bots never asks). Only where the generator's scan cannot follow a function's text, or a
 group's getter could be called once for two calls, is the source parsed and
 its syntax tree rewritten by the pass instead (pyast_pass.read_game_lists_once;
 no shipped file needs it), with the same line numbers.
