@@ -168,6 +168,12 @@ def test_each_block_is_compiled_once_per_program_and_none_in_a_game_of_bots():
         log_of(program, 3, seed)
     assert asking.compiled == len(asking.made) >= compiled
     assert all(asking.made[line] is made for line, made in functions.items())  # (kept, not made again)
+    for name, function in asking.functions.items():  # a caller of compiled blocks calls them directly now
+        blocks = [line for line, block in asking.blocks.items() if block.function == name]
+        if any(line in asking.made for line in blocks):
+            assert ASKING not in function.__code__.co_names
+            assert all(f"{ASKING}{line}" in function.__code__.co_names for line in blocks)
+            assert not function.__code__.co_cellvars
     other = asking_of(ld.compile_rules(rules))  # another program compiles its own
     assert other is not asking and other.compiled == 0
 

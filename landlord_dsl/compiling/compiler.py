@@ -10,9 +10,10 @@ Each function reads the game's stable lists into locals at its start, as
 the generator writes it (pyast_pass.lists_read_once), so the source is
 compiled directly; it is kept on the Program (`python_source`), and is what
 runs, but for each choice's asking block, which the driven program compiles
-from it on first use (asking.py: a game of bots never asks). Only where the generator's scan cannot follow a function's text, or a
-group's getter could be called once for two calls, is the source parsed and
-its syntax tree rewritten by the pass instead (pyast_pass.read_game_lists_once;
+from it on first use (asking.py: a game of bots never asks). Only where
+the generator's scan cannot follow a function's text, or a group's getter
+could be called once for two calls, is the source parsed and its syntax tree
+rewritten by the pass instead (pyast_pass.read_game_lists_once;
 no shipped file needs it), with the same line numbers.
 
 Nothing in a .lg file becomes code except through this translation of its
@@ -87,6 +88,7 @@ class Compiler(StatementCompiler):
         # blocks by the line that calls them there (compiling/asking.py)
         self.driven: dict[int, str] = {}
         self.asking_blocks: dict[int, Block] = {}
+        self.asking_callers: dict[str, tuple[int, str]] = {}  # by name: its lines before it, its driven text
 
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
@@ -109,10 +111,11 @@ class Compiler(StatementCompiler):
             self.lists_read_by_pass = True
         if out.asking and self.lazy_asking:
             shift = len(read_once[0]) if read_once is not None else 0  # (the bindings after the def)
-            blocks = [Block(start + shift, end + shift, n, offer) for start, end, n, offer in out.asking]
+            blocks = [Block(start + shift, end + shift, n, offer, name) for start, end, n, offer in out.asking]
             lines = text.split("\n")
             self.asking_blocks.update(driven_text(lines, blocks, len(self.line_table)))
             self.driven[len(self.source)] = "\n".join(lines)
+            self.asking_callers[name] = (len(self.line_table), self.driven[len(self.source)])
         self.line_table.extend(out.where)
         self.source.append(text)
         return name
@@ -209,9 +212,17 @@ class Compiler(StatementCompiler):
         tree = read_game_lists_once(source) if self.optimize and needs_pass else None
         filename = _registered(self.rs.name, source)
         if not self._natively(tree or source, filename):
-            self.ns[ASKING] = AskingBlocks(source, filename, self.ns, self.asking_blocks)
-            driven = tree or self.driven_source()
-            exec(compile(driven, filename, "exec"), self.ns)  # generated from the checked AST only
+            asking = (
+                None
+                if tree is not None
+                else AskingBlocks(source, filename, self.ns, self.asking_blocks, self.asking_callers)
+            )
+            self.ns[ASKING] = asking
+            exec(
+                compile(tree or self.driven_source(), filename, "exec"), self.ns
+            )  # generated from the checked AST only
+            if asking is not None:
+                asking.bind()
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
             cards.texts[index] = self.fixed_text(card, card.text)
         program = self._program(source, filename, cards, entries, self.optimize and needs_pass)
