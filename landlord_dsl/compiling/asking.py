@@ -115,6 +115,8 @@ class AskingBlocks:
         made: dict[str, Any] = {}
         exec(compile("\n" * first + "\n".join(lines) + "\n", self.filename, "exec"), self.namespace, made)
         self.functions[caller].__code__ = made[caller].__code__  # (the function the Program holds)
+        if len(self.made) == len(self.blocks):
+            self.lines = None
 
     def _block(self, line: int, block: Block, local: dict[str, Any]) -> tuple[Callable[..., Any], tuple[str, ...]]:
         """Return the function running a block whose call is on `line`, and the caller's locals it reads."""

@@ -212,15 +212,14 @@ class Compiler(StatementCompiler):
         tree = read_game_lists_once(source) if self.optimize and needs_pass else None
         filename = _registered(self.rs.name, source)
         if not self._natively(tree or source, filename):
+            driven = tree or self.driven_source()  # (the syntax tree has the asking blocks in place)
             asking = (
                 None
                 if tree is not None
                 else AskingBlocks(source, filename, self.ns, self.asking_blocks, self.asking_callers)
             )
             self.ns[ASKING] = asking
-            exec(
-                compile(tree or self.driven_source(), filename, "exec"), self.ns
-            )  # generated from the checked AST only
+            exec(compile(driven, filename, "exec"), self.ns)  # generated from the checked AST only
             if asking is not None:
                 asking.bind()
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
