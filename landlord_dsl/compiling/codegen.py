@@ -134,11 +134,15 @@ class Code:
     `where[i]` is (the index of the rule whose handler line i runs in, or
     None; the span of the .lg statement or expression it translates, or
     None), so run-time errors can name both (Program.line_table).
+    `asking` holds the asking blocks among the lines (StatementCompiler._s_Choose), each as (its first
+    line's index, the index after its last, the choice's number, whether it is an offer), which the
+    driven program compiles on first use (compiling/asking.py).
     """
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.where: list[tuple[int | None, ast.Span | None]] = []
+        self.asking: list[tuple[int, int, str, bool]] = []
         self.depth = 0
         self.rule: int | None = None
         self.span: ast.Span | None = None
@@ -155,6 +159,9 @@ class Code:
 
     def extend(self, other: Code) -> None:
         """Append the lines of a `fork` of this Code."""
+        if other.asking:
+            at = len(self.lines)
+            self.asking.extend((start + at, end + at, n, offer) for start, end, n, offer in other.asking)
         self.lines.extend(other.lines)
         self.where.extend(other.where)
 

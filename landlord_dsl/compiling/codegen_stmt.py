@@ -296,7 +296,10 @@ class StatementCompiler(ExpressionCompiler):
                 rounds.line("else:")
             with rounds.indented() if fold else contextlib.nullcontext():
                 asked = lambda body: self._asked_choice(body, s, n, seat, prompt, site, dynamic)  # noqa: E731
+                start = len(rounds.lines)
                 self._gathering(rounds, n, asked, stable)
+                if fold:  # only agents not folded ask here: the driven program compiles it on first use
+                    rounds.asking.append((start, len(rounds.lines), n, s.repeat))
         for name, code in stable.items():
             out.line(f"{name} = {code}")
         if fold and s.repeat:  # the seat and its agent stay the same from round to round

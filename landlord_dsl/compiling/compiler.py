@@ -9,9 +9,11 @@ helpers, so a running game does no lookups by name and no interpretation.
 Each function reads the game's stable lists into locals at its start, as
 the generator writes it (pyast_pass.lists_read_once), so the source is
 compiled directly; it is kept on the Program (`python_source`), and is what
-runs. Only where the generator's scan cannot follow a function's text, or a
-group's getter could be called once for two calls, is the source parsed and
-its syntax tree rewritten by the pass instead (pyast_pass.read_game_lists_once;
+runs, but for each choice's asking block, which the driven program compiles
+from it on first use (asking.py: a game of bots never asks). Only where
+the generator's scan cannot follow a function's text, or a group's getter
+could be called once for two calls, is the source parsed and its syntax tree
+rewritten by the pass instead (pyast_pass.read_game_lists_once;
 no shipped file needs it), with the same line numbers.
 
 Nothing in a .lg file becomes code except through this translation of its
@@ -45,9 +47,10 @@ from ..language import ast
 from ..language.limits import too_deep
 from ..language.parser import parse
 from ..program.compiled import DiceSet, Program, is_reconstruction
+from .asking import AskingBlocks, Block, driven_text
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
-from .generated_names import GAME, Prefix
+from .generated_names import ASKING, GAME, Prefix
 from .native import (
     NativeMode,
     NativeRequired,
@@ -76,6 +79,16 @@ class Compiler(StatementCompiler):
     # locals, as it did before the generator wrote them (the oracle of tests/test_pyast_pass.py)
     lists_once = True
     lists_read_by_pass = False  # True once a function is written whose lists only the pass can read once
+    # False: the driven program compiles the asking blocks with the rest (the oracle of tests/test_asking.py)
+    lazy_asking = True
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # the driven program's text of the functions with asking blocks (by their index in `source`), and the
+        # blocks by the line that calls them there (compiling/asking.py)
+        self.driven: dict[int, str] = {}
+        self.asking_blocks: dict[int, Block] = {}
+        self.asking_callers: dict[str, tuple[int, str]] = {}  # by name: its lines before it, its driven text
 
     # ------------------------------------------------------------ program
     def function(self, name: str, params: list[str], body: Callable[[Code], None]) -> str:
@@ -96,6 +109,13 @@ class Compiler(StatementCompiler):
                 out.where[1:1] = [out.where[0]] * len(bindings)
         elif self.optimize:
             self.lists_read_by_pass = True
+        if out.asking and self.lazy_asking:
+            shift = len(read_once[0]) if read_once is not None else 0  # (the bindings after the def)
+            blocks = [Block(start + shift, end + shift, n, offer, name) for start, end, n, offer in out.asking]
+            lines = text.split("\n")
+            self.asking_blocks.update(driven_text(lines, blocks, len(self.line_table)))
+            self.driven[len(self.source)] = "\n".join(lines)
+            self.asking_callers[name] = (len(self.line_table), self.driven[len(self.source)])
         self.line_table.extend(out.where)
         self.source.append(text)
         return name
@@ -193,7 +213,16 @@ class Compiler(StatementCompiler):
         tree = read_game_lists_once(source) if self.optimize and needs_pass else None
         filename = _registered(self.rs.name, source)
         if not self._natively(tree or source, filename):
-            exec(compile(tree or source, filename, "exec"), self.ns)  # generated from the checked AST only
+            driven = tree or self.driven_source()  # (the syntax tree has the asking blocks in place)
+            asking = (
+                None
+                if tree is not None
+                else AskingBlocks(source, filename, self.ns, self.asking_blocks, self.asking_callers)
+            )
+            self.ns[ASKING] = asking
+            exec(compile(driven, filename, "exec"), self.ns)  # generated from the checked AST only
+            if asking is not None:
+                asking.bind()
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold
             cards.texts[index] = self.fixed_text(card, card.text)
         program = self._program(source, filename, cards, entries, self.optimize and needs_pass)
@@ -203,6 +232,13 @@ class Compiler(StatementCompiler):
                 program, source, self.ns, filename, self.optimize and needs_pass, keyed=True, parsed=tree
             )
         return program
+
+    def driven_source(self) -> str:
+        """Return the source the driven program compiles: the generated source with each asking block
+        replaced by its call (compiling/asking.py), every line where it is in the full source."""
+        if not self.driven:
+            return "\n\n".join(self.source) + "\n"
+        return "\n\n".join([self.driven.get(k, text) for k, text in enumerate(self.source)]) + "\n"
 
     def _natively(self, code: pyast.Module | str, filename: str) -> bool:
         """Put the native build's functions into the namespace and return True, if `native` asks for them and

@@ -14,6 +14,8 @@ import enum
 import re
 
 GAME = "g"  # the first parameter of every generated function: the game it runs in
+# what the driven program calls in place of a choice's asking block, compiled on first use (compiling/asking.py)
+ASKING = "_asking"
 
 
 class Prefix(enum.StrEnum):

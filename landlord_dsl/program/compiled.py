@@ -89,6 +89,8 @@ class Program:
     on_pass: list[Callable | None]
     end_conditions: list[tuple[Callable, str]]
     score: Callable | None
+    # the generated source, whole: what runs, but for the asking blocks that the pure-Python driven
+    # program compiles from it on first use (compiling/asking.py), at the same lines
     python_source: str = ""
     # for each line of python_source (line n at n - 1): the index of the rule whose handler it runs
     # in (None outside handlers) and the span of the .lg code it translates (None if none), for
