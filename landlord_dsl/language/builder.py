@@ -51,7 +51,7 @@ class AstBuilder(Transformer):
     def _span(self, meta: Any) -> ast.Span:
         if self.at is not None:
             return self.at
-        if getattr(meta, "empty", True):
+        if meta.empty:  # (a Lark Meta and the parser's extents both have it)
             return ast.Span(self.file, 1, 1, 1, 1)
         return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
@@ -69,8 +69,8 @@ class AstBuilder(Transformer):
         # beyond the checker's limit anyway, so it stands in as one that is too large.
         return int(tok) if len(tok) <= 100 else 10**100
 
-    def NAME(self, tok: Token) -> Token:
-        return tok
+    # (no NAME method: a name is kept as its token, as Lark's Transformer keeps a terminal it has no method for,
+    # and the parser then calls nothing for each name)
 
     # keyword-keeping rules give back their keyword
     def _keyword(self, children: list) -> str:
