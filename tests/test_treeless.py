@@ -148,3 +148,22 @@ def test_each_first_character_takes_the_terminals_a_token_can_start_with_in_the_
             assert kept == sorted(kept, key=names.index)  # the lexer's order, which decides between two matches
             assert "NAME" not in names or char not in "abcdefghijklmnopqrstuvwxyz_" or "NAME" in kept
     assert treeless.first_characters(type("P", (), {"flags": frozenset("i"), "type": "str", "value": "x"})()) is None
+
+
+def test_a_grammar_built_afresh_gives_the_same_nodes(monkeypatch):
+    """In a grammar built afresh, not read from the parser cache, Lark's rule names are Tokens, not str."""
+    from lark import Lark
+
+    from landlord_dsl.language import grammar
+
+    fresh = Lark(grammar.grammar_path().read_text(encoding="utf-8"), **grammar._OPTIONS)
+    text = (ROOT / "editions" / "landlords-game-1904.lg").read_text(encoding="utf-8")
+    monkeypatch.setattr(treeless, "lark_parser", lambda: fresh)
+    treeless.front_end.cache_clear()
+    try:
+        _same(parser.parse(text, "f.lg"), parser.parse(text, "f.lg"))
+        module = parser.parse(text, "f.lg")
+    finally:
+        monkeypatch.undo()
+        treeless.front_end.cache_clear()
+    _same(module, parser.parse(text, "f.lg"))

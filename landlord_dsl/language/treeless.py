@@ -526,7 +526,7 @@ def fast_actions(states: dict, callbacks: dict) -> dict:
             if action is Shift:
                 made[name] = arg
             elif callbacks[arg] is PASS_ON:
-                made[name] = arg.origin.name
+                made[name] = str(arg.origin.name)  # (a plain str: in a grammar built afresh, Lark's names are Tokens)
             else:
                 made[name] = (arg.origin.name, len(arg.expansion), callbacks[arg])
     return actions
