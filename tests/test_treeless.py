@@ -167,3 +167,13 @@ def test_a_grammar_built_afresh_gives_the_same_nodes(monkeypatch):
         monkeypatch.undo()
         treeless.front_end.cache_clear()
     _same(module, parser.parse(text, "f.lg"))
+
+
+_OLD_STRING = r'"([^"\\\n]|\\.)*"'  # the grammar's STRING until it was written unrolled (issue 31)
+
+
+@given(st.text(alphabet='"\\\nab ', max_size=12))
+def test_the_string_terminal_matches_what_it_matched_before_it_was_unrolled(text):
+    (string,) = [t for t in lark_parser().terminals if t.name == "STRING"]
+    now, before = re.match(string.pattern.value, text), re.match(_OLD_STRING, text)
+    assert (now and now.group(0)) == (before and before.group(0))
