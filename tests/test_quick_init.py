@@ -7,7 +7,7 @@ import inspect
 import attrs
 import pytest
 
-from landlord_dsl.core.frozen import ATTRS_INIT, quick_init
+from landlord_dsl.core.frozen import ATTRS_INIT, quick_init, quick_maker
 from landlord_dsl.core.span import Span
 from landlord_dsl.language import ast
 
@@ -60,3 +60,15 @@ def test_nodes_still_compare_hash_and_evolve_as_before():
     assert a == b and hash(a) == hash(b) and a.span != b.span
     assert attrs.evolve(a, name="y") == ast.Name("y") and attrs.evolve(a, name="y").span == a.span
     assert Span("f", 1, 2, 3, 4) == Span(file="f", line=1, column=2, end_line=3, end_column=4)
+
+
+def test_the_span_maker_makes_what_the_class_makes():
+    made = quick_maker(Span)("f.lg", 1, 2, 3, 4)
+    assert type(made) is Span and attrs.astuple(made) == attrs.astuple(Span("f.lg", 1, 2, 3, 4))
+
+    @attrs.frozen
+    class Checked:
+        n: int = attrs.field(validator=attrs.validators.instance_of(int))
+
+    with pytest.raises(TypeError):
+        quick_maker(Checked)

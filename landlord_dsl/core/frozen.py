@@ -68,3 +68,20 @@ def quick_init(cls: C) -> C:
     ATTRS_INIT[cls] = original
     cls.__init__ = made  # type: ignore[misc]
     return cls
+
+
+def quick_maker(cls: type) -> Any:
+    """Return a function that makes an instance of the plain, frozen, slotted attrs class `cls` from all its
+    fields, positionally in their order, without calling the class (no `__init__` call): the same instance
+    `cls(*fields)` makes. Raises TypeError for a class whose `__init__` does more than set its fields."""
+    if not _plain(cls):
+        raise TypeError(f"{cls.__qualname__}: its __init__ does more than set its fields")
+    fields = attrs.fields(cls)
+    names: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    body = ["    self = _new(_cls)"]
+    for i, f in enumerate(fields):
+        names[f"_set{i}"] = getattr(cls, f.name).__set__
+        body.append(f"    _set{i}(self, {f.name})")
+    source = f"def make({', '.join(f.name for f in fields)}):\n" + "\n".join(body) + "\n    return self\n"
+    exec(compile(source, f"<quick_maker {cls.__module__}.{cls.__qualname__}>", "exec"), names)
+    return names["make"]
