@@ -137,14 +137,43 @@ def test_a_terminal_matches_only_text_starting_with_one_of_its_first_characters(
 def test_each_first_character_takes_the_terminals_a_token_can_start_with_in_the_lexers_order():
     parser.parse((ROOT / "editions" / "monopoly-1933-atlantic-city.lg").read_text(encoding="utf-8"), "f.lg")
     lexing = treeless.front_end()[0].lexer
-    by_first = [starts for _, starts in lexing.lexers.values() if isinstance(starts, treeless.ByFirstCharacter)]
+    by_first = [starts for starts in lexing.lexers.values() if isinstance(starts, treeless.ByFirstCharacter)]
     assert by_first, "the parse used none"
     for starts in by_first:
         names = [name for name, _, _ in starts.terminals]
         for char, pattern in list(starts.items()):
-            if pattern is None or pattern is starts.whole:
+            if pattern is treeless._NEVER or pattern is starts.whole:
                 continue
             kept = [name for name in pattern.groupindex if name in names]
             assert kept == sorted(kept, key=names.index)  # the lexer's order, which decides between two matches
             assert "NAME" not in names or char not in "abcdefghijklmnopqrstuvwxyz_" or "NAME" in kept
     assert treeless.first_characters(type("P", (), {"flags": frozenset("i"), "type": "str", "value": "x"})()) is None
+
+
+def test_a_grammar_built_afresh_gives_the_same_nodes(monkeypatch):
+    """In a grammar built afresh, not read from the parser cache, Lark's rule names are Tokens, not str."""
+    from lark import Lark
+
+    from landlord_dsl.language import grammar
+
+    fresh = Lark(grammar.grammar_path().read_text(encoding="utf-8"), **grammar._OPTIONS)
+    text = (ROOT / "editions" / "landlords-game-1904.lg").read_text(encoding="utf-8")
+    monkeypatch.setattr(treeless, "lark_parser", lambda: fresh)
+    treeless.front_end.cache_clear()
+    try:
+        _same(parser.parse(text, "f.lg"), parser.parse(text, "f.lg"))
+        module = parser.parse(text, "f.lg")
+    finally:
+        monkeypatch.undo()
+        treeless.front_end.cache_clear()
+    _same(module, parser.parse(text, "f.lg"))
+
+
+_OLD_STRING = r'"([^"\\\n]|\\.)*"'  # the grammar's STRING until it was written unrolled (issue 31)
+
+
+@given(st.text(alphabet='"\\\nab ', max_size=12))
+def test_the_string_terminal_matches_what_it_matched_before_it_was_unrolled(text):
+    (string,) = [t for t in lark_parser().terminals if t.name == "STRING"]
+    now, before = re.match(string.pattern.value, text), re.match(_OLD_STRING, text)
+    assert (now and now.group(0)) == (before and before.group(0))

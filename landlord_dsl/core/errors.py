@@ -12,6 +12,7 @@ file, line and column, the offending source line, and a hint, and renders as
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 
 import attrs
@@ -156,8 +157,12 @@ class SourceText:
     def __init__(self, name: str, text: str):
         self.name = name
         self.text = text
+
+    @functools.cached_property
+    def _lines(self) -> list[str]:
+        """Return the text's lines, split when a diagnostic first quotes one (a file without any never is)."""
         # Lines end at "\n" only, as the parser counts them (str.splitlines also breaks at \f, \x85, ...).
-        self._lines = [line.removesuffix("\r") for line in text.split("\n")]
+        return [line.removesuffix("\r") for line in self.text.split("\n")]
 
     def line(self, number: int) -> str | None:
         """Return line `number` (1-based) without its newline, or None."""

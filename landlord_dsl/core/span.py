@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import attrs
 
+from .frozen import quick_init
 
+
+@quick_init  # (the parser makes thousands)
 @attrs.frozen
 class Span:
     """A region of a source file; lines and columns are 1-based."""

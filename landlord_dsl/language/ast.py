@@ -11,6 +11,7 @@ from typing import Union
 
 import attrs
 
+from ..core.frozen import quick_init
 from ..core.span import NO_SPAN, Span
 
 
@@ -721,3 +722,10 @@ class Module:
     source_name: str = attrs.field(default="<string>", eq=False)
     source_text: str = attrs.field(default="", eq=False, repr=False)
     old_syntax: tuple[OldSyntax, ...] = attrs.field(default=(), eq=False, repr=False)
+
+
+# every node is made by the parser, thousands a file: each gets the quicker __init__ (same signature and fields)
+for _node in list(globals().values()):
+    if isinstance(_node, type) and _node.__module__ == __name__ and attrs.has(_node):
+        quick_init(_node)
+del _node

@@ -15,7 +15,11 @@ import attrs
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
+from ..core.frozen import quick_maker
 from . import ast
+
+# a Span made without calling the class: the parser makes one for most nodes
+_make_span = quick_maker(ast.Span)
 
 
 def unquote(token: str) -> str:
@@ -51,14 +55,14 @@ class AstBuilder(Transformer):
     def _span(self, meta: Any) -> ast.Span:
         if self.at is not None:
             return self.at
-        if getattr(meta, "empty", True):
-            return ast.Span(self.file, 1, 1, 1, 1)
-        return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+        if meta.empty:  # (a Lark Meta and the parser's extents both have it)
+            return _make_span(self.file, 1, 1, 1, 1)
+        return _make_span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _tspan(self, tok: Token) -> ast.Span:
         if self.at is not None:
             return self.at
-        return ast.Span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)  # type: ignore[arg-type, operator]
+        return _make_span(self.file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)  # type: ignore[operator]
 
     # -- terminals
     def STRING(self, tok: Token) -> str:
@@ -69,8 +73,8 @@ class AstBuilder(Transformer):
         # beyond the checker's limit anyway, so it stands in as one that is too large.
         return int(tok) if len(tok) <= 100 else 10**100
 
-    def NAME(self, tok: Token) -> Token:
-        return tok
+    # (no NAME method: a name is kept as its token, as Lark's Transformer keeps a terminal it has no method for,
+    # and the parser then calls nothing for each name)
 
     # keyword-keeping rules give back their keyword
     def _keyword(self, children: list) -> str:
@@ -140,9 +144,7 @@ class AstBuilder(Transformer):
         left, op, right = children
         return ast.Binary(str(op), left, right, span=self._span(meta))
 
-    @v_args(meta=True)
-    def compare(self, meta: Meta, children: list[Any]) -> ast.Binary:
-        return self.binary(meta, children)
+    compare = binary  # (not a method calling self.binary: Lark's v_args wrapper is made anew at each such call)
 
     @v_args(meta=True)
     def or_op(self, meta: Meta, children: list[Any]) -> ast.Binary:

@@ -76,14 +76,24 @@ class Recovery:
 
     def __init__(self, source: SourceText):
         self.source = source
-        self.lines = source.text.split("\n")
-        self.offsets = [0]
-        for line in self.lines:
-            self.offsets.append(self.offsets[-1] + len(line) + 1)
         self.diagnostics: list[Diagnostic] = []
         self.damaged: list[tuple[int, int, str]] = []
         self.last: UnexpectedInput | None = None
         self.again: set[int] = set()  # where lines were read again, each at most once
+
+    # the lines and where each starts: made at the first error only (a file without one never reads them)
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        """Return the text's lines, without their newlines."""
+        return self.source.text.split("\n")
+
+    @functools.cached_property
+    def offsets(self) -> list[int]:
+        """Return where each line starts in the text (and, last, where a line after the last would)."""
+        offsets = [0]
+        for line in self.lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        return offsets
 
     def record(self, err: UnexpectedInput) -> None:
         if err is not self.last:  # the error recovery gave up on is raised again

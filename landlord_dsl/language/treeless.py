@@ -8,10 +8,12 @@ given callbacks that call the AstBuilder's methods as each rule is reduced,
 with the same children and the same positions, so it gives the same nodes at
 the same spans. A reduction by a rule `?a: b` (ten for every operand of an
 expression, through the precedence levels) only changes the parser's state.
-One loop reads each token and shifts it (`_State.feed_text`): whitespace and
-comments in one match, then the token with a pattern of only the terminals
-that can start with its first character (`ByFirstCharacter`). `front_end` is
-made once per process; `build` parses with it.
+One loop reads each token and shifts it (`_State.feed_text`), one match a
+token: a pattern of only the terminals that can start with its first
+character, followed by the whitespace and comments after it
+(`ByFirstCharacter`). Each rule's callback is Python written for its symbols
+(`_written_reduce`). `front_end` is made once per process; `build` parses
+with it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import copy
 import functools
 import re
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import partial
 from operator import itemgetter
 from re import _constants as _re_constants  # (the first characters of a pattern)
@@ -29,6 +31,7 @@ from typing import Any
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import UnlessCallback
 from lark.parse_tree_builder import ChildFilter, ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_interactive_parser import InteractiveParser
@@ -85,9 +88,9 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
     The builder is `current.builder` at the time of the parse (it knows the
     file), so the callbacks are made once. `rule_builders` is Lark's list of
     (rule, wrapper chain): what the chain's child filter keeps is read from it
-    once (`_include_plan`), and a rule's callback keeps those children and
-    makes their values in one loop, finding the located children it spans
-    from the rule's symbols (`_located_finders`); position propagation and
+    once (`_include_plan`), and a rule's callback, written for its symbols
+    (`_written_reduce`), keeps those children and makes their values, and
+    finds the located children it spans; position propagation and
     single-child expansion are done here.
     """
     on_token = {t.name: getattr(AstBuilder, t.name) for t in terminals if hasattr(AstBuilder, t.name)}
@@ -123,39 +126,7 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
         if expand1 or (call is None and not helper):
             return _generic_reduce(name, child_filter, expand1, helper, call, with_meta, values, current)
         plan, tail = _include_plan(child_filter, len(rule.expansion))
-        first_of, last_of = _located_finders([sym.is_term for sym in rule.expansion])
-        if helper:
-
-            def reduce_helper(children: list) -> Any:
-                first = first_of(children)
-                done = _Reduced(None, None, first, last_of(children) if first is not None else None)
-                done.children = _raw(plan, tail, children)
-                return done
-
-            return reduce_helper
-        get_token = on_token.get
-
-        def reduce(children: list) -> Any:
-            # the filtered children's values, as Lark's child filter and `values` would give them
-            filtered: list = []
-            for i, expand, nones in plan:
-                if nones:
-                    filtered += [None] * nones
-                for c in children[i].children if expand else (children[i],):
-                    if c.__class__ is _Reduced:
-                        filtered.append(c.value)
-                    elif c.__class__ is Token and (convert := get_token(c.type)) is not None:
-                        filtered.append(convert(current.builder, c))
-                    else:
-                        filtered.append(c)
-            if tail:
-                filtered += [None] * tail
-            first = first_of(children)
-            done = _Reduced(None, None, first, last_of(children) if first is not None else None)
-            done.value = call(current.builder, done, filtered) if with_meta else call(current.builder, filtered)
-            return done
-
-        return reduce
+        return _written_reduce(rule, plan, tail, None if helper else call, with_meta, on_token, current)
 
     return {rule: callback(rule, chain) for rule, chain in rule_builders}
 
@@ -205,47 +176,102 @@ def _include_plan(child_filter: Any, size: int) -> tuple[tuple[tuple[int, bool, 
     return plan, getattr(child_filter, "append_none", 0)
 
 
-def _raw(plan: tuple, tail: int, children: list) -> list:
-    """Return the children Lark's child filter keeps by `plan` and `tail` (`_include_plan`): a helper rule's,
-    taken whole by the rule around it."""
-    filtered: list = []
+def _value_of(builder: Any, c: Any, on_token: dict) -> Any:
+    """Return the value a child of a reduction stands for: a reduction's value, a token through the builder's
+    method for its terminal if it has one, else the child itself."""
+    if c.__class__ is _Reduced:
+        return c.value
+    if c.__class__ is Token and c.type in on_token:
+        return on_token[c.type](builder, c)
+    return c
+
+
+def _written_reduce(
+    rule: Any, plan: tuple, tail: int, call: Any, with_meta: bool, on_token: dict, current: Any
+) -> Callable[[list], _Reduced]:
+    """Return the callback of a rule (not a `?rule`) as Python written for its symbols: its children
+    unpacked, the values of those Lark's child filter keeps (`plan`, `tail`: `_include_plan`) in one list
+    display, the first and the last located child (`_first_located`) found by tests of the children that
+    can be empty reductions, up to the first token from each end (a token is always located), and then
+    the builder's method `call` made on them, or, for a helper rule (`call` None: Lark's `x*`), the kept
+    children themselves left for the rule around it, which takes them in whole.
+
+    Straight-line code for each rule, where a loop over the plan took about twice the interpreter's
+    steps; the parses of every file are held to the tree-building parse by the tests.
+    """
+    symbols = rule.expansion
+    size = len(symbols)
+    names: dict[str, Any] = {
+        "_Reduced": _Reduced,
+        "Token": Token,
+        "_new": object.__new__,
+        "_value_of": _value_of,
+        "_on_token": on_token,
+        "_current": current,
+        "_call": call,
+    }
+    lines = ["def reduce(children):"]
+    if size:
+        lines.append(f"    {''.join(f'c{i}, ' for i in range(size))}= children")
+    uses_builder = call is not None
+    kept: list[str] = []
     for i, expand, nones in plan:
-        if nones:
-            filtered += [None] * nones
-        if expand:
-            filtered += children[i].children
+        kept += ["None"] * nones
+        symbol = symbols[i]
+        if call is None:  # a helper rule keeps its children as they are
+            kept.append(f"*c{i}.children" if expand else f"c{i}")
+        elif expand:
+            kept.append(f"*[_value_of(builder, c, _on_token) for c in c{i}.children]")
+        elif symbol.is_term and symbol.name in on_token:
+            names[f"_convert{i}"] = on_token[symbol.name]
+            kept.append(f"(_convert{i}(builder, c{i}) if c{i}.__class__ is Token else c{i})")
+        elif symbol.is_term:
+            kept.append(f"c{i}")
         else:
-            filtered.append(children[i])
-    if tail:
-        filtered += [None] * tail
-    return filtered
+            kept.append(f"(c{i}.value if c{i}.__class__ is _Reduced else _value_of(builder, c{i}, _on_token))")
+    kept += ["None"] * tail
+    if uses_builder:
+        lines.append("    builder = _current.builder")
+    lines.append(f"    kept = [{', '.join(kept)}]")
+    lines.append("    done = _new(_Reduced)")
+
+    def located(order: list[int], name: str, indent: str) -> list[str]:
+        """The lines that set `name` to the first located child in `order` (None if there is none)."""
+        out: list[str] = []
+        for k, i in enumerate(order):
+            if symbols[i].is_term:
+                out.append(f"{indent}else:\n{indent}    {name} = c{i}" if k else f"{indent}{name} = c{i}")
+                return out
+            test = f"c{i}.__class__ is not _Reduced or not c{i}.empty"
+            out.append(f"{indent}{'elif' if k else 'if'} {test}:\n{indent}    {name} = c{i}")
+        out.append(f"{indent}else:\n{indent}    {name} = None" if out else f"{indent}{name} = None")
+        return out
+
+    every = list(range(size))
+    extent = ["empty = False", "line = first.line", "column = first.column"]
+    extent += ["end_line = last.end_line", "end_column = last.end_column"]
+    lines += located(every, "first", "    ")
+    if any(symbol.is_term for symbol in symbols):  # (then a child is located, and so is the reduction)
+        lines += located(every[::-1], "last", "    ")
+        lines += [f"    done.{field}" for field in extent]
+    else:
+        lines.append("    if first is None:\n        done.empty = True\n    else:")
+        lines += located(every[::-1], "last", "        ")
+        lines += [f"        done.{field}" for field in extent]
+    if call is None:
+        lines.append("    done.value = None\n    done.children = kept")
+    else:
+        lines.append("    done.children = None")
+        arguments = "builder, done, kept" if with_meta else "builder, kept"
+        lines.append(f"    done.value = _call({arguments})")
+    lines.append("    return done")
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, f"<reduction {rule.origin.name}: {' '.join(s.name for s in symbols)}>", "exec"), names)
+    reduce = names["reduce"]
+    reduce.source = source  # (for the curious reader: what was written)
+    return reduce
 
 
-def _located_finders(terminal: list[bool]) -> tuple[Any, Any]:
-    """Return the functions that give the first and the last located child (`_first_located`) of a rule's
-    children, for a rule whose symbols are terminals where `terminal` says so (a token is always located, so
-    the search stops at one)."""
-
-    def finder(order: list[int]) -> Any:
-        upto = next((k for k, i in enumerate(order) if terminal[i]), None)
-        if upto == 0:
-            return itemgetter(order[0])
-        scanned = tuple(order if upto is None else order[: upto + 1])
-
-        def located(children: list) -> Any:
-            for i in scanned:
-                c = children[i]
-                if c.__class__ is not _Reduced or not c.empty:
-                    return c
-            return None
-
-        return located
-
-    every = list(range(len(terminal)))
-    return finder(every), finder(every[::-1])
-
-
-_UNMADE = object()
 _ASCII = frozenset(map(chr, range(128)))
 # what each category of a character class holds among the ASCII characters
 _CATEGORIES = {
@@ -329,74 +355,151 @@ def first_characters(pattern: Any) -> frozenset[str] | None:
     return None if empty else first
 
 
+# the pattern of a character no token can start with: Lark's lexer then reads (and reports) what is there
+_NEVER = re.compile("(?!)")
+
+
 class ByFirstCharacter(dict):
-    """A contextual lexer's pattern split by the character a token starts with.
+    """A contextual lexer's pattern split by the character a token starts with, each followed by the skipped text.
 
     For an ASCII character, the pattern of the lexer's terminals whose
-    tokens can start with it, in the lexer's order, or None if none can:
+    tokens can start with it, in the lexer's order, or `_NEVER` if none can:
     Python's regular expressions take the first alternative that matches, so
-    leaving out the alternatives that cannot match there changes no match,
-    and a pattern of many keywords tried one after the other is the lexer's
-    dearest step. Any other character (and the end of the text) takes the
-    whole pattern. Each is made when its character is first met.
+    leaving out those that cannot match there changes no match, and it saves
+    entering every other terminal's group, a token's dearest step. Any other
+    character (and the end of the text) takes the whole pattern. Each is made
+    when its character is first met.
+
+    Every pattern ends with `skip`, the whitespace and comments (the lexer's
+    ignored terminals): a match reads the token, its group, and then what is
+    skipped before the next token, so the text takes one match a token. The
+    skipped text can always be empty, so it changes neither which alternative
+    matches nor how much of the text it takes. The ignored terminals are left
+    out of the alternatives: a token's pattern is matched where `skip` has
+    read all it could, so none of them could match there.
     """
 
-    def __init__(self, lexer: Any, made: dict[tuple, re.Pattern]):
+    def __init__(self, lexer: Any, made: dict[tuple, re.Pattern], skip: str):
         scanner = lexer.scanner
-        self.whole = scanner._mres[0]
-        self.flags = scanner.g_regex_flags
+        self.lexer = lexer
+        self.special = special_kinds(lexer)
+        self.skip = skip
         self.made = made  # patterns of the same terminals, shared by every lexer
-        self.terminals = [(t.name, t.pattern.to_regexp(), first_characters(t.pattern)) for t in scanner.terminals]
+        self.terminals = [
+            (t.name, t.pattern.to_regexp(), first_characters(t.pattern))
+            for t in scanner.terminals
+            if t.name not in lexer.ignore_types
+        ]
+        self.whole = self._made(tuple((name, regexp) for name, regexp, _ in self.terminals))
 
-    def __missing__(self, char: str) -> re.Pattern | None:
-        if char not in _ASCII or self.flags & re.IGNORECASE:
-            pattern: re.Pattern | None = self.whole
+    def _made(self, kept: tuple) -> re.Pattern:
+        """Return the pattern of the terminals `kept` ((name, regexp) in the lexer's order), then `skip`."""
+        if not kept:
+            return _NEVER
+        pattern = self.made.get(kept)
+        if pattern is None:
+            alternatives = "|".join(f"(?P<{name}>{regexp})" for name, regexp in kept)
+            pattern = self.made[kept] = re.compile(f"(?:{alternatives}){self.skip}")
+        return pattern
+
+    def __missing__(self, char: str) -> re.Pattern:
+        if char not in _ASCII:
+            pattern = self.whole
         else:
-            kept = tuple((name, regexp) for name, regexp, first in self.terminals if first is None or char in first)
-            pattern = self.made.get(kept) if kept else None
-            if kept and pattern is None:
-                pattern = self.made[kept] = re.compile(
-                    "|".join(f"(?P<{name}>{regexp})" for name, regexp in kept), self.flags
-                )
+            pattern = self._made(
+                tuple((name, regexp) for name, regexp, first in self.terminals if first is None or char in first)
+            )
         self[char] = pattern
         return pattern
 
 
+class _LarkReads(dict):
+    """The patterns of a lexer whose every token Lark's lexer reads: `_NEVER` at every character."""
+
+    def __init__(self, lexer: Any):
+        self.lexer = lexer
+        self.special = special_kinds(lexer)
+
+    def __missing__(self, char: str) -> re.Pattern:
+        return _NEVER
+
+
+def special_kinds(lexer: Any) -> dict[str, tuple[bool, dict[str, str] | None]]:
+    """Return the lexer's terminals whose tokens need more than a match, each with (whether its tokens may
+    hold a newline, the keywords that Lark's callback of the terminal gives another terminal or None).
+
+    The keywords: Lark's `UnlessCallback` gives a word the terminal NAME also matches (a keyword) the
+    keyword's terminal; read here as a dict of those words, each with its terminal. Where the terminal's
+    callback is not only that, the dict is None, and `feed_text` calls the callback.
+    """
+    special: dict[str, tuple[bool, dict[str, str] | None]] = {}
+    for name in lexer.newline_types:
+        special[name] = (True, {})
+    for name, callback in lexer.callback.items():
+        words: dict[str, str] | None = None
+        if type(callback) is UnlessCallback and not callback.scanner.g_regex_flags:
+            terminals = callback.scanner.terminals
+            if all(t.pattern.type == "str" and not t.pattern.flags for t in terminals):
+                words = {}
+                for t in terminals:
+                    words.setdefault(t.pattern.value, t.name)  # (the first that matches, as its fullmatch)
+        special[name] = (name in lexer.newline_types, words)
+    return special
+
+
 class SkippingLexer:
     """The parser state's lexers as `_State.feed_text` reads with them: the whitespace and comments before
-    a token in one match, then the token with the state's lexer's pattern for its first character.
+    the first token in one match, then each token with the state's lexer's pattern for its first character,
+    which also reads the whitespace and comments after it (`ByFirstCharacter`).
 
     The ignored terminals (the same in every state) are read with one
-    pattern, then the token; where that gives anything but a token, Lark's
-    lexer takes over from the same place and reads (or reports) exactly as it
-    would have. The grammar is strict, so no terminal can match where an
-    ignored one does, and taking those first changes nothing. Lark's own
-    paths that ask for tokens (`lex`) get them from Lark's contextual lexer.
+    pattern, `skip`; where a token's pattern gives anything but a token,
+    Lark's lexer takes over from the end of the token before and reads (or
+    reports) exactly as it would have. The grammar is strict, so no terminal
+    can match where an ignored one does, and taking those first changes
+    nothing. Lark's own paths that ask for tokens (`lex`) get them from Lark's
+    contextual lexer.
     """
 
     def __init__(self, contextual: Any):
         self.contextual = contextual
         self.root_lexer = root = contextual.root_lexer
         ignored = [t for t in root.terminals if t.name in root.ignore_types]
-        self.skip = re.compile("(?:" + "|".join(t.pattern.to_regexp() for t in ignored) + ")*")
-        # per parser state, [its lexer, its pattern by first character]; states with one lexer share the list,
-        # and the patterns are made when first needed, since Lark builds each lexer then (few states are ever used)
-        shared: dict[int, list] = {}
-        self.lexers = {
-            state: shared.setdefault(id(lexer), [lexer, _UNMADE]) for state, lexer in contextual.lexers.items()
-        }
+        self.skip_text = "(?:" + "|".join(t.pattern.to_regexp() for t in ignored) + ")*"
+        self.skip = re.compile(self.skip_text)
+        self.lexers = _Lexers(self)  # by parser state, its lexer's patterns by first character
         self.made: dict[tuple, re.Pattern] = {}  # (ByFirstCharacter's, shared by every lexer)
 
-    def _pattern(self, lexer: Any) -> ByFirstCharacter | None:
-        """Return the lexer's one pattern (its alternatives) by first character, or None if Lark's lexer must
-        read every token."""
-        mres = lexer.scanner._mres
-        one = len(mres) == 1 and not any(t in lexer.callback for t in lexer.ignore_types)
-        return ByFirstCharacter(lexer, self.made) if one else None
+    def patterns(self, lexer: Any) -> ByFirstCharacter | _LarkReads:
+        """Return the lexer's one pattern (its alternatives) by first character (`ByFirstCharacter`), or
+        `_LarkReads` if Lark's lexer must read every token (a pattern split in several, an ignored terminal
+        with a callback, or flags that the skipped text would be read with too)."""
+        scanner = lexer.scanner
+        one = len(scanner._mres) == 1 and not any(t in lexer.callback for t in lexer.ignore_types)
+        if one and not scanner.g_regex_flags:
+            return ByFirstCharacter(lexer, self.made, self.skip_text)
+        return _LarkReads(lexer)
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
         """Yield the tokens from where `lexer_state` is, as Lark's contextual lexer reads them."""
         return self.contextual.lex(lexer_state, parser_state)
+
+
+class _Lexers(dict):
+    """The patterns by first character of each parser state's lexer, made when the state is first met, since
+    Lark builds each lexer then (few states are ever used); states with one lexer share them."""
+
+    def __init__(self, lexing: SkippingLexer):
+        self.lexing = lexing
+        self.made: dict[int, ByFirstCharacter | _LarkReads] = {}  # by the lexer's id
+
+    def __missing__(self, state: Any) -> ByFirstCharacter | _LarkReads:
+        lexer = self.lexing.contextual.lexers[state]  # (KeyError for a state that has none, as Lark)
+        patterns = self.made.get(id(lexer))
+        if patterns is None:
+            patterns = self.made[id(lexer)] = self.lexing.patterns(lexer)
+        self[state] = patterns
+        return patterns
 
 
 class _Conf(ParseConf):
@@ -404,29 +507,28 @@ class _Conf(ParseConf):
     the callbacks `fast_for` (a copy given other callbacks, as Lark's `accepts()` makes, is fed from Lark's
     table by `feed_token`)."""
 
-    __slots__ = ("actions", "chains", "fast_for")
+    __slots__ = ("actions", "chains", "fast_for", "on_token")
     actions: dict
+    on_token: dict  # (the callbacks by a terminal's name: the value shifted for its tokens)
     chains: dict  # (the state below, the state on top, the token's type): the top after a run of PASS_ON reductions
     fast_for: dict
 
 
-_SHIFT, _PASS_ON, _REDUCE = 0, 1, 2
-
-
 def fast_actions(states: dict, callbacks: dict) -> dict:
     """Return Lark's LALR table `states` (by state, by terminal or rule name: (Shift, state) or (Reduce, rule))
-    as tuples that need no attribute or hash of a Rule: (_SHIFT, state), (_PASS_ON, the rule's name) for a
-    rule whose callback is PASS_ON, else (_REDUCE, the rule's name, its length, its callback)."""
+    as values that need no attribute or hash of a Rule, told apart by their class: a shift, the state
+    alone (an int); a reduction by a rule whose callback is PASS_ON, the rule's name (a str); any other
+    reduction, (the rule's name, its length, its callback)."""
     actions: dict = {}
     for state, row in states.items():
         made = actions[state] = {}
         for name, (action, arg) in row.items():
             if action is Shift:
-                made[name] = (_SHIFT, arg)
+                made[name] = arg
             elif callbacks[arg] is PASS_ON:
-                made[name] = (_PASS_ON, arg.origin.name)
+                made[name] = str(arg.origin.name)  # (a plain str: in a grammar built afresh, Lark's names are Tokens)
             else:
-                made[name] = (_REDUCE, arg.origin.name, len(arg.expansion), callbacks[arg])
+                made[name] = (arg.origin.name, len(arg.expansion), callbacks[arg])
     return actions
 
 
@@ -442,84 +544,103 @@ class _State(ParserState):
 
         One loop for both, without a generator to resume or a call per token: the lexer's and the
         parser's steps are those of `SkippingLexer.lex` and `feed_token` (which the tests hold it to).
+        The line counter and the state on top of the stack are kept in locals; the counter is put back
+        in `lexer_state` whenever Lark's lexer reads, and when the loop ends (an error's report and the
+        recovery read it).
         """
         conf = self.parse_conf
         assert isinstance(conf, _Conf)  # (parse_from_state calls this for no other)
-        callbacks, actions, chains = conf.callbacks, conf.actions, conf.chains
+        actions, chains = conf.actions, conf.chains
+        on_token = conf.on_token
         state_stack, value_stack = self.state_stack, self.value_stack
         lexers, skip, make = lexing.lexers, lexing.skip, str.__new__
         line_ctr = lexer_state.line_ctr
         text = lexer_state.text
         source, stop, newline = text.text, text.end, line_ctr.newline_char
+        # the counter: the end of the last token read, its line, where that line starts
+        pos, line, line_start = line_ctr.char_pos, line_ctr.line, line_ctr.line_start_pos
+        # where the next token starts, when the last token's pattern read what is skipped after it; else -1,
+        # and the counter's locals are lexer_state's (Lark's lexer read last, or nothing was read)
+        start = -1
+        state = state_stack[-1]
         token = None
+        shift = int  # (an action of this class is a shift)
+        pass_on = str  # (and of this class, a reduction by a PASS_ON rule)
         try:
             while True:
-                entry = lexers[state_stack[-1]]
-                lexer, starts = entry
-                if starts is _UNMADE:
-                    starts = entry[1] = lexing._pattern(lexer)
-                pos = line_ctr.char_pos
-                start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
-                pattern = starts[source[start : start + 1]] if starts is not None else None
-                m = pattern.match(source, start, stop) if pattern is not None else None
-                kind = m.lastgroup if m is not None else None
-                if m is None or kind is None or kind in lexer.ignore_types:
-                    token = lexer.next_token(lexer_state, self)
+                starts = lexers[state]
+                if start < 0:
+                    start = skip.match(source, pos, stop).end()  # type: ignore[union-attr] # `*` always matches
+                try:
+                    pattern = starts[source[start]]
+                except IndexError:  # (the end of the text)
+                    pattern = starts[""]
+                m = pattern.match(source, start, stop)
+                if m is None:
+                    line_ctr.char_pos, line_ctr.line, line_ctr.line_start_pos = pos, line, line_start
+                    line_ctr.column = pos - line_start + 1
+                    start = -1
+                    token = starts.lexer.next_token(lexer_state, self)  # (it may end the loop: EOFError, an error)
+                    pos, line, line_start = line_ctr.char_pos, line_ctr.line, line_ctr.line_start_pos
                     kind = token.type
                 else:
+                    kind = m.lastgroup
                     if start != pos:
                         lines = source.count(newline, pos, start)
                         if lines:
-                            line_ctr.line += lines
-                            line_ctr.line_start_pos = source.rindex(newline, pos, start) + 1
-                        line_ctr.char_pos = start
-                        line_ctr.column = start - line_ctr.line_start_pos + 1
-                    value, end = m.group(0), m.end()
-                    line, column = line_ctr.line, line_ctr.column
-                    if kind in lexer.newline_types:
-                        lines = source.count(newline, start, end)
-                        if lines:
-                            line_ctr.line += lines
-                            line_ctr.line_start_pos = source.rindex(newline, start, end) + 1
-                    line_ctr.char_pos = end
-                    line_ctr.column = end_column = end - line_ctr.line_start_pos + 1
+                            line += lines
+                            line_start = source.rindex(newline, pos, start) + 1
+                    pos = m.end(kind)
+                    value = source[start:pos]
                     token = make(Token, value)
-                    token.type, token.start_pos, token.value, token.line, token.column = (
-                        kind,
-                        start,
-                        value,
-                        line,
-                        column,
-                    )
-                    token.end_line, token.end_column, token.end_pos = line_ctr.line, end_column, end
-                    if kind in lexer.callback:
-                        token = lexer.callback[kind](token)
-                        kind = token.type
+                    token.type = kind
+                    token.start_pos = start
+                    token.value = value
+                    token.line = line
+                    token.column = start - line_start + 1
+                    special = starts.special
+                    if kind in special:
+                        newlines, words = special[kind]
+                        if newlines:
+                            lines = source.count(newline, start, pos)
+                            if lines:
+                                line += lines
+                                line_start = source.rindex(newline, start, pos) + 1
+                        if words is None:
+                            token.end_line, token.end_column, token.end_pos = line, pos - line_start + 1, pos
+                            token = starts.lexer.callback[kind](token)
+                            kind = token.type
+                        elif value in words:
+                            kind = token.type = words[value]
+                    token.end_line = line
+                    token.end_column = pos - line_start + 1
+                    token.end_pos = pos
+                    start = m.end()
                     lexer_state.last_token = token
                 # the token shifted, after the reductions it calls for (feed_token's loop, never at the end)
                 while True:
                     try:
-                        entry = actions[state_stack[-1]][kind]
+                        entry = actions[state][kind]
                     except KeyError:
-                        expected = {s for s in conf.states[state_stack[-1]] if s.isupper()}
+                        expected = {s for s in conf.states[state] if s.isupper()}
                         raise UnexpectedToken(token, expected, state=self, interactive_parser=None) from None
-                    step = entry[0]
-                    if step == _SHIFT:
-                        state_stack.append(entry[1])
-                        value_stack.append(token if kind not in callbacks else callbacks[kind](token))
+                    if entry.__class__ is shift:
+                        state = entry
+                        state_stack.append(state)
+                        value_stack.append(on_token[kind](token) if on_token and kind in on_token else token)
                         break
-                    if step == _PASS_ON:
-                        below, top = state_stack[-2], state_stack[-1]
-                        key = (below, top, kind)
+                    if entry.__class__ is pass_on:
+                        below = state_stack[-2]
+                        key = (below, state, kind)
                         after = chains.get(key)
                         if after is None:
-                            after = actions[below][entry[1]][1]
-                            while (then := actions[after].get(kind)) is not None and then[0] == _PASS_ON:
-                                after = actions[below][then[1]][1]
+                            after = actions[below][entry]
+                            while (then := actions[after].get(kind)).__class__ is pass_on:
+                                after = actions[below][then]
                             chains[key] = after
-                        state_stack[-1] = after
+                        state = state_stack[-1] = after
                     else:
-                        _, origin, size, callback = entry
+                        origin, size, callback = entry
                         if size:
                             children = value_stack[-size:]
                             del state_stack[-size:]
@@ -527,7 +648,8 @@ class _State(ParserState):
                         else:
                             children = []
                         value = callback(children)
-                        state_stack.append(actions[state_stack[-1]][origin][1])
+                        state = actions[state_stack[-1]][origin]
+                        state_stack.append(state)
                         value_stack.append(value)
         except EOFError:
             return token
@@ -544,6 +666,10 @@ class _State(ParserState):
                 ) from None
             except UnexpectedCharacters:
                 raise e from None
+        finally:
+            if start >= 0:
+                line_ctr.char_pos, line_ctr.line, line_ctr.line_start_pos = pos, line, line_start
+                line_ctr.column = pos - line_start + 1
 
     def feed_token(self, token: Token, is_end: bool = False) -> Any:
         """Shift the token after every reduction it calls for, as Lark's ParserState.feed_token does, a
@@ -588,6 +714,7 @@ class _TreelessParser(_Parser):
     def __init__(self, parse_table: Any, callbacks: dict, debug: bool = False):
         super().__init__(parse_table, callbacks, debug)
         self.actions = fast_actions(parse_table.states, callbacks)
+        self.on_token = {name: call for name, call in callbacks.items() if isinstance(name, str)}
         self.chains: dict = {}
 
     def parse(
@@ -596,6 +723,7 @@ class _TreelessParser(_Parser):
         """Parse as Lark's _Parser.parse does (or return the interactive parser)."""
         conf = _Conf(self.parse_table, self.callbacks, start)
         conf.actions, conf.chains, conf.fast_for = self.actions, self.chains, self.callbacks
+        conf.on_token = self.on_token
         parser_state = _State(conf, lexer, state_stack, value_stack)
         if start_interactive:
             return InteractiveParser(self, parser_state, parser_state.lexer)
