@@ -177,3 +177,42 @@ def test_the_string_terminal_matches_what_it_matched_before_it_was_unrolled(text
     (string,) = [t for t in lark_parser().terminals if t.name == "STRING"]
     now, before = re.match(string.pattern.value, text), re.match(_OLD_STRING, text)
     assert (now and now.group(0)) == (before and before.group(0))
+
+
+def _fresh_callbacks() -> dict:
+    """Return the grammar's reduction callbacks made afresh, none of them compiled yet."""
+    import threading
+
+    lark = lark_parser()
+    return treeless.reduction_callbacks(lark._parse_tree_builder.rule_builders, lark.terminals, threading.local())
+
+
+def test_a_rules_callback_is_compiled_on_its_first_call_and_then_called_directly():
+    """A file uses about a third of the grammar's rules: each callback is compiled when first reduced, and then
+    stands in the parser's table in place of the object that compiled it."""
+    frontend, _ = treeless.front_end()
+    table, callbacks = frontend.parser.parser.actions, frontend.parser.parser.callbacks
+    parser.parse((ROOT / "editions" / "monopoly-1933-atlantic-city.lg").read_text(encoding="utf-8"), "m.lg")
+    written = [c for c in callbacks.values() if callable(c) and hasattr(c, "source")]
+    unwritten = [c for c in callbacks.values() if c.__class__ is treeless._Unwritten]
+    assert written and unwritten  # (no file needs every rule)
+    in_table = {id(entry[-1]) for row in table.values() for entry in row.values() if isinstance(entry, tuple)}
+    assert {id(c) for c in written} <= in_table
+    assert not any(c.reduce is not None for c in unwritten)
+
+
+def test_the_callbacks_code_is_kept_in_the_private_cache_and_a_damaged_file_is_not_read(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    callbacks = _fresh_callbacks()
+    codes = treeless._callbacks_compiled(callbacks)
+    sources = {c.source for c in callbacks.values() if c.__class__ is treeless._Unwritten}
+    assert set(codes) == sources
+    [kept] = (tmp_path / "landlord-dsl").glob("reductions-*.marshal")
+    assert (kept.stat().st_mode & 0o777) == 0o600
+    again = treeless._callbacks_compiled(_fresh_callbacks())
+    assert {s: c.co_code for s, c in again.items()} == {s: c.co_code for s, c in codes.items()}
+    kept.write_bytes(b"not marshal data")
+    assert treeless._callbacks_compiled(_fresh_callbacks()) == {}  # (each then compiled on its first call)
+    callbacks = _fresh_callbacks()
+    some = next(c for c in callbacks.values() if c.__class__ is treeless._Unwritten)
+    assert callable(some.written()) and some.reduce is not None

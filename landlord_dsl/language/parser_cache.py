@@ -18,6 +18,7 @@ import io
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -124,5 +125,23 @@ def build(grammar: str, **options: Any) -> Lark:
         parser.save(buffer)
         write_private(dir_fd, name, buffer.getvalue())
         return parser
+    finally:
+        os.close(dir_fd)
+
+
+def remembered(name: str, make: Callable[[], bytes]) -> bytes | None:
+    """Return the bytes the private cache keeps under `name`, or else `make()`'s, stored there; None where
+    there is no private cache (this system cannot tell owners apart, or the folder is not private)."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
+        return None
+    dir_fd = open_private_dir(cache_dir())
+    if dir_fd is None:
+        return None
+    try:
+        data = read_private(dir_fd, name)
+        if data is None:
+            data = make()
+            write_private(dir_fd, name, data)
+        return data
     finally:
         os.close(dir_fd)

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
+import marshal
 import re
+import sys
 import threading
 from collections.abc import Callable, Collection, Iterator
 from functools import partial
@@ -39,6 +42,7 @@ from lark.parsers.lalr_parser import ParseConf, ParserState, _Parser  # there wh
 from lark.tree import Meta
 from lark.visitors import _vargs_meta
 
+from . import parser_cache
 from .builder import AstBuilder
 from .grammar import lark_parser
 
@@ -128,7 +132,11 @@ def reduction_callbacks(rule_builders: list, terminals: Collection[Any], current
         plan, tail = _include_plan(child_filter, len(rule.expansion))
         return _written_reduce(rule, plan, tail, None if helper else call, with_meta, on_token, current)
 
-    return {rule: callback(rule, chain) for rule, chain in rule_builders}
+    callbacks = {rule: callback(rule, chain) for rule, chain in rule_builders}
+    for rule, made in callbacks.items():
+        if made.__class__ is _Unwritten:
+            made.places.append((callbacks, rule))
+    return callbacks
 
 
 def _generic_reduce(
@@ -188,13 +196,14 @@ def _value_of(builder: Any, c: Any, on_token: dict) -> Any:
 
 def _written_reduce(
     rule: Any, plan: tuple, tail: int, call: Any, with_meta: bool, on_token: dict, current: Any
-) -> Callable[[list], _Reduced]:
-    """Return the callback of a rule (not a `?rule`) as Python written for its symbols: its children
-    unpacked, the values of those Lark's child filter keeps (`plan`, `tail`: `_include_plan`) in one list
-    display, the first and the last located child (`_first_located`) found by tests of the children that
-    can be empty reductions, up to the first token from each end (a token is always located), and then
-    the builder's method `call` made on them, or, for a helper rule (`call` None: Lark's `x*`), the kept
-    children themselves left for the rule around it, which takes them in whole.
+) -> _Unwritten:
+    """Return the callback of a rule (not a `?rule`) as Python written for its symbols, compiled on its first
+    call (`_Unwritten`): its children unpacked, the values of those Lark's child filter keeps (`plan`,
+    `tail`: `_include_plan`) in one list display, the first and the last located child (`_first_located`)
+    found by tests of the children that can be empty reductions, up to the first token from each end (a
+    token is always located), and then the builder's method `call` made on them, or, for a helper rule
+    (`call` None: Lark's `x*`), the kept children themselves left for the rule around it, which takes
+    them in whole.
 
     Straight-line code for each rule, where a loop over the plan took about twice the interpreter's
     steps; the parses of every file are held to the tree-building parse by the tests.
@@ -265,11 +274,65 @@ def _written_reduce(
         arguments = "builder, done, kept" if with_meta else "builder, kept"
         lines.append(f"    done.value = _call({arguments})")
     lines.append("    return done")
-    source = "\n".join(lines) + "\n"
-    exec(compile(source, f"<reduction {rule.origin.name}: {' '.join(s.name for s in symbols)}>", "exec"), names)
-    reduce = names["reduce"]
-    reduce.source = source  # (for the curious reader: what was written)
-    return reduce
+    return _Unwritten("\n".join(lines) + "\n", names)
+
+
+class _Unwritten:
+    """A rule's callback as Python source not compiled yet: compiled when the rule is first reduced.
+
+    A file uses about a third of the grammar's rules, and compiling all of them took about 70 ms of a
+    process's first parse; so each is compiled on its first call (rules written alike share one code
+    object), and then takes this object's place wherever the parser reads the callback (`places`: the
+    rows of `fast_actions`' table and the callbacks by rule), so later reductions call it directly.
+    """
+
+    __slots__ = ("names", "places", "reduce", "source")
+
+    def __init__(self, source: str, names: dict[str, Any]):
+        self.source, self.names = source, names
+        self.places: list[tuple[dict, Any]] = []  # (a dict, its key): this object, or an action ending with it
+        self.reduce: Callable[[list], _Reduced] | None = None
+
+    def __call__(self, children: list) -> _Reduced:
+        reduce = self.reduce
+        if reduce is None:
+            reduce = self.written()
+        return reduce(children)
+
+    def written(self) -> Callable[[list], _Reduced]:
+        """Return the callback compiled (once), put in every place this object held."""
+        code = _WRITTEN.get(self.source)
+        if code is None:
+            code = _WRITTEN[self.source] = compile(self.source, "<reduction>", "exec")
+        exec(code, self.names)
+        reduce = self.reduce = self.names["reduce"]
+        reduce.source = self.source  # (for the curious reader: what was written)
+        for where, key in self.places:
+            held = where[key]
+            where[key] = reduce if held is self else (*held[:-1], reduce)
+        return reduce
+
+
+_WRITTEN: dict[str, Any] = {}  # the code of each rule's callback by its source (rules written alike share it)
+
+
+def _callbacks_compiled(callbacks: dict) -> dict[str, Any]:
+    """Return the code of every unwritten callback among `callbacks` by its source, as the private parser cache
+    keeps it (compiled and stored there the first time), or an empty dict where there is no such cache or
+    its file is damaged (each callback is then compiled on its first call)."""
+    sources = sorted({c.source for c in callbacks.values() if c.__class__ is _Unwritten})
+    key = hashlib.sha256("\0".join(sources).encode("utf-8")).hexdigest()[:32]
+    name = f"reductions-{key}-{sys.implementation.cache_tag}.marshal"
+    data = parser_cache.remembered(name, lambda: marshal.dumps([compile(s, "<reduction>", "exec") for s in sources]))
+    if data is None:
+        return {}
+    try:
+        codes = marshal.loads(data)
+    except Exception:  # a damaged cache file: the callbacks are compiled as they are first called
+        return {}
+    if not isinstance(codes, list) or len(codes) != len(sources):
+        return {}
+    return dict(zip(sources, codes, strict=True))
 
 
 _ASCII = frozenset(map(chr, range(128)))
@@ -528,7 +591,10 @@ def fast_actions(states: dict, callbacks: dict) -> dict:
             elif callbacks[arg] is PASS_ON:
                 made[name] = str(arg.origin.name)  # (a plain str: in a grammar built afresh, Lark's names are Tokens)
             else:
-                made[name] = (arg.origin.name, len(arg.expansion), callbacks[arg])
+                callback = callbacks[arg]
+                made[name] = (arg.origin.name, len(arg.expansion), callback)
+                if callback.__class__ is _Unwritten:
+                    callback.places.append((made, name))
     return actions
 
 
@@ -756,6 +822,7 @@ def front_end() -> tuple[Any, threading.local]:
     frontend.lexer = SkippingLexer(frontend.lexer)
     frontend.parser = copy.copy(frontend.parser)
     callbacks = reduction_callbacks(lark._parse_tree_builder.rule_builders, lark.terminals, current)
+    _WRITTEN.update(_callbacks_compiled(callbacks))
     frontend.parser.parser = _TreelessParser(frontend.parser._parse_table, callbacks)
     return frontend, current
 
