@@ -430,8 +430,8 @@ class ByFirstCharacter(dict):
     Python's regular expressions take the first alternative that matches, so
     leaving out those that cannot match there changes no match, and it saves
     entering every other terminal's group, a token's dearest step. Any other
-    character (and the end of the text) takes the whole pattern. Each is made
-    when its character is first met.
+    character takes the whole pattern, and the end of the text `_NEVER`. Each
+    is made when its character is first met.
 
     Every pattern ends with `skip`, the whitespace and comments (the lexer's
     ignored terminals): a match reads the token, its group, and then what is
@@ -453,7 +453,6 @@ class ByFirstCharacter(dict):
             for t in scanner.terminals
             if t.name not in lexer.ignore_types
         ]
-        self.whole = self._made(tuple((name, regexp) for name, regexp, _ in self.terminals))
 
     def _made(self, kept: tuple) -> re.Pattern:
         """Return the pattern of the terminals `kept` ((name, regexp) in the lexer's order), then `skip`."""
@@ -465,8 +464,16 @@ class ByFirstCharacter(dict):
             pattern = self.made[kept] = re.compile(f"(?:{alternatives}){self.skip}")
         return pattern
 
+    @functools.cached_property
+    def whole(self) -> re.Pattern:
+        """Return the pattern of all the lexer's terminals (made when first needed: a big pattern, and most
+        parses never meet a character outside ASCII)."""
+        return self._made(tuple((name, regexp) for name, regexp, _ in self.terminals))
+
     def __missing__(self, char: str) -> re.Pattern:
-        if char not in _ASCII:
+        if not char:  # the end of the text: no token matches there (Lark refuses a terminal that can be empty)
+            pattern = _NEVER
+        elif char not in _ASCII:
             pattern = self.whole
         else:
             pattern = self._made(
