@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast as pyast
 import contextlib
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import attrs
@@ -85,6 +85,17 @@ class Compiled(NamedTuple):
 
 
 _new_tuple = tuple.__new__
+
+
+def _once(known: dict[int, tuple[Any, bool]], node: Any, work: Callable[[Any], bool]) -> bool:
+    """Return what `work` says of a syntax node, worked out once a node: `known` holds it by the node's id,
+    with the node itself, so that its id names nothing else while the answer is kept."""
+    kept = known.get(id(node))
+    if kept is not None:
+        return kept[1]
+    answer = work(node)
+    known[id(node)] = (node, answer)
+    return answer
 
 
 def made(
@@ -432,12 +443,7 @@ class CodeGenerator:
         limits already; only arithmetic, `+` of texts, `sum` and built-ins that grow (`percent`) can
         leave them, directly or in the body of a function called.
         """
-        known = self.growth.get(id(e))
-        if known is not None:
-            return known[1]
-        grows = self._may_grow(e)
-        self.growth[id(e)] = (e, grows)  # (the node kept, so that its id names nothing else)
-        return grows
+        return _once(self.growth, e, self._may_grow)
 
     def _may_grow(self, e: Any) -> bool:
         if isinstance(e, tuple):
@@ -496,12 +502,7 @@ class CodeGenerator:
     def light(self, node: Any) -> bool:
         """Return True if running `node` (expressions, or `let`/`set`/`if` statements) can start no loop:
         no aggregate, no call of a function that has one, no other statement."""
-        known = self.lightness.get(id(node))
-        if known is not None:
-            return known[1]
-        light = self._light(node)
-        self.lightness[id(node)] = (node, light)  # (the node kept, so that its id names nothing else)
-        return light
+        return _once(self.lightness, node, self._light)
 
     def _light(self, node: Any) -> bool:
         if isinstance(node, tuple):
