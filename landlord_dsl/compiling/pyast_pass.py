@@ -56,38 +56,6 @@ def walk(root: pyast.AST) -> list[pyast.AST]:
     return out
 
 
-def fix_missing_locations(root: pyast.AST) -> None:
-    """`ast.fix_missing_locations(root)`, made faster (no generator for each node): every node below `root`
-    without a line or column gets its parent's, as that function gives it."""
-    todo = [(root, 1, 0, 1, 0)]
-    while todo:
-        node, line, column, end_line, end_column = todo.pop()
-        attributes = node._attributes
-        if "lineno" in attributes:
-            if not hasattr(node, "lineno"):
-                node.lineno = line  # type: ignore[attr-defined]
-            else:
-                line = node.lineno
-        if "end_lineno" in attributes:
-            if getattr(node, "end_lineno", None) is None:
-                node.end_lineno = end_line  # type: ignore[attr-defined]
-            else:
-                end_line = node.end_lineno  # type: ignore[attr-defined]
-        if "col_offset" in attributes:
-            if not hasattr(node, "col_offset"):
-                node.col_offset = column  # type: ignore[attr-defined]
-            else:
-                column = node.col_offset
-        if "end_col_offset" in attributes:
-            if getattr(node, "end_col_offset", None) is None:
-                node.end_col_offset = end_column  # type: ignore[attr-defined]
-            else:
-                end_column = node.end_col_offset  # type: ignore[attr-defined]
-        # (in reverse, so that the nodes are reached in the order `ast.fix_missing_locations` reaches them:
-        # a node held twice gets its location from the first parent that reaches it there too)
-        todo += [(child, line, column, end_line, end_column) for child in reversed(child_nodes(node))]
-
-
 # The game's lists that nothing rebinds while a turn is played (only Game.restore
 # does, between turns; everything else changes them in place), and the per-variable
 # lists inside `sv`/`pv` and the counts of the groups' owners (`gcount`, `gcount_at`) and the seats' complete
@@ -179,13 +147,13 @@ class _GameListReads:
             return
         for parent, field, index, node, key in self.places:
             if key in self.alias:
-                new = _located(pyast.Name(self.alias[key], pyast.Load()), node)
+                new = placed_at(pyast.Name(self.alias[key], pyast.Load()), node)
                 if index is None:
                     setattr(parent, field, new)
                 else:
                     getattr(parent, field)[index] = new
         bind = [
-            _located(pyast.Assign([_located(pyast.Name(name, pyast.Store()), function)], self.reads[key]), function)
+            placed_at(pyast.Assign([placed_at(pyast.Name(name, pyast.Store()), function)], self.reads[key]), function)
             for key, name in self.alias.items()
         ]
         function.body[:0] = bind
@@ -312,7 +280,7 @@ def _reads_in(text: str, start: int = 0, stop: int | None = None) -> list[tuple[
     return found
 
 
-def _located(node: _Node, where: pyast.AST) -> _Node:
+def placed_at(node: _Node, where: pyast.AST) -> _Node:
     """Return a node the pass made, at the place of `where` (its line and column, first and last): where
     `ast.fix_missing_locations` would put it, without walking the whole tree to find it."""
     node.lineno, node.col_offset = where.lineno, where.col_offset  # type: ignore[attr-defined]
@@ -426,12 +394,12 @@ class _SharedGetterCalls:
             if id(place) in read:  # made first: store the result
                 self.counter += 1
                 names[id(place)] = f"{Prefix.PASS_SHARED}{self.counter}"
-                new: pyast.expr = pyast.NamedExpr(_located(pyast.Name(names[id(place)], pyast.Store()), call), call)
+                new: pyast.expr = pyast.NamedExpr(placed_at(pyast.Name(names[id(place)], pyast.Store()), call), call)
             elif source is not None:
                 new = pyast.Name(names[id(source)], pyast.Load())
             else:
                 continue
-            _located(new, call)
+            placed_at(new, call)
             if index is None:
                 setattr(parent, field_name, new)
             else:

@@ -45,11 +45,11 @@ import copy
 import itertools
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
 from .generated_names import Prefix
-from .pyast_pass import child_nodes, fix_missing_locations, read_lists_once_in, walk
+from .pyast_pass import child_nodes, placed_at, read_lists_once_in, walk
 
 if TYPE_CHECKING:
     from ..program.compiled import Program
@@ -61,6 +61,8 @@ CHANCE = frozenset({"roll", "shuffle", "roll_set"})
 # Payments: a quick path NAME_q that returns SLOW when the payer is short, else `transfer_s`.
 PAYMENTS = frozenset({"pay_in", "pay_out", "pay_within"})
 REACHING = ASKING | CHANCE | PAYMENTS | {"transfer"}
+
+_Made = TypeVar("_Made", bound=pyast.AST)
 
 
 class SteppingError(Exception):
@@ -86,6 +88,27 @@ def _g(attr: str) -> pyast.Attribute:
 
 def _call(method: str, call: pyast.Call) -> pyast.Call:
     return pyast.Call(_g(method), call.args, call.keywords)
+
+
+def _made_at(node: _Made, where: pyast.AST) -> _Made:
+    """Return `node`, made by this pass, located: it (if it has no location) and the nodes made with it
+    below it get the location of their nearest located ancestor (`where` for `node` itself), as
+    `ast.fix_missing_locations` would give them, without walking the located nodes they hold (the parsed
+    module's, or made and located before: the pass makes its nodes bottom up, locating each as it is made)."""
+    if "lineno" in node._attributes:
+        if not hasattr(node, "lineno"):
+            placed_at(node, where)
+        where = node
+    todo: list[tuple[pyast.AST, pyast.AST]] = [(node, where)]
+    for parent, at in todo:
+        for child in child_nodes(parent):
+            if "lineno" in child._attributes:
+                if hasattr(child, "lineno"):
+                    continue
+                todo.append((placed_at(child, at), child))
+            else:  # (an operator, a context, `arguments`: no location of its own)
+                todo.append((child, at))
+    return node
 
 
 def _simple(node: pyast.expr) -> bool:
@@ -128,11 +151,67 @@ def _generators(functions: dict[str, pyast.FunctionDef]) -> set[str]:
 
 
 class _ToGenerators(pyast.NodeTransformer):
-    """Rewrite one generated function that may ask into a generator (see the module's docstring)."""
+    """Rewrite one generated function that may ask into a generator (see the module's docstring).
+
+    Only the nodes with a call to rewrite at or below them are visited (`rewrite` finds them first): the
+    rest of a function, most of it, is left as it is without a visit of each node.
+    """
 
     def __init__(self, generators: set[str]) -> None:
         self.generators = generators
         self.temporaries = 0
+        self.paths: set[int] = set()  # the ids of the nodes with a call to rewrite at or below them
+
+    def rewrite(self, function: pyast.FunctionDef) -> None:
+        """Rewrite the generated function `function` in place."""
+        self.paths = self._paths_to_calls(function)
+        self.visit(function)
+
+    def _paths_to_calls(self, function: pyast.FunctionDef) -> set[int]:
+        """Return the ids of the nodes of `function` that are, or hold, a call this class rewrites (an
+        engine method that may ask, or a generator function)."""
+        generators, Call, Name = self.generators, pyast.Call, pyast.Name
+        above: dict[int, pyast.AST] = {}
+        paths: set[int] = set()
+        todo: list[pyast.AST] = [function]
+        for node in todo:  # (breadth first, each node's parent noted as its children are listed)
+            for child in child_nodes(node):
+                above[id(child)] = node
+                todo.append(child)
+            if node.__class__ is Call and (
+                _game_call(node, REACHING) or (node.func.__class__ is Name and node.func.id in generators)
+            ):
+                at: pyast.AST | None = node
+                while at is not None and id(at) not in paths:
+                    paths.add(id(at))
+                    at = above.get(id(at))
+        return paths
+
+    def generic_visit(self, node: pyast.AST) -> pyast.AST:
+        """`NodeTransformer.generic_visit`, visiting only the children on a path to a call to rewrite."""
+        paths = self.paths
+        for field, old in pyast.iter_fields(node):
+            if isinstance(old, list):
+                if not any(id(value) in paths for value in old):
+                    continue
+                values: list[Any] = []
+                for value in old:
+                    if id(value) in paths:
+                        value = self.visit(value)
+                        if value is None:
+                            continue
+                        if not isinstance(value, pyast.AST):
+                            values.extend(value)
+                            continue
+                    values.append(value)
+                old[:] = values
+            elif id(old) in paths:
+                made = self.visit(old)
+                if made is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, made)
+        return node
 
     def visit_FunctionDef(self, node: pyast.FunctionDef) -> pyast.AST:
         if self.nested:
@@ -173,7 +252,7 @@ class _ToGenerators(pyast.NodeTransformer):
             if method is not None:
                 self.generic_visit(value)
                 asked = pyast.Expr(pyast.YieldFrom(_call(method + "_s", value)))
-                return pyast.copy_location(pyast.If(_g("chance_inside"), [pyast.Expr(value)], [asked]), node)
+                return _made_at(pyast.If(_g("chance_inside"), [pyast.Expr(value)], [asked]), node)
         return self.generic_visit(node)
 
     def _payment(self, node: pyast.Expr, call: pyast.Call, method: str) -> list[pyast.stmt]:
@@ -188,21 +267,21 @@ class _ToGenerators(pyast.NodeTransformer):
                 continue
             self.temporaries += 1
             name = f"_pay{self.temporaries}"
-            bound.append(pyast.copy_location(pyast.Assign([pyast.Name(name, pyast.Store())], arg), node))
+            bound.append(_made_at(pyast.Assign([pyast.Name(name, pyast.Store())], arg), node))
             args.append(pyast.Name(name, pyast.Load()))
         quick = pyast.Call(_g(method + "_q"), args, [])
         slow = pyast.Call(_g("transfer_s"), [copy.copy(a) for a in args], [])
         test = pyast.Compare(quick, [pyast.Is()], [pyast.Name("_SLOW", pyast.Load())])
         branch = pyast.If(test, [pyast.Expr(pyast.YieldFrom(slow))], [])
-        return [*bound, pyast.copy_location(branch, node)]
+        return [*bound, _made_at(branch, node)]
 
     def visit_Call(self, node: pyast.Call) -> pyast.AST:
         self.generic_visit(node)
         method = _game_call(node, REACHING)
         if method is not None:
-            return pyast.copy_location(pyast.YieldFrom(_call(method + "_s", node)), node)
+            return _made_at(pyast.YieldFrom(_call(method + "_s", node)), node)
         if isinstance(node.func, pyast.Name) and node.func.id in self.generators:
-            return pyast.copy_location(pyast.YieldFrom(node), node)
+            return _made_at(pyast.YieldFrom(node), node)
         return node
 
 
@@ -249,13 +328,28 @@ class _Scan(NamedTuple):
     stored: set[str]  # the names the function binds outside nested scopes (functions, lambdas, comprehensions)
 
 
+# the classes of the nodes a statement's part (`_scan`) is walked flat only without: statements hold the
+# nodes `_Scan.loads` notes, and names stored inside a nested scope are not the function's
+_STATEMENT_OR_SCOPE = frozenset(
+    c
+    for c in vars(pyast).values()
+    if isinstance(c, type) and issubclass(c, (pyast.stmt, pyast.excepthandler, *_SCOPES))
+)
+
+
 def _scan(function: pyast.FunctionDef) -> _Scan:
-    """Return what `function` loads, where it may ask or jump, and what it binds (`_Scan`): one walk of it."""
+    """Return what `function` loads, where it may ask or jump, and what it binds (`_Scan`): one walk of it.
+
+    Statements are gone through one by one; each part of a statement that is not one (an expression, say)
+    is walked flat, unless it holds a statement or a nested scope (a lambda, a comprehension), which the
+    node-by-node walk (`visit`) then goes through as it would the whole function.
+    """
     out: dict[int, frozenset[str]] = {}
     yields: set[int] = set()
     jumps: set[int] = set()
     stored: set[str] = set()
     statement = (pyast.stmt, pyast.excepthandler)
+    Name, Load, Store, YieldFrom = pyast.Name, pyast.Load, pyast.Store, pyast.YieldFrom
 
     def visit(node: pyast.AST, noted: bool, nested: bool) -> tuple[set[str], bool, bool]:
         names: set[str] = set()
@@ -269,7 +363,9 @@ def _scan(function: pyast.FunctionDef) -> _Scan:
         below = isinstance(node, statement)
         inner = nested or (node is not function and isinstance(node, _SCOPES))
         for child in child_nodes(node):
-            n, a, j = visit(child, below, inner)
+            n, a, j = (
+                visit_part(child, inner) if below and not isinstance(child, statement) else visit(child, below, inner)
+            )
             names |= n
             asks = asks or a
             jump = jump or j
@@ -280,6 +376,30 @@ def _scan(function: pyast.FunctionDef) -> _Scan:
             if jump:
                 jumps.add(id(node))
         return names, asks, jump
+
+    def visit_part(node: pyast.AST, nested: bool) -> tuple[set[str], bool, bool]:
+        """`visit` of a statement's part (`noted`), walked flat where it holds no statement or scope."""
+        names: set[str] = set()
+        stores: list[str] = []
+        asks = False
+        for n in walk(node):
+            kind = n.__class__
+            if kind is Name:
+                ctx = n.ctx.__class__  # type: ignore[attr-defined]
+                if ctx is Load:
+                    names.add(n.id)  # type: ignore[attr-defined]
+                elif ctx is Store:
+                    stores.append(n.id)  # type: ignore[attr-defined]
+            elif kind is YieldFrom:
+                asks = True
+            elif kind in _STATEMENT_OR_SCOPE:
+                return visit(node, True, nested)
+        if not nested:
+            stored.update(stores)
+        out[id(node)] = frozenset(names)
+        if asks:
+            yields.add(id(node))
+        return names, asks, False  # (only a statement breaks or continues)
 
     visit(function, True, False)
     return _Scan(out, yields, jumps, stored)
@@ -432,7 +552,7 @@ class _Keyed:
             targets: list[pyast.expr] = [pyast.Name(name, pyast.Store()) for name in unset]
             start.append(pyast.Assign(targets, pyast.Name("_KEY_UNSET", pyast.Load())))
         for node in start:
-            pyast.copy_location(node, function.body[0])
+            _made_at(node, function.body[0])
         function.body = start + body
 
     def _block(
@@ -508,12 +628,12 @@ class _Keyed:
             pyast.Assign([pyast.Name(at, pyast.Store())], pyast.Constant(-1)),
         ]
         for statement in before:
-            pyast.copy_location(statement, node)
-        node.iter = pyast.Name(seq, pyast.Load())
+            _made_at(statement, node)
+        node.iter = _made_at(pyast.Name(seq, pyast.Load()), node)
         looping |= {seq, at}
         out = self._statement(before[0], looping, always, opaque) + [before[1]]
         count = pyast.AugAssign(pyast.Name(at, pyast.Store()), pyast.Add(), pyast.Constant(1))
-        node.body = [pyast.copy_location(count, node), *self._block(node.body, looping, always, opaque)]
+        node.body = [_made_at(count, node), *self._block(node.body, looping, always, opaque)]
         node.orelse = self._block(node.orelse, after, always, opaque)
         return [*out, node]
 
@@ -550,7 +670,7 @@ class _Keyed:
         )
         entry = pyast.Tuple([pyast.Constant(self.sites), *values], pyast.Load())
         call = pyast.Call(_g("_keyed"), [node.value, pyast.Name(self.DEPTH, pyast.Load()), entry], [])
-        node.value = pyast.copy_location(call, node.value)
+        node.value = _made_at(call, node.value)
 
 
 # ------------------------------------------------------------------ resuming
@@ -782,13 +902,11 @@ def stepped_module(
                 read_lists_once_in(node)
     rewrite = _ToGenerators(generators)
     for name in sorted(generators):  # in a fixed order: the temporaries it numbers are the same in every process
-        rewrite.visit(functions[name])
+        rewrite.rewrite(functions[name])
     if keyed:
         keys = _Keyed()
         for name in sorted(generators):
             keys.instrument(functions[name])
-    for name in generators:  # (only the functions rewritten have nodes without a location)
-        fix_missing_locations(functions[name])
     if keyed and resumes is not None:
         resumes.update(keys.holders)
     return tree, generators
