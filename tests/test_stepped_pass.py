@@ -154,3 +154,45 @@ def test_every_node_the_stepped_pass_makes_is_where_fix_missing_locations_would_
 
     monkeypatch.setattr(stepped_pass, "_made_at", lambda node, where: ast.copy_location(node, where))
     assert [_stepped(source, keyed, then_fixed) for source in generated_sources] == quick
+
+
+def _closure_reads_of(text: str) -> frozenset[str]:
+    (function,) = ast.parse(text).body
+    return stepped_pass._closure_reads(function)
+
+
+def test_a_nested_function_reads_of_its_definer_only_what_it_does_not_bind():
+    # a `_describe` label binds the loop variable of the option it labels: its own, not the definer's
+    label = "def describe(k, x, w=limit):\n    if k == 0:\n        v1 = x\n        return f'{names[v1]} {w} {cash}'\n"
+    assert _closure_reads_of(label) == {"limit", "names", "cash"}
+    # a name it binds anywhere is its own all through it; a comprehension's variable stays counted (safe side)
+    assert _closure_reads_of("def f(a):\n    b = a\n    return [c for c in b] + [d]\n") == {"c", "d"}
+    assert _closure_reads_of("@deco(v)\ndef f(a: T) -> R:\n    return a\n") == {"deco", "v", "T", "R"}
+    # a `nonlocal` (or `global`) name is the definer's: everything loaded counts
+    assert _closure_reads_of("def f():\n    nonlocal v\n    v = 1\n    return v + w\n") == {"v", "w"}
+
+
+LABELLED = """
+def f(g, options):
+    v1 = options[0]
+    for v0 in options:
+        g.choose(0, 'Pick one', [], None)
+        def label(k, x):
+            v1 = x
+            return f'{v1} of {v0}'
+        g.choose(0, 'Again', [], label)
+    return 0
+"""
+
+
+def test_a_key_holds_no_local_that_only_a_nested_function_binds_and_reads():
+    # 1933's keys at the throws of its move rule held the loop variables of the building offer after it,
+    # which only the offer's `_describe` labels read, after binding their own: a continuation split in two
+    # by a value no code reads again. (`v0`, the loop's, is live at the first call: the loop reads it next.)
+    tree = stepped_module(ast.parse(LABELLED), False, True, False, LABELLED, {})[0]
+    keys = [
+        [e.id for e in node.args[2].elts if isinstance(e, ast.Name)]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_keyed"
+    ]
+    assert keys == [["_key_at1", "_key_seq1", "options", "v0"], ["_key_at1", "_key_seq1", "options"]]

@@ -405,6 +405,40 @@ def _scan(function: pyast.FunctionDef) -> _Scan:
     return _Scan(out, yields, jumps, stored)
 
 
+# the scopes whose bindings are not those of the function around them (`_closure_reads`)
+_INNER_SCOPES = (*_SCOPES, pyast.AsyncFunctionDef, pyast.ClassDef)
+
+
+def _closure_reads(function: pyast.FunctionDef | pyast.AsyncFunctionDef) -> frozenset[str]:
+    """Return the names that defining the nested function `function` may read of the function around it:
+    what its decorators, defaults and annotations load (worked out where it is defined), and what its
+    body loads that it does not bind itself (read through its closure when it is called; a name it
+    binds is its own all through it). Every name it loads if it declares one `global` or `nonlocal`.
+    The generated `_describe` labels bind the loop variables of the options they label (`v1 = x`):
+    counted as reads of the function's own `v1`, they kept a value no later code reads in the keys."""
+    loads = _names(function, pyast.Load)
+    if any(isinstance(n, (pyast.Global, pyast.Nonlocal)) for n in walk(function)):
+        return frozenset(loads)
+    arguments = function.args
+    params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    params += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    defined: list[Any] = [*function.decorator_list, *arguments.defaults, function.returns]
+    defined += [d for d in arguments.kw_defaults if d is not None] + [a.annotation for a in params]
+    outside: set[str] = set()
+    for part in defined:
+        if part is not None:
+            outside |= _names(part, pyast.Load)
+    bound = {a.arg for a in params}
+    todo: list[pyast.AST] = list(function.body)
+    while todo:  # (the body's own bindings: not those of a scope nested in it)
+        node = todo.pop()
+        if isinstance(node, pyast.Name) and not isinstance(node.ctx, pyast.Load):
+            bound.add(node.id)
+        elif not isinstance(node, _INNER_SCOPES):
+            todo += child_nodes(node)
+    return frozenset(outside | (loads - bound))
+
+
 def _clean_places(statement: pyast.stmt) -> set[int]:
     """Return the ids of the expressions in `statement` evaluated with nothing else of the statement
     pending (no operand already worked out and waiting): a `yield from` there hides no value."""
@@ -505,6 +539,8 @@ class _Keyed:
             return exposed, nothing, any(part[2] for part in parts)
         if isinstance(node, (pyast.Break, pyast.Continue)):
             return nothing, nothing, True
+        if isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef)):
+            return _closure_reads(node), nothing, False
         if isinstance(node, (pyast.Assign, pyast.AugAssign, pyast.AnnAssign)):
             aims: list[pyast.expr] = node.targets if isinstance(node, pyast.Assign) else [node.target]
             assigned: set[str] = set()
