@@ -32,6 +32,7 @@ from landlord_dsl.checking.builtins import BUILTINS, with_reference_table
 from landlord_dsl.compiling.compiler import compile_ruleset
 from landlord_dsl.compiling.generated_names import Prefix, is_owner_getter
 from landlord_dsl.core.resources import editions_dir
+from landlord_dsl.studies.rule_coverage import coverage
 from native_paths import skip_native_variant
 from scenario_helpers import engine_function
 
@@ -255,6 +256,68 @@ def test_a_folded_or_inlined_function_sees_only_its_own_arguments(tmp_path):
     for optimize in (True, False):
         game = ld.new_game(compile_ruleset(rules, optimize=optimize), players=2, seed=0)
         assert game.play().scores == (37, 37), optimize
+
+
+STOPPING = """
+edition "stopping" { players 2 to 2 turn limit 30 }
+account bank "Bank" unlimited
+kind start "Start" { }
+board {
+    space go "Go" : start
+    space a "A" : start
+}
+var again = true
+var made = 0
+player var throws = 0
+rule throwing "Up to three throws while doubles come" {
+    on turn {
+        set again = true
+        for i in [1, 2, 3] {
+            if again and player in players {
+                roll dice
+                set again = dice.double
+                set player.throws += 1
+            }
+        }
+        for i in [1, 2, 3, 4] {
+            if i <= 2 {
+                set made += 1
+            }
+        }
+        for i in [1, 2] {
+            if made > 1000 {
+                set made += 1
+            } else {
+                set made += 2
+            }
+        }
+        move forward dice.total
+    }
+}
+score player.throws * 1000 + made
+"""
+
+
+def test_a_loop_stops_where_its_lone_test_turns_false(tmp_path):
+    """A loop whose body is one `if` without `else`, its test reading neither the loop's local nor the work budget,
+    stops at the first item whose test is false (nothing has run since, so it is false for every later item); a
+    test of the local, or an `if` with an `else`, goes through every item. The games are the plain translation's."""
+    path = tmp_path / "stopping.lg"
+    path.write_text(STOPPING)
+    rules = ld.load_edition(path)
+    fast, plain = compile_ruleset(rules), compile_ruleset(rules, optimize=False)
+    stops = re.findall(r"\n( *)else:\n\1    break\n", fast.python_source)
+    assert len(stops) == 1 and "break" not in plain.python_source
+    for seed in range(20):
+        assert _log(fast, seed, True) == _log(plain, seed, True), seed
+        assert (
+            ld.new_game(fast, players=2, seed=seed).play().scores
+            == ld.new_game(plain, players=2, seed=seed).play().scores
+        )
+    # coverage counts the tests the later items would have made: three a turn
+    times = {item.key: item.times for item in coverage(str(path), games=2, players=2).items}
+    turns = times["rule throwing > on turn"]
+    assert times["rule throwing > on turn > for i in [1, 2, 3] > if again and player in players"] == 3 * turns
 
 
 # ------------------------------------------------------------------ generated programs

@@ -249,6 +249,30 @@ class StatementCompiler(ExpressionCompiler):
         out.line(f"for {var} in {collection}:")
         with out.indented():
             self.block(out, s.body)
+            if self._stops_when_false(s, var, compiled):
+                out.line("else:")
+                index = self.counters.get(id(s.body[0]))
+                if index is not None:  # (the tests the later items would have made, counted all the same)
+                    self.counters_used.add(index)
+                    out.line(f"    _cov[{index}] += {len(compiled.value) - 1} - {copy}.index({var})")
+                out.line("    break")
+
+    def _stops_when_false(self, s: ast.For, var: str, collection: Compiled) -> bool:
+        """Return True if a loop may stop at the first item for which its body, one `if` without `else`, finds its
+        test false: nothing has run since the test, which reads neither the loop's local nor the work budget (no
+        loop of its own), so it is false for every later item too (1933's three throws of a turn stop at the
+        first that is no double). Only over a fixed tuple of distinct numbers or texts, whose later items a
+        coverage counter can count from the item's place."""
+        items = collection.value
+        if not self.optimize or len(s.body) != 1 or not collection.fixed or not isinstance(items, tuple):
+            return False
+        if not all(item.__class__ in (int, str) for item in items) or len(set(items)) != len(items):
+            return False
+        test = s.body[0]
+        if not isinstance(test, ast.If) or test.otherwise:
+            return False
+        condition = self.expr(test.condition)
+        return not condition.fixed and not condition.loops and var not in condition.reads[1]
 
     def _inlinable(self, body: tuple) -> bool:
         """Return True if an action's body may be written in place of its calls (`_s_Do`): a few statements
