@@ -832,7 +832,7 @@ class Explorer:
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
             visits = [] if ends_only else self._visits(paused)
-            paths.credit(throw_ends, visits, self.key_of() if finished else None)
+            paths.credit(throw_ends, visits, paths.number(self.key_of()) if finished else None)
             if paths.memo is not None:
                 paths.note_dice_reads()
             count += 1
@@ -844,7 +844,7 @@ class Explorer:
             at = len(paths.path) - 1
             del self.paused[at + 1 :]
             paused = self.paused[at] if at < len(self.paused) else None
-        return paths.root
+        return paths.root_by_key()
 
     def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:
         """Return the token's landings in the run just made, each with the count of requests answered
