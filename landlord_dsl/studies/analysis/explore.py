@@ -927,6 +927,13 @@ def _freeze(value: Any, own: dict) -> Any:
                 out.append(v)
             elif v is UNSET:
                 out.append(_UNSET)
+            elif inner is tuple:  # (a key's entry, or a loop's sequence: most hold plain values alone)
+                for w in v:
+                    if type(w) not in _PLAIN:
+                        out.append(_freeze(v, own))
+                        break
+                else:
+                    out.append(("seq", *v))
             elif inner is bool:
                 out.append(("bool", v))
             else:
