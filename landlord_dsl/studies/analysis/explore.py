@@ -669,6 +669,7 @@ class Explorer:
 
     # -- movement states
     def key_of(self) -> tuple:
+        """Return the movement state the token is in now (`expand` works it out so too, at a run's end)."""
         g = self.game
         held = tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))
         return (g.pos[TOKEN], self.status_now(), held)
@@ -817,7 +818,7 @@ class Explorer:
 
         Raises NewLive when the turn reads a variable not yet in the movement state.
         """
-        paths = self.paths
+        g, paths = self.game, self.paths
         paths.reset()
         self.paused = []
         paused = None
@@ -826,13 +827,17 @@ class Explorer:
             throw_ends: list = []
             paths.throw_ends = None if ends_only else throw_ends
             finished = self.run_turn(key, paused)
-            if finished:
-                paths.end_throw()
+            if finished:  # (where the turn ended its last throw is where it ends: the status worked out once)
+                where = (g.pos[TOKEN], self.status_now())
+                paths.end_throw(where)
+                end = paths.number((*where, tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))))
+            else:
+                end = None
             paths.throw_ends = None
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
             visits = [] if ends_only else self._visits(paused)
-            paths.credit(throw_ends, visits, paths.number(self.key_of()) if finished else None)
+            paths.credit(throw_ends, visits, end)
             if paths.memo is not None:
                 paths.note_dice_reads()
             count += 1

@@ -193,12 +193,14 @@ class _Paths:
         self.path, self.widths, self.nodes = [], [], []
         self.root = ({}, {}, {})
 
-    def end_throw(self) -> None:
+    def end_throw(self, where: tuple | None = None) -> None:
         """Note where the turn's latest throw ended, if it threw: where the token stands now, in the status
-        it has now. Called at the next throw of the turn and when the turn ends, so that what happens at
-        the start of a turn (a fine paid to leave jail) is not read as the end of the throw before."""
+        it has now (`where`, if the caller has it). Called at the next throw of the turn and when the turn
+        ends, so that what happens at the start of a turn (a fine paid to leave jail) is not read as the end
+        of the throw before."""
         if self.throw_ends is not None and self.last_roll >= 0:
-            self.throw_ends.append((self.number(self.where()), self.depth))  # type: ignore[misc]
+            at = self.number(where if where is not None else self.where())  # type: ignore[misc]
+            self.throw_ends.append((at, self.depth))
 
     # the ChanceSource protocol
     def roll(self, request):
