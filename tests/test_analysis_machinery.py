@@ -261,6 +261,91 @@ def test_frozen_keys_show_game_objects_by_name_and_refuse_what_they_cannot_compa
             explore._freeze(("seq", unknown), own)
 
 
+def _frozen_by_definition(value, own):
+    """`explore._freeze` as its docstring defines it, without its shortcuts (raises _Unkeyable as it does)."""
+    if type(value) in (int, str) or value is None:
+        return value
+    if type(value) is bool:
+        return ("bool", value)
+    if value is UNSET:
+        return ("unset",)
+    if type(value) is list and id(value) in own:
+        return own[id(value)][0]
+    if type(value) in (tuple, list):
+        return ("seq", *[_frozen_by_definition(v, own) for v in value])
+    if id(value) in own:
+        return own[id(value)][0]
+    if type(value) is float:
+        return ("float", value)
+    if isinstance(value, (set, frozenset)):
+        return ("set", frozenset(_frozen_by_definition(v, own) for v in value))
+    if isinstance(value, dict):
+        pairs = value.items()
+        return ("map", frozenset((_frozen_by_definition(k, own), _frozen_by_definition(v, own)) for k, v in pairs))
+    if type(value) is range:
+        return ("range", value.start, value.stop, value.step)
+    raise explore._Unkeyable()
+
+
+def test_a_frozen_continuation_stack_is_what_the_definition_gives():
+    # `_freeze` takes shortcuts for the commonest values (plain entries, a loop's sequence of plain values inside
+    # an entry): on stacks of entries mixing every kind of value it may meet, it gives what the plain recursive
+    # definition gives, and refuses what that refuses
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    own_list, own_dict = [1, 2], {"a": 1}
+    own = {id(own_list): ("pos", own_list), id(own_dict): ("decks", own_dict)}
+    leaf = st.one_of(
+        st.integers(-3, 3),
+        st.sampled_from(["roll", "pick", "a"]),
+        st.none(),
+        st.booleans(),
+        st.just(UNSET),
+        st.just(1.5),
+        st.sampled_from([own_list, own_dict, range(3), frozenset({1, 2})]),
+        st.just(OPAQUE),
+    )
+    value = st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.lists(inner, max_size=4).map(tuple),
+            st.dictionaries(st.integers(0, 3), inner, max_size=3),
+        ),
+        max_leaves=12,
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.lists(value, max_size=6).map(tuple), max_size=5))
+    def check(stack):
+        try:
+            expected = _frozen_by_definition(stack, own)
+        except explore._Unkeyable:
+            with pytest.raises(explore._Unkeyable):
+                explore._freeze(stack, own)
+            return
+        assert explore._freeze(stack, own) == expected
+
+    check()
+
+
+def test_the_summaries_number_each_end_once_and_give_it_back_by_its_key():
+    # the summaries hold end states and throws' ends by number (paths._Paths.number): equal keys share one
+    # number, distinct ones never do, and the whole turn's summary is given back by the keys, in its order
+    from landlord_dsl.studies.analysis.paths import _Paths
+
+    paths = _Paths(lambda count: [])
+    keys = [(3, (False, 0), ()), (5, (True, 1), (7,)), (3, (False, 0), ()), ((3, (False, 0)), 1)]
+    numbers = [paths.number(k) for k in keys]
+    assert numbers[0] == numbers[2] and len({numbers[0], numbers[1], numbers[3]}) == 3
+    assert paths.number(tuple(keys[1])) == numbers[1]  # (an equal key, not the same object)
+    paths.root = ({numbers[1]: 0.25, numbers[0]: 0.75}, {numbers[3]: 2.0}, {4: 1.0})
+    ends, throws, visits = paths.root_by_key()
+    assert list(ends.items()) == [(keys[1], 0.25), (keys[0], 0.75)]
+    assert throws == {keys[3]: 2.0} and visits == {4: 1.0}
+
+
 # ------------------------------------------------------------ the token's policy and the economy put back
 
 _OPTIONS = ("buy", "pass", "build", "done")

@@ -110,6 +110,10 @@ def explore_chain(ex: Explorer):
                 throw_rows.append(throws)
                 visit_rows.append(visits)
                 i += 1
+            # (the memo dropped here, while the cyclic collector is off: switched on again, its first collection
+            # would otherwise walk the tens of thousands of keys it holds, none of them in a cycle)
+            ex.paths.memo, ex.paths.memo_full = None, {}
+            ex.paused = []
             return order, rows, throw_rows, visit_rows, end_rows
         except NewLive:
             ex.live = sorted(set(ex.live) | ex.trace.live)
@@ -304,7 +308,8 @@ def economy_warnings(ex: Explorer, order, rows, turns: int, seed: int) -> list[D
         ]
     finally:
         ex.economy = reference
-        ex.paths.memo = None
+        ex.paths.memo, ex.paths.memo_full = None, {}
+        ex.paused = []
     return []
 
 

@@ -669,6 +669,7 @@ class Explorer:
 
     # -- movement states
     def key_of(self) -> tuple:
+        """Return the movement state the token is in now (`expand` works it out so too, at a run's end)."""
         g = self.game
         held = tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))
         return (g.pos[TOKEN], self.status_now(), held)
@@ -817,7 +818,7 @@ class Explorer:
 
         Raises NewLive when the turn reads a variable not yet in the movement state.
         """
-        paths = self.paths
+        g, paths = self.game, self.paths
         paths.reset()
         self.paused = []
         paused = None
@@ -826,13 +827,17 @@ class Explorer:
             throw_ends: list = []
             paths.throw_ends = None if ends_only else throw_ends
             finished = self.run_turn(key, paused)
-            if finished:
-                paths.end_throw()
+            if finished:  # (where the turn ended its last throw is where it ends: the status worked out once)
+                where = (g.pos[TOKEN], self.status_now())
+                paths.end_throw(where)
+                end = paths.number((*where, tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))))
+            else:
+                end = None
             paths.throw_ends = None
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
             visits = [] if ends_only else self._visits(paused)
-            paths.credit(throw_ends, visits, self.key_of() if finished else None)
+            paths.credit(throw_ends, visits, end)
             if paths.memo is not None:
                 paths.note_dice_reads()
             count += 1
@@ -844,7 +849,7 @@ class Explorer:
             at = len(paths.path) - 1
             del self.paused[at + 1 :]
             paused = self.paused[at] if at < len(self.paused) else None
-        return paths.root
+        return paths.root_by_key()
 
     def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:
         """Return the token's landings in the run just made, each with the count of requests answered
@@ -927,6 +932,13 @@ def _freeze(value: Any, own: dict) -> Any:
                 out.append(v)
             elif v is UNSET:
                 out.append(_UNSET)
+            elif inner is tuple:  # (a key's entry, or a loop's sequence: most hold plain values alone)
+                for w in v:
+                    if type(w) not in _PLAIN:
+                        out.append(_freeze(v, own))
+                        break
+                else:
+                    out.append(("seq", *v))
             elif inner is bool:
                 out.append(("bool", v))
             else:

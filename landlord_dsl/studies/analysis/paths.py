@@ -56,6 +56,10 @@ class _Paths:
         self.root: tuple[dict, dict, dict] = ({}, {}, {})  # the summary of the whole turn
         self.asked_at: list[int] = []  # log length when each request of this run was asked
         self.hit = None  # the summary met at the request where this run was cut
+        # the summaries' end states and throws' ends are numbered (`number`): their keys are tuples, whose hash
+        # Python works out at each use, and a summary is merged into others thousands of times
+        self.numbers: dict[tuple, int] = {}
+        self.numbered: list[tuple] = []
         self._picks: dict[int, list[tuple[int, float]]] = {}  # the outcomes of a draw from a deck of each size
 
     def start(self) -> None:
@@ -118,7 +122,8 @@ class _Paths:
         they belong to.
 
         A summary holds (end state -> probability, (position, status) ->
-        expected throws, space -> expected landings) of the rest of the turn
+        expected throws, space -> expected landings; end states and
+        (position, status) pairs by their numbers, `number`) of the rest of the turn
         from its request on, given that the turn reached it. What happens
         between request d and the next one goes straight into the summary of
         request d (the root's before the first request), weighted by the
@@ -170,16 +175,32 @@ class _Paths:
             for node in nodes[r + 1 : c]:
                 node[4] = True
 
+    def number(self, key: tuple) -> int:
+        """Return the number standing for `key` (an end state, or where a throw ended) in the summaries."""
+        numbers = self.numbers
+        n = numbers.setdefault(key, len(numbers))
+        if n == len(self.numbered):
+            self.numbered.append(key)
+        return n
+
+    def root_by_key(self) -> tuple[dict, dict, dict]:
+        """Return the summary of the whole turn with its end states and throws' ends as keys, not numbers."""
+        ends, throws, visits = self.root
+        keys = self.numbered
+        return {keys[n]: p for n, p in ends.items()}, {keys[n]: p for n, p in throws.items()}, visits
+
     def reset(self) -> None:
         self.path, self.widths, self.nodes = [], [], []
         self.root = ({}, {}, {})
 
-    def end_throw(self) -> None:
+    def end_throw(self, where: tuple | None = None) -> None:
         """Note where the turn's latest throw ended, if it threw: where the token stands now, in the status
-        it has now. Called at the next throw of the turn and when the turn ends, so that what happens at
-        the start of a turn (a fine paid to leave jail) is not read as the end of the throw before."""
+        it has now (`where`, if the caller has it). Called at the next throw of the turn and when the turn
+        ends, so that what happens at the start of a turn (a fine paid to leave jail) is not read as the end
+        of the throw before."""
         if self.throw_ends is not None and self.last_roll >= 0:
-            self.throw_ends.append((self.where(), self.depth))  # type: ignore[misc]
+            at = self.number(where if where is not None else self.where())  # type: ignore[misc]
+            self.throw_ends.append((at, self.depth))
 
     # the ChanceSource protocol
     def roll(self, request):
