@@ -37,6 +37,16 @@ def _plain(cls: type) -> bool:
     return True
 
 
+def _setting_fields(cls: type, names: dict[str, Any]) -> list[str]:
+    """Return the lines of a made function that set each field of `cls` from the local of its name, through
+    its slot's member descriptor, which is put into `names` (as `_set0`, `_set1`, ...)."""
+    lines = []
+    for i, f in enumerate(attrs.fields(cls)):
+        names[f"_set{i}"] = getattr(cls, f.name).__set__
+        lines.append(f"    _set{i}(self, {f.name})")
+    return lines
+
+
 def quick_init(cls: C) -> C:
     """Give the frozen, slotted attrs class `cls` an `__init__` that sets its fields through their slots'
     descriptors; return the class (unchanged if attrs' `__init__` does more than set the fields)."""
@@ -46,16 +56,14 @@ def quick_init(cls: C) -> C:
     names: dict[str, Any] = {}
     positional: list[str] = []
     keyword: list[str] = []
-    body: list[str] = []
+    body = _setting_fields(cls, names)
     for i, f in enumerate(fields):
-        names[f"_set{i}"] = getattr(cls, f.name).__set__  # the slot's member descriptor
         if f.default is attrs.NOTHING:
             parameter = f.name
         else:
             names[f"_default{i}"] = f.default
             parameter = f"{f.name}=_default{i}"
         (keyword if f.kw_only else positional).append(parameter)
-        body.append(f"    _set{i}(self, {f.name})")
     parameters = ["self", *positional, *(["*", *keyword] if keyword else [])]
     source = f"def __init__({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass") + "\n"
     exec(compile(source, f"<quick_init {cls.__module__}.{cls.__qualname__}>", "exec"), names)
@@ -78,10 +86,7 @@ def quick_maker(cls: type) -> Any:
         raise TypeError(f"{cls.__qualname__}: its __init__ does more than set its fields")
     fields = attrs.fields(cls)
     names: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    body = ["    self = _new(_cls)"]
-    for i, f in enumerate(fields):
-        names[f"_set{i}"] = getattr(cls, f.name).__set__
-        body.append(f"    _set{i}(self, {f.name})")
+    body = ["    self = _new(_cls)", *_setting_fields(cls, names)]
     source = f"def make({', '.join(f.name for f in fields)}):\n" + "\n".join(body) + "\n    return self\n"
     exec(compile(source, f"<quick_maker {cls.__module__}.{cls.__qualname__}>", "exec"), names)
     return names["make"]
