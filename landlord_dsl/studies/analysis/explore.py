@@ -668,11 +668,12 @@ class Explorer:
         )
 
     # -- movement states
-    def key_of(self) -> tuple:
-        """Return the movement state the token is in now (`expand` works it out so too, at a run's end)."""
+    def key_of(self, where: tuple | None = None) -> tuple:
+        """Return the movement state the token is in now; `where`, if given, is its (position, status), already
+        worked out (`expand`, at a run's end)."""
         g = self.game
         held = tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))
-        return (g.pos[TOKEN], self.status_now(), held)
+        return (g.pos[TOKEN], self.status_now(), held) if where is None else (*where, held)
 
     def initial_key(self) -> tuple:
         self.economy.put(self.game)
@@ -830,7 +831,7 @@ class Explorer:
             if finished:  # (where the turn ended its last throw is where it ends: the status worked out once)
                 where = (g.pos[TOKEN], self.status_now())
                 paths.end_throw(where)
-                end = paths.number((*where, tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))))
+                end = paths.number(self.key_of(where))
             else:
                 end = None
             paths.throw_ends = None
