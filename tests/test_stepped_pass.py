@@ -14,6 +14,7 @@ import pytest
 
 import landlord_dsl as ld
 from landlord_dsl.compiling import stepped_pass
+from landlord_dsl.compiling.generated_names import Prefix
 from landlord_dsl.compiling.pyast_pass import child_nodes
 from landlord_dsl.compiling.stepped_pass import (
     _SCOPES,
@@ -196,3 +197,34 @@ def test_a_key_holds_no_local_that_only_a_nested_function_binds_and_reads():
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_keyed"
     ]
     assert keys == [["_key_at1", "_key_seq1", "options", "v0"], ["_key_at1", "_key_seq1", "options"]]
+
+
+def test_a_keyed_function_gives_unset_only_the_locals_its_keys_read(generated_sources):
+    # a keyed function, and each of its resume entries, starts by giving UNSET to the locals a key entry may
+    # read before the function's own flow assigns them; the others need no value there, and the assignment
+    # costs a store a name at every resumed run of the analysis (1933: 17 names instead of about 80)
+    narrowed = 0
+    for source in generated_sources:
+        holders: dict = {}
+        tree = stepped_module(ast.parse(source), False, True, False, source, holders)[0]
+        for function in (f for f in tree.body if isinstance(f, ast.FunctionDef)):
+            keyed = {
+                e.id
+                for node in ast.walk(function)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_keyed"
+                for e in node.args[2].elts
+                if isinstance(e, ast.Name)
+            }
+            stored = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            unset = [
+                {t.id for t in s.targets}
+                for s in function.body
+                if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and s.value.id == "_KEY_UNSET"
+            ]
+            given = unset[0] if unset else set()
+            args = {a.arg for a in function.args.args}
+            # (the loops' sequences and counts the pass adds are assigned before the loop that keys them)
+            made = {name for name in stored if name.startswith(str(Prefix.PASS_KEYED))}
+            assert given == (keyed & stored) - args - made
+            narrowed += len(stored - args - given)
+    assert narrowed > 0

@@ -489,6 +489,7 @@ class _Keyed:
         self.jumps: set[int] = set()
         self.flows: dict[int, _Flow] = {}
         self.holders: dict[int, pyast.FunctionDef] = {}  # the function holding each call site, by its number
+        self.keyed: set[str] = set()  # the locals some key entry of the function being instrumented reads
 
     def _reads(self, nodes: list[Any]) -> frozenset[str]:
         """Return every name the statements or expressions `nodes` load (`except` clauses too)."""
@@ -568,6 +569,7 @@ class _Keyed:
     def instrument(self, function: pyast.FunctionDef) -> None:
         """Rewrite the generator function `function` in place to lay out its continuation keys."""
         self.function = function
+        self.keyed = set()
         args = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
         self.loads, self.yields, self.jumps, stored = _scan(function)
         self.flows = {}
@@ -583,8 +585,11 @@ class _Keyed:
                 pyast.Call(pyast.Name("len", pyast.Load()), [_g("kstack")], []),
             )
         ]
-        unset = sorted(stored - args)
-        if unset:  # every local has a value at every call, so the key can read it
+        # every local a key entry reads has a value at every call, so the entry can read it unassigned; the
+        # others are read only where the function's own flow has assigned them (a resume entry starts with
+        # the same assignment: it costs a store a name at every resumed run)
+        unset = sorted((stored - args) & self.keyed)
+        if unset:
             targets: list[pyast.expr] = [pyast.Name(name, pyast.Store()) for name in unset]
             start.append(pyast.Assign(targets, pyast.Name("_KEY_UNSET", pyast.Load())))
         for node in start:
@@ -699,10 +704,12 @@ class _Keyed:
         """Make `yield from CALL` `yield from g._keyed(CALL, depth, (site, live values...))`."""
         self.sites += 1
         self.holders[self.sites] = self.function
+        held = self.NOTHING if opaque else live & self.locals
+        self.keyed |= held
         values: list[pyast.expr] = (
             [pyast.Name("_KEY_OPAQUE", pyast.Load())]
             if opaque
-            else [pyast.Name(name, pyast.Load()) for name in sorted(live & self.locals)]
+            else [pyast.Name(name, pyast.Load()) for name in sorted(held)]
         )
         entry = pyast.Tuple([pyast.Constant(self.sites), *values], pyast.Load())
         call = pyast.Call(_g("_keyed"), [node.value, pyast.Name(self.DEPTH, pyast.Load()), entry], [])
