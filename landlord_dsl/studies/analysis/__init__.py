@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "RentRow", "SpaceRow", "analyze", "sample_turn_ends"]
 
 
+# (the collector paused all through: the explorations make no reference cycles, a test checks, and what the
+# stages between them make is freed by reference counting; a collection in the middle would walk every object
+# of the compiled rules, syntax trees and resume entries included, for nothing)
+@collector_paused()
 def analyze(
     rules: RuleSet | str,
     *,
@@ -92,21 +96,28 @@ def analyze(
     ex = Explorer(rules, program, players, prefer, seed, memo)
     step = progress or (lambda stage: None)
     step("following every throw from every state")
-    with collector_paused():
-        order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
+    order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
     step(f"solving the chain of {len(order)} states")
     pi = stationary(rows)
     size = len(program.space_names)
 
+    labels: dict[tuple, str] = {}  # (by the status: the same few statuses come back thousands of times)
+
+    def label(values: tuple) -> str:
+        text = labels.get(values)
+        if text is None:
+            text = labels[values] = status_label(ex, values)
+        return text
+
     turn: dict[tuple[int, str], float] = {}
     for key, p in zip(order, pi):
-        k = (key[0], status_label(ex, key[1]))
+        k = (key[0], label(key[1]))
         turn[k] = turn.get(k, 0.0) + float(p)
     throws: dict[tuple[int, str], float] = {}
     visits = np.zeros(size)
     for p, tr, vi in zip(pi, throw_rows, visit_rows):
         for (where, status), count in tr.items():
-            k = (where, status_label(ex, status))
+            k = (where, label(status))
             throws[k] = throws.get(k, 0.0) + float(p) * count
         for where, count in vi.items():
             visits[where] += p * count
@@ -144,8 +155,7 @@ def analyze(
     if check_economy:
         step("checking the movement against a game played on")
     economy_turns = 10 * players
-    with collector_paused():
-        warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
+    warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
     if rents:
         step("measuring the rents")
     rent_rows = rent_table(ex, visits, buildings) if rents else []
