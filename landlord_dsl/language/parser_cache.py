@@ -129,6 +129,33 @@ def build(grammar: str, **options: Any) -> Lark:
         os.close(dir_fd)
 
 
+def recalled(name: str) -> bytes | None:
+    """Return the bytes the private cache keeps under `name`, or None where it keeps none or there is no
+    private cache (this system cannot tell owners apart, or the folder is not private)."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
+        return None
+    dir_fd = open_private_dir(cache_dir())
+    if dir_fd is None:
+        return None
+    try:
+        return read_private(dir_fd, name)
+    finally:
+        os.close(dir_fd)
+
+
+def kept(name: str, data: bytes) -> None:
+    """Store `data` under `name` in the private cache (`write_private`); nothing where there is none."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
+        return
+    dir_fd = open_private_dir(cache_dir())
+    if dir_fd is None:
+        return
+    try:
+        write_private(dir_fd, name, data)
+    finally:
+        os.close(dir_fd)
+
+
 def remembered(name: str, make: Callable[[], bytes]) -> bytes | None:
     """Return the bytes the private cache keeps under `name`, or else `make()`'s, stored there; None where
     there is no private cache (this system cannot tell owners apart, or the folder is not private)."""
