@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import landlord_dsl as ld
-from landlord_dsl.compiling import stepped_pass
+from landlord_dsl.compiling import code_cache, stepped_pass
 
 NAME = "monopoly-1933-atlantic-city"
 
@@ -36,6 +36,19 @@ def _entry_points(stepped: Any) -> list[Any]:
         *stepped.card_effects,
         *stepped.trigger_bodies,
     ]
+
+
+def _driven_codes(program: Any) -> list[CodeType | None]:
+    functions = [
+        program.on_setup,
+        program.on_turn,
+        program.on_shortfall,
+        *program.on_land,
+        *program.on_pass,
+        *program.card_effects,
+        *(body for _, _, body, _ in program.triggers),
+    ]
+    return [getattr(f, "__code__", None) for f in functions]
 
 
 def _codes(program: Any, keyed: bool) -> tuple[list[CodeType | None], dict[int, CodeType | None], frozenset[str]]:
@@ -141,3 +154,36 @@ def test_a_game_plays_the_same_on_the_cached_compilation(monkeypatch, tmp_path):
     first = played()
     assert _kept(tmp_path, "stepped")
     assert played() == first
+
+
+def test_the_driven_code_is_taken_from_the_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    built = _program()
+    [kept] = _kept(tmp_path, "driven")
+    assert (kept.stat().st_mode & 0o777) == 0o600
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the driven source was compiled, not taken from the cache")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(code_cache, "compile", refuse, raising=False)
+        cached = _program()
+    assert _driven_codes(cached) == _driven_codes(built)
+    kept.write_bytes(b"not marshal data")
+    assert _driven_codes(_program()) == _driven_codes(built)
+
+
+def test_the_code_kept_is_pruned_oldest_first(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    _codes(_program(), True)
+    folder = tmp_path / "landlord-dsl"
+    made = {p.name: p.stat().st_size for kind in code_cache.KINDS for p in folder.glob(f"{kind}*")}
+    [oldest] = _kept(tmp_path, "driven")
+    other = folder / "parser-kept.pickle"  # (not code: never pruned)
+    other.write_bytes(b"x" * 1000)
+    os.utime(other, ns=(0, 0))
+    monkeypatch.setattr(code_cache, "MOST_BYTES", sum(made.values()))
+    _codes(_program("landlords-game-1906"), False)
+    left = {p.name: p.stat().st_size for kind in code_cache.KINDS for p in folder.glob(f"{kind}*")}
+    assert sum(left.values()) <= sum(made.values())
+    assert not oldest.exists() and not set(left) <= set(made) and other.exists()

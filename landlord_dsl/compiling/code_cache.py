@@ -33,6 +33,12 @@ from ..language import parser_cache
 # the modules whose code decides what the stepped compilation makes of a source
 _PASSES = ("stepped_pass.py", "pyast_pass.py", "generated_names.py")
 
+# the names of the files of code kept, and the bytes they may take together: where they take more, the
+# oldest files are removed (a file for each program and options compiled, and for each edit of the passes,
+# would else pile up); a resume entry removed is made again when asked for
+KINDS = ("stepped-", "resume-", "driven-")
+MOST_BYTES = 64 << 20
+
 # a resume entry: the name its code defines and the code, or None for a site without one
 Entry = tuple[str, CodeType] | None
 
@@ -71,6 +77,23 @@ def stepped_key(source: str, filename: str, read_once: bool, keyed: bool, decks:
     return digest.hexdigest()
 
 
+def compiled(source: str, filename: str) -> CodeType:
+    """Return `compile(source, filename, "exec")`, taken from the cache when it keeps it, else compiled and
+    stored there (`driven-HASH-TAG.marshal`)."""
+    if sys.implementation.cache_tag is None:
+        return compile(source, filename, "exec")
+    digest = hashlib.sha256(repr((importlib.util.MAGIC_NUMBER, sys.flags.optimize, filename)).encode("utf-8"))
+    digest.update(source.encode("utf-8", "surrogatepass"))
+    key = digest.hexdigest()
+    name = _name("driven", key)
+    data = _loaded(name)
+    if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], CodeType):
+        return data[1]
+    code = compile(source, filename, "exec")
+    _keep(name, (key, code))
+    return code
+
+
 def _name(kind: str, key: str, site: int | None = None) -> str:
     part = "" if site is None else f"-{site}"
     return f"{kind}-{key[:32]}{part}-{sys.implementation.cache_tag}.marshal"
@@ -85,6 +108,11 @@ def _loaded(name: str) -> Any:
         return marshal.loads(data)
     except Exception:  # a damaged file is built again, whatever the damage
         return None
+
+
+def _keep(name: str, data: Any) -> None:
+    """Store `data` as marshal data under `name` in the cache, which is then pruned (`parser_cache.kept`)."""
+    parser_cache.kept(name, marshal.dumps(data), prune=(KINDS, MOST_BYTES))
 
 
 def recalled_stepped(key: str) -> Stepped | None:
@@ -115,7 +143,7 @@ def keep_stepped(key: str, stepped: Stepped) -> None:
         tuple(sorted(stepped.decks_read)),
         tuple(sorted(stepped.sites)),
     )
-    parser_cache.kept(_name("stepped", key), marshal.dumps(data))
+    _keep(_name("stepped", key), data)
 
 
 def recalled_entry(key: str, site: int) -> tuple[Entry] | None:
@@ -134,4 +162,4 @@ def recalled_entry(key: str, site: int) -> tuple[Entry] | None:
 
 def keep_entry(key: str, site: int, entry: Entry) -> None:
     """Store the resume entry of `site` in the cache under `key`."""
-    parser_cache.kept(_name("resume", key, site), marshal.dumps((key, site, entry)))
+    _keep(_name("resume", key, site), (key, site, entry))

@@ -143,8 +143,10 @@ def recalled(name: str) -> bytes | None:
         os.close(dir_fd)
 
 
-def kept(name: str, data: bytes) -> None:
-    """Store `data` under `name` in the private cache (`write_private`); nothing where there is none."""
+def kept(name: str, data: bytes, prune: tuple[tuple[str, ...], int] | None = None) -> None:
+    """Store `data` under `name` in the private cache (`write_private`); nothing where there is none. With
+    `prune`, (prefixes, most bytes): where the files whose names start with one of the prefixes then take
+    more than that many bytes, the oldest of them are removed until they take three quarters of it."""
     if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
         return
     dir_fd = open_private_dir(cache_dir())
@@ -152,8 +154,35 @@ def kept(name: str, data: bytes) -> None:
         return
     try:
         write_private(dir_fd, name, data)
+        if prune is not None:
+            pruned(dir_fd, *prune)
     finally:
         os.close(dir_fd)
+
+
+def pruned(dir_fd: int, prefixes: tuple[str, ...], most: int) -> None:
+    """Remove the oldest regular files of the folder whose names start with one of `prefixes` while they take
+    more than three quarters of `most` bytes, if they take more than `most`."""
+    try:
+        with os.scandir(dir_fd) as entries:
+            files = [
+                (st.st_mtime_ns, st.st_size, entry.name)
+                for entry in entries
+                if entry.name.startswith(prefixes) and stat.S_ISREG((st := entry.stat(follow_symlinks=False)).st_mode)
+            ]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in files)
+    if total <= most:
+        return
+    for _, size, name in sorted(files):
+        try:
+            os.unlink(name, dir_fd=dir_fd)
+        except OSError:
+            continue
+        total -= size
+        if total <= most * 3 // 4:
+            return
 
 
 def remembered(name: str, make: Callable[[], bytes]) -> bytes | None:
