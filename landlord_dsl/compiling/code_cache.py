@@ -1,19 +1,21 @@
-"""The stepped compilation's code kept between runs, as Python keeps a module's bytecode in a .pyc.
+"""The rules' compiled code kept between runs, as Python keeps a module's bytecode in a .pyc.
 
-Parsing the generated source, rewriting it into generators (stepped_pass.py) and compiling it take
-most of the time `compile_ruleset(..., keyed=True)` takes. What they make depends only on the
-generated source, its file name, the pass's flags, the decks, the code of the passes and the Python
-that compiles it, so it is kept in the private per-user cache folder (language/parser_cache.py, the
-parser's, with its safety rules: docs/security.md) under a hash of all of these, as `marshal` data:
+Compiling the generated source (compiler.py), and parsing it, rewriting it into generators
+(stepped_pass.py) and compiling that, take most of the time `compile_ruleset(..., keyed=True)` takes.
+What they make depends only on the generated source, its file name, the pass's flags, the decks, the
+code of the passes and the Python that compiles it, so it is kept in the private per-user cache folder
+(language/parser_cache.py, the parser's, with its safety rules: docs/security.md) under a hash of all
+of these, as `marshal` data:
 
-* `stepped-HASH-TAG.marshal`: the stepped module's code object, the names of its generator functions,
-  the decks its rules read, and the keyed call sites that may have a resume entry;
+* `driven-HASH-TAG.marshal`: the code of the generated module the games run;
+* `stepped-HASH-TAG.marshal`: the stepped module's code, the names of its generator functions, the decks
+  its rules read, and the keyed call sites that may have a resume entry;
 * `resume-HASH-SITE-TAG.marshal`: the resume entry of one call site, written when a run first asks for
   it (an analysis asks for a few of them: 5 of 1933's 76).
 
 TAG is `sys.implementation.cache_tag`. Each file also holds the whole hash, checked on reading: a
 file that cannot be read, is damaged, or was made for something else is passed over, and the code
-built again (and stored afresh).
+built again (and stored afresh). Past `MOST_BYTES`, the oldest of these files are removed.
 """
 
 from __future__ import annotations
@@ -110,9 +112,10 @@ def _loaded(name: str) -> Any:
         return None
 
 
-def _keep(name: str, data: Any) -> None:
-    """Store `data` as marshal data under `name` in the cache, which is then pruned (`parser_cache.kept`)."""
-    parser_cache.kept(name, marshal.dumps(data), prune=(KINDS, MOST_BYTES))
+def _keep(name: str, data: Any, prune: bool = True) -> None:
+    """Store `data` as marshal data under `name` in the cache, which is then pruned if `prune`
+    (`parser_cache.kept`)."""
+    parser_cache.kept(name, marshal.dumps(data), prune=(KINDS, MOST_BYTES) if prune else None)
 
 
 def recalled_stepped(key: str) -> Stepped | None:
@@ -162,4 +165,5 @@ def recalled_entry(key: str, site: int) -> tuple[Entry] | None:
 
 def keep_entry(key: str, site: int, entry: Entry) -> None:
     """Store the resume entry of `site` in the cache under `key`."""
-    _keep(_name("resume", key, site), (key, site, entry))
+    # (the folder is pruned when a module is stored, not at each of a run's resume entries)
+    _keep(_name("resume", key, site), (key, site, entry), prune=False)
