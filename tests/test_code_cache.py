@@ -72,7 +72,7 @@ def _refusing_to_build(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the stepped compilation was built, not taken from the cache")
 
-    monkeypatch.setattr(stepped_pass, "_stepped_made", refuse)
+    monkeypatch.setattr(stepped_pass, "_stepped_tree", refuse)
     monkeypatch.setattr(stepped_pass, "resume_entries", refuse)
 
 

@@ -1002,7 +1002,8 @@ def build_stepped(
     made = code_cache.recalled_stepped(key) if key is not None else None
     holders: dict[int, pyast.FunctionDef] = {}  # (the function holding each keyed call site, once made)
     if made is None:
-        made = _stepped_made(source, filename, optimize and parsed is None, keyed, decks, parsed, holders)
+        tree, names, read = _stepped_tree(source, optimize and parsed is None, keyed, decks, parsed, holders)
+        made = code_cache.Stepped(compile(tree, filename, "exec"), frozenset(names), read, frozenset(holders))
         if key is not None:
             code_cache.keep_stepped(key, made)
     generators = made.generators
@@ -1023,7 +1024,7 @@ def build_stepped(
             return found[0]
         if site not in trees:
             if not holders:
-                _stepped_made(source, filename, read_once, keyed, decks, None, holders)
+                _stepped_tree(source, read_once, keyed, decks, None, holders)
             holder = holders[site]
             trees.update(dict.fromkeys(s for s, f in holders.items() if f is holder))
             trees.update(resume_entries(holder))
@@ -1069,26 +1070,25 @@ def build_stepped(
     )
 
 
-def _stepped_made(
+def _stepped_tree(
     source: str,
-    filename: str,
     read_lists_once: bool,
     keyed: bool,
     decks: list[str],
     parsed: pyast.Module | None,
     holders: dict[int, pyast.FunctionDef],
-) -> code_cache.Stepped:
-    """Return the stepped compilation of `source` (`build_stepped`'s arguments; `read_lists_once`: the
-    functions kept are yet to be rewritten by `read_game_lists_once`), made from `parsed` if given (rewritten
-    in place), else from `source` parsed; `holders` is filled with the function holding each keyed call
-    site."""
+) -> tuple[pyast.Module, set[str], frozenset[str]]:
+    """Return the syntax tree of the stepped compilation of `source` (`build_stepped`'s arguments;
+    `read_lists_once`: the functions kept are yet to be rewritten by `read_game_lists_once`), made from
+    `parsed` if given (rewritten in place), else from `source` parsed; the names of its generator functions;
+    and the decks its rules read. `holders` is filled with the function holding each keyed call site."""
     tree = parsed if parsed is not None else pyast.parse(source)
     # (of the whole module: a function that cannot ask may read)
     read = decks_read(tree, decks, source)
     # only the generator functions are compiled again: the others, which cannot ask, are the same code in
     # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
     tree, generators = stepped_module(tree, read_lists_once, keyed, True, source, holders if keyed else None)
-    return code_cache.Stepped(compile(tree, filename, "exec"), frozenset(generators), read, frozenset(holders))
+    return tree, generators, read
 
 
 def _rest_of(items: Any, at: int) -> Any:

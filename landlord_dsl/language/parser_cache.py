@@ -9,6 +9,10 @@ overwrites the link's target). This cache lives instead in a per-user folder
 mode 0700, and a file is loaded only when the folder and the file are owned by
 the current user, are not symlinks, and no one else may write them. Anything
 amiss means the parser is built afresh, never that a doubtful file is read.
+
+The same folder, under the same checks, keeps the code compiled from the grammar's reductions
+(treeless.py) and from the rules' generated Python (compiling/code_cache.py): `recalled`, `kept`
+and `remembered` read and write it.
 """
 
 from __future__ import annotations
@@ -154,13 +158,13 @@ def kept(name: str, data: bytes, prune: tuple[tuple[str, ...], int] | None = Non
         return
     try:
         write_private(dir_fd, name, data)
-        if prune is not None:
-            pruned(dir_fd, *prune)
+        if prune is not None and os.scandir in os.supports_fd:
+            prune_oldest(dir_fd, *prune)
     finally:
         os.close(dir_fd)
 
 
-def pruned(dir_fd: int, prefixes: tuple[str, ...], most: int) -> None:
+def prune_oldest(dir_fd: int, prefixes: tuple[str, ...], most: int) -> None:
     """Remove the oldest regular files of the folder whose names start with one of `prefixes` while they take
     more than three quarters of `most` bytes, if they take more than `most`."""
     try:
