@@ -21,8 +21,10 @@ best of R runs in CPU time (`time.process_time`) of:
 * end to end: issue 31's goal figure, a rule file to a first game ready:
   `ld.new_game(ld.load_edition(path), players=N)` (reading the file, parse,
   check, compile, and the Game made; N is 4, or the nearest the edition
-  allows). Nothing is kept between runs: each run parses, checks and
-  compiles afresh.
+  allows). Each run parses, checks and generates the rules' Python afresh;
+  the code Python compiles from it is taken from the private cache after
+  the first run, as a module's bytecode is from its .pyc
+  (compiling/code_cache.py).
 
 Cold (a fresh Python for each run, so imports and the grammar's loading from
 the per-user parser cache count too; the modules' bytecode is cached, as an
@@ -36,7 +38,8 @@ cold figure and none of it ours.
 With --instructions, also the instructions valgrind counts for one warm
 end-to-end load of each edition (a process doing three less one doing one,
 halved; callgrind as bench_instructions.py runs it): a figure machine load
-cannot move. No cache of parsed files is used anywhere.
+cannot move. No parsed file is cached: only the parser's tables, its
+reductions' code and the rules' compiled code are.
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ from ..language import ast
 from ..language.limits import too_deep
 from ..language.parser import parse
 from ..program.compiled import DiceSet, Program, is_reconstruction
+from . import code_cache
 from .asking import AskingBlocks, Block, driven_text
 from .codegen import Code
 from .codegen_stmt import StatementCompiler
@@ -213,14 +214,20 @@ class Compiler(StatementCompiler):
         tree = read_game_lists_once(source) if self.optimize and needs_pass else None
         filename = _registered(self.rs.name, source)
         if not self._natively(tree or source, filename):
-            driven = tree or self.driven_source()  # (the syntax tree has the asking blocks in place)
+            # (the syntax tree has the asking blocks in place; the source's code is taken from the private cache
+            # when it keeps it, as a module's from its .pyc)
+            driven = (
+                compile(tree, filename, "exec")
+                if tree is not None
+                else code_cache.compiled(self.driven_source(), filename)
+            )
             asking = (
                 None
                 if tree is not None
                 else AskingBlocks(source, filename, self.ns, self.asking_blocks, self.asking_callers)
             )
             self.ns[ASKING] = asking
-            exec(compile(driven, filename, "exec"), self.ns)  # generated from the checked AST only
+            exec(driven, self.ns)  # generated from the checked AST only
             if asking is not None:
                 asking.bind()
         for index, card in cards.texts_to_fill:  # a hole may call a function the plain translation does not fold

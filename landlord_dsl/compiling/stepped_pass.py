@@ -36,6 +36,10 @@ The keyed compilation also has, for each call site whose key is not OPAQUE, a *r
 (`_Resumes`, made and compiled on demand: `SteppedProgram.resume`): the rest of the function from that
 call, entered with the locals the key holds, so that a turn paused there can be rebuilt from its
 continuation stack (`SteppedGame.resumed`) instead of replayed from its start.
+
+What `build_stepped` makes (the stepped module's code, and each resume entry as it is first made) is kept
+in the private per-user cache, as Python keeps a module's bytecode (code_cache.py): the next process given
+the same source takes it from there without parsing or rewriting anything.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..program.compiled import OPAQUE, SLOW, UNSET, SteppedProgram
+from . import code_cache
 from .generated_names import Prefix
 from .pyast_pass import child_nodes, placed_at, read_lists_once_in, walk
 
@@ -987,23 +992,48 @@ def build_stepped(
     if given, is the syntax tree the driven compilation ran (`read_game_lists_once` done), which is then
     rewritten in place instead of parsing `source` again. `optimize`: the functions kept are still to be
     rewritten by `read_game_lists_once` (False where the generator wrote their locals, or the driven
-    compilation is the plain translation, or `parsed` is given)."""
-    tree = parsed if parsed is not None else pyast.parse(source)
-    # (of the whole module: a function that cannot ask may read)
-    read = decks_read(tree, list(program.deck_cards), source)
-    # only the generator functions are compiled again: the others, which cannot ask, are the same code in
-    # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
-    holders: dict[int, pyast.FunctionDef] = {}  # (the function holding each keyed call site)
-    tree, generators = stepped_module(
-        tree, optimize and parsed is None, keyed, True, source, holders if keyed else None
-    )
+    compilation is the plain translation, or `parsed` is given).
+
+    The code made is kept in the private cache (code_cache.py) and taken from there when it holds it:
+    then nothing is parsed or rewritten, unless a resume entry it does not hold is asked for."""
+    read_once = optimize or parsed is not None  # (what the functions kept are, rewritten or not)
+    decks = list(program.deck_cards)
+    key = code_cache.stepped_key(source, filename, read_once, keyed, decks)
+    made = code_cache.recalled_stepped(key) if key is not None else None
+    holders: dict[int, pyast.FunctionDef] = {}  # (the function holding each keyed call site, once made)
+    if made is None:
+        tree, names, read = _stepped_tree(source, optimize and parsed is None, keyed, decks, parsed, holders)
+        made = code_cache.Stepped(compile(tree, filename, "exec"), frozenset(names), read, frozenset(holders))
+        if key is not None:
+            code_cache.keep_stepped(key, made)
+    generators = made.generators
     ns = dict(namespace)
     ns["_SLOW"] = SLOW
     ns["_KEY_UNSET"], ns["_KEY_OPAQUE"] = UNSET, OPAQUE
     ns[_Resumes.ONCE], ns[_Resumes.REST] = (None,), _rest_of
-    exec(compile(tree, filename, "exec"), ns)  # generated from the checked AST only
+    exec(made.code, ns)  # generated from the checked AST only
+    sites = made.sites
+    trees: dict[int, pyast.FunctionDef | None] = {}
     compiled: dict[int, Callable] = {}
-    made: dict[int, pyast.FunctionDef | None] = {}
+
+    def entry_of(site: int) -> code_cache.Entry:
+        """The resume entry of `site` from the cache, else made (the keyed compilation's tree made again first
+        if it was not: a cache hit), with those of the other sites of its function, and compiled."""
+        found = code_cache.recalled_entry(key, site) if key is not None else None
+        if found is not None:
+            return found[0]
+        if site not in trees:
+            if not holders:
+                _stepped_tree(source, read_once, keyed, decks, None, holders)
+            holder = holders[site]
+            trees.update(dict.fromkeys(s for s, f in holders.items() if f is holder))
+            trees.update(resume_entries(holder))
+        tree = trees[site]
+        # (located when made: `_Resumes._locate`)
+        entry = None if tree is None else (tree.name, compile(pyast.Module([tree], []), filename, "exec"))
+        if key is not None:
+            code_cache.keep_entry(key, site, entry)
+        return entry
 
     def resume(site: int) -> Callable | None:
         """The resume entry of the keyed call site `site` (`_Resumes`), made (with those of the other sites
@@ -1011,19 +1041,14 @@ def build_stepped(
         key is OPAQUE)."""
         function = compiled.get(site)
         if function is None:
-            if site not in made:
-                holder = holders.get(site)
-                if holder is None:
-                    return None
-                entries = resume_entries(holder)
-                made.update(dict.fromkeys(site for site, f in holders.items() if f is holder))
-                made.update(entries)
-            tree = made[site]
-            if tree is None:
+            if site not in sites:
                 return None
-            # (located when made: `_Resumes._locate`)
-            exec(compile(pyast.Module([tree], []), filename, "exec"), ns)  # generated from the checked AST only
-            function = compiled[site] = ns[tree.name]
+            entry = entry_of(site)
+            if entry is None:
+                return None
+            name, code = entry
+            exec(code, ns)  # generated from the checked AST only
+            function = compiled[site] = ns[name]
         return function
 
     def twin(function: Callable | None) -> Callable | None:
@@ -1040,9 +1065,30 @@ def build_stepped(
         on_pass=[twin(f) for f in program.on_pass],
         card_effects=[twin(f) for f in program.card_effects],
         trigger_bodies=[twin(body) for _, _, body, _ in program.triggers],
-        decks_read=read,
+        decks_read=made.decks_read,
         resume=resume if keyed else None,
     )
+
+
+def _stepped_tree(
+    source: str,
+    read_lists_once: bool,
+    keyed: bool,
+    decks: list[str],
+    parsed: pyast.Module | None,
+    holders: dict[int, pyast.FunctionDef],
+) -> tuple[pyast.Module, set[str], frozenset[str]]:
+    """Return the syntax tree of the stepped compilation of `source` (`build_stepped`'s arguments;
+    `read_lists_once`: the functions kept are yet to be rewritten by `read_game_lists_once`), made from
+    `parsed` if given (rewritten in place), else from `source` parsed; the names of its generator functions;
+    and the decks its rules read. `holders` is filled with the function holding each keyed call site."""
+    tree = parsed if parsed is not None else pyast.parse(source)
+    # (of the whole module: a function that cannot ask may read)
+    read = decks_read(tree, decks, source)
+    # only the generator functions are compiled again: the others, which cannot ask, are the same code in
+    # both compilations, so the generators call the driven module's (a copy of its namespace holds them)
+    tree, generators = stepped_module(tree, read_lists_once, keyed, True, source, holders if keyed else None)
+    return tree, generators, read
 
 
 def _rest_of(items: Any, at: int) -> Any:

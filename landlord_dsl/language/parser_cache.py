@@ -9,6 +9,10 @@ overwrites the link's target). This cache lives instead in a per-user folder
 mode 0700, and a file is loaded only when the folder and the file are owned by
 the current user, are not symlinks, and no one else may write them. Anything
 amiss means the parser is built afresh, never that a doubtful file is read.
+
+The same folder, under the same checks, keeps the code compiled from the grammar's reductions
+(treeless.py) and from the rules' generated Python (compiling/code_cache.py): `recalled`, `kept`
+and `remembered` read and write it.
 """
 
 from __future__ import annotations
@@ -127,6 +131,62 @@ def build(grammar: str, **options: Any) -> Lark:
         return parser
     finally:
         os.close(dir_fd)
+
+
+def recalled(name: str) -> bytes | None:
+    """Return the bytes the private cache keeps under `name`, or None where it keeps none or there is no
+    private cache (this system cannot tell owners apart, or the folder is not private)."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
+        return None
+    dir_fd = open_private_dir(cache_dir())
+    if dir_fd is None:
+        return None
+    try:
+        return read_private(dir_fd, name)
+    finally:
+        os.close(dir_fd)
+
+
+def kept(name: str, data: bytes, prune: tuple[tuple[str, ...], int] | None = None) -> None:
+    """Store `data` under `name` in the private cache (`write_private`); nothing where there is none. With
+    `prune`, (prefixes, most bytes): where the files whose names start with one of the prefixes then take
+    more than that many bytes, the oldest of them are removed until they take three quarters of it."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
+        return
+    dir_fd = open_private_dir(cache_dir())
+    if dir_fd is None:
+        return
+    try:
+        write_private(dir_fd, name, data)
+        if prune is not None and os.scandir in os.supports_fd:
+            prune_oldest(dir_fd, *prune)
+    finally:
+        os.close(dir_fd)
+
+
+def prune_oldest(dir_fd: int, prefixes: tuple[str, ...], most: int) -> None:
+    """Remove the oldest regular files of the folder whose names start with one of `prefixes` while they take
+    more than three quarters of `most` bytes, if they take more than `most`."""
+    try:
+        with os.scandir(dir_fd) as entries:
+            files = [
+                (st.st_mtime_ns, st.st_size, entry.name)
+                for entry in entries
+                if entry.name.startswith(prefixes) and stat.S_ISREG((st := entry.stat(follow_symlinks=False)).st_mode)
+            ]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in files)
+    if total <= most:
+        return
+    for _, size, name in sorted(files):
+        try:
+            os.unlink(name, dir_fd=dir_fd)
+        except OSError:
+            continue
+        total -= size
+        if total <= most * 3 // 4:
+            return
 
 
 def remembered(name: str, make: Callable[[], bytes]) -> bytes | None:
