@@ -330,6 +330,35 @@ def test_a_frozen_continuation_stack_is_what_the_definition_gives():
     check()
 
 
+def test_a_signatures_decks_are_their_cards_that_are_not_titles_whatever_order_they_come_back_in():
+    # `signature` keeps each decks' sets by the decks' order (`Explorer._deck_sets`): a deck changed in place, in
+    # any order, gets the sets worked out afresh, never those of another order
+    import random
+
+    from landlord_dsl.checking.loader import load
+    from landlord_dsl.compiling.compiler import compile_ruleset
+
+    rules = load("monopoly-1933-atlantic-city")
+    program = compile_ruleset(rules, keyed=True)
+    ex = explore.Explorer(rules, program, program.players[0], (), 0)
+    decks = {name: list(cards) for name, cards in ex.game.decks.items()}
+    every = [c for cards in decks.values() for c in cards]
+    at_start = ex._deck_sets(decks)
+    assert any(at_start) and not all(at_start)  # (the decks of cards, and the deck of titles)
+    pick = random.Random(7)
+    for _ in range(200):
+        name = pick.choice(sorted(decks))
+        cards = decks[name]
+        if cards and pick.random() < 0.5:
+            cards.append(cards.pop(0))  # (a draw: the card goes under its deck)
+        elif cards and pick.random() < 0.5:
+            cards.remove(pick.choice(cards))  # (a card kept)
+        else:
+            cards.insert(pick.randrange(len(cards) + 1), pick.choice(every))  # (a card put back anywhere)
+        expected = tuple(frozenset(c for c in cards if c in ex._deck_card_set) for cards in decks.values())
+        assert ex._deck_sets(decks) == expected
+
+
 def test_the_summaries_number_each_end_once_and_give_it_back_by_its_key():
     # the summaries hold end states and throws' ends by number (paths._Paths.number): equal keys share one
     # number, distinct ones never do, and the whole turn's summary is given back by the keys, in its order

@@ -635,6 +635,7 @@ class Explorer:
         titled = {c for c in program.title_card if c is not None}
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
+        self._deck_sets_by_order: dict[tuple, tuple[frozenset[int], ...]] = {}  # (`_deck_sets`)
         self._live: list[tuple[str, int]] = []
         self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
@@ -792,7 +793,7 @@ class Explorer:
             tuple(g.pos),
             tuple(map(tuple, g.pv)),
             tuple(g.gv),
-            tuple(map(deck_cards.intersection, g.decks.values())),  # (empty for a deck of titles)
+            self._deck_sets(g.decks),
             tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
@@ -811,6 +812,18 @@ class Explorer:
         )
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
+
+    def _deck_sets(self, decks: dict[str, list[int]]) -> tuple[frozenset[int], ...]:
+        """Return the cards of each deck that are not title deeds, as sets (empty for a deck of titles), in the
+        order of the decks.
+
+        Kept by the decks' order as it stands: a signature is made thousands of times, and the decks come back
+        in a few hundred orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
+        order = tuple(map(tuple, decks.values()))
+        sets = self._deck_sets_by_order.get(order)
+        if sets is None:
+            sets = self._deck_sets_by_order[order] = tuple(map(self._deck_card_set.intersection, order))
+        return sets
 
     def expand(self, key: tuple, ends_only: bool = False):
         """Return (end key -> probability, (position, status) -> expected throws from there,
