@@ -41,13 +41,3 @@ def test_loading_and_compiling_leave_it_on() -> None:
     with pytest.raises(LandlordError):
         load_text("game {", "broken.lg")
     assert gc.isenabled()
-
-
-def test_an_analysis_runs_with_it_paused_and_leaves_it_on() -> None:
-    pytest.importorskip("numpy")
-    from landlord_dsl.studies import analysis
-
-    seen: list[bool] = []
-    analysis.analyze("landlords-game-1906", progress=lambda stage: seen.append(gc.isenabled()))
-    assert seen and not any(seen)
-    assert gc.isenabled()

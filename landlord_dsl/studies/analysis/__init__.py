@@ -49,10 +49,6 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "RentRow", "SpaceRow", "analyze", "sample_turn_ends"]
 
 
-# (the collector paused all through: the explorations make no reference cycles, a test checks, and what the
-# stages between them make is freed by reference counting; a collection in the middle would walk every object
-# of the compiled rules, syntax trees and resume entries included, for nothing)
-@collector_paused()
 def analyze(
     rules: RuleSet | str,
     *,
@@ -96,7 +92,8 @@ def analyze(
     ex = Explorer(rules, program, players, prefer, seed, memo)
     step = progress or (lambda stage: None)
     step("following every throw from every state")
-    order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
+    with collector_paused():
+        order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
     step(f"solving the chain of {len(order)} states")
     pi = stationary(rows)
     size = len(program.space_names)
@@ -155,7 +152,8 @@ def analyze(
     if check_economy:
         step("checking the movement against a game played on")
     economy_turns = 10 * players
-    warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
+    with collector_paused():
+        warnings = economy_warnings(ex, order, end_rows, turns=economy_turns, seed=seed) if check_economy else []
     if rents:
         step("measuring the rents")
     rent_rows = rent_table(ex, visits, buildings) if rents else []
