@@ -36,7 +36,7 @@ from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
     from ...checking.loader import RuleSet
-    from ...program.compiled import Program
+    from ...program.compiled import Program, SteppedProgram
 
 # movement states before the state is called unbounded: the chain is solved as a dense n-by-n system,
 # so this bounds its memory (3,000 states: about 70 MB a matrix) and time; the shipped editions need under 200
@@ -267,6 +267,36 @@ class _Pick:
 _PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
 
 
+class _Landed:
+    """The request of the analysed game's landing, made as a token lands before the space's rules run: it has
+    one outcome, and is asked so that the rest of the turn from there is a continuation the memo knows (a
+    landing met again with the same continuation is cut there, as at a throw or a draw)."""
+
+    __slots__ = ()
+
+
+_LANDED = _Landed()
+_LANDED_ENTRY = ("landed",)  # (its continuation entry: where the token landed is in the signature's state)
+
+
+def _landing_s(stepped: Any, dispatch: Any) -> Any:
+    """Return a space's `on land` rules as the analysed game runs them: the landing's request (`_Landed`),
+    then the stepped rules `stepped`, or else the driven ones `dispatch` (either may be None)."""
+
+    def landed(g: _AnalysisGame) -> Steps:
+        kstack = g.kstack
+        depth = len(kstack)
+        kstack.append(_LANDED_ENTRY)
+        yield _LANDED
+        del kstack[depth:]  # (the rules are all that is left: called in tail position)
+        if stepped is not None:
+            yield from stepped(g)
+        elif dispatch is not None:
+            dispatch(g)
+
+    return landed
+
+
 class _AnalysisGame(SteppedGame):
     """A stepped game whose draws ask which card of the deck turns up, and that reports reads of the dice.
 
@@ -287,6 +317,12 @@ class _AnalysisGame(SteppedGame):
         self.decisions.append(DONE if entry[0] == site.done else answer)
         self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], self.rule))
         return entry
+
+    def take_program(self, stepped: SteppedProgram) -> None:
+        """`SteppedGame.take_program`, every space's `on land` rules run after the landing's request
+        (`_landing_s`)."""
+        on_land = [_landing_s(run, dispatch) for run, dispatch in zip(stepped.on_land, self.prog.on_land)]
+        super().take_program(attrs.evolve(stepped, on_land=on_land))
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -748,6 +784,11 @@ class Explorer:
                             kept.append(None)
                     else:
                         answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
+                elif kind is _Landed:
+                    # (a memo point only: with no memo, or sampling, nothing is asked)
+                    if paths.memo is not None and paths.sample is None:
+                        paths.landed()
+                    answer = None
                 elif kind is ShuffleRequest:
                     answer = paths.shuffle(request)
                 else:  # (every seat has an agent: decisions and bids are answered inside)
