@@ -925,7 +925,7 @@ class Explorer:
             work[1] += items
             if work[1] >= LANDING_WORK * work[0]:
                 self.landings_asked = True
-                g.ask_landings(True)  # type: ignore[attr-defined]
+                g.ask_landings(True)
         return paths.root_by_key()
 
     def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:
