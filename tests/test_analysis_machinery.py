@@ -472,6 +472,57 @@ def test_the_economy_put_back_restores_every_list_it_holds():
         assert {name: repr(getattr(game, name)) for name in before} == before
 
 
+# ------------------------------------------------ a landing as a memo point
+
+
+@pytest.mark.parametrize("read_after", [False, True], ids=["dice-read-before", "dice-read-after-landing"])
+def test_a_run_landing_where_an_earlier_run_landed_is_cut_there(read_after, tmp_path, monkeypatch):
+    # a landing is a request with one outcome (explore._Landed), asked before the space's rules run (once the
+    # turns go through many items: `explore.LANDING_WORK`): a run that lands with a continuation an earlier run
+    # explored (the same space, state and paused calls) is cut there and the known future used. Where the rest
+    # of the turn reads the throw before the landing (a double read after the move), the landings are told
+    # apart by the dice too. Either way the tables are those of the full enumeration.
+    from pathlib import Path
+
+    from landlord_dsl.studies.analysis import analyze, paths
+
+    ring = (Path(__file__).resolve().parent / "data" / "analysis-ring.lg").read_text(encoding="utf-8")
+    old = """                set again = dice.double
+                move forward dice.total"""
+    assert old in ring
+    if read_after:
+        ring = ring.replace(
+            old,
+            """                move forward dice.total
+                set again = dice.double""",
+        )
+    path = tmp_path / "ring.lg"
+    path.write_text(ring, encoding="utf-8")
+    landings = {"asked": 0, "cut": 0}
+    landed = paths._Paths.landed
+
+    def counting(self):
+        landings["asked"] += 1
+        try:
+            landed(self)
+        except paths._Cut:
+            landings["cut"] += 1
+            raise
+
+    monkeypatch.setattr(paths._Paths, "landed", counting)
+    # (landings are asked once the turns go through many items on average: here from the second state on)
+    monkeypatch.setattr(explore, "LANDING_WORK", 0)
+    shared = analyze(str(path), check_economy=False, rents=False)
+    assert 0 < landings["cut"] < landings["asked"]
+    asked = landings["asked"]
+    full = analyze(str(path), check_economy=False, rents=False, memo=False)
+    assert landings["asked"] == asked  # (without a memo a landing asks nothing)
+    assert len(shared.rows) == len(full.rows)
+    for a, b in zip(shared.rows, full.rows, strict=True):
+        assert (a.index, a.status) == (b.index, b.status)
+        assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
+
+
 # ------------------------------------------------ resuming a turn at a request (issue 31)
 
 

@@ -36,7 +36,7 @@ from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
     from ...checking.loader import RuleSet
-    from ...program.compiled import Program
+    from ...program.compiled import Program, SteppedProgram
 
 # movement states before the state is called unbounded: the chain is solved as a dense n-by-n system,
 # so this bounds its memory (3,000 states: about 70 MB a matrix) and time; the shipped editions need under 200
@@ -45,6 +45,9 @@ TOKEN = 0  # the seat whose movement is analysed
 MAX_PATHS = 2_000_000  # chance paths of one turn before the turn is called unbounded
 MAX_DICE_ANALYSED = 6  # every throw of the dice is enumerated (and kept) once: 6 dice have 46,656
 MAX_THROWS = 6**MAX_DICE_ANALYSED
+# the items (loops and aggregates, `Game.work`) a turn's run goes through on average from which landings are
+# memo points (`Explorer.expand`): 1933's runs go through 4, 1939's through about 470 (its building offers)
+LANDING_WORK = 100
 
 
 class PolicyAgent(Agent):
@@ -267,6 +270,36 @@ class _Pick:
 _PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
 
 
+class _Landed:
+    """The request of the analysed game's landing, made as a token lands before the space's rules run: it has
+    one outcome, and is asked so that the rest of the turn from there is a continuation the memo knows (a
+    landing met again with the same continuation is cut there, as at a throw or a draw)."""
+
+    __slots__ = ()
+
+
+_LANDED = _Landed()
+_LANDED_ENTRY = ("landed",)  # (its continuation entry: where the token landed is in the signature's state)
+
+
+def _landing_s(stepped: Any, dispatch: Any) -> Any:
+    """Return a space's `on land` rules as the analysed game runs them: the landing's request (`_Landed`),
+    then the stepped rules `stepped`, or else the driven ones `dispatch` (either may be None)."""
+
+    def landed(g: _AnalysisGame) -> Steps:
+        kstack = g.kstack
+        depth = len(kstack)
+        kstack.append(_LANDED_ENTRY)
+        yield _LANDED
+        del kstack[depth:]  # (the rules are all that is left: called in tail position)
+        if stepped is not None:
+            yield from stepped(g)
+        elif dispatch is not None:
+            dispatch(g)
+
+    return landed
+
+
 class _AnalysisGame(SteppedGame):
     """A stepped game whose draws ask which card of the deck turns up, and that reports reads of the dice.
 
@@ -287,6 +320,17 @@ class _AnalysisGame(SteppedGame):
         self.decisions.append(DONE if entry[0] == site.done else answer)
         self.log.append(("decide", self.turn, seat, prompt, site.names[entry[0]], self.rule))
         return entry
+
+    def take_program(self, stepped: SteppedProgram) -> None:
+        """`SteppedGame.take_program`; with `ask_landings`, every space's `on land` rules are run after the
+        landing's request (`_landing_s`)."""
+        on_land = [_landing_s(run, dispatch) for run, dispatch in zip(stepped.on_land, self.prog.on_land)]
+        self._stepped = (stepped, attrs.evolve(stepped, on_land=on_land))
+        super().take_program(stepped)
+
+    def ask_landings(self, asked: bool) -> None:
+        """Ask a request (`_Landed`) at each landing from now on, or not (`asked`)."""
+        super().take_program(self._stepped[asked])
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -648,6 +692,10 @@ class Explorer:
         # the turn resumed at each request's later outcomes (`run_turn`), not replayed up to it
         self.resuming = resume
         self.paused: list[_Paused | None] = []
+        # landings are memo points once the turns go through many items (`expand`): the runs of a turn and
+        # the items they went through, until then
+        self.landings_asked = False
+        self._work = [0, 0]
 
     @property
     def live(self) -> list[tuple[str, int]]:
@@ -748,6 +796,11 @@ class Explorer:
                             kept.append(None)
                     else:
                         answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
+                elif kind is _Landed:
+                    # (a memo point only: with no memo, or sampling, nothing is asked)
+                    if paths.memo is not None and paths.sample is None:
+                        paths.landed()
+                    answer = None
                 elif kind is ShuffleRequest:
                     answer = paths.shuffle(request)
                 else:  # (every seat has an agent: decisions and bids are answered inside)
@@ -836,12 +889,13 @@ class Explorer:
         paths.reset()
         self.paused = []
         paused = None
-        count = 0
+        count = items = 0
         while True:
             throw_ends: list = []
             paths.throw_ends = None if ends_only else throw_ends
             finished = self.run_turn(key, paused)
             if finished:  # (where the turn ended its last throw is where it ends: the status worked out once)
+                items += g.work
                 where = (g.pos[TOKEN], self.status_now())
                 paths.end_throw(where)
                 end = paths.number(self.key_of(where))
@@ -863,6 +917,15 @@ class Explorer:
             at = len(paths.path) - 1
             del self.paused[at + 1 :]
             paused = self.paused[at] if at < len(self.paused) else None
+        if not self.landings_asked and paths.memo is not None:
+            # (a landing's request costs about what the rest of a turn that goes through no loop does: it pays
+            # where the rest of the turn goes through many items, as building offers over every lot do)
+            work = self._work
+            work[0] += count
+            work[1] += items
+            if work[1] >= LANDING_WORK * work[0]:
+                self.landings_asked = True
+                g.ask_landings(True)
         return paths.root_by_key()
 
     def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:

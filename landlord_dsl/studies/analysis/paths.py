@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 _DICE_READ = object()  # in the memo: this continuation reads older dice; look it up with its dice
 
 
+_ONE = [(None, 1.0)]  # the outcomes of a request with one outcome (a landing's: `landed`)
+
+
 class _Cut(Exception):
     """A run reached a chance request whose future is already known (memoised): stop it there."""
 
@@ -210,6 +213,10 @@ class _Paths:
 
     def shuffle(self, request):
         return list(range(request.size))  # under uniform draws the order of a deck does not matter
+
+    def landed(self) -> None:
+        """Answer a landing's request (its one outcome): a request the memo can cut the run at."""
+        self._answer(_ONE)
 
     def pick(self, size: int) -> int:
         outcomes = self._picks.get(size)
