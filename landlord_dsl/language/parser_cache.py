@@ -17,12 +17,13 @@ and `remembered` read and write it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,15 +110,29 @@ def prepared(grammar: str, python: tuple[int, int] | None = None, **options: Any
     return file_name(grammar, python, **options), buffer.getvalue()
 
 
-def build(grammar: str, **options: Any) -> Lark:
-    """Return the Lark parser for `grammar`, loaded from the private cache when a good copy is there."""
+@contextlib.contextmanager
+def private_folder() -> Iterator[int | None]:
+    """Within the block, the private cache folder's descriptor (`open_private_dir`), closed after it; None
+    where there is no private cache (this system cannot tell owners apart, or the folder is not private)."""
     if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
-        return Lark(grammar, **options)  # no ownership to check on this system: no cache
-    name = file_name(grammar, **options)
+        yield None  # no ownership to check on this system: no cache
+        return
     dir_fd = open_private_dir(cache_dir())
     if dir_fd is None:
-        return Lark(grammar, **options)
+        yield None
+        return
     try:
+        yield dir_fd
+    finally:
+        os.close(dir_fd)
+
+
+def build(grammar: str, **options: Any) -> Lark:
+    """Return the Lark parser for `grammar`, loaded from the private cache when a good copy is there."""
+    with private_folder() as dir_fd:
+        if dir_fd is None:
+            return Lark(grammar, **options)
+        name = file_name(grammar, **options)
         data = read_private(dir_fd, name)
         if data is not None:
             try:
@@ -129,39 +144,25 @@ def build(grammar: str, **options: Any) -> Lark:
         parser.save(buffer)
         write_private(dir_fd, name, buffer.getvalue())
         return parser
-    finally:
-        os.close(dir_fd)
 
 
 def recalled(name: str) -> bytes | None:
     """Return the bytes the private cache keeps under `name`, or None where it keeps none or there is no
     private cache (this system cannot tell owners apart, or the folder is not private)."""
-    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
-        return None
-    dir_fd = open_private_dir(cache_dir())
-    if dir_fd is None:
-        return None
-    try:
-        return read_private(dir_fd, name)
-    finally:
-        os.close(dir_fd)
+    with private_folder() as dir_fd:
+        return None if dir_fd is None else read_private(dir_fd, name)
 
 
 def kept(name: str, data: bytes, prune: tuple[tuple[str, ...], int] | None = None) -> None:
     """Store `data` under `name` in the private cache (`write_private`); nothing where there is none. With
     `prune`, (prefixes, most bytes): where the files whose names start with one of the prefixes then take
     more than that many bytes, the oldest of them are removed until they take three quarters of it."""
-    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
-        return
-    dir_fd = open_private_dir(cache_dir())
-    if dir_fd is None:
-        return
-    try:
+    with private_folder() as dir_fd:
+        if dir_fd is None:
+            return
         write_private(dir_fd, name, data)
         if prune is not None and os.scandir in os.supports_fd:
             prune_oldest(dir_fd, *prune)
-    finally:
-        os.close(dir_fd)
 
 
 def prune_oldest(dir_fd: int, prefixes: tuple[str, ...], most: int) -> None:
@@ -192,16 +193,11 @@ def prune_oldest(dir_fd: int, prefixes: tuple[str, ...], most: int) -> None:
 def remembered(name: str, make: Callable[[], bytes]) -> bytes | None:
     """Return the bytes the private cache keeps under `name`, or else `make()`'s, stored there; None where
     there is no private cache (this system cannot tell owners apart, or the folder is not private)."""
-    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
-        return None
-    dir_fd = open_private_dir(cache_dir())
-    if dir_fd is None:
-        return None
-    try:
+    with private_folder() as dir_fd:
+        if dir_fd is None:
+            return None
         data = read_private(dir_fd, name)
         if data is None:
             data = make()
             write_private(dir_fd, name, data)
         return data
-    finally:
-        os.close(dir_fd)
