@@ -369,10 +369,66 @@ def test_the_summaries_number_each_end_once_and_give_it_back_by_its_key():
     numbers = [paths.number(k) for k in keys]
     assert numbers[0] == numbers[2] and len({numbers[0], numbers[1], numbers[3]}) == 3
     assert paths.number(tuple(keys[1])) == numbers[1]  # (an equal key, not the same object)
-    paths.root = ({numbers[1]: 0.25, numbers[0]: 0.75}, {numbers[3]: 2.0}, {4: 1.0})
-    ends, throws, visits = paths.root_by_key()
-    assert list(ends.items()) == [(keys[1], 0.25), (keys[0], 0.75)]
-    assert throws == {keys[3]: 2.0} and visits == {4: 1.0}
+    paths.root.ends = {numbers[1]: 0.25, numbers[0]: 0.75}
+    assert list(paths.root_ends().items()) == [(keys[1], 0.25), (keys[0], 0.75)]
+    paths.root.throws, paths.root.visits = {numbers[3]: 2.0}, {4: 1.0}
+    paths.closed = [paths.root]
+    assert paths.tally([paths.root], [0.5]) == ({keys[3]: 1.0}, {4: 0.5})
+
+
+def test_the_tally_gives_each_summary_what_its_expansion_gives():
+    # `_Paths.tally` sums the throws' ends and landings of summaries linked by edges (a request's summary to
+    # those of the requests after it, and to the known future where a run was cut), each event kept once where
+    # it happened: over random graphs closed in order, its sums are those of expanding every edge recursively
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from landlord_dsl.studies.analysis.paths import _Paths, _Summary
+
+    events = st.dictionaries(st.integers(0, 5), st.floats(0.0, 3.0), max_size=3)
+
+    @st.composite
+    def graphs(draw):
+        count = draw(st.integers(1, 12))
+        summaries = []
+        for i in range(count):
+            summary = _Summary()
+            summary.throws, summary.visits = draw(events), draw(events)
+            if i:  # (edges only to summaries closed before this one, as `_close` and `credit` make them)
+                targets = draw(st.lists(st.integers(0, i - 1), max_size=3))
+                summary.edges = [(summaries[t], draw(st.floats(0.0, 1.0))) for t in targets]
+            summaries.append(summary)
+        roots = draw(st.lists(st.integers(0, count - 1), min_size=1, max_size=4))
+        weights = draw(st.lists(st.floats(0.0, 1.0), min_size=len(roots), max_size=len(roots)))
+        return summaries, [summaries[r] for r in roots], weights
+
+    def expanded(summary, part):
+        total = dict(getattr(summary, part))
+        for after, p in summary.edges:
+            for k, v in expanded(after, part).items():
+                total[k] = total.get(k, 0.0) + p * v
+        return total
+
+    @settings(max_examples=150, deadline=None)
+    @given(graphs())
+    def check(graph):
+        summaries, roots, weights = graph
+        paths = _Paths(lambda count: [])
+        for k in range(6):
+            paths.number((k, ()))
+        paths.closed = summaries
+        throws, visits = paths.tally(roots, weights)
+        for part, got in (("throws", throws), ("visits", visits)):
+            want: dict = {}
+            for root, w in zip(roots, weights):
+                for k, v in expanded(root, part).items():
+                    want[k] = want.get(k, 0.0) + w * v
+            got = {k[0]: v for k, v in got.items()} if part == "throws" else got
+            assert set(k for k, v in got.items() if v) <= set(want)
+            for k, v in want.items():
+                assert got.get(k, 0.0) == pytest.approx(v, rel=1e-9, abs=1e-12)
+
+    check()
 
 
 # ------------------------------------------------------------ the token's policy and the economy put back
@@ -558,7 +614,9 @@ def test_the_turns_resumed_at_each_request_give_the_tables_the_replayed_turns_gi
             return run_turn(key, paused)
 
         ex.run_turn = counting  # type: ignore[method-assign]
-        tables[resume] = chain.explore_chain(ex)
+        order, rows, summaries, end_rows = chain.explore_chain(ex)
+        # (the throws' ends and landings as `analyze` sums them, every state weighted alike)
+        tables[resume] = (order, rows, end_rows, ex.paths.tally(summaries, [1.0] * len(order)))
         resumed[resume] = runs[0]
     assert tables[True] == tables[False]
     assert resumed[False] == 0 and resumed[True] > 0
@@ -682,7 +740,7 @@ def test_an_exploration_and_the_economy_check_leave_nothing_for_the_cyclic_colle
     gc.collect()
     with collector_paused():
         assert not gc.isenabled()
-        order, _, _, _, end_rows = chain.explore_chain(ex)
+        order, _, _, end_rows = chain.explore_chain(ex)
         assert gc.collect() == 0
         chain.economy_warnings(ex, order, end_rows, turns=10 * program.players[0], seed=0)
         assert gc.collect() == 0

@@ -93,7 +93,7 @@ def analyze(
     step = progress or (lambda stage: None)
     step("following every throw from every state")
     with collector_paused():
-        order, rows, throw_rows, visit_rows, end_rows = explore_chain(ex)
+        order, rows, summaries, end_rows = explore_chain(ex)
     step(f"solving the chain of {len(order)} states")
     pi = stationary(rows)
     size = len(program.space_names)
@@ -112,12 +112,14 @@ def analyze(
         turn[k] = turn.get(k, 0.0) + float(p)
     throws: dict[tuple[int, str], float] = {}
     visits = np.zeros(size)
-    for p, tr, vi in zip(pi, throw_rows, visit_rows):
-        for (where, status), count in tr.items():
-            k = (where, label(status))
-            throws[k] = throws.get(k, 0.0) + float(p) * count
-        for where, count in vi.items():
-            visits[where] += p * count
+    ended, landed = ex.paths.tally(summaries, pi)
+    ex.paths.closed = []
+    del summaries
+    for (where, status), count in ended.items():
+        k = (where, label(status))
+        throws[k] = throws.get(k, 0.0) + count
+    for where, count in landed.items():
+        visits[where] += count
     throws_per_turn = sum(throws.values())
     statuses = sorted({k[1] for k in list(turn) + list(throws) if k[1]})
     out_rows = []

@@ -40,19 +40,22 @@ def _diagnostic(program: Program, message: str, span, hint: str | None = None, s
 
 
 def explore_chain(ex: Explorer):
-    """Return (states, transitions, throws, visits) of the chain reachable from the start."""
+    """Return (states, transitions by state number, the turns' summaries, end states by key) of the chain
+    reachable from the start; `ex.paths.tally` sums the summaries' throws and landings, given the states'
+    weights, until the next exploration."""
     while True:
         try:
             ex.paths.memo = {} if ex.use_memo else None
             ex.paths.memo_full = {}
+            ex.paths.closed = []
             start = ex.initial_key()
             index = {start: 0}
             order = [start]
-            rows, throw_rows, visit_rows, end_rows = [], [], [], []
+            rows, summaries, end_rows = [], [], []
             values_seen: dict[int, set] = {}
             i = 0
             while i < len(order):
-                ends, throws, visits = ex.expand(order[i])
+                ends, summary = ex.expand(order[i])
                 row: dict[int, float] = {}
                 for end, p in ends.items():
                     if end not in index:
@@ -107,14 +110,13 @@ def explore_chain(ex: Explorer):
                     row[index[end]] = row.get(index[end], 0.0) + p
                 rows.append(row)
                 end_rows.append(ends)
-                throw_rows.append(throws)
-                visit_rows.append(visits)
+                summaries.append(summary)
                 i += 1
             # (the memo dropped here, while the cyclic collector is off: switched on again, its first collection
             # would otherwise walk the tens of thousands of keys it holds, none of them in a cycle)
             ex.paths.memo, ex.paths.memo_full = None, {}
             ex.paused = []
-            return order, rows, throw_rows, visit_rows, end_rows
+            return order, rows, summaries, end_rows
         except NewLive:
             ex.live = sorted(set(ex.live) | ex.trace.live)
         except LeftGame:

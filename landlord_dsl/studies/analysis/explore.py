@@ -32,7 +32,7 @@ from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
 from ...program.requests import DONE, FOLDED_CHOOSERS, DiceRequest, SeededChance, ShuffleRequest
-from .paths import _Cut, _dice_classes_for, _Paths
+from .paths import _Cut, _dice_classes_for, _Paths, _Summary
 
 if TYPE_CHECKING:
     from ...checking.loader import RuleSet
@@ -499,16 +499,12 @@ class _Paused:
         "scalars",
         "seats",
         "short",
-        "throw_ends",
         "trace",
         "turn_scalars",
         "unseen",
-        "visits",
     )
 
-    def __init__(
-        self, ex: Explorer, request: Any, plan: tuple, depth: int, prob: float, last_roll: int, ends: int
-    ) -> None:
+    def __init__(self, ex: Explorer, request: Any, plan: tuple, depth: int, prob: float, last_roll: int) -> None:
         g, trace, paths = ex.game, ex.trace, ex.paths
         # the game's lists as the turn found them (the state's Economy: `put_state`), but those it has changed
         # since, copied (most are as they were: a copy of each would be garbage for the collector to walk)
@@ -542,10 +538,8 @@ class _Paused:
         self.kstack = list(g.kstack)
         self.trace = (dict(trace.pending), set(trace.quiet), set(trace.run_live), trace.writes)
         self.paths = (depth, prob, paths.asked_at[:depth], last_roll, list(paths.dice_reads))
-        self.throw_ends = paths.throw_ends[:ends] if paths.throw_ends is not None else None
         self.request = request
         self.plan = plan  # (how to rebuild the paused calls: `SteppedGame.resume_plan`)
-        self.visits: list[tuple[int, int]] | None = None  # the landings before the request (`Explorer._visits`)
 
     def resume(self, ex: Explorer) -> Steps:
         """Put the game and the run's bookkeeping back as they were at the request, answer it with the
@@ -580,8 +574,6 @@ class _Paused:
         trace.pending, trace.quiet, trace.run_live = dict(pending), set(quiet), set(run_live)
         paths.depth, paths.prob, asked_at, paths.last_roll, dice_reads = self.paths
         paths.asked_at, paths.dice_reads, paths.hit = list(asked_at), list(dice_reads), None
-        if paths.throw_ends is not None and self.throw_ends is not None:
-            paths.throw_ends[:] = self.throw_ends
         request = self.request
         answer = paths.pick(request.size) if request.__class__ is _Pick else paths.roll(request)
         return g.resume_with(self.plan, answer)
@@ -784,14 +776,13 @@ class Explorer:
                     depth = paths.depth
                     if keep and depth == len(paths.path):  # (met for the first time: kept if not cut)
                         prob, last_roll = paths.prob, paths.last_roll
-                        ends = len(paths.throw_ends) if paths.throw_ends is not None else 0
                         answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
                         del kept[depth:]
                         kept += [None] * (depth - len(kept))
                         # (kept where the continuation stack says how to go on: `SteppedGame.resumed`)
                         plan = g.resume_plan(request) if paths.widths[depth] > 1 else None
                         if plan is not None:
-                            kept.append(_Paused(self, request, plan, depth, prob, last_roll, ends))
+                            kept.append(_Paused(self, request, plan, depth, prob, last_roll))
                         else:
                             kept.append(None)
                     else:
@@ -878,21 +869,20 @@ class Explorer:
             sets = self._deck_sets_by_order[order] = tuple(map(self._deck_card_set.intersection, order))
         return sets
 
-    def expand(self, key: tuple, ends_only: bool = False):
-        """Return (end key -> probability, (position, status) -> expected throws from there,
-        space -> expected landings); with `ends_only` the last two are left empty (the economy check
-        compares the ends alone).
+    def expand(self, key: tuple, ends_only: bool = False) -> tuple[dict[tuple, float], _Summary]:
+        """Return the turn from movement state `key`: its end keys with their probabilities, and its summary,
+        whose throws' ends and landings `_Paths.tally` sums once the weight of every state is known; with
+        `ends_only` neither is tallied (the economy check compares the ends alone).
 
         Raises NewLive when the turn reads a variable not yet in the movement state.
         """
         g, paths = self.game, self.paths
         paths.reset()
+        paths.tallied = not ends_only
         self.paused = []
         paused = None
         count = items = 0
         while True:
-            throw_ends: list = []
-            paths.throw_ends = None if ends_only else throw_ends
             finished = self.run_turn(key, paused)
             if finished:  # (where the turn ended its last throw is where it ends: the status worked out once)
                 items += g.work
@@ -901,11 +891,11 @@ class Explorer:
                 end = paths.number(self.key_of(where))
             else:
                 end = None
-            paths.throw_ends = None
             if not self.trace.run_live <= self.trace.known:
                 raise NewLive()
-            visits = [] if ends_only else self._visits(paused)
-            paths.credit(throw_ends, visits, end)
+            if not ends_only:
+                self._tally_landings(0 if paused is None else paused.log)
+            paths.credit(end)
             if paths.memo is not None:
                 paths.note_dice_reads()
             count += 1
@@ -917,6 +907,8 @@ class Explorer:
             at = len(paths.path) - 1
             del self.paused[at + 1 :]
             paused = self.paused[at] if at < len(self.paused) else None
+        if not ends_only:
+            paths.closed.append(paths.root)  # (closed last: every summary it has an edge to is closed)
         if not self.landings_asked and paths.memo is not None:
             # (a landing's request costs about what the rest of a turn that goes through no loop does: it pays
             # where the rest of the turn goes through many items, as building offers over every lot do)
@@ -926,27 +918,17 @@ class Explorer:
             if work[1] >= LANDING_WORK * work[0]:
                 self.landings_asked = True
                 g.ask_landings(True)
-        return paths.root_by_key()
+        return paths.root_ends(), paths.root
 
-    def _visits(self, paused: _Paused | None) -> list[tuple[int, int]]:
-        """Return the token's landings in the run just made, each with the count of requests answered
-        before it; those before the request the run resumed at (`paused`) are the paused run's, kept."""
-        log, asked = self.game.log, self.paths.asked_at
-        # (a landing before the request counts the requests before it alone: those after were asked later)
-        start, before = (0, []) if paused is None else (paused.log, paused.visits)
-        if before is None:
-            before = paused.visits = _landings(log, asked, 0, paused.log)  # type: ignore[union-attr]
-        return before + _landings(log, asked, start, len(log))
-
-
-def _landings(log: list, asked: list[int], start: int, stop: int) -> list[tuple[int, int]]:
-    """Return the token's landings among the events `log[start:stop]`: (space, the count of requests
-    asked, by `asked`'s log lengths, before it)."""
-    return [
-        (e[4], bisect.bisect_right(asked, i))
-        for i, e in zip(range(start, stop), itertools.islice(log, start, stop))
-        if e[0] == "move" and e[2] == TOKEN
-    ]
+    def _tally_landings(self, start: int) -> None:
+        """Tally the token's landings among the events the run just made from `start` on (`_Paths.landed_at`:
+        each with the count of requests answered before it; those before the request it went on from are
+        not its own)."""
+        log, paths = self.game.log, self.paths
+        asked = paths.asked_at
+        for i, e in zip(itertools.count(start), itertools.islice(log, start, None)):
+            if e[0] == "move" and e[2] == TOKEN:
+                paths.landed_at(e[4], bisect.bisect_right(asked, i))
 
 
 class _Unkeyable(Exception):

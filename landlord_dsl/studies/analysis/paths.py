@@ -4,8 +4,12 @@ Stage: the innermost one of `analyze` (landlord_dsl.studies.analysis). `_Paths` 
 chance source of the analysed game: it walks the tree of chance outcomes of
 one turn depth first, with the probability of each path, and cuts a run short
 where a memoised continuation's future is already known. `credit` adds a
-run's landings, throws and end to the summary of the request they follow;
-a request's summary reaches the one before it when it is closed.
+run's end to the summary of the last request it answered, and a request's
+ends reach the one before it when it is closed. The throws' ends and the
+landings are tallied once each, as they happen (`end_throw`, `landed_at`),
+in the summary of the request answered last before them; a summary's edges
+to the summaries after it carry the rest, summed once the long-run weight of
+each turn's start is known (`tally`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,28 @@ class _Cut(Exception):
     """A run reached a chance request whose future is already known (memoised): stop it there."""
 
 
+class _Summary:
+    """The rest of a turn from one request on (or from the turn's start), given that the turn reached it.
+
+    `ends`: end state (by number, `_Paths.number`) -> probability, the ends
+    of the requests after it merged in. Where events are tallied: `throws`
+    ((position, status) by number -> expected throws ending there) and
+    `visits` (space -> expected landings) hold only what happens while this
+    request is the last one answered; `edges` hold the summaries after it,
+    each with its probability given this one, which hold the rest (`tally`
+    sums them); `weight` is tally's working sum.
+    """
+
+    __slots__ = ("edges", "ends", "throws", "visits", "weight")
+
+    def __init__(self) -> None:
+        self.ends: dict[int, float] = {}
+        self.throws: dict[int, float] = {}
+        self.visits: dict[int, float] = {}
+        self.edges: list[tuple[_Summary, float]] = []
+        self.weight = 0.0
+
+
 class _Paths:
     """Answers one run's chance requests from a path of outcome indices, extending it with first outcomes.
 
@@ -46,7 +72,15 @@ class _Paths:
         self.prob = 1.0
         self.dice_classes = dice_classes
         self.game: Game | None = None
-        self.throw_ends: list[tuple] | None = None
+        # whether throws' ends and landings are tallied (`end_throw`, `landed_at`; the economy check's runs
+        # compare the ends alone), and the summaries they went to, in the order they were closed (`tally`)
+        self.tallied = False
+        self.closed: list[_Summary] = []
+        # the probability of the path before each of its requests is answered
+        self.prefix: list[float] = []
+        # the count of requests answered from which this run's events are its own: those before were tallied
+        # by the run that met them first (a run resumed or replayed goes on from a request answered anew)
+        self.fresh = 0
         self.sample = None  # a random.Random: sample instead of enumerating (Monte Carlo)
         self.memo: dict | None = None
         self.memo_full: dict = {}  # continuations that read the dice thrown before them, by their dice too
@@ -56,7 +90,7 @@ class _Paths:
         self.where = None  # function returning the token's (position, status)
         # per open request: [signature without dice, with dice, prefix probability, summary, reads older dice]
         self.nodes: list[list] = []
-        self.root: tuple[dict, dict, dict] = ({}, {}, {})  # the summary of the whole turn
+        self.root = _Summary()  # the summary of the whole turn
         self.asked_at: list[int] = []  # log length when each request of this run was asked
         self.hit = None  # the summary met at the request where this run was cut
         # the summaries' end states and throws' ends are numbered (`number`): their keys are tuples, whose hash
@@ -85,7 +119,7 @@ class _Paths:
             if self.memo is not None:
                 signature = self.signature(roll)  # type: ignore[misc]
                 if signature is None:  # (a continuation that cannot be told apart: never shared)
-                    self.nodes.append([None, None, self.prob, ({}, {}, {}), False])
+                    self.nodes.append([None, None, self.prob, _Summary(), False])
                 else:
                     frames, state, dice = signature
                     # whether the turn has thrown yet decides whether the next throw ends one (see `roll`)
@@ -97,8 +131,9 @@ class _Paths:
                     if known is not None:
                         self.hit = known
                         raise _Cut()
-                    self.nodes.append([reduced, full, self.prob, ({}, {}, {}), False])
+                    self.nodes.append([reduced, full, self.prob, _Summary(), False])
             self.path.append(0)
+            self.prefix.append(self.prob)
             self.widths.append(len(outcomes))
         self.asked_at.append(len(self.game.log))  # type: ignore[union-attr]
         answer, p = outcomes[self.path[d]]
@@ -111,50 +146,65 @@ class _Paths:
     def advance(self) -> bool:
         del self.path[self.depth :]
         del self.widths[self.depth :]
+        del self.prefix[self.depth :]
         while self.path:
             if self.path[-1] + 1 < self.widths[-1]:
                 self.path[-1] += 1
+                self.fresh = len(self.path)  # (what happens after the request answered anew is new)
                 return True
             self.path.pop()
             self.widths.pop()
+            self.prefix.pop()
             self._close()
         return False
 
-    def credit(self, throw_ends, visits, end) -> None:
-        """Add one run's throws, landings and end, or the known future where it was cut, to the summaries
-        they belong to.
+    def credit(self, end: int | None) -> None:
+        """Add one run's end (by number), or the known future where it was cut, to the summary of the last
+        request it answered (the root's if none), weighted by the run's probability given that request.
 
-        A summary holds (end state -> probability, (position, status) ->
-        expected throws, space -> expected landings; end states and
-        (position, status) pairs by their numbers, `number`) of the rest of the turn
-        from its request on, given that the turn reached it. What happens
-        between request d and the next one goes straight into the summary of
-        request d (the root's before the first request), weighted by the
-        run's probability given request d; the rest reaches it from the
-        request after it when that one is closed.
+        The ends of a summary are those of the rest of the turn from its request on; those of the requests
+        after it reach it when they are closed (`_close`).
         """
         nodes, prob = self.nodes, self.prob
-        # by the count of requests answered before an event: the summary it goes to, and this run's weight there
         # (without a memo there are no open requests: everything goes to the root)
-        if throw_ends or visits:
-            targets = [(self.root, prob)] + [(node[3], prob / node[2]) for node in nodes]
-            for part, events in ((1, throw_ends), (2, visits)):
-                for where, c in events:
-                    summary, weight = targets[c if nodes else 0]
-                    summary[part][where] = summary[part].get(where, 0.0) + weight
-        # (the end alone, as the economy check's runs have: its target worked out alone, the same way)
         d = self.depth if nodes else 0
         summary, weight = (nodes[d - 1][3], prob / nodes[d - 1][2]) if d else (self.root, prob)
         if end is not None:
-            summary[0][end] = summary[0].get(end, 0.0) + weight
-        if self.hit is not None:
-            _add(summary, self.hit[0], weight)
+            summary.ends[end] = summary.ends.get(end, 0.0) + weight
+        hit = self.hit
+        if hit is not None:
+            _add(summary.ends, hit[0].ends, weight)
+            if self.tallied:
+                summary.edges.append((hit[0], weight))
+
+    def _event(self, answered: int) -> tuple[_Summary, float]:
+        """Return the summary an event goes to, after `answered` requests of this run were answered, and its
+        weight there: the probability of the path up to the event given the last of those requests."""
+        prefix = self.prefix
+        reached = prefix[answered] if answered < len(prefix) else self.prob
+        nodes = self.nodes
+        if nodes and answered:
+            node = nodes[answered - 1]
+            return node[3], reached / node[2]
+        return self.root, reached
+
+    def landed_at(self, space: int, answered: int) -> None:
+        """Tally a landing of the token on `space`, made after `answered` requests of this run were answered
+        (once: a landing before the request this run goes on from is the earlier run's)."""
+        if answered >= self.fresh:
+            summary, weight = self._event(answered)
+            visits = summary.visits
+            visits[space] = visits.get(space, 0.0) + weight
 
     def _close(self) -> None:
         if self.memo is not None and self.nodes:
             reduced, full, prefix, summary, dice_read = self.nodes.pop()
             parent = self.nodes[-1] if self.nodes else None
-            _add(parent[3] if parent else self.root, summary, prefix / parent[2] if parent else prefix)
+            into, weight = (parent[3], prefix / parent[2]) if parent else (self.root, prefix)
+            _add(into.ends, summary.ends, weight)
+            if self.tallied:
+                into.edges.append((summary, weight))
+                self.closed.append(summary)
             if reduced is None:
                 pass
             elif dice_read:
@@ -186,24 +236,55 @@ class _Paths:
             self.numbered.append(key)
         return n
 
-    def root_by_key(self) -> tuple[dict, dict, dict]:
-        """Return the summary of the whole turn with its end states and throws' ends as keys, not numbers."""
-        ends, throws, visits = self.root
+    def root_ends(self) -> dict[tuple, float]:
+        """Return the end states of the whole turn's summary, by their keys (not numbers), with their probabilities."""
         keys = self.numbered
-        return {keys[n]: p for n, p in ends.items()}, {keys[n]: p for n, p in throws.items()}, visits
+        return {keys[n]: p for n, p in self.root.ends.items()}
 
     def reset(self) -> None:
-        self.path, self.widths, self.nodes = [], [], []
-        self.root = ({}, {}, {})
+        self.path, self.widths, self.nodes, self.prefix = [], [], [], []
+        self.root = _Summary()
+        self.fresh = 0
 
     def end_throw(self, where: tuple | None = None) -> None:
-        """Note where the turn's latest throw ended, if it threw: where the token stands now, in the status
-        it has now (`where`, if the caller has it). Called at the next throw of the turn and when the turn
-        ends, so that what happens at the start of a turn (a fine paid to leave jail) is not read as the end
-        of the throw before."""
-        if self.throw_ends is not None and self.last_roll >= 0:
+        """Tally where the turn's latest throw ended, if it threw and events are tallied: where the token
+        stands now, in the status it has now (`where`, if the caller has it). Called at the next throw of the
+        turn and when the turn ends, so that what happens at the start of a turn (a fine paid to leave jail)
+        is not read as the end of the throw before."""
+        if self.tallied and self.last_roll >= 0 and self.depth >= self.fresh:
             at = self.number(where if where is not None else self.where())  # type: ignore[misc]
-            self.throw_ends.append((at, self.depth))
+            summary, weight = self._event(self.depth)
+            throws = summary.throws
+            throws[at] = throws.get(at, 0.0) + weight
+
+    def tally(self, roots: list[_Summary], weights) -> tuple[dict[tuple, float], dict[int, float]]:
+        """Return (where throws end: (position, status) -> expected throws, space -> expected landings) over
+        turns started from each of `roots` (the whole turns' summaries, all among `closed`) with the
+        matching weight of `weights`.
+
+        A summary's weight is the sum, over the summaries with an edge to it, of their weight times the
+        edge's: `closed` is in the order the summaries were closed, and a summary is closed after every
+        summary it has an edge to, so going through it backwards gives each its whole weight before its
+        edges are followed."""
+        closed = self.closed
+        for summary in closed:
+            summary.weight = 0.0
+        for root, weight in zip(roots, weights):
+            root.weight += float(weight)
+        for summary in reversed(closed):
+            weight = summary.weight
+            if weight:
+                for after, p in summary.edges:
+                    after.weight += weight * p
+        throws: dict[int, float] = {}
+        visits: dict[int, float] = {}
+        for summary in closed:
+            weight = summary.weight
+            if weight:
+                _add(throws, summary.throws, weight)
+                _add(visits, summary.visits, weight)
+        keys = self.numbered
+        return {keys[n]: count for n, count in throws.items()}, visits
 
     # the ChanceSource protocol
     def roll(self, request):
@@ -251,10 +332,8 @@ def _dice_classes_for(program: Program):
     return classes
 
 
-def _add(summary: tuple[dict, dict, dict], more: tuple[dict, dict, dict], weight: float) -> None:
-    """Add `weight` times the summary `more` to `summary`."""
-    for part, known in zip(summary, more):
-        if known:
-            get = part.get
-            for k, v in known.items():
-                part[k] = get(k, 0.0) + weight * v
+def _add(into: dict, more: dict, weight: float) -> None:
+    """Add `weight` times each value of `more` to `into`'s value of the same key."""
+    get = into.get
+    for k, v in more.items():
+        into[k] = get(k, 0.0) + weight * v
