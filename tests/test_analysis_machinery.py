@@ -330,6 +330,48 @@ def test_a_frozen_continuation_stack_is_what_the_definition_gives():
     check()
 
 
+def test_a_stack_kept_as_it_is_matches_another_only_where_the_frozen_stacks_match():
+    # `_freeze_stack` keeps an entry of plain values, UNSET and tuples of those as it is, and freezes the others
+    # (`_freeze`): over stacks drawn from a few values, so that many are equal, two stand-ins are equal only if
+    # the frozen stacks are, exactly then where every entry is kept, and it refuses what `_freeze` refuses
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    own_list = [1, 2]
+    own = {id(own_list): ("pos", own_list)}
+    leaf = st.sampled_from([0, 1, True, "a", None, UNSET, 1.0, own_list, OPAQUE])
+    value = st.one_of(leaf, st.lists(leaf, max_size=2).map(tuple), st.lists(leaf, max_size=2))
+    stacks = st.lists(st.lists(value, max_size=3).map(tuple), max_size=3)
+
+    def plain(v):
+        return type(v) in (int, str, type(None)) or v is UNSET
+
+    @settings(max_examples=400, deadline=None)
+    @given(stacks, stacks)
+    def check(a, b):
+        try:
+            frozen_a = explore._freeze(a, own)
+        except explore._Unkeyable:
+            with pytest.raises(explore._Unkeyable):
+                explore._freeze_stack(a, own)
+            return
+        try:
+            frozen_b = explore._freeze(b, own)
+        except explore._Unkeyable:
+            return
+        kept_a, kept_b = explore._freeze_stack(a, own), explore._freeze_stack(b, own)
+        hash(kept_a)
+        if kept_a == kept_b:
+            assert frozen_a == frozen_b
+        every_entry_kept = all(
+            plain(v) or (type(v) is tuple and all(map(plain, v))) for entry in a + b for v in entry
+        )
+        if every_entry_kept:
+            assert (kept_a == kept_b) == (frozen_a == frozen_b)
+
+    check()
+
+
 def test_a_signatures_decks_are_their_cards_that_are_not_titles_whatever_order_they_come_back_in():
     # `signature` keeps each decks' sets by the decks' order (`Explorer._deck_sets`): a deck changed in place, in
     # any order, gets the sets worked out afresh, never those of another order

@@ -830,7 +830,7 @@ class Explorer:
         """
         g, deck_cards = self.game, self._deck_card_set
         try:
-            key = _freeze(g.kstack, self._own)
+            key = _freeze_stack(g.kstack, self._own)
         except _Unkeyable:
             return None
         state = (
@@ -962,6 +962,34 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
 
 _PLAIN = frozenset({int, str, type(None)})  # the values a continuation key holds as they are (`_freeze`)
 _UNSET = ("unset",)  # a local not yet assigned (no frozen value is a 1-tuple)
+_FROZEN = object()  # heads an entry `_freeze_stack` froze (no entry it keeps as it is holds it)
+
+
+def _freeze_stack(stack: list[tuple], own: dict) -> tuple:
+    """Return a hashable stand-in for a continuation stack: each entry as it is where it holds nothing but
+    plain values (int, str, None), UNSET and tuples of those, else `(_FROZEN, _freeze(entry))`.
+
+    Two stacks get equal stand-ins only if `_freeze` gives them equal ones (an entry kept as it is and a
+    frozen one never compare equal), and where every entry is kept as it is, exactly then; it raises
+    _Unkeyable where `_freeze` does. It spares the commonest entries (a call site's number with the ints,
+    UNSET and loop sequences it goes on with) a copy of each value."""
+    out = []
+    for entry in stack:
+        for v in entry:
+            kind = type(v)
+            if kind in _PLAIN or v is UNSET:
+                continue
+            if kind is tuple:
+                for w in v:
+                    if type(w) not in _PLAIN and w is not UNSET:
+                        break
+                else:
+                    continue
+            out.append((_FROZEN, _freeze(entry, own)))
+            break
+        else:
+            out.append(entry)
+    return tuple(out)
 
 
 def _freeze(value: Any, own: dict) -> Any:
