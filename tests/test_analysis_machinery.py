@@ -363,9 +363,7 @@ def test_a_stack_kept_as_it_is_matches_another_only_where_the_frozen_stacks_matc
         hash(kept_a)
         if kept_a == kept_b:
             assert frozen_a == frozen_b
-        every_entry_kept = all(
-            plain(v) or (type(v) is tuple and all(map(plain, v))) for entry in a + b for v in entry
-        )
+        every_entry_kept = all(plain(v) or (type(v) is tuple and all(map(plain, v))) for entry in a + b for v in entry)
         if every_entry_kept:
             assert (kept_a == kept_b) == (frozen_a == frozen_b)
 
@@ -385,8 +383,10 @@ def test_a_signatures_decks_are_their_cards_that_are_not_titles_whatever_order_t
     ex = explore.Explorer(rules, program, program.players[0], (), 0)
     decks = {name: list(cards) for name, cards in ex.game.decks.items()}
     every = [c for cards in decks.values() for c in cards]
+    # (the deck of title deeds, which no rule puts another card into, is left out)
+    assert ex.card_decks == tuple(name for name in decks if name != "title_cards")
     at_start = ex._deck_sets(decks)
-    assert any(at_start) and not all(at_start)  # (the decks of cards, and the deck of titles)
+    assert all(at_start)
     pick = random.Random(7)
     for _ in range(200):
         name = pick.choice(sorted(decks))
@@ -397,8 +397,33 @@ def test_a_signatures_decks_are_their_cards_that_are_not_titles_whatever_order_t
             cards.remove(pick.choice(cards))  # (a card kept)
         else:
             cards.insert(pick.randrange(len(cards) + 1), pick.choice(every))  # (a card put back anywhere)
-        expected = tuple(frozenset(c for c in cards if c in ex._deck_card_set) for cards in decks.values())
+        expected = tuple(frozenset(c for c in decks[name] if c in ex._deck_card_set) for name in ex.card_decks)
         assert ex._deck_sets(decks) == expected
+
+
+@pytest.mark.parametrize("title_deck_read", [False, True])
+def test_a_signature_reads_the_decks_that_may_hold_cards_other_than_title_deeds(title_deck_read, tmp_path):
+    # `Program.decks_returned_to`: the compiler notes each deck a `return` may put a card other than a space's
+    # title deed into; the analysis leaves out of its signatures the decks that hold no such card at the start
+    # and that no rule puts one into. 1933 puts only title deeds under its deck of title deeds (`return s.title
+    # to title_cards`, a bankrupt's); the variant also gives a kept card back there, which may be any card
+    from pathlib import Path
+
+    from landlord_dsl.checking.loader import load
+    from landlord_dsl.compiling.compiler import compile_ruleset
+
+    edition = Path(__file__).resolve().parent.parent / "editions" / "monopoly-1933-atlantic-city.lg"
+    text = edition.read_text(encoding="utf-8")
+    assert "return s.title to title_cards" in text
+    source = text.replace("return c to chest_attested", "return c to title_cards", 1) if title_deck_read else text
+    path = tmp_path / "returned.lg"
+    path.write_text(source, encoding="utf-8")
+    rules = load(str(path))
+    program = compile_ruleset(rules, keyed=True)
+    assert ("title_cards" in program.decks_returned_to) is title_deck_read
+    ex = explore.Explorer(rules, program, program.players[0], (), 0)
+    assert ("title_cards" in ex.card_decks) is title_deck_read
+    assert {"chance_cards", "chest_cards"} <= set(ex.card_decks)
 
 
 def test_the_summaries_number_each_end_once_and_give_it_back_by_its_key():

@@ -15,7 +15,7 @@ import attrs
 
 from ..checking.narrowing import walk_statements
 from ..core.dispatch import named_dispatch_table
-from ..core.types import ACCOUNT, ANY, PLAYER, is_optional, strip_optional
+from ..core.types import ACCOUNT, ANY, PLAYER, SPACE, is_optional, strip_optional
 from ..language import ast
 from ..language.limits import MAX_INT
 from ..program.requests import DONE, ChoiceSite
@@ -764,7 +764,12 @@ class StatementCompiler(ExpressionCompiler):
         )
 
     def _s_Return(self, out: Code, s: ast.Return) -> None:
-        out.line(f"g.return_card({self.present(s.card, 'the card to return')}, {s.deck!r})")
+        card = s.card
+        if not (
+            isinstance(card, ast.Field) and card.name == "title" and strip_optional(self.type_of(card.subject)) == SPACE
+        ):
+            self.decks_returned_to.add(s.deck)  # (a card that may be other than a space's title deed)
+        out.line(f"g.return_card({self.present(card, 'the card to return')}, {s.deck!r})")
 
     def _s_Shuffle(self, out: Code, s: ast.Shuffle) -> None:
         out.line(f"g.shuffle({s.deck!r})")

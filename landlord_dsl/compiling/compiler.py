@@ -493,6 +493,7 @@ class Compiler(StatementCompiler):
             space_var_names=list(m.space_vars),
             dice_sets=tuple(DiceSet(d.name, d.label or d.name, d.count, d.faces) for d in m.dice_sets.values()),
             reads_dice_faces=self.reads_dice_faces,
+            decks_returned_to=frozenset(self.decks_returned_to),
             counted_groups=tuple(self.counted_groups),
             counted_fields=tuple(numbers for _, numbers in self.counted_fields.values()),
             complete_fields=tuple(self.complete_fields),

@@ -672,6 +672,14 @@ class Explorer:
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
         self._deck_sets_by_order: dict[tuple, tuple[frozenset[int], ...]] = {}  # (`_deck_sets`)
+        # the decks that may ever hold one of those cards: those holding one at the start, and those a rule may
+        # put one into (a deck of title deeds alone changes at every title bought, and is left out)
+        returned = program.decks_returned_to
+        self.card_decks = tuple(
+            name
+            for name, cards in program.deck_cards.items()
+            if returned is None or name in returned or not self._deck_card_set.isdisjoint(cards)
+        )
         self._live: list[tuple[str, int]] = []
         self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
@@ -858,12 +866,12 @@ class Explorer:
         return key, state, dice
 
     def _deck_sets(self, decks: dict[str, list[int]]) -> tuple[frozenset[int], ...]:
-        """Return the cards of each deck that are not title deeds, as sets (empty for a deck of titles), in the
-        order of the decks.
+        """Return the cards that are not title deeds of each deck that may hold one (`card_decks`), as sets, in
+        that order.
 
-        Kept by the decks' order as it stands: a signature is made thousands of times, and the decks come back
-        in a few hundred orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
-        order = tuple(map(tuple, decks.values()))
+        Kept by those decks' order as it stands: a signature is made thousands of times, and the decks come
+        back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
+        order = tuple([tuple(decks[name]) for name in self.card_decks])
         sets = self._deck_sets_by_order.get(order)
         if sets is None:
             sets = self._deck_sets_by_order[order] = tuple(map(self._deck_card_set.intersection, order))
