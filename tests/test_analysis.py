@@ -164,6 +164,54 @@ def test_memoised_continuations_give_exactly_the_full_enumeration(ring):
         assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
 
 
+_RING_MOVE = """                roll dice
+                set again = dice.double
+                move forward dice.total"""
+
+
+@pytest.mark.parametrize("jailed", ["true", "dice.total > 6"])
+def test_outcomes_of_a_throw_whose_faces_go_unread_are_run_once(jailed, tmp_path, monkeypatch):
+    # A second double sends the token to jail, reading nothing of the dice but that they were a double: the
+    # other doubles of that throw go exactly as the first did, and are not run again (paths._Paths.merge). Where
+    # the jail status reads the total, they are all run. Either way the tables are those of running them all.
+    from landlord_dsl.studies.analysis import explore
+    from landlord_dsl.studies.analysis.paths import _Paths
+
+    text = RING.read_text(encoding="utf-8")
+    assert _RING_MOVE in text
+    moved = f"""                roll dice
+                set again = dice.double
+                if dice.double and i == 2 {{
+                    send player to lockup
+                    set player.in_jail = {jailed}
+                }} else {{
+                    move forward dice.total
+                }}"""
+    path = tmp_path / "ring.lg"
+    path.write_text(text.replace(_RING_MOVE, moved), encoding="utf-8")
+    runs = []
+    run_turn = explore.Explorer.run_turn
+
+    def counted(self, key, paused=None):
+        runs[-1] += 1
+        return run_turn(self, key, paused)
+
+    monkeypatch.setattr(explore.Explorer, "run_turn", counted)
+    tables = []
+    for merging in (True, False):
+        if not merging:
+            monkeypatch.setattr(_Paths, "merge", lambda self, work: None)
+        runs.append(0)
+        tables.append(analyze(str(path), check_economy=False))
+    merged, whole = tables
+    assert (runs[0] < runs[1]) is (jailed == "true")
+    for a, b in zip(merged.rows, whole.rows, strict=True):
+        assert (a.index, a.status) == (b.index, b.status)
+        assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
+    for a, b in zip(merged.rents, whole.rents, strict=True):
+        assert a.index == b.index and abs(a.rent_per_turn - b.rent_per_turn) < 1e-12
+
+
 def test_a_value_kept_across_a_throw_keeps_continuations_apart(tmp_path):
     # The second throw's future reads the first throw's total, held in a local: two second throws from the
     # same square and state differ by it, and the memo, which tells continuations apart by the locals the

@@ -244,17 +244,21 @@ def _watch(cls, values, trace, key=None):
     return w
 
 
-def _dice_property(slot: Any) -> property:
+def _dice_property(slot: Any, faces: bool) -> property:
     """Return the property of one of the analysed game's dice fields, kept in the class's `slot`: a read
-    is told to the chance source (`_Paths.dice_read`), a write goes to the slot (a call of C code: the
-    engine writes the dice at every throw)."""
+    is told to the chance source (`_Paths.dice_read`; and, for the faces and their total (`faces`), noted in
+    `_Paths.faces_read`), a write goes to the slot (a call of C code: the engine writes the dice at every
+    throw)."""
     value_of = slot.__get__
 
     def get(self):
         paths = self._dice_paths
-        # (`_Paths.dice_read`, called only where it notes something: most reads follow their throw at once)
-        if paths is not None and paths.depth > paths.last_roll + 1:
-            paths.dice_read()
+        if paths is not None:
+            if faces:
+                paths.faces_read = True
+            # (`_Paths.dice_read`, called only where it notes something: most reads follow their throw at once)
+            if paths.depth > paths.last_roll + 1:
+                paths.dice_read()
         return value_of(self)
 
     return property(get, slot.__set__)
@@ -374,9 +378,9 @@ class _AnalysisGame(SteppedGame):
         yield from super().draw_s(deck)
 
 
-_AnalysisGame.dice = _dice_property(_AnalysisGame._v_dice)  # type: ignore[assignment, attr-defined]
-_AnalysisGame.dice_total = _dice_property(_AnalysisGame._v_dice_total)  # type: ignore[assignment, attr-defined]
-_AnalysisGame.dice_double = _dice_property(_AnalysisGame._v_dice_double)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice = _dice_property(_AnalysisGame._v_dice, True)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice_total = _dice_property(_AnalysisGame._v_dice_total, True)  # type: ignore[assignment, attr-defined]
+_AnalysisGame.dice_double = _dice_property(_AnalysisGame._v_dice_double, False)  # type: ignore[assignment, attr-defined]
 
 
 def _put(target: list, values: list) -> None:
@@ -906,6 +910,8 @@ class Explorer:
             paths.credit(end)
             if paths.memo is not None:
                 paths.note_dice_reads()
+            if finished:
+                paths.merge(g.work)
             count += 1
             if count > MAX_PATHS:
                 raise LandlordError(f"a turn has more than {MAX_PATHS} chance paths: too many to enumerate")
@@ -917,6 +923,9 @@ class Explorer:
             paused = self.paused[at] if at < len(self.paused) else None
         if not ends_only:
             paths.closed.append(paths.root)  # (closed last: every summary it has an edge to is closed)
+        # (the outcomes not run because they go as an earlier one went: `_Paths.merge`)
+        count, items = count + paths.merged, items + paths.merged_work
+        paths.merged = paths.merged_work = 0
         if not self.landings_asked and paths.memo is not None:
             # (a landing's request costs about what the rest of a turn that goes through no loop does: it pays
             # where the rest of the turn goes through many items, as building offers over every lot do)

@@ -81,6 +81,15 @@ class _Paths:
         # the count of requests answered from which this run's events are its own: those before were tallied
         # by the run that met them first (a run resumed or replayed goes on from a request answered anew)
         self.fresh = 0
+        # throws whose faces no run has read since (`merge`): for each request of the path, its outcomes if it is
+        # a throw, and the tallies of a run that answered it last with nothing read but whether it was a double,
+        # by that (`_Merged`); `tail` holds what the run tallied since its last answer, `faces_read` whether it
+        # read the faces or their total since; `merged` counts the runs so spared, `merged_work` their items
+        self.throws_asked: list[list[tuple[Any, float]] | None] = []
+        self.merges: list[dict[bool, _Merged] | None] = []
+        self.tail: list[tuple[dict, Any, float]] = []
+        self.faces_read = False
+        self.merged = self.merged_work = 0
         self.sample = None  # a random.Random: sample instead of enumerating (Monte Carlo)
         self.memo: dict | None = None
         self.memo_full: dict = {}  # continuations that read the dice thrown before them, by their dice too
@@ -135,28 +144,63 @@ class _Paths:
             self.path.append(0)
             self.prefix.append(self.prob)
             self.widths.append(len(outcomes))
+            self.throws_asked.append(outcomes if roll else None)
+            self.merges.append(None)
         self.asked_at.append(len(self.game.log))  # type: ignore[union-attr]
         answer, p = outcomes[self.path[d]]
         self.depth = d + 1
         self.prob *= p
         if roll:
             self.last_roll = d
+        self.tail = []
+        self.faces_read = False
         return answer
 
     def advance(self) -> bool:
-        del self.path[self.depth :]
-        del self.widths[self.depth :]
-        del self.prefix[self.depth :]
+        """Move to the next path in depth-first order, closing the requests it leaves; return False when
+        there is none. An outcome of a throw that `merge` showed to go as an earlier one goes is not run:
+        that run's tallies are added again, in proportion (`_Merged.add`)."""
+        depth = self.depth
+        del self.path[depth:]
+        del self.widths[depth:]
+        del self.prefix[depth:]
+        del self.throws_asked[depth:]
+        del self.merges[depth:]
         while self.path:
             if self.path[-1] + 1 < self.widths[-1]:
                 self.path[-1] += 1
+                merges = self.merges[-1]
+                if merges is not None:
+                    faces, p = self.throws_asked[-1][self.path[-1]]  # type: ignore[index]
+                    merged = merges.get(_double(faces))
+                    if merged is not None:
+                        merged.add(p)
+                        self.merged += 1
+                        self.merged_work += merged.work
+                        continue
                 self.fresh = len(self.path)  # (what happens after the request answered anew is new)
                 return True
             self.path.pop()
             self.widths.pop()
             self.prefix.pop()
+            self.throws_asked.pop()
+            self.merges.pop()
             self._close()
         return False
+
+    def merge(self, work: int) -> None:
+        """Note the run just made, which ended its turn (and went through `work` items), as the way every
+        outcome of its last request with the same double-ness goes, if that request was a throw and nothing
+        read the faces or their total since it was answered: those outcomes then go exactly as it went (the
+        dice they differ by are never read), and `advance` adds its tallies again instead of running them."""
+        at = self.depth - 1
+        if at < 0 or self.last_roll != at or self.faces_read or self.sample is not None:
+            return
+        faces, p = self.throws_asked[at][self.path[at]]  # type: ignore[index]
+        merges = self.merges[at]
+        if merges is None:
+            merges = self.merges[at] = {}
+        merges.setdefault(_double(faces), _Merged(self.tail, p, work))
 
     def credit(self, end: int | None) -> None:
         """Add one run's end (by number), or the known future where it was cut, to the summary of the last
@@ -171,6 +215,7 @@ class _Paths:
         summary, weight = (nodes[d - 1][3], prob / nodes[d - 1][2]) if d else (self.root, prob)
         if end is not None:
             summary.ends[end] = summary.ends.get(end, 0.0) + weight
+            self.tail.append((summary.ends, end, weight))
         hit = self.hit
         if hit is not None:
             _add(summary.ends, hit[0].ends, weight)
@@ -195,6 +240,8 @@ class _Paths:
             summary, weight = self._event(answered)
             visits = summary.visits
             visits[space] = visits.get(space, 0.0) + weight
+            if answered == self.depth:
+                self.tail.append((visits, space, weight))
 
     def _close(self) -> None:
         if self.memo is not None and self.nodes:
@@ -243,6 +290,7 @@ class _Paths:
 
     def reset(self) -> None:
         self.path, self.widths, self.nodes, self.prefix = [], [], [], []
+        self.throws_asked, self.merges = [], []
         self.root = _Summary()
         self.fresh = 0
 
@@ -256,6 +304,7 @@ class _Paths:
             summary, weight = self._event(self.depth)
             throws = summary.throws
             throws[at] = throws.get(at, 0.0) + weight
+            self.tail.append((throws, at, weight))
 
     def tally(self, roots: list[_Summary], weights) -> tuple[dict[tuple, float], dict[int, float]]:
         """Return (where throws end: (position, status) -> expected throws, space -> expected landings) over
@@ -330,6 +379,27 @@ def _dice_classes_for(program: Program):
         return cache[count]
 
     return classes
+
+
+def _double(faces: tuple[int, ...]) -> bool:
+    """Return whether a throw's faces are a double (two dice or more, all alike)."""
+    return len(faces) > 1 and faces.count(faces[0]) == len(faces)
+
+
+class _Merged:
+    """What a run tallied after answering a throw with an outcome of probability `p`, and the items it went
+    through (`work`): each outcome with the same double-ness, whose faces nothing reads, adds the same."""
+
+    __slots__ = ("p", "tallies", "work")
+
+    def __init__(self, tallies: list[tuple[dict, Any, float]], p: float, work: int) -> None:
+        self.tallies, self.p, self.work = tallies, p, work
+
+    def add(self, p: float) -> None:
+        """Add the tallies again, for an outcome of probability `p`."""
+        ratio = p / self.p
+        for into, key, weight in self.tallies:
+            into[key] = into.get(key, 0.0) + weight * ratio
 
 
 def _add(into: dict, more: dict, weight: float) -> None:
