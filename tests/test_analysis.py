@@ -212,6 +212,18 @@ def test_outcomes_of_a_throw_whose_faces_go_unread_are_run_once(jailed, tmp_path
         assert a.index == b.index and abs(a.rent_per_turn - b.rent_per_turn) < 1e-12
 
 
+def test_draws_from_a_deck_of_title_deeds_are_told_apart_by_how_many_deeds_it_holds():
+    # the deeds deck is drawn from, and a card that moves the token goes in and out of it: a title bought
+    # changes the odds of drawing that card, so the memo must not share draws from the deck with different
+    # numbers of deeds (`Explorer.counted_decks`); memoised, the tables are those of the full enumeration
+    mixed = ROOT / "tests" / "data" / "analysis-mixed-deck.lg"
+    tables = [analyze(str(mixed), memo=memo, check_economy=False, rents=False) for memo in (True, False)]
+    assert tables[0].states == tables[1].states
+    for a, b in zip(*(t.rows for t in tables), strict=True):
+        assert (a.index, a.status) == (b.index, b.status)
+        assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
+
+
 def test_a_value_kept_across_a_throw_keeps_continuations_apart(tmp_path):
     # The second throw's future reads the first throw's total, held in a local: two second throws from the
     # same square and state differ by it, and the memo, which tells continuations apart by the locals the

@@ -385,8 +385,10 @@ def test_a_signatures_decks_are_their_cards_that_are_not_titles_whatever_order_t
     every = [c for cards in decks.values() for c in cards]
     # (the deck of title deeds, which no rule puts another card into, is left out)
     assert ex.card_decks == tuple(name for name in decks if name != "title_cards")
-    at_start = ex._deck_sets(decks)
-    assert all(at_start)
+    at_start, counted = ex._deck_sets(decks)
+    # (a card given back may be any card, a title deed too, to the compiler: the decks drawn from are counted)
+    assert all(at_start) and ex.counted_decks == ex.card_decks
+    assert counted == tuple(len(decks[name]) for name in ex.counted_decks)
     pick = random.Random(7)
     for _ in range(200):
         name = pick.choice(sorted(decks))
@@ -398,7 +400,7 @@ def test_a_signatures_decks_are_their_cards_that_are_not_titles_whatever_order_t
         else:
             cards.insert(pick.randrange(len(cards) + 1), pick.choice(every))  # (a card put back anywhere)
         expected = tuple(frozenset(c for c in decks[name] if c in ex._deck_card_set) for name in ex.card_decks)
-        assert ex._deck_sets(decks) == expected
+        assert ex._deck_sets(decks) == (expected, tuple(len(decks[name]) for name in ex.counted_decks))
 
 
 @pytest.mark.parametrize("title_deck_read", [False, True])
@@ -420,7 +422,8 @@ def test_a_signature_reads_the_decks_that_may_hold_cards_other_than_title_deeds(
     path.write_text(source, encoding="utf-8")
     rules = load(str(path))
     program = compile_ruleset(rules, keyed=True)
-    assert ("title_cards" in program.decks_returned_to) is title_deck_read
+    assert program.decks_returned_to is not None
+    assert program.decks_returned_to["title_cards"] is title_deck_read
     ex = explore.Explorer(rules, program, program.players[0], (), 0)
     assert ("title_cards" in ex.card_decks) is title_deck_read
     assert {"chance_cards", "chest_cards"} <= set(ex.card_decks)

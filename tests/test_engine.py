@@ -394,6 +394,19 @@ def test_a_drawn_card_is_put_away_whatever_its_effect_does(how, effect, holder):
     assert game.invariant_problems() == []
 
 
+def test_a_drawn_card_its_effect_puts_into_another_deck_lies_there_alone():
+    # the card is put away under the deck it was drawn from only if its effect left it nowhere
+    other = '\ndeck other "Other" returned { card spare "A spare" { } }\n'
+    text = _one_space(1, _DRAW_THEN_END.format(how="returned", effect="return card to other") + other)
+    game = ld.new_game(ld.load_text(text), players=2, seed=0)
+    game.setup()
+    game.next_seat = 0
+    game.play_turn()
+    first = game.prog.card_names.index("first")
+    assert first not in game.decks["pack"] and game.decks["other"][-1] == first
+    assert game.holder[first] is None and game.invariant_problems() == []
+
+
 _TAGGED_PACK = """
 deck pack "Pack" kept {
     card invented "An invented card" source "house-rule" reconstruction { }

@@ -301,7 +301,10 @@ class CodeGenerator:
         self.bodies_compiled: dict[int, Compiled] = {}
         self.bodies_with_aggregates: dict[str, bool] = {}  # by function name: whether its body has an aggregate
         self.reads_dice_faces = False  # some generated code reads the edition's dice one by one
-        self.decks_returned_to: set[str] = set()  # the decks a `return` may put a card other than a title deed into
+        # the decks a `return` may put a card into, each with whether that card may be other than a title deed;
+        # and the decks drawn from
+        self.decks_returned_to: dict[str, bool] = {}
+        self.decks_drawn: set[str] = set()
         self.inlining: set[str] = set()  # actions being written in place of a call (StatementCompiler._s_Do)
         # while the legal options of a choice are gathered (StatementCompiler._gathering): what of the
         # moment its guards and hints read, as the locals that hold it, with the code that binds each

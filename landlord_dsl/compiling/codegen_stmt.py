@@ -755,6 +755,7 @@ class StatementCompiler(ExpressionCompiler):
         )
 
     def _s_Draw(self, out: Code, s: ast.Draw) -> None:
+        self.decks_drawn.add(s.deck)
         out.line(f"g.draw({s.deck!r})")
 
     def _s_Give(self, out: Code, s: ast.Give) -> None:
@@ -765,10 +766,10 @@ class StatementCompiler(ExpressionCompiler):
 
     def _s_Return(self, out: Code, s: ast.Return) -> None:
         card = s.card
-        if not (
+        title = (
             isinstance(card, ast.Field) and card.name == "title" and strip_optional(self.type_of(card.subject)) == SPACE
-        ):
-            self.decks_returned_to.add(s.deck)  # (a card that may be other than a space's title deed)
+        )
+        self.decks_returned_to[s.deck] = self.decks_returned_to.get(s.deck, False) or not title
         out.line(f"g.return_card({self.present(card, 'the card to return')}, {s.deck!r})")
 
     def _s_Shuffle(self, out: Code, s: ast.Shuffle) -> None:

@@ -251,13 +251,16 @@ class Cards:
 
     def _put_away(self, card: int, deck: str) -> None:
         """Once a drawn card's effect has run: the drawer keeps it (a kept deck), else it goes under its deck,
-        unless the effect has already given it to someone or put it back."""
-        cards = self.decks[deck]
-        if self.holder[card] is None and card not in cards:
-            if self.prog.deck_kept[deck] and self.actor in self.seats:
-                self.set_holder(card, self.actor)
-            else:
-                cards.append(card)
+        unless the effect has already given it to someone or put it into a deck (its own or another)."""
+        if self.holder[card] is not None:
+            return
+        for other in self.decks.values():
+            if card in other:
+                return
+        if self.prog.deck_kept[deck] and self.actor in self.seats:
+            self.set_holder(card, self.actor)
+        else:
+            self.decks[deck].append(card)
 
     def deal(self, count: int, deck: str) -> None:
         cards = self.decks[deck]

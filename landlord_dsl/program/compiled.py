@@ -122,9 +122,11 @@ class Program:
     # whether the rules read the edition's dice one by one (`dice.first`, `dice` as a value), not only their
     # total and whether they are a double: the exact analysis merges throws the rules cannot tell apart
     reads_dice_faces: bool = True
-    # the decks a rule's `return` may put a card other than a space's title deed into (None: not known, any deck);
-    # a card enters a deck no other way (drawn, it goes under the same deck; given, to a hand)
-    decks_returned_to: frozenset[str] | None = None
+    # the decks a rule's `return` may put a card into, each with whether that card may be other than a space's
+    # title deed (None: not known, any card into any deck); a card enters a deck no other way (drawn, it goes
+    # under the same deck; given, to a hand); and the decks a rule draws from (None: not known, any)
+    decks_returned_to: dict[str, bool] | None = None
+    decks_drawn: frozenset[str] | None = None
     # The groups whose ownership a game keeps counted as titles change hands, for the generated code to read
     # instead of fetching the group's owners (Cards.count_groups): each a tuple of spaces, counted by number;
     # and for each group-valued field so read, by space the number of the space's group (None where it has none)

@@ -32,11 +32,12 @@ from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
 from ...program.requests import DONE, FOLDED_CHOOSERS, DiceRequest, SeededChance, ShuffleRequest
-from .paths import _Cut, _dice_classes_for, _Paths, _Summary
+from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
     from ...checking.loader import RuleSet
     from ...program.compiled import Program, SteppedProgram
+    from .paths import _Summary
 
 # movement states before the state is called unbounded: the chain is solved as a dense n-by-n system,
 # so this bounds its memory (3,000 states: about 70 MB a matrix) and time; the shipped editions need under 200
@@ -481,8 +482,9 @@ def _put_lists(g: Game, pairs: tuple, saveds: list[list], loans: list, seats: li
 
 class _Paused:
     """A run paused at a chance request met for the first time: the game as it stood there, and the run's
-    bookkeeping (its variables read, its answers, its throws), from which the request's other outcomes
-    are run by resuming the turn there (`SteppedGame.resumed`) instead of replaying it from its start.
+    bookkeeping (its variables read, its answers, its last throw and its reads of the dice), from which the
+    request's other outcomes are run by resuming the turn there (`SteppedGame.resumed`) instead of replaying
+    it from its start.
 
     The game's lists are those an Economy puts back; beside them, what the engine changes within a turn (who acts, the
     rule and card running, the nesting, shortfalls, the dice, ...), the log and the decisions so far (a run
@@ -675,15 +677,25 @@ class Explorer:
         titled = {c for c in program.title_card if c is not None}
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
-        self._deck_sets_by_order: dict[tuple, tuple[frozenset[int], ...]] = {}  # (`_deck_sets`)
+        self._deck_sets_by_order: dict[tuple, tuple[tuple[frozenset[int], ...], tuple[int, ...]]] = {}
         # the decks that may ever hold one of those cards: those holding one at the start, and those a rule may
-        # put one into (a deck of title deeds alone changes at every title bought, and is left out)
-        returned = program.decks_returned_to
+        # put one into (a deck of title deeds alone changes at every title bought, and is left out); and the
+        # decks drawn from that may hold title deeds, whose length, not only their other cards, sets the odds
+        # of a draw (`_deck_sets`)
+        returned, drawn = program.decks_returned_to, program.decks_drawn
+        titles = frozenset(titled)
         self.card_decks = tuple(
             name
             for name, cards in program.deck_cards.items()
-            if returned is None or name in returned or not self._deck_card_set.isdisjoint(cards)
+            if returned is None or returned.get(name, False) or not self._deck_card_set.isdisjoint(cards)
         )
+        self.counted_decks = tuple(
+            name
+            for name, cards in program.deck_cards.items()
+            if (drawn is None or name in drawn)
+            and (returned is None or name in returned or not titles.isdisjoint(cards))
+        )
+        self._decks_read = tuple(dict.fromkeys(self.card_decks + self.counted_decks))
         self._live: list[tuple[str, int]] = []
         self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
@@ -869,17 +881,21 @@ class Explorer:
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
 
-    def _deck_sets(self, decks: dict[str, list[int]]) -> tuple[frozenset[int], ...]:
+    def _deck_sets(self, decks: dict[str, list[int]]) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
         """Return the cards that are not title deeds of each deck that may hold one (`card_decks`), as sets, in
-        that order.
+        that order; and the number of cards of each deck drawn from that may hold title deeds (`counted_decks`).
 
         Kept by those decks' order as it stands: a signature is made thousands of times, and the decks come
         back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
-        order = tuple([tuple(decks[name]) for name in self.card_decks])
-        sets = self._deck_sets_by_order.get(order)
-        if sets is None:
-            sets = self._deck_sets_by_order[order] = tuple(map(self._deck_card_set.intersection, order))
-        return sets
+        order = tuple([tuple(decks[name]) for name in self._decks_read])
+        made = self._deck_sets_by_order.get(order)
+        if made is None:
+            by_name = dict(zip(self._decks_read, order))
+            made = self._deck_sets_by_order[order] = (
+                tuple([self._deck_card_set.intersection(by_name[name]) for name in self.card_decks]),
+                tuple([len(by_name[name]) for name in self.counted_decks]),
+            )
+        return made
 
     def expand(self, key: tuple, ends_only: bool = False) -> tuple[dict[tuple, float], _Summary]:
         """Return the turn from movement state `key`: its end keys with their probabilities, and its summary,
@@ -923,6 +939,7 @@ class Explorer:
             paused = self.paused[at] if at < len(self.paused) else None
         if not ends_only:
             paths.closed.append(paths.root)  # (closed last: every summary it has an edge to is closed)
+        paths.tallied = False  # (the turns played after, the rent table's, tally nothing)
         # (the outcomes not run because they go as an earlier one went: `_Paths.merge`)
         count, items = count + paths.merged, items + paths.merged_work
         paths.merged = paths.merged_work = 0

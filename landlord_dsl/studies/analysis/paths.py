@@ -209,10 +209,7 @@ class _Paths:
         The ends of a summary are those of the rest of the turn from its request on; those of the requests
         after it reach it when they are closed (`_close`).
         """
-        nodes, prob = self.nodes, self.prob
-        # (without a memo there are no open requests: everything goes to the root)
-        d = self.depth if nodes else 0
-        summary, weight = (nodes[d - 1][3], prob / nodes[d - 1][2]) if d else (self.root, prob)
+        summary, weight = self._event(self.depth)
         if end is not None:
             summary.ends[end] = summary.ends.get(end, 0.0) + weight
             self.tail.append((summary.ends, end, weight))
