@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 class Cards:
     """The cards and decks of `engine.Game` (a mixin: the game's state lives in Game)."""
 
+    # the cards a rule has put into a deck so far (`return_card`): a drawn card is looked for in every deck
+    # only if this changed while its effect ran (`_put_away`); a game counts from here (saves and forks too)
+    returns = 0
+
     if TYPE_CHECKING:
         prog: Program
         holder: list[int | None]
@@ -224,6 +228,7 @@ class Cards:
                     cards.remove(card)
                     break
         self.decks[deck].append(card)
+        self.returns += 1
 
     def draw(self, deck: str) -> None:
         cards = self.decks[deck]
@@ -235,7 +240,7 @@ class Cards:
         card = cards.pop(0)
         self.log.append(("draw", self.turn, self.actor, card, self.rule))
         effect = self.prog.card_effects[card]
-        saved_card = self.card
+        saved_card, returns = self.card, self.returns
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
@@ -247,16 +252,20 @@ class Cards:
             # the card is put away before the turn unwinds, never lost.
             self.depth -= 1
             self.card = saved_card
-            self._put_away(card, deck)
+            self._put_away(card, deck, self.returns != returns)
 
-    def _put_away(self, card: int, deck: str) -> None:
+    def _put_away(self, card: int, deck: str, returned: bool = True) -> None:
         """Once a drawn card's effect has run: the drawer keeps it (a kept deck), else it goes under its deck,
-        unless the effect has already given it to someone or put it into a deck (its own or another)."""
+        unless the effect has already given it to someone or put it into a deck (its own or another: looked
+        for only where a rule put a card into a deck meanwhile, `returned`)."""
         if self.holder[card] is not None:
             return
-        for other in self.decks.values():
-            if card in other:
-                return
+        if card in self.decks[deck]:
+            return
+        if returned:
+            for other in self.decks.values():
+                if card in other:
+                    return
         if self.prog.deck_kept[deck] and self.actor in self.seats:
             self.set_holder(card, self.actor)
         else:

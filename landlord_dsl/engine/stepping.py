@@ -539,7 +539,7 @@ class SteppedGame(Game):
         card = cards.pop(0)
         self.log.append(("draw", self.turn, self.actor, card, self.rule))
         stepped = self.sprog.card_effects[card]
-        saved_card = self.card
+        saved_card, returns = self.card, self.returns
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.fail("rules trigger each other too deeply (an endless chain of moves or draws?)")
@@ -554,7 +554,7 @@ class SteppedGame(Game):
         finally:
             self.depth -= 1
             self.card = saved_card
-            self._put_away(card, deck)
+            self._put_away(card, deck, self.returns != returns)
 
     # ------------------------------------------------------------ the turn
     def run_triggers_s(self) -> Steps:
