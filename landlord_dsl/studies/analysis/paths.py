@@ -289,7 +289,7 @@ class _Paths:
         self.path, self.widths, self.nodes, self.prefix = [], [], [], []
         self.throws_asked, self.merges = [], []
         self.root = _Summary()
-        self.fresh = 0
+        self.fresh = self.merged = self.merged_work = 0  # (an exploration that raised may have left counts)
 
     def end_throw(self, where: tuple | None = None) -> None:
         """Tally where the turn's latest throw ended, if it threw and events are tallied: where the token
