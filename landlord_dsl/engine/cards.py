@@ -93,13 +93,10 @@ class Cards:
                     self.keep_titles(space, previous, seat)
         if previous is None and seat is not None:
             home = self.decks.get(prog.card_deck[card])  # where it is most often: its own deck
-            if home is not None and card in home:
+            if home is None or card not in home:
+                home = self._deck_holding(card)  # (wherever it was returned to)
+            if home is not None:
                 home.remove(card)
-            else:
-                for deck in self.decks.values():  # wherever it was returned to
-                    if card in deck:
-                        deck.remove(card)
-                        break
         self.log.append(("card", self.turn, card, previous, seat, self.rule))
 
     def count_groups(self) -> None:
@@ -223,10 +220,9 @@ class Cards:
         if self.holder[card] is not None:
             self.set_holder(card, None)
         else:
-            for cards in self.decks.values():  # a card in a pack moves to the other pack
-                if card in cards:
-                    cards.remove(card)
-                    break
+            cards = self._deck_holding(card)  # (a card in a pack moves to the other pack)
+            if cards is not None:
+                cards.remove(card)
         self.decks[deck].append(card)
         self.returns += 1
 
@@ -260,16 +256,19 @@ class Cards:
         for only where a rule put a card into a deck meanwhile, `returned`)."""
         if self.holder[card] is not None:
             return
-        if card in self.decks[deck]:
+        if card in self.decks[deck] or (returned and self._deck_holding(card) is not None):
             return
-        if returned:
-            for other in self.decks.values():
-                if card in other:
-                    return
         if self.prog.deck_kept[deck] and self.actor in self.seats:
             self.set_holder(card, self.actor)
         else:
             self.decks[deck].append(card)
+
+    def _deck_holding(self, card: int) -> list[int] | None:
+        """Return the deck (its list of cards) `card` lies in, or None where it lies in none."""
+        for cards in self.decks.values():
+            if card in cards:
+                return cards
+        return None
 
     def deal(self, count: int, deck: str) -> None:
         cards = self.decks[deck]
