@@ -267,3 +267,60 @@ def test_ctrl_c_stops_the_workers_before_the_interrupt_reaches_the_caller(where)
     )
     assert run.returncode == 130, run.stderr
     assert "interrupted 2 []" in run.stderr
+
+
+_FULL_PIPE_SCRIPT = """
+import os, signal, sys, time
+from landlord_dsl.studies import parallel
+# as from a terminal: a shell's background job (a CI runner's, say) starts Python with Ctrl-C ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
+how, drain = sys.argv[1:]
+parallel.FEEDER_CAN_HANG = parallel.FEEDER_CAN_HANG or drain == "drained"
+
+def work(text):
+    time.sleep(0.3)
+    return len(text)
+
+text = "x" * 100_000  # more than a pipe holds: the tasks left when the workers stop fill the pool's pipe
+results = parallel.in_processes(((work, (text,)) for _ in range(200)), 2)
+pids = None
+try:
+    for i, _ in results:
+        pids = open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
+        if how == "Ctrl-C":
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)
+        else:
+            results.close()
+            break
+except KeyboardInterrupt:
+    sys.exit(f"interrupted {len(pids)} {[p for p in pids if os.path.exists(f'/proc/{p}/stat')]}")
+print("stopped", len(pids), [p for p in pids if os.path.exists(f"/proc/{p}/stat")])
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from Linux's /proc")
+@pytest.mark.parametrize("how", ["Ctrl-C", "close"])
+@pytest.mark.parametrize(
+    "drain",
+    [
+        "as is",
+        pytest.param(
+            "drained",
+            marks=pytest.mark.skipif(
+                sys.version_info >= (3, 12), reason="parallel._abandon reads the pipe on 3.11's executor only"
+            ),
+        ),
+    ],
+)
+def test_stopping_the_workers_with_their_pipe_full_does_not_hang(how, drain):
+    """Stopped workers leave tasks that fill the pipe to them; CPython 3.11.2's ProcessPoolExecutor then waited
+    for ever to shut down (gh-94777, fixed in 3.11.5). "drained" reads the pipe as in_processes does on 3.11.2,
+    here even where CPython would not hang (3.11.5 and later), so that CI tries it."""
+    run = subprocess.run(
+        [sys.executable, "-c", _FULL_PIPE_SCRIPT, how, drain], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    if how == "Ctrl-C":
+        assert (run.returncode, run.stderr.strip()) == (1, "interrupted 2 []")
+    else:
+        assert (run.returncode, run.stdout.strip(), run.stderr) == (0, "stopped 2 []", "")

@@ -16,8 +16,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import selectors
 import shlex
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -268,6 +270,7 @@ def in_processes(tasks: Iterable[tuple[Callable[..., Any], tuple]], jobs: int) -
     todo = enumerate(tasks)
     stop = multiprocessing.get_context().RawValue("b", 0)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(stop,))
+    spare = _spare_reader(pool) if FEEDER_CAN_HANG else None
     pending: dict[Future[Any], int] = {}
 
     def send(count: int) -> None:
@@ -288,11 +291,75 @@ def in_processes(tasks: Iterable[tuple[Callable[..., Any], tuple]], jobs: int) -
                     send(1)
         except BaseException as err:
             stop.value = 1
-            pool.shutdown(wait=True, cancel_futures=True)
+            _abandon(pool, spare)
             if interrupted.is_set() and isinstance(err, Exception):  # a worker stopped by Ctrl-C: say Ctrl-C
                 raise KeyboardInterrupt from None
             raise
     pool.shutdown(wait=True)
+    if spare is not None:
+        os.close(spare)
+
+
+# CPython before 3.11.5 (Debian 12 has 3.11.2) can wait for ever shutting down a process pool whose workers
+# are gone: the feeder thread of its call queue stays blocked writing tasks into a pipe that no one reads any
+# more, and the shutdown waits for that thread (CPython gh-94777; 3.11.5 and later close the pipe instead).
+# There in_processes keeps a read end of its own to empty (_spare_reader); not on later versions, where that
+# read end would keep the pipe open and the feeder blocked while the executor waits for it holding the lock
+# that submit() needs (3.12 and later), before in_processes could empty anything.
+FEEDER_CAN_HANG = sys.version_info < (3, 11, 5)
+WORKER_GRACE = 1.0  # seconds a worker has to end once terminated, and again once killed
+
+
+def _spare_reader(pool: ProcessPoolExecutor) -> int | None:
+    """Return a descriptor of this process's own on the read end of the pipe carrying `pool`'s tasks to its
+    workers, for _abandon to empty (None where there is none: not on POSIX, or an executor built otherwise).
+
+    The pipe is private (_call_queue._reader, the same in every CPython that needs this: FEEDER_CAN_HANG),
+    and the copy is taken now, while no thread can be closing the original."""
+    reader = getattr(getattr(pool, "_call_queue", None), "_reader", None)
+    if os.name != "posix" or reader is None:
+        return None
+    return os.dup(reader.fileno())
+
+
+def _abandon(pool: ProcessPoolExecutor, spare: int | None) -> None:
+    """Shut `pool` down, its workers told to stop already, without waiting on a worker that will not answer:
+    end its workers (SIGTERM, then SIGKILL after WORKER_GRACE), cancel the tasks not started and wait for
+    the pool's threads, reading away what its feeder still writes through `spare` (_spare_reader) if any.
+
+    The workers are the executor's private _processes (the same in CPython 3.11 to 3.13; without it the
+    stop flag still ends them). The futures are left to the shutdown to cancel: a future cancelled here
+    could be one the executor is failing at the same moment, which 3.11 answers with an error that stops
+    its own thread."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(WORKER_GRACE)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(WORKER_GRACE)
+    if spare is None:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    manager = getattr(pool, "_executor_manager_thread", None)  # the thread that waits for the feeder
+    pool.shutdown(wait=False, cancel_futures=True)
+    try:  # no worker is left to read the tasks, and no new thread can start here at exit: read them in this one
+        _read_away(spare, manager)
+    finally:
+        os.close(spare)
+
+
+def _read_away(fd: int, thread: threading.Thread | None) -> None:
+    """Read and drop all that comes through the pipe `fd` while `thread` runs, then wait for it to end."""
+    if thread is None:
+        return
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while thread.is_alive():
+            if selector.select(timeout=0.05) and not os.read(fd, 1 << 16):
+                break  # no writer left
+    thread.join()
 
 
 def local_cluster(jobs: int) -> Any:
