@@ -696,6 +696,7 @@ class Explorer:
             and (returned is None or name in returned or not titles.isdisjoint(cards))
         )
         self._decks_read = tuple(dict.fromkeys(self.card_decks + self.counted_decks))
+        self._deck_lists = [game.decks[name] for name in self._decks_read]  # (the engine never replaces them)
         self._live: list[tuple[str, int]] = []
         self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
@@ -861,7 +862,7 @@ class Explorer:
             tuple(g.pos),
             tuple(map(tuple, g.pv)),
             tuple(g.gv),
-            self._deck_sets(g.decks),
+            self._deck_sets(),
             tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
@@ -881,13 +882,13 @@ class Explorer:
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
 
-    def _deck_sets(self, decks: dict[str, list[int]]) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
+    def _deck_sets(self) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
         """Return the cards that are not title deeds of each deck that may hold one (`card_decks`), as sets, in
         that order; and the number of cards of each deck drawn from that may hold title deeds (`counted_decks`).
 
         Kept by those decks' order as it stands: a signature is made thousands of times, and the decks come
         back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
-        order = tuple([tuple(decks[name]) for name in self._decks_read])
+        order = tuple(map(tuple, self._deck_lists))
         made = self._deck_sets_by_order.get(order)
         if made is None:
             by_name = dict(zip(self._decks_read, order))
