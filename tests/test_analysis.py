@@ -224,6 +224,89 @@ def test_draws_from_a_deck_of_title_deeds_are_told_apart_by_how_many_deeds_it_ho
         assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
 
 
+def _same_tables(a, b) -> None:
+    assert a.states == b.states
+    for x, y in zip(a.rows, b.rows, strict=True):
+        assert (x.index, x.status) == (y.index, y.status)
+        assert abs(x.turn - y.turn) < 1e-12 and abs(x.throw - y.throw) < 1e-12 and abs(x.visits - y.visits) < 1e-12
+
+
+_TICKETS_USED = """rule tickets_used "A ticket held is used at the next turn, and goes back" {
+    on turn {
+        for k in player.cards {
+            if k.name == "go_f" {
+                move to f
+            } else if k.name == "go_start" {
+                move to start
+            }
+            return k to tickets
+        }
+    }
+}
+
+rule moving "Throw; a double throws again, twice at most" {"""
+
+
+def test_a_deal_in_a_turn_turns_up_each_card_as_a_draw_does(tmp_path):
+    # Under uniform draws the deck's order is not part of the movement state, so a deal within the token's
+    # turn cannot take the top card of the order the reference economy happens to have: each card dealt is
+    # asked as a draw's is (`_AnalysisGame.deal_s`). Dealt, a ticket comes to the token as a drawn ticket
+    # that gives itself to the drawer does: the same tables, memo on or off.
+    def variant(name: str, cards: str, landing: str) -> str:
+        text = RING.read_text(encoding="utf-8")
+        old_landing = "    on land card_square {\n        draw luck\n    }"
+        assert old_landing in text and 'rule moving "Throw; a double throws again, twice at most" {' in text
+        text = text.replace(old_landing, f"    on land card_square {{\n        {landing}\n    }}")
+        text = text.replace('rule moving "Throw; a double throws again, twice at most" {', _TICKETS_USED)
+        deck = 'deck tickets "Tickets" returned {\n' + "".join(
+            f'    card {card} "{card}" {{ {cards} }}\n' for card in ("go_start", "go_f", "stay")
+        )
+        path = tmp_path / f"{name}.lg"
+        path.write_text(text.replace('deck luck "Luck"', deck + '}\n\ndeck luck "Luck"'), encoding="utf-8")
+        return str(path)
+
+    dealt = variant("dealt", "", "deal 1 from tickets")
+    drawn = variant("drawn", "give card to player", "draw tickets")
+    tables = {
+        (path, memo): analyze(path, memo=memo, check_economy=False, rents=False)
+        for path in (dealt, drawn)
+        for memo in (True, False)
+    }
+    _same_tables(tables[dealt, True], tables[drawn, True])
+    _same_tables(tables[dealt, True], tables[dealt, False])
+    _same_tables(tables[drawn, True], tables[drawn, False])
+
+
+def test_the_order_of_a_deck_the_rules_read_keeps_continuations_apart(tmp_path):
+    # A rule looks at the top card of the deck drawn from (`cards_in`), whose order each draw changes (the
+    # card goes under it): two continuations with the same cards in the deck in another order go
+    # differently, so the memo must tell them apart by the order (`Explorer.signature`).
+    path = _ring(
+        tmp_path,
+        """    on land card_square {
+        draw luck
+    }""",
+        """    on land card_square {
+        draw luck
+    }
+    on land lockup {
+        set looked = false
+        for k in cards_in(luck) {
+            if not looked {
+                set looked = true
+                if k.name == "to_f" {
+                    move to f
+                }
+            }
+        }
+    }""",
+    )
+    text = Path(path).read_text(encoding="utf-8").replace("var again = false", "var again = false\nvar looked = false")
+    Path(path).write_text(text, encoding="utf-8")
+    memoised, whole = (analyze(path, memo=memo, check_economy=False, rents=False) for memo in (True, False))
+    _same_tables(memoised, whole)
+
+
 def test_a_value_kept_across_a_throw_keeps_continuations_apart(tmp_path):
     # The second throw's future reads the first throw's total, held in a local: two second throws from the
     # same square and state differ by it, and the memo, which tells continuations apart by the locals the

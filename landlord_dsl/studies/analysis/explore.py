@@ -275,6 +275,15 @@ class _Pick:
 _PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
 
 
+def _pick_of(size: int) -> _Pick:
+    """Return the request of a draw from a deck of `size` cards (a request is a value: one is made for each
+    size of deck, as it is met)."""
+    request = _PICKS.get(size)
+    if request is None:
+        request = _PICKS[size] = _Pick(size)
+    return request
+
+
 class _Landed:
     """The request of the analysed game's landing, made as a token lands before the space's rules run: it has
     one outcome, and is asked so that the rest of the turn from there is a continuation the memo knows (a
@@ -354,20 +363,62 @@ class _AnalysisGame(SteppedGame):
         if len(cards) > 1:
             depth = len(self.kstack)
             self.kstack.append(("pick", deck))
-            size = len(cards)
-            request = _PICKS.get(size)
-            if request is None:  # (a request is a value: one made for each size of deck, as it is met)
-                request = _PICKS[size] = _Pick(size)
-            k = yield request
+            k = yield _pick_of(len(cards))
             if k:
                 cards.insert(0, cards.pop(k))
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
 
+    def deal(self, count: int, deck: str) -> None:
+        """`Game.deal`, each card dealt turned up as a draw's is (`draw`): which of the deck's cards, asked of
+        the chance source where it picks."""
+        pick = getattr(self.chance, "pick", None)
+        if pick is None:
+            super().deal(count, deck)
+            return
+        cards = self.decks[deck]
+        for i in range(min(count, len(cards))):
+            if len(cards) > 1:
+                k = pick(len(cards))
+                if k:
+                    cards.insert(0, cards.pop(k))
+            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+
+    def deal_s(self, count: int, deck: str) -> Steps:
+        """`deal` as a generator: which card each deal turns up is asked by yielding a _Pick, as a draw's is
+        (`draw_s`; under uniform draws the deck's order is not part of the state, so a deal cannot read it)."""
+        yield from self._deal_from_s(deck, 0, min(count, len(self.decks[deck])))
+
+    def _deal_from_s(self, deck: str, i: int, count: int) -> Steps:
+        """The deal of `deck`'s cards from the `i`-th of `count` on (`deal_s`)."""
+        cards, kstack = self.decks[deck], self.kstack
+        while i < count:
+            if len(cards) > 1:
+                depth = len(kstack)
+                kstack.append(("deal", deck, i, count))
+                k = yield _pick_of(len(cards))
+                if k:
+                    cards.insert(0, cards.pop(k))
+                del kstack[depth:]
+            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+            i += 1
+
+    def _dealt_s(self, depth: int, deck: str, i: int, count: int, k: int) -> Steps:
+        """`_deal_from_s` once the pick of its `i`-th card is answered with `k`."""
+        cards = self.decks[deck]
+        if k:
+            cards.insert(0, cards.pop(k))
+        del self.kstack[depth:]
+        self.set_holder(cards[0], self.seats[i % len(self.seats)])
+        yield from self._deal_from_s(deck, i + 1, count)
+
     def _answered(self, entry: tuple, depth: int, request: Any) -> tuple[Any, tuple] | None:
-        """`SteppedGame._answered`, and the draw's pick (`draw_s`)."""
-        if entry[0] == "pick" and request.__class__ is _Pick:
-            return self._picked_s, (depth, entry[1])
+        """`SteppedGame._answered`, and the picks of a draw (`draw_s`) and of a deal (`deal_s`)."""
+        if request.__class__ is _Pick:
+            if entry[0] == "pick":
+                return self._picked_s, (depth, entry[1])
+            if entry[0] == "deal":
+                return self._dealt_s, (depth, *entry[1:])
         return super()._answered(entry, depth, request)
 
     def _picked_s(self, depth: int, deck: str, k: int) -> Steps:
@@ -696,6 +747,9 @@ class Explorer:
             and (returned is None or name in returned or not titles.isdisjoint(cards))
         )
         self._decks_read = tuple(dict.fromkeys(self.card_decks + self.counted_decks))
+        self._deck_lists = [game.decks[name] for name in self._decks_read]  # (the engine never replaces them)
+        # the decks whose order the rules read (`cards_in`): their order, not only their cards, is in a signature
+        self._ordered_decks = [game.decks[name] for name in sorted(game.sprog.decks_read)]
         self._live: list[tuple[str, int]] = []
         self._live_at: tuple[list[list], list[int]] = ([], [])  # (the live variables' lists and indices)
         # the game as the last state's turn starts (`put_state`): its economy, live variables, key, Economy
@@ -845,14 +899,15 @@ class Explorer:
         goes on with) and the state that moves the token: the positions,
         every player and game variable, the cards in the decks and held by
         the token, the dice (not at a throw, which replaces them unseen),
-        where the last move began (if the rules ever read it) and the
-        engine's bookkeeping.
+        where the last move began (if the rules ever read it), the
+        engine's bookkeeping, and the order of the decks whose order the
+        rules read (`cards_in`).
         Balances, owners (title deeds, wherever they are) and space
         variables are left out: that is the
         assumption (checked by the economy check) that within a turn they
         do not change where the token goes.
         """
-        g, deck_cards = self.game, self._deck_card_set
+        g, deck_cards, ordered = self.game, self._deck_card_set, self._ordered_decks
         try:
             key = _freeze_stack(g.kstack, self._own)
         except _Unkeyable:
@@ -861,7 +916,8 @@ class Explorer:
             tuple(g.pos),
             tuple(map(tuple, g.pv)),
             tuple(g.gv),
-            self._deck_sets(g.decks),
+            self._deck_sets(),
+            tuple(map(tuple, ordered)) if ordered else None,
             tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
             g.origin if self._origin_read else None,
             g.card,
@@ -881,13 +937,13 @@ class Explorer:
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
 
-    def _deck_sets(self, decks: dict[str, list[int]]) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
+    def _deck_sets(self) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
         """Return the cards that are not title deeds of each deck that may hold one (`card_decks`), as sets, in
         that order; and the number of cards of each deck drawn from that may hold title deeds (`counted_decks`).
 
         Kept by those decks' order as it stands: a signature is made thousands of times, and the decks come
         back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
-        order = tuple([tuple(decks[name]) for name in self._decks_read])
+        order = tuple(map(tuple, self._deck_lists))
         made = self._deck_sets_by_order.get(order)
         if made is None:
             by_name = dict(zip(self._decks_read, order))
