@@ -5,11 +5,16 @@ Run from the repository root (the working tree is put on sys.path):
     python benchmarks/bench_scale.py speedup --games 2000            # jobs 1 against jobs 2 (and more)
     python benchmarks/bench_scale.py sweep --games 200               # a 2 x 3 grid of 1906 options and players
     python benchmarks/bench_scale.py memory --games 10000 --jobs 1   # peak RSS of one run, in its own process
+    python benchmarks/bench_scale.py tasks --edition monopoly-1933-atlantic-city --games 400 --jobs 2
+                                                                     # what each task sends a worker
 
 Each figure is one run. `speedup` reports wall time and the CPU time of the
 process and its workers, so a loaded machine shows up as CPU time that does
 not shrink; `memory` runs the simulation in a fresh child process and reports
-its peak resident set size (and that of its worker processes).
+its peak resident set size (and that of its worker processes); `tasks` reports
+the pickled size of each task sent to a worker process by a simulation and by
+a tournament (bots against random players, two seats, a deal a task), with the
+CPU time of the main process and of its workers.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import resource
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import landlord_dsl as ld  # noqa: E402
 from landlord_dsl.studies.parallel import simulate_many  # noqa: E402
 from landlord_dsl.studies.sweep import parse_grid, run_sweep  # noqa: E402
+from landlord_dsl.studies.tournament import run_tournament  # noqa: E402
 
 
 def _cpu() -> float:
@@ -99,18 +108,59 @@ def memory(edition: str, games: int, players: int, jobs: int) -> dict:
     }
 
 
+def tasks(edition: str, games: int, players: int, jobs: int) -> dict:
+    """Return, for `games` simulated games and a tournament of `games` deals, the tasks sent to the `jobs` worker
+    processes (their number and pickled sizes), the wall time and the CPU time of this process and its workers."""
+    rules = ld.load_edition(edition)
+    sizes: list[int] = []
+    submit = ProcessPoolExecutor.submit
+
+    def measured(pool: ProcessPoolExecutor, function: Any, /, *args: Any, **kwargs: Any) -> Any:
+        sizes.append(len(pickle.dumps((function, args, kwargs))))
+        return submit(pool, function, *args, **kwargs)
+
+    runs = {
+        "simulate": lambda: simulate_many(rules, games, players, seed=1, jobs=jobs),
+        "tournament": lambda: run_tournament(rules, ["bot", "random"], games, players=2, seed=1, jobs=jobs),
+    }
+    out: dict[str, Any] = {"edition": edition, "games": games, "jobs": jobs}
+    ProcessPoolExecutor.submit = measured  # type: ignore[method-assign]
+    try:
+        for name, run in runs.items():
+            sizes.clear()
+            me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall = time.perf_counter()
+            run()
+            wall = time.perf_counter() - wall
+            me2, kids2 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+            out[name] = {
+                "tasks": len(sizes),
+                "smallest_task_bytes": min(sizes),
+                "largest_task_bytes": max(sizes),
+                "bytes": sum(sizes),
+                "wall_s": round(wall, 2),
+                "main_cpu_s": round(me2.ru_utime + me2.ru_stime - me.ru_utime - me.ru_stime, 3),
+                "workers_cpu_s": round(kids2.ru_utime + kids2.ru_stime - kids.ru_utime - kids.ru_stime, 3),
+            }
+    finally:
+        ProcessPoolExecutor.submit = submit  # type: ignore[method-assign]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("speedup", "sweep", "memory"))
+    ap.add_argument("what", choices=("speedup", "sweep", "memory", "tasks"))
     ap.add_argument("--edition", default="landlords-game-1906")
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--jobs", default="1,2", help="for speedup: a list; for memory: one number")
+    ap.add_argument("--jobs", default="1,2", help="for speedup: a list; for memory and tasks: one number")
     args = ap.parse_args()
     if args.what == "speedup":
         data = speedup(args.edition, args.games, args.players, [int(j) for j in args.jobs.split(",")])
     elif args.what == "sweep":
         data = sweep(args.games)
+    elif args.what == "tasks":
+        data = tasks(args.edition, args.games, args.players, int(args.jobs.split(",")[-1]))
     else:
         data = memory(args.edition, args.games, args.players, int(args.jobs.split(",")[-1]))
     print(json.dumps(data, indent=2))

@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -21,7 +22,7 @@ from landlord_dsl.cli.main import main
 from landlord_dsl.core.errors import LandlordError
 from landlord_dsl.studies import sweep as sweep_module
 from landlord_dsl.studies.parallel import chunks, in_processes, simulate_many
-from landlord_dsl.studies.rulesource import rebuild, rule_source
+from landlord_dsl.studies.rulesource import RuleSource, rebuild, rule_source
 from landlord_dsl.studies.simulate import GameRecord, Summary, simulate, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,6 +231,35 @@ def test_in_processes_yields_every_task_once_with_its_index():
     tasks = [(pow, (i, 2)) for i in range(30)]
     got = dict(in_processes(iter(tasks), 2))
     assert got == {i: i * i for i in range(30)}
+
+
+def _received(source: RuleSource, i: int) -> tuple[RuleSource, int]:
+    return source, i
+
+
+def test_each_task_gets_the_rule_source_it_names_among_several():
+    plain = rule_source(ld.load_edition("landlords-game-1906"))
+    faster = rule_source(ld.load_edition("landlords-game-1906"), {"faster_game": True})  # the same rules hash
+    other = rule_source(ld.load_edition("monopoly-1933-atlantic-city"))
+    unsent = rule_source(ld.load_edition("landlords-game-1904"))  # not among the pool's sources: sent whole
+    given = [plain, faster, other, unsent] * 3
+    got = dict(in_processes(((_received, (s, i)) for i, s in enumerate(given)), 2, [plain, faster, other]))
+    assert got == {i: (s, i) for i, s in enumerate(given)}
+
+
+def test_a_task_does_not_carry_the_rule_text(monkeypatch):
+    sizes = []
+    submit = ProcessPoolExecutor.submit
+
+    def measured(pool, function, /, *args, **kwargs):
+        sizes.append(len(pickle.dumps((function, args, kwargs))))
+        return submit(pool, function, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", measured)
+    rules = ld.load_edition("monopoly-1933-atlantic-city")
+    assert len(pickle.dumps(rule_source(rules))) > 40_000
+    simulate_many(rules, 16, 4, seed=1, jobs=2)
+    assert len(sizes) == 16 and max(sizes) < 1_000
 
 
 _CTRL_C_SCRIPT = """

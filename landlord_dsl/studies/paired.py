@@ -144,7 +144,7 @@ def play_cells(
                 progress(done, games * len(cells))
     else:
         tasks = ((play_values, (cells[c], players, seed, a, b, metrics)) for c, a, b in parts)
-        for i, values in in_processes(tasks, min(jobs, len(parts))):
+        for i, values in in_processes(tasks, min(jobs, len(parts)), cells):
             c, a, _ = parts[i]
             pieces[(c, a)] = values
             done += len(values)

@@ -6,9 +6,10 @@ into a `Summary`, and the summaries merge exactly (simulate.Summary keeps
 integers and fractions). So `jobs=1`, `jobs=8` and a cluster give the same
 summary to the last digit, and memory stays flat however many games are played.
 
-What a worker receives is a `RuleSource` (the rule text and option values,
-see rulesource.py) and a range of game numbers; it rebuilds and compiles the
-rules once per process and sends back a Summary.
+A worker receives each `RuleSource` of its pool (the rule text and option
+values, see rulesource.py) once, when it starts; a task names its rules by a
+small key and carries a range of game numbers. The worker rebuilds and
+compiles each rule set once per process and sends back a Summary.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..agents import default_reserve
 from ..agents.seats import parse_seats
@@ -176,7 +177,7 @@ def simulate_many(
         finished: Iterator[Summary] = (run_games(source, players, seed, a, b, stats, reserve, seats) for a, b in parts)
     elif backend == "local":
         tasks = ((run_games, (source, players, seed, a, b, stats, reserve, seats)) for a, b in parts)
-        finished = (summary for _, summary in in_processes(tasks, min(jobs, len(parts))))
+        finished = (summary for _, summary in in_processes(tasks, min(jobs, len(parts)), [source]))
     else:
         finished = _dask(source, players, seed, parts, jobs, scheduler, stats, reserve, seats)
     for summary in finished:
@@ -258,23 +259,58 @@ def _ctrl_c_stops(stop: Any) -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
-def in_processes(tasks: Iterable[tuple[Callable[..., Any], tuple]], jobs: int) -> Iterator[tuple[int, Any]]:
+class _Sent(NamedTuple):
+    """What a task carries instead of a RuleSource every worker of its pool received at its start: the source's
+    place among the pool's sources (its rules hash to read it by)."""
+
+    number: int
+    rules_hash: str
+
+
+# Per worker process (empty in the main process): the rule sources of the worker's pool, put here by
+# _start_worker, an executor's initializer, which can leave nothing for later tasks but in module state. A
+# worker serves one pool (one in_processes call), so keys never clash and nothing needs removing.
+_SENT: dict[_Sent, RuleSource] = {}
+
+
+def _start_worker(stop: Any, sources: tuple[RuleSource, ...]) -> None:
+    """Set up a worker process: _watch_parent(stop), and keep `sources` for the tasks that name them (_Sent)."""
+    _watch_parent(stop)
+    _SENT.update((_Sent(i, source.rules_hash), source) for i, source in enumerate(sources))
+
+
+def _run_task(function: Callable[..., Any], args: tuple) -> Any:
+    """Return what function(*args) returns, each _Sent argument replaced by the RuleSource it names (in a worker)."""
+    return function(*(_SENT[arg] if isinstance(arg, _Sent) else arg for arg in args))
+
+
+def in_processes(
+    tasks: Iterable[tuple[Callable[..., Any], tuple]], jobs: int, sources: Iterable[RuleSource] = ()
+) -> Iterator[tuple[int, Any]]:
     """Run each task (a function and its arguments) in one of `jobs` worker processes; yield (the task's
     index, its result) as tasks finish, in the order they finish.
 
+    Each worker receives `sources` once, when it starts; an argument of a task
+    equal to one of them is sent as a small key and the worker's copy passed
+    in its place, so a task does not carry the rule text (about 50 KB).
     IN_FLIGHT tasks a worker are sent ahead and the next one as one comes back, so
     `tasks` may be a long lazy iterable. On Ctrl-C, an error, or the caller's
     stopping early, the workers stop at once (not after their tasks) and the
     pool is shut down before the exception (KeyboardInterrupt for Ctrl-C)
     goes on. A worker dies with this process however it ends (_watch_parent)."""
     todo = enumerate(tasks)
+    shared = tuple(dict.fromkeys(sources))
+    keys = {source: _Sent(i, source.rules_hash) for i, source in enumerate(shared)}
     stop = multiprocessing.get_context().RawValue("b", 0)
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_watch_parent, initargs=(stop,))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(stop, shared))
     spare = _spare_reader(pool) if FEEDER_CAN_HANG else None
     pending: dict[Future[Any], int] = {}
 
     def send(count: int) -> None:
         for i, (function, args) in islice(todo, count):
+            if keys:
+                sent = tuple(keys.get(arg, arg) if isinstance(arg, RuleSource) else arg for arg in args)
+                function, args = _run_task, (function, sent)
             with _ctrl_c_held():  # submitting may fork a worker
                 pending[pool.submit(function, *args)] = i
 

@@ -179,7 +179,7 @@ def play_all(
             yield play_games(source, players, seed, batch, turn_limit)
         return
     tasks = ((play_games, (source, players, seed, b, turn_limit)) for b in batches)
-    for _, records in in_processes(tasks, min(jobs, len(batches))):
+    for _, records in in_processes(tasks, min(jobs, len(batches)), [source]):
         yield records
 
 
