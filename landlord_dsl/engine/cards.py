@@ -273,4 +273,9 @@ class Cards:
     def deal(self, count: int, deck: str) -> None:
         cards = self.decks[deck]
         for i in range(min(count, len(cards))):
-            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+            self.deal_top(cards, i)
+
+    def deal_top(self, cards: list[int], i: int) -> None:
+        """Give the top card of `cards` (a deck's) to the player the `i`-th card of a deal goes to: the seats
+        in turn, from the first."""
+        self.set_holder(cards[0], self.seats[i % len(self.seats)])

@@ -249,7 +249,7 @@ class SteppedGame(Game):
         for i in range(min(count, len(cards))):
             if self.unseen[deck] > 1 and deck in self.deferred:
                 yield from self.reveal_s(deck)
-            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+            self.deal_top(cards, i)
 
     # ------------------------------------------------- cards seen, by name
     def set_holder(self, card: int, seat: int | None) -> None:

@@ -275,6 +275,12 @@ class _Pick:
 _PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
 
 
+def _to_top(cards: list[int], k: int) -> None:
+    """Put the `k`-th card of a deck's `cards` on top (the card a draw or a deal turns up)."""
+    if k:
+        cards.insert(0, cards.pop(k))
+
+
 def _pick_of(size: int) -> _Pick:
     """Return the request of a draw from a deck of `size` cards (a request is a value: one is made for each
     size of deck, as it is met)."""
@@ -350,9 +356,7 @@ class _AnalysisGame(SteppedGame):
         cards = self.decks[deck]
         pick = getattr(self.chance, "pick", None)
         if pick is not None and len(cards) > 1 and self.prog.deck_enabled[deck](self):
-            k = pick(len(cards))
-            if k:
-                cards.insert(0, cards.pop(k))
+            _to_top(cards, pick(len(cards)))
         super().draw(deck)
 
     def draw_s(self, deck: str) -> Steps:
@@ -363,9 +367,7 @@ class _AnalysisGame(SteppedGame):
         if len(cards) > 1:
             depth = len(self.kstack)
             self.kstack.append(("pick", deck))
-            k = yield _pick_of(len(cards))
-            if k:
-                cards.insert(0, cards.pop(k))
+            _to_top(cards, (yield _pick_of(len(cards))))
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
 
@@ -379,10 +381,8 @@ class _AnalysisGame(SteppedGame):
         cards = self.decks[deck]
         for i in range(min(count, len(cards))):
             if len(cards) > 1:
-                k = pick(len(cards))
-                if k:
-                    cards.insert(0, cards.pop(k))
-            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+                _to_top(cards, pick(len(cards)))
+            self.deal_top(cards, i)
 
     def deal_s(self, count: int, deck: str) -> Steps:
         """`deal` as a generator: which card each deal turns up is asked by yielding a _Pick, as a draw's is
@@ -396,20 +396,17 @@ class _AnalysisGame(SteppedGame):
             if len(cards) > 1:
                 depth = len(kstack)
                 kstack.append(("deal", deck, i, count))
-                k = yield _pick_of(len(cards))
-                if k:
-                    cards.insert(0, cards.pop(k))
+                _to_top(cards, (yield _pick_of(len(cards))))
                 del kstack[depth:]
-            self.set_holder(cards[0], self.seats[i % len(self.seats)])
+            self.deal_top(cards, i)
             i += 1
 
     def _dealt_s(self, depth: int, deck: str, i: int, count: int, k: int) -> Steps:
         """`_deal_from_s` once the pick of its `i`-th card is answered with `k`."""
         cards = self.decks[deck]
-        if k:
-            cards.insert(0, cards.pop(k))
+        _to_top(cards, k)
         del self.kstack[depth:]
-        self.set_holder(cards[0], self.seats[i % len(self.seats)])
+        self.deal_top(cards, i)
         yield from self._deal_from_s(deck, i + 1, count)
 
     def _answered(self, entry: tuple, depth: int, request: Any) -> tuple[Any, tuple] | None:
@@ -423,9 +420,7 @@ class _AnalysisGame(SteppedGame):
 
     def _picked_s(self, depth: int, deck: str, k: int) -> Steps:
         """`draw_s` once its pick is answered with `k`."""
-        if k:
-            cards = self.decks[deck]
-            cards.insert(0, cards.pop(k))
+        _to_top(self.decks[deck], k)
         del self.kstack[depth:]
         yield from super().draw_s(deck)
 
