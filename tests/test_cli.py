@@ -440,3 +440,25 @@ def test_the_cli_page_lists_every_command_in_its_synopsis_and_a_section_each():
         ]
         assert not missing, (command.name, missing)
         assert f"\n## {command.name}\n" in page, command.name
+
+
+def test_unknown_flag_is_reported_by_its_command_with_the_flag_it_likely_meant(capsys):
+    """A misspelt flag showed the top parser's usage (`landlord-dsl [-h] [--version] COMMAND ...`) and no hint."""
+    with pytest.raises(SystemExit) as exit_:
+        run("simulate", "landlords-game-1906", "--gmes", "5")
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert "usage: landlord-dsl simulate" in err
+    assert "landlord-dsl simulate: error: unrecognized arguments: --gmes 5; did you mean --games?" in err
+    with pytest.raises(SystemExit):
+        run("show", "landlords-game-1906", "--frobnicate")
+    assert "unrecognized arguments: --frobnicate; `landlord-dsl show --help` lists the options" in (
+        capsys.readouterr().err
+    )
+
+
+def test_misspelt_command_is_told_the_command_it_likely_names(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        run("simulat", "landlords-game-1906")
+    assert exit_.value.code == 2
+    assert "unknown command 'simulat': did you mean 'simulate'?" in capsys.readouterr().err
