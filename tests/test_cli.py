@@ -462,3 +462,21 @@ def test_misspelt_command_is_told_the_command_it_likely_names(capsys):
         run("simulat", "landlords-game-1906")
     assert exit_.value.code == 2
     assert "unknown command 'simulat': did you mean 'simulate'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("simulate", "landlords-game-1906", "--games", "2"),
+        ("sweep", "landlords-game-1906", "--games", "2"),
+        ("analyze", "landlords-game-1904-without-lot-tickets"),
+    ],
+)
+def test_plot_into_a_missing_folder_is_a_usage_error_before_the_work(tmp_path, capsys, argv):
+    """`--plot no/such/folder/s.png` ran every game, then failed with status 1; docs/cli.md says a `--plot` file
+    that cannot be opened is a usage error (2), and it is now found before a game is played."""
+    pytest.importorskip("matplotlib")
+    code, out = run(*argv, "--plot", str(tmp_path / "missing" / "s.png"))
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert f"cannot draw to {tmp_path / 'missing' / 's.png'}: there is no folder {tmp_path / 'missing'}" in err
