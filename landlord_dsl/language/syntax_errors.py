@@ -315,13 +315,17 @@ _SLIPS = {
 def _slip_hint(rest: str, expected: set[str], line_text: str, column: int) -> str | None:
     """Return a hint for a common slip at the start of `rest` (the text from the error on), or None.
 
-    Slips: another language's spelling (`elif`, `&&`, `True`, `=` to compare),
+    Slips: another language's spelling (`elif`, `&&`, `True`, `=` to compare, `;`, 'text'),
     a misspelt keyword (did you mean), or a label left unquoted.
     """
-    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*|&&|\|\||!(?!=)|=(?!=)", rest)
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*|&&|\|\||!(?!=)|=(?!=)|;|'", rest)
     if word is None:
         return None
     found = word.group(0)
+    if found == ";":
+        return "no ';' is needed: statements and declarations are separated by spaces or new lines alone"
+    if found == "'":
+        return 'a text is written in double quotes: "like this"'
     if found == "=":
         return "to compare, write '=='; a single '=' only gives a value" if "COMPARE" in expected else None
     if found in _SLIPS:
