@@ -480,3 +480,11 @@ def test_plot_into_a_missing_folder_is_a_usage_error_before_the_work(tmp_path, c
     err = capsys.readouterr().err
     assert code == 2 and out == ""
     assert f"cannot draw to {tmp_path / 'missing' / 's.png'}: there is no folder {tmp_path / 'missing'}" in err
+
+
+def test_play_refuses_seats_and_a_player_count_that_disagree(capsys):
+    """`play --seats bot,bot --players 3` played 2 players without a word; `simulate` refused it already."""
+    code, out = run("play", "landlords-game-1906", "--seats", "bot,bot", "--players", "3")
+    assert code == 2 and out == ""
+    assert "--seats names 2 seats but --players is 3: name one a seat" in capsys.readouterr().err
+    assert run("play", "landlords-game-1906", "--seats", "bot,bot", "--players", "2", "--turn-limit", "2")[0] == 0
