@@ -488,3 +488,13 @@ def test_play_refuses_seats_and_a_player_count_that_disagree(capsys):
     assert code == 2 and out == ""
     assert "--seats names 2 seats but --players is 3: name one a seat" in capsys.readouterr().err
     assert run("play", "landlords-game-1906", "--seats", "bot,bot", "--players", "2", "--turn-limit", "2")[0] == 0
+
+
+def test_fmt_of_a_shipped_name_says_it_is_no_file_and_where_the_file_is(capsys):
+    """`fmt landlords-game-1906` said only 'cannot read landlords-game-1906: No such file or directory'."""
+    from landlord_dsl.core.resources import shipped_files
+
+    assert run("fmt", "--check", "landlords-game-1906")[0] == 2
+    err = capsys.readouterr().err
+    assert "fmt rewrites .lg files, and 'landlords-game-1906' is the name of a shipped edition, not a file" in err
+    assert f"its file is {shipped_files()['landlords-game-1906']}" in err
