@@ -498,3 +498,24 @@ def test_fmt_of_a_shipped_name_says_it_is_no_file_and_where_the_file_is(capsys):
     err = capsys.readouterr().err
     assert "fmt rewrites .lg files, and 'landlords-game-1906' is the name of a shipped edition, not a file" in err
     assert f"its file is {shipped_files()['landlords-game-1906']}" in err
+
+
+def test_a_name_that_almost_names_a_rule_file_says_which(tmp_path, monkeypatch, capsys):
+    """`play my-rules` (the .lg left off), `play my-rules.txt` and `play .` all said only
+    "unknown edition or variant ... run `landlord-dsl list` to see the shipped editions"."""
+    monkeypatch.chdir(tmp_path)
+    Path("my-rules.lg").write_text('edition "my-rules" { }\n')
+    Path("notes.txt").write_text("")
+    for name, hint in [
+        ("my-rules", "did you mean the file 'my-rules.lg'?"),
+        ("notes.txt", "notes.txt is a file, but a rule file's name ends in .lg: rename it to notes.lg"),
+        (".", ". is a folder; give a .lg file in it"),
+        ("landlords-game-196", "did you mean 'landlords-game-1906'?"),
+    ]:
+        assert run("play", name)[0] == 2
+        err = capsys.readouterr().err
+        assert f"error: unknown edition or variant '{name}'" in err and hint in err, err
+    # a rule file's `extends` learns nothing of the files around the process
+    Path("v.lg").write_text('edition "v" {\n    extends "notes.txt"\n}\n')
+    assert run("check", "v.lg")[0] == 1
+    assert "rename it" not in capsys.readouterr().err
