@@ -86,6 +86,16 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         last = max(1, len(source.text.rstrip("\n").split("\n")))
         line_text = source.line(last) or ""
         span = ast.Span(source.name, last, len(line_text) + 1, last, len(line_text) + 2)
+        if not any(code_of(line).strip() for line in source.text.split("\n")):  # nothing but blanks and comments
+            return RuleSyntaxError(
+                [
+                    source.diagnostic(
+                        "the file holds no rules" if source.text.strip() else "the file is empty",
+                        span,
+                        'a rule file starts with its header, `edition "NAME" { ... }`, and then its declarations',
+                    )
+                ]
+            )
         hint = _expected_hint(set(err.expected)) or ""
         if "RBRACE" in set(err.expected):
             hint = "a '{' is never closed" + (f"; {hint}" if hint else "")
