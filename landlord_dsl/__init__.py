@@ -477,14 +477,15 @@ def new_game(
     :param players: seats, when `agents` are not given.
     :param seed: the seed of the dice and shuffles, when `chance` is not given.
     :param agents: one Agent a seat, in seat order.
-    :param options: option values by option name (ignored for a Program, which has its own).
+    :param options: option values by option name; for a Program, which is compiled for its own, only values
+        equal to those.
     :param chance: a ChanceSource (e.g. `ScriptedChance`) that answers every throw and shuffle.
     :param turn_limit: the turns after which the game stops (default: the rules').
     :param names: the seats' names, in seat order (default "Player 1", ...).
     :returns: the game, set up lazily: call `play()` or `play_turn()`.
     :raises UsageError: the rules are not for that many players, `players`, `seed` or `turn_limit` is not a
-        whole number (or the limit is out of range), `options` are not valid, `agents` are not Agents, or
-        `names` are not one a seat, none blank, no two alike.
+        whole number (or the limit is out of range), `options` are not valid (or differ from a Program's own),
+        `agents` are not Agents, or `names` are not one a seat, none blank, no two alike.
     """
     from .agents import HeuristicAgent
     from .checking.loader import load
@@ -495,7 +496,7 @@ def new_game(
 
     if isinstance(rules, str):
         rules = load(rules)
-    program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
+    program = _own_options(rules, options) if isinstance(rules, Program) else compile_ruleset(rules, options)
     if agents is None:
         agents = [HeuristicAgent() for _ in range(whole_argument(players, "players"))]
     for agent in agents:
@@ -534,13 +535,14 @@ def new_state(
 
     :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path.
     :param players: seats.
-    :param options: option values by option name (ignored for a Program).
+    :param options: option values by option name; for a Program, only values equal to its own.
     :param seed: the seed of the dice and shuffles, or None to be asked for each.
     :param turn_limit: the turns after which the game stops (default: the rules').
     :param draws: present shuffles as draws (seed None only; docs/state.md, "Shuffles as draws").
     :returns: the state before the first request.
     :raises UsageError: the rules are not for that many players, `players`, `seed` or `turn_limit` is not a
-        whole number (or the limit is out of range), `options` are not valid, or `draws` is asked with a seed.
+        whole number (or the limit is out of range), `options` are not valid (or differ from a Program's own),
+        or `draws` is asked with a seed.
     """
     from .checking.loader import load
     from .compiling.compiler import compile_ruleset
@@ -549,8 +551,40 @@ def new_state(
 
     if isinstance(rules, str):
         rules = load(rules)
-    program = rules if isinstance(rules, Program) else compile_ruleset(rules, options)
+    program = _own_options(rules, options) if isinstance(rules, Program) else compile_ruleset(rules, options)
     return new_program_state(program, players, seed, turn_limit, draws)
+
+
+def _own_options(program: Program, options: dict[str, Any] | None) -> Program:
+    """Return `program` if every value of `options` is the one it was compiled with (they were ignored, silently
+    playing other rules than asked); raise UsageError naming the first that is not."""
+    from collections.abc import Mapping
+
+    from .checking.options import quoted, truth, whole_number
+    from .core.errors import Diagnostic, UsageError
+
+    if options is not None and not isinstance(options, Mapping):
+        raise UsageError(f"options are a mapping of option names to values, not {quoted(options)}")
+    for name, value in (options or {}).items():
+        fixed = program.options.get(name, ...)
+        if isinstance(fixed, bool):
+            same = truth(value) is fixed
+        elif isinstance(fixed, int):
+            same = whole_number(value) == fixed
+        else:
+            same = value == fixed
+        if not same:
+            own = f"it was compiled with {name}={fixed!r}" if fixed is not ... else f"it has no option {name!r}"
+            raise UsageError(
+                [
+                    Diagnostic(
+                        f"option {name}={value!r} is not the Program's own: {own}",
+                        hint="a Program is compiled for its option values: give them to "
+                        "ld.compile_rules(rules, options), or pass the rule set instead of the Program",
+                    )
+                ]
+            )
+    return program
 
 
 def env(

@@ -154,6 +154,36 @@ def test_the_1904_patent_is_refused_with_the_counter_that_makes_it_unbounded():
     assert "unbounded" in text and "'circuits'" in text
 
 
+def test_a_misspelt_preference_is_a_usage_error_with_the_option_it_likely_meant():
+    """`analyze monopoly-1933-atlantic-city --prefer try_double` ran with the heuristic bot's answers, saying
+    "decisions answered by try_double where offered", though no decision offers it."""
+    with pytest.raises(ld.UsageError) as err:
+        analyze("monopoly-1933-atlantic-city", prefer=["try_double"], check_economy=False, rents=False)
+    text = err.value.render()
+    assert "--prefer try_double: no decision of monopoly-1933-atlantic-city offers an option 'try_double'" in text
+    assert "did you mean 'try_doubles'?" in text
+    code = main(["analyze", "landlords-game-1906", "--prefer", "nonsense"], out=io.StringIO())
+    assert code == 2
+
+
+def test_a_state_grown_by_the_cards_the_token_keeps_blames_their_deck(tmp_path):
+    """1906 with more starting cash: the token buys luxury cards, whose hands made over 3,000 states; the error
+    blamed player variable 'in_jail', which had taken 2 values, not the cards."""
+    path = tmp_path / "landlords-game-1906-rich-start.lg"
+    path.write_text(
+        'edition "landlords-game-1906-rich-start" {\n    title "Rich start"\n    extends "landlords-game-1906"\n'
+        '    source "house-rule: ours" original\n}\n\ntable start_cash "Starting cash" { 2: 900, 3: 750, 4: 600 }\n'
+        '    source "house-rule: ours" original\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ld.LandlordError) as err:
+        analyze(str(path), check_economy=False, rents=False)
+    text = err.value.render()
+    line = ld.load_edition("landlords-game-1906").model.decks["luxury_cards"].span.line
+    assert f"landlords-game-1906.lg:{line}:1: error: the movement state has more than 3,000 values" in text
+    assert "keeps cards of deck 'luxury_cards'" in text and "in_jail" not in text
+
+
 # --------------------------------------------------------- the machinery
 
 

@@ -440,3 +440,82 @@ def test_the_cli_page_lists_every_command_in_its_synopsis_and_a_section_each():
         ]
         assert not missing, (command.name, missing)
         assert f"\n## {command.name}\n" in page, command.name
+
+
+def test_unknown_flag_is_reported_by_its_command_with_the_flag_it_likely_meant(capsys):
+    """A misspelt flag showed the top parser's usage (`landlord-dsl [-h] [--version] COMMAND ...`) and no hint."""
+    with pytest.raises(SystemExit) as exit_:
+        run("simulate", "landlords-game-1906", "--gmes", "5")
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert "usage: landlord-dsl simulate" in err
+    assert "landlord-dsl simulate: error: unrecognized arguments: --gmes 5; did you mean --games?" in err
+    with pytest.raises(SystemExit):
+        run("show", "landlords-game-1906", "--frobnicate")
+    assert "unrecognized arguments: --frobnicate; `landlord-dsl show --help` lists the options" in (
+        capsys.readouterr().err
+    )
+
+
+def test_misspelt_command_is_told_the_command_it_likely_names(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        run("simulat", "landlords-game-1906")
+    assert exit_.value.code == 2
+    assert "unknown command 'simulat': did you mean 'simulate'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("simulate", "landlords-game-1906", "--games", "2"),
+        ("sweep", "landlords-game-1906", "--games", "2"),
+        ("analyze", "landlords-game-1904-without-lot-tickets"),
+    ],
+)
+def test_plot_into_a_missing_folder_is_a_usage_error_before_the_work(tmp_path, capsys, argv):
+    """`--plot no/such/folder/s.png` ran every game, then failed with status 1; docs/cli.md says a `--plot` file
+    that cannot be opened is a usage error (2), and it is now found before a game is played."""
+    pytest.importorskip("matplotlib")
+    code, out = run(*argv, "--plot", str(tmp_path / "missing" / "s.png"))
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert f"cannot draw to {tmp_path / 'missing' / 's.png'}: there is no folder {tmp_path / 'missing'}" in err
+
+
+def test_play_refuses_seats_and_a_player_count_that_disagree(capsys):
+    """`play --seats bot,bot --players 3` played 2 players without a word; `simulate` refused it already."""
+    code, out = run("play", "landlords-game-1906", "--seats", "bot,bot", "--players", "3")
+    assert code == 2 and out == ""
+    assert "--seats names 2 seats but --players is 3: name one a seat" in capsys.readouterr().err
+    assert run("play", "landlords-game-1906", "--seats", "bot,bot", "--players", "2", "--turn-limit", "2")[0] == 0
+
+
+def test_fmt_of_a_shipped_name_says_it_is_no_file_and_where_the_file_is(capsys):
+    """`fmt landlords-game-1906` said only 'cannot read landlords-game-1906: No such file or directory'."""
+    from landlord_dsl.core.resources import shipped_files
+
+    assert run("fmt", "--check", "landlords-game-1906")[0] == 2
+    err = capsys.readouterr().err
+    assert "fmt rewrites .lg files, and 'landlords-game-1906' is the name of a shipped edition, not a file" in err
+    assert f"its file is {shipped_files()['landlords-game-1906']}" in err
+
+
+def test_a_name_that_almost_names_a_rule_file_says_which(tmp_path, monkeypatch, capsys):
+    """`play my-rules` (the .lg left off), `play my-rules.txt` and `play .` all said only
+    "unknown edition or variant ... run `landlord-dsl list` to see the shipped editions"."""
+    monkeypatch.chdir(tmp_path)
+    Path("my-rules.lg").write_text('edition "my-rules" { }\n')
+    Path("notes.txt").write_text("")
+    for name, hint in [
+        ("my-rules", "did you mean the file 'my-rules.lg'?"),
+        ("notes.txt", "notes.txt is a file, but a rule file's name ends in .lg: rename it to notes.lg"),
+        (".", ". is a folder; give a .lg file in it"),
+        ("landlords-game-196", "did you mean 'landlords-game-1906'?"),
+    ]:
+        assert run("play", name)[0] == 2
+        err = capsys.readouterr().err
+        assert f"error: unknown edition or variant '{name}'" in err and hint in err, err
+    # a rule file's `extends` learns nothing of the files around the process
+    Path("v.lg").write_text('edition "v" {\n    extends "notes.txt"\n}\n')
+    assert run("check", "v.lg")[0] == 1
+    assert "rename it" not in capsys.readouterr().err

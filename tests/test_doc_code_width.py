@@ -42,7 +42,6 @@ EXCEPTIONS = {
     ("docs/tour.md", '        source "magie-1906, Rule 2 worked example (6th space); moddable-boards'): _STRING,
     ("docs/tour.md", 'rule franchises_rule "Franchises and railroads: charges, municipal cinch'): _STRING,
     ("docs/writing-a-variant.md", "        pay bank_charge(player, percent(wealth(player), income_tax_pct))"): _AT_100,
-    ("docs/writing-a-variant.md", 'const income_tax_flat = 200 source "house-rule: not in the 1933 rules"'): _BY_HAND,
     ("docs/writing-a-variant.md", "  on land income_tax_square { pay bank_charge(player, income_tax_flat)"): _BY_HAND,
 }
 

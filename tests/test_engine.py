@@ -140,6 +140,20 @@ def test_bad_arguments_to_new_game_and_new_state_are_usage_errors(call, message)
         call()
 
 
+@pytest.mark.parametrize("make", [ld.new_game, ld.new_state])
+def test_options_for_a_compiled_program_must_be_its_own(make):
+    """`ld.new_game(program, options={"faster_game": True})` played the Program's own rules (faster_game false)
+    without a word: the options of a Program are fixed when it is compiled."""
+    program = ld.compile_rules("landlords-game-1906", {"chance_deck": False})
+    with pytest.raises(ld.UsageError, match=re.escape("it was compiled with faster_game=False")):
+        make(program, players=2, seed=1, options={"faster_game": True})
+    with pytest.raises(ld.UsageError, match=re.escape("it has no option 'fastr_game'")):
+        make(program, players=2, seed=1, options={"fastr_game": True})
+    with pytest.raises(ld.UsageError, match="options are a mapping"):
+        make(program, players=2, seed=1, options=["faster_game"])
+    make(program, players=2, seed=1, options={"chance_deck": "false", "single_tax": "never"})  # its own: fine
+
+
 def test_compile_rules_takes_a_name_and_the_facade_refuses_what_is_not_rules_or_text():
     """`compile_rules("landlords-game-1906")` (new_game and diff take names) was an AttributeError, as were
     `diff(1, 2)` and `check(b"...")` a TypeError."""

@@ -296,3 +296,14 @@ def test_a_bracket_left_open_mid_file_is_noted_after_the_error_it_causes():
 def test_a_brace_opened_on_the_errors_own_line_gets_no_note():
     text = 'edition "x" { players 2 to 4 }\nrule r { on turn { == } }\n'
     assert [d.severity for d in ld.check(text, "x.lg")] == ["error"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("", "the file is empty"), ("\n  \n", "the file is empty"), ("# notes\n", "the file holds no rules")],
+)
+def test_a_file_without_rules_says_so(text, message):
+    # was "unexpected end of file", hint "expected 'edition'"
+    d = _only(text)
+    assert d.message == message
+    assert d.hint is not None and 'edition "NAME" { ... }' in d.hint

@@ -448,8 +448,11 @@ def test_input_that_is_not_utf8_text_is_named(tmp_path, capsys, command, kind, d
     path = tmp_path / "x.lg"
     path.write_bytes(data)
     assert run(*command, str(path))[0] == 1
-    assert f"{path}:{message}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{path}:{message}" in err
     assert path.read_bytes() == data
+    if kind in ("bom", "latin1"):  # the line is shown with a caret, as every located error is
+        assert "^" in err and ("1 | edition" in err or '2 |   title "Caf' in err)
 
 
 def test_stdin_that_is_not_utf8_is_named(monkeypatch, capsys):

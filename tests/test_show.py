@@ -96,6 +96,15 @@ def test_show_prints_no_empty_heading(tmp_path):
         assert not re.search(rf"^{heading}:\n(\n|$)", out, re.MULTILINE)
 
 
+def test_show_prints_no_colon_for_an_option_without_a_label(tmp_path):
+    """`option wage_bonus = 0` (no label) was shown as `  wage_bonus = 0:   [house-rule: ours] (original)`."""
+    path = tmp_path / "bonus.lg"
+    path.write_text('edition "bonus" { }\noption wage_bonus = 0\nkind k { }\nboard { space a "A" : k }\n')
+    code, out = run("show", str(path), "--option", "wage_bonus=5")
+    assert code == 0
+    assert "\n  wage_bonus = 5 (default 0)\n" in out
+
+
 def test_show_works_out_values_under_the_chosen_options(tmp_path):
     path = tmp_path / "small.lg"
     path.write_text(SMALL)

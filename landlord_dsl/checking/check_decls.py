@@ -196,7 +196,8 @@ class DeclarationPass(PassBase):
                         subject=purpose,
                     )
             if d.account not in accounts:
-                what = "not declared" if d.account not in self.names_seen else "not an account"
+                bound = d.account in ("player", "here")  # (names a handler binds: a player, a space)
+                what = "not an account" if bound or d.account in self.names_seen else "not declared"
                 self.error(
                     f"a purpose can only be rerouted to an account: '{d.account}' is {what}",
                     d.account_span,

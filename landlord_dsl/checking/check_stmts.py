@@ -166,7 +166,12 @@ class StatementPass(PassBase):
             )
             return
         reroute = m.reroutes.get(purpose)
-        if reroute is not None and isinstance(s.payer, ast.Name) and s.payer.name == reroute.account:
+        if (
+            reroute is not None
+            and isinstance(s.payer, ast.Name)
+            and s.payer.name == reroute.account
+            and any(a.name == reroute.account for a in m.accounts)  # (a reroute to a non-account is its own error)
+        ):
             self.error(
                 f"{reroute.account} would pay itself: this payment is made `as {purpose}`, "
                 f"which the reroute at {reroute.span.file}:{reroute.span.line} sends to {reroute.account}",

@@ -532,7 +532,7 @@ def _base_of(module: ast.Module, folder: Path | None) -> Path:
         )
     else:
         try:
-            return resolve(target)
+            return resolve(target, file_hints=False)
         except LandlordError as err:
             hint = _file_beside(target, folder) or err.diagnostics[0].hint
     raise RuleCheckError(

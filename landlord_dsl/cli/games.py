@@ -19,12 +19,15 @@ if TYPE_CHECKING:
 
 
 def _seats(args: argparse.Namespace, program: Program) -> list[str]:
-    """Return the seat specs of `--seats` (checked: agents.seats; they override --players), else a bot for
-    each of --players."""
+    """Return the seat specs of `--seats` (checked: agents.seats; --players, if given, must agree, as `simulate`
+    asks), else a bot for each of --players."""
     from ..agents.seats import parse_seats
 
     if args.seats:
-        return [str(spec) for spec in parse_seats(args.seats)]
+        seats = [str(spec) for spec in parse_seats(args.seats)]
+        if args.players is not None and args.players != len(seats):
+            raise UsageError(f"--seats names {len(seats)} seats but --players is {args.players}: name one a seat")
+        return seats
     return ["bot"] * (args.players or default_players(program))
 
 

@@ -441,16 +441,53 @@ class _LazyCommands(argparse._SubParsersAction):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, *rest: Any) -> None:
         arguments = self.pending.pop(values[0], None)  # (argparse has checked the name is a command's)
+        command = self.choices[values[0]]
         if arguments is not None:
-            arguments(self.choices[values[0]])
+            arguments(command)
         super().__call__(parser, namespace, values, *rest)
+        # argparse leaves a command's unknown arguments to the top parser, whose usage is not the command's
+        unknown = getattr(namespace, argparse._UNRECOGNIZED_ARGS_ATTR, None)
+        if unknown:
+            command.error(_unrecognized(command, unknown))
+
+
+def _unrecognized(command: argparse.ArgumentParser, unknown: list[str]) -> str:
+    """Return the error for the arguments `unknown` that the parser `command` does not know, with the option
+    each misspelt flag most likely meant."""
+    import difflib
+
+    flags = [flag for action in command._actions for flag in action.option_strings]
+    guesses = {
+        arg.split("=", 1)[0]: close[0]
+        for arg in unknown
+        if arg.startswith("-") and (close := difflib.get_close_matches(arg.split("=", 1)[0], flags, n=1))
+    }
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    if len(guesses) == 1:
+        return f"{message}; did you mean {next(iter(guesses.values()))}?"
+    if guesses:
+        return f"{message}; did you mean {', '.join(f'{close} (for {arg})' for arg, close in guesses.items())}?"
+    return f"{message}; `{command.prog} --help` lists the options"
+
+
+class _Parser(argparse.ArgumentParser):
+    """The top parser: a misspelt command is told the command it most likely names."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if isinstance(action, _LazyCommands) and value not in action.choices:
+            import difflib
+
+            close = difflib.get_close_matches(str(value), list(action.choices), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "`landlord-dsl --help` lists the commands"
+            raise argparse.ArgumentError(action, f"unknown command '{value}': {hint}")
+        super()._check_value(action, value)
 
 
 def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
     """Return the parser of the `landlord-dsl` command line, a sub-parser for each command of _COMMANDS;
     `lazy`: each command's arguments are added only once the command line names it (what `main` does,
     so that `--help` and each command build only what they show or read)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="landlord-dsl",
         description="Rules of The Landlord's Game and early Monopoly as data: "
         "check, format, play and simulate .lg files.",

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..core.errors import LandlordError, UsageError, visible
+from ..core.errors import Diagnostic, LandlordError, UsageError, visible
 from .common import _parse_options, _read, load_rules
 
 
@@ -59,6 +59,7 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
 
     changed = 0
     for target in args.files:
+        _refuse_shipped_name(target)
         text, name = _read(target)
         formatted = format_with_base(text, name) if args.width is None else format_with_base(text, name, args.width)
         changed += formatted != text
@@ -75,6 +76,23 @@ def cmd_fmt(args: argparse.Namespace, out: TextIO) -> int:
     if args.check:
         return 1 if changed else 0
     return 0
+
+
+def _refuse_shipped_name(target: str) -> None:
+    """Raise UsageError if `target` is a shipped edition's name and no file: `fmt` rewrites files (it said only
+    'cannot read NAME: No such file or directory'); return nothing."""
+    from ..core.resources import shipped_files
+
+    path = shipped_files().get(target)
+    if path is not None and not os.path.exists(target):
+        raise UsageError(
+            [
+                Diagnostic(
+                    f"fmt rewrites .lg files, and '{target}' is the name of a shipped edition, not a file",
+                    hint=f"its file is {path}; `landlord-dsl fmt --check {path}` checks its layout",
+                )
+            ]
+        )
 
 
 def _unified_diff(text: str, formatted: str, name: str) -> str:

@@ -5,6 +5,7 @@ installation.py knows the two layouts (an installed wheel, a source checkout).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .errors import Diagnostic, LandlordError, RuleSourceError, UsageError, did_you_mean
@@ -35,8 +36,9 @@ def shipped_files() -> dict[str, Path]:
     return {path.stem: path for path in sorted(editions_dir().rglob("*.lg"))}
 
 
-def resolve(name_or_path: str) -> Path:
-    """Return the .lg file a user means: a path ending in .lg, or a shipped name."""
+def resolve(name_or_path: str, file_hints: bool = True) -> Path:
+    """Return the .lg file a user means: a path ending in .lg, or a shipped name. `file_hints`: an unknown name's
+    hint may say what file it almost names (False for a name from a rule file, which may not learn of files)."""
     path = Path(name_or_path)
     if path.suffix == ".lg":
         try:
@@ -50,7 +52,23 @@ def resolve(name_or_path: str) -> Path:
     shipped = shipped_files()
     if name_or_path in shipped:
         return shipped[name_or_path]
-    raise UsageError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=_closest_shipped(name_or_path))])
+    hint = _file_meant(name_or_path) if file_hints else _closest_shipped(name_or_path)
+    raise UsageError([Diagnostic(f"unknown edition or variant '{name_or_path}'", hint=hint)])
+
+
+def _file_meant(name: str) -> str:
+    """Return the hint for a name that is neither a .lg path nor a shipped name: the file it names or almost
+    names (a folder, a rule file without its .lg, or the same name with .lg), else the closest shipped name."""
+    try:
+        if os.path.isdir(name):
+            return f"{name} is a folder; give a .lg file in it, or a shipped name (`landlord-dsl list`)"
+        if os.path.isfile(name):
+            return f"{name} is a file, but a rule file's name ends in .lg: rename it to {Path(name).with_suffix('.lg')}"
+        if os.path.isfile(name + ".lg"):
+            return f"did you mean the file '{name}.lg'?"
+    except (OSError, ValueError):  # a name too long to be a path, or holding a NUL
+        pass
+    return _closest_shipped(name)
 
 
 def _closest_shipped(name: str) -> str:

@@ -56,6 +56,7 @@ def decode(data: bytes, name: str) -> str:
             name,
             "the file starts with a UTF-8 byte-order mark (BOM)",
             "save it as UTF-8 without a BOM (most editors call it 'UTF-8', not 'UTF-8 with BOM')",
+            line_text=_where(data[len(codecs.BOM_UTF8) :], 0)[2],  # (the mark is invisible: the caret is before line 1)
         )
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         raise _refuse(name, "the file is UTF-32 text", _UTF8_HINT)

@@ -86,6 +86,16 @@ def syntax_error(err: UnexpectedInput, source: SourceText) -> LandlordError:
         last = max(1, len(source.text.rstrip("\n").split("\n")))
         line_text = source.line(last) or ""
         span = ast.Span(source.name, last, len(line_text) + 1, last, len(line_text) + 2)
+        if not any(code_of(line).strip() for line in source.text.split("\n")):  # nothing but blanks and comments
+            return RuleSyntaxError(
+                [
+                    source.diagnostic(
+                        "the file holds no rules" if source.text.strip() else "the file is empty",
+                        span,
+                        'a rule file starts with its header, `edition "NAME" { ... }`, and then its declarations',
+                    )
+                ]
+            )
         hint = _expected_hint(set(err.expected)) or ""
         if "RBRACE" in set(err.expected):
             hint = "a '{' is never closed" + (f"; {hint}" if hint else "")
@@ -315,13 +325,17 @@ _SLIPS = {
 def _slip_hint(rest: str, expected: set[str], line_text: str, column: int) -> str | None:
     """Return a hint for a common slip at the start of `rest` (the text from the error on), or None.
 
-    Slips: another language's spelling (`elif`, `&&`, `True`, `=` to compare),
+    Slips: another language's spelling (`elif`, `&&`, `True`, `=` to compare, `;`, 'text'),
     a misspelt keyword (did you mean), or a label left unquoted.
     """
-    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*|&&|\|\||!(?!=)|=(?!=)", rest)
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*|&&|\|\||!(?!=)|=(?!=)|;|'", rest)
     if word is None:
         return None
     found = word.group(0)
+    if found == ";":
+        return "no ';' is needed: statements and declarations are separated by spaces or new lines alone"
+    if found == "'":
+        return 'a text is written in double quotes: "like this"'
     if found == "=":
         return "to compare, write '=='; a single '=' only gives a value" if "COMPARE" in expected else None
     if found in _SLIPS:

@@ -47,9 +47,14 @@ def pyplot() -> ModuleType:
 
 
 def check_path(path: Path) -> None:
-    """Raise UsageError unless the file name says a format a figure can be written in."""
+    """Raise UsageError unless the file name says a format a figure can be written in, in a folder that exists
+    (checked before the games or the analysis a figure draws, not after); return nothing."""
     if path.suffix.lower() not in FORMATS:
         raise UsageError(f"cannot draw to {path}: the file name must end in {', '.join(FORMATS)}")
+    if path.is_dir():
+        raise UsageError(f"cannot draw to {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise UsageError(f"cannot draw to {path}: there is no folder {path.parent}")
 
 
 def save(fig: Figure, path: Path) -> None:

@@ -197,7 +197,8 @@ def _option_row(o: ast.OptionDecl, value: int | str | bool) -> str:
     row = f"  {o.name} = {_literal(value)}"
     if value != o.default:
         row += f" (default {_literal(o.default)})"
-    row += f": {o.label or ''}"
+    if o.label:
+        row += f": {o.label}"
     if o.choices is not None:
         row += "  (choices " + " | ".join(quote(c) for c in o.choices) + ")"
     return row + _cite(o.provenance)

@@ -34,10 +34,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...checking.loader import load
+from ...checking.narrowing import walk_statements
 from ...compiling.compiler import compile_ruleset
 from ...core.collector import collector_paused
-from ...core.errors import LandlordError
+from ...core.errors import Diagnostic, LandlordError, UsageError, did_you_mean
 from ...engine.game import whole_argument
+from ...language import ast
 from .chain import economy_warnings, explore_chain, numpy_module, stationary, status_label, variable_names
 from .explore import Explorer, LeftGame
 from .rents import rent_table
@@ -77,8 +79,9 @@ def analyze(
     the game, raises a located LandlordError. `progress`, if given, is called with the name of each
     stage as it begins (the analysis takes seconds; see terminal.stages).
 
-    :raises UsageError: `players` or `seed` is not a whole number, or the rules are not for that many
-        players (0 included: it is not a way of asking for the default).
+    :raises UsageError: `players` or `seed` is not a whole number, the rules are not for that many
+        players (0 included: it is not a way of asking for the default), or a `prefer` name is no option
+        of the rules' decisions.
     """
 
     began = time.perf_counter()
@@ -89,6 +92,7 @@ def analyze(
     table = None if players is None else whole_argument(players, "players")
     program = compile_ruleset(rules, options, keyed=True)
     players = program.players[0] if table is None else table
+    _refuse_unknown_preferences(rules, prefer)
     ex = Explorer(rules, program, players, prefer, seed, memo)
     step = progress or (lambda stage: None)
     step("following every throw from every state")
@@ -177,6 +181,24 @@ def analyze(
     )
 
 
+def _refuse_unknown_preferences(rules: RuleSet, prefer: Sequence[str]) -> None:
+    """Raise UsageError for a name of `prefer` that no `choose` or `offer` of the rules offers (a misspelt
+    preference was followed by nothing, and the analysis ran with the heuristic bot's answers); return
+    nothing."""
+    m = rules.model
+    bodies = [h.body for r in m.rules for h in r.handlers] + [t.body for r in m.rules for t in r.triggers]
+    bodies += [a.body for a in m.actions.values()] + [c.body for d in m.decks.values() for c in d.cards]
+    offered = {o.name for body in bodies for s in walk_statements(body) if isinstance(s, ast.Choose) for o in s.options}
+    for name in prefer:
+        if name not in offered:
+            hint = (
+                did_you_mean(name, offered) or f"the options the rules' decisions offer: {', '.join(sorted(offered))}"
+            )
+            raise UsageError(
+                [Diagnostic(f"--prefer {name}: no decision of {rules.name} offers an option '{name}'", hint=hint)]
+            )
+
+
 def sample_turn_ends(
     rules: RuleSet | str,
     turns: int,
@@ -204,6 +226,7 @@ def sample_turn_ends(
     table = None if players is None else whole_argument(players, "players")
     program = compile_ruleset(rules, options, keyed=True)
     players = program.players[0] if table is None else table
+    _refuse_unknown_preferences(rules, prefer)
     ex = Explorer(rules, program, players, prefer, seed)
     ex.paths.dice_classes = lambda count: [(t, 6.0**-count) for t in itertools.product(range(1, 7), repeat=count)]
     ex.paths.sample = random.Random(seed)

@@ -39,6 +39,23 @@ def _diagnostic(program: Program, message: str, span, hint: str | None = None, s
     return attrs.evolve(d, severity=severity)
 
 
+def _too_many_hands(ex: Explorer, hands: set[tuple]) -> Diagnostic:
+    """Return the error for a movement state grown too large by the cards the token keeps (`hands`, the hands
+    seen), located at the deck that gave the most of them."""
+    held = {card for hand in hands for card in hand}
+    by_deck = {name: len(held.intersection(cards)) for name, cards in ex.prog.deck_cards.items()}
+    deck = max(by_deck, key=lambda name: by_deck[name])
+    return _diagnostic(
+        ex.prog,
+        f"the movement state has more than {MAX_STATES:,} values: the token keeps cards of deck '{deck}' "
+        f"({by_deck[deck]} of its cards so far), and its hand has taken {len(hands)} combinations",
+        ex.rules.model.decks[deck].span,
+        "the cards the token holds are part of its movement state (a held card can change a later turn, as a "
+        "Get out of Jail card does), so every hand it can hold is a state of its own; a rule that lets the token "
+        "take many of a deck's cards makes too many",
+    )
+
+
 def explore_chain(ex: Explorer):
     """Return (states, transitions by state number, the turns' summaries, end states by key) of the chain
     reachable from the start; `ex.paths.tally` sums the summaries' throws and landings, given the states'
@@ -53,6 +70,7 @@ def explore_chain(ex: Explorer):
             order = [start]
             rows, summaries, end_rows = [], [], []
             values_seen: dict[int, set] = {}
+            hands_seen: set[tuple] = set()  # the token's hands of deck cards (a state's last part)
             i = 0
             while i < len(order):
                 ends, summary = ex.expand(order[i])
@@ -61,6 +79,7 @@ def explore_chain(ex: Explorer):
                     if end not in index:
                         index[end] = len(order)
                         order.append(end)
+                        hands_seen.add(end[-1])
                         for slot, value in enumerate(end[1]):
                             seen = values_seen.setdefault(slot, set())
                             seen.add(value)
@@ -79,6 +98,8 @@ def explore_chain(ex: Explorer):
                                         )
                                     ]
                                 )
+                        if len(order) > MAX_STATES and len(hands_seen) > max(map(len, values_seen.values()), default=1):
+                            raise LandlordError([_too_many_hands(ex, hands_seen)])
                         if len(order) > MAX_STATES and not values_seen:  # no variable to blame: the rules as a whole
                             raise LandlordError(
                                 [
