@@ -198,8 +198,6 @@ class ExpressionPass(PassBase):
             want, value_t = m.table_types.get(name, (ANY, ANY))
             if not compatible(want, key_t):
                 self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}", e.key.span, None)
-            elif isinstance(e.key, ast.Name) and e.key.name == "player_count":
-                self._player_count_keys(name, e.key)
             return value_t
         if subject_t == DICE or dice_set_name(subject_t) is not None:
             self._die_index(e, subject_t, key_t)
@@ -212,25 +210,6 @@ class ExpressionPass(PassBase):
         if subject_t != ANY:
             self.error(f"cannot index {describe(subject_t)}", e.span, "only tables, lists and dice have [ ]")
         return ANY
-
-    def _player_count_keys(self, name: str, key: ast.Name) -> None:
-        """Report a table looked up by `player_count` that lacks an entry for a number of players the header allows
-        (the game stopped at its setup with 'the table has no entry 4'); return nothing."""
-        table, players = self.m.tables.get(name), self.m.header.players
-        if table is None or players is None or key.name in self.names_seen:
-            return
-        keys = {k.value for k, _ in table.entries if isinstance(k, ast.IntLit)}
-        if len(keys) < len(table.entries):  # a key worked out from a constant: left to the game
-            return
-        missing = [n for n in range(players[0], players[1] + 1) if n not in keys]
-        if missing:
-            shown = ", ".join(map(str, missing))
-            self.error(
-                f"table '{name}' is looked up by the number of players, and has no entry {shown}",
-                key.span,
-                f"the rules are for {players[0]} to {players[1]} players: give '{name}' an entry for each, "
-                "or change the header's `players`",
-            )
 
     def _die_index(self, e: ast.Index, subject_t: str, key_t: str) -> None:
         """Report a die picked by something other than a number, or by a written number past the last die."""
