@@ -8,8 +8,10 @@ a part of `checker.Checker`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..core.dispatch import dispatch_table, handles
-from ..core.errors import did_you_mean
+from ..core.errors import Diagnostic, did_you_mean
 from ..core.types import (
     ACCOUNT,
     ANY,
@@ -198,6 +200,8 @@ class ExpressionPass(PassBase):
             want, value_t = m.table_types.get(name, (ANY, ANY))
             if not compatible(want, key_t):
                 self.error(f"table '{name}' is looked up by {describe(want)}, not {describe(key_t)}", e.key.span, None)
+            elif isinstance(e.key, ast.Name) and e.key.name == "player_count":
+                self._player_count_keys(name, e.key)
             return value_t
         if subject_t == DICE or dice_set_name(subject_t) is not None:
             self._die_index(e, subject_t, key_t)
@@ -210,6 +214,38 @@ class ExpressionPass(PassBase):
         if subject_t != ANY:
             self.error(f"cannot index {describe(subject_t)}", e.span, "only tables, lists and dice have [ ]")
         return ANY
+
+    def _player_count_keys(self, name: str, key: ast.Name) -> None:
+        """Warn of a table looked up by `player_count` that lacks an entry for a number of players the header
+        allows (a game of that many players stops at the lookup: 'the table has no entry 4'); return nothing."""
+        table, players = self.m.tables.get(name), self.m.header.players
+        if table is None or players is None or key.name in self.names_seen:
+            return
+        keys = {k.value for k, _ in table.entries if isinstance(k, ast.IntLit)}
+        if len(keys) < len(table.entries):  # a key worked out from a constant: left to the game
+            return
+        missing = [n for n in range(players[0], players[1] + 1) if n not in keys]
+        if missing:
+            shown = ", ".join(map(str, missing))
+            # at the table where a variant declares it again (the lookup is then in a file its author did not
+            # write), else at the lookup
+            at, where = key.span, ""
+            if table.span is not None and at is not None and table.span.file != at.file:
+                at, where = table.span, f" ({Path(at.file).name}, line {at.line})"
+            source = self.sources.get(at.file) if at is not None else None
+            # a warning, not an error: a file that checked must still check, and games at the numbers of
+            # players the table has go on as before (a game at one it lacks stops at the lookup)
+            self.warnings.append(
+                Diagnostic(
+                    f"table '{name}' is looked up by the number of players{where}, and has no entry {shown}: a "
+                    f"game of {shown} players stops there",
+                    at,
+                    source.line(at.line) if source is not None and at is not None else None,
+                    f"the rules are for {players[0]} to {players[1]} players: give '{name}' an entry for each, "
+                    "or change the header's `players`",
+                    "warning",
+                )
+            )
 
     def _die_index(self, e: ast.Index, subject_t: str, key_t: str) -> None:
         """Report a die picked by something other than a number, or by a written number past the last die."""
