@@ -15,7 +15,7 @@ from ..language import ast
 from ..language.formatter import expr as canonical
 
 if TYPE_CHECKING:
-    from .model import Scope
+    from .model import Model, Scope
 
 
 # `here@SELECTOR` in a scope's narrowings: `here` is a space `on land SELECTOR` runs on. Not a local name, so
@@ -75,6 +75,13 @@ def narrowings(cond: ast.Expr, holds: bool) -> frozenset[str]:
 def purposes_paid(bodies: Iterable[tuple[ast.Stmt, ...]]) -> set[str]:
     """Return the purposes the payments in these bodies are made for (`pay ... as NAME`), nested ones included."""
     return {s.purpose for body in bodies for s in walk_statements(body) if isinstance(s, ast.Pay) and s.purpose}
+
+
+def statement_blocks(m: Model) -> list[tuple[ast.Stmt, ...]]:
+    """Return every block of statements of a checked model: its rules' handlers and triggers, its actions and
+    its cards' effects (nested blocks are reached by `walk_statements`)."""
+    blocks = [h.body for r in m.rules for h in r.handlers] + [t.body for r in m.rules for t in r.triggers]
+    return blocks + [a.body for a in m.actions.values()] + [c.body for d in m.decks.values() for c in d.cards]
 
 
 def walk_statements(stmts: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:

@@ -35,7 +35,7 @@ import attrs
 
 from ..agents import default_reserve, make_agent
 from ..checking.loader import RuleSet, load
-from ..checking.narrowing import walk_statements
+from ..checking.narrowing import statement_blocks, walk_statements
 from ..compiling.compiler import compile_counted
 from ..core.errors import UsageError, visible
 from ..core.resources import editions_dir
@@ -311,9 +311,7 @@ def inventory(ruleset: RuleSet) -> Inventory:
     for action in m.actions.values():
         a = found.add("action", f"action {action.name}", action.span, None, id(action))
         found.statements(action.body, a)
-    bodies = [h.body for r in m.rules for h in r.handlers] + [t.body for r in m.rules for t in r.triggers]
-    bodies += [a.body for a in m.actions.values()] + [c.body for d in m.decks.values() for c in d.cards]
-    drawn = {s.deck for body in bodies for s in walk_statements(body) if isinstance(s, ast.Draw)}
+    drawn = {s.deck for body in statement_blocks(m) for s in walk_statements(body) if isinstance(s, ast.Draw)}
     for deck in m.decks.values():
         if deck.name not in drawn:  # cards only dealt or given (title deeds, shares) have no effect to run
             continue

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...checking.loader import load
-from ...checking.narrowing import walk_statements
+from ...checking.narrowing import statement_blocks, walk_statements
 from ...compiling.compiler import compile_ruleset
 from ...core.collector import collector_paused
 from ...core.errors import Diagnostic, LandlordError, UsageError, did_you_mean
@@ -185,10 +185,8 @@ def _refuse_unknown_preferences(rules: RuleSet, prefer: Sequence[str]) -> None:
     """Raise UsageError for a name of `prefer` that no `choose` or `offer` of the rules offers (a misspelt
     preference was followed by nothing, and the analysis ran with the heuristic bot's answers); return
     nothing."""
-    m = rules.model
-    bodies = [h.body for r in m.rules for h in r.handlers] + [t.body for r in m.rules for t in r.triggers]
-    bodies += [a.body for a in m.actions.values()] + [c.body for d in m.decks.values() for c in d.cards]
-    offered = {o.name for body in bodies for s in walk_statements(body) if isinstance(s, ast.Choose) for o in s.options}
+    blocks = statement_blocks(rules.model)
+    offered = {o.name for body in blocks for s in walk_statements(body) if isinstance(s, ast.Choose) for o in s.options}
     for name in prefer:
         if name not in offered:
             hint = (
