@@ -9,7 +9,7 @@ Program's `DiceSet`. `DiceSets` is a part of `engine.Game`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.errors import LandlordError
@@ -17,6 +17,12 @@ from ..program.requests import DiceRequest
 
 if TYPE_CHECKING:
     from ..program.compiled import Program
+
+
+def is_double(faces: Sequence[object]) -> bool:
+    """Return whether a throw's faces (numbers, or what a set's faces show) are a double: two dice or more,
+    all alike."""
+    return len(faces) > 1 and faces.count(faces[0]) == len(faces)
 
 
 class DiceSets:
@@ -45,7 +51,7 @@ class DiceSets:
         self.set_faces[k] = faces
         self.set_pips[k] = tuple(dice.pips(face) for face in faces)
         self.set_shown[k] = shown
-        self.set_double[k] = len(shown) > 1 and all(faces) and shown.count(shown[0]) == len(shown)
+        self.set_double[k] = all(faces) and is_double(shown)
 
     def roll_set(self, k: int, seat: int | None = None) -> None:
         """Throw declared set `k`: by `seat` (for the log), the acting player if None."""

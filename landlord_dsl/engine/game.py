@@ -35,7 +35,7 @@ from ..program.control import DEFAULT_TURN_LIMIT, MAX_TRIGGER_REPEATS, EndGame, 
 from ..program.requests import BidRequest, ChanceSource, DecisionRequest, DiceRequest, SeededChance, ShuffleRequest
 from .cards import Cards
 from .decisions import Decisions
-from .dicesets import DiceSets
+from .dicesets import DiceSets, is_double
 from .events import LogPay, LogRoll, LogTurn, ThrowEvent, TurnEvent, decode, log_event_json
 from .invariants import invariant_problems
 from .movement import Movement
@@ -440,7 +440,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
                 self.dice_total, self.dice_double = first + second, first == second
             else:
                 self.dice_total = sum(dice)
-                self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
+                self.dice_double = is_double(dice)
         self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
         if self.observers:
             thrower = self.actor if seat is None else seat

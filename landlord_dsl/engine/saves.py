@@ -23,6 +23,7 @@ import cattrs
 from ..core.errors import Diagnostic, LandlordError, SaveError, UsageError
 from ..core.types import parse_type
 from ..language.limits import MAX_INT, MAX_TURN_LIMIT, describe_int_limit
+from .dicesets import is_double
 
 if TYPE_CHECKING:
     from .game import Game
@@ -368,7 +369,7 @@ def _apply(game: Game, state: GameState) -> None:
     game.names = list(state.names)
     game.bal, game.pos, game.origin = list(state.balances), list(state.positions), state.origin
     game.dice = tuple(state.dice)
-    game.dice_total, game.dice_double = sum(game.dice), len(game.dice) > 1 and len(set(game.dice)) == 1
+    game.dice_total, game.dice_double = sum(game.dice), is_double(game.dice)
     game._start_dice_sets()  # new lists, as above
     for k, d in enumerate(game.prog.dice_sets):
         game.show_set(k, tuple(state.dice_sets[d.name]))

@@ -35,6 +35,7 @@ from ..program.requests import (
     ShuffleRequest,
 )
 from .decisions import _FIRST_REFUSAL, _LOAN
+from .dicesets import is_double
 from .game import Agent, Game
 
 # What a twin yields (a request) and is sent back (its answer), and returns.
@@ -188,7 +189,7 @@ class SteppedGame(Game):
         """`roll_s` once the throw is answered with the faces `answer`."""
         dice = self.dice = tuple(answer)
         self.dice_total = sum(dice)
-        self.dice_double = len(dice) > 1 and dice.count(dice[0]) == len(dice)
+        self.dice_double = is_double(dice)
         self.log.append(("roll", self.turn, self.actor if seat is None else seat, dice, self.rule))
 
     def roll_set_s(self, k: int, seat: int | None = None) -> Steps:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
+from ...engine.dicesets import is_double
+
 if TYPE_CHECKING:
     from ...engine.game import Game
     from ...program.compiled import Program
@@ -172,7 +174,7 @@ class _Paths:
                 merges = self.merges[-1]
                 if merges is not None:
                     faces, p = self.throws_asked[-1][self.path[-1]]  # type: ignore[index]
-                    merged = merges.get(_double(faces))
+                    merged = merges.get(is_double(faces))
                     if merged is not None:
                         merged.add(p)
                         self.merged += 1
@@ -200,7 +202,7 @@ class _Paths:
         merges = self.merges[at]
         if merges is None:
             merges = self.merges[at] = {}
-        merges.setdefault(_double(faces), _Merged(self.tail, p, work))
+        merges.setdefault(is_double(faces), _Merged(self.tail, p, work))
 
     def credit(self, end: int | None) -> None:
         """Add one run's end (by number), or the known future where it was cut, to the summary of the last
@@ -370,17 +372,12 @@ def _dice_classes_for(program: Program):
             else:
                 merged: dict[tuple, list] = {}
                 for t in throws:
-                    key = (sum(t), count > 1 and len(set(t)) == 1)
+                    key = (sum(t), is_double(t))
                     merged.setdefault(key, [t, 0])[1] += 1
                 cache[count] = [(t, n / len(throws)) for t, n in merged.values()]
         return cache[count]
 
     return classes
-
-
-def _double(faces: tuple[int, ...]) -> bool:
-    """Return whether a throw's faces are a double (two dice or more, all alike)."""
-    return len(faces) > 1 and faces.count(faces[0]) == len(faces)
 
 
 class _Merged:
