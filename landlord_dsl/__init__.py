@@ -473,7 +473,9 @@ def new_game(
         >>> [game.names[seat] for seat in result.winners]
         ['Ann']
 
-    :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path.
+    :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path. A rule set is
+        compiled once for each set of option values: later games of the same RuleSet share its Program
+        (a name or path is loaded, and so compiled, at every call: load it once to start many games).
     :param players: seats, when `agents` are not given.
     :param seed: the seed of the dice and shuffles, when `chance` is not given.
     :param agents: one Agent a seat, in seat order.
@@ -489,14 +491,14 @@ def new_game(
     """
     from .agents import HeuristicAgent
     from .checking.loader import load
-    from .compiling.compiler import compile_ruleset
+    from .compiling.compiler import program_for
     from .core.errors import Diagnostic, UsageError
     from .engine.game import Game, whole_argument
     from .program.compiled import Program
 
     if isinstance(rules, str):
         rules = load(rules)
-    program = _own_options(rules, options) if isinstance(rules, Program) else compile_ruleset(rules, options)
+    program = _own_options(rules, options) if isinstance(rules, Program) else program_for(rules, options)
     if agents is None:
         agents = [HeuristicAgent() for _ in range(whole_argument(players, "players"))]
     for agent in agents:
@@ -533,7 +535,8 @@ def new_state(
         >>> state.is_chance(), type(state.request()).__name__
         (True, 'DiceRequest')
 
-    :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path.
+    :param rules: a rule set, a compiled Program, or a shipped edition's name or a .lg path; a rule set is
+        compiled once for each set of option values, as by `new_game`.
     :param players: seats.
     :param options: option values by option name; for a Program, only values equal to its own.
     :param seed: the seed of the dice and shuffles, or None to be asked for each.
@@ -545,13 +548,13 @@ def new_state(
         or `draws` is asked with a seed.
     """
     from .checking.loader import load
-    from .compiling.compiler import compile_ruleset
+    from .compiling.compiler import program_for
     from .engine.state import new_state as new_program_state
     from .program.compiled import Program
 
     if isinstance(rules, str):
         rules = load(rules)
-    program = _own_options(rules, options) if isinstance(rules, Program) else compile_ruleset(rules, options)
+    program = _own_options(rules, options) if isinstance(rules, Program) else program_for(rules, options)
     return new_program_state(program, players, seed, turn_limit, draws)
 
 

@@ -62,6 +62,9 @@ class RuleSet:
     warnings: tuple[Diagnostic, ...] = ()  # what `check` points out without refusing the rules (extensions.py)
     unkeyed: tuple[Diagnostic, ...] = ()  # citations without a source key: warnings of `check --strict` only
     constants: tuple[tuple[str, Any], ...] = ()  # set from outside (constants.with_constants), by the last module
+    # the Programs games of these rules play, by option values and native mode (compiling.compiler.program_for):
+    # a RuleSet never changes, nor does a Program, so the games started from one RuleSet share them
+    programs: dict[tuple, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
 
 # the declarations known by their kind ("option" for an OptionDecl, ...) and their name

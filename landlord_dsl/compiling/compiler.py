@@ -639,6 +639,23 @@ def compile_ruleset(
     return program
 
 
+def program_for(ruleset: RuleSet, options: dict[str, Any] | None = None) -> Program:
+    """Return `compile_ruleset(ruleset, options)`, compiled the first time these option values (and the
+    LANDLORD_NATIVE mode) are asked for and kept on the RuleSet (`RuleSet.programs`): starting many games
+    from one RuleSet (`ld.new_game`, `ld.new_state`) compiles its rules once."""
+    values = resolve_options(ruleset, options)
+    try:
+        key: tuple | None = (tuple(sorted(values.items())), native_mode(None))
+        kept = ruleset.programs.get(key)  # type: ignore[arg-type]
+    except TypeError:  # (an option value that cannot be hashed: compiled every time)
+        key = kept = None
+    if kept is None:
+        kept = compile_ruleset(ruleset, values)
+        if key is not None:
+            ruleset.programs[key] = kept
+    return kept
+
+
 def _compiled(compiler: Compiler, build: bool = True) -> tuple[Program | None, list[Diagnostic]]:
     """Return the compiler's Program (None when not `build`) and the problems met, in file order, making it.
 
