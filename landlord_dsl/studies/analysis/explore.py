@@ -743,6 +743,7 @@ class Explorer:
         )
         self._decks_read = tuple(dict.fromkeys(self.card_decks + self.counted_decks))
         self._deck_lists = [game.decks[name] for name in self._decks_read]  # (the engine never replaces them)
+        self._last_decks: tuple[list[list[int]] | None, Any] = (None, None)  # (`_deck_sets`: copies, their sets)
         # the decks whose order the rules read (`cards_in`): their order, not only their cards, is in a signature
         self._ordered_decks = [game.decks[name] for name in sorted(game.sprog.decks_read)]
         self._live: list[tuple[str, int]] = []
@@ -909,7 +910,7 @@ class Explorer:
             return None
         state = (
             tuple(g.pos),
-            tuple(map(tuple, g.pv)),
+            tuple(itertools.chain.from_iterable(g.pv)),  # (a fixed number of variables, each by seat)
             tuple(g.gv),
             self._deck_sets(),
             tuple(map(tuple, ordered)) if ordered else None,
@@ -937,8 +938,13 @@ class Explorer:
         that order; and the number of cards of each deck drawn from that may hold title deeds (`counted_decks`).
 
         Kept by those decks' order as it stands: a signature is made thousands of times, and the decks come
-        back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times."""
-        order = tuple(map(tuple, self._deck_lists))
+        back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times;
+        and the last sets made are given again while the decks are as they were then (three times in four),
+        which comparing the lists tells without building and hashing their order."""
+        lists, last = self._deck_lists, self._last_decks
+        if lists == last[0]:
+            return last[1]
+        order = tuple(map(tuple, lists))
         made = self._deck_sets_by_order.get(order)
         if made is None:
             by_name = dict(zip(self._decks_read, order))
@@ -946,6 +952,7 @@ class Explorer:
                 tuple([self._deck_card_set.intersection(by_name[name]) for name in self.card_decks]),
                 tuple([len(by_name[name]) for name in self.counted_decks]),
             )
+        self._last_decks = ([list(cards) for cards in order], made)
         return made
 
     def expand(self, key: tuple, ends_only: bool = False) -> tuple[dict[tuple, float], _Summary]:
