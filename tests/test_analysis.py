@@ -624,7 +624,10 @@ def _kept_passes_ring(tmp_path) -> str:
         '    card pass "A pass out of jail" x 2 tagged pass {\n        give card to player\n    }\n',
     )
     text = Path(path).read_text(encoding="utf-8")
-    old = "        if player.in_jail {\n            pay 20 from player to bank\n            set player.in_jail = false\n        }\n"
+    old = (
+        "        if player.in_jail {\n            pay 20 from player to bank\n"
+        "            set player.in_jail = false\n        }\n"
+    )
     new = (
         "        if player.in_jail {\n"
         "            if player.waited or any(k in player.cards: k has pass) {\n"

@@ -89,15 +89,38 @@ function named(k: card) = k.name == "keep"
     assert classes_of(tmp_path, BLANKS, added) == [["blank", "blank", "blank"]]
 
 
+COMPARED = """
+rule same "Compare" {
+    on turn {
+        for k in player.cards {
+            for j in player.cards {
+                if k != j {
+                    pay 1 from player to bank
+                }
+            }
+        }
+    }
+}
+"""
+LOOKED_FOR = """
+rule held "Look for the cards of a deck" {
+    on turn {
+        for p in players {
+            for k in p.cards {
+                if k not in player.cards {
+                    pay 1 from player to bank
+                }
+            }
+        }
+    }
+}
+"""
+
+
 @pytest.mark.parametrize(
     "added",
-    [
-        'player var last_card: card = none\n',
-        'rule same "Compare" {\n    on turn {\n        for k in player.cards {\n'
-        '            for j in player.cards {\n                if k != j {\n                    pay 1 from player to bank\n'
-        "                }\n            }\n        }\n    }\n}\n",
-    ],
-    ids=["a variable holds a card", "two cards compared"],
+    ["player var last_card: card = none\n", COMPARED, LOOKED_FOR],
+    ids=["a variable holds a card", "two cards compared", "a card looked for in a list"],
 )
 def test_rules_that_may_tell_cards_apart_make_each_a_class_of_its_own(tmp_path, added):
     assert classes_of(tmp_path, BLANKS, "\n" + added) is None

@@ -26,33 +26,27 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ...core.span import Span
-from ...language import ast
+from ...core.types import CARD
 
 if TYPE_CHECKING:
     from ...checking.model import Model
     from ...program.compiled import Program
 
-_CARD_TYPE = re.compile(r"\bcard\b")  # a type that is, may be, or holds a card ("card?", "list[card]")
-_COMPARING = frozenset({"==", "!=", "in", "notin"})
-_NAMING_FIELDS = frozenset({"name", "text"})
+_CARD_TYPE = re.compile(rf"\b{CARD}\b")  # a type that is, may be, or holds a card ("card?", "list[card]")
 
 
 def card_classes(model: Model, program: Program, ordered_decks: frozenset[str]) -> tuple[int, ...] | None:
     """Return, for each card of `program` (by number), the first card of its class of interchangeable cards
     (the module's docstring says which those are); None when each card is a class of its own, or when the
-    rules may tell any two cards apart (a variable of cards, a comparison of cards). The cards of the decks
-    in `ordered_decks` (whose order the rules read) are each a class of their own."""
+    rules may tell any two cards apart (a variable that holds cards, an expression that compares cards: what
+    the checker found, `Annotations`). The cards of the decks in `ordered_decks` (whose order the rules read)
+    are each a class of their own."""
     annotations = model.annotations
+    if annotations.cards_compared:
+        return None
     for table in (model.game_vars, model.player_vars, model.space_vars):
         if any(_CARD_TYPE.search(annotations.type_of(v)) for v in table.values()):
             return None
-    names_read = False
-    for node in _nodes(model):
-        if isinstance(node, ast.Binary) and node.op in _COMPARING:
-            if _CARD_TYPE.search(annotations.type_of(node.left)) or _CARD_TYPE.search(annotations.type_of(node.right)):
-                return None
-        elif isinstance(node, ast.Field) and node.name in _NAMING_FIELDS:
-            names_read = names_read or bool(_CARD_TYPE.search(annotations.type_of(node.subject)))
     # (the title deeds come first, each a class of its own; then each deck's cards, in order, each copy one card)
     keys: list[Any] = [("title", c) for c in range(len(program.card_names))]
     number = sum(1 for space in program.card_space if space is not None)
@@ -64,7 +58,7 @@ def card_classes(model: Model, program: Program, ordered_decks: frozenset[str]) 
             for _ in range(card.copies):
                 if number >= len(keys) or program.card_names[number] != card.name:
                     return None  # (numbered otherwise than the compiler is known to: nothing assumed)
-                named = (card.name, program.card_texts[number]) if names_read else None
+                named = (card.name, program.card_texts[number]) if annotations.card_names_read else None
                 ordered = number if deck.name in ordered_decks else None
                 keys[number] = (deck.name, card.tags, card.share_of, shape, named, ordered)
                 number += 1
@@ -73,24 +67,6 @@ def card_classes(model: Model, program: Program, ordered_decks: frozenset[str]) 
         members = list(run)
         classes += [members[0]] * len(members)
     return tuple(classes) if any(c != i for i, c in enumerate(classes)) else None
-
-
-def _nodes(model: Model) -> Iterator[Any]:
-    """Yield every syntax node of the checked rules (the effective declarations, nested nodes included; a
-    prompt's holes are not syntax nodes of the tree: only what a prompt writes reads them)."""
-    roots: list[Any] = [*model.rules, *model.actions.values(), *model.functions.values(), *model.decks.values()]
-    roots += [*model.ends, *model.consts.values(), *model.tables.values(), *model.spaces]
-    roots += [*model.game_vars.values(), *model.player_vars.values(), *model.space_vars.values()]
-    roots += [model.score] if model.score is not None else []
-    stack = roots
-    while stack:
-        node = stack.pop()
-        yield node
-        for value in _fields(node):
-            if isinstance(value, tuple | list):
-                stack.extend(v for v in value if attrs.has(type(v)) and not isinstance(v, Span))
-            elif attrs.has(type(value)) and not isinstance(value, Span):
-                stack.append(value)
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
