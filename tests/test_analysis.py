@@ -24,6 +24,7 @@ np = pytest.importorskip("numpy")
 import landlord_dsl as ld  # noqa: E402
 from landlord_dsl.cli.main import main  # noqa: E402
 from landlord_dsl.studies.analysis import analyze, sample_turn_ends  # noqa: E402
+from landlord_dsl.studies.analysis import explore as explore_module  # noqa: E402
 from sweep_params import variants_slow  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,16 +167,29 @@ def test_a_misspelt_preference_is_a_usage_error_with_the_option_it_likely_meant(
     assert code == 2
 
 
+RICH_START = (
+    'edition "landlords-game-1906-rich-start" {\n    title "Rich start"\n    extends "landlords-game-1906"\n'
+    '    source "house-rule: ours" original\n}\n\ntable start_cash "Starting cash" { 2: 900, 3: 750, 4: 600 }\n'
+    '    source "house-rule: ours" original\n'
+)
+
+
+def test_a_token_keeping_interchangeable_cards_holds_how_many_not_which(tmp_path):
+    """1906 with more starting cash: the token buys luxury cards, 27 cards that no rule tells apart (no effect,
+    no tag, their names read only by prompts): their hands made over 3,000 states and the analysis refused the
+    rules. It keeps how many the token holds (cards.card_classes): 28 hands, not 2^27."""
+    path = tmp_path / "landlords-game-1906-rich-start.lg"
+    path.write_text(RICH_START, encoding="utf-8")
+    result = analyze(str(path), check_economy=False, rents=False)
+    assert 40 * 2 < result.states < 3_000
+    assert abs(sum(r.turn for r in result.rows if not r.status) - 1.0) < 1e-9
+
+
 def test_a_state_grown_by_the_cards_the_token_keeps_blames_their_deck(tmp_path):
-    """1906 with more starting cash: the token buys luxury cards, whose hands made over 3,000 states; the error
+    """The same with luxury cards that the rules tell apart (a function reads a card's name): the error
     blamed player variable 'in_jail', which had taken 2 values, not the cards."""
     path = tmp_path / "landlords-game-1906-rich-start.lg"
-    path.write_text(
-        'edition "landlords-game-1906-rich-start" {\n    title "Rich start"\n    extends "landlords-game-1906"\n'
-        '    source "house-rule: ours" original\n}\n\ntable start_cash "Starting cash" { 2: 900, 3: 750, 4: 600 }\n'
-        '    source "house-rule: ours" original\n',
-        encoding="utf-8",
-    )
+    path.write_text(RICH_START + "\nfunction card_name(c: card) = c.name\n", encoding="utf-8")
     with pytest.raises(ld.LandlordError) as err:
         analyze(str(path), check_economy=False, rents=False)
     text = err.value.render()
@@ -598,3 +612,46 @@ def test_analyze_refuses_a_players_or_seed_that_is_not_a_whole_number_in_range(s
     exploration, a text seed was taken), and players=0 is refused, not read as the default."""
     with pytest.raises(ld.UsageError, match=message):
         ld.analyze("landlords-game-1906", rents=False, check_economy=False, **settings)
+
+
+def _kept_passes_ring(tmp_path) -> str:
+    """The ring with interchangeable cards: three blanks, two passes the token keeps (`x 2`), each pass letting
+    it out of jail without waiting a turn (so which passes it holds moves it)."""
+    path = _ring(
+        tmp_path,
+        '    card nothing "Nothing happens" { }\n',
+        '    card nothing "Nothing happens" x 3 { }\n'
+        '    card pass "A pass out of jail" x 2 tagged pass {\n        give card to player\n    }\n',
+    )
+    text = Path(path).read_text(encoding="utf-8")
+    old = (
+        "        if player.in_jail {\n            pay 20 from player to bank\n"
+        "            set player.in_jail = false\n        }\n"
+    )
+    new = (
+        "        if player.in_jail {\n"
+        "            if player.waited or any(k in player.cards: k has pass) {\n"
+        "                set player.in_jail = false\n                set player.waited = false\n"
+        "            } else {\n                set player.waited = true\n            }\n        }\n"
+    )
+    assert old in text
+    text = text.replace(old, new).replace("player var laps = 0\n", "player var laps = 0\nplayer var waited = false\n")
+    Path(path).write_text(text, encoding="utf-8")
+    return path
+
+
+def test_interchangeable_cards_give_the_tables_of_every_card_apart(tmp_path, monkeypatch):
+    """A draw asked by class, and a hand held as classes (cards.card_classes), give the tables the analysis
+    gives with every card a class of its own (to 1e-12), with fewer states: two passes held are one state, not
+    two, and a blank drawn is one outcome, not three."""
+    path = _kept_passes_ring(tmp_path)
+    merged = analyze(path, check_economy=False)
+    monkeypatch.setattr(explore_module, "card_classes", lambda *_: None)
+    apart = analyze(path, check_economy=False)
+    assert merged.states < apart.states
+    assert [(r.index, r.status) for r in merged.rows] == [(r.index, r.status) for r in apart.rows]
+    for a, b in zip(merged.rows, apart.rows):
+        assert abs(a.turn - b.turn) < 1e-12 and abs(a.throw - b.throw) < 1e-12 and abs(a.visits - b.visits) < 1e-12
+    assert abs(merged.throws_per_turn - apart.throws_per_turn) < 1e-12
+    for a, b in zip(merged.rents, apart.rents, strict=True):
+        assert (a.index, a.level) == (b.index, b.level) and abs(a.rent_per_turn - b.rent_per_turn) < 1e-12

@@ -31,6 +31,7 @@ class PassBase:
         self.warnings: list[Diagnostic] = []  # what `check` points out in rules that check
         self.unkeyed: list[Diagnostic] = []  # citations without a source key: warnings under `check --strict`
         self.annotations = Annotations()
+        self.in_template = 0  # (the depth of prompts' and labels' holes being checked: `template`)
         self.game_functions: set[str] = set()
         self.references: dict[str, ast.ReferenceDecl] = {}
         self.choice_decls: dict[str, ast.ChoiceDecl] = {}  # the choices declared, which are type names

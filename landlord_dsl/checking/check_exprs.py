@@ -8,6 +8,7 @@ a part of `checker.Checker`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..core.dispatch import dispatch_table, handles
@@ -346,6 +347,8 @@ class ExpressionPass(PassBase):
                     did_you_mean(e.name, fields) or "fields: " + ", ".join(sorted(fields)),
                 )
             return ANY
+        if base == CARD and e.name in ("name", "text") and not self.in_template:
+            self.annotations.card_names_read = True
         if is_optional(subject_t):
             self.error(f"'{e.name}' of something that may be none", e.span, self._none_hint(e))
         elif (
@@ -469,6 +472,8 @@ class ExpressionPass(PassBase):
                 if not compatible(INT, t):
                     self.error(f"`{op}` compares numbers, not {describe(t)}", side.span, None)
             return BOOL
+        if op in ("==", "!=", "in", "not in") and _CARD_TYPE.search(f"{a} {b}"):
+            self.annotations.cards_compared = True
         if op in ("==", "!="):
             a, b = self.conform(b, e.left, a), self.conform(a, e.right, b)
             if not comparable(a, b):
@@ -492,6 +497,7 @@ class ExpressionPass(PassBase):
 
 
 _EXPRESSIONS = dispatch_table(ExpressionPass, ast.Expr)
+_CARD_TYPE = re.compile(rf"\b{CARD}\b")  # a type that is, may be, or holds a card ("card?", "list[card]")
 
 
 def _writes_texts(e: ast.Expr) -> bool:

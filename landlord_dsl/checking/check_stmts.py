@@ -509,7 +509,11 @@ class StatementPass(PassBase):
                     "a hole holds an expression, like {player} or {house_price(s)}",
                 )
                 continue
-            t = self.expr(hole, scope, constant)
+            self.in_template += 1
+            try:
+                t = self.expr(hole, scope, constant)
+            finally:
+                self.in_template -= 1
             if t != ANY and (
                 strip_optional(t) in (GROUP, DECK, DICE)
                 or table_name(t)

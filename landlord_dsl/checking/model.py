@@ -47,6 +47,11 @@ class Annotations:
     refs: dict[int, tuple[str, object]] = attrs.Factory(dict)
     frames: dict[int, int] = attrs.Factory(dict)  # of every body (handler, card, function...): its local slots
     templates: dict[int, list] = attrs.Factory(dict)  # of every prompt and label: its texts and hole expressions
+    # what may tell two cards apart besides what they are and do (studies/analysis/cards.py): an expression that
+    # compares cards (`==`, `!=`, `in`, `not in`), and a card's name or text read other than by a prompt's or a
+    # label's hole (which only writes it)
+    cards_compared: bool = False
+    card_names_read: bool = False
 
     def type_of(self, node: object) -> str:
         """Return the type recorded for `node`, or ANY if none is."""

@@ -32,6 +32,7 @@ from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
 from ...program.requests import DONE, FOLDED_CHOOSERS, DiceRequest, SeededChance, ShuffleRequest
+from .cards import card_classes
 from .paths import _Cut, _dice_classes_for, _Paths
 
 if TYPE_CHECKING:
@@ -267,12 +268,16 @@ def _dice_property(slot: Any, faces: bool) -> property:
 
 @attrs.frozen
 class _Pick:
-    """The request of the analysed game's draw: which of the `size` cards of the deck turns up (uniform)."""
+    """The request of the analysed game's draw: which card of the deck turns up, each with the same probability.
+    Its `outcomes` are the places in the deck of the cards that may turn up, each with its probability; where
+    the deck holds interchangeable cards (cards.card_classes), one place stands for a class: its first card's,
+    with the class's share of the deck."""
 
-    size: int
+    outcomes: tuple[tuple[int, float], ...]
 
 
-_PICKS: dict[int, _Pick] = {}  # the draw's request for a deck of each size
+# the draw's request for a deck of each size, and for each order of classes of a deck of interchangeable cards
+_PICKS: dict[int | tuple[int, ...], _Pick] = {}
 
 
 def _to_top(cards: list[int], k: int) -> None:
@@ -281,12 +286,22 @@ def _to_top(cards: list[int], k: int) -> None:
         cards.insert(0, cards.pop(k))
 
 
-def _pick_of(size: int) -> _Pick:
-    """Return the request of a draw from a deck of `size` cards (a request is a value: one is made for each
-    size of deck, as it is met)."""
-    request = _PICKS.get(size)
+def _pick_of(cards: list[int], classes: tuple[int, ...] | None) -> _Pick:
+    """Return the request of a draw from a deck holding `cards`, by class where `classes` is given (each card's
+    class: cards.card_classes), else by card (a request is a value: one is made for each size of deck, or each
+    order of classes, as it is met)."""
+    key: int | tuple[int, ...] = len(cards) if classes is None else tuple([classes[c] for c in cards])
+    request = _PICKS.get(key)
     if request is None:
-        request = _PICKS[size] = _Pick(size)
+        size = len(cards)
+        if classes is None:
+            outcomes = tuple((k, 1.0 / size) for k in range(size))
+        else:
+            firsts: dict[int, list[int]] = {}
+            for k, c in enumerate(key):  # type: ignore[arg-type]
+                firsts.setdefault(c, [k, 0])[1] += 1
+            outcomes = tuple((k, n / size) for k, n in firsts.values())
+        request = _PICKS[key] = _Pick(outcomes)
     return request
 
 
@@ -329,6 +344,15 @@ class _AnalysisGame(SteppedGame):
 
     __slots__ = ("_v_dice", "_v_dice_double", "_v_dice_total")  # (beside the engine's attributes, in __dict__)
     _dice_paths: _Paths | None = None  # the chance source told of each read of the dice (`_Paths.dice_read`)
+    # each card's class of interchangeable cards (cards.card_classes), and the decks a draw from which is asked
+    # by class (those holding two cards of a class): the others are asked by card
+    card_classes: tuple[int, ...] | None = None
+    decks_by_class: frozenset[str] = frozenset()
+
+    def pick_in(self, deck: str) -> _Pick:
+        """Return the request of a draw from `deck` as it stands."""
+        cards = self.decks[deck]
+        return _pick_of(cards, self.card_classes if deck in self.decks_by_class else None)
 
     def choose(self, seat, prompt, legal, site, describe=None):
         """`Decisions.choose`, the token's policy answering without a request being made."""
@@ -356,7 +380,7 @@ class _AnalysisGame(SteppedGame):
         cards = self.decks[deck]
         pick = getattr(self.chance, "pick", None)
         if pick is not None and len(cards) > 1 and self.prog.deck_enabled[deck](self):
-            _to_top(cards, pick(len(cards)))
+            _to_top(cards, pick(self.pick_in(deck).outcomes))
         super().draw(deck)
 
     def draw_s(self, deck: str) -> Steps:
@@ -367,7 +391,7 @@ class _AnalysisGame(SteppedGame):
         if len(cards) > 1:
             depth = len(self.kstack)
             self.kstack.append(("pick", deck))
-            _to_top(cards, (yield _pick_of(len(cards))))
+            _to_top(cards, (yield self.pick_in(deck)))
             del self.kstack[depth:]  # (the draw is all that is left)
         yield from super().draw_s(deck)
 
@@ -381,7 +405,7 @@ class _AnalysisGame(SteppedGame):
         cards = self.decks[deck]
         for i in range(min(count, len(cards))):
             if len(cards) > 1:
-                _to_top(cards, pick(len(cards)))
+                _to_top(cards, pick(self.pick_in(deck).outcomes))
             self.deal_top(cards, i)
 
     def deal_s(self, count: int, deck: str) -> Steps:
@@ -396,7 +420,7 @@ class _AnalysisGame(SteppedGame):
             if len(cards) > 1:
                 depth = len(kstack)
                 kstack.append(("deal", deck, i, count))
-                _to_top(cards, (yield _pick_of(len(cards))))
+                _to_top(cards, (yield self.pick_in(deck)))
                 del kstack[depth:]
             self.deal_top(cards, i)
             i += 1
@@ -627,7 +651,7 @@ class _Paused:
         paths.depth, paths.prob, asked_at, paths.last_roll, dice_reads = self.paths
         paths.asked_at, paths.dice_reads, paths.hit = list(asked_at), list(dice_reads), None
         request = self.request
-        answer = paths.pick(request.size) if request.__class__ is _Pick else paths.roll(request)
+        answer = paths.pick(request.outcomes) if request.__class__ is _Pick else paths.roll(request)
         return g.resume_with(self.plan, answer)
 
 
@@ -723,7 +747,20 @@ class Explorer:
         titled = {c for c in program.title_card if c is not None}
         self.deck_cards = [c for c in range(len(program.card_names)) if c not in titled]
         self._deck_card_set = frozenset(self.deck_cards)
-        self._deck_sets_by_order: dict[tuple, tuple[tuple[frozenset[int], ...], tuple[int, ...]]] = {}
+        # the cards the rules cannot tell apart (cards.py): the movement state holds their classes, and a draw
+        # from a deck holding two of a class asks which class turns up
+        self.card_classes = classes = card_classes(rules.model, program, game.sprog.decks_read)
+        self._members: dict[int, list[int]] = {}
+        if classes is not None:
+            for card, first in enumerate(classes):
+                self._members.setdefault(first, []).append(card)
+            game.card_classes = classes
+            game.decks_by_class = frozenset(
+                name
+                for name, cards in program.deck_cards.items()
+                if any(len(self._members[classes[c]]) > 1 for c in cards)
+            )
+        self._deck_sets_by_order: dict[tuple, tuple[tuple[frozenset[int] | tuple[int, ...], ...], tuple[int, ...]]] = {}
         # the decks that may ever hold one of those cards: those holding one at the start, and those a rule may
         # put one into (a deck of title deeds alone changes at every title bought, and is left out); and the
         # decks drawn from that may hold title deeds, whose length, not only their other cards, sets the odds
@@ -787,8 +824,15 @@ class Explorer:
         """Return the movement state the token is in now; `where`, if given, is its (position, status), already
         worked out (`expand`, at a run's end)."""
         g = self.game
-        held = tuple(filter(self._deck_card_set.__contains__, g.hands[TOKEN]))
+        held = self._held()
         return (g.pos[TOKEN], self.status_now(), held) if where is None else (*where, held)
+
+    def _held(self) -> tuple[int, ...]:
+        """Return the cards from decks the token holds, in its hand's order, each as its class (its first card)
+        where the rules cannot tell some cards apart (`card_classes`)."""
+        held = tuple(filter(self._deck_card_set.__contains__, self.game.hands[TOKEN]))
+        classes = self.card_classes
+        return tuple(map(classes.__getitem__, held)) if held and classes is not None else held
 
     def initial_key(self) -> tuple:
         self.economy.put(self.game)
@@ -813,7 +857,8 @@ class Explorer:
                 list.__setitem__(g.pv[i], TOKEN, value)
             else:
                 list.__setitem__(g.gv, i, value)
-        for card in held:
+        for card in held:  # (a card of each class held: the first of its class that nobody holds)
+            card = next((c for c in self._members.get(card, (card,)) if g.holder[c] is None), card)
             if g.holder[card] is None:
                 g.set_holder(card, TOKEN)
         g.log.clear()
@@ -850,7 +895,7 @@ class Explorer:
                     depth = paths.depth
                     if keep and depth == len(paths.path):  # (met for the first time: kept if not cut)
                         prob, last_roll = paths.prob, paths.last_roll
-                        answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
+                        answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.outcomes)
                         del kept[depth:]
                         kept += [None] * (depth - len(kept))
                         # (kept where the continuation stack says how to go on: `SteppedGame.resumed`)
@@ -860,7 +905,7 @@ class Explorer:
                         else:
                             kept.append(None)
                     else:
-                        answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.size)
+                        answer = paths.roll(request) if kind is DiceRequest else paths.pick(request.outcomes)
                 elif kind is _Landed:
                     # (a memo point only: with no memo, or sampling, nothing is asked)
                     if paths.memo is not None and paths.sample is None:
@@ -903,7 +948,7 @@ class Explorer:
         assumption (checked by the economy check) that within a turn they
         do not change where the token goes.
         """
-        g, deck_cards, ordered = self.game, self._deck_card_set, self._ordered_decks
+        g, ordered = self.game, self._ordered_decks
         try:
             key = _freeze_stack(g.kstack, self._own)
         except _Unkeyable:
@@ -914,7 +959,7 @@ class Explorer:
             tuple(g.gv),
             self._deck_sets(),
             tuple(map(tuple, ordered)) if ordered else None,
-            tuple(filter(deck_cards.__contains__, g.hands[TOKEN])),
+            self._held(),
             g.origin if self._origin_read else None,
             g.card,
             g.rule,
@@ -933,9 +978,11 @@ class Explorer:
         dice = None if roll else (g._v_dice, g._v_dice_total, g._v_dice_double)  # type: ignore[attr-defined]
         return key, state, dice
 
-    def _deck_sets(self) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
+    def _deck_sets(self) -> tuple[tuple[frozenset[int] | tuple[int, ...], ...], tuple[int, ...]]:
         """Return the cards that are not title deeds of each deck that may hold one (`card_decks`), as sets, in
-        that order; and the number of cards of each deck drawn from that may hold title deeds (`counted_decks`).
+        that order (where the rules cannot tell some cards apart, the classes of its cards, sorted:
+        `card_classes`); and the number of cards of each deck drawn from that may hold title deeds
+        (`counted_decks`).
 
         Kept by those decks' order as it stands: a signature is made thousands of times, and the decks come
         back in a few dozen orders (a card drawn goes under its deck), so one lookup finds the sets most times;
@@ -948,8 +995,16 @@ class Explorer:
         made = self._deck_sets_by_order.get(order)
         if made is None:
             by_name = dict(zip(self._decks_read, order))
+            classes, cards = self.card_classes, self._deck_card_set
             made = self._deck_sets_by_order[order] = (
-                tuple([self._deck_card_set.intersection(by_name[name]) for name in self.card_decks]),
+                tuple(
+                    [
+                        cards.intersection(by_name[name])
+                        if classes is None
+                        else tuple(sorted([classes[c] for c in by_name[name] if c in cards]))
+                        for name in self.card_decks
+                    ]
+                ),
                 tuple([len(by_name[name]) for name in self.counted_decks]),
             )
         self._last_decks = ([list(cards) for cards in order], made)

@@ -15,6 +15,7 @@ each turn's start is known (`tally`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...engine.dicesets import is_double
@@ -87,7 +88,7 @@ class _Paths:
         # a throw, and the tallies of a run that answered it last with nothing read but whether it was a double,
         # by that (`_Merged`); `tail` holds what the run tallied since its last answer, `faces_read` whether it
         # read the faces or their total since; `merged` counts the runs so spared, `merged_work` their items
-        self.throws_asked: list[list[tuple[Any, float]] | None] = []
+        self.throws_asked: list[Sequence[tuple[Any, float]] | None] = []
         self.merges: list[dict[bool, _Merged] | None] = []
         self.tail: list[tuple[dict, Any, float]] = []
         self.faces_read = False
@@ -108,7 +109,6 @@ class _Paths:
         # Python works out at each use, and a summary is merged into others thousands of times
         self.numbers: dict[tuple, int] = {}
         self.numbered: list[tuple] = []
-        self._picks: dict[int, list[tuple[int, float]]] = {}  # the outcomes of a draw from a deck of each size
 
     def start(self) -> None:
         self.depth, self.prob = 0, 1.0
@@ -117,7 +117,7 @@ class _Paths:
         self.last_roll = -1
         self.dice_reads = []
 
-    def _answer(self, outcomes: list[tuple[Any, float]], roll: bool = False) -> Any:
+    def _answer(self, outcomes: Sequence[tuple[Any, float]], roll: bool = False) -> Any:
         if self.sample is not None:
             r, acc = self.sample.random(), 0.0
             for answer, p in outcomes:
@@ -347,10 +347,9 @@ class _Paths:
         """Answer a landing's request (its one outcome): a request the memo can cut the run at."""
         self._answer(_ONE)
 
-    def pick(self, size: int) -> int:
-        outcomes = self._picks.get(size)
-        if outcomes is None:
-            outcomes = self._picks[size] = [(k, 1.0 / size) for k in range(size)]
+    def pick(self, outcomes: Sequence[tuple[int, float]]) -> int:
+        """Answer a draw's request (its `outcomes`: the place in the deck of each card that may turn up, with its
+        probability); return the place of the card that turns up."""
         return self._answer(outcomes)
 
 
