@@ -519,3 +519,15 @@ def test_a_name_that_almost_names_a_rule_file_says_which(tmp_path, monkeypatch, 
     Path("v.lg").write_text('edition "v" {\n    extends "notes.txt"\n}\n')
     assert run("check", "v.lg")[0] == 1
     assert "rename it" not in capsys.readouterr().err
+
+
+def test_board_svg_into_a_missing_folder_is_a_usage_error_as_log_and_html_are(tmp_path, capsys):
+    """`board --svg no/such/b.svg` drew the board, then failed with status 1; `--log`, `--html` and `--plot` into a
+    missing folder are usage errors (2), found before the work, and so is `--svg` now."""
+    target = tmp_path / "missing" / "b.svg"
+    code, out = run("board", "landlords-game-1904", "--svg", str(target))
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert f"cannot write the board picture {target}: No such file or directory" in err
+    code, _ = run("board", "landlords-game-1904", "--svg", str(tmp_path / "folder.svg" / ".."))
+    assert code == 2
