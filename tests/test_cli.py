@@ -289,7 +289,7 @@ def test_console_script_from_another_directory(tmp_path):
         (("simulate", "{syntax}", "--games", "1"), 1, "syntax.lg:2"),
         # an unknown edition or file is a usage error, 2, whatever command was given it (analyze and fmt used to give 1)
         (("analyze", "landlords-game-1960"), 2, "unknown edition or variant 'landlords-game-1960'"),
-        (("fmt", "{missing}"), 2, "No such file or directory"),
+        (("fmt", "{missing}"), 2, "no such file: "),
         (("play", "landlords-game-1906", "--players", "9"), 2, "is for 2 to"),
     ],
 )
@@ -531,3 +531,27 @@ def test_board_svg_into_a_missing_folder_is_a_usage_error_as_log_and_html_are(tm
     assert f"cannot write the board picture {target}: No such file or directory" in err
     code, _ = run("board", "landlords-game-1904", "--svg", str(tmp_path / "folder.svg" / ".."))
     assert code == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("play", "{missing}", "--seed", "1"),
+        ("check", "{missing}"),
+        ("fmt", "{missing}"),
+        ("fmt", "--check", "{missing}"),
+        ("show", "{missing}"),
+        ("board", "{missing}"),
+        ("simulate", "{missing}", "--games", "1"),
+        ("analyze", "{missing}"),
+        ("diff", "landlords-game-1906", "{missing}"),
+        ("replay", "{missing}"),
+    ],
+)
+def test_a_missing_file_is_worded_the_same_by_every_command(tmp_path, capsys, argv):
+    """`play nosuch.lg` said 'no such file: nosuch.lg' and `fmt nosuch.lg` 'cannot read nosuch.lg: No such file or
+    directory'; every command that reads a file now says it one way (core.errors.unreadable)."""
+    missing = tmp_path / "nosuch.lg"
+    run(*(arg.format(missing=missing) for arg in argv))
+    err = capsys.readouterr().err
+    assert f"error: no such file: {missing}\n" in err and "cannot read" not in err
