@@ -61,16 +61,26 @@ def test_set_on_combined_variants_of_1933():
     ("chosen", "message"),
     [
         ({"wagez": "1"}, "landlords-game-1906 has no constant 'wagez'"),
-        ({"wages": "lots"}, "--set wages: the constant is a whole number"),
-        ({"wages": "true"}, "--set wages: the constant is a whole number"),
+        ({"wages": "lots"}, "constant 'wages' is a whole number"),
+        ({"wages": "true"}, "constant 'wages' is a whole number"),
     ],
 )
 def test_bad_set_is_a_usage_error_naming_the_constant(chosen, message):
     with pytest.raises(UsageError) as err:
         with_constants(load("landlords-game-1906"), chosen)
     assert message in err.value.render()
+    assert "--set" not in err.value.render()  # a library call names no flag of the command line
     if "wagez" in chosen:
         assert "did you mean 'wages'" in err.value.render()
+
+
+def test_the_cli_says_a_bad_constant_came_from_set(capsys):
+    """The library's words name no flag; the command line adds that the constant was given with `--set`."""
+    code, _ = run("simulate", "landlords-game-1906", "--set", "wagez=1", "--set", "wages=lots", "--games", "1")
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "error: --set: landlords-game-1906 has no constant 'wagez'" in err and "did you mean 'wages'" in err
+    assert "error: --set: constant 'wages' is a whole number, not 'lots'" in err
 
 
 SMALL = """edition "small" {
@@ -107,16 +117,16 @@ def test_a_true_or_false_constant_takes_what_an_option_of_that_type_takes(given,
 @pytest.mark.parametrize(
     ("chosen", "message"),
     [
-        ({"generous": "maybe"}, "--set generous: the constant is true or false, not 'maybe'"),
-        ({"generous": 2}, "--set generous: the constant is true or false, not 2"),
-        ({"motto": 7}, "--set motto: the constant is a text, not 7"),
+        ({"generous": "maybe"}, "constant 'generous' is true or false, not 'maybe'"),
+        ({"generous": 2}, "constant 'generous' is true or false, not 2"),
+        ({"motto": 7}, "constant 'motto' is a text, not 7"),
         ({"mottto": "x"}, "did you mean 'motto'"),
     ],
 )
 def test_bad_values_of_other_types(chosen, message):
     with pytest.raises(UsageError) as err:
         with_constants(load_text(SMALL, "small.lg"), chosen)
-    assert message in err.value.render()
+    assert message in err.value.render() and "--set" not in err.value.render()
 
 
 def test_a_text_constant_quoted_or_not():

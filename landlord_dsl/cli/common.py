@@ -83,11 +83,19 @@ def native_default(args: argparse.Namespace) -> Iterator[None]:
 
 
 def load_rules(target: str, sets: Sequence[str] = ()) -> RuleSet:
-    """Return the checked rules a command names, with the constants `--set` gives (checking.constants)."""
+    """Return the checked rules a command names, with the constants `--set` gives (checking.constants); a constant
+    that cannot be set is a UsageError that says it came from `--set`."""
+    import attrs
+
     from ..checking.constants import with_constants
     from ..checking.loader import load
+    from ..core.errors import UsageError
 
-    return with_constants(load(target), _parse_options(sets, "--set"))
+    rules, chosen = load(target), _parse_options(sets, "--set")
+    try:
+        return with_constants(rules, chosen)
+    except UsageError as err:  # the library's words name no flag; here they came from one
+        raise UsageError([attrs.evolve(d, message=f"--set: {d.message}") for d in err.diagnostics]) from None
 
 
 def _read(target: str) -> tuple[str, str]:
