@@ -555,3 +555,44 @@ def test_a_missing_file_is_worded_the_same_by_every_command(tmp_path, capsys, ar
     run(*(arg.format(missing=missing) for arg in argv))
     err = capsys.readouterr().err
     assert f"error: no such file: {missing}\n" in err and "cannot read" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ("tournament", "landlords-game-1906", "--seats", "bot,random"),
+            "unrecognized argument --seats; use --agents: tournament names its players with --agents",
+        ),
+        (
+            ("tournament", "landlords-game-1906", "--agents", "bot,random", "--seats=bot,random"),
+            "use --agents: tournament names its players with --agents",
+        ),
+        (
+            ("skill", "landlords-game-1906", "--agents", "bot"),
+            "use --ladder: skill names the players it measures with --ladder",
+        ),
+        (
+            ("simulate", "landlords-game-1906", "--agents", "bot,bot"),
+            "use --seats: simulate names its players, one a seat, with --seats",
+        ),
+        (("play", "landlords-game-1906", "--ladder", "bot"), "use --seats: play names its players, one a seat,"),
+    ],
+)
+def test_a_flag_another_command_spells_differently_is_told_this_commands_own(capsys, argv, says):
+    """`tournament --seats` was answered 'did you mean --set?' (or that --agents is required): --seats, --agents
+    and --ladder name the same thing in different commands (main.FLAG_SYNONYMS), and each is kept."""
+    with pytest.raises(SystemExit) as exit_:
+        run(*argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and says in err
+    assert "did you mean" not in err and "required" not in err
+
+
+def test_the_flag_synonyms_are_flags_of_some_command():
+    from landlord_dsl.cli.main import FLAG_SYNONYMS, build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices.values()  # type: ignore[union-attr]
+    spelt = {option for command in commands for action in command._actions for option in action.option_strings}
+    for group in FLAG_SYNONYMS:
+        assert set(group) <= spelt
