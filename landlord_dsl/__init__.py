@@ -286,7 +286,8 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
 
     The warnings are those of `landlord-dsl check` (old syntax, a rule restated
     around an extension point, ...); with `strict`, as `check --strict`, also
-    every citation that does not start with a source key. Nothing is raised for
+    every citation that does not start with a source key and a header without
+    a `source`. Nothing is raised for
     a problem in the text: it is returned.
 
     Example:
@@ -297,7 +298,7 @@ def check(text: str, file: str = "<string>", strict: bool = False) -> list[Diagn
     :param text: the .lg source (it may extend a shipped edition), not a path: a single line that ends in .lg
         or names an existing file is reported with a hint to pass its text, or to use `load_edition`.
     :param file: the name used in the diagnostics' locations.
-    :param strict: also warn of citations without a source key.
+    :param strict: also warn of citations without a source key, and of a header without a `source`.
     :returns: the diagnostics, each with its location, message and hint; empty when all is well.
     """
     from .checking.loader import hinted_if_path

@@ -11,6 +11,7 @@ import io
 import re
 from pathlib import Path
 
+import attrs
 import pytest
 
 import landlord_dsl as ld
@@ -91,6 +92,35 @@ def test_every_shipped_citation_names_a_shipped_source(name):
     for p in cited:
         for part in parse_citation(p.source):
             assert part.key in keys, (name, p.source)
+
+
+def _every_provenance(node: object):
+    """Yield every citation in a parsed module, wherever it is declared (rules' handlers and cards included)."""
+    if isinstance(node, ast.Provenance):
+        yield node
+    elif isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _every_provenance(item)
+    elif attrs.has(type(node)) and not isinstance(node, ast.Span):
+        for field in attrs.fields(type(node)):
+            yield from _every_provenance(getattr(node, field.name))
+
+
+@pytest.mark.parametrize("name", sorted(shipped_files()))
+def test_a_shipped_house_rule_is_tagged_original_as_provenance_md_defines(name):
+    """docs/provenance.md: `original` is 'the author's own rule, made up rather than recovered: an original game
+    or a house rule', `reconstruction` 'our own inference' about a historical edition; the 1933 house-rule
+    variants were tagged `reconstruction`. A citation of `house-rule` is now tagged `original` in every shipped
+    file, and `original` cites no historical source."""
+    path = shipped_files()[name]
+    historical = {key for key, source in shipped_sources().items() if key not in ("house-rule", "none")}
+    for p in _every_provenance(parse(path.read_text(encoding="utf-8"), str(path))):
+        keys = {part.key for part in parse_citation(p.source)}
+        where = f"{path.name}:{p.span.line}: {p.source!r} {p.confidence}"
+        if "house-rule" in keys:
+            assert p.confidence == "original", where
+        if p.confidence == "original":
+            assert not keys & historical or "house-rule" in keys, where
 
 
 def test_no_file_points_outside_the_repository():

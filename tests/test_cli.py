@@ -289,7 +289,7 @@ def test_console_script_from_another_directory(tmp_path):
         (("simulate", "{syntax}", "--games", "1"), 1, "syntax.lg:2"),
         # an unknown edition or file is a usage error, 2, whatever command was given it (analyze and fmt used to give 1)
         (("analyze", "landlords-game-1960"), 2, "unknown edition or variant 'landlords-game-1960'"),
-        (("fmt", "{missing}"), 2, "No such file or directory"),
+        (("fmt", "{missing}"), 2, "no such file: "),
         (("play", "landlords-game-1906", "--players", "9"), 2, "is for 2 to"),
     ],
 )
@@ -519,3 +519,80 @@ def test_a_name_that_almost_names_a_rule_file_says_which(tmp_path, monkeypatch, 
     Path("v.lg").write_text('edition "v" {\n    extends "notes.txt"\n}\n')
     assert run("check", "v.lg")[0] == 1
     assert "rename it" not in capsys.readouterr().err
+
+
+def test_board_svg_into_a_missing_folder_is_a_usage_error_as_log_and_html_are(tmp_path, capsys):
+    """`board --svg no/such/b.svg` drew the board, then failed with status 1; `--log`, `--html` and `--plot` into a
+    missing folder are usage errors (2), found before the work, and so is `--svg` now."""
+    target = tmp_path / "missing" / "b.svg"
+    code, out = run("board", "landlords-game-1904", "--svg", str(target))
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert f"cannot write the board picture {target}: No such file or directory" in err
+    code, _ = run("board", "landlords-game-1904", "--svg", str(tmp_path / "folder.svg" / ".."))
+    assert code == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("play", "{missing}", "--seed", "1"),
+        ("check", "{missing}"),
+        ("fmt", "{missing}"),
+        ("fmt", "--check", "{missing}"),
+        ("show", "{missing}"),
+        ("board", "{missing}"),
+        ("simulate", "{missing}", "--games", "1"),
+        ("analyze", "{missing}"),
+        ("diff", "landlords-game-1906", "{missing}"),
+        ("replay", "{missing}"),
+    ],
+)
+def test_a_missing_file_is_worded_the_same_by_every_command(tmp_path, capsys, argv):
+    """`play nosuch.lg` said 'no such file: nosuch.lg' and `fmt nosuch.lg` 'cannot read nosuch.lg: No such file or
+    directory'; every command that reads a file now says it one way (core.errors.unreadable)."""
+    missing = tmp_path / "nosuch.lg"
+    run(*(arg.format(missing=missing) for arg in argv))
+    err = capsys.readouterr().err
+    assert f"error: no such file: {missing}\n" in err and "cannot read" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ("tournament", "landlords-game-1906", "--seats", "bot,random"),
+            "unrecognized argument --seats; use --agents: tournament names its players with --agents",
+        ),
+        (
+            ("tournament", "landlords-game-1906", "--agents", "bot,random", "--seats=bot,random"),
+            "use --agents: tournament names its players with --agents",
+        ),
+        (
+            ("skill", "landlords-game-1906", "--agents", "bot"),
+            "use --ladder: skill names the players it measures with --ladder",
+        ),
+        (
+            ("simulate", "landlords-game-1906", "--agents", "bot,bot"),
+            "use --seats: simulate names its players, one a seat, with --seats",
+        ),
+        (("play", "landlords-game-1906", "--ladder", "bot"), "use --seats: play names its players, one a seat,"),
+    ],
+)
+def test_a_flag_another_command_spells_differently_is_told_this_commands_own(capsys, argv, says):
+    """`tournament --seats` was answered 'did you mean --set?' (or that --agents is required): --seats, --agents
+    and --ladder name the same thing in different commands (main.FLAG_SYNONYMS), and each is kept."""
+    with pytest.raises(SystemExit) as exit_:
+        run(*argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and says in err
+    assert "did you mean" not in err and "required" not in err
+
+
+def test_the_flag_synonyms_are_flags_of_some_command():
+    from landlord_dsl.cli.main import FLAG_SYNONYMS, build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices.values()  # type: ignore[union-attr]
+    spelt = {option for command in commands for action in command._actions for option in action.option_strings}
+    for group in FLAG_SYNONYMS:
+        assert set(group) <= spelt

@@ -103,3 +103,27 @@ def test_check_strict_fails_on_a_warning(tmp_path, capsys):
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_the_shipped_files_pass_check_strict(path: Path):
     assert ld.check(path.read_text(encoding="utf-8"), str(path), strict=True) == []
+
+
+UNCITED = """edition "uncited" {
+    extends "monopoly-1933-atlantic-city"
+}
+
+const salary = 300
+"""
+
+
+def test_a_file_without_a_source_fails_only_check_strict_at_its_header(tmp_path, capsys):
+    """`check --strict` passed a variant citing nothing at all (the base's header source stood for it). The file's
+    own header must cite a source under --strict, the citation that covers the whole file (docs/provenance.md)."""
+    assert ld.check(UNCITED, "uncited.lg") == []
+    (warning,) = ld.check(UNCITED, "uncited.lg", strict=True)
+    assert warning.severity == "warning"
+    assert warning.message == "the header of 'uncited' has no `source`, the citation that covers the whole file"
+    assert (warning.span.file, warning.span.line, warning.span.column) == ("uncited.lg", 1, 1)
+    cited = UNCITED.replace("}\n\nconst", '    source "house-rule: ours" original\n}\n\nconst')
+    assert ld.check(cited, "uncited.lg", strict=True) == []
+    path = tmp_path / "uncited.lg"
+    path.write_text(UNCITED, encoding="utf-8")
+    assert main(["check", "--strict", str(path)], out=io.StringIO()) == 1
+    assert capsys.readouterr().err.endswith(f"{path}: 1 warning (--strict)\n")

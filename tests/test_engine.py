@@ -272,7 +272,8 @@ def test_heuristic_bot_keeps_a_reserve(program_1906):
 
 def test_runtime_rule_error_is_located(tmp_path):
     source = (ROOT / "editions" / "landlords-game-1906.lg").read_text()
-    broken = re.sub(r"const jail_fine = 50", "const jail_fine = -50", source)
+    # (wages start a variable the rules change, so the checker cannot refuse a negative value: the game fails)
+    broken = re.sub(r"const wages = 100", "const wages = -50", source)
     path = tmp_path / "broken.lg"
     path.write_text(broken)
     rules = ld.load_edition(path)

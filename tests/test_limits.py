@@ -319,11 +319,24 @@ def test_a_board_field_worked_out_from_itself_is_a_located_check_error():
     assert _errors(text) == ["7:37: field 'price' is worked out from itself"]
 
 
-def test_a_run_time_error_names_the_variant_whose_declaration_gave_the_value(tmp_path):
-    """1906, Rule 6 (the fine to leave jail) with a variant making it negative: the error is at the
-    edition's `pay`, and a note points at the variant's line that caused it."""
+def test_a_variant_making_a_paid_constant_negative_is_a_check_error_at_its_line(tmp_path):
+    """1906, Rule 6 (the fine to leave jail) with a variant making it negative: the fine is paid as it stands
+    (`pay jail_fine ...`), so the variant is refused at its line, not played until the first fine."""
     variant = tmp_path / "negative-fine.lg"
     variant.write_text('edition "negative-fine" {\n    extends "landlords-game-1906"\n}\nconst jail_fine = -50\n')
+    with pytest.raises(ld.RuleCheckError) as info:
+        ld.load_edition(variant)
+    first = info.value.diagnostics[0]
+    assert first.message == "constant 'jail_fine' is negative (-50), but it is used as an amount paid"
+    assert (first.span.file, first.span.line, first.line_text) == (str(variant), 4, "const jail_fine = -50")
+
+
+def test_a_run_time_error_names_the_variant_whose_declaration_gave_the_value(tmp_path):
+    """1906, Rule 3 (wages) with a variant making them negative: they start a variable the rules change
+    (`wages_now`), which the checker cannot follow, so the game fails; the error is at the edition's `pay`,
+    and a note points at the variant's line that caused it."""
+    variant = tmp_path / "negative-wages.lg"
+    variant.write_text('edition "negative-wages" {\n    extends "landlords-game-1906"\n}\nconst wages = -50\n')
     rules = ld.load_edition(variant)
     with pytest.raises(ld.RuleRuntimeError) as info:
         for seed in range(50):
@@ -331,7 +344,7 @@ def test_a_run_time_error_names_the_variant_whose_declaration_gave_the_value(tmp
     first, *notes = info.value.diagnostics
     assert "negative amount" in first.message and first.span.file.endswith("landlords-game-1906.lg")
     assert [(n.severity, n.span.file, n.span.line, n.line_text) for n in notes] == [
-        ("note", str(variant), 4, "const jail_fine = -50")
+        ("note", str(variant), 4, "const wages = -50")
     ]
 
 

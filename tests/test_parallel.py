@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.cli.main import main
-from landlord_dsl.core.errors import LandlordError
+from landlord_dsl.core.errors import LandlordError, RuleRuntimeError
 from landlord_dsl.studies import sweep as sweep_module
 from landlord_dsl.studies.parallel import chunks, in_processes, simulate_many
 from landlord_dsl.studies.rulesource import RuleSource, rebuild, rule_source
@@ -235,6 +236,44 @@ def test_in_processes_yields_every_task_once_with_its_index():
 
 def _received(source: RuleSource, i: int) -> tuple[RuleSource, int]:
     return source, i
+
+
+def _fails_after(i: int, seconds: float) -> int:
+    time.sleep(seconds)
+    if i >= 1:
+        raise LandlordError(f"task {i} failed")
+    return i
+
+
+def test_in_processes_raises_the_lowest_numbered_failure_whichever_finishes_first():
+    """A run of which several tasks fail reported the failure a worker finished first: task 2 here, which fails at
+    once while task 1 is still sleeping. It reports task 1's, as one process would, and the tasks before it
+    still come back (the tasks after it are not waited for)."""
+    tasks = [(_fails_after, (0, 0.0)), (_fails_after, (1, 0.5)), (_fails_after, (2, 0.0)), (_fails_after, (3, 0.0))]
+    got = []
+    with pytest.raises(LandlordError, match="task 1 failed"):
+        for i, result in in_processes(iter(tasks), 2):
+            got.append((i, result))
+    assert got == [(0, 0)]
+
+
+def test_a_run_with_failing_games_names_the_first_game_whatever_the_jobs():
+    rules = ld.with_constants(ld.load_edition("landlords-game-1906"), {"wages": -50})  # every game fails
+    said = set()
+    for jobs in (1, 2):
+        with pytest.raises(RuleRuntimeError) as err:
+            simulate_many(rules, 8, 2, seed=3, jobs=jobs)
+        said.add(err.value.diagnostics[-1].message)
+    assert len(said) == 1 and "in game 1 of the run, played from seed 3" in said.pop()
+
+
+@pytest.mark.slow
+def test_a_dask_run_with_failing_games_names_the_first_game():
+    pytest.importorskip("distributed")
+    rules = ld.with_constants(ld.load_edition("landlords-game-1906"), {"wages": -50})
+    with pytest.raises(RuleRuntimeError) as err:
+        simulate_many(rules, 8, 2, seed=3, jobs=2, backend="dask")
+    assert "in game 1 of the run, played from seed 3" in err.value.diagnostics[-1].message
 
 
 def test_each_task_gets_the_rule_source_it_names_among_several():

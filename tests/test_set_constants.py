@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from landlord_dsl.checking.constants import with_constants
+from landlord_dsl.checking.constants import SET_FILE, with_constants
 from landlord_dsl.checking.loader import load, load_text
 from landlord_dsl.cli.main import main
-from landlord_dsl.core.errors import UsageError
+from landlord_dsl.core.errors import RuleCheckError, RuleRuntimeError, UsageError
 from landlord_dsl.studies.parallel import replay_command, simulate_many
 from landlord_dsl.studies.rulesource import rebuild, rule_source
 
@@ -61,16 +61,26 @@ def test_set_on_combined_variants_of_1933():
     ("chosen", "message"),
     [
         ({"wagez": "1"}, "landlords-game-1906 has no constant 'wagez'"),
-        ({"wages": "lots"}, "--set wages: the constant is a whole number"),
-        ({"wages": "true"}, "--set wages: the constant is a whole number"),
+        ({"wages": "lots"}, "constant 'wages' is a whole number"),
+        ({"wages": "true"}, "constant 'wages' is a whole number"),
     ],
 )
 def test_bad_set_is_a_usage_error_naming_the_constant(chosen, message):
     with pytest.raises(UsageError) as err:
         with_constants(load("landlords-game-1906"), chosen)
     assert message in err.value.render()
+    assert "--set" not in err.value.render()  # a library call names no flag of the command line
     if "wagez" in chosen:
         assert "did you mean 'wages'" in err.value.render()
+
+
+def test_the_cli_says_a_bad_constant_came_from_set(capsys):
+    """The library's words name no flag; the command line adds that the constant was given with `--set`."""
+    code, _ = run("simulate", "landlords-game-1906", "--set", "wagez=1", "--set", "wages=lots", "--games", "1")
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "error: --set: landlords-game-1906 has no constant 'wagez'" in err and "did you mean 'wages'" in err
+    assert "error: --set: constant 'wages' is a whole number, not 'lots'" in err
 
 
 SMALL = """edition "small" {
@@ -107,16 +117,16 @@ def test_a_true_or_false_constant_takes_what_an_option_of_that_type_takes(given,
 @pytest.mark.parametrize(
     ("chosen", "message"),
     [
-        ({"generous": "maybe"}, "--set generous: the constant is true or false, not 'maybe'"),
-        ({"generous": 2}, "--set generous: the constant is true or false, not 2"),
-        ({"motto": 7}, "--set motto: the constant is a text, not 7"),
+        ({"generous": "maybe"}, "constant 'generous' is true or false, not 'maybe'"),
+        ({"generous": 2}, "constant 'generous' is true or false, not 2"),
+        ({"motto": 7}, "constant 'motto' is a text, not 7"),
         ({"mottto": "x"}, "did you mean 'motto'"),
     ],
 )
 def test_bad_values_of_other_types(chosen, message):
     with pytest.raises(UsageError) as err:
         with_constants(load_text(SMALL, "small.lg"), chosen)
-    assert message in err.value.render()
+    assert message in err.value.render() and "--set" not in err.value.render()
 
 
 def test_a_text_constant_quoted_or_not():
@@ -148,3 +158,56 @@ def test_every_command_that_plays_takes_set(command, capsys):
         main([command, "--help"], out=io.StringIO())
     assert done.value.code == 0
     assert "--set CONST=VALUE" in capsys.readouterr().out
+
+
+PAID = """edition "paid" {
+    players 2 to 4
+}
+account bank "Bank" unlimited
+kind lane "Lane" { }
+const fee = 5
+end when turn_number >= 4
+board {
+    space start "Start" : lane
+    space road "Road" : lane
+}
+rule paid "Paid" {
+    on turn {
+        pay fee from player to bank
+    }
+}
+"""
+
+
+def test_a_constant_paid_as_it_stands_cannot_be_set_negative():
+    """`--set fee=-3` for a constant paid as it is was taken, and the first game failed at its first payment; the
+    value is now refused up front, located at the value set, as the same constant written negative is."""
+    with pytest.raises(RuleCheckError) as err:
+        with_constants(load_text(PAID, "paid.lg"), {"fee": -3})
+    (problem,) = err.value.diagnostics
+    assert problem.message == "constant 'fee' is negative (-3), but it is used as an amount paid"
+    assert problem.span.file == SET_FILE and problem.hint == "it is used at paid.lg:14"
+    with pytest.raises(RuleCheckError, match=r"constant 'fee' is negative \(-5\)"):
+        load_text(PAID.replace("fee = 5", "fee = -5"), "paid.lg")
+    assert with_constants(load_text(PAID, "paid.lg"), {"fee": 0}).constants == (("fee", 0),)
+
+
+def test_the_cli_says_a_negative_constant_came_from_set(tmp_path, capsys):
+    (tmp_path / "paid.lg").write_text(PAID)
+    code, _ = run("simulate", str(tmp_path / "paid.lg"), "--set", "fee=-3", "--games", "1")
+    assert code == 1
+    assert "error: --set: constant 'fee' is negative (-3), but it is used as an amount paid" in capsys.readouterr().err
+
+
+def test_a_run_time_failure_from_a_constant_set_points_at_the_value_set():
+    """1906's wages are paid through a variable (`var wages_now = wages`, which the Single Tax changes), so a
+    negative value cannot be refused by the checker; `--set wages=-50` failed at turn 6 naming only the payment.
+    The failure now notes the constant the variable starts from, where it was set."""
+    rules = with_constants(load("landlords-game-1906"), {"wages": -50})
+    with pytest.raises(RuleRuntimeError) as err:
+        simulate_many(rules, 1, 4, jobs=1).result()
+    failure, *notes = err.value.diagnostics
+    assert "a payment of a negative amount (-50)" in failure.message
+    (note,) = [n for n in notes if n.span is not None and n.span.file == SET_FILE]
+    assert note.severity == "note" and note.line_text == "const wages = -50"
+    assert note.message == "constant 'wages', which variable 'wages_now' starts from, is declared here"

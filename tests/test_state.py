@@ -239,7 +239,7 @@ def test_a_pickled_variant_program_is_compiled_again_with_its_options():
 
 
 def test_a_rule_failure_is_located_as_in_driven_play_and_raised_again_on_every_later_read(tmp_path):
-    # 1906 with a negative jail fine (as test_engine's located failure): the stepped game fails where the
+    # 1906 with negative wages (as test_engine's located failure): the stepped game fails where the
     # driven one does, with the same located message; reading the state afterwards fails the same way
     # again (it does not go on with a next turn), and so does a clone of it
     import re
@@ -247,7 +247,7 @@ def test_a_rule_failure_is_located_as_in_driven_play_and_raised_again_on_every_l
 
     source = (Path(__file__).resolve().parents[1] / "editions" / "landlords-game-1906.lg").read_text()
     path = tmp_path / "broken.lg"
-    path.write_text(re.sub(r"const jail_fine = 50", "const jail_fine = -50", source))
+    path.write_text(re.sub(r"const wages = 100", "const wages = -50", source))
     prog = ld.compile_rules(ld.load_edition(path))
     for seed in range(50):
         try:
@@ -256,7 +256,7 @@ def test_a_rule_failure_is_located_as_in_driven_play_and_raised_again_on_every_l
             message = err.render()
             break
     else:
-        pytest.fail("no seed reaches the negative fine")
+        pytest.fail("no seed reaches the negative wages")
     assert "negative amount" in message and "broken.lg:" in message
     state = ld.new_state(prog, players=4, seed=seed)
     with pytest.raises(ld.RuleRuntimeError) as info:

@@ -403,13 +403,26 @@ class StatementPass(PassBase):
         """Check nothing: these statements hold no expression and name nothing."""
 
     def _not_negative(self, e: ast.Expr, what: str) -> None:
-        """Report a negative number written where the engine takes only amounts and counts from 0 up."""
+        """Report a negative number written where the engine takes only amounts and counts from 0 up, or a constant
+        used there whose value is one (as a variant or `with_constants` may restate it); return nothing."""
         value = _literal_int(e)
         if value is not None and value < 0:
             self.error(
                 f"{what} cannot be negative ({value})",
                 e.span,
                 "to move money the other way, swap `from` and `to`" if what == "an amount paid" else None,
+            )
+            return
+        const = self.m.consts.get(e.name) if isinstance(e, ast.Name) else None
+        if const is None or self.annotations.ref(e) != ("const", const.name):
+            return
+        value = _literal_int(const.value)
+        if value is not None and value < 0:
+            # located at the value, the cause, wherever it was set: the use is right for any value from 0 up
+            self.error(
+                f"constant '{const.name}' is negative ({value}), but it is used as {what}",
+                const.value.span,
+                f"it is used at {shown_name(e.span.file)}:{e.span.line}",
             )
 
     def _check_paid_fields(self) -> None:

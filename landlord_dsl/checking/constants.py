@@ -21,7 +21,7 @@ from ..language.parser import parse
 from .loader import RuleSet, load_modules
 from .options import not_a_whole_number, quoted, truth, unknown_name, whole_number
 
-SET_FILE = "<--set>"  # the name of the generated variant, as diagnostics show it
+SET_FILE = "<set constants>"  # the name of the generated variant, as diagnostics show it
 _SETTABLE = ("int", "bool", "text")
 
 
@@ -31,15 +31,15 @@ def _literal(name: str, kind: str, value: Any) -> tuple[str, Any] | Diagnostic:
     if kind == "int":
         number = whole_number(value.strip() if isinstance(value, str) else value)
         if number is None:
-            return Diagnostic(f"--set {name}: the constant is {not_a_whole_number(value)}")
+            return Diagnostic(f"constant '{name}' is {not_a_whole_number(value)}")
         return str(number), number
     if kind == "bool":
         flag = truth(value)
         if flag is None:
-            return Diagnostic(f"--set {name}: the constant is true or false, not {quoted(value)}")
+            return Diagnostic(f"constant '{name}' is true or false, not {quoted(value)}")
         return ("true" if flag else "false"), flag
     if not isinstance(value, str):
-        return Diagnostic(f"--set {name}: the constant is a text, not {quoted(value)}")
+        return Diagnostic(f"constant '{name}' is a text, not {quoted(value)}")
     text = value.strip()
     if text.startswith('"') and text.endswith('"') and len(text) > 1:
         text = json.loads(text)
@@ -77,13 +77,11 @@ def with_constants(rules: RuleSet, chosen: dict[str, Any] | None) -> RuleSet:
     values: list[tuple[str, Any]] = []
     for name, value in chosen.items():
         if name not in decls:
-            problems.append(
-                unknown_name(f"--set: {rules.name} has no constant '{name}'", name, decls, "unknown-constant")
-            )
+            problems.append(unknown_name(f"{rules.name} has no constant '{name}'", name, decls, "unknown-constant"))
             continue
         kind = rules.model.annotations.type_of(decls[name])
         if kind not in _SETTABLE:
-            problems.append(Diagnostic(f"--set {name}: a constant of type {kind} cannot be set from outside"))
+            problems.append(Diagnostic(f"constant '{name}' is of type {kind}, which cannot be set from outside"))
             continue
         found = _literal(name, kind, value)
         if isinstance(found, Diagnostic):

@@ -622,12 +622,33 @@ def warnings_of(ruleset: RuleSet, strict: bool = False) -> list[Diagnostic]:
 
     That is the ruleset's warnings, the old syntax of the named file (not
     its base's, which `fmt` of that file cannot rewrite) and, when `strict`,
-    every citation without a source key (the shipped files have none).
+    every citation without a source key and a named file whose header cites
+    no source (the shipped files have neither).
     """
     found = [*ruleset.warnings, *old_syntax_warnings(ruleset.modules[-1])]
     if strict:
         found.extend(ruleset.unkeyed)
+        found.extend(_uncited_header(ruleset.modules[-1]))
     return sorted(found, key=lambda d: (d.span.file, d.span.line, d.span.column) if d.span else ("", 0, 0))
+
+
+def _uncited_header(module: ast.Module) -> list[Diagnostic]:
+    """Return the `check --strict` warning for a file whose own header has no `source` (none if it has one).
+
+    The header's citation is the one that covers the whole file (docs/provenance.md): without it a file may
+    cite nothing at all, which checking the form of the citations it has does not catch. A variant's own
+    header is asked for, not its base's: the file named is the one held to what the shipped files meet."""
+    header = module.header
+    if header.provenance is not None:
+        return []
+    named = len(f'edition "{header.name}"')  # the header's first line, as fmt writes it
+    at = attrs.evolve(header.span, end_line=header.span.line, end_column=header.span.column + named)
+    hint = (
+        'say where the rules come from in the header: `source "KEY, LOCATOR"` (`landlord-dsl sources` lists the '
+        'keys; "house-rule: ..." for a custom of your own, and `reference` adds a source of yours)'
+    )
+    message = f"the header of '{header.name}' has no `source`, the citation that covers the whole file"
+    return [attrs.evolve(source_of(module).diagnostic(message, at, hint), severity="warning")]
 
 
 def _blame_removals(diagnostics: list[Diagnostic], modules: list[ast.Module]) -> list[Diagnostic]:

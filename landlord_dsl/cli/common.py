@@ -83,11 +83,20 @@ def native_default(args: argparse.Namespace) -> Iterator[None]:
 
 
 def load_rules(target: str, sets: Sequence[str] = ()) -> RuleSet:
-    """Return the checked rules a command names, with the constants `--set` gives (checking.constants)."""
+    """Return the checked rules a command names, with the constants `--set` gives (checking.constants); raise the
+    error of a constant that cannot be set, or of a value the rules cannot take, saying it came from `--set`."""
+    import attrs
+
     from ..checking.constants import with_constants
     from ..checking.loader import load
+    from ..core.errors import LandlordError
 
-    return with_constants(load(target), _parse_options(sets, "--set"))
+    rules, chosen = load(target), _parse_options(sets, "--set")
+    try:
+        return with_constants(rules, chosen)
+    except LandlordError as err:  # the rules checked without them: the library's words name no flag, but here
+        said = [attrs.evolve(d, message=f"--set: {d.message}") if d.severity == "error" else d for d in err.diagnostics]
+        raise type(err)(said) from None
 
 
 def _read(target: str) -> tuple[str, str]:

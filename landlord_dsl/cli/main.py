@@ -444,11 +444,42 @@ class _LazyCommands(argparse._SubParsersAction):
         command = self.choices[values[0]]
         if arguments is not None:
             arguments(command)
+        # another command's spelling of a flag this command spells its own way is told before argparse can
+        # stop at a missing required flag (`tournament E --seats ...` lacks --agents, which is what it meant)
+        for arg in values[1:]:
+            if hint := _own_spelling(command, arg.split("=", 1)[0]):
+                command.error(f"unrecognized argument {arg.split('=', 1)[0]}; {hint}")
         super().__call__(parser, namespace, values, *rest)
         # argparse leaves a command's unknown arguments to the top parser, whose usage is not the command's
         unknown = getattr(namespace, argparse._UNRECOGNIZED_ARGS_ATTR, None)
         if unknown:
             command.error(_unrecognized(command, unknown))
+
+
+# Flags that name one thing but are spelt differently by different commands, each with what it names. They
+# are all kept (the command line is a public interface); one of them given to a command that spells the thing
+# another way is answered with that command's own flag, not with the nearest spelling (`--set` for `--seats`).
+FLAG_SYNONYMS: tuple[dict[str, str], ...] = (
+    {
+        "--seats": "its players, one a seat,",  # play, simulate, sweep, diff (--outcomes), serve
+        "--agents": "its players",  # tournament
+        "--ladder": "the players it measures",  # skill
+    },
+)
+
+
+def _own_spelling(command: argparse.ArgumentParser, flag: str) -> str | None:
+    """Return the hint for `flag` given to `command` if the command names the same thing with another flag of
+    FLAG_SYNONYMS ("use --agents: tournament names its players with --agents"), else None."""
+    flags = {option for action in command._actions for option in action.option_strings}
+    if flag in flags:
+        return None
+    for group in FLAG_SYNONYMS:
+        if flag in group:
+            for own, what in group.items():
+                if own in flags:
+                    return f"use {own}: {command.prog.split()[-1]} names {what} with {own}"
+    return None
 
 
 def _unrecognized(command: argparse.ArgumentParser, unknown: list[str]) -> str:

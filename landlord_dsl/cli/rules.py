@@ -202,19 +202,23 @@ def cmd_sources(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     from ..checking.loader import load
-    from ..language.sourcefile import write_atomically
     from ..presentation.board import board_svg
+    from .outputs import OutputFile
 
-    if args.svg not in (None, "-") and Path(args.svg).suffix.lower() != ".svg":
-        raise UsageError(
-            f"cannot write the board to {args.svg}: it is an SVG picture, so the file name must end in .svg"
-        )
+    target = None
+    if args.svg not in (None, "-"):
+        if Path(args.svg).suffix.lower() != ".svg":
+            raise UsageError(
+                f"cannot write the board to {args.svg}: it is an SVG picture, so the file name must end in .svg"
+            )
+        # as --log and --html: a missing folder or an unwritable file is a usage error before the rules load
+        target = OutputFile(args.svg, "board picture")
     rules = load(args.edition)
     svg = board_svg(rules, _parse_options(args.option))
-    if args.svg in (None, "-"):
+    if target is None:
         out.write(svg)
         return 0
-    write_atomically(Path(args.svg), svg)
+    target.write(svg)
     out.write(f"wrote {visible(args.svg)}\n")
     return 0
 

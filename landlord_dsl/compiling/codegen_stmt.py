@@ -102,7 +102,7 @@ class StatementCompiler(ExpressionCompiler):
         if len(self.sources) < 2:
             return
         file, m = node.span.file, self.m
-        found: dict[ast.Span, str] = {}
+        found: dict[ast.Span, str] = {}  # a declaration's span: how the node uses it ("constant 'x', used there")
         by_ref: dict[str, tuple[dict[str, Any], str]] = {
             "const": (m.consts, "constant"),
             "option": (m.options, "option"),
@@ -110,35 +110,49 @@ class StatementCompiler(ExpressionCompiler):
             "game_var": (m.game_vars, "variable"),
             "function": (m.functions, "function"),
         }
-        stack = [node]
+        # a variable's starting value is followed too: `pay wages_now` with `var wages_now = wages` uses the
+        # constant `wages` a variant (or with_constants) restates, though the variable is declared beside the pay
+        stack: list[tuple[Any, str]] = [(node, "")]
+        followed: set[int] = set()
+
+        def follow(decl: ast.VarDecl, what: str) -> None:
+            if id(decl) not in followed:
+                followed.add(id(decl))
+                stack.append((decl.initial, f", which {what} starts from"))
+
+        def note(span: ast.Span, what: str, via: str) -> None:
+            if not via or span not in found:  # a use of its own is said, rather than through a variable
+                found[span] = what + (via or ", used there")
+
         while stack:
-            n = stack.pop()
+            n, via = stack.pop()
             if isinstance(n, tuple):
-                stack.extend(n)
+                stack.extend((part, via) for part in n)
                 continue
             if not attrs.has(type(n)) or isinstance(n, ast.Span):
                 continue
             ref: tuple[str | None, Any] = m.refs.get(id(n), (None, None))
             kind, payload = ref
             if kind in by_ref and isinstance(payload, str) and payload in by_ref[kind][0]:
-                found[by_ref[kind][0][payload].span] = f"{by_ref[kind][1]} '{payload}'"
+                note(by_ref[kind][0][payload].span, f"{by_ref[kind][1]} '{payload}'", via)
+                if kind == "game_var":
+                    follow(m.game_vars[payload], f"variable '{payload}'")
             elif kind == "space":
-                found[m.spaces[payload].span] = f"space '{m.spaces[payload].name}'"
+                note(m.spaces[payload].span, f"space '{m.spaces[payload].name}'", via)
             if isinstance(n, ast.Field):
                 for table, what in ((m.player_vars, "player variable"), (m.space_vars, "space variable")):
                     if n.name in table:
-                        found[table[n.name].span] = f"{what} '{n.name}'"
+                        note(table[n.name].span, f"{what} '{n.name}'", via)
+                        follow(table[n.name], f"{what} '{n.name}'")
                 if n.name in m.space_fields:
                     setters = [sp for sp in m.spaces if sp.span.file != file and any(f == n.name for f, _ in sp.fields)]
                     for sp in setters[:3]:
-                        found[sp.span] = f"field '{n.name}' of space '{sp.name}'"
+                        note(sp.span, f"field '{n.name}' of space '{sp.name}'", via)
             elif isinstance(n, ast.Do) and n.action in m.actions:
-                found[m.actions[n.action].span] = f"action '{n.action}'"
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+                note(m.actions[n.action].span, f"action '{n.action}'", via)
+            stack.extend((getattr(n, f.name), via) for f in attrs.fields(type(n)) if f.name != "span")
         notes = tuple(
-            attrs.evolve(
-                self.sources[span.file].diagnostic(f"{what}, used there, is declared here", span), severity="note"
-            )
+            attrs.evolve(self.sources[span.file].diagnostic(f"{what}, is declared here", span), severity="note")
             for span, what in found.items()
             if span.file != file and span.file in self.sources
         )

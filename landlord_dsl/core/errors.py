@@ -145,6 +145,14 @@ class OutputError(LandlordError):
     """Output that could not be written (a full disk, a file that went away)."""
 
 
+def unreadable(name: str, err: OSError | None = None) -> UsageError:
+    """Return the error for a file a command was given and cannot read: `name` missing (err None, or the OS said
+    so) is worded one way whatever command or reader met it, any other OSError with the system's reason."""
+    if err is None or isinstance(err, FileNotFoundError):
+        return UsageError(f"no such file: {name}")
+    return UsageError(f"cannot read {name}: {err.strerror or err}")
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """Return a 'did you mean' hint for the closest candidate, or None."""
     matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import Diagnostic, LandlordError, RuleSourceError, UsageError, did_you_mean
+from .errors import Diagnostic, LandlordError, RuleSourceError, UsageError, did_you_mean, unreadable
 from .installation import PACKAGE_DIR, SOURCE_ROOT, editions_root, first_existing
 
 
@@ -48,7 +48,7 @@ def resolve(name_or_path: str, file_hints: bool = True) -> Path:
                 raise RuleSourceError(f"{name_or_path} is a directory, not a .lg file")
         except OSError:  # a name too long to be a path, say
             pass
-        raise UsageError(f"no such file: {name_or_path}")
+        raise unreadable(name_or_path)
     shipped = shipped_files()
     if name_or_path in shipped:
         return shipped[name_or_path]

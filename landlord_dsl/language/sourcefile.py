@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from ..core.errors import Diagnostic, LandlordError, OutputError, RuleSourceError, UsageError
+from ..core.errors import Diagnostic, LandlordError, OutputError, RuleSourceError, unreadable
 from .ast import Span
 from .limits import MAX_INPUT
 
@@ -101,7 +101,7 @@ def read_source(path: str | Path) -> str:
         with open(path, "rb") as f:
             data = f.read(MAX_SOURCE_BYTES + 1)
     except OSError as err:
-        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+        raise unreadable(name, err) from None
     if len(data) > MAX_SOURCE_BYTES:
         raise _too_large(name)
     return decode(data, name)
@@ -115,7 +115,7 @@ def read_stream(stream: TextIO | BinaryIO, name: str) -> str:
     except UnicodeDecodeError:
         raise RuleSourceError(f"{name} is not UTF-8 text") from None
     except OSError as err:
-        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+        raise unreadable(name, err) from None
     if isinstance(data, str):  # a stream without bytes underneath (a StringIO): the same checks on its text
         data = data.encode("utf-8", "surrogatepass")
     if len(data) > MAX_SOURCE_BYTES:

@@ -25,7 +25,7 @@ import attrs
 from ..agents import Agent
 from ..checking.constants import with_constants
 from ..compiling.compiler import compile_ruleset
-from ..core.errors import Diagnostic, GameLogError, LandlordError, UsageError, visible
+from ..core.errors import Diagnostic, GameLogError, LandlordError, UsageError, unreadable, visible
 from ..core.resources import editions_dir
 from ..engine.game import Game
 from ..language.limits import MAX_LOG_INPUT, MAX_TURN_LIMIT
@@ -131,7 +131,7 @@ def read_log_file(target: str) -> GameLog:
     try:
         stream: Any = getattr(sys.stdin, "buffer", sys.stdin) if target == "-" else open(target, "rb")  # noqa: SIM115
     except OSError as err:
-        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+        raise unreadable(name, err) from None
     lines: list[str] = []
     left = MAX_LOG_INPUT
     try:
@@ -153,7 +153,7 @@ def read_log_file(target: str) -> GameLog:
             except UnicodeDecodeError:
                 raise _bad(name, len(lines) + 1, "the line is not UTF-8 text") from None
     except OSError as err:
-        raise UsageError(f"cannot read {name}: {err.strerror or err}") from None
+        raise unreadable(name, err) from None
     finally:
         if target != "-":
             stream.close()

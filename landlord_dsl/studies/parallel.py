@@ -288,7 +288,8 @@ def in_processes(
     tasks: Iterable[tuple[Callable[..., Any], tuple]], jobs: int, sources: Iterable[RuleSource] = ()
 ) -> Iterator[tuple[int, Any]]:
     """Run each task (a function and its arguments) in one of `jobs` worker processes; yield (the task's
-    index, its result) as tasks finish, in the order they finish.
+    index, its result) as tasks finish, in the order they finish; raise the error of the lowest-numbered task
+    that fails (whichever worker finishes first), once the tasks before it are done.
 
     Each worker receives `sources` once, when it starts; an argument of a task
     equal to one of them is sent as a small key and the worker's copy passed
@@ -305,6 +306,7 @@ def in_processes(
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(stop, shared))
     spare = _spare_reader(pool) if FEEDER_CAN_HANG else None
     pending: dict[Future[Any], int] = {}
+    failed: tuple[int, BaseException] | None = None  # the lowest-numbered task failed so far, and its error
 
     def send(count: int) -> None:
         for i, (function, args) in islice(todo, count):
@@ -321,10 +323,24 @@ def in_processes(
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 if interrupted.is_set():
                     raise KeyboardInterrupt
-                for future in done:
-                    i = pending.pop(future)
-                    yield i, future.result()
-                    send(1)
+                for future in sorted(done, key=pending.__getitem__):
+                    i = pending.pop(future, None)
+                    if i is None:  # a later task, dropped when an earlier one failed in this same wait
+                        continue
+                    error = future.exception()
+                    if error is None:
+                        yield i, future.result()
+                        if failed is None:
+                            send(1)
+                        continue
+                    # a task before this one may fail too, and its failure is the one to report (the same
+                    # whatever order the workers finish in): wait for those only. The later ones are dropped, not
+                    # cancelled here (see _abandon): the pool's shutdown cancels them and ends their workers
+                    failed = (i, error)
+                    for later in [f for f, j in pending.items() if j > i]:
+                        del pending[later]
+            if failed is not None:
+                raise failed[1]
         except BaseException as err:
             stop.value = 1
             _abandon(pool, spare)
@@ -456,21 +472,32 @@ def _dask(
             ) from None
         with client:
             shipped = client.scatter(source, broadcast=True)  # the rule text once per worker
-            todo = iter(parts)
-            running = dask_completed(
-                [
-                    client.submit(run_games, shipped, players, seed, a, b, stats, reserve, seats, pure=False)
-                    for a, b in islice(todo, IN_FLIGHT * jobs)
-                ]
-            )
+            todo = iter(enumerate(parts))
+            number: dict[Any, int] = {}  # each future's part, by its key
+
+            def submit(i: int, part: tuple[int, int]) -> Any:
+                future = client.submit(run_games, shipped, players, seed, *part, stats, reserve, seats, pure=False)
+                number[future.key] = i
+                return future
+
+            running = dask_completed([submit(i, part) for i, part in islice(todo, IN_FLIGHT * jobs)])
+            failed: tuple[int, BaseException] | None = None  # as in_processes: the lowest-numbered part that failed
             for future in running:
-                yield future.result()
-                following = next(todo, None)
-                if following is not None:
-                    running.add(
-                        client.submit(run_games, shipped, players, seed, *following, stats, reserve, seats, pure=False)
-                    )
-                future.release()
+                i = number.pop(future.key, None)
+                if i is None:  # a later part, dropped when an earlier one failed
+                    future.release()
+                elif future.status == "error":
+                    failed = (i, future.exception())
+                    for later in [key for key, j in number.items() if j > i]:
+                        del number[later]  # not waited for; the client's close cancels them
+                else:
+                    yield future.result()
+                    following = next(todo, None) if failed is None else None
+                    if following is not None:
+                        running.add(submit(*following))
+                    future.release()
+                if failed is not None and not any(j < failed[0] for j in number.values()):
+                    raise failed[1]
     except OSError as err:
         raise LandlordError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
     finally:
