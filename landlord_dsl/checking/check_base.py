@@ -52,6 +52,12 @@ class PassBase:
         line = source.line(span.line) if source and span else None
         self.diagnostics.append(Diagnostic(message, span, line, hint, code=code, subject=subject))
 
+    def warn(self, message: str, span: ast.Span | None, hint: str | None = None) -> None:
+        """Note what `check` points out in rules that check (a warning, located as an error is); return nothing."""
+        source = self.sources.get(span.file) if span is not None else None
+        line = source.line(span.line) if source and span else None
+        self.warnings.append(Diagnostic(message, span, line, hint, "warning"))
+
     def mismatch_hint(self, want: str, got: str, e: ast.Expr) -> str | None:
         """Return a hint for a value `e` of type `got` given where `want` is wanted, or None.
 

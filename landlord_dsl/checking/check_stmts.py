@@ -39,7 +39,7 @@ from ..core.types import (
 from ..language import ast
 from ..language.parser import parse_hole
 from .check_base import PassBase
-from .model import LITERAL_NAMES, Scope, param_type
+from .model import LITERAL_NAMES, SET_FILE, Scope, param_type
 from .narrowing import narrowings, still_narrowed
 
 
@@ -418,12 +418,16 @@ class StatementPass(PassBase):
             return
         value = _literal_int(const.value)
         if value is not None and value < 0:
-            # located at the value, the cause, wherever it was set: the use is right for any value from 0 up
-            self.error(
-                f"constant '{const.name}' is negative ({value}), but it is used as {what}",
-                const.value.span,
-                f"it is used at {shown_name(e.span.file)}:{e.span.line}",
-            )
+            # located at the value, the cause, wherever it was set: the use is right for any value from 0 up.
+            # An error for a value set from outside (`--set`, with_constants), refused before any game; a warning
+            # for one a rule file declares: a file that checked must still check (a game fails only if it
+            # reaches the use)
+            message = f"constant '{const.name}' is negative ({value}), but it is used as {what}"
+            hint = f"it is used at {shown_name(e.span.file)}:{e.span.line}"
+            if const.value.span.file == SET_FILE:
+                self.error(message, const.value.span, hint)
+            else:
+                self.warn(message, const.value.span, hint)
 
     def _check_paid_fields(self) -> None:
         """Report a board field that some `pay` pays as it stands and that a space sets to a negative number."""

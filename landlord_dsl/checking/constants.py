@@ -19,9 +19,9 @@ import attrs
 from ..core.errors import Diagnostic, UsageError
 from ..language.parser import parse
 from .loader import RuleSet, load_modules
+from .model import SET_FILE
 from .options import not_a_whole_number, quoted, truth, unknown_name, whole_number
 
-SET_FILE = "<set constants>"  # the name of the generated variant, as diagnostics show it
 _SETTABLE = ("int", "bool", "text")
 
 

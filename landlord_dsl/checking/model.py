@@ -19,6 +19,7 @@ MAX_PLAYERS = 100
 MAX_DICE, MAX_FACES = 10, 100  # dice in a throw, faces of a die
 LITERAL_NAMES = ("true", "false", "none")  # written as names, read as values: never declarable
 AGGREGATES = ("sum", "count", "all", "any", "filter", "map")  # a function of one of these names could not be called
+SET_FILE = "<set constants>"  # the variant `with_constants` makes of the constants set from outside, as shown
 
 # The value types of declared types; a `player` or `card` variable may hold none.
 FIELD_TYPES = {
