@@ -267,6 +267,27 @@ def test_a_run_with_failing_games_names_the_first_game_whatever_the_jobs():
     assert len(said) == 1 and "in game 1 of the run, played from seed 3" in said.pop()
 
 
+def test_a_tournament_game_that_fails_names_its_deal_and_how_to_play_it_again(capsys):
+    """A rule failing at run time in a tournament said where in the rules, not which deal and seats: the note
+    now names them, with a `play` command that plays that game again and fails the same way."""
+    import shlex
+
+    from landlord_dsl.studies.tournament import run_tournament
+
+    rules = ld.with_constants(ld.load_edition("landlords-game-1906"), {"wages": -50})  # every game fails
+    for jobs in (1, 2):
+        with pytest.raises(RuleRuntimeError) as err:
+            run_tournament(rules, ["bot", "random"], deals=4, players=2, seed=5, jobs=jobs)
+        *problem, note = err.value.diagnostics
+        assert note.severity == "note"
+        assert note.message.startswith("in deal 1 of the tournament (rotation 1, seats bot,random), played from seed 5")
+    command = shlex.split(note.message.split("to play it again: ")[1])
+    assert command[:2] == ["landlord-dsl", "play"] and command[-2:] == ["--seats", "bot,random"]
+    capsys.readouterr()
+    assert main(command[1:], out=io.StringIO()) == 1  # the same failure, from the command line
+    assert problem[0].message in capsys.readouterr().err
+
+
 @pytest.mark.slow
 def test_a_dask_run_with_failing_games_names_the_first_game():
     pytest.importorskip("distributed")

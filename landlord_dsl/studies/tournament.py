@@ -25,10 +25,10 @@ from typing import Any
 
 from ..agents.seats import parse_seats
 from ..checking.loader import RuleSet
-from ..core.errors import UsageError
+from ..core.errors import Diagnostic, RuleRuntimeError, UsageError
 from ..core.terminal import table_text
 from . import results_file
-from .parallel import default_jobs, in_processes, program_of
+from .parallel import default_jobs, in_processes, program_of, replay_command
 from .rulesource import RuleSource, rule_source
 from .simulate import play_one
 from .stats import percent, wilson
@@ -63,11 +63,23 @@ def play_games(
     source: RuleSource, players: int, seed: int, games: Sequence[tuple[int, int, list[str]]], turn_limit: int | None
 ) -> list[dict[str, Any]]:
     """Play the given games of a tournament (deal i from seed `seed + i`); return a record of each: its
-    deal, rotation, seed, seats, scores, winners, turns and why it ended. A worker's whole job."""
+    deal, rotation, seed, seats, scores, winners, turns and why it ended. A worker's whole job.
+
+    :raises RuleRuntimeError: a game failed; a note names its deal, rotation and seats, and the command that
+        plays it again."""
     program = program_of(source)
     out = []
     for deal, rotation, seats in games:
-        record = play_one(program, players, seed + deal, seats, turn_limit=turn_limit)
+        try:
+            record = play_one(program, players, seed + deal, seats, turn_limit=turn_limit)
+        except RuleRuntimeError as err:
+            again = replay_command(source, players, seed + deal, None, tuple(seats))
+            note = Diagnostic(
+                f"in deal {deal + 1} of the tournament (rotation {rotation + 1}, seats {','.join(seats)}), played "
+                f"from seed {seed + deal}; to play it again: {again}",
+                severity="note",
+            )
+            raise RuleRuntimeError([*err.diagnostics, note]) from None
         out.append(
             {
                 "deal": deal,
