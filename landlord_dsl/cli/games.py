@@ -21,14 +21,8 @@ if TYPE_CHECKING:
 def _seats(args: argparse.Namespace, program: Program) -> list[str]:
     """Return the seat specs of `--seats` (checked: agents.seats; --players, if given, must agree, as `simulate`
     asks), else a bot for each of --players."""
-    from ..agents.seats import parse_seats
-
-    if args.seats:
-        seats = [str(spec) for spec in parse_seats(args.seats)]
-        if args.players is not None and args.players != len(seats):
-            raise UsageError(f"--seats names {len(seats)} seats but --players is {args.players}: name one a seat")
-        return seats
-    return ["bot"] * (args.players or default_players(program))
+    seats = _agreeing_table(args)
+    return list(seats) if seats else ["bot"] * (args.players or default_players(program))
 
 
 def _table(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -36,6 +30,14 @@ def _table(args: argparse.Namespace) -> tuple[str, ...] | None:
     from ..agents.seats import parse_seats
 
     return tuple(str(spec) for spec in parse_seats(args.seats)) if args.seats else None
+
+
+def _agreeing_table(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """Return `_table(args)`; raise UsageError if --players is given and is not the number of seats named."""
+    seats = _table(args)
+    if seats and args.players is not None and args.players != len(seats):
+        raise UsageError(f"--seats names {len(seats)} seats but --players is {args.players}: name one a seat")
+    return seats
 
 
 def _names(args: argparse.Namespace, kinds: list[str]) -> list[str]:
@@ -145,9 +147,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = load_rules(args.edition, args.set)
     options = _parse_options(args.option)
     program = compile_ruleset(rules, options)
-    seats = _table(args)
-    if seats and args.players is not None and args.players != len(seats):
-        raise UsageError(f"--seats names {len(seats)} seats but --players is {args.players}: name one a seat")
+    seats = _agreeing_table(args)
     players = len(seats) if seats else args.players or default_players(program)
     stats = args.stats or bool(args.plot)
     if args.plot:  # before the games are played, not after

@@ -506,10 +506,9 @@ class _Parser(argparse.ArgumentParser):
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         if isinstance(action, _LazyCommands) and value not in action.choices:
-            import difflib
+            from ..core.errors import did_you_mean
 
-            close = difflib.get_close_matches(str(value), list(action.choices), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else "`landlord-dsl --help` lists the commands"
+            hint = did_you_mean(str(value), action.choices) or "`landlord-dsl --help` lists the commands"
             raise argparse.ArgumentError(action, f"unknown command '{value}': {hint}")
         super()._check_value(action, value)
 
