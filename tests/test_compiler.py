@@ -847,6 +847,11 @@ rule third "Third" {
 """
 
 
+class _PatchableGame(ld.Game):
+    """A Game whose methods a test replaces on the instance (Game declares its fields; a subclass without
+    `__slots__` keeps a `__dict__` too)."""
+
+
 @pytest.mark.parametrize("optimize", [True, False])
 @pytest.mark.parametrize("amount, rule, line", [(2, "second", 19), (6, "third", 9)])
 def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(tmp_path, optimize, amount, rule, line):
@@ -856,7 +861,7 @@ def test_a_python_error_in_the_compiled_rules_names_the_rule_and_the_statement(t
     path = tmp_path / "located.lg"
     path.write_text(LOCATED)
     program = compile_ruleset(ld.load_edition(path), optimize=optimize)
-    game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
+    game = _PatchableGame(program, [RandomAgent(0), RandomAgent(1)], seed=0)
 
     # (optimised code pays by the methods for the kinds of its two sides: Game.pay_in)
     for name in ("transfer", "pay_in", "pay_out", "pay_within"):
@@ -1184,9 +1189,9 @@ def test_an_action_written_in_place_fails_at_its_own_line_in_the_callers_rule(tm
     )
     program = compile_ruleset(ld.load_edition(path))
     assert "_a_boom(" not in program.python_source[program.python_source.index("def _dispatch") :]
-    game = ld.Game(program, [RandomAgent(0), RandomAgent(1)], seed=0)
+    game = _PatchableGame(program, [RandomAgent(0), RandomAgent(1)], seed=0)
 
-    game.pay_in = _an_engine_bug(game, "pay_in", 7)
+    game.pay_in = _an_engine_bug(game, "pay_in", 7)  # type: ignore[method-assign]
     with pytest.raises(ld.RuleRuntimeError) as info:
         game.play()
     (diagnostic,) = info.value.diagnostics

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import landlord_dsl as ld
 from landlord_dsl.agents import HeuristicAgent, RandomAgent, ScriptedAgent, SharedScript
+from landlord_dsl.engine.fields import copy_fields, fields_of
 from landlord_dsl.engine.game import _FORK_FLAT, _FORK_ROWS
 
 
@@ -141,9 +142,10 @@ def test_every_changing_attribute_of_a_game_is_copied_by_fork():
     game.play()
     special = {"log", "decks", "short", "wealth_history", "agents", "observers"}
     special |= {"gcount", "gcount_at", "gfull", "gkept"}  # (counted again from the fork's owners: Cards.count_groups)
-    for name, value in vars(game).items():
+    fresh_fields = fields_of(fresh)
+    for name, value in fields_of(game).items():
         if isinstance(value, (list, dict, set)) and name not in special and name not in _FORK_FLAT + _FORK_ROWS:
-            assert value == vars(fresh)[name], f"Game.{name} changes during play but fork does not copy it"
+            assert value == fresh_fields[name], f"Game.{name} changes during play but fork does not copy it"
 
 
 def test_the_fork_benchmark_runs_and_reports_each_figure(capsys):
@@ -165,3 +167,54 @@ def test_the_fork_benchmark_runs_and_reports_each_figure(capsys):
     stepped = ("clone_us", "clone_outside_us", "clone_first_use_us", "stepped_per_driven", "stepped_per_asked")
     assert all(figures[key] > 0 for key in stepped)
     assert all(figures[key] > 0 for key in ("resample_us", "resample_first_use_us", "observation_us"))
+
+
+def test_a_game_declares_its_fields_and_a_subclass_may_keep_its_own():
+    # docs/engine.md, "The game's fields": a Game has no __dict__; a subclass without __slots__ has one, and
+    # a fork carries what it holds
+    game = ld.new_game(program("monopoly-1933-atlantic-city"), players=4, seed=8)
+    assert not hasattr(game, "__dict__")
+    with pytest.raises(AttributeError):
+        game.notes = []  # type: ignore[attr-defined]
+
+    class Noted(ld.Game):
+        pass
+
+    noted = Noted(game.prog, [HeuristicAgent() for _ in range(4)], seed=8)
+    noted.notes = ["kept"]  # type: ignore[attr-defined]
+    noted.setup()
+    noted.play_turn()
+    fork = noted.fork()
+    assert type(fork) is Noted and fork.notes == ["kept"]  # type: ignore[attr-defined]
+    assert fork.notes is noted.notes  # type: ignore[attr-defined]  (a subclass's own values: the same objects)
+    fork.play()
+    noted.play()
+    assert fork.log == noted.log
+
+
+def test_the_fields_of_a_game_leave_out_a_field_a_subclass_reads_by_a_property():
+    # (the exact analysis's game reads its dice through properties that tell its chance source of each read:
+    # copying or listing its fields must not read them that way)
+    reads = []
+
+    class Base:
+        __slots__ = ("dice", "turn")
+
+    class Watched(Base):
+        __slots__ = ("_dice",)
+
+        @property
+        def dice(self):
+            reads.append(self._dice)
+            return self._dice
+
+        @dice.setter
+        def dice(self, value):
+            self._dice = value
+
+    watched = Watched()
+    watched.dice, watched.turn = (3, 4), 7
+    assert fields_of(watched) == {"turn": 7, "_dice": (3, 4)}
+    other = Watched.__new__(Watched)
+    copy_fields(watched, other)
+    assert (other._dice, other.turn) == ((3, 4), 7) and reads == []

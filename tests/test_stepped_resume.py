@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import landlord_dsl as ld
+from landlord_dsl.engine.fields import fields_of
 from landlord_dsl.engine.stepping import SteppedGame
 from landlord_dsl.program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, ShuffleRequest
 
@@ -85,10 +86,10 @@ class _Saved:
     """A game's every attribute, to put the game back as it was (the same objects, their contents restored)."""
 
     def __init__(self, game: SteppedGame) -> None:
-        self.attributes = {name: _capture(value) for name, value in vars(game).items()}
+        self.attributes = {name: _capture(value) for name, value in fields_of(game).items()}
 
     def put(self, game: SteppedGame) -> None:
-        for name in list(vars(game)):
+        for name in list(fields_of(game)):
             if name not in self.attributes:
                 delattr(game, name)
         for name, captured in self.attributes.items():
@@ -108,7 +109,7 @@ def _plain(value: Any) -> Any:
 
 def _state(game: SteppedGame) -> dict:
     """Return everything in the game, as plain values to compare."""
-    return {name: _plain(value) for name, value in vars(game).items() if name != "chance"}
+    return {name: _plain(value) for name, value in fields_of(game).items() if name != "chance"}
 
 
 def _drive(

@@ -20,14 +20,16 @@ if TYPE_CHECKING:
 class Cards:
     """The cards and decks of `engine.Game` (a mixin: the game's state lives in Game)."""
 
-    # the cards a rule has put into a deck so far (`return_card`): a drawn card is looked for in every deck
-    # only if this changed while its effect ran (`_put_away`); a game counts from here (saves and forks too)
-    returns = 0
+    if not TYPE_CHECKING:  # (mypy would have the mixin declare the fields it sets: they are Game's)
+        __slots__ = ()
 
     if TYPE_CHECKING:
         prog: Program
         holder: list[int | None]
         hands: list[list[int]]
+        # the cards a rule has put into a deck so far (`return_card`): a drawn card is looked for in every deck
+        # only if this changed while its effect ran (`_put_away`); a game counts from 0 (saves and forks too)
+        returns: int
         owner: list[int | None]
         n: int
         gcount: list[list[int]]

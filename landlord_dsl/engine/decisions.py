@@ -25,6 +25,9 @@ _LOAN = ChoiceSite(("lend", "refuse"), (None, "Refuse"), "Lend the money?")
 class Decisions:
     """The decisions, auctions and loans of `engine.Game` (a mixin: the game's state lives in Game)."""
 
+    if not TYPE_CHECKING:  # (mypy would have the mixin declare the fields it sets: they are Game's)
+        __slots__ = ()
+
     if TYPE_CHECKING:
         prog: Program
         agents: list[Any]  # each an Agent, which is handed the Game this mixin is part of

@@ -28,6 +28,9 @@ def is_double(faces: Sequence[object]) -> bool:
 class DiceSets:
     """The game's state and throws of the declared sets of dice, numbered as `Program.dice_sets` orders them."""
 
+    if not TYPE_CHECKING:  # (mypy would have the mixin declare the fields it sets: they are Game's)
+        __slots__ = ()
+
     prog: Program
     log: list[tuple]
     turn: int

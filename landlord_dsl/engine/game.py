@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import functools
 import operator
 import os
 import sysconfig
@@ -37,6 +36,7 @@ from .cards import Cards
 from .decisions import Decisions
 from .dicesets import DiceSets, is_double
 from .events import LogPay, LogRoll, LogTurn, ThrowEvent, TurnEvent, decode, log_event_json
+from .fields import copy_fields
 from .invariants import invariant_problems
 from .movement import Movement
 from .saves import GameState, restore_game, save_game, seat_names
@@ -99,6 +99,77 @@ class Game(Movement, Cards, Decisions, DiceSets):
         or `names` are not one a seat, none blank, no two alike.
     """
 
+    # Every field a game has, declared: an attribute read is then a slot's, which the interpreter makes
+    # faster than a read from a dictionary of more keys than it shares between instances (benchmarks/README.md,
+    # "A game's fields declared"). A subclass declares its own (`fields_of` finds them all).
+    __slots__ = (
+        "__weakref__",
+        "_chance",
+        "_pair_bits",
+        "_reserve",
+        "_roll",
+        "active",
+        "actor",
+        "agents",
+        "bal",
+        "board_size",
+        "card",
+        "creditor",
+        "current",
+        "decisions",
+        "decks",
+        "depth",
+        "dice",
+        "dice_double",
+        "dice_request",
+        "dice_total",
+        "due",
+        "end_reason",
+        "finite",
+        "fired",
+        "gcount",
+        "gcount_at",
+        "gfull",
+        "gkept",
+        "gv",
+        "hands",
+        "holder",
+        "loans",
+        "log",
+        "minted",
+        "n",
+        "nacc",
+        "names",
+        "next_seat",
+        "observers",
+        "origin",
+        "over",
+        "owner",
+        "passes",
+        "pos",
+        "prog",
+        "pv",
+        "returns",
+        "rule",
+        "seats",
+        "set_double",
+        "set_faces",
+        "set_pips",
+        "set_requests",
+        "set_shown",
+        "short",
+        "shortfalls",
+        "started",
+        "sv",
+        "titles",
+        "triggers_live",
+        "turn",
+        "turn_after",
+        "turn_limit",
+        "wealth_history",
+        "work",
+    )
+
     def __init__(
         self,
         program: Program,
@@ -142,6 +213,7 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.hands: list[list[int]] = [[] for _ in range(n)]  # cards each seat holds, in card order
         self.count_groups()
         self.decks = {name: list(cards) for name, cards in program.deck_cards.items()}
+        self.returns = 0
         self.active = [not off for off in program.rule_off]
         for rule, replaced in enumerate(program.rule_replaces):
             if self.active[rule]:
@@ -174,12 +246,16 @@ class Game(Movement, Cards, Decisions, DiceSets):
         self.dice_request = DiceRequest(program.dice_count)
         self._start_dice_sets()
         self.observers: list[Any] = []  # objects with on_throw(ThrowEvent) and/or on_turn(TurnEvent)
+        self._reserve: int | None = None  # (default_reserve, worked out when first asked)
 
-    @functools.cached_property
+    @property
     def default_reserve(self) -> int:
         """The cash a heuristic bot without a reserve of its own keeps back in this game: the rules' money
         scale (`default_reserve` of the rules and the number of seats), worked out when first asked."""
-        return default_reserve(self.prog, self.n)
+        reserve = self._reserve
+        if reserve is None:
+            reserve = self._reserve = default_reserve(self.prog, self.n)
+        return reserve
 
     @property
     def chance(self) -> ChanceSource:
@@ -814,32 +890,30 @@ class Game(Movement, Cards, Decisions, DiceSets):
         agent without one; an agent playing several seats stays one agent in the fork. Listeners
         (`listen`) and observers (`observe`) are not copied: the fork's log is a plain list.
         """
-        other = object.__new__(type(self))
-        d = other.__dict__
-        d.update(self.__dict__)
-        for name in _FORK_FLAT:
-            d[name] = d[name][:]
-        for name in _FORK_ROWS:
-            d[name] = [row[:] for row in d[name]]
-        d["log"] = list(self.log)
-        d["decks"] = {name: cards[:] for name, cards in self.decks.items()}
-        d["short"] = set(self.short)
-        if self.wealth_history is not None:
-            d["wealth_history"] = self.wealth_history[:]
-        d["observers"] = []
-        other.count_groups()  # (from the fork's own owners: its counts are lists of its own)
-        other.chance = fork_chance(self._chance)
         if agents is None:
             forked: dict[int, Any] = {}
             for agent in self.agents:
                 if id(agent) not in forked:
                     fork = getattr(agent, "fork", None)
                     forked[id(agent)] = fork() if fork is not None else copy.deepcopy(agent)
-            d["agents"] = [forked[id(agent)] for agent in self.agents]
-        else:
-            if len(agents) != self.n:
-                raise UsageError(f"a fork of a game of {self.n} players needs {self.n} agents, not {len(agents)}")
-            d["agents"] = list(agents)
+            agents = [forked[id(agent)] for agent in self.agents]
+        elif len(agents) != self.n:
+            raise UsageError(f"a fork of a game of {self.n} players needs {self.n} agents, not {len(agents)}")
+        other = object.__new__(type(self))
+        copy_fields(self, other)
+        for name in _FORK_FLAT:
+            setattr(other, name, getattr(self, name)[:])
+        for name in _FORK_ROWS:
+            setattr(other, name, [row[:] for row in getattr(self, name)])
+        other.log = list(self.log)
+        other.decks = {name: cards[:] for name, cards in self.decks.items()}
+        other.short = set(self.short)
+        if self.wealth_history is not None:
+            other.wealth_history = self.wealth_history[:]
+        other.observers = []
+        other.agents = list(agents)
+        other.count_groups()  # (from the fork's own owners: its counts are lists of its own)
+        other.chance = fork_chance(self._chance)
         return other
 
     def log_lines(self, start: int = 0) -> list[str]:

@@ -30,6 +30,9 @@ def _jump_points(start: int, group: tuple[int, ...], size: int) -> tuple[int, in
 class Movement:
     """The moves of `engine.Game` (a mixin: the game's state lives in Game)."""
 
+    if not TYPE_CHECKING:  # (mypy would have the mixin declare the fields it sets: they are Game's)
+        __slots__ = ()
+
     if TYPE_CHECKING:
         prog: Program
         pos: list[int]

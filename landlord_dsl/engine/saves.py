@@ -24,6 +24,7 @@ from ..core.errors import Diagnostic, LandlordError, SaveError, UsageError
 from ..core.types import parse_type
 from ..language.limits import MAX_INT, MAX_TURN_LIMIT, describe_int_limit
 from .dicesets import is_double
+from .fields import fields_of, put_fields
 
 if TYPE_CHECKING:
     from .game import Game
@@ -348,7 +349,7 @@ def restore_game(game: Game, state: GameState) -> None:
     problems = shape_problems(game, state)
     if problems:
         raise refuse(problems)
-    before = dict(game.__dict__)  # every field below is rebound, never changed in place
+    before = fields_of(game)  # every field below is rebound, never changed in place
     chance_before = game.chance.get_state() if hasattr(game.chance, "get_state") else None
     if state.chance_state is not None and hasattr(game.chance, "set_state"):
         try:
@@ -358,7 +359,7 @@ def restore_game(game: Game, state: GameState) -> None:
     _apply(game, state)
     problems = ledger_problems(state) + game.invariant_problems()
     if problems:
-        game.__dict__.update(before)
+        put_fields(game, before)
         if chance_before is not None and hasattr(game.chance, "set_state"):  # else the state was not changed
             game.chance.set_state(chance_before)
         raise refuse(problems)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LandlordError, UsageError
 from ..program.requests import BidRequest, DecisionRequest, DiceRequest, DrawRequest, SeededChance, ShuffleRequest
+from .fields import fields_of, put_fields
 from .game import RULE_FAILURES, Game, whole_argument
 from .hidden import Observation, Redrawn, observe, redraw
 from .stepping import SteppedGame
@@ -483,9 +484,9 @@ _NOT_STATE = frozenset(
 def _base_attributes(game: SteppedGame) -> dict[str, Any]:
     """Return the attributes of a stepped game at a turn boundary that pickle (its state, with the seeded
     generator's state as `chance_state`, or None when chance is answered outside)."""
-    out = {name: value for name, value in game.__dict__.items() if name not in _NOT_STATE}
+    out = {name: value for name, value in fields_of(game).items() if name not in _NOT_STATE}
     out["log"] = list(game.log)
-    out.pop("default_reserve", None)  # (worked out again when asked)
+    out["_reserve"] = None  # (worked out again when asked)
     chance = game.chance
     out["chance_state"] = chance.get_state() if isinstance(chance, SeededChance) else None
     return out
@@ -496,7 +497,7 @@ def _unpickled(program: Program, attributes: dict[str, Any], prefix: list[Any]) 
     attributes = dict(attributes)
     chance_state = attributes.pop("chance_state")
     base = SteppedGame.__new__(SteppedGame)
-    base.__dict__.update(attributes)
+    put_fields(base, attributes)
     base.prog = program
     base.agents = [None] * base.n
     base.observers = []

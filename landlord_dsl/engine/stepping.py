@@ -54,8 +54,7 @@ class SteppedGame(Game):
         and each card taken from the top of the shuffled cards is asked (a DrawRequest).
     """
 
-    # True in a game of the keyed stepped compilation, which lays out continuation keys in `kstack`
-    keyed = False
+    __slots__ = ("chance_inside", "deferred", "keyed", "kstack", "sprog", "step_passes", "unseen")
 
     def __init__(
         self,
@@ -74,9 +73,9 @@ class SteppedGame(Game):
         # drawn, dealt or taken out by name since (State.observation, State.resample). Cards put under a
         # deck go below them, where every player saw them go.
         self.unseen: dict[str, int] = dict.fromkeys(self.decks, 0)
-        if keyed:
-            self.keyed = True
-            self.kstack: list[tuple] = []
+        # True in a game of the keyed stepped compilation, which lays out continuation keys in `kstack`
+        self.keyed = keyed
+        self.kstack: list[tuple] = []
         self.take_program(program.stepped(keyed))
 
     def _keyed(self, call: Steps, depth: int, entry: tuple) -> Steps:

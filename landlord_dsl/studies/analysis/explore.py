@@ -28,6 +28,7 @@ import attrs
 
 from ...agents import RESERVE_CAP, Agent, HeuristicAgent
 from ...core.errors import LandlordError, SourceText
+from ...engine.fields import fields_of
 from ...engine.game import Game
 from ...engine.stepping import SteppedGame, Steps
 from ...program.compiled import OPAQUE, UNSET
@@ -342,12 +343,23 @@ class _AnalysisGame(SteppedGame):
     `kstack`); driven play (`land`, `play_turn`: the rent table) asks its chance source instead.
     """
 
-    __slots__ = ("_v_dice", "_v_dice_double", "_v_dice_total")  # (beside the engine's attributes, in __dict__)
-    _dice_paths: _Paths | None = None  # the chance source told of each read of the dice (`_Paths.dice_read`)
-    # each card's class of interchangeable cards (cards.card_classes), and the decks a draw from which is asked
-    # by class (those holding two cards of a class): the others are asked by card
-    card_classes: tuple[int, ...] | None = None
-    decks_by_class: frozenset[str] = frozenset()
+    __slots__ = (
+        "_dice_paths",
+        "_stepped",
+        "_v_dice",
+        "_v_dice_double",
+        "_v_dice_total",
+        "card_classes",
+        "decks_by_class",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._dice_paths: _Paths | None = None  # the chance source told of each read of the dice (`_Paths.dice_read`)
+        # each card's class of interchangeable cards (cards.card_classes), and the decks a draw from which is
+        # asked by class (those holding two cards of a class): the others are asked by card
+        self.card_classes: tuple[int, ...] | None = None
+        self.decks_by_class: frozenset[str] = frozenset()
+        super().__init__(*args, **kwargs)
 
     def pick_in(self, deck: str) -> _Pick:
         """Return the request of a draw from `deck` as it stands."""
@@ -1097,7 +1109,7 @@ def _own_objects(g: Game) -> dict[int, tuple[str, Any]]:
     for seat, agent in enumerate(g.agents):
         add(f"agent{seat}", agent)
     program = [(f"prog.{f.name}", getattr(g.prog, f.name)) for f in attrs.fields(type(g.prog))]
-    for name, value in list(vars(g).items()) + program:
+    for name, value in list(fields_of(g).items()) + program:
         if isinstance(value, (list, dict)) and name != "kstack":
             add(name, value)
             inner = value.values() if isinstance(value, dict) else value
