@@ -678,20 +678,21 @@ def test_the_turns_resumed_at_each_request_give_the_tables_the_replayed_turns_gi
             return None if len(self.kstack) % 3 == 0 else planned_by_engine(self, request)
 
         monkeypatch.setattr(SteppedGame, "resume_plan", sometimes)
+    runs = [0]
+    run_turn = explore.Explorer.run_turn
+
+    def counting(self, key, paused=None):
+        runs[0] += paused is not None
+        return run_turn(self, key, paused)
+
+    monkeypatch.setattr(explore.Explorer, "run_turn", counting)
     rules = load(edition)
     tables = {}
     resumed = {}
     for resume in (False, True):
         program = compile_ruleset(rules, keyed=True)
         ex = explore.Explorer(rules, program, program.players[0], (), 0, resume=resume)
-        runs = [0]
-        run_turn = ex.run_turn
-
-        def counting(key, paused=None, run_turn=run_turn, runs=runs):
-            runs[0] += paused is not None
-            return run_turn(key, paused)
-
-        ex.run_turn = counting  # type: ignore[method-assign]
+        runs[0] = 0
         order, rows, summaries, end_rows = chain.explore_chain(ex)
         # (the throws' ends and landings as `analyze` sums them, every state weighted alike)
         tables[resume] = (order, rows, end_rows, ex.paths.tally(summaries, [1.0] * len(order)))

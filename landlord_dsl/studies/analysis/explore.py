@@ -139,6 +139,8 @@ class _Trace:
     (known, written in this run, or already read and pending) does nothing.
     """
 
+    __slots__ = ("game", "known", "live", "pending", "quiet", "run_live", "writes")
+
     def __init__(self, game: Game):
         self.game = game
         self.live: set[tuple[str, int]] = set()
@@ -473,6 +475,29 @@ def _put(target: list, values: list) -> None:
 class Economy:
     """Everything in a game but the token's movement state, captured once and put back in place."""
 
+    __slots__ = (
+        "_pairs",
+        "active",
+        "bal",
+        "decks",
+        "dice",
+        "fired",
+        "gcount",
+        "gfull",
+        "gkept",
+        "gv",
+        "hands",
+        "holder",
+        "loans",
+        "owner",
+        "pos",
+        "pv",
+        "scalars",
+        "seats",
+        "sv",
+        "titles",
+    )
+
     def __init__(self, g: Game):
         self.bal = list(g.bal)
         self.pos = list(g.pos)
@@ -695,6 +720,39 @@ def _refuse_too_large(rules: RuleSet, program: Program) -> None:
 class Explorer:
     """Runs the token's turns from movement states and collects the chain."""
 
+    __slots__ = (
+        "_deck_card_set",
+        "_deck_lists",
+        "_deck_sets_by_order",
+        "_decks_read",
+        "_last_decks",
+        "_last_held",
+        "_live",
+        "_live_at",
+        "_members",
+        "_ordered_decks",
+        "_origin_read",
+        "_own",
+        "_state_made",
+        "_work",
+        "card_classes",
+        "card_decks",
+        "counted_decks",
+        "deck_cards",
+        "economy",
+        "game",
+        "landings_asked",
+        "paths",
+        "paused",
+        "prefer",
+        "prog",
+        "reference",
+        "resuming",
+        "rules",
+        "trace",
+        "use_memo",
+    )
+
     def __init__(
         self,
         rules: RuleSet,
@@ -772,6 +830,7 @@ class Explorer:
                 for name, cards in program.deck_cards.items()
                 if any(len(self._members[classes[c]]) > 1 for c in cards)
             )
+        self._last_held: tuple[list[int] | None, tuple[int, ...]] = (None, ())  # (`_held`: a hand, what it gave)
         self._deck_sets_by_order: dict[tuple, tuple[tuple[frozenset[int] | tuple[int, ...], ...], tuple[int, ...]]] = {}
         # the decks that may ever hold one of those cards: those holding one at the start, and those a rule may
         # put one into (a deck of title deeds alone changes at every title bought, and is left out); and the
@@ -842,9 +901,16 @@ class Explorer:
     def _held(self) -> tuple[int, ...]:
         """Return the cards from decks the token holds, in its hand's order, each as its class (its first card)
         where the rules cannot tell some cards apart (`card_classes`)."""
-        held = tuple(filter(self._deck_card_set.__contains__, self.game.hands[TOKEN]))
+        hand = self.game.hands[TOKEN]
+        last = self._last_held
+        if hand == last[0]:  # (the token's hand changes at a few runs in a hundred)
+            return last[1]
+        held = tuple(filter(self._deck_card_set.__contains__, hand))
         classes = self.card_classes
-        return tuple(map(classes.__getitem__, held)) if held and classes is not None else held
+        if held and classes is not None:
+            held = tuple(map(classes.__getitem__, held))
+        self._last_held = (hand[:], held)
+        return held
 
     def initial_key(self) -> tuple:
         self.economy.put(self.game)

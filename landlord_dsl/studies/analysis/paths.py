@@ -68,6 +68,38 @@ class _Paths:
     the known future is used instead.
     """
 
+    __slots__ = (
+        "asked_at",
+        "closed",
+        "depth",
+        "dice_classes",
+        "dice_reads",
+        "faces_read",
+        "fresh",
+        "game",
+        "hit",
+        "last_roll",
+        "memo",
+        "memo_full",
+        "merged",
+        "merged_work",
+        "merges",
+        "nodes",
+        "numbered",
+        "numbers",
+        "path",
+        "prefix",
+        "prob",
+        "root",
+        "sample",
+        "signature",
+        "tail",
+        "tallied",
+        "throws_asked",
+        "where",
+        "widths",
+    )
+
     def __init__(self, dice_classes):
         self.path: list[int] = []
         self.widths: list[int] = []
