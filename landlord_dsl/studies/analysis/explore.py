@@ -725,8 +725,8 @@ class Explorer:
         "_deck_lists",
         "_deck_sets_by_order",
         "_decks_read",
+        "_held_by_hand",
         "_last_decks",
-        "_last_held",
         "_live",
         "_live_at",
         "_members",
@@ -830,7 +830,7 @@ class Explorer:
                 for name, cards in program.deck_cards.items()
                 if any(len(self._members[classes[c]]) > 1 for c in cards)
             )
-        self._last_held: tuple[list[int] | None, tuple[int, ...]] = (None, ())  # (`_held`: a hand, what it gave)
+        self._held_by_hand: dict[tuple[int, ...], tuple[int, ...]] = {}  # (`_held`)
         self._deck_sets_by_order: dict[tuple, tuple[tuple[frozenset[int] | tuple[int, ...], ...], tuple[int, ...]]] = {}
         # the decks that may ever hold one of those cards: those holding one at the start, and those a rule may
         # put one into (a deck of title deeds alone changes at every title bought, and is left out); and the
@@ -901,15 +901,14 @@ class Explorer:
     def _held(self) -> tuple[int, ...]:
         """Return the cards from decks the token holds, in its hand's order, each as its class (its first card)
         where the rules cannot tell some cards apart (`card_classes`)."""
-        hand = self.game.hands[TOKEN]
-        last = self._last_held
-        if hand == last[0]:  # (the token's hand changes at a few runs in a hundred)
-            return last[1]
-        held = tuple(filter(self._deck_card_set.__contains__, hand))
-        classes = self.card_classes
-        if held and classes is not None:
-            held = tuple(map(classes.__getitem__, held))
-        self._last_held = (hand[:], held)
+        hand = tuple(self.game.hands[TOKEN])
+        held = self._held_by_hand.get(hand)
+        if held is None:  # (a hand holds title deeds too, and comes back often: what it gives is kept by hand)
+            held = tuple(filter(self._deck_card_set.__contains__, hand))
+            classes = self.card_classes
+            if held and classes is not None:
+                held = tuple(map(classes.__getitem__, held))
+            self._held_by_hand[hand] = held
         return held
 
     def initial_key(self) -> tuple:
