@@ -15,10 +15,8 @@ from typing import Any
 def fields_of(game: Any) -> dict[str, Any]:
     """Return every field of `game` by name: those its classes declare (`__slots__`) that are set, and the
     attributes of a subclass that keeps a `__dict__`."""
-    made = _GETTERS.get(type(game))
-    if made is None:
-        made = _GETTERS[type(game)] = _getter(type(game))
-    names, get = made
+    cls: type = type(game)
+    names, get = _getter(cls)
     try:
         fields = dict(zip(names, get(game)))
     except AttributeError:  # (a field not set yet: a game being made)
@@ -30,10 +28,8 @@ def fields_of(game: Any) -> dict[str, Any]:
 def copy_fields(source: Any, target: Any) -> None:
     """Give `target`, a game of the same class as `source`, every field of `source` (the same objects: what
     holds values that change is copied by the caller, as `Game.fork` does)."""
-    copier = _COPIERS.get(type(source))
-    if copier is None:
-        copier = _COPIERS[type(source)] = _copier(type(source))
-    copier(source, target)
+    cls: type = type(source)
+    _copier(cls)(source, target)
     if hasattr(source, "__dict__"):
         target.__dict__.update(source.__dict__)
 
@@ -44,11 +40,7 @@ def put_fields(game: Any, fields: dict[str, Any]) -> None:
         setattr(game, name, value)
 
 
-# (made for each class of game when first met)
-_COPIERS: dict[type, Callable[[Any, Any], None]] = {}
-_GETTERS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple]]] = {}
-
-
+@functools.cache  # (made for each class of game when first met, as are the two below)
 def _copier(cls: type) -> Callable[[object, object], None]:
     """Return a function setting each field `cls` declares on its second argument to the first's: written
     out, a line a field, so that each read and write is a slot's (a loop of getattr and setattr costs
@@ -59,6 +51,7 @@ def _copier(cls: type) -> Callable[[object, object], None]:
     return namespace["copy"]
 
 
+@functools.cache
 def _getter(cls: type) -> tuple[tuple[str, ...], Callable[[object], tuple]]:
     """Return the names of the fields `cls` declares, and a function returning their values in that order."""
     names = _declared(cls)
